@@ -1,0 +1,71 @@
+//! cfront: tarsier's C front end.
+//!
+//! C files go through the system preprocessor ([`preprocess`]), are split
+//! into tokens ([`lex`]) whose locations follow the line markers back to the
+//! original files, parsed into an [`ast`] ([`parse`]), and type-checked and
+//! lowered to the IR ([`sema`]). Several translation units are linked into
+//! one [`ir::Program`].
+
+pub mod ast;
+pub mod diag;
+pub mod lex;
+pub mod parse;
+pub mod preprocess;
+pub mod sema;
+
+use diag::Diagnostics;
+use ir::{DataModel, SourceFiles};
+use std::path::PathBuf;
+
+/// Options of one compilation (the front-end part of the command line).
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub data_model: DataModel,
+    /// `-D NAME[=VALUE]` and `-U NAME`, in order, as the preprocessor takes them
+    /// (`-DNAME=V`, `-UNAME`).
+    pub macro_args: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+    /// Files to `-include` before each translation unit.
+    pub include_files: Vec<PathBuf>,
+    /// The preprocessor command (`cpp`, else `cc -E` when `None`).
+    pub cpp: Option<String>,
+    /// The entry function (`main` when `None`).
+    pub entry: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            data_model: DataModel::LP64,
+            macro_args: Vec::new(),
+            include_dirs: Vec::new(),
+            include_files: Vec::new(),
+            cpp: None,
+            entry: None,
+        }
+    }
+}
+
+/// Preprocesses and parses every input file.
+pub fn parse_files(
+    inputs: &[PathBuf],
+    opts: &Options,
+    files: &mut SourceFiles,
+    diags: &mut Diagnostics,
+) -> Option<Vec<ast::TranslationUnit>> {
+    let mut units = Vec::new();
+    for input in inputs {
+        let text = preprocess::run(input, opts, diags)?;
+        let tokens = lex::tokenize(&text, input, files, diags)?;
+        units.push(parse::parse(&tokens, diags)?);
+    }
+    Some(units)
+}
+
+/// Compiles `inputs` (one program) to the IR. Returns `None` when an error
+/// was reported in `diags`.
+pub fn compile(inputs: &[PathBuf], opts: &Options, diags: &mut Diagnostics) -> Option<ir::Program> {
+    let mut files = SourceFiles::default();
+    let units = parse_files(inputs, opts, &mut files, diags)?;
+    sema::lower(&units, files, opts, diags)
+}

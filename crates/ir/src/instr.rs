@@ -1,0 +1,90 @@
+//! IR instructions: a function body is a `Vec<Instr>`; jumps name the index
+//! of their target instruction.
+
+use crate::expr::Expr;
+use crate::loc::Loc;
+use crate::program::SymbolId;
+
+/// Index of an instruction in its function's body.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct InstrIdx(pub u32);
+
+/// What kind of property an `Assert` checks; drives the reported result
+/// (e.g. SV-COMP's `FALSE(valid-deref)`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum PropertyClass {
+    /// `assert`, `__VERIFIER_assert`, `__ESBMC_assert`, `__CPROVER_assert`.
+    UserAssertion,
+    /// A call of `reach_error`/`__VERIFIER_error`, or a `--error-label`.
+    ReachError,
+    ArrayBounds,
+    PointerDereference,
+    DivisionByZero,
+    SignedOverflow,
+    UnsignedOverflow,
+    /// Shift by a negative amount or at least the width.
+    Shift,
+    /// Out-of-range float-to-integer conversion.
+    FloatToInt,
+    NaN,
+    /// Freeing a pointer that is not the start of a live heap object.
+    InvalidFree,
+    /// Memory unreachable at exit (valid-memtrack).
+    MemoryLeak,
+    /// Memory still allocated at exit (valid-memcleanup).
+    MemoryCleanup,
+    /// The k+1-th iteration of a loop bounded by k is reachable.
+    UnwindingAssertion,
+    DataRace,
+    Deadlock,
+}
+
+/// The property an `Assert` checks: its class and a message for the user.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Property {
+    pub class: PropertyClass,
+    pub message: String,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub enum InstrKind {
+    /// A local variable's lifetime starts; its value is nondeterministic.
+    Decl(SymbolId),
+    /// A local variable's lifetime ends (end of scope).
+    Dead(SymbolId),
+    /// `lhs = rhs` with `lhs` an lvalue of `rhs`'s type.
+    Assign(Expr, Expr),
+    /// Paths where the `Bool` condition is false are discarded.
+    Assume(Expr),
+    Assert(Expr, Property),
+    /// Jump to `target` when the `Bool` condition holds (an `IntConst(1)`
+    /// `Bool` for an unconditional jump).
+    Goto { cond: Expr, target: InstrIdx },
+    /// A call; `callee` is a `Sym` of a function or any expression of
+    /// pointer-to-function type. Arguments are already converted to the
+    /// parameter types (default argument promotions for variadic ones).
+    Call { lhs: Option<Expr>, callee: Expr, args: Vec<Expr> },
+    /// Return from the function, with the value for non-void functions.
+    Return(Option<Expr>),
+    Skip,
+    /// Inline assembly, kept as text; its effect is not modelled.
+    Asm(String),
+    /// Spawn a thread running the code at `target`; execution continues after.
+    StartThread(InstrIdx),
+    EndThread,
+    AtomicBegin,
+    AtomicEnd,
+}
+
+/// An instruction with its source location.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Instr {
+    pub kind: InstrKind,
+    pub loc: Loc,
+}
+
+impl Instr {
+    pub fn new(kind: InstrKind, loc: Loc) -> Instr {
+        Instr { kind, loc }
+    }
+}

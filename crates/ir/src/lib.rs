@@ -1,0 +1,21 @@
+//! tarsier's intermediate representation: a whole-program, GOTO-style IR.
+//!
+//! A [`Program`] holds interned [`Type`]s, a symbol table, and functions whose
+//! bodies are flat lists of [`Instr`]s with explicit jump targets. Expressions
+//! are typed and side-effect free; every instruction carries its source
+//! location. The IR knows no C syntax: the front end (`cfront`) lowers C into
+//! it, and every later stage (analysis, symex, the interpreter) reads it.
+
+pub mod entity;
+pub mod expr;
+pub mod instr;
+pub mod loc;
+pub mod program;
+pub mod types;
+
+pub use entity::{EntityRef, PrimaryMap};
+pub use expr::{BinOp, Expr, ExprKind, UnOp};
+pub use instr::{Instr, InstrIdx, InstrKind, Property, PropertyClass};
+pub use loc::{FileId, Loc, SourceFiles};
+pub use program::{DataModel, FuncId, Function, Program, Symbol, SymbolId, SymbolKind};
+pub use types::{ArrayLen, CompositeId, Composite, CompositeKind, Field, FloatFormat, FnSig, Type, TypeId, TypeTable};

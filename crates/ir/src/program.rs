@@ -1,0 +1,112 @@
+//! The whole program: types, symbols and functions.
+
+use crate::entity::PrimaryMap;
+use crate::instr::Instr;
+use crate::loc::{Loc, SourceFiles};
+use crate::types::{TypeId, TypeTable};
+use std::collections::HashMap;
+
+crate::entity!(
+    /// A variable, function or string-literal object.
+    SymbolId,
+    "sym"
+);
+crate::entity!(
+    /// A function.
+    FuncId,
+    "fn"
+);
+
+/// The C data model the program was compiled for.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DataModel {
+    /// int 32, long 32, pointer 32 (x86).
+    ILP32,
+    /// int 32, long 64, pointer 64 (x86-64).
+    LP64,
+}
+
+impl DataModel {
+    pub fn pointer_bits(self) -> u32 {
+        match self {
+            DataModel::ILP32 => 32,
+            DataModel::LP64 => 64,
+        }
+    }
+    pub fn long_bits(self) -> u32 {
+        self.pointer_bits()
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SymbolKind {
+    /// A variable with static storage duration (file scope, `static`
+    /// locals), zero-initialised before the program's init function runs.
+    Global,
+    /// A local variable or parameter of a function.
+    Local(FuncId),
+    /// The object of a string literal (a global `char` array that the
+    /// program must not write).
+    StringLiteral,
+    Function(FuncId),
+}
+
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    /// Unique within the program (`main::1::x` style for locals; the C
+    /// name for external globals; `file.c::x` for file-static ones).
+    pub name: String,
+    /// The name as written in the source, for traces.
+    pub display_name: String,
+    pub ty: TypeId,
+    pub kind: SymbolKind,
+    /// Declared `_Thread_local`/`__thread`.
+    pub thread_local: bool,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub symbol: SymbolId,
+    /// A `Type::Function`.
+    pub ty: TypeId,
+    pub params: Vec<SymbolId>,
+    /// `None` for a function that is declared but has no definition.
+    pub body: Option<Vec<Instr>>,
+    pub loc: Loc,
+}
+
+/// A whole linked program.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub data_model: DataModel,
+    pub files: SourceFiles,
+    pub types: TypeTable,
+    pub symbols: PrimaryMap<SymbolId, Symbol>,
+    pub functions: PrimaryMap<FuncId, Function>,
+    /// Function names to ids.
+    pub function_index: HashMap<String, FuncId>,
+    /// Assigns the declared initial values of globals (run before `entry`).
+    pub init: Option<FuncId>,
+    /// The entry function (`main` unless `--function` says otherwise).
+    pub entry: Option<FuncId>,
+}
+
+impl Program {
+    pub fn new(data_model: DataModel) -> Program {
+        Program {
+            data_model,
+            files: SourceFiles::default(),
+            types: TypeTable::new(),
+            symbols: PrimaryMap::new(),
+            functions: PrimaryMap::new(),
+            function_index: HashMap::new(),
+            init: None,
+            entry: None,
+        }
+    }
+    pub fn function(&self, name: &str) -> Option<FuncId> {
+        self.function_index.get(name).copied()
+    }
+}
