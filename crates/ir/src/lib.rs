@@ -17,5 +17,5 @@ pub use entity::{EntityRef, PrimaryMap};
 pub use expr::{BinOp, Expr, ExprKind, UnOp};
 pub use instr::{Instr, InstrIdx, InstrKind, Property, PropertyClass};
 pub use loc::{FileId, Loc, SourceFiles};
-pub use program::{DataModel, FuncId, Function, Program, Symbol, SymbolId, SymbolKind};
+pub use program::{DataModel, FuncId, Function, Label, Program, Symbol, SymbolId, SymbolKind};
 pub use types::{ArrayLen, CompositeId, Composite, CompositeKind, Field, FloatFormat, FnSig, Type, TypeId, TypeTable};

@@ -1,7 +1,7 @@
 //! The whole program: types, symbols and functions.
 
 use crate::entity::PrimaryMap;
-use crate::instr::Instr;
+use crate::instr::{Instr, InstrIdx};
 use crate::loc::{Loc, SourceFiles};
 use crate::types::{TypeId, TypeTable};
 use std::collections::HashMap;
@@ -77,6 +77,16 @@ pub struct Function {
     pub loc: Loc,
 }
 
+/// A C label that survives lowering, so properties can name it
+/// (`--error-label L`: "label L is unreachable").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub function: FuncId,
+    pub name: String,
+    /// The instruction the label stands before.
+    pub at: InstrIdx,
+}
+
 /// A whole linked program.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -91,6 +101,9 @@ pub struct Program {
     pub init: Option<FuncId>,
     /// The entry function (`main` unless `--function` says otherwise).
     pub entry: Option<FuncId>,
+    /// The labels of all function bodies. Passes that insert or remove
+    /// instructions keep `at` up to date.
+    pub labels: Vec<Label>,
 }
 
 impl Program {
@@ -104,6 +117,7 @@ impl Program {
             function_index: HashMap::new(),
             init: None,
             entry: None,
+            labels: Vec::new(),
         }
     }
     pub fn function(&self, name: &str) -> Option<FuncId> {
