@@ -6,10 +6,13 @@
 //! location. The IR knows no C syntax: the front end (`cfront`) lowers C into
 //! it, and every later stage (analysis, symex, the interpreter) reads it.
 
+pub mod build;
 pub mod entity;
 pub mod expr;
 pub mod instr;
+pub mod layout;
 pub mod loc;
+pub mod print;
 pub mod program;
 pub mod types;
 
