@@ -1,1 +1,72 @@
-fn main() {}
+//! The `tarsier` command line: parses the arguments into a
+//! [`config::Config`], runs it ([`driver`]), and maps the outcome to an exit
+//! code ([`exit::Exit`]). A panic anywhere is reported as an internal error
+//! with its own exit code, never as a verdict.
+
+mod args;
+mod config;
+mod driver;
+mod exit;
+mod help;
+
+use exit::Exit;
+use std::process::ExitCode;
+
+/// The work runs on a thread with a large stack: C inputs can nest deeply,
+/// and a stack overflow would kill the process without a message.
+const WORKER_STACK_BYTES: usize = 256 << 20;
+
+fn main() -> ExitCode {
+    install_panic_hook();
+    let argv: Vec<String> = match std::env::args_os().skip(1).map(|a| a.into_string()).collect() {
+        Ok(argv) => argv,
+        Err(bad) => return usage_error(&format!("argument is not valid UTF-8: {bad:?}")).into(),
+    };
+    let command = match args::parse(&argv) {
+        Ok(command) => command,
+        Err(err) => return usage_error(&err.0).into(),
+    };
+    let config = match command {
+        args::Command::Help => {
+            print!("{}", help::MANUAL);
+            return Exit::Success.into();
+        }
+        args::Command::Version => {
+            println!("tarsier {}", env!("CARGO_PKG_VERSION"));
+            return Exit::Success.into();
+        }
+        args::Command::Run(config) => config,
+    };
+    let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES).spawn(move || driver::run(&config));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(exit)) => exit.into(),
+        // The panic hook has already printed the message.
+        Ok(Err(_)) => Exit::InternalError.into(),
+        Err(err) => {
+            eprintln!("tarsier: internal error: cannot start the worker thread: {err}");
+            Exit::InternalError.into()
+        }
+    }
+}
+
+fn usage_error(message: &str) -> Exit {
+    eprintln!("tarsier: error: {message}\n(run 'tarsier --help' for the manual)");
+    Exit::UsageError
+}
+
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".into());
+        eprintln!(
+            "tarsier: internal error: {message}{place}\n\
+             This is a bug in tarsier; please report it together with the input files and the command line."
+        );
+        std::process::exit(i32::from(Exit::InternalError.code()));
+    }));
+}

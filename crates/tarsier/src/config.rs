@@ -1,0 +1,132 @@
+//! The configuration of one tarsier run: everything the command line says,
+//! in one value. The front end reads [`Config::front`]; the verification
+//! options ([`VerifyOptions`]) are what the engine work will consume.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What the run does with the program.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Action {
+    /// Verify the program (the default).
+    #[default]
+    Verify,
+    /// Preprocess, parse, type-check and lower; report diagnostics only.
+    ParseOnly,
+    /// Print the IR of the program.
+    ShowIr,
+}
+
+/// The verification strategy.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Engine {
+    /// Bounded model checking with one unwinding bound.
+    #[default]
+    Bmc,
+    /// BMC with the bound increased step by step.
+    IncrementalBmc,
+    /// k-induction.
+    KInduction,
+}
+
+/// IEEE-754 rounding mode for floating-point operations.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum RoundingMode {
+    #[default]
+    NearestEven,
+    TowardPositive,
+    TowardNegative,
+    TowardZero,
+}
+
+/// Which properties are checked. Defaults: assertions, array bounds,
+/// pointer validity and division by zero on; the rest off.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Checks {
+    pub assertions: bool,
+    pub bounds: bool,
+    pub pointer: bool,
+    pub div_by_zero: bool,
+    pub signed_overflow: bool,
+    pub unsigned_overflow: bool,
+    pub memory_leak: bool,
+    pub nan: bool,
+    pub data_races: bool,
+    pub deadlock: bool,
+    pub termination: bool,
+}
+
+impl Default for Checks {
+    fn default() -> Self {
+        Checks {
+            assertions: true,
+            bounds: true,
+            pointer: true,
+            div_by_zero: true,
+            signed_overflow: false,
+            unsigned_overflow: false,
+            memory_leak: false,
+            nan: false,
+            data_races: false,
+            deadlock: false,
+            termination: false,
+        }
+    }
+}
+
+/// The options of the verification engine.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct VerifyOptions {
+    pub engine: Engine,
+    pub checks: Checks,
+    /// Loop unwinding bound; `None` unrolls until loops exit.
+    pub unwind: Option<u64>,
+    /// When false, the unwinding bound is an assumption (a TRUE verdict is
+    /// then only "no violation within the bound").
+    pub unwinding_assertions: bool,
+    /// The property is "this label is unreachable".
+    pub error_label: Option<String>,
+    /// When false, `malloc` may return NULL.
+    pub force_malloc_success: bool,
+    pub timeout: Option<Duration>,
+    pub memlimit_mb: Option<u64>,
+    /// An SV-COMP property file.
+    pub property_file: Option<PathBuf>,
+    pub json: bool,
+    /// Where to write the SMT-LIB2 formula.
+    pub smt_formula: Option<PathBuf>,
+    /// Report every violated property, not only the first.
+    pub multi_property: bool,
+    pub rounding: RoundingMode,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            engine: Engine::Bmc,
+            checks: Checks::default(),
+            unwind: None,
+            unwinding_assertions: true,
+            error_label: None,
+            force_malloc_success: false,
+            timeout: None,
+            memlimit_mb: None,
+            property_file: None,
+            json: false,
+            smt_formula: None,
+            multi_property: false,
+            rounding: RoundingMode::NearestEven,
+        }
+    }
+}
+
+/// One run of tarsier.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// The C files of the program (several files are one program).
+    pub inputs: Vec<PathBuf>,
+    pub action: Action,
+    /// Preprocessor, data model and entry point.
+    pub front: cfront::Options,
+    pub verify: VerifyOptions,
+}

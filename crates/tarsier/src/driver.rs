@@ -1,0 +1,66 @@
+//! Runs one [`Config`]: compiles the program with the front end, prints its
+//! diagnostics, and performs the requested action (parse only, show the IR,
+//! or verify). Diagnostics go to stderr; results (the IR, the verdict) go to
+//! stdout, whose last line is the verdict.
+
+use crate::config::{Action, Config};
+use crate::exit::Exit;
+use cfront::diag::{Diagnostics, Severity};
+use ir::SourceFiles;
+use std::io::Write;
+
+/// The prefix of front-end messages about constructs tarsier does not
+/// handle yet; such inputs are UNKNOWN, not wrong.
+const UNSUPPORTED: &str = "unsupported:";
+
+pub fn run(config: &Config) -> Exit {
+    if let Some(missing) = unreadable_input(config) {
+        eprintln!("tarsier: error: {missing}");
+        return Exit::InputError;
+    }
+    let mut diags = Diagnostics::default();
+    let (program, files) = compile(config, &mut diags);
+    eprint!("{}", diags.render(&files));
+    let program = program.filter(|_| !diags.has_errors());
+    match (config.action, program) {
+        (Action::ParseOnly, Some(_)) => Exit::Success,
+        (Action::ParseOnly, None) => Exit::InputError,
+        (_, None) if only_unsupported_errors(&diags) => verdict_unknown("the input uses a construct tarsier does not support yet (see above)"),
+        (_, None) => Exit::InputError,
+        (Action::ShowIr, Some(program)) => {
+            // A closed stdout (e.g. `| head`) must not turn into a panic.
+            let _ = write!(std::io::stdout().lock(), "{program}");
+            Exit::Success
+        }
+        (Action::Verify, Some(_)) => verdict_unknown("the verification engine is not built yet"),
+    }
+}
+
+/// Names the first input that cannot be read, so a typo in a file name is
+/// reported plainly instead of as a preprocessor failure.
+fn unreadable_input(config: &Config) -> Option<String> {
+    let paths = config.inputs.iter().chain(&config.front.include_files);
+    paths.filter_map(|path| std::fs::File::open(path).err().map(|err| format!("cannot read '{}': {err}", path.display()))).next()
+}
+
+/// Compiles the program; returns the source-file table too, so that
+/// diagnostics can be rendered even when compilation fails.
+fn compile(config: &Config, diags: &mut Diagnostics) -> (Option<ir::Program>, SourceFiles) {
+    let mut files = SourceFiles::default();
+    let Some(units) = cfront::parse_files(&config.inputs, &config.front, &mut files, diags) else {
+        return (None, files);
+    };
+    let program = cfront::sema::lower(&units, files.clone(), &config.front, diags);
+    let files = program.as_ref().map_or(files, |p| p.files.clone());
+    (program, files)
+}
+
+fn only_unsupported_errors(diags: &Diagnostics) -> bool {
+    let mut errors = diags.list.iter().filter(|d| d.severity == Severity::Error).peekable();
+    errors.peek().is_some() && errors.all(|d| d.message.starts_with(UNSUPPORTED))
+}
+
+fn verdict_unknown(reason: &str) -> Exit {
+    let _ = writeln!(std::io::stdout().lock(), "{UNSUPPORTED} {reason}\nVERIFICATION UNKNOWN");
+    Exit::Unknown
+}

@@ -1,0 +1,172 @@
+//! The manual printed by `tarsier --help`. Every flag in
+//! [`crate::args::FLAGS`] is explained here (a unit test keeps them in step).
+
+pub const MANUAL: &str = "\
+tarsier — a bit-precise verifier for C programs
+
+USAGE:
+    tarsier FILE... [OPTIONS]
+
+    Several FILEs are compiled and linked into one program. Files ending in
+    .c go through the system C preprocessor; files ending in .i are taken as
+    already preprocessed. Options may come before, between or after files;
+    a lone '--' ends the options (every later argument is a file).
+
+DESCRIPTION:
+    tarsier checks that no execution of the program, starting at main (or
+    --function), violates a property: a failed assert(), a call to
+    reach_error(), an out-of-bounds array access, an invalid pointer
+    dereference, a division by zero, and (when asked for) arithmetic
+    overflow, memory leaks, NaN results, data races or deadlocks.
+
+    The last line of a verification is one of
+        VERIFICATION SUCCESSFUL   every property holds
+        VERIFICATION FAILED       a property is violated (with a trace)
+        VERIFICATION UNKNOWN      neither could be shown; the line before
+                                  it gives the reason
+    tarsier never guesses: when it cannot decide, it says UNKNOWN.
+
+STATUS:
+    The front end (preprocess, parse, type-check, lower to the IR) is being
+    built; the verification engine is not built yet, so a verification run
+    prints the program's diagnostics and answers VERIFICATION UNKNOWN with
+    the reason 'unsupported: the verification engine is not built yet'.
+    Every verification flag below is accepted and checked already.
+
+INPUT OPTIONS:
+    -D NAME[=VALUE], -DNAME[=VALUE]
+        Define a preprocessor macro (as cc -D).
+    -U NAME, -UNAME
+        Undefine a preprocessor macro (as cc -U).
+    -I DIR, -IDIR
+        Add DIR to the preprocessor's include search path.
+    --include FILE
+        Include FILE before the first line of every input (as cc -include).
+    --cpp CMD
+        The preprocessor command; CMD is split at spaces (default: 'cpp',
+        else 'cc -E').
+    --32
+        Compile for the ILP32 data model (int, long, pointers: 32 bits).
+    --64
+        Compile for the LP64 data model (long, pointers: 64 bits). Default.
+    --function NAME
+        Start the program at function NAME instead of main.
+
+ACTIONS:
+    --parse-only
+        Preprocess, parse, type-check and lower the program, print the
+        diagnostics, and stop. Exit status 0 when the program is accepted,
+        1 when it is not.
+    --show-ir
+        Print the program's intermediate representation and stop.
+    (neither)
+        Verify the program.
+
+VERIFICATION OPTIONS (accepted; the engine is not built yet):
+    --unwind N
+        Unwind every loop at most N times. Without it, loops are unrolled
+        until they exit.
+    --no-unwinding-assertions
+        Treat the unwinding bound as an assumption instead of checking that
+        it suffices; a SUCCESSFUL result then means 'no violation within the
+        bound'.
+    --incremental-bmc
+        Bounded model checking with the bound raised step by step.
+    --k-induction
+        Prove the properties by k-induction.
+    --termination
+        Check that the program terminates.
+
+PROPERTY OPTIONS:
+    --no-assertions
+        Do not check assert() and __VERIFIER_assert() calls.
+    --no-bounds-check
+        Do not check array bounds.
+    --no-pointer-check
+        Do not check pointer dereferences (null, dangling, out of object).
+    --no-div-by-zero-check
+        Do not check division and remainder by zero.
+    --overflow-check
+        Check signed arithmetic overflow (and shifts).
+    --unsigned-overflow-check
+        Also check unsigned arithmetic wrap-around.
+    --memory-leak-check
+        Check that allocated memory is freed or reachable at exit.
+    --nan-check
+        Check that floating-point operations do not produce NaN.
+    --data-races-check
+        Check concurrent programs for data races.
+    --deadlock-check
+        Check concurrent programs for deadlocks.
+    --error-label LABEL
+        The property is 'label LABEL is unreachable'.
+    --force-malloc-success
+        Assume malloc never returns NULL.
+    --round-to-nearest, --round-to-plus-inf, --round-to-minus-inf,
+    --round-to-zero
+        The IEEE-754 rounding mode of floating-point operations (default:
+        to nearest, ties to even).
+    --multi-property
+        Report every violated property, not only the first one found.
+    --property FILE.prp
+        Check the SV-COMP property in FILE.prp and print the SV-COMP result.
+
+OUTPUT OPTIONS:
+    --json
+        Print the result as JSON.
+    --smt-formula FILE
+        Write the verification condition to FILE in SMT-LIB2.
+
+RESOURCE LIMITS:
+    --timeout SECONDS
+        Stop after SECONDS of wall-clock time with VERIFICATION UNKNOWN.
+    --memlimit MB
+        Stop when memory use exceeds MB megabytes with VERIFICATION UNKNOWN.
+
+OTHER:
+    -h, --help       Print this manual.
+    -V, --version    Print the version.
+
+EXIT STATUS:
+    0   VERIFICATION SUCCESSFUL, or --parse-only/--show-ir accepted the input
+    1   input error: a file could not be read, preprocessed, parsed or
+        type-checked (the diagnostics say where: file:line:col)
+    5   VERIFICATION UNKNOWN (also when the input uses a construct tarsier
+        does not support yet: the message starts with 'unsupported:')
+    6   usage error: a malformed command line
+    10  VERIFICATION FAILED
+    70  internal error in tarsier (a bug; please report it with the input)
+
+EXAMPLES:
+    tarsier examples/overflow.c
+        Verify one file.
+    tarsier main.c lib.c --unwind 10 --overflow-check
+        Verify a two-file program, unwinding loops 10 times, with signed
+        overflow checks.
+    tarsier prog.c --parse-only -DN=4 -I include --32
+        Check that a program is accepted for a 32-bit target.
+    tarsier prog.c --show-ir --function worker
+        Print the IR of the program that starts at worker().
+";
+
+#[cfg(test)]
+mod tests {
+    use super::MANUAL;
+    use crate::args::FLAGS;
+
+    #[test]
+    fn manual_explains_every_flag() {
+        for flag in FLAGS {
+            assert!(MANUAL.contains(flag.name), "the manual does not mention {}", flag.name);
+        }
+    }
+
+    #[test]
+    fn manual_lists_every_exit_code() {
+        use crate::exit::Exit::*;
+        for exit in [Success, InputError, Unknown, UsageError, Failed, InternalError] {
+            let line = format!("\n    {:<4}", exit.code());
+            assert!(MANUAL.contains(&line), "the manual does not explain exit code {}", exit.code());
+        }
+    }
+}
