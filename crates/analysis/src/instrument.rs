@@ -1,0 +1,534 @@
+//! Property instrumentation: verification intrinsics become `Assert`,
+//! `Assume` and `Nondet`, and the enabled arithmetic checks become `Assert`
+//! instructions placed before the instruction that evaluates the checked
+//! expression.
+//!
+//! A check inside a conditional sub-expression (`Ite`, `And`, `Or`) is
+//! guarded by the condition under which that sub-expression is evaluated,
+//! so `b != 0 && a / b > 1` does not report a division by zero.
+
+use ir::{
+    BinOp, Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Loc, Program, Property,
+    PropertyClass, SymbolId, SymbolKind, Type, TypeId, UnOp,
+};
+use std::collections::HashMap;
+
+/// Which properties to instrument. Memory-safety checks are symex's.
+#[derive(Clone, Debug)]
+pub struct Checks {
+    /// User assertions (`assert`, `__VERIFIER_assert`, ...). When off they
+    /// are dropped; `reach_error` calls are always properties.
+    pub assertions: bool,
+    pub div_by_zero: bool,
+    /// Signed `+ - *`, unary minus, and `MIN / -1`, `MIN % -1`.
+    pub signed_overflow: bool,
+    /// Unsigned `+ - *` whose mathematical result does not fit.
+    pub unsigned_overflow: bool,
+    /// Shift amounts that are negative or not below the operand width.
+    pub shift: bool,
+    /// Integer conversions to a signed type that cannot hold the value
+    /// (implementation-defined in C, so off for SV-COMP's no-overflow).
+    pub conversion: bool,
+    /// `--error-label L`: reaching label `L` is a violation.
+    pub error_label: Option<String>,
+}
+
+impl Default for Checks {
+    fn default() -> Self {
+        Checks {
+            assertions: true,
+            div_by_zero: true,
+            signed_overflow: false,
+            unsigned_overflow: false,
+            shift: false,
+            conversion: false,
+            error_label: None,
+        }
+    }
+}
+
+/// What instrumentation did, for the report.
+#[derive(Clone, Debug, Default)]
+pub struct Instrumented {
+    /// Number of `Assert` instructions in the program afterwards.
+    pub properties: usize,
+    /// `--error-label` was given but no such label exists.
+    pub missing_error_label: bool,
+}
+
+/// Instruments every function body of `program` in place.
+pub fn instrument(program: &mut Program, checks: &Checks) -> Instrumented {
+    let strings = string_literals(program);
+    let mut result = Instrumented::default();
+    let mut label_found = false;
+    let ids: Vec<FuncId> = program.functions.keys().collect();
+    for id in ids {
+        let Some(body) = program.functions[id].body.take() else { continue };
+        let error_at: Vec<InstrIdx> = match &checks.error_label {
+            Some(name) => program
+                .labels
+                .iter()
+                .filter(|l| l.function == id && &l.name == name)
+                .map(|l| l.at)
+                .collect(),
+            None => Vec::new(),
+        };
+        label_found |= !error_at.is_empty();
+        let mut pass = FunctionPass { program, checks, strings: &strings, out: Vec::new() };
+        let new_index = pass.run(&body, &error_at);
+        let mut out = pass.out;
+        retarget(&mut out, &new_index);
+        for label in program.labels.iter_mut().filter(|l| l.function == id) {
+            label.at = new_index[label.at.0 as usize];
+        }
+        result.properties += out.iter().filter(|i| matches!(i.kind, InstrKind::Assert(..))).count();
+        program.functions[id].body = Some(out);
+    }
+    result.missing_error_label = checks.error_label.is_some() && !label_found;
+    result
+}
+
+/// The contents of string-literal objects, from their initialising
+/// assignments in the init function, so assertion messages can quote them.
+fn string_literals(program: &Program) -> HashMap<SymbolId, String> {
+    let mut map = HashMap::new();
+    let Some(init) = program.init else { return map };
+    let Some(body) = &program.functions[init].body else { return map };
+    for instr in body {
+        let InstrKind::Assign(lhs, rhs) = &instr.kind else { continue };
+        let (ExprKind::Sym(sym), ExprKind::ArrayLit(elems)) = (&lhs.kind, &rhs.kind) else { continue };
+        if program.symbols[*sym].kind != SymbolKind::StringLiteral {
+            continue;
+        }
+        let bytes: Vec<u8> = elems
+            .iter()
+            .map_while(|e| match e.kind {
+                ExprKind::IntConst(v) if v != 0 => Some(v as u8),
+                _ => None,
+            })
+            .collect();
+        map.insert(*sym, String::from_utf8_lossy(&bytes).into_owned());
+    }
+    map
+}
+
+/// Rewrites jump targets from old to new instruction indices.
+fn retarget(body: &mut [Instr], new_index: &[InstrIdx]) {
+    for instr in body {
+        match &mut instr.kind {
+            InstrKind::Goto { target, .. } | InstrKind::StartThread(target) => {
+                *target = new_index[target.0 as usize];
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How a call of a body-less intrinsic is rewritten.
+enum Intrinsic {
+    /// `assert(c)`-like; the message argument index, if any.
+    Assert(Option<usize>),
+    /// `__assert_fail("expr", file, line, function)`.
+    AssertFail,
+    ReachError,
+    Assume,
+    Nondet,
+}
+
+fn classify(name: &str, has_body: bool) -> Option<Intrinsic> {
+    match name {
+        "reach_error" | "__VERIFIER_error" => return Some(Intrinsic::ReachError),
+        _ if has_body => return None,
+        "assert" | "__VERIFIER_assert" => Some(Intrinsic::Assert(None)),
+        "__ESBMC_assert" | "__CPROVER_assert" => Some(Intrinsic::Assert(Some(1))),
+        "__assert_fail" | "__assert_rtn" | "__assert" => Some(Intrinsic::AssertFail),
+        "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" => Some(Intrinsic::Assume),
+        _ if is_nondet_name(name) => Some(Intrinsic::Nondet),
+        _ => None,
+    }
+}
+
+fn is_nondet_name(name: &str) -> bool {
+    ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"]
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
+}
+
+struct FunctionPass<'a> {
+    program: &'a mut Program,
+    checks: &'a Checks,
+    strings: &'a HashMap<SymbolId, String>,
+    out: Vec<Instr>,
+}
+
+/// A pending node of the iterative expression walk.
+struct Visit<'e> {
+    expr: &'e Expr,
+    guard: Option<Expr>,
+    children_done: bool,
+}
+
+impl FunctionPass<'_> {
+    /// Emits the instrumented body; returns old index → new index (one
+    /// extra entry for the end of the body).
+    fn run(&mut self, body: &[Instr], error_at: &[InstrIdx]) -> Vec<InstrIdx> {
+        let mut new_index = Vec::with_capacity(body.len() + 1);
+        for (i, instr) in body.iter().enumerate() {
+            new_index.push(InstrIdx(self.out.len() as u32));
+            if error_at.contains(&InstrIdx(i as u32)) {
+                let label = self.checks.error_label.clone().unwrap_or_default();
+                let f = self.false_expr();
+                self.assert(f, PropertyClass::ReachError, format!("error label {label} reached"), instr.loc);
+            }
+            self.instruction(instr);
+        }
+        new_index.push(InstrIdx(self.out.len() as u32));
+        new_index
+    }
+
+    fn instruction(&mut self, instr: &Instr) {
+        let loc = instr.loc;
+        if let InstrKind::Call { lhs, callee, args } = &instr.kind {
+            if let Some(intrinsic) = self.intrinsic(callee) {
+                for arg in args {
+                    self.check_expr(arg, loc);
+                }
+                self.rewrite_intrinsic(intrinsic, lhs.as_ref(), args, loc);
+                return;
+            }
+        }
+        for e in evaluated_exprs(&instr.kind) {
+            self.check_expr(e, loc);
+        }
+        self.out.push(instr.clone());
+    }
+
+    fn intrinsic(&self, callee: &Expr) -> Option<Intrinsic> {
+        let ExprKind::Sym(sym) = callee.kind else { return None };
+        let SymbolKind::Function(f) = self.program.symbols[sym].kind else { return None };
+        let function = &self.program.functions[f];
+        classify(&function.name, function.body.is_some())
+    }
+
+    fn rewrite_intrinsic(&mut self, intrinsic: Intrinsic, lhs: Option<&Expr>, args: &[Expr], loc: Loc) {
+        match intrinsic {
+            Intrinsic::Assert(message_arg) => {
+                let Some(cond) = args.first() else { return self.missing_argument(loc) };
+                if !self.checks.assertions {
+                    return;
+                }
+                let message = message_arg
+                    .and_then(|i| args.get(i))
+                    .and_then(|m| self.string_of(m))
+                    .unwrap_or_else(|| "assertion".to_string());
+                let c = self.truth(cond.clone());
+                self.assert(c, PropertyClass::UserAssertion, message, loc);
+            }
+            Intrinsic::AssertFail => {
+                if !self.checks.assertions {
+                    return;
+                }
+                let text = args.first().and_then(|m| self.string_of(m));
+                let message = text.map_or_else(|| "assertion".to_string(), |t| format!("assertion {t}"));
+                let f = self.false_expr();
+                self.assert(f, PropertyClass::UserAssertion, message, loc);
+            }
+            Intrinsic::ReachError => {
+                let f = self.false_expr();
+                self.assert(f, PropertyClass::ReachError, "reach_error() is reachable".to_string(), loc);
+            }
+            Intrinsic::Assume => {
+                let Some(cond) = args.first() else { return self.missing_argument(loc) };
+                let c = self.truth(cond.clone());
+                self.out.push(Instr::new(InstrKind::Assume(c), loc));
+            }
+            Intrinsic::Nondet => {
+                if let Some(lhs) = lhs {
+                    let value = Expr::new(ExprKind::Nondet, lhs.ty);
+                    self.out.push(Instr::new(InstrKind::Assign(lhs.clone(), value), loc));
+                }
+            }
+        }
+    }
+
+    /// An assertion intrinsic called without its condition: the call
+    /// cannot be given a meaning, so it is kept as an unprovable property.
+    fn missing_argument(&mut self, loc: Loc) {
+        let f = self.false_expr();
+        self.assert(f, PropertyClass::UserAssertion, "assertion intrinsic called without a condition".into(), loc);
+    }
+
+    fn string_of(&self, e: &Expr) -> Option<String> {
+        let mut e = e;
+        loop {
+            match &e.kind {
+                ExprKind::Cast(inner) | ExprKind::AddrOf(inner) => e = inner,
+                ExprKind::Index(base, _) => e = base,
+                ExprKind::Sym(sym) => return self.strings.get(sym).cloned(),
+                _ => return None,
+            }
+        }
+    }
+
+    fn assert(&mut self, cond: Expr, class: PropertyClass, message: String, loc: Loc) {
+        let property = Property { class, message };
+        self.out.push(Instr::new(InstrKind::Assert(cond, property), loc));
+    }
+
+    /// Adds the enabled checks of every operator in `root`.
+    fn check_expr(&mut self, root: &Expr, loc: Loc) {
+        let mut stack = vec![Visit { expr: root, guard: None, children_done: false }];
+        while let Some(visit) = stack.pop() {
+            if visit.children_done {
+                self.check_node(visit.expr, visit.guard, loc);
+                continue;
+            }
+            let Visit { expr, guard, .. } = visit;
+            stack.push(Visit { expr, guard: guard.clone(), children_done: true });
+            for (child, condition) in self.children(expr).into_iter().rev() {
+                let guard = match (guard.clone(), condition) {
+                    (g, None) => g,
+                    (None, Some(c)) => Some(c),
+                    (Some(g), Some(c)) => Some(self.and(g, c)),
+                };
+                stack.push(Visit { expr: child, guard, children_done: false });
+            }
+        }
+    }
+
+    /// The sub-expressions of `e`, each with the extra condition under
+    /// which it is evaluated.
+    fn children<'e>(&mut self, e: &'e Expr) -> Vec<(&'e Expr, Option<Expr>)> {
+        match &e.kind {
+            ExprKind::Ite(c, t, f) => {
+                let not_c = self.not(c.as_ref().clone());
+                vec![(&**c, None), (&**t, Some(c.as_ref().clone())), (&**f, Some(not_c))]
+            }
+            ExprKind::Binary(BinOp::And, a, b) => vec![(&**a, None), (&**b, Some(a.as_ref().clone()))],
+            ExprKind::Binary(BinOp::Or, a, b) => {
+                let not_a = self.not(a.as_ref().clone());
+                vec![(&**a, None), (&**b, Some(not_a))]
+            }
+            _ => sub_exprs(e).into_iter().map(|c| (c, None)).collect(),
+        }
+    }
+
+    fn check_node(&mut self, e: &Expr, guard: Option<Expr>, loc: Loc) {
+        for (cond, class, message) in self.node_checks(e) {
+            let cond = match &guard {
+                Some(g) => {
+                    let not_g = self.not(g.clone());
+                    self.or(not_g, cond)
+                }
+                None => cond,
+            };
+            self.assert(cond, class, message.to_string(), loc);
+        }
+    }
+
+    fn node_checks(&mut self, e: &Expr) -> Vec<(Expr, PropertyClass, &'static str)> {
+        let mut found = Vec::new();
+        let Some((bits, signed)) = self.int_type(e.ty) else { return found };
+        match &e.kind {
+            ExprKind::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) => {
+                if self.checks.div_by_zero {
+                    let zero = Expr::int(0, b.ty);
+                    found.push((self.cmp(BinOp::Ne, (**b).clone(), zero), PropertyClass::DivisionByZero, "division by zero"));
+                }
+                if self.checks.signed_overflow && signed {
+                    let message = if *op == BinOp::Div { "arithmetic overflow on signed division" } else { "arithmetic overflow on signed remainder" };
+                    found.push((self.no_min_by_minus_one(a, b, bits), PropertyClass::SignedOverflow, message));
+                }
+            }
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => {
+                let (enabled, class) = if signed {
+                    (self.checks.signed_overflow, PropertyClass::SignedOverflow)
+                } else {
+                    (self.checks.unsigned_overflow, PropertyClass::UnsignedOverflow)
+                };
+                if enabled {
+                    let message = overflow_message(*op, signed);
+                    found.push((self.fits_after_widening(*op, a, b, bits, signed), class, message));
+                }
+            }
+            ExprKind::Unary(UnOp::Neg, a) if signed && self.checks.signed_overflow => {
+                let min = Expr::int(1u128 << (bits - 1), a.ty);
+                found.push((self.cmp(BinOp::Ne, (**a).clone(), min), PropertyClass::SignedOverflow, "arithmetic overflow on signed negation"));
+            }
+            ExprKind::Binary(BinOp::Shl | BinOp::Shr, _, amount) if self.checks.shift => {
+                found.push((self.shift_in_range(amount, bits), PropertyClass::Shift, "shift amount out of range"));
+            }
+            ExprKind::Cast(inner) => found = self.cast_checks(inner, e.ty),
+            _ => {}
+        }
+        found
+    }
+
+    /// Conversion of an integer to a signed integer type that cannot
+    /// represent it.
+    fn cast_checks(&mut self, inner: &Expr, to: TypeId) -> Vec<(Expr, PropertyClass, &'static str)> {
+        if !self.checks.conversion {
+            return Vec::new();
+        }
+        let (Some((to_bits, true)), Some((from_bits, from_signed))) = (self.int_type(to), self.int_type(inner.ty)) else {
+            return Vec::new();
+        };
+        let cond = if from_signed {
+            if to_bits >= from_bits {
+                return Vec::new();
+            }
+            let narrowed = Expr::cast(inner.clone(), to);
+            let back = Expr::cast(narrowed, inner.ty);
+            self.cmp(BinOp::Eq, back, inner.clone())
+        } else {
+            if to_bits > from_bits {
+                return Vec::new();
+            }
+            let limit = Expr::int(1u128 << (to_bits - 1), inner.ty);
+            self.cmp(BinOp::Lt, inner.clone(), limit)
+        };
+        vec![(cond, PropertyClass::SignedOverflow, "arithmetic overflow on signed type conversion")]
+    }
+
+    /// `!(a == MIN && b == -1)`
+    fn no_min_by_minus_one(&mut self, a: &Expr, b: &Expr, bits: u32) -> Expr {
+        let min = Expr::int(1u128 << (bits - 1), a.ty);
+        let minus_one = Expr::int(mask(bits), b.ty);
+        let a_min = self.cmp(BinOp::Eq, a.clone(), min);
+        let b_minus_one = self.cmp(BinOp::Eq, b.clone(), minus_one);
+        let both = self.and(a_min, b_minus_one);
+        self.not(both)
+    }
+
+    /// The operation computed exactly in twice the width gives the same
+    /// value as the wrapped one: `ext(trunc(r)) == r`.
+    fn fits_after_widening(&mut self, op: BinOp, a: &Expr, b: &Expr, bits: u32, signed: bool) -> Expr {
+        let wide = self.program.types.int(2 * bits, signed);
+        let wa = Expr::cast(a.clone(), wide);
+        let wb = Expr::cast(b.clone(), wide);
+        let exact = Expr::binary(op, wa, wb, wide);
+        let narrow = Expr::cast(exact.clone(), a.ty);
+        let back = Expr::cast(narrow, wide);
+        self.cmp(BinOp::Eq, back, exact)
+    }
+
+    fn shift_in_range(&mut self, amount: &Expr, bits: u32) -> Expr {
+        let (amount_bits, amount_signed) = self.int_type(amount.ty).unwrap_or((64, false));
+        let below_width = if amount_bits < 64 && u128::from(bits) > mask(amount_bits) {
+            self.true_expr()
+        } else {
+            let width = Expr::int(u128::from(bits), amount.ty);
+            self.cmp(BinOp::Lt, amount.clone(), width)
+        };
+        if !amount_signed {
+            return below_width;
+        }
+        let zero = Expr::int(0, amount.ty);
+        let non_negative = self.cmp(BinOp::Ge, amount.clone(), zero);
+        self.and(non_negative, below_width)
+    }
+
+    fn int_type(&self, ty: TypeId) -> Option<(u32, bool)> {
+        match self.program.types.get(ty) {
+            Type::Int { bits, signed } if *bits >= 1 => Some((*bits, *signed)),
+            _ => None,
+        }
+    }
+
+    /// `e != 0` as a `Bool`, for a scalar condition of any type.
+    fn truth(&mut self, e: Expr) -> Expr {
+        let zero_kind = match self.program.types.get(e.ty) {
+            Type::Bool => return e,
+            Type::Pointer(_) => ExprKind::Null,
+            Type::Float(_) => ExprKind::FloatConst(0),
+            _ => ExprKind::IntConst(0),
+        };
+        let zero = Expr::new(zero_kind, e.ty);
+        self.cmp(BinOp::Ne, e, zero)
+    }
+
+    fn cmp(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        let bool_ty = self.program.types.bool();
+        Expr::binary(op, a, b, bool_ty)
+    }
+    fn and(&mut self, a: Expr, b: Expr) -> Expr {
+        self.cmp(BinOp::And, a, b)
+    }
+    fn or(&mut self, a: Expr, b: Expr) -> Expr {
+        self.cmp(BinOp::Or, a, b)
+    }
+    fn not(&mut self, a: Expr) -> Expr {
+        let bool_ty = self.program.types.bool();
+        Expr::unary(UnOp::Not, a, bool_ty)
+    }
+    fn false_expr(&mut self) -> Expr {
+        let bool_ty = self.program.types.bool();
+        Expr::int(0, bool_ty)
+    }
+    fn true_expr(&mut self) -> Expr {
+        let bool_ty = self.program.types.bool();
+        Expr::int(1, bool_ty)
+    }
+}
+
+fn overflow_message(op: BinOp, signed: bool) -> &'static str {
+    match (op, signed) {
+        (BinOp::Add, true) => "arithmetic overflow on signed +",
+        (BinOp::Sub, true) => "arithmetic overflow on signed -",
+        (BinOp::Mul, true) => "arithmetic overflow on signed *",
+        (BinOp::Add, false) => "arithmetic overflow on unsigned +",
+        (BinOp::Sub, false) => "arithmetic overflow on unsigned -",
+        _ => "arithmetic overflow on unsigned *",
+    }
+}
+
+fn mask(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+/// The expressions an instruction evaluates (left sides included: their
+/// index and pointer sub-expressions are evaluated too).
+fn evaluated_exprs(kind: &InstrKind) -> Vec<&Expr> {
+    match kind {
+        InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
+        InstrKind::Assume(c) | InstrKind::Assert(c, _) | InstrKind::Goto { cond: c, .. } => vec![c],
+        InstrKind::Call { lhs, callee, args } => lhs.iter().chain(std::iter::once(callee)).chain(args).collect(),
+        InstrKind::Return(Some(e)) => vec![e],
+        _ => Vec::new(),
+    }
+}
+
+/// The direct sub-expressions of `e`.
+fn sub_exprs(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Sym(_)
+        | ExprKind::IntConst(_)
+        | ExprKind::FloatConst(_)
+        | ExprKind::Null
+        | ExprKind::Zero
+        | ExprKind::Nondet => Vec::new(),
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Deref(a)
+        | ExprKind::Member(a, _)
+        | ExprKind::UnionLit(_, a)
+        | ExprKind::PointerObject(a)
+        | ExprKind::PointerOffset(a)
+        | ExprKind::ObjectSize(a)
+        | ExprKind::IsDynamic(a)
+        | ExprKind::IsInvalid(a) => vec![a],
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
+        ExprKind::ByteExtract { value, offset } => vec![value, offset],
+        ExprKind::Ite(a, b, c) => vec![a, b, c],
+        ExprKind::ByteUpdate { value, offset, update } => vec![value, offset, update],
+        ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
