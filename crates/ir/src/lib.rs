@@ -15,10 +15,13 @@ pub mod loc;
 pub mod print;
 pub mod program;
 pub mod types;
+pub mod validate;
+pub mod visit;
 
 pub use entity::{EntityRef, PrimaryMap};
 pub use expr::{BinOp, Expr, ExprKind, UnOp};
 pub use instr::{Instr, InstrIdx, InstrKind, Property, PropertyClass};
 pub use loc::{FileId, Loc, SourceFiles};
 pub use program::{DataModel, FuncId, Function, Label, Program, Symbol, SymbolId, SymbolKind};
-pub use types::{ArrayLen, CompositeId, Composite, CompositeKind, Field, FloatFormat, FnSig, Type, TypeId, TypeTable};
+pub use types::{ArrayLen, Composite, CompositeId, CompositeKind, Field, FloatFormat, FnSig, Type, TypeId, TypeTable};
+pub use validate::validate;

@@ -1,0 +1,75 @@
+//! Non-recursive traversal of expression trees (they can be thousands of
+//! nodes deep, so every walker uses an explicit stack).
+
+use crate::expr::{Expr, ExprKind};
+
+impl Expr {
+    /// The direct operands of this node, left to right.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Sym(_)
+            | ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Null
+            | ExprKind::Zero
+            | ExprKind::Nondet => vec![],
+            ExprKind::Unary(_, e)
+            | ExprKind::Cast(e)
+            | ExprKind::AddrOf(e)
+            | ExprKind::Deref(e)
+            | ExprKind::Member(e, _)
+            | ExprKind::UnionLit(_, e)
+            | ExprKind::PointerObject(e)
+            | ExprKind::PointerOffset(e)
+            | ExprKind::ObjectSize(e)
+            | ExprKind::IsDynamic(e)
+            | ExprKind::IsInvalid(e) => vec![e],
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
+            ExprKind::ByteExtract { value, offset } => vec![value, offset],
+            ExprKind::Ite(a, b, c) | ExprKind::ByteUpdate { value: a, offset: b, update: c } => vec![a, b, c],
+            ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.iter().collect(),
+        }
+    }
+
+    /// Every node of the tree, parents before children.
+    pub fn walk(&self) -> ExprWalk<'_> {
+        ExprWalk { stack: vec![self] }
+    }
+}
+
+/// Pre-order iterator over an expression tree; see [`Expr::walk`].
+pub struct ExprWalk<'a> {
+    stack: Vec<&'a Expr>,
+}
+
+impl<'a> Iterator for ExprWalk<'a> {
+    type Item = &'a Expr;
+    fn next(&mut self) -> Option<&'a Expr> {
+        let node = self.stack.pop()?;
+        self.stack.extend(node.children().into_iter().rev());
+        Some(node)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::expr::{BinOp, Expr};
+    use crate::types::TypeId;
+
+    #[test]
+    fn walk_visits_parents_before_children_left_to_right() {
+        let ty = TypeId(0);
+        let e = Expr::binary(
+            BinOp::Add,
+            Expr::int(1, ty),
+            Expr::binary(BinOp::Mul, Expr::int(2, ty), Expr::int(3, ty), ty),
+            ty,
+        );
+        let consts: Vec<String> = e.walk().map(|n| format!("{:?}", n.kind).chars().take(12).collect()).collect();
+        assert_eq!(consts.len(), 5);
+        assert!(consts[0].starts_with("Binary(Add"));
+        assert!(consts[1].starts_with("IntConst(1)"));
+        assert!(consts[2].starts_with("Binary(Mul"));
+        assert!(consts[4].starts_with("IntConst(3)"));
+    }
+}
