@@ -1,1 +1,190 @@
-fn main() {}
+//! `cargo xtask`: tarsier's project scripts.
+//!
+//! - `corpus`: runs the release binary on the regression corpus and scores
+//!   it (verdicts, or front-end acceptance with `--parse-only`).
+//! - `bench-frontend`: front-end throughput in MB/s of preprocessed C.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+use xtask::corpus::{self, Task};
+use xtask::runner::{self, RunOptions};
+use xtask::{bench, clock, report};
+
+const USAGE: &str = "\
+usage: cargo xtask <task> [options]
+
+tasks:
+  corpus            score tarsier on the regression corpus
+      --parse-only      score front-end acceptance instead of verdicts
+      --filter SUITE    only tasks of SUITE (or whose id starts with it)
+      --mode MODE       only tasks of this mode (bmc, k-induction, ...)
+      --core            only tasks the manifest describes completely
+      --sample N        N tasks spread evenly over the manifest
+      --timeout S       per-task limit in seconds (default 10)
+      --jobs N          parallel runs (default: number of CPUs)
+      --binary PATH     run this tarsier instead of building the release one
+  bench-frontend    front-end speed (MB/s of preprocessed C)
+      --binary PATH     as above
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("corpus") => parse_corpus_args(&args[1..]).and_then(|opts| corpus_command(&opts)),
+        Some("bench-frontend") => binary_arg(&args[1..]).and_then(|binary| bench_command(binary)),
+        Some("-h" | "--help") => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        _ => Err(format!("unknown or missing task\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+struct CorpusOptions {
+    parse_only: bool,
+    filter: Option<String>,
+    mode: Option<String>,
+    core: bool,
+    sample: Option<usize>,
+    timeout: Duration,
+    jobs: usize,
+    binary: Option<PathBuf>,
+}
+
+fn parse_corpus_args(args: &[String]) -> Result<CorpusOptions, String> {
+    let mut opts = CorpusOptions {
+        parse_only: false,
+        filter: None,
+        mode: None,
+        core: false,
+        sample: None,
+        timeout: Duration::from_secs(10),
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        binary: None,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--parse-only" => opts.parse_only = true,
+            "--core" => opts.core = true,
+            "--filter" => opts.filter = Some(value()?),
+            "--mode" => opts.mode = Some(value()?),
+            "--sample" => opts.sample = Some(number(arg, &value()?)?),
+            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
+            "--jobs" => opts.jobs = number(arg, &value()?)?,
+            "--binary" => opts.binary = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unknown corpus option '{other}'\n{USAGE}")),
+        }
+    }
+    Ok(opts)
+}
+
+fn binary_arg(args: &[String]) -> Result<Option<PathBuf>, String> {
+    match args {
+        [] => Ok(None),
+        [flag, path] if flag == "--binary" => Ok(Some(PathBuf::from(path))),
+        _ => Err(format!("unexpected arguments {args:?}\n{USAGE}")),
+    }
+}
+
+fn number<T: std::str::FromStr>(flag: &str, value: &str) -> Result<T, String> {
+    value.parse().map_err(|_| format!("{flag} needs a number, not '{value}'"))
+}
+
+/// Builds the release binary (unless one is given) and returns its path.
+fn tarsier_binary(given: Option<PathBuf>) -> Result<PathBuf, String> {
+    if let Some(path) = given {
+        return Ok(path);
+    }
+    let root = corpus::workspace_root();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "--release", "--package", "tarsier"])
+        .current_dir(&root)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("building the release tarsier binary failed".into());
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or(root.join("target"), PathBuf::from);
+    Ok(target.join("release/tarsier"))
+}
+
+fn selected_tasks(tasks: Vec<Task>, opts: &CorpusOptions) -> Vec<Task> {
+    let chosen: Vec<Task> = tasks
+        .into_iter()
+        .filter(|t| opts.filter.as_ref().is_none_or(|f| &t.suite == f || t.id.starts_with(f.as_str())))
+        .filter(|t| opts.mode.as_ref().is_none_or(|m| &t.mode == m))
+        .filter(|t| !opts.core || t.is_core())
+        .collect();
+    match opts.sample {
+        Some(n) => corpus::sample(&chosen, n),
+        None => chosen,
+    }
+}
+
+fn corpus_command(opts: &CorpusOptions) -> Result<(), String> {
+    let dir = corpus::locate().ok_or("corpus not found: expected ../shared/corpus beside the workspace, or set TARSIER_CORPUS")?;
+    let tasks = selected_tasks(corpus::load_manifest(&dir)?, opts);
+    if tasks.is_empty() {
+        return Err("no task matches the filters".into());
+    }
+    let binary = tarsier_binary(opts.binary.clone())?;
+    let run_opts = RunOptions { binary, parse_only: opts.parse_only, timeout: opts.timeout, jobs: opts.jobs };
+    eprintln!("running {} tasks from {} with {} jobs", tasks.len(), dir.display(), run_opts.jobs);
+    let total = tasks.len();
+    let results = runner::run_tasks(&dir, &tasks, &run_opts, |done| {
+        if done % 100 == 0 || done == total {
+            eprintln!("  {done}/{total}");
+        }
+    });
+    print!("{}", report::render(&results, opts.parse_only));
+    let timestamp = clock::utc_timestamp();
+    let json = report::to_json(&results, opts.parse_only, &timestamp);
+    let out_dir = corpus::workspace_root().join("target/corpus");
+    if let Some((path, before)) = report::previous_run(&out_dir, opts.parse_only) {
+        println!("\ncompared with {}:", path.display());
+        print!("{}", report::render_delta(&json, &before, opts.parse_only));
+    }
+    let saved = save_json(&out_dir, &timestamp, &json)?;
+    println!("\nresults saved to {}", saved.display());
+    Ok(())
+}
+
+fn save_json(dir: &Path, timestamp: &str, value: &serde_json::Value) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{timestamp}.json"));
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+fn bench_command(binary: Option<PathBuf>) -> Result<(), String> {
+    let binary = tarsier_binary(binary)?;
+    let root = corpus::workspace_root();
+    let scratch = root.join("target/bench/preprocessed");
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let mut figures = Vec::new();
+    for input in bench::inputs(&root) {
+        match bench::measure(&binary, &input, &scratch) {
+            Ok(figure) => figures.push(figure),
+            Err(err) => eprintln!("{}: skipped: {err}", input.name),
+        }
+    }
+    let out_dir = root.join("target/bench");
+    let previous = report::newest_saved(&out_dir, |_| true).map(|(_, figures)| figures);
+    print!("{}", bench::render(&figures, previous.as_ref()));
+    let timestamp = clock::utc_timestamp();
+    let saved = save_json(&out_dir, &timestamp, &bench::to_json(&figures, &timestamp))?;
+    println!("figures saved to {}", saved.display());
+    Ok(())
+}

@@ -25,14 +25,16 @@ pub fn run(config: &Config) -> Exit {
     match (config.action, program) {
         (Action::ParseOnly, Some(_)) => Exit::Success,
         (Action::ParseOnly, None) => Exit::InputError,
-        (_, None) if only_unsupported_errors(&diags) => verdict_unknown("the input uses a construct tarsier does not support yet (see above)"),
-        (_, None) => Exit::InputError,
+        (_, None) => match only_unsupported_errors(&diags) {
+            Some(first) => verdict_unknown(&first),
+            None => Exit::InputError,
+        },
         (Action::ShowIr, Some(program)) => {
             // A closed stdout (e.g. `| head`) must not turn into a panic.
             let _ = write!(std::io::stdout().lock(), "{program}");
             Exit::Success
         }
-        (Action::Verify, Some(_)) => verdict_unknown("the verification engine is not built yet"),
+        (Action::Verify, Some(_)) => verdict_unknown(&format!("{UNSUPPORTED} the verification engine is not built yet")),
     }
 }
 
@@ -55,12 +57,18 @@ fn compile(config: &Config, diags: &mut Diagnostics) -> (Option<ir::Program>, So
     (program, files)
 }
 
-fn only_unsupported_errors(diags: &Diagnostics) -> bool {
-    let mut errors = diags.list.iter().filter(|d| d.severity == Severity::Error).peekable();
-    errors.peek().is_some() && errors.all(|d| d.message.starts_with(UNSUPPORTED))
+/// When every error is about an unsupported construct, returns the first
+/// one: the input is then not wrong, only beyond tarsier for now.
+fn only_unsupported_errors(diags: &Diagnostics) -> Option<String> {
+    let mut errors = diags.list.iter().filter(|d| d.severity == Severity::Error).map(|d| &d.message);
+    let first = errors.next()?;
+    let all_unsupported = first.starts_with(UNSUPPORTED) && errors.all(|m| m.starts_with(UNSUPPORTED));
+    all_unsupported.then(|| first.clone())
 }
 
+/// Prints the reason (an `unsupported: ...` line) and the verdict.
 fn verdict_unknown(reason: &str) -> Exit {
-    let _ = writeln!(std::io::stdout().lock(), "{UNSUPPORTED} {reason}\nVERIFICATION UNKNOWN");
+    // A closed stdout (e.g. `| head`) must not turn into a panic.
+    let _ = writeln!(std::io::stdout().lock(), "{reason}\nVERIFICATION UNKNOWN");
     Exit::Unknown
 }

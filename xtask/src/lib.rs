@@ -1,0 +1,12 @@
+//! tarsier's project scripts (`cargo xtask ...`), as a library shared with
+//! the black-box tests of the `tarsier` binary: the corpus manifest and its
+//! mapping to flags ([`corpus`]), running the binary with a time limit
+//! ([`process`], [`runner`]), scoring and reporting ([`report`]), and the
+//! front-end benchmark ([`bench`]).
+
+pub mod bench;
+pub mod clock;
+pub mod corpus;
+pub mod process;
+pub mod report;
+pub mod runner;

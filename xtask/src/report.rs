@@ -1,0 +1,262 @@
+//! Scores corpus results and prints them: counts per suite and mode, time
+//! totals and medians, wrong verdicts, crashes, the most common reasons for
+//! UNKNOWN or rejection; saves them as JSON and prints the changes since the
+//! previous saved run of the same kind.
+
+use crate::runner::{Outcome, TaskResult};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The score of one result against the task's expected verdict.
+pub fn category(result: &TaskResult, parse_only: bool) -> &'static str {
+    let expected = result.task.expected.as_str();
+    match (&result.outcome, parse_only) {
+        (Outcome::Accepted, _) => "accepted",
+        (Outcome::Rejected(_), true) => "rejected",
+        (Outcome::Crash(_), true) => "crash",
+        (Outcome::Timeout, true) => "hang",
+        (Outcome::Successful, _) if expected == "true" => "correct",
+        (Outcome::Failed, _) if expected == "false" => "correct",
+        (Outcome::Successful | Outcome::Failed, _) if expected == "unknown" => "unscored",
+        (Outcome::Successful | Outcome::Failed, _) => "wrong",
+        (Outcome::Unknown(_), _) => "unknown",
+        (Outcome::Timeout, false) => "timeout",
+        (Outcome::Rejected(_) | Outcome::Crash(_), false) => "error",
+    }
+}
+
+pub fn categories(parse_only: bool) -> &'static [&'static str] {
+    if parse_only {
+        &["accepted", "rejected", "crash", "hang"]
+    } else {
+        &["correct", "wrong", "unknown", "timeout", "error", "unscored"]
+    }
+}
+
+/// Prints the summary table and the lists a reader acts on.
+pub fn render(results: &[TaskResult], parse_only: bool) -> String {
+    let mut out = String::new();
+    let cats = categories(parse_only);
+    let group_of = |r: &TaskResult| if parse_only { r.task.suite.clone() } else { format!("{} / {}", r.task.suite, r.task.mode) };
+    let mut groups: BTreeMap<String, Vec<&TaskResult>> = BTreeMap::new();
+    for r in results {
+        groups.entry(group_of(r)).or_default().push(r);
+    }
+    let _ = write!(out, "{:<52}{:>6}", "suite", "tasks");
+    for c in cats {
+        let _ = write!(out, "{c:>10}");
+    }
+    let _ = writeln!(out, "{:>10}{:>10}", "time(s)", "median");
+    for (name, members) in &groups {
+        row(&mut out, name, members, parse_only);
+    }
+    row(&mut out, "TOTAL", &results.iter().collect::<Vec<_>>(), parse_only);
+    if parse_only {
+        let accepted = results.iter().filter(|r| category(r, true) == "accepted").count();
+        let _ = writeln!(out, "\naccepted: {accepted}/{} = {:.2}%", results.len(), percent(accepted, results.len()));
+    }
+    list(&mut out, "wrong verdicts", results.iter().filter(|r| category(r, parse_only) == "wrong"), |r| {
+        format!("{}: expected {}, got {}", r.task.id, r.task.expected, r.outcome.kind())
+    });
+    list(&mut out, "crashes and hangs", results.iter().filter(|r| matches!(r.outcome, Outcome::Crash(_) | Outcome::Timeout) && parse_only), |r| {
+        format!("{}: {}", r.task.id, r.outcome.reason().unwrap_or("timeout"))
+    });
+    list(&mut out, "crashes", results.iter().filter(|r| matches!(r.outcome, Outcome::Crash(_)) && !parse_only), |r| {
+        format!("{}: {}", r.task.id, r.outcome.reason().unwrap_or_default())
+    });
+    let reasons_of = if parse_only { "rejection" } else { "UNKNOWN and errors" };
+    top_reasons(&mut out, reasons_of, results.iter().filter(|r| !matches!(r.outcome, Outcome::Crash(_))));
+    out
+}
+
+fn row(out: &mut String, name: &str, members: &[&TaskResult], parse_only: bool) {
+    let _ = write!(out, "{name:<52}{:>6}", members.len());
+    for c in categories(parse_only) {
+        let _ = write!(out, "{:>10}", members.iter().filter(|r| category(r, parse_only) == *c).count());
+    }
+    let mut times: Vec<f64> = members.iter().map(|r| r.seconds).collect();
+    times.sort_by(f64::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    let _ = writeln!(out, "{:>10.1}{:>10.3}", times.iter().sum::<f64>(), median);
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 { 0.0 } else { 100.0 * part as f64 / whole as f64 }
+}
+
+fn list<'a>(out: &mut String, title: &str, items: impl Iterator<Item = &'a TaskResult>, line: impl Fn(&TaskResult) -> String) {
+    let lines: Vec<String> = items.map(line).collect();
+    if !lines.is_empty() {
+        let _ = writeln!(out, "\n{title} ({}):", lines.len());
+        for l in lines {
+            let _ = writeln!(out, "  {l}");
+        }
+    }
+}
+
+/// How many of the most common reasons are listed.
+const TOP_REASONS: usize = 15;
+
+fn top_reasons<'a>(out: &mut String, title: &str, results: impl Iterator<Item = &'a TaskResult>) {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for reason in results.filter_map(|r| r.outcome.reason()) {
+        *counts.entry(generalise(reason)).or_default() += 1;
+    }
+    let mut ranked: Vec<(String, usize)> = counts.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    if ranked.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\ntop reasons for {title}:");
+    for (reason, count) in ranked.into_iter().take(TOP_REASONS) {
+        let _ = writeln!(out, "  {count:>5}  {reason}");
+    }
+}
+
+/// Replaces quoted names in a message by `'_'`, so that messages differing
+/// only in an identifier are counted together.
+pub fn generalise(reason: &str) -> String {
+    let mut out = String::with_capacity(reason.len());
+    let mut quoted = false;
+    for c in reason.chars() {
+        match (c, quoted) {
+            ('\'', false) => {
+                quoted = true;
+                out.push_str("'_'");
+            }
+            ('\'', true) => quoted = false,
+            (_, true) => {}
+            (c, false) => out.push(c),
+        }
+    }
+    out.chars().take(120).collect()
+}
+
+/// The JSON form of a run.
+pub fn to_json(results: &[TaskResult], parse_only: bool, timestamp: &str) -> Value {
+    let tasks: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.task.id, "suite": r.task.suite, "mode": r.task.mode, "expected": r.task.expected,
+                "outcome": r.outcome.kind(), "category": category(r, parse_only),
+                "reason": r.outcome.reason(), "seconds": (r.seconds * 1000.0).round() / 1000.0,
+            })
+        })
+        .collect();
+    json!({ "kind": kind(parse_only), "timestamp": timestamp, "tasks": tasks })
+}
+
+fn kind(parse_only: bool) -> &'static str {
+    if parse_only { "parse-only" } else { "verify" }
+}
+
+/// Finds the newest saved JSON file in `dir` that `keep` accepts (file
+/// names are timestamps, so name order is time order).
+pub fn newest_saved(dir: &Path, keep: impl Fn(&Value) -> bool) -> Option<(PathBuf, Value)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).ok()?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    files.sort();
+    files.into_iter().rev().find_map(|path| {
+        let value: Value = serde_json::from_str(&std::fs::read_to_string(&path).ok()?).ok()?;
+        keep(&value).then_some((path, value))
+    })
+}
+
+/// The newest saved corpus run of the same kind.
+pub fn previous_run(dir: &Path, parse_only: bool) -> Option<(PathBuf, Value)> {
+    newest_saved(dir, |run| run["kind"] == kind(parse_only))
+}
+
+/// How many changed tasks are listed one by one.
+const LISTED_CHANGES: usize = 30;
+
+/// Compares this run with a previous one: category counts over the tasks
+/// both ran, and the tasks whose category changed.
+pub fn render_delta(now: &Value, before: &Value, parse_only: bool) -> String {
+    let index = |run: &Value| -> BTreeMap<String, String> {
+        let tasks = run["tasks"].as_array().cloned().unwrap_or_default();
+        tasks.iter().filter_map(|t| Some((t["id"].as_str()?.to_string(), t["category"].as_str()?.to_string()))).collect()
+    };
+    let (now, before) = (index(now), index(before));
+    let common: Vec<&String> = now.keys().filter(|id| before.contains_key(*id)).collect();
+    let mut out = format!("changes over the {} tasks both runs have:\n", common.len());
+    for c in categories(parse_only) {
+        let count = |run: &BTreeMap<String, String>| common.iter().filter(|id| run[**id] == *c).count();
+        let (was, is) = (count(&before), count(&now));
+        let _ = writeln!(out, "  {c:<10} {was:>6} -> {is:>6} ({:+})", is as i64 - was as i64);
+    }
+    let changed: Vec<String> = common
+        .iter()
+        .filter(|id| now[**id] != before[**id])
+        .map(|id| format!("{id}: {} -> {}", before[*id], now[*id]))
+        .collect();
+    let _ = writeln!(out, "  {} tasks changed category", changed.len());
+    for line in changed.iter().take(LISTED_CHANGES) {
+        let _ = writeln!(out, "    {line}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Task;
+
+    fn result(id: &str, expected: &str, outcome: Outcome) -> TaskResult {
+        let task = Task {
+            id: id.into(),
+            suite: "s".into(),
+            files: vec![],
+            entry: "main".into(),
+            checks: vec![],
+            unwind: None,
+            unwinding_assertions: true,
+            mode: "bmc".into(),
+            data_model: "LP64".into(),
+            force_malloc_success: false,
+            expected: expected.into(),
+            error_label: None,
+            cflags: vec![],
+            extra_flags: vec![],
+        };
+        TaskResult { task, outcome, seconds: 0.5 }
+    }
+
+    #[test]
+    fn verdicts_are_scored_against_the_expected_one() {
+        assert_eq!(category(&result("a", "true", Outcome::Successful), false), "correct");
+        assert_eq!(category(&result("a", "true", Outcome::Failed), false), "wrong");
+        assert_eq!(category(&result("a", "unknown", Outcome::Failed), false), "unscored");
+        assert_eq!(category(&result("a", "false", Outcome::Unknown("x".into())), false), "unknown");
+        assert_eq!(category(&result("a", "false", Outcome::Timeout), true), "hang");
+    }
+
+    #[test]
+    fn summary_lists_wrong_verdicts_and_reasons() {
+        let results = [
+            result("w", "true", Outcome::Failed),
+            result("u1", "true", Outcome::Unknown("unsupported: 'x'".into())),
+            result("u2", "true", Outcome::Unknown("unsupported: 'y'".into())),
+        ];
+        let text = render(&results, false);
+        assert!(text.contains("wrong verdicts (1):\n  w: expected true, got failed"), "{text}");
+        assert!(text.contains("    2  unsupported: '_'"), "{text}");
+    }
+
+    #[test]
+    fn delta_counts_changes_of_common_tasks() {
+        let before = to_json(&[result("a", "true", Outcome::Rejected("r".into())), result("b", "true", Outcome::Accepted)], true, "t0");
+        let now = to_json(&[result("a", "true", Outcome::Accepted), result("b", "true", Outcome::Accepted)], true, "t1");
+        let text = render_delta(&now, &before, true);
+        assert!(text.contains("accepted        1 ->      2 (+1)"), "{text}");
+        assert!(text.contains("a: rejected -> accepted"), "{text}");
+    }
+
+    #[test]
+    fn generalise_hides_names() {
+        assert_eq!(generalise("unknown type 'foo' in 'bar'"), "unknown type '_' in '_'");
+    }
+}

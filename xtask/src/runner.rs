@@ -1,0 +1,173 @@
+//! Runs the `tarsier` binary on corpus tasks in parallel and classifies
+//! each run: the verdict (last stdout line), a front-end rejection, a crash
+//! (the internal-error exit code or a signal), or a timeout.
+
+use crate::corpus::Task;
+use crate::process::{run_with_timeout, Ending, Output};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// tarsier's exit code for an internal error (a panic).
+pub const INTERNAL_ERROR_EXIT: i32 = 70;
+
+/// What one run of tarsier produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// `--parse-only` accepted the input.
+    Accepted,
+    /// The front end rejected the input; the reason is its first error.
+    Rejected(String),
+    Successful,
+    Failed,
+    Unknown(String),
+    /// A panic, a signal or an exit code tarsier never uses.
+    Crash(String),
+    Timeout,
+}
+
+impl Outcome {
+    /// A short name for tables and JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Accepted => "accepted",
+            Outcome::Rejected(_) => "rejected",
+            Outcome::Successful => "successful",
+            Outcome::Failed => "failed",
+            Outcome::Unknown(_) => "unknown",
+            Outcome::Crash(_) => "crash",
+            Outcome::Timeout => "timeout",
+        }
+    }
+
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Outcome::Rejected(r) | Outcome::Unknown(r) | Outcome::Crash(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// Classifies a finished run of tarsier.
+pub fn classify(out: &Output, parse_only: bool) -> Outcome {
+    let code = match out.ending {
+        Ending::TimedOut => return Outcome::Timeout,
+        Ending::Signaled(signal) => return Outcome::Crash(format!("killed by signal {signal}")),
+        Ending::Exited(code) => code,
+    };
+    match (code, parse_only) {
+        (INTERNAL_ERROR_EXIT, _) => Outcome::Crash(first_error(&out.stderr)),
+        (0, true) => Outcome::Accepted,
+        (1, true) => Outcome::Rejected(first_error(&out.stderr)),
+        (0 | 1 | 5 | 10, false) => verdict(out),
+        _ => Outcome::Crash(format!("unexpected exit code {code}: {}", first_error(&out.stderr))),
+    }
+}
+
+fn verdict(out: &Output) -> Outcome {
+    let lines: Vec<&str> = out.stdout.lines().filter(|l| !l.trim().is_empty()).collect();
+    match lines.last().map(|l| l.trim()) {
+        Some("VERIFICATION SUCCESSFUL") => Outcome::Successful,
+        Some("VERIFICATION FAILED") => Outcome::Failed,
+        Some("VERIFICATION UNKNOWN") => {
+            let reason = lines.len().checked_sub(2).map(|i| lines[i]).unwrap_or("no reason given");
+            Outcome::Unknown(reason.trim().to_string())
+        }
+        _ => Outcome::Rejected(first_error(&out.stderr)),
+    }
+}
+
+/// The first error message of a run, without its location, or the first
+/// line of stderr when there is no "error:".
+pub fn first_error(stderr: &str) -> String {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("error:"))
+        .or_else(|| stderr.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or("(no message)");
+    let message = line.split_once("error:").map_or(line, |(_, m)| m);
+    message.trim().to_string()
+}
+
+/// The result of one task.
+#[derive(Clone, Debug)]
+pub struct TaskResult {
+    pub task: Task,
+    pub outcome: Outcome,
+    pub seconds: f64,
+}
+
+pub struct RunOptions {
+    pub binary: PathBuf,
+    pub parse_only: bool,
+    pub timeout: Duration,
+    pub jobs: usize,
+}
+
+/// Runs every task, `jobs` at a time; results come back in task order.
+pub fn run_tasks(corpus: &Path, tasks: &[Task], opts: &RunOptions, mut progress: impl FnMut(usize) + Send) -> Vec<TaskResult> {
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new((Vec::with_capacity(tasks.len()), &mut progress));
+    std::thread::scope(|scope| {
+        for _ in 0..opts.jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(task) = tasks.get(i) else { break };
+                let result = run_task(corpus, task, opts);
+                let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
+                done.0.push((i, result));
+                let count = done.0.len();
+                (done.1)(count);
+            });
+        }
+    });
+    let mut results = done.into_inner().unwrap_or_else(|p| p.into_inner()).0;
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+fn run_task(corpus: &Path, task: &Task, opts: &RunOptions) -> TaskResult {
+    let mut args = if opts.parse_only { task.front_args(corpus) } else { task.verify_args(corpus) };
+    if opts.parse_only {
+        args.push("--parse-only".into());
+    }
+    let mut command = Command::new(&opts.binary);
+    command.args(&args).current_dir(task.dir(corpus));
+    let (outcome, seconds) = match run_with_timeout(&mut command, opts.timeout) {
+        Ok(out) => (classify(&out, opts.parse_only), out.elapsed.as_secs_f64()),
+        Err(err) => (Outcome::Crash(format!("cannot run {}: {err}", opts.binary.display())), 0.0),
+    };
+    TaskResult { task: task.clone(), outcome, seconds }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn output(ending: Ending, stdout: &str, stderr: &str) -> Output {
+        Output { ending, stdout: stdout.into(), stderr: stderr.into(), elapsed: Duration::ZERO }
+    }
+
+    #[test]
+    fn verdict_is_the_last_stdout_line() {
+        let unknown = output(Ending::Exited(5), "unsupported: no engine\nVERIFICATION UNKNOWN\n", "");
+        assert_eq!(classify(&unknown, false), Outcome::Unknown("unsupported: no engine".into()));
+        assert_eq!(classify(&output(Ending::Exited(10), "trace\nVERIFICATION FAILED\n", ""), false), Outcome::Failed);
+        assert_eq!(classify(&output(Ending::Exited(0), "VERIFICATION SUCCESSFUL", ""), false), Outcome::Successful);
+    }
+
+    #[test]
+    fn front_end_errors_and_crashes() {
+        let rejected = output(Ending::Exited(1), "", "a.c:3:4: error: expected ';'\n  int x\n");
+        assert_eq!(classify(&rejected, true), Outcome::Rejected("expected ';'".into()));
+        assert_eq!(classify(&rejected, false), Outcome::Rejected("expected ';'".into()));
+        let panic = output(Ending::Exited(70), "", "tarsier: internal error: boom at x.rs:1\n");
+        assert_eq!(classify(&panic, true), Outcome::Crash("boom at x.rs:1".into()));
+        assert_eq!(classify(&output(Ending::Signaled(11), "", ""), true).kind(), "crash");
+        assert_eq!(classify(&output(Ending::Exited(134), "", ""), false).kind(), "crash");
+        assert_eq!(classify(&output(Ending::TimedOut, "", ""), true), Outcome::Timeout);
+        assert_eq!(classify(&output(Ending::Exited(0), "", ""), true), Outcome::Accepted);
+    }
+}
