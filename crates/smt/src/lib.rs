@@ -1,1 +1,34 @@
-//! placeholder
+//! tarsier's term layer: sorts, hash-consed terms, rewriting, evaluation and
+//! SMT-LIB2 output, independent of C and of the IR.
+//!
+//! - [`Sort`], [`SortTable`]: Bool, bit-vectors of any width, IEEE floats,
+//!   rounding modes, arrays (interned).
+//! - [`BvValue`], [`FpValue`], [`Value`]: concrete values with exact
+//!   SMT-LIB semantics.
+//! - [`TermStore`], [`TermId`], [`Op`]: the hash-consed term DAG; every
+//!   application is sort-checked and simplified by the rewriter when built.
+//! - [`eval()`], [`Model`], [`Evaluator`]: iterative evaluation (the oracle of
+//!   every later stage's tests).
+//! - [`to_smtlib2`]: SMT-LIB2 text with DAG sharing.
+//! - [`Solver`], [`SatResult`]: the incremental solver interface.
+
+pub mod bv;
+pub mod eval;
+pub mod op;
+mod rewrite;
+pub mod smtlib;
+pub mod solver;
+pub mod sort;
+pub mod term;
+#[cfg(test)]
+mod testing;
+pub mod value;
+
+pub use bv::BvValue;
+pub use eval::{default_value, eval, eval_op, EvalError, Evaluator, Model};
+pub use op::{result_sort, Op, SortError};
+pub use smtlib::to_smtlib2;
+pub use solver::{SatResult, Solver};
+pub use sort::{ArraySortId, RoundingMode, Sort, SortTable};
+pub use term::{TermId, TermKind, TermStore, VarId};
+pub use value::{ArrayValue, FpValue, Value};

@@ -1,0 +1,542 @@
+//! The rewriter that runs inside [`TermStore::app`].
+//!
+//! Every rule is local (it looks at the operator, its arguments and at most
+//! their direct children) and never duplicates a subterm, so the output is
+//! never larger than the input DAG. Rules that build new terms call back into
+//! `app`; that nesting is bounded by [`MAX_REWRITE_DEPTH`] (deeper, terms are
+//! interned as they are), so rewriting can never recurse on term depth.
+//! Chains that can be long (array stores, concatenations) are walked with
+//! loops. Soundness is checked by the randomized tests in `rewrite/tests.rs`,
+//! which compare every rewritten term with a direct evaluation.
+//!
+//! Normal forms chosen here (the bit-blaster need not handle the others
+//! specially, but must still accept them since deep nesting skips rewriting):
+//! `Implies` becomes `Or`; `Distinct` of two becomes `Not(Eq)`; `BvUgt`,
+//! `BvUge`, `BvUle` (and signed) become `BvUlt`/`BvSlt` (under `Not`);
+//! `ZeroExtend` becomes `Concat` with zeros; subtraction of a constant
+//! becomes addition; shifts and rotations by constants become
+//! `Extract`/`Concat`.
+
+use crate::bv::BvValue;
+use crate::eval::eval_op;
+use crate::op::Op;
+use crate::sort::Sort;
+use crate::term::{TermId, TermStore};
+use crate::value::Value;
+
+/// How many rewriter calls may be nested before terms are interned as built.
+const MAX_REWRITE_DEPTH: u32 = 24;
+
+/// `And`/`Or` children are inlined only if the result stays this small, so
+/// that long chains built one step at a time stay linear in size.
+const MAX_FLATTENED_ARGS: usize = 8;
+
+/// A simplified term for `op(args)` (well sorted, of sort `sort`), or `None`
+/// to intern the application unchanged.
+pub(crate) fn simplify(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) -> Option<TermId> {
+    if store.rewrite_depth >= MAX_REWRITE_DEPTH {
+        return None;
+    }
+    store.rewrite_depth += 1;
+    let result = fold_constants(store, op, args).or_else(|| simplify_by_op(store, op, args, sort));
+    store.rewrite_depth -= 1;
+    result
+}
+
+/// Evaluates applications whose arguments are all constants. Operators
+/// without an implemented semantics (FP arithmetic) are left alone.
+fn fold_constants(store: &mut TermStore, op: Op, args: &[TermId]) -> Option<TermId> {
+    let values: Option<Vec<Value>> = args.iter().map(|&a| store.const_value(a).cloned()).collect();
+    match eval_op(op, &values?, store.sorts()) {
+        Ok(Value::Array(_)) | Err(_) => None,
+        Ok(value) => Some(store.constant(value)),
+    }
+}
+
+fn simplify_by_op(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) -> Option<TermId> {
+    use Op::*;
+    match op {
+        Not => simplify_not(store, args[0]),
+        And | Or => simplify_and_or(store, op == And, args),
+        Xor => simplify_xor(store, args[0], args[1]),
+        Implies => {
+            let not_a = store.not(args[0]);
+            Some(store.or2(not_a, args[1]))
+        }
+        Ite => simplify_ite(store, args[0], args[1], args[2]),
+        Eq => simplify_eq(store, args[0], args[1]),
+        Distinct if args.len() == 2 => {
+            let eq = store.eq(args[0], args[1]);
+            Some(store.not(eq))
+        }
+        BvNot | BvNeg => (store.op(args[0]) == Some(op)).then(|| store.args(args[0])[0]),
+        BvAnd | BvOr | BvXor => simplify_bitwise(store, op, args[0], args[1]),
+        BvAdd | BvSub | BvMul => simplify_arith(store, op, args[0], args[1]),
+        BvUdiv | BvUrem | BvSdiv | BvSrem => simplify_division(store, op, args[0], args[1]),
+        BvShl | BvLshr | BvAshr => simplify_shift(store, op, args[0], args[1]),
+        BvUlt | BvUle | BvUgt | BvUge | BvSlt | BvSle | BvSgt | BvSge => {
+            simplify_comparison(store, op, args[0], args[1])
+        }
+        Concat => simplify_concat(store, args[0], args[1]),
+        Extract { hi, lo } => simplify_extract(store, hi, lo, args[0]),
+        ZeroExtend(n) => simplify_zero_extend(store, n, args[0]),
+        SignExtend(n) => simplify_sign_extend(store, n, args[0]),
+        RotateLeft(k) => simplify_rotate_left(store, k, args[0]),
+        RotateRight(k) => {
+            let w = sort.bv_width().expect("bit-vector");
+            simplify_rotate_left(store, w - k % w, args[0])
+        }
+        BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow | BvSmulOverflow
+        | BvSdivOverflow => simplify_overflow(store, op, args[0], args[1]),
+        Select => simplify_select(store, args[0], args[1]),
+        Store => simplify_store(store, args[0], args[1], args[2]),
+        FpNeg => (store.op(args[0]) == Some(FpNeg)).then(|| store.args(args[0])[0]),
+        _ => None,
+    }
+}
+
+/// `a` is syntactically `not b` or `b` is `not a` (Bool or bit-vector).
+fn are_complements(store: &TermStore, a: TermId, b: TermId) -> bool {
+    let negates = |x: TermId, y: TermId| {
+        matches!(store.op(x), Some(Op::Not | Op::BvNot)) && store.args(x)[0] == y
+    };
+    negates(a, b) || negates(b, a)
+}
+
+fn simplify_not(store: &mut TermStore, a: TermId) -> Option<TermId> {
+    (store.op(a) == Some(Op::Not)).then(|| store.args(a)[0])
+}
+
+/// Removes neutral elements and duplicates, detects absorbing elements and
+/// complementary pairs, and inlines small children of the same operator.
+fn simplify_and_or(store: &mut TermStore, is_and: bool, args: &[TermId]) -> Option<TermId> {
+    let op = if is_and { Op::And } else { Op::Or };
+    let absorbing = !is_and;
+    let mut flat: Vec<TermId> = Vec::with_capacity(args.len());
+    for &a in args {
+        let children = store.args(a);
+        if store.op(a) == Some(op) && args.len() - 1 + children.len() <= MAX_FLATTENED_ARGS {
+            flat.extend_from_slice(children);
+        } else {
+            flat.push(a);
+        }
+    }
+    if flat.iter().any(|&a| store.as_bool_const(a) == Some(absorbing)) {
+        return Some(store.bool_const(absorbing));
+    }
+    flat.retain(|&a| store.as_bool_const(a) != Some(!absorbing));
+    flat.sort_unstable();
+    flat.dedup();
+    let sorted = flat.clone();
+    let has_complement = flat.iter().any(|&a| {
+        store.op(a) == Some(Op::Not) && sorted.binary_search(&store.args(a)[0]).is_ok()
+    });
+    if has_complement {
+        return Some(store.bool_const(absorbing));
+    }
+    match flat.len() {
+        0 => Some(store.bool_const(!absorbing)),
+        1 => Some(flat[0]),
+        _ if flat == args => None,
+        _ => Some(store.intern_app(op, &flat, Sort::Bool)),
+    }
+}
+
+fn simplify_xor(store: &mut TermStore, a: TermId, b: TermId) -> Option<TermId> {
+    if a == b {
+        return Some(store.false_term());
+    }
+    if are_complements(store, a, b) {
+        return Some(store.true_term());
+    }
+    for (x, y) in [(a, b), (b, a)] {
+        match store.as_bool_const(y) {
+            Some(false) => return Some(x),
+            Some(true) => return Some(store.not(x)),
+            None => {}
+        }
+    }
+    None
+}
+
+fn simplify_ite(store: &mut TermStore, c: TermId, a: TermId, b: TermId) -> Option<TermId> {
+    if let Some(cond) = store.as_bool_const(c) {
+        return Some(if cond { a } else { b });
+    }
+    if a == b {
+        return Some(a);
+    }
+    if store.op(c) == Some(Op::Not) {
+        let inner = store.args(c)[0];
+        return Some(store.ite(inner, b, a));
+    }
+    // ite(c, ite(c, x, _), y) = ite(c, x, y) and symmetrically.
+    let branch_under = |store: &TermStore, t: TermId, take_then: bool| {
+        (store.op(t) == Some(Op::Ite) && store.args(t)[0] == c).then(|| store.args(t)[if take_then { 1 } else { 2 }])
+    };
+    if let Some(x) = branch_under(store, a, true) {
+        return Some(store.ite(c, x, b));
+    }
+    if let Some(y) = branch_under(store, b, false) {
+        return Some(store.ite(c, a, y));
+    }
+    if store.sort(a).is_bool() {
+        return simplify_bool_ite(store, c, a, b);
+    }
+    None
+}
+
+/// A Boolean `ite` with a constant branch is a conjunction or disjunction.
+fn simplify_bool_ite(store: &mut TermStore, c: TermId, a: TermId, b: TermId) -> Option<TermId> {
+    match (store.as_bool_const(a), store.as_bool_const(b)) {
+        (Some(true), _) => Some(store.or2(c, b)),
+        (Some(false), _) => {
+            let not_c = store.not(c);
+            Some(store.and2(not_c, b))
+        }
+        (_, Some(true)) => {
+            let not_c = store.not(c);
+            Some(store.or2(not_c, a))
+        }
+        (_, Some(false)) => Some(store.and2(c, a)),
+        _ => None,
+    }
+}
+
+fn simplify_eq(store: &mut TermStore, a: TermId, b: TermId) -> Option<TermId> {
+    if a == b {
+        return Some(store.true_term());
+    }
+    if store.sort(a).is_bool() {
+        if are_complements(store, a, b) {
+            return Some(store.false_term());
+        }
+        for (x, y) in [(a, b), (b, a)] {
+            match store.as_bool_const(y) {
+                Some(true) => return Some(x),
+                Some(false) => return Some(store.not(x)),
+                None => {}
+            }
+        }
+        return None;
+    }
+    // x + c1 = c2  ⇔  x = c2 - c1.
+    for (x, y) in [(a, b), (b, a)] {
+        let Some(c2) = store.as_bv_const(y).cloned() else { continue };
+        if let Some((term, c1)) = split_constant_addend(store, x) {
+            let rhs = store.bv_const(c2.sub(&c1));
+            return Some(store.eq(term, rhs));
+        }
+    }
+    None
+}
+
+/// `t` as `x + c` with a constant `c`.
+fn split_constant_addend(store: &TermStore, t: TermId) -> Option<(TermId, BvValue)> {
+    if store.op(t) != Some(Op::BvAdd) {
+        return None;
+    }
+    let args = store.args(t);
+    for (x, y) in [(args[0], args[1]), (args[1], args[0])] {
+        if let Some(c) = store.as_bv_const(y) {
+            return Some((x, c.clone()));
+        }
+    }
+    None
+}
+
+fn simplify_bitwise(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
+    let w = store.sort(a).bv_width().expect("bit-vector");
+    if a == b {
+        return Some(if op == Op::BvXor { store.bv_const(BvValue::zero(w)) } else { a });
+    }
+    if are_complements(store, a, b) {
+        return Some(store.bv_const(if op == Op::BvAnd { BvValue::zero(w) } else { BvValue::ones(w) }));
+    }
+    for (x, y) in [(a, b), (b, a)] {
+        let Some(c) = store.as_bv_const(y) else { continue };
+        let (zero, ones) = (c.is_zero(), c.is_ones());
+        match op {
+            Op::BvAnd if zero => return Some(y),
+            Op::BvAnd if ones => return Some(x),
+            Op::BvOr if zero => return Some(x),
+            Op::BvOr if ones => return Some(y),
+            Op::BvXor if zero => return Some(x),
+            Op::BvXor if ones => return Some(store.bv_not(x)),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn simplify_arith(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
+    let w = store.sort(a).bv_width().expect("bit-vector");
+    if op == Op::BvSub {
+        if a == b {
+            return Some(store.bv_const(BvValue::zero(w)));
+        }
+        if store.as_bv_const(a).is_some_and(BvValue::is_zero) {
+            return Some(store.bv_neg(b));
+        }
+        let minus_c = store.as_bv_const(b)?.neg();
+        let minus_c = store.bv_const(minus_c);
+        return Some(store.bv_add(a, minus_c));
+    }
+    for (x, y) in [(a, b), (b, a)] {
+        let Some(c) = store.as_bv_const(y).cloned() else { continue };
+        match op {
+            Op::BvAdd if c.is_zero() => return Some(x),
+            Op::BvMul if c.is_zero() => return Some(y),
+            Op::BvMul if c.is_one() => return Some(x),
+            _ => {}
+        }
+        // (z op c0) op c = z op (c0 op c) for op in {+, *}.
+        if store.op(x) == Some(op) {
+            let inner = store.args(x);
+            for (z, k) in [(inner[0], inner[1]), (inner[1], inner[0])] {
+                if let Some(c0) = store.as_bv_const(k) {
+                    let combined = if op == Op::BvAdd { c0.add(&c) } else { c0.mul(&c) };
+                    let combined = store.bv_const(combined);
+                    return Some(store.mk(op, &[z, combined]));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn simplify_division(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
+    let w = store.sort(a).bv_width().expect("bit-vector");
+    // Dividing by 1 (which is -1 at width 1 for signed ops, but then x/-1 = x
+    // only if it does not overflow; at width 1, -1/-1 = 1 = -1, so still x).
+    if store.as_bv_const(b).is_some_and(BvValue::is_one) {
+        return Some(match op {
+            Op::BvUdiv | Op::BvSdiv => a,
+            _ => store.bv_const(BvValue::zero(w)),
+        });
+    }
+    None
+}
+
+fn simplify_shift(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
+    let w = store.sort(a).bv_width().expect("bit-vector");
+    let amount = store.as_bv_const(b)?;
+    let k = match amount.to_u64() {
+        Some(k) if k < w as u64 => k as u32,
+        _ if op == Op::BvAshr => w - 1,
+        _ => return Some(store.bv_const(BvValue::zero(w))),
+    };
+    if k == 0 {
+        return Some(a);
+    }
+    Some(match op {
+        Op::BvShl => {
+            let kept = store.extract(w - 1 - k, 0, a);
+            let zeros = store.bv_const(BvValue::zero(k));
+            store.concat(kept, zeros)
+        }
+        Op::BvLshr => {
+            let kept = store.extract(w - 1, k, a);
+            store.zero_extend(k, kept)
+        }
+        _ => {
+            let kept = store.extract(w - 1, k, a);
+            store.sign_extend(k, kept)
+        }
+    })
+}
+
+fn simplify_comparison(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
+    use Op::*;
+    match op {
+        BvUgt => return Some(store.mk(BvUlt, &[b, a])),
+        BvSgt => return Some(store.mk(BvSlt, &[b, a])),
+        BvUge | BvSge | BvUle | BvSle => {
+            let strict = if matches!(op, BvUge | BvUle) { BvUlt } else { BvSlt };
+            let (x, y) = if matches!(op, BvUge | BvSge) { (a, b) } else { (b, a) };
+            // a >= b ⇔ ¬(a < b);  a <= b ⇔ ¬(b < a).
+            let lt = store.mk(strict, &[x, y]);
+            return Some(store.not(lt));
+        }
+        _ => {}
+    }
+    if a == b {
+        return Some(store.false_term());
+    }
+    let w = store.sort(a).bv_width().expect("bit-vector");
+    let (min, max) = match op {
+        BvUlt => (BvValue::zero(w), BvValue::ones(w)),
+        _ => (BvValue::signed_min(w), BvValue::signed_max(w)),
+    };
+    // Nothing is below the minimum or above the maximum; below the maximum
+    // (above the minimum) means "not equal to it".
+    if store.as_bv_const(b) == Some(&min) || store.as_bv_const(a) == Some(&max) {
+        return Some(store.false_term());
+    }
+    for (bound, x) in [(&max, a), (&min, b)] {
+        let other = if x == a { b } else { a };
+        if store.as_bv_const(other) == Some(bound) {
+            let eq = store.eq(x, other);
+            return Some(store.not(eq));
+        }
+    }
+    None
+}
+
+/// `(hi, lo, x)` if `t` is `extract(hi, lo, x)`.
+fn as_extract(store: &TermStore, t: TermId) -> Option<(u32, u32, TermId)> {
+    match store.op(t) {
+        Some(Op::Extract { hi, lo }) => Some((hi, lo, store.args(t)[0])),
+        _ => None,
+    }
+}
+
+fn simplify_concat(store: &mut TermStore, high: TermId, low: TermId) -> Option<TermId> {
+    // Adjacent slices of one term merge back.
+    if let (Some((h1, l1, x)), Some((h2, l2, y))) = (as_extract(store, high), as_extract(store, low)) {
+        if x == y && l1 == h2 + 1 {
+            return Some(store.extract(h1, l2, x));
+        }
+    }
+    // Neighbouring constants merge: c1 ++ (c2 ++ y) = (c1 ++ c2) ++ y.
+    let c1 = store.as_bv_const(high)?.clone();
+    if store.op(low) == Some(Op::Concat) {
+        let (c2, rest) = (store.args(low)[0], store.args(low)[1]);
+        if let Some(c2) = store.as_bv_const(c2) {
+            let merged = store.bv_const(c1.concat(c2));
+            return Some(store.concat(merged, rest));
+        }
+    }
+    None
+}
+
+fn simplify_extract(store: &mut TermStore, mut hi: u32, mut lo: u32, arg: TermId) -> Option<TermId> {
+    // Descend through slices and concatenations that contain the whole range.
+    let mut x = arg;
+    loop {
+        let w = store.sort(x).bv_width().expect("bit-vector");
+        if lo == 0 && hi == w - 1 {
+            return Some(x);
+        }
+        match store.op(x) {
+            Some(Op::Extract { lo: inner_lo, .. }) => {
+                (hi, lo) = (hi + inner_lo, lo + inner_lo);
+                x = store.args(x)[0];
+            }
+            Some(Op::Concat) => {
+                let (high, low) = (store.args(x)[0], store.args(x)[1]);
+                let low_width = store.sort(low).bv_width().expect("bit-vector");
+                if hi < low_width {
+                    x = low;
+                } else if lo >= low_width {
+                    (hi, lo) = (hi - low_width, lo - low_width);
+                    x = high;
+                } else {
+                    break;
+                }
+            }
+            Some(Op::SignExtend(_)) => {
+                let inner = store.args(x)[0];
+                let inner_width = store.sort(inner).bv_width().expect("bit-vector");
+                if hi < inner_width {
+                    x = inner;
+                } else {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    if x == arg {
+        return None;
+    }
+    Some(store.extract(hi, lo, x))
+}
+
+fn simplify_zero_extend(store: &mut TermStore, extra: u32, a: TermId) -> Option<TermId> {
+    if extra == 0 {
+        return Some(a);
+    }
+    let zeros = store.bv_const(BvValue::zero(extra));
+    Some(store.concat(zeros, a))
+}
+
+fn simplify_sign_extend(store: &mut TermStore, extra: u32, a: TermId) -> Option<TermId> {
+    if extra == 0 {
+        return Some(a);
+    }
+    if let Some(Op::SignExtend(inner)) = store.op(a) {
+        let x = store.args(a)[0];
+        return Some(store.sign_extend(extra + inner, x));
+    }
+    None
+}
+
+fn simplify_rotate_left(store: &mut TermStore, amount: u32, a: TermId) -> Option<TermId> {
+    let w = store.sort(a).bv_width().expect("bit-vector");
+    let k = amount % w;
+    if k == 0 {
+        return Some(a);
+    }
+    let high = store.extract(w - 1 - k, 0, a);
+    let low = store.extract(w - 1, w - k, a);
+    Some(store.concat(high, low))
+}
+
+fn simplify_overflow(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
+    use Op::*;
+    let w = store.sort(a).bv_width().expect("bit-vector");
+    let is_const = |store: &TermStore, t: TermId, pred: fn(&BvValue) -> bool| store.as_bv_const(t).is_some_and(pred);
+    let either = |store: &TermStore, pred: fn(&BvValue) -> bool| is_const(store, a, pred) || is_const(store, b, pred);
+    let never = match op {
+        BvUaddOverflow | BvSaddOverflow | BvUmulOverflow | BvSmulOverflow => either(store, BvValue::is_zero),
+        BvUsubOverflow | BvSsubOverflow => is_const(store, b, BvValue::is_zero),
+        BvSdivOverflow => store.as_bv_const(b).is_some_and(|c| !c.is_ones()),
+        _ => false,
+    };
+    // Multiplying by 1 cannot overflow, except signed at width 1 where 1 is -1.
+    let times_one = matches!(op, BvUmulOverflow) || (op == BvSmulOverflow && w > 1);
+    if never || (times_one && either(store, BvValue::is_one)) {
+        return Some(store.false_term());
+    }
+    None
+}
+
+/// Read over write: skips stores to other constant indices (a loop, so long
+/// store chains cost no recursion).
+fn simplify_select(store: &mut TermStore, array: TermId, index: TermId) -> Option<TermId> {
+    let mut a = array;
+    loop {
+        match store.op(a) {
+            Some(Op::Store) => {
+                let (inner, i, v) = (store.args(a)[0], store.args(a)[1], store.args(a)[2]);
+                if i == index {
+                    return Some(v);
+                }
+                if !(store.const_value(i).is_some() && store.const_value(index).is_some()) {
+                    break;
+                }
+                a = inner;
+            }
+            Some(Op::ConstArray(_)) => return Some(store.args(a)[0]),
+            _ => break,
+        }
+    }
+    (a != array).then(|| store.select(a, index))
+}
+
+fn simplify_store(store: &mut TermStore, array: TermId, index: TermId, value: TermId) -> Option<TermId> {
+    // Writing back what is there changes nothing.
+    if store.op(value) == Some(Op::Select) && store.args(value) == [array, index] {
+        return Some(array);
+    }
+    // A later write to the same index hides the earlier one.
+    if store.op(array) == Some(Op::Store) && store.args(array)[1] == index {
+        let inner = store.args(array)[0];
+        return Some(store.store(inner, index, value));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,273 @@
+//! SMT-LIB2 output of a set of assertions.
+//!
+//! Every application node is printed once, as a `define-fun` in post-order,
+//! and referred to by name afterwards: output is linear in the DAG size and
+//! never nests deeper than one operator, so deep terms neither blow up the
+//! text nor a solver's parser. Variables become `declare-fun`s. All symbols
+//! are quoted (`|…|`); variable names keep their hint, made unique and free
+//! of the characters `|` and `\` that quoted symbols cannot contain.
+//!
+//! Operators outside SMT-LIB are expanded: the overflow predicates into
+//! their bit-vector definitions (see `op.rs`), and `FpToBits` into a fresh
+//! bit-vector constant `b` constrained by
+//! `(ite (fp.isNaN x) (= b canonical-NaN) (= ((_ to_fp e s) b) x))`.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+use crate::op::Op;
+use crate::sort::Sort;
+use crate::term::{TermId, TermKind, TermStore};
+use crate::value::{FpValue, Value};
+
+/// The SMT-LIB2 script asserting every term of `assertions` (Boolean) in
+/// `logic` (e.g. `QF_BV`, `QF_ABVFP`, `ALL`), ending in `(check-sat)`.
+pub fn to_smtlib2(store: &TermStore, assertions: &[TermId], logic: &str) -> String {
+    let mut printer = Printer::new(store);
+    let mut out = format!("(set-logic {logic})\n");
+    for &t in assertions {
+        printer.define_reachable(t, &mut out);
+    }
+    for &t in assertions {
+        let _ = writeln!(out, "(assert {})", printer.reference(t));
+    }
+    out.push_str("(check-sat)\n");
+    out
+}
+
+/// A literal for a constant value (never an array: arrays are not constants).
+pub fn value_literal(value: &Value) -> String {
+    match value {
+        Value::Bool(b) => b.to_string(),
+        Value::Bv(v) => v.to_smtlib(),
+        Value::Fp(v) => fp_literal(v),
+        Value::Rm(rm) => rm.smtlib_name().to_string(),
+        Value::Array(_) => unreachable!("array values are never constant terms"),
+    }
+}
+
+fn fp_literal(v: &FpValue) -> String {
+    if v.is_nan() {
+        return format!("(_ NaN {} {})", v.exp, v.sig);
+    }
+    let bits = v.bits();
+    let width = v.exp + v.sig;
+    let sign = bits.extract(width - 1, width - 1).to_smtlib();
+    format!("(fp {sign} {} {})", v.exponent_field().to_smtlib(), v.significand_field().to_smtlib())
+}
+
+/// Quotes a symbol; `|` and `\` cannot appear inside quotes and become `_`.
+fn quote(name: &str) -> String {
+    let cleaned: String = name.chars().map(|c| if c == '|' || c == '\\' { '_' } else { c }).collect();
+    format!("|{cleaned}|")
+}
+
+/// Names of defined application nodes: `t!<id>`. No variable gets a name
+/// of that shape.
+fn node_name(t: TermId) -> String {
+    format!("t!{}", t.0)
+}
+
+fn looks_like_node_name(name: &str) -> bool {
+    name.strip_prefix("t!").is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+}
+
+struct Printer<'a> {
+    store: &'a TermStore,
+    defined: HashSet<TermId>,
+    var_names: HashMap<TermId, String>,
+    used_names: HashSet<String>,
+}
+
+impl<'a> Printer<'a> {
+    fn new(store: &'a TermStore) -> Printer<'a> {
+        Printer { store, defined: HashSet::new(), var_names: HashMap::new(), used_names: HashSet::new() }
+    }
+
+    fn sort(&self, sort: Sort) -> String {
+        self.store.sorts().display(sort).to_string()
+    }
+
+    /// How `t` is written where it is used.
+    fn reference(&self, t: TermId) -> String {
+        match self.store.kind(t) {
+            TermKind::Const(v) => value_literal(v),
+            TermKind::Var(_) => quote(&self.var_names[&t]),
+            TermKind::App { .. } => quote(&node_name(t)),
+        }
+    }
+
+    fn declare_var(&mut self, t: TermId, out: &mut String) {
+        let hint = self.store.var_name(self.store.as_var(t).expect("variable"));
+        let hint = quote(hint).trim_matches('|').to_string();
+        let mut name = if hint.is_empty() { "v".to_string() } else { hint.clone() };
+        let mut suffix = 0;
+        while looks_like_node_name(&name) || self.used_names.contains(&name) {
+            suffix += 1;
+            name = format!("{hint}#{suffix}");
+        }
+        let _ = writeln!(out, "(declare-fun {} () {})", quote(&name), self.sort(self.store.sort(t)));
+        self.used_names.insert(name.clone());
+        self.var_names.insert(t, name);
+    }
+
+    /// Declares and defines everything `root` depends on, children first.
+    fn define_reachable(&mut self, root: TermId, out: &mut String) {
+        let mut stack = vec![(root, false)];
+        while let Some((t, children_done)) = stack.pop() {
+            if self.defined.contains(&t) {
+                continue;
+            }
+            match self.store.kind(t) {
+                TermKind::Const(_) => {}
+                TermKind::Var(_) => self.declare_var(t, out),
+                TermKind::App { args, .. } if !children_done => {
+                    stack.push((t, true));
+                    stack.extend(args.iter().filter(|a| !self.defined.contains(a)).map(|&a| (a, false)));
+                    continue;
+                }
+                TermKind::App { op, args } => self.define_app(t, *op, args, out),
+            }
+            self.defined.insert(t);
+        }
+    }
+
+    fn define_app(&mut self, t: TermId, op: Op, args: &[TermId], out: &mut String) {
+        let name = quote(&node_name(t));
+        let sort = self.sort(self.store.sort(t));
+        let args: Vec<String> = args.iter().map(|&a| self.reference(a)).collect();
+        if op == Op::FpToBits {
+            let (exp, sig) = self.store.sort(self.store.args(t)[0]).float_format().expect("float");
+            let nan = value_literal(&Value::Bv(FpValue::nan(exp, sig).bits().clone()));
+            let x = &args[0];
+            let _ = writeln!(out, "(declare-fun {name} () {sort})");
+            let _ = writeln!(out, "(assert (ite (fp.isNaN {x}) (= {name} {nan}) (= ((_ to_fp {exp} {sig}) {name}) {x})))");
+            return;
+        }
+        let width = self.store.sort(self.store.args(t)[0]).bv_width().unwrap_or(0);
+        let body = application(op, &args, width, |s| self.sort(s));
+        let _ = writeln!(out, "(define-fun {name} () {sort} {body})");
+    }
+}
+
+/// The text of `op` applied to the argument texts `a`; `width` is the width
+/// of the first argument when it is a bit-vector.
+fn application(op: Op, a: &[String], width: u32, sort_text: impl Fn(Sort) -> String) -> String {
+    use Op::*;
+    let msb = |x: &str| format!("((_ extract {0} {0}) {x})", width.saturating_sub(1));
+    let indexed = |name: &str, indices: &[u32]| {
+        let indices: Vec<String> = indices.iter().map(u32::to_string).collect();
+        format!("(_ {name} {})", indices.join(" "))
+    };
+    let head = match op {
+        BvUaddOverflow => return format!("(bvult (bvadd {0} {1}) {0})", a[0], a[1]),
+        BvUsubOverflow => return format!("(bvult {} {})", a[0], a[1]),
+        BvSaddOverflow | BvSsubOverflow => {
+            let (same, result) = match op {
+                BvSaddOverflow => ("=", format!("(bvadd {} {})", a[0], a[1])),
+                _ => ("distinct", format!("(bvsub {} {})", a[0], a[1])),
+            };
+            let (m0, m1, mr) = (msb(&a[0]), msb(&a[1]), msb(&result));
+            return format!("(and ({same} {m0} {m1}) (distinct {mr} {m0}))");
+        }
+        BvUmulOverflow => {
+            let product = format!("(bvmul ((_ zero_extend {width}) {}) ((_ zero_extend {width}) {}))", a[0], a[1]);
+            return format!("(distinct ((_ extract {} {width}) {product}) (_ bv0 {width}))", 2 * width - 1);
+        }
+        BvSmulOverflow => {
+            let product = format!("(bvmul ((_ sign_extend {width}) {}) ((_ sign_extend {width}) {}))", a[0], a[1]);
+            let low = format!("((_ extract {} 0) {product})", width - 1);
+            return format!("(distinct {product} ((_ sign_extend {width}) {low}))");
+        }
+        BvSdivOverflow => {
+            let min = crate::bv::BvValue::signed_min(width).to_smtlib();
+            let ones = crate::bv::BvValue::ones(width).to_smtlib();
+            return format!("(and (= {} {min}) (= {} {ones}))", a[0], a[1]);
+        }
+        ConstArray(sort) => format!("(as const {})", sort_text(sort)),
+        Extract { hi, lo } => indexed("extract", &[hi, lo]),
+        ZeroExtend(n) => indexed("zero_extend", &[n]),
+        SignExtend(n) => indexed("sign_extend", &[n]),
+        RotateLeft(n) => indexed("rotate_left", &[n]),
+        RotateRight(n) => indexed("rotate_right", &[n]),
+        ToFp { exp, sig } | ToFpFromSbv { exp, sig } | FpFromBits { exp, sig } => indexed("to_fp", &[exp, sig]),
+        ToFpFromUbv { exp, sig } => indexed("to_fp_unsigned", &[exp, sig]),
+        FpToSbv(w) => indexed("fp.to_sbv", &[w]),
+        FpToUbv(w) => indexed("fp.to_ubv", &[w]),
+        _ => plain_name(op).to_string(),
+    };
+    format!("({head} {})", a.join(" "))
+}
+
+/// SMT-LIB names of the non-indexed operators.
+fn plain_name(op: Op) -> &'static str {
+    use Op::*;
+    match op {
+        Not => "not",
+        And => "and",
+        Or => "or",
+        Xor => "xor",
+        Implies => "=>",
+        Ite => "ite",
+        Eq => "=",
+        Distinct => "distinct",
+        BvNot => "bvnot",
+        BvNeg => "bvneg",
+        BvAnd => "bvand",
+        BvOr => "bvor",
+        BvXor => "bvxor",
+        BvAdd => "bvadd",
+        BvSub => "bvsub",
+        BvMul => "bvmul",
+        BvUdiv => "bvudiv",
+        BvUrem => "bvurem",
+        BvSdiv => "bvsdiv",
+        BvSrem => "bvsrem",
+        BvSmod => "bvsmod",
+        BvShl => "bvshl",
+        BvLshr => "bvlshr",
+        BvAshr => "bvashr",
+        BvUlt => "bvult",
+        BvUle => "bvule",
+        BvUgt => "bvugt",
+        BvUge => "bvuge",
+        BvSlt => "bvslt",
+        BvSle => "bvsle",
+        BvSgt => "bvsgt",
+        BvSge => "bvsge",
+        Concat => "concat",
+        Select => "select",
+        Store => "store",
+        FpAbs => "fp.abs",
+        FpNeg => "fp.neg",
+        FpAdd => "fp.add",
+        FpSub => "fp.sub",
+        FpMul => "fp.mul",
+        FpDiv => "fp.div",
+        FpFma => "fp.fma",
+        FpSqrt => "fp.sqrt",
+        FpRem => "fp.rem",
+        FpRoundToIntegral => "fp.roundToIntegral",
+        FpMin => "fp.min",
+        FpMax => "fp.max",
+        FpEq => "fp.eq",
+        FpLt => "fp.lt",
+        FpLeq => "fp.leq",
+        FpGt => "fp.gt",
+        FpGeq => "fp.geq",
+        FpIsNaN => "fp.isNaN",
+        FpIsInfinite => "fp.isInfinite",
+        FpIsZero => "fp.isZero",
+        FpIsNormal => "fp.isNormal",
+        FpIsSubnormal => "fp.isSubnormal",
+        FpIsNegative => "fp.isNegative",
+        FpIsPositive => "fp.isPositive",
+        Extract { .. } | ZeroExtend(_) | SignExtend(_) | RotateLeft(_) | RotateRight(_) | ConstArray(_)
+        | ToFp { .. } | ToFpFromSbv { .. } | ToFpFromUbv { .. } | FpToSbv(_) | FpToUbv(_) | FpFromBits { .. }
+        | FpToBits | BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow
+        | BvSmulOverflow | BvSdivOverflow => unreachable!("{op:?} is printed with indices or expanded"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1 @@
+//! Tests of the SMT-LIB2 printer.

@@ -1,0 +1,483 @@
+//! The hash-consed term store.
+//!
+//! A [`TermId`] is a `u32` index into a [`TermStore`]. Applications and
+//! constants are hash-consed: building a structurally equal term again returns
+//! the same id, so equality of ids is structural equality and DAG sharing is
+//! automatic. Variables are never merged: [`TermStore::var`] always makes a
+//! fresh one (names are only for printing and need not be unique).
+//!
+//! [`TermStore::app`] sort-checks, then runs the rewriter (`rewrite.rs`) and
+//! only interns what the rewriter leaves; ill-sorted terms cannot exist. The
+//! typed helpers (`and`, `bv_add`, `extract`, …) call `app` and panic on a
+//! sort error, which is a bug in the caller, never a property of user input.
+
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
+
+use crate::bv::BvValue;
+use crate::op::{result_sort, Op, SortError};
+use crate::sort::{RoundingMode, Sort, SortTable};
+use crate::value::{FpValue, Value};
+
+/// Handle of a term in a [`TermStore`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TermId(pub u32);
+
+/// Handle of a variable (each [`TermStore::var`] call makes a new one).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+impl TermId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl VarId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Debug for TermId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "t{}", self.0)
+    }
+}
+
+impl std::fmt::Debug for VarId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "v{}", self.0)
+    }
+}
+
+/// What a term is. Constants are never arrays: array constants are built
+/// from `ConstArray` and `Store` applications.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TermKind {
+    Const(Value),
+    Var(VarId),
+    App { op: Op, args: Box<[TermId]> },
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    kind: TermKind,
+    sort: Sort,
+}
+
+#[derive(Clone, Debug)]
+struct VarInfo {
+    name: String,
+    sort: Sort,
+    term: TermId,
+}
+
+/// Ids sharing one structural hash (almost always exactly one).
+#[derive(Clone, Debug)]
+enum Bucket {
+    One(TermId),
+    Many(Vec<TermId>),
+}
+
+/// Owner of all terms, variables and array sorts of one problem.
+#[derive(Clone, Debug, Default)]
+pub struct TermStore {
+    nodes: Vec<Node>,
+    buckets: FxHashMap<u64, Bucket>,
+    vars: Vec<VarInfo>,
+    sorts: SortTable,
+    /// Nesting of rewriter calls; rewriting stops below a fixed depth so that
+    /// rewrites that build new terms can never recurse without bound.
+    pub(crate) rewrite_depth: u32,
+}
+
+fn structural_hash(kind: &TermKind) -> u64 {
+    let mut hasher = FxHasher::default();
+    kind.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl TermStore {
+    pub fn new() -> TermStore {
+        TermStore::default()
+    }
+
+    /// Number of terms (variables included).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn sort(&self, t: TermId) -> Sort {
+        self.nodes[t.index()].sort
+    }
+
+    pub fn kind(&self, t: TermId) -> &TermKind {
+        &self.nodes[t.index()].kind
+    }
+
+    /// The operator of an application.
+    pub fn op(&self, t: TermId) -> Option<Op> {
+        match self.kind(t) {
+            TermKind::App { op, .. } => Some(*op),
+            _ => None,
+        }
+    }
+
+    /// The arguments of an application (empty for constants and variables).
+    pub fn args(&self, t: TermId) -> &[TermId] {
+        match self.kind(t) {
+            TermKind::App { args, .. } => args,
+            _ => &[],
+        }
+    }
+
+    pub fn const_value(&self, t: TermId) -> Option<&Value> {
+        match self.kind(t) {
+            TermKind::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool_const(&self, t: TermId) -> Option<bool> {
+        self.const_value(t).and_then(Value::as_bool)
+    }
+
+    pub fn as_bv_const(&self, t: TermId) -> Option<&BvValue> {
+        self.const_value(t).and_then(Value::as_bv)
+    }
+
+    pub fn is_true(&self, t: TermId) -> bool {
+        self.as_bool_const(t) == Some(true)
+    }
+
+    pub fn is_false(&self, t: TermId) -> bool {
+        self.as_bool_const(t) == Some(false)
+    }
+
+    pub fn sorts(&self) -> &SortTable {
+        &self.sorts
+    }
+
+    /// The (interned) array sort from `index` to `elem`.
+    pub fn array_sort(&mut self, index: Sort, elem: Sort) -> Sort {
+        self.sorts.array(index, elem)
+    }
+
+    pub fn var_name(&self, v: VarId) -> &str {
+        &self.vars[v.index()].name
+    }
+
+    pub fn var_sort(&self, v: VarId) -> Sort {
+        self.vars[v.index()].sort
+    }
+
+    /// The term standing for variable `v`.
+    pub fn var_term(&self, v: VarId) -> TermId {
+        self.vars[v.index()].term
+    }
+
+    /// All variables in creation order.
+    pub fn vars(&self) -> impl Iterator<Item = VarId> {
+        (0..self.vars.len() as u32).map(VarId)
+    }
+
+    /// The variable of a variable term.
+    pub fn as_var(&self, t: TermId) -> Option<VarId> {
+        match self.kind(t) {
+            TermKind::Var(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// A fresh variable of `sort`; `name` is a printing hint only.
+    pub fn var(&mut self, name: &str, sort: Sort) -> TermId {
+        let id = VarId(self.vars.len() as u32);
+        let term = self.push(TermKind::Var(id), sort);
+        self.vars.push(VarInfo { name: name.to_string(), sort, term });
+        term
+    }
+
+    fn push(&mut self, kind: TermKind, sort: Sort) -> TermId {
+        let id = TermId(u32::try_from(self.nodes.len()).expect("more than 2^32 terms"));
+        self.nodes.push(Node { kind, sort });
+        id
+    }
+
+    /// Returns the existing id of `kind` or adds it with `sort`.
+    fn intern(&mut self, kind: TermKind, sort: Sort) -> TermId {
+        let hash = structural_hash(&kind);
+        let found = match self.buckets.get(&hash) {
+            Some(Bucket::One(id)) => (self.nodes[id.index()].kind == kind).then_some(*id),
+            Some(Bucket::Many(ids)) => ids.iter().copied().find(|id| self.nodes[id.index()].kind == kind),
+            None => None,
+        };
+        if let Some(id) = found {
+            return id;
+        }
+        let id = self.push(kind, sort);
+        match self.buckets.get_mut(&hash) {
+            None => {
+                self.buckets.insert(hash, Bucket::One(id));
+            }
+            Some(Bucket::One(first)) => {
+                let first = *first;
+                self.buckets.insert(hash, Bucket::Many(vec![first, id]));
+            }
+            Some(Bucket::Many(ids)) => ids.push(id),
+        }
+        id
+    }
+
+    /// A constant term. Array values become `ConstArray` and `Store` terms.
+    pub fn constant(&mut self, value: Value) -> TermId {
+        match value {
+            Value::Array(array) => {
+                let default = self.constant(array.default_value().clone());
+                let mut term = self.mk(Op::ConstArray(array.sort), &[default]);
+                for (index, elem) in array.entries() {
+                    let (index, elem) = (self.constant(index.clone()), self.constant(elem.clone()));
+                    term = self.mk(Op::Store, &[term, index, elem]);
+                }
+                term
+            }
+            scalar => {
+                let sort = scalar.sort();
+                self.intern(TermKind::Const(scalar), sort)
+            }
+        }
+    }
+
+    pub fn bool_const(&mut self, value: bool) -> TermId {
+        self.constant(Value::Bool(value))
+    }
+
+    pub fn true_term(&mut self) -> TermId {
+        self.bool_const(true)
+    }
+
+    pub fn false_term(&mut self) -> TermId {
+        self.bool_const(false)
+    }
+
+    pub fn bv_const(&mut self, value: BvValue) -> TermId {
+        self.constant(Value::Bv(value))
+    }
+
+    /// The bit-vector constant `value` truncated to `width` bits.
+    pub fn bv_u64(&mut self, width: u32, value: u64) -> TermId {
+        self.bv_const(BvValue::from_u64(width, value))
+    }
+
+    pub fn fp_const(&mut self, value: FpValue) -> TermId {
+        self.constant(Value::Fp(value))
+    }
+
+    pub fn rm_const(&mut self, rm: RoundingMode) -> TermId {
+        self.constant(Value::Rm(rm))
+    }
+
+    /// `op` applied to `args`: sort-checked, then simplified by the rewriter.
+    pub fn app(&mut self, op: Op, args: &[TermId]) -> Result<TermId, SortError> {
+        let arg_sorts: Vec<Sort> = args.iter().map(|&a| self.sort(a)).collect();
+        let sort = result_sort(op, &arg_sorts, &self.sorts)?;
+        Ok(match crate::rewrite::simplify(self, op, args, sort) {
+            Some(t) => t,
+            None => self.intern_app(op, args, sort),
+        })
+    }
+
+    /// Interns an application that the caller has sort-checked (`sort`) and
+    /// that needs no further rewriting.
+    pub(crate) fn intern_app(&mut self, op: Op, args: &[TermId], sort: Sort) -> TermId {
+        let args: Box<[TermId]> = if op.is_commutative() && args.len() == 2 && args[0] > args[1] {
+            Box::new([args[1], args[0]])
+        } else {
+            args.into()
+        };
+        self.intern(TermKind::App { op, args }, sort)
+    }
+
+    /// [`TermStore::app`] for callers that know the application is well sorted.
+    ///
+    /// # Panics
+    /// On a sort error (a bug in the caller).
+    pub fn mk(&mut self, op: Op, args: &[TermId]) -> TermId {
+        self.app(op, args).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    pub fn not(&mut self, a: TermId) -> TermId {
+        self.mk(Op::Not, &[a])
+    }
+
+    /// Conjunction of any number of Booleans (true if empty).
+    pub fn and(&mut self, args: &[TermId]) -> TermId {
+        self.mk(Op::And, args)
+    }
+
+    /// Disjunction of any number of Booleans (false if empty).
+    pub fn or(&mut self, args: &[TermId]) -> TermId {
+        self.mk(Op::Or, args)
+    }
+
+    pub fn and2(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::And, &[a, b])
+    }
+
+    pub fn or2(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::Or, &[a, b])
+    }
+
+    pub fn xor(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::Xor, &[a, b])
+    }
+
+    pub fn implies(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::Implies, &[a, b])
+    }
+
+    pub fn ite(&mut self, cond: TermId, then: TermId, els: TermId) -> TermId {
+        self.mk(Op::Ite, &[cond, then, els])
+    }
+
+    pub fn eq(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::Eq, &[a, b])
+    }
+
+    pub fn bv_not(&mut self, a: TermId) -> TermId {
+        self.mk(Op::BvNot, &[a])
+    }
+
+    pub fn bv_neg(&mut self, a: TermId) -> TermId {
+        self.mk(Op::BvNeg, &[a])
+    }
+
+    pub fn bv_and(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvAnd, &[a, b])
+    }
+
+    pub fn bv_or(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvOr, &[a, b])
+    }
+
+    pub fn bv_xor(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvXor, &[a, b])
+    }
+
+    pub fn bv_add(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvAdd, &[a, b])
+    }
+
+    pub fn bv_sub(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvSub, &[a, b])
+    }
+
+    pub fn bv_mul(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvMul, &[a, b])
+    }
+
+    pub fn bv_ult(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvUlt, &[a, b])
+    }
+
+    pub fn bv_ule(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvUle, &[a, b])
+    }
+
+    pub fn bv_slt(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvSlt, &[a, b])
+    }
+
+    pub fn bv_sle(&mut self, a: TermId, b: TermId) -> TermId {
+        self.mk(Op::BvSle, &[a, b])
+    }
+
+    /// `high ++ low`.
+    pub fn concat(&mut self, high: TermId, low: TermId) -> TermId {
+        self.mk(Op::Concat, &[high, low])
+    }
+
+    /// Bits `hi..=lo` of `a`.
+    pub fn extract(&mut self, hi: u32, lo: u32, a: TermId) -> TermId {
+        self.mk(Op::Extract { hi, lo }, &[a])
+    }
+
+    pub fn zero_extend(&mut self, extra: u32, a: TermId) -> TermId {
+        self.mk(Op::ZeroExtend(extra), &[a])
+    }
+
+    pub fn sign_extend(&mut self, extra: u32, a: TermId) -> TermId {
+        self.mk(Op::SignExtend(extra), &[a])
+    }
+
+    pub fn select(&mut self, array: TermId, index: TermId) -> TermId {
+        self.mk(Op::Select, &[array, index])
+    }
+
+    pub fn store(&mut self, array: TermId, index: TermId, value: TermId) -> TermId {
+        self.mk(Op::Store, &[array, index, value])
+    }
+
+    /// The array of sort `array_sort` holding `elem` everywhere.
+    pub fn const_array(&mut self, array_sort: Sort, elem: TermId) -> TermId {
+        self.mk(Op::ConstArray(array_sort), &[elem])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_consing_shares_equal_terms() {
+        let mut s = TermStore::new();
+        let x = s.var("x", Sort::BitVec(8));
+        let y = s.var("y", Sort::BitVec(8));
+        let a = s.bv_mul(x, y);
+        let b = s.bv_mul(x, y);
+        assert_eq!(a, b);
+        assert_eq!(s.bv_mul(y, x), a, "commutative operands are ordered");
+        assert_ne!(s.bv_sub(x, y), s.bv_sub(y, x));
+        assert_eq!(s.bv_u64(8, 3), s.bv_u64(8, 259));
+        assert_ne!(s.bv_u64(8, 3), s.bv_u64(9, 3));
+    }
+
+    #[test]
+    fn variables_are_always_fresh() {
+        let mut s = TermStore::new();
+        let a = s.var("x", Sort::Bool);
+        let b = s.var("x", Sort::Bool);
+        assert_ne!(a, b);
+        assert_eq!(s.var_name(s.as_var(b).unwrap()), "x");
+        assert_eq!(s.vars().count(), 2);
+    }
+
+    #[test]
+    fn app_rejects_ill_sorted_terms() {
+        let mut s = TermStore::new();
+        let x = s.var("x", Sort::BitVec(8));
+        let p = s.var("p", Sort::Bool);
+        assert!(s.app(Op::BvAdd, &[x, p]).is_err());
+        assert!(s.app(Op::Ite, &[x, x, x]).is_err());
+        assert!(s.app(Op::Extract { hi: 9, lo: 0 }, &[x]).is_err());
+        let slice = s.mk(Op::Extract { hi: 6, lo: 2 }, &[x]);
+        assert_eq!(s.sort(slice), Sort::BitVec(5));
+    }
+
+    #[test]
+    fn array_constants_round_trip_through_terms() {
+        let mut s = TermStore::new();
+        let sort = s.array_sort(Sort::BitVec(4), Sort::BitVec(8));
+        let value = crate::value::ArrayValue::constant(sort, Value::Bv(BvValue::from_u64(8, 7)))
+            .store(Value::Bv(BvValue::from_u64(4, 2)), Value::Bv(BvValue::from_u64(8, 9)));
+        let t = s.constant(Value::Array(std::sync::Arc::new(value.clone())));
+        assert_eq!(s.sort(t), sort);
+        let evaluated = crate::eval::eval(&s, t, &crate::eval::Model::default()).unwrap();
+        assert_eq!(evaluated.as_array(), Some(&value));
+    }
+}
