@@ -3,6 +3,7 @@
 //! and solved incrementally with CaDiCaL (`cnf`).
 
 pub mod aig;
+pub mod cnf;
 pub mod words;
 
 #[cfg(test)]

@@ -1,0 +1,261 @@
+//! Incremental CNF encoding of an AIG into CaDiCaL.
+//!
+//! Only the cone of influence of what is asserted or assumed is encoded,
+//! by Tseitin's transformation, and each AIG variable is encoded at most
+//! once over the life of the solver: later calls only add clauses for nodes
+//! that are new to the SAT solver. Assertions are permanent; per-query
+//! conditions are passed as assumptions.
+
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::aig::{Aig, Lit, Node, Var};
+
+/// Answer of one SAT call.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    Sat,
+    Unsat,
+    /// The solver stopped before deciding (time limit reached).
+    Unknown,
+}
+
+/// CaDiCaL plus the map from AIG variables to SAT variables.
+pub struct CnfSolver {
+    sat: cadical::Solver,
+    /// DIMACS variable of each AIG variable; 0 while not encoded.
+    sat_var: Vec<i32>,
+    num_sat_vars: i32,
+    num_clauses: u64,
+    num_solves: u64,
+    solve_time: Duration,
+    time_limit: Option<Duration>,
+    /// Answer of the last solve, reset by any new clause: CaDiCaL's model
+    /// and failed assumptions are only valid until the formula changes.
+    last_result: Option<SatResult>,
+    /// Values of and-nodes outside the encoded cone, computed on demand
+    /// from the last model; cleared by every solve.
+    derived_values: FxHashMap<Var, bool>,
+}
+
+impl Default for CnfSolver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CnfSolver {
+    pub fn new() -> CnfSolver {
+        let mut solver = CnfSolver {
+            sat: cadical::Solver::new(),
+            sat_var: Vec::new(),
+            num_sat_vars: 0,
+            num_clauses: 0,
+            num_solves: 0,
+            solve_time: Duration::ZERO,
+            time_limit: None,
+            last_result: None,
+            derived_values: FxHashMap::default(),
+        };
+        // The AIG constant gets a SAT variable of its own, forced false, so
+        // constant literals need no special case anywhere.
+        let constant = solver.fresh_sat_var();
+        solver.sat_var.push(constant);
+        solver.add_clause(&[-constant]);
+        solver
+    }
+
+    pub fn num_vars(&self) -> u64 {
+        self.num_sat_vars as u64
+    }
+
+    pub fn num_clauses(&self) -> u64 {
+        self.num_clauses
+    }
+
+    pub fn num_solves(&self) -> u64 {
+        self.num_solves
+    }
+
+    /// Answer of the last solve while the formula is unchanged since.
+    pub fn last_result(&self) -> Option<SatResult> {
+        self.last_result
+    }
+
+    pub fn solve_time(&self) -> Duration {
+        self.solve_time
+    }
+
+    /// Limits each later solve call to `limit` of wall-clock time; a call
+    /// that reaches it answers `Unknown`.
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.time_limit = limit;
+    }
+
+    fn fresh_sat_var(&mut self) -> i32 {
+        self.num_sat_vars = self.num_sat_vars.checked_add(1).expect("more than 2^31 SAT variables");
+        self.num_sat_vars
+    }
+
+    fn add_clause(&mut self, clause: &[i32]) {
+        self.sat.add_clause(clause.iter().copied());
+        self.num_clauses += 1;
+        self.last_result = None;
+    }
+
+    fn encoded(&self, var: Var) -> Option<i32> {
+        self.sat_var.get(var.index()).copied().filter(|&v| v != 0)
+    }
+
+    fn dimacs(sat_var: i32, lit: Lit) -> i32 {
+        if lit.is_negated() {
+            -sat_var
+        } else {
+            sat_var
+        }
+    }
+
+    /// The DIMACS literal of `lit`, encoding its cone first where needed
+    /// (depth-first with an explicit stack: cones can be millions deep).
+    pub fn encode(&mut self, aig: &Aig, lit: Lit) -> i32 {
+        if let Some(v) = self.encoded(lit.var()) {
+            return Self::dimacs(v, lit);
+        }
+        if self.sat_var.len() < aig.num_vars() {
+            self.sat_var.resize(aig.num_vars(), 0);
+        }
+        let mut stack = vec![lit.var()];
+        while let Some(&var) = stack.last() {
+            if self.encoded(var).is_some() {
+                stack.pop();
+                continue;
+            }
+            match aig.node(var) {
+                Node::Const | Node::Input => {
+                    let fresh = self.fresh_sat_var();
+                    self.sat_var[var.index()] = fresh;
+                    stack.pop();
+                }
+                Node::And(a, b) => {
+                    let pending: Vec<Var> =
+                        [a, b].iter().map(|l| l.var()).filter(|&v| self.encoded(v).is_none()).collect();
+                    if !pending.is_empty() {
+                        stack.extend(pending);
+                        continue;
+                    }
+                    let (da, db) = (self.encode_known(a), self.encode_known(b));
+                    let x = self.fresh_sat_var();
+                    self.sat_var[var.index()] = x;
+                    self.add_clause(&[-x, da]);
+                    self.add_clause(&[-x, db]);
+                    self.add_clause(&[x, -da, -db]);
+                    stack.pop();
+                }
+            }
+        }
+        self.encode_known(lit)
+    }
+
+    fn encode_known(&self, lit: Lit) -> i32 {
+        let var = self.encoded(lit.var()).expect("fan-in encoded before its node");
+        Self::dimacs(var, lit)
+    }
+
+    /// Adds `lit` as a permanent fact. A conjunction is split into its
+    /// conjuncts and a negated conjunction becomes one binary clause, which
+    /// saves the Tseitin variables of the top-level structure.
+    pub fn assert(&mut self, aig: &Aig, lit: Lit) {
+        let mut stack = vec![lit];
+        let mut seen = FxHashSet::default();
+        while let Some(lit) = stack.pop() {
+            if !seen.insert(lit) {
+                continue;
+            }
+            match aig.node(lit.var()) {
+                Node::And(a, b) if !lit.is_negated() => stack.extend([a, b]),
+                Node::And(a, b) => {
+                    let clause = [-self.encode(aig, a), -self.encode(aig, b)];
+                    self.add_clause(&clause);
+                }
+                _ => {
+                    let unit = self.encode(aig, lit);
+                    self.add_clause(&[unit]);
+                }
+            }
+        }
+    }
+
+    /// Decides the asserted facts together with `assumptions`, which hold
+    /// for this call only.
+    pub fn solve(&mut self, aig: &Aig, assumptions: &[Lit]) -> SatResult {
+        let assumed: Vec<i32> = assumptions.iter().map(|&l| self.encode(aig, l)).collect();
+        self.derived_values.clear();
+        self.sat.set_callbacks(self.time_limit.map(|limit| cadical::Timeout::new(limit.as_secs_f32())));
+        let start = Instant::now();
+        let answer = self.sat.solve_with(assumed);
+        self.solve_time += start.elapsed();
+        self.num_solves += 1;
+        let result = match answer {
+            Some(true) => SatResult::Sat,
+            Some(false) => SatResult::Unsat,
+            None => SatResult::Unknown,
+        };
+        self.last_result = Some(result);
+        result
+    }
+
+    /// The value of `lit` in the model of the last `Sat` answer. Inputs the
+    /// solver never saw are false; and-nodes outside the encoded cone are
+    /// computed from their fan-ins, so values are always consistent with
+    /// the circuit.
+    pub fn value(&mut self, aig: &Aig, lit: Lit) -> bool {
+        assert_eq!(self.last_result, Some(SatResult::Sat), "model requested without a satisfiable answer");
+        let mut stack = vec![lit.var()];
+        while let Some(&var) = stack.last() {
+            if self.known_value(var).is_some() {
+                stack.pop();
+                continue;
+            }
+            let value = match aig.node(var) {
+                Node::Const => false,
+                Node::Input => false,
+                Node::And(a, b) => {
+                    let pending: Vec<Var> =
+                        [a, b].iter().map(|l| l.var()).filter(|&v| self.known_value(v).is_none()).collect();
+                    if !pending.is_empty() {
+                        stack.extend(pending);
+                        continue;
+                    }
+                    self.known_lit_value(a) && self.known_lit_value(b)
+                }
+            };
+            self.derived_values.insert(var, value);
+            stack.pop();
+        }
+        self.known_lit_value(lit)
+    }
+
+    /// A variable's value when the solver assigned it or it was derived.
+    /// An encoded variable the solver left unassigned is a don't-care for
+    /// the formula; it is derived from its fan-ins like an unencoded one.
+    fn known_value(&self, var: Var) -> Option<bool> {
+        if let Some(value) = self.derived_values.get(&var) {
+            return Some(*value);
+        }
+        self.encoded(var).and_then(|v| self.sat.value(v))
+    }
+
+    fn known_lit_value(&self, lit: Lit) -> bool {
+        self.known_value(lit.var()).expect("value computed before use") ^ lit.is_negated()
+    }
+
+    /// Whether assumption `lit` took part in the last `Unsat` answer.
+    pub fn failed_assumption(&self, lit: Lit) -> bool {
+        assert_eq!(self.last_result, Some(SatResult::Unsat), "no unsatisfiable answer to explain");
+        self.encoded(lit.var()).is_some_and(|v| self.sat.failed(Self::dimacs(v, lit)))
+    }
+}
+
+#[cfg(test)]
+mod tests;
