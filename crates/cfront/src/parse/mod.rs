@@ -1,0 +1,224 @@
+//! The parser: a hand-written recursive-descent parser from tokens to an
+//! [`ast::TranslationUnit`](crate::ast::TranslationUnit), for C11/C17 with
+//! the GNU extensions real code uses.
+//!
+//! This module owns the parser state (token cursor, the scoped table that
+//! tells typedef names from ordinary identifiers, the nesting-depth guard)
+//! and the top level. Declarations live in [`decl`], statements in [`stmt`],
+//! expressions in [`expr`], literal decoding in [`literal`]. The first
+//! syntax error stops the parse: one precise error beats a cascade.
+
+mod decl;
+mod expr;
+mod literal;
+mod stmt;
+
+use crate::ast::*;
+use crate::diag::Diagnostics;
+use crate::lex::{Kw, TokKind, Token, Tokens, P};
+use ir::Loc;
+use std::collections::HashMap;
+
+/// Nesting limit for expressions, statements, declarators and initializers.
+const MAX_DEPTH: u32 = 1000;
+/// The parse runs on its own thread with this stack, so that `MAX_DEPTH`
+/// nested constructs fit whatever the caller's stack is.
+const PARSE_STACK_BYTES: usize = 256 << 20;
+
+/// Parses one translation unit. Returns `None` after reporting the first
+/// syntax error in `diags`.
+pub fn parse(tokens: &Tokens, diags: &mut Diagnostics) -> Option<TranslationUnit> {
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("parser".into())
+            .stack_size(PARSE_STACK_BYTES)
+            .spawn_scoped(scope, || Parser::new(tokens).translation_unit())
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(Ok(unit))) => Some(unit),
+        Ok(Ok(Err(err))) => {
+            diags.error(err.loc, err.message);
+            None
+        }
+        Ok(Err(_)) => {
+            diags.error(Loc::NONE, "internal error: the parser panicked");
+            None
+        }
+        Err(spawn_error) => {
+            diags.error(Loc::NONE, format!("cannot start the parser thread: {spawn_error}"));
+            None
+        }
+    }
+}
+
+pub(crate) struct ParseError {
+    loc: Loc,
+    message: String,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+/// One scope of ordinary identifiers: `true` for a typedef name.
+type Scope = HashMap<String, bool>;
+
+pub(crate) struct Parser<'t, 'a> {
+    tokens: &'t Tokens<'a>,
+    list: &'t [Token],
+    pos: usize,
+    scopes: Vec<Scope>,
+    depth: u32,
+}
+
+impl<'t, 'a> Parser<'t, 'a> {
+    fn new(tokens: &'t Tokens<'a>) -> Self {
+        Parser { tokens, list: &tokens.list, pos: 0, scopes: vec![Scope::new()], depth: 0 }
+    }
+
+    fn translation_unit(&mut self) -> PResult<TranslationUnit> {
+        let mut items = Vec::new();
+        while !self.at_eof() {
+            self.external_decl(&mut items)?;
+        }
+        Ok(TranslationUnit { items })
+    }
+
+    // ---- token cursor ----
+
+    fn peek(&self) -> &'t Token {
+        &self.list[self.pos]
+    }
+    fn peek_at(&self, ahead: usize) -> &'t Token {
+        let last = self.list.len() - 1;
+        &self.list[(self.pos + ahead).min(last)]
+    }
+    fn kind(&self) -> TokKind {
+        self.peek().kind
+    }
+    fn kind_at(&self, ahead: usize) -> TokKind {
+        self.peek_at(ahead).kind
+    }
+    fn loc(&self) -> Loc {
+        self.peek().loc
+    }
+    fn at_eof(&self) -> bool {
+        self.kind() == TokKind::Eof
+    }
+    fn bump(&mut self) -> &'t Token {
+        let tok = &self.list[self.pos];
+        if tok.kind != TokKind::Eof {
+            self.pos += 1;
+        }
+        tok
+    }
+    fn text(&self, tok: &Token) -> &'a str {
+        self.tokens.text(tok)
+    }
+    fn is(&self, p: P) -> bool {
+        self.kind() == TokKind::Punct(p)
+    }
+    fn is_at(&self, ahead: usize, p: P) -> bool {
+        self.kind_at(ahead) == TokKind::Punct(p)
+    }
+    fn is_kw(&self, kw: Kw) -> bool {
+        self.kind() == TokKind::Kw(kw)
+    }
+    fn eat(&mut self, p: P) -> bool {
+        let found = self.is(p);
+        if found {
+            self.pos += 1;
+        }
+        found
+    }
+    fn eat_kw(&mut self, kw: Kw) -> bool {
+        let found = self.is_kw(kw);
+        if found {
+            self.pos += 1;
+        }
+        found
+    }
+    fn expect(&mut self, p: P) -> PResult<&'t Token> {
+        if self.is(p) {
+            Ok(self.bump())
+        } else {
+            Err(self.expected(&format!("`{}`", p.spelling())))
+        }
+    }
+    fn expect_ident(&mut self) -> PResult<(String, Loc)> {
+        if self.kind() == TokKind::Ident {
+            let tok = self.bump();
+            Ok((self.text(tok).to_string(), tok.loc))
+        } else {
+            Err(self.expected("an identifier"))
+        }
+    }
+
+    /// `expected WHAT, found TOKEN` at the current token.
+    fn expected(&self, what: &str) -> ParseError {
+        let tok = self.peek();
+        let found = match tok.kind {
+            TokKind::Eof => "end of file".to_string(),
+            _ => format!("`{}`", self.text(tok)),
+        };
+        self.error_at(tok.loc, format!("expected {what}, found {found}"))
+    }
+    fn error_at(&self, loc: Loc, message: impl Into<String>) -> ParseError {
+        ParseError { loc, message: message.into() }
+    }
+
+    /// Runs `f` one nesting level deeper, failing cleanly past [`MAX_DEPTH`].
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error_at(self.loc(), format!("nesting deeper than {MAX_DEPTH} levels is not supported")));
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
+    // ---- scopes: typedef names versus ordinary identifiers ----
+
+    fn push_scope(&mut self) {
+        self.scopes.push(Scope::new());
+    }
+    fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+    fn declare(&mut self, name: &str, is_typedef: bool) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), is_typedef);
+        }
+    }
+    /// Whether `name` is an identifier declared in some scope.
+    fn lookup(&self, name: &str) -> Option<bool> {
+        self.scopes.iter().rev().find_map(|scope| scope.get(name).copied())
+    }
+    /// Whether the token at `ahead` names a type as an identifier: a typedef
+    /// name in scope, or a predefined type name not shadowed.
+    fn ident_names_type(&self, ahead: usize) -> bool {
+        let tok = self.peek_at(ahead);
+        if tok.kind != TokKind::Ident {
+            return false;
+        }
+        let name = self.text(tok);
+        match self.lookup(name) {
+            Some(is_typedef) => is_typedef,
+            None => predefined_type(name).is_some(),
+        }
+    }
+}
+
+/// Type names that are identifiers rather than keywords: GCC's predefined
+/// 128-bit typedefs, and C23's `bool` when no declaration shadows it.
+fn predefined_type(name: &str) -> Option<BasicType> {
+    match name {
+        "__int128_t" => Some(BasicType::Int128),
+        "__uint128_t" => Some(BasicType::UInt128),
+        "bool" => Some(BasicType::Bool),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

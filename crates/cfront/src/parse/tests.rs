@@ -1,0 +1,101 @@
+//! Unit tests of the parser's decisions that golden files show less
+//! directly: typedef scoping, error messages and depth limits.
+
+use crate::ast::*;
+use crate::diag::Diagnostics;
+use crate::lex::tokenize;
+use ir::SourceFiles;
+use std::path::Path;
+
+fn parse_text(text: &str) -> Result<TranslationUnit, String> {
+    let mut files = SourceFiles::default();
+    let mut diags = Diagnostics::default();
+    let tokens = tokenize(text, Path::new("t.c"), &mut files, &mut diags).ok_or_else(|| format!("{:?}", diags.list))?;
+    super::parse(&tokens, &mut diags).ok_or_else(|| {
+        let d = &diags.list[0];
+        format!("{}:{}: {}", d.loc.line, d.loc.col, d.message)
+    })
+}
+
+fn body(unit: &TranslationUnit) -> &[Stmt] {
+    match unit.items.last() {
+        Some(ExternalDecl::Function(f)) => &f.body.items,
+        other => panic!("no function: {other:?}"),
+    }
+}
+
+#[test]
+fn typedef_star_at_block_scope_is_a_declaration() {
+    let unit = parse_text("typedef int T; int x, y; void f(void) { T * x; x * y; }").unwrap();
+    let stmts = body(&unit);
+    assert!(matches!(stmts[0].kind, StmtKind::Decl(_)));
+    assert!(matches!(stmts[1].kind, StmtKind::Expr(Some(_))));
+}
+
+#[test]
+fn variables_shadow_typedef_names_in_inner_scopes() {
+    let unit = parse_text("typedef int T; void f(void) { int T = 2; { T * 3; } } void g(void) { T y; }").unwrap();
+    let stmts = body(&unit);
+    assert!(matches!(stmts[0].kind, StmtKind::Decl(_)));
+    let ExternalDecl::Function(f) = &unit.items[1] else { panic!() };
+    let StmtKind::Compound(inner) = &f.body.items[1].kind else { panic!() };
+    assert!(matches!(inner.items[0].kind, StmtKind::Expr(Some(_))));
+    assert!(matches!(body(&unit)[0].kind, StmtKind::Decl(_)));
+}
+
+#[test]
+fn parameters_shadow_typedef_names_in_the_body() {
+    let unit = parse_text("typedef int T; int f(int T) { return T * 2; }").unwrap();
+    assert!(matches!(body(&unit)[0].kind, StmtKind::Return(Some(_))));
+}
+
+#[test]
+fn declarators_flatten_innermost_first() {
+    let unit = parse_text("int *a[3]; int (*f)(void); char * const * volatile p;").unwrap();
+    let shapes: Vec<String> = unit
+        .items
+        .iter()
+        .map(|item| {
+            let ExternalDecl::Declaration(d) = item else { panic!() };
+            d.declarators[0]
+                .declarator
+                .derived
+                .iter()
+                .map(|derived| match derived {
+                    Derived::Pointer(q) if q.is_const => "Pc",
+                    Derived::Pointer(q) if q.is_volatile => "Pv",
+                    Derived::Pointer(_) => "P",
+                    Derived::Array(_) => "A",
+                    Derived::Function(_) => "F",
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(shapes, vec!["AP", "PF", "PvPc"]);
+}
+
+#[test]
+fn invalid_type_combinations_are_rejected() {
+    let err = parse_text("long char c;").unwrap_err();
+    assert_eq!(err, "1:1: invalid combination of type specifiers");
+    assert!(parse_text("unsigned signed x;").is_err());
+    assert!(parse_text("long long long x;").is_err());
+    assert!(parse_text("short double x;").is_err());
+}
+
+#[test]
+fn errors_say_what_was_expected_and_where() {
+    assert_eq!(parse_text("int f(void) {\n  return 1\n}").unwrap_err(), "3:1: expected `;`, found `}`");
+    assert_eq!(parse_text("int x = ;").unwrap_err(), "1:9: expected an expression, found `;`");
+    assert_eq!(parse_text("int f(void) { if (1) ").unwrap_err(), "1:22: expected an expression, found end of file");
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = format!("int x = {}1{};", "(".repeat(5000), ")".repeat(5000));
+    assert!(parse_text(&deep).unwrap_err().contains("nesting deeper than"));
+    let ok = format!("int x = {}1{};", "(".repeat(200), ")".repeat(200));
+    assert!(parse_text(&ok).is_ok());
+    let long_chain = format!("int x = 1{};", " + 1".repeat(20000));
+    assert!(parse_text(&long_chain).is_ok());
+}
