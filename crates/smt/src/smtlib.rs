@@ -123,7 +123,7 @@ impl<'a> Printer<'a> {
                 TermKind::Var(_) => self.declare_var(t, out),
                 TermKind::App { args, .. } if !children_done => {
                     stack.push((t, true));
-                    stack.extend(args.iter().filter(|a| !self.defined.contains(a)).map(|&a| (a, false)));
+                    stack.extend(args.iter().rev().filter(|a| !self.defined.contains(a)).map(|&a| (a, false)));
                     continue;
                 }
                 TermKind::App { op, args } => self.define_app(t, *op, args, out),
