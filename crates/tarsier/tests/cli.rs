@@ -1,0 +1,151 @@
+//! The command line as a user meets it: flag errors, file errors, exit
+//! codes, macro definitions, and the shape of error messages.
+
+mod common;
+use common::*;
+
+#[test]
+fn unknown_flag_lists_the_valid_ones_and_suggests_one() {
+    let out = run(["a.c", "--parse-onyl"]);
+    assert_eq!(exit_code(&out), Some(EXIT_USAGE), "{}", out.stderr);
+    assert!(out.stderr.contains("unknown flag '--parse-onyl'"), "{}", out.stderr);
+    assert!(out.stderr.contains("did you mean '--parse-only'?"), "{}", out.stderr);
+    for flag in ["--unwind N", "-D NAME[=VALUE]", "--k-induction", "--show-ir"] {
+        assert!(out.stderr.contains(flag), "valid flag {flag} not listed:\n{}", out.stderr);
+    }
+}
+
+#[test]
+fn help_is_a_manual_and_succeeds() {
+    let out = run(["--help"]);
+    assert_eq!(exit_code(&out), Some(EXIT_SUCCESS));
+    for section in ["USAGE:", "EXIT STATUS:", "EXAMPLES:", "--no-unwinding-assertions"] {
+        assert!(out.stdout.contains(section), "missing {section}");
+    }
+}
+
+#[test]
+fn no_input_is_a_usage_error() {
+    let out = run(["--64"]);
+    assert_eq!(exit_code(&out), Some(EXIT_USAGE));
+    assert!(out.stderr.contains("no input file"), "{}", out.stderr);
+}
+
+#[test]
+fn missing_file_is_an_input_error_naming_it() {
+    let out = run(["/nonexistent/dir/missing.c", "--parse-only"]);
+    assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR));
+    assert!(out.stderr.contains("cannot read '/nonexistent/dir/missing.c'"), "{}", out.stderr);
+    let out = run(["/nonexistent/dir/missing.c"]);
+    assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR));
+    assert!(!out.stdout.contains("VERIFICATION"), "no verdict for a missing file: {}", out.stdout);
+}
+
+#[test]
+fn verification_flags_are_accepted_and_answer_unknown_with_a_reason() {
+    let dir = scratch_dir("cli-verify");
+    let file = write(&dir, "ok.c", "int main(void) { return 0; }\n");
+    let out = run([
+        file.to_str().unwrap(),
+        "--unwind",
+        "3",
+        "--k-induction",
+        "--overflow-check",
+        "--timeout=5",
+        "--round-to-zero",
+    ]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(exit_code(&out), Some(EXIT_UNKNOWN), "{}{}", out.stdout, out.stderr);
+    assert_eq!(lines.last(), Some(&"VERIFICATION UNKNOWN"));
+    let reason = lines.len().checked_sub(2).map(|i| lines[i]).unwrap_or_default();
+    assert!(reason.starts_with("unsupported: "), "no reason before the verdict: {}", out.stdout);
+}
+
+#[test]
+fn define_attached_or_separate_reaches_the_preprocessor() {
+    if !front_end_ready("define_attached_or_separate_reaches_the_preprocessor") {
+        return;
+    }
+    let dir = scratch_dir("cli-define");
+    let file = write(&dir, "d.c", "#if X != 1 || !defined(Y)\n#error X must be 1 and Y defined\n#endif\nint main(void) { return 0; }\n");
+    let file = file.to_str().unwrap();
+    for args in [vec![file, "-DX=1", "-DY"], vec![file, "-D", "X=1", "-D", "Y"], vec!["-D", "Y", "-DX=1", file]] {
+        let out = run(args.iter().chain(&["--parse-only"]));
+        assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{args:?}: {}", out.stderr);
+    }
+    let out = run([file, "-DX=2", "-DY", "--parse-only"]);
+    assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "#error must reject: {}", out.stderr);
+    let out = run([file, "-DX=1", "-DY", "-UY", "--parse-only"]);
+    assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "-U must undefine: {}", out.stderr);
+}
+
+#[test]
+fn include_dir_attached_or_separate() {
+    if !front_end_ready("include_dir_attached_or_separate") {
+        return;
+    }
+    let dir = scratch_dir("cli-include");
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    write(&dir.join("inc"), "value.h", "#define VALUE 7\n");
+    let file = write(&dir, "i.c", "#include \"value.h\"\n_Static_assert(VALUE == 7, \"VALUE\");\nint main(void) { return 0; }\n");
+    let inc = dir.join("inc");
+    let attached = format!("-I{}", inc.display());
+    for args in [vec![file.as_os_str(), attached.as_ref()], vec![file.as_os_str(), "-I".as_ref(), inc.as_os_str()]] {
+        let out = run(args.iter().chain(&["--parse-only".as_ref()]));
+        assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn parse_only_accepts_a_good_program_and_rejects_a_bad_one_with_a_caret() {
+    if !front_end_ready("parse_only_accepts_a_good_program_and_rejects_a_bad_one_with_a_caret") {
+        return;
+    }
+    let dir = scratch_dir("cli-parse-only");
+    let good = write(&dir, "good.c", "int square(int x) { return x * x; }\nint main(void) { return square(3) - 9; }\n");
+    let out = run([good.as_os_str(), "--parse-only".as_ref()]);
+    assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{}", out.stderr);
+
+    let bad = write(&dir, "bad.c", "int main(void) {\n    int x = 1\n    return x;\n}\n");
+    let out = run([bad.as_os_str(), "--parse-only".as_ref()]);
+    assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "{}", out.stderr);
+    let error_line = out.stderr.lines().position(|l| l.contains("error:")).expect("an error message");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert!(names_location(lines[error_line]), "no file:line:col in {}", out.stderr);
+    assert!(lines[error_line].starts_with(&bad.display().to_string()), "error does not name the file: {}", out.stderr);
+    assert!(lines.get(error_line + 2).is_some_and(|l| l.trim() == "^"), "no caret line:\n{}", out.stderr);
+}
+
+#[test]
+fn several_files_are_one_program() {
+    if !front_end_ready("several_files_are_one_program") {
+        return;
+    }
+    let dir = scratch_dir("cli-two-files");
+    let lib = write(&dir, "lib.c", "int twice(int x) { return 2 * x; }\n");
+    let main = write(&dir, "main.c", "int twice(int x);\nint main(void) { return twice(2) - 4; }\n");
+    let out = run([main.as_os_str(), lib.as_os_str(), "--parse-only".as_ref()]);
+    assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{}", out.stderr);
+}
+
+#[test]
+fn data_model_flags_change_type_sizes() {
+    if !front_end_ready("data_model_flags_change_type_sizes") {
+        return;
+    }
+    let dir = scratch_dir("cli-data-model");
+    let file = write(&dir, "m.c", "_Static_assert(sizeof(long) == SIZE, \"long\");\n_Static_assert(sizeof(void *) == SIZE, \"ptr\");\nint main(void) { return 0; }\n");
+    for (model, size, expected) in [("--32", "4", EXIT_SUCCESS), ("--64", "8", EXIT_SUCCESS), ("--32", "8", EXIT_INPUT_ERROR)] {
+        let out = run([file.to_str().unwrap(), model, &format!("-DSIZE={size}"), "--parse-only"]);
+        assert_eq!(exit_code(&out), Some(expected), "{model} SIZE={size}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn location_helpers_recognise_places() {
+    assert!(names_location("a/b.c:3:14: error: x"));
+    assert!(!names_location("a/b.c:3: error: x"));
+    assert!(names_line("a/b.c:3: error: x"));
+    assert!(!names_line("tarsier: error: a.c: the preprocessor failed"));
+    assert!(!names_line(":3:4: error"));
+}

@@ -1,0 +1,125 @@
+//! Helpers of the black-box tests: run the `tarsier` binary with a time
+//! limit, make scratch files, and find out whether the front end is built
+//! (tests of front-end behaviour skip, with a message, while its stages
+//! still answer "not built yet").
+
+#![allow(dead_code)] // each test file uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+pub use xtask::process::{Ending, Output};
+
+/// tarsier's exit codes (see `tarsier --help`).
+pub const EXIT_SUCCESS: i32 = 0;
+pub const EXIT_INPUT_ERROR: i32 = 1;
+pub const EXIT_UNKNOWN: i32 = 5;
+pub const EXIT_USAGE: i32 = 6;
+pub const EXIT_INTERNAL_ERROR: i32 = 70;
+
+/// Generous: the machine running the tests may be busy.
+pub const RUN_LIMIT: Duration = Duration::from_secs(60);
+
+pub fn tarsier() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tarsier"))
+}
+
+/// Runs tarsier with `args` and the default time limit.
+pub fn run<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut command = tarsier();
+    command.args(args);
+    xtask::process::run_with_timeout(&mut command, RUN_LIMIT).expect("the tarsier binary runs")
+}
+
+pub fn exit_code(out: &Output) -> Option<i32> {
+    match out.ending {
+        Ending::Exited(code) => Some(code),
+        _ => None,
+    }
+}
+
+/// A fresh folder for one test's files.
+pub fn scratch_dir(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tarsier-tests").join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder can be made");
+    dir
+}
+
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("scratch file can be written");
+    path
+}
+
+/// True once the front end accepts a trivial program. Until then its stub
+/// stages answer "... is not built yet", and front-end tests skip.
+pub fn front_end_ready(test: &str) -> bool {
+    static READY: OnceLock<Result<(), String>> = OnceLock::new();
+    let ready = READY.get_or_init(|| {
+        let dir = scratch_dir("front-end-probe");
+        let file = write(&dir, "probe.c", "int main(void) { return 0; }\n");
+        let out = run([file.as_os_str(), "--parse-only".as_ref()]);
+        match out.stderr.lines().find(|l| l.contains("not built yet")) {
+            Some(line) => Err(line.to_string()),
+            None => Ok(()),
+        }
+    });
+    if let Err(reason) = ready {
+        println!("SKIP {test}: the front end is not built yet ({reason})");
+    }
+    ready.is_ok()
+}
+
+/// True when `gcc` with `flags` can compile a tiny file to assembly.
+pub fn gcc_works(flags: &[&str]) -> bool {
+    let dir = scratch_dir(&format!("gcc-probe{}", flags.join("")));
+    let file = write(&dir, "p.c", "#include <stddef.h>\nint x;\n");
+    Command::new("gcc").args(flags).args(["-S", "-o", "/dev/null"]).arg(file).output().is_ok_and(|o| o.status.success())
+}
+
+/// Whether a diagnostic line names a place as `file:line:col:`.
+pub fn names_location(line: &str) -> bool {
+    location_numbers(line) == 2
+}
+
+/// Whether a diagnostic line names at least `file:line:` (the system
+/// preprocessor reports some directive errors without a column).
+pub fn names_line(line: &str) -> bool {
+    location_numbers(line) >= 1
+}
+
+/// How many of the two numbers after a leading file name are present.
+fn location_numbers(line: &str) -> usize {
+    let mut parts = line.split(':');
+    match parts.next() {
+        Some(file) if !file.trim().is_empty() => {
+            parts.take(2).take_while(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())).count()
+        }
+        _ => 0,
+    }
+}
+
+/// Deterministic pseudo-random numbers (splitmix64).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
