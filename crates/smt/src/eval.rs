@@ -4,8 +4,7 @@
 //! rewriter folds constants with it too, so there is exactly one definition
 //! of each operator's semantics. [`Evaluator`] walks a term DAG iteratively
 //! (explicit stack, memoised per term), so arbitrarily deep terms evaluate
-//! without recursion. Floating-point arithmetic (add, mul, conversions, …)
-//! is not implemented here yet and gives [`EvalError::Unsupported`].
+//! without recursion. Floating-point arithmetic lives in `fp.rs`.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -105,10 +104,6 @@ fn values_equal(a: &Value, b: &Value, sorts: &SortTable) -> Result<bool, EvalErr
     }
 }
 
-fn unsupported(op: Op) -> EvalError {
-    EvalError::Unsupported(format!("{op:?}"))
-}
-
 fn bools(args: &[Value]) -> impl Iterator<Item = bool> + '_ {
     args.iter().map(|v| v.as_bool().expect("sort-checked Bool"))
 }
@@ -162,7 +157,7 @@ pub fn eval_op(op: Op, args: &[Value], sorts: &SortTable) -> Result<Value, EvalE
         FpNeg => Ok(Value::Fp(fp(&args[0]).negate())),
         FpFromBits { exp, sig } => Ok(Value::Fp(FpValue::from_bits(exp, sig, bv(&args[0]).clone()))),
         FpToBits => Ok(Value::Bv(fp(&args[0]).bits().clone())),
-        _ => Err(unsupported(op)),
+        _ => crate::fp::eval_fp_arith(op, args),
     }
 }
 
@@ -324,13 +319,15 @@ mod tests {
     }
 
     #[test]
-    fn float_arithmetic_is_reported_unsupported() {
+    fn float_arithmetic_evaluates() {
         let mut s = TermStore::new();
         let rm = s.rm_const(RoundingMode::Rne);
         let x = s.var("x", Sort::float32());
         let sum = s.mk(Op::FpAdd, &[rm, x, x]);
         let mut m = Model::new();
-        m.fill_unassigned = true;
-        assert!(matches!(eval(&s, sum, &m), Err(EvalError::Unsupported(_))));
+        let three = FpValue::from_bits(8, 24, BvValue::from_u64(32, 3f32.to_bits() as u64));
+        m.set(s.as_var(x).unwrap(), Value::Fp(three));
+        let six = FpValue::from_bits(8, 24, BvValue::from_u64(32, 6f32.to_bits() as u64));
+        assert_eq!(eval(&s, sum, &m), Ok(Value::Fp(six)));
     }
 }

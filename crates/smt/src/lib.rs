@@ -4,7 +4,7 @@
 //! - [`Sort`], [`SortTable`]: Bool, bit-vectors of any width, IEEE floats,
 //!   rounding modes, arrays (interned).
 //! - [`BvValue`], [`FpValue`], [`Value`]: concrete values with exact
-//!   SMT-LIB semantics.
+//!   SMT-LIB semantics (floating point through the `ieee` crate).
 //! - [`TermStore`], [`TermId`], [`Op`]: the hash-consed term DAG; every
 //!   application is sort-checked and simplified by the rewriter when built.
 //! - [`eval()`], [`Model`], [`Evaluator`]: iterative evaluation (the oracle of
@@ -14,6 +14,7 @@
 
 pub mod bv;
 pub mod eval;
+mod fp;
 pub mod op;
 mod rewrite;
 pub mod smtlib;

@@ -71,6 +71,10 @@ pub(crate) struct Generator {
     /// Previously generated expressions, reused to create sharing (x - x,
     /// x & ~x, ite(c, a, a), …) that the rewriter's rules look for.
     pub(crate) pool: Vec<(Sort, Rc<Expr>)>,
+    /// Leave out operators whose SMT-LIB result is unspecified in some
+    /// cases (`fp.min`, `fp.max`, `fp.to_sbv`, `fp.to_ubv`), for comparison
+    /// with external solvers that resolve those cases differently.
+    pub(crate) fully_specified_only: bool,
 }
 
 impl Generator {
@@ -89,7 +93,8 @@ impl Generator {
         vars.push(store.var("a", array_sort));
         vars.push(store.var("f", FP_SORT));
         vars.push(store.var("g", FP_SORT));
-        Generator { rng: Rng::new(seed), store, array_sort, vars, pool: Vec::new() }
+        vars.push(store.var("r", Sort::RoundingMode));
+        Generator { rng: Rng::new(seed), store, array_sort, vars, pool: Vec::new(), fully_specified_only: false }
     }
 
     fn chance(&mut self, percent: u64) -> bool {
@@ -213,7 +218,7 @@ impl Generator {
         use Op::*;
         let s = Sort::BitVec(w);
         let wider = w + self.rng.below((MAX_WIDTH + 1 - w) as u64) as u32;
-        match self.rng.below(12) {
+        match self.rng.below(14) {
             0 => ([BvNot, BvNeg][self.rng.below(2) as usize], vec![s]),
             1..=4 => {
                 let ops = [
@@ -242,6 +247,9 @@ impl Generator {
             }
             10 if w == ARRAY_ELEM_WIDTH => (Select, vec![self.array_sort, Sort::BitVec(ARRAY_INDEX_WIDTH)]),
             11 if w == FP_EXP + FP_SIG => (FpToBits, vec![FP_SORT]),
+            12 | 13 if !self.fully_specified_only => {
+                ([FpToSbv(w), FpToUbv(w)][self.rng.below(2) as usize], vec![Sort::RoundingMode, FP_SORT])
+            }
             _ => (BvAdd, vec![s, s]),
         }
     }
@@ -256,12 +264,31 @@ impl Generator {
     }
 
     fn fp_op(&mut self) -> (Op, Vec<Sort>) {
-        match self.rng.below(4) {
-            0 => (Op::FpNeg, vec![FP_SORT]),
-            1 => (Op::FpAbs, vec![FP_SORT]),
-            2 => (Op::FpFromBits { exp: FP_EXP, sig: FP_SIG }, vec![Sort::BitVec(FP_EXP + FP_SIG)]),
-            _ => (Op::Ite, vec![Sort::Bool, FP_SORT, FP_SORT]),
-        }
+        use Op::*;
+        let (rm, f) = (Sort::RoundingMode, FP_SORT);
+        let int = Sort::BitVec(self.any_width());
+        let (exp, sig) = (FP_EXP, FP_SIG);
+        let choices = [
+            (FpNeg, vec![f]),
+            (FpAbs, vec![f]),
+            (FpFromBits { exp, sig }, vec![Sort::BitVec(exp + sig)]),
+            (Ite, vec![Sort::Bool, f, f]),
+            (FpAdd, vec![rm, f, f]),
+            (FpSub, vec![rm, f, f]),
+            (FpMul, vec![rm, f, f]),
+            (FpDiv, vec![rm, f, f]),
+            (FpFma, vec![rm, f, f, f]),
+            (FpSqrt, vec![rm, f]),
+            (FpRem, vec![f, f]),
+            (FpRoundToIntegral, vec![rm, f]),
+            (ToFp { exp, sig }, vec![rm, f]),
+            (ToFpFromSbv { exp, sig }, vec![rm, int]),
+            (ToFpFromUbv { exp, sig }, vec![rm, int]),
+            (FpMin, vec![f, f]),
+            (FpMax, vec![f, f]),
+        ];
+        let usable = if self.fully_specified_only { choices.len() - 2 } else { choices.len() };
+        choices[self.rng.below(usable as u64) as usize].clone()
     }
 
     /// Builds `e` in the store, bottom-up through the rewriting `app`.

@@ -1,0 +1,146 @@
+//! Semantics of the floating-point operators on concrete values, delegated
+//! to the exact software IEEE-754 implementation of the `ieee` crate.
+//!
+//! Formats beyond that crate's range (more than 20 exponent bits or 128
+//! bits in all) and integer operands wider than 128 bits give
+//! [`EvalError::Unsupported`]. Where SMT-LIB leaves a result unspecified,
+//! tarsier fixes one (the bit-blaster must produce the same):
+//! - `fp.min(-0, +0)` and `fp.min(+0, -0)` are `-0`; `fp.max` of the two is `+0`;
+//! - `fp.to_sbv`/`fp.to_ubv` of NaN, an infinity or a value whose rounded
+//!   integer does not fit the width give the pattern `10…0` (the signed
+//!   minimum: what x86 conversions produce for the signed case).
+
+use crate::bv::BvValue;
+use crate::eval::EvalError;
+use crate::op::Op;
+use crate::sort::RoundingMode;
+use crate::value::{FpValue, Value};
+
+fn ieee_format(exp: u32, sig: u32) -> Result<ieee::Format, EvalError> {
+    ieee::Format::new(exp, sig)
+        .ok_or_else(|| EvalError::Unsupported(format!("floating-point format ({exp}, {sig}) in evaluation")))
+}
+
+fn to_ieee(v: &FpValue) -> Result<ieee::Fp, EvalError> {
+    let format = ieee_format(v.exp, v.sig)?;
+    Ok(ieee::Fp::from_bits(format, v.bits().to_u128().expect("format fits in 128 bits")))
+}
+
+fn from_ieee(v: ieee::Fp) -> Value {
+    let format = v.format();
+    let (exp, sig) = (format.exp_bits(), format.sig_bits());
+    Value::Fp(FpValue::from_bits(exp, sig, BvValue::from_u128(exp + sig, v.to_bits())))
+}
+
+fn ieee_rounding(rm: RoundingMode) -> ieee::RoundingMode {
+    match rm {
+        RoundingMode::Rne => ieee::RoundingMode::NearestEven,
+        RoundingMode::Rna => ieee::RoundingMode::NearestAway,
+        RoundingMode::Rtp => ieee::RoundingMode::TowardPositive,
+        RoundingMode::Rtn => ieee::RoundingMode::TowardNegative,
+        RoundingMode::Rtz => ieee::RoundingMode::TowardZero,
+    }
+}
+
+fn float(v: &Value) -> Result<ieee::Fp, EvalError> {
+    to_ieee(v.as_fp().expect("sort-checked float"))
+}
+
+fn too_wide(what: &str, width: u32) -> EvalError {
+    EvalError::Unsupported(format!("{what} of {width} bits in evaluation"))
+}
+
+/// The value of a floating-point operator that needs real IEEE arithmetic
+/// (classification, sign operations and comparisons are in `eval.rs`).
+pub(crate) fn eval_fp_arith(op: Op, args: &[Value]) -> Result<Value, EvalError> {
+    use Op::*;
+    let rm = || ieee_rounding(args[0].as_rm().expect("sort-checked rounding mode"));
+    Ok(match op {
+        FpAdd => from_ieee(float(&args[1])?.add(float(&args[2])?, rm())),
+        FpSub => from_ieee(float(&args[1])?.sub(float(&args[2])?, rm())),
+        FpMul => from_ieee(float(&args[1])?.mul(float(&args[2])?, rm())),
+        FpDiv => from_ieee(float(&args[1])?.div(float(&args[2])?, rm())),
+        FpFma => from_ieee(float(&args[1])?.fma(float(&args[2])?, float(&args[3])?, rm())),
+        FpSqrt => from_ieee(float(&args[1])?.sqrt(rm())),
+        FpRoundToIntegral => from_ieee(float(&args[1])?.round_to_integral(rm())),
+        FpRem => from_ieee(float(&args[0])?.remainder(float(&args[1])?)),
+        FpMin => from_ieee(float(&args[0])?.min(float(&args[1])?)),
+        FpMax => from_ieee(float(&args[0])?.max(float(&args[1])?)),
+        ToFp { exp, sig } => from_ieee(float(&args[1])?.convert(ieee_format(exp, sig)?, rm())),
+        ToFpFromSbv { exp, sig } => {
+            let bv = args[1].as_bv().expect("sort-checked bit-vector");
+            let value = bv.to_i128().ok_or_else(|| too_wide("signed operand", bv.width()))?;
+            from_ieee(ieee::Fp::from_i128(ieee_format(exp, sig)?, value, rm()))
+        }
+        ToFpFromUbv { exp, sig } => {
+            let bv = args[1].as_bv().expect("sort-checked bit-vector");
+            let value = bv.to_u128().ok_or_else(|| too_wide("unsigned operand", bv.width()))?;
+            from_ieee(ieee::Fp::from_u128(ieee_format(exp, sig)?, value, rm()))
+        }
+        FpToSbv(width) | FpToUbv(width) => {
+            if width > 128 {
+                return Err(too_wide("integer result", width));
+            }
+            let x = float(&args[1])?;
+            let converted = match op {
+                FpToSbv(_) => x.to_i128(width, rm()).map(|v| BvValue::from_i128(width, v)),
+                _ => x.to_u128(width, rm()).map(|v| BvValue::from_u128(width, v)),
+            };
+            Value::Bv(converted.unwrap_or_else(|| BvValue::signed_min(width)))
+        }
+        _ => return Err(EvalError::Unsupported(format!("{op:?}"))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32(x: f32) -> Value {
+        Value::Fp(FpValue::from_bits(8, 24, BvValue::from_u64(32, x.to_bits() as u64)))
+    }
+
+    fn rm(mode: RoundingMode) -> Value {
+        Value::Rm(mode)
+    }
+
+    #[test]
+    fn arithmetic_matches_host_floats_in_nearest_even() {
+        let rne = rm(RoundingMode::Rne);
+        let cases = [(1.5f32, 2.25f32), (1e30, -3e-30), (0.1, 0.2), (-0.0, 0.0), (f32::MAX, f32::MAX)];
+        for (a, b) in cases {
+            let args = [rne.clone(), f32(a), f32(b)];
+            assert_eq!(eval_fp_arith(Op::FpAdd, &args), Ok(f32(a + b)), "{a} + {b}");
+            assert_eq!(eval_fp_arith(Op::FpMul, &args), Ok(f32(a * b)), "{a} * {b}");
+            assert_eq!(eval_fp_arith(Op::FpDiv, &args), Ok(f32(a / b)), "{a} / {b}");
+        }
+        assert_eq!(eval_fp_arith(Op::FpSqrt, &[rne.clone(), f32(2.0)]), Ok(f32(2f32.sqrt())));
+        assert_eq!(eval_fp_arith(Op::FpDiv, &[rne, f32(0.0), f32(0.0)]), Ok(f32(f32::NAN)));
+    }
+
+    #[test]
+    fn conversions_and_unspecified_cases() {
+        let rtz = rm(RoundingMode::Rtz);
+        let to_int = |op: Op, x: f32| eval_fp_arith(op, &[rtz.clone(), f32(x)]).unwrap();
+        assert_eq!(to_int(Op::FpToSbv(32), -2.7), Value::Bv(BvValue::from_i128(32, -2)));
+        assert_eq!(to_int(Op::FpToUbv(8), 255.9), Value::Bv(BvValue::from_u64(8, 255)));
+        assert_eq!(to_int(Op::FpToUbv(8), 256.0), Value::Bv(BvValue::signed_min(8)));
+        assert_eq!(to_int(Op::FpToSbv(16), f32::NAN), Value::Bv(BvValue::signed_min(16)));
+        let from = eval_fp_arith(
+            Op::ToFpFromSbv { exp: 8, sig: 24 },
+            &[rm(RoundingMode::Rne), Value::Bv(BvValue::from_i128(64, -16_777_217))],
+        );
+        assert_eq!(from, Ok(f32(-16_777_216.0)));
+        let min = eval_fp_arith(Op::FpMin, &[f32(0.0), f32(-0.0)]).unwrap();
+        assert_eq!(min, f32(-0.0));
+        let to_double = eval_fp_arith(Op::ToFp { exp: 11, sig: 53 }, &[rtz, f32(0.1)]).unwrap();
+        assert_eq!(to_double.as_fp().unwrap().bits().to_u64(), Some((0.1f32 as f64).to_bits()));
+    }
+
+    #[test]
+    fn formats_beyond_the_ieee_crate_are_unsupported() {
+        let huge = Value::Fp(FpValue::zero(30, 200, false));
+        let args = [rm(RoundingMode::Rne), huge.clone(), huge];
+        assert!(matches!(eval_fp_arith(Op::FpAdd, &args), Err(EvalError::Unsupported(_))));
+    }
+}
