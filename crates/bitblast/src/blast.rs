@@ -1,0 +1,487 @@
+//! Translation of `smt` terms into AIG words, memoised per term.
+//!
+//! Every scalar term becomes a word: Bool one literal, `BitVec(w)` `w`
+//! literals, a float its IEEE encoding (`exp + sig` bits), a rounding mode
+//! the 3-bit index of [`RoundingMode::ALL`]. Array terms get no word: a
+//! `Select` is resolved by read-over-write through stores, `ite`s and
+//! constant arrays down to a base array, whose reads are fresh words tied
+//! together by Ackermann constraints (equal indices, equal elements). So
+//! arrays cost circuits proportional to their reads and writes, never to
+//! the size of the index domain.
+//!
+//! What the blaster cannot translate exactly (floating-point arithmetic,
+//! array equality, reads of arrays that are neither variables nor built
+//! from stores) becomes a fresh unconstrained word: an over-approximation.
+//! Unsatisfiability stays exact; the solver must not trust a satisfying
+//! assignment while any approximation exists (see [`Blaster::approximation`]).
+//!
+//! The traversal is iterative: a task stack of terms and array reads, where
+//! each task either finishes or pushes the tasks it still depends on.
+
+use rustc_hash::FxHashMap;
+use smt::{BvValue, FpValue, Op, RoundingMode, Sort, TermId, TermKind, TermStore, Value};
+
+use crate::aig::{Aig, Lit};
+use crate::words::{self, Word};
+
+/// Widths above this make multipliers and dividers (quadratic circuits)
+/// too large to be useful; such terms are approximated instead.
+const MAX_QUADRATIC_WIDTH: usize = 4096;
+
+/// Why floating-point terms are approximated (until the FP circuits land).
+pub const FP_UNSUPPORTED: &str = "floating point not supported by the bit-blaster yet";
+
+/// Interned index word of an array read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct IndexId(u32);
+
+#[derive(Copy, Clone, Debug)]
+enum Task {
+    Term(TermId),
+    /// The element of array term `.0` at index `.1`.
+    Read(TermId, IndexId),
+}
+
+enum Step {
+    Done(Word),
+    Need(Vec<Task>),
+}
+
+/// A base array's reads, in creation order.
+#[derive(Default)]
+struct BaseReads {
+    reads: Vec<(IndexId, Word)>,
+}
+
+/// Counters for the statistics report.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct BlastCounts {
+    pub array_reads: u64,
+    pub ackermann_constraints: u64,
+    pub approximated_terms: u64,
+}
+
+/// The AIG under construction and everything memoised about terms.
+#[derive(Default)]
+pub struct Blaster {
+    pub aig: Aig,
+    words: FxHashMap<TermId, Word>,
+    reads: FxHashMap<(TermId, IndexId), Word>,
+    index_words: Vec<Word>,
+    index_ids: FxHashMap<Word, IndexId>,
+    base_reads: FxHashMap<TermId, BaseReads>,
+    /// Array variables with reads, in first-read order (for models).
+    array_vars: Vec<TermId>,
+    /// Scalar variables with words, in first-seen order (for models).
+    scalar_vars: Vec<TermId>,
+    /// Facts of the encoding itself (Ackermann constraints, ranges of
+    /// rounding-mode words) waiting to be asserted by the solver.
+    pending_facts: Vec<Lit>,
+    approximation: Option<String>,
+    counts: BlastCounts,
+}
+
+fn bool_word(lit: Lit) -> Word {
+    vec![lit]
+}
+
+/// Width of the word of a scalar sort; `None` for arrays.
+fn scalar_width(sort: Sort) -> Option<usize> {
+    match sort {
+        Sort::Bool => Some(1),
+        Sort::BitVec(w) => Some(w as usize),
+        Sort::Float { exp, sig } => Some(exp as usize + sig as usize),
+        Sort::RoundingMode => Some(3),
+        Sort::Array(_) => None,
+    }
+}
+
+fn rounding_mode_index(rm: RoundingMode) -> usize {
+    RoundingMode::ALL.iter().position(|&m| m == rm).expect("every mode is listed")
+}
+
+fn bv_bits(value: &BvValue) -> Word {
+    words::from_bits((0..value.width()).map(|i| value.bit(i)))
+}
+
+/// The word of a scalar constant; `None` for array values.
+fn constant_word(value: &Value) -> Option<Word> {
+    Some(match value {
+        Value::Bool(b) => bool_word(Lit::constant(*b)),
+        Value::Bv(bv) => bv_bits(bv),
+        Value::Fp(fp) => bv_bits(fp.bits()),
+        Value::Rm(rm) => words::constant(rounding_mode_index(*rm) as u128, 3),
+        Value::Array(_) => return None,
+    })
+}
+
+/// The value of sort `sort` whose word has the bits `bits`.
+pub fn value_from_bits(sort: Sort, bits: &[bool]) -> Option<Value> {
+    Some(match sort {
+        Sort::Bool => Value::Bool(bits[0]),
+        Sort::BitVec(_) => Value::Bv(BvValue::from_bits_lsb_first(bits)),
+        Sort::Float { exp, sig } => Value::Fp(FpValue::from_bits(exp, sig, BvValue::from_bits_lsb_first(bits))),
+        Sort::RoundingMode => {
+            let index = bits.iter().enumerate().fold(0, |acc, (i, &b)| acc | (usize::from(b) << i));
+            Value::Rm(*RoundingMode::ALL.get(index)?)
+        }
+        Sort::Array(_) => return None,
+    })
+}
+
+/// Float word layout (least significant first): trailing significand
+/// (`sig - 1` bits), exponent (`exp` bits), sign.
+fn float_is_nan(aig: &mut Aig, word: &[Lit], sig: usize) -> Lit {
+    let (fraction, rest) = word.split_at(sig - 1);
+    let exponent = &rest[..rest.len() - 1];
+    let exponent_ones = words::reduce_and(aig, exponent);
+    let fraction_nonzero = words::reduce_or(aig, fraction);
+    aig.and(exponent_ones, fraction_nonzero)
+}
+
+/// SMT-LIB `=` on floats: every NaN equals every NaN, otherwise bits equal.
+fn float_eq(aig: &mut Aig, a: &[Lit], b: &[Lit], sig: usize) -> Lit {
+    let nan_a = float_is_nan(aig, a, sig);
+    let nan_b = float_is_nan(aig, b, sig);
+    let both_nan = aig.and(nan_a, nan_b);
+    let same_bits = words::eq(aig, a, b);
+    aig.or(both_nan, same_bits)
+}
+
+/// The IEEE encoding with NaNs replaced by the canonical NaN.
+fn float_to_bits(aig: &mut Aig, a: &[Lit], sig: usize) -> Word {
+    let nan = float_is_nan(aig, a, sig);
+    let width = a.len();
+    let canonical: Word = (0..width).map(|i| Lit::constant(i == sig - 2 || (i >= sig - 1 && i < width - 1))).collect();
+    words::mux(aig, nan, &canonical, a)
+}
+
+impl Blaster {
+    pub fn new() -> Blaster {
+        Blaster::default()
+    }
+
+    /// The reason of the first approximation made, if any.
+    pub fn approximation(&self) -> Option<&str> {
+        self.approximation.as_deref()
+    }
+
+    pub fn counts(&self) -> BlastCounts {
+        self.counts
+    }
+
+    /// Facts created since the last call, to be asserted permanently.
+    pub fn take_pending_facts(&mut self) -> Vec<Lit> {
+        std::mem::take(&mut self.pending_facts)
+    }
+
+    /// The literal of a Boolean term.
+    pub fn blast_bool(&mut self, store: &TermStore, t: TermId) -> Lit {
+        assert_eq!(store.sort(t), Sort::Bool, "Boolean term expected");
+        self.blast(store, t)[0]
+    }
+
+    /// The word of a scalar term.
+    pub fn blast(&mut self, store: &TermStore, root: TermId) -> &Word {
+        let mut stack = vec![Task::Term(root)];
+        while let Some(&task) = stack.last() {
+            if self.is_done(task) {
+                stack.pop();
+                continue;
+            }
+            match self.step(store, task) {
+                Step::Done(word) => {
+                    self.record(task, word);
+                    stack.pop();
+                }
+                Step::Need(tasks) => stack.extend(tasks),
+            }
+        }
+        &self.words[&root]
+    }
+
+    /// Words of the scalar variables seen so far.
+    pub fn scalar_vars(&self) -> impl Iterator<Item = (TermId, &Word)> {
+        self.scalar_vars.iter().map(|&v| (v, &self.words[&v]))
+    }
+
+    /// Reads of each array variable seen so far: (index word, element word).
+    pub fn array_var_reads(&self) -> impl Iterator<Item = (TermId, Vec<(&Word, &Word)>)> {
+        self.array_vars.iter().map(|&array| {
+            let reads = &self.base_reads[&array].reads;
+            (array, reads.iter().map(|(index, elem)| (&self.index_words[index.0 as usize], elem)).collect())
+        })
+    }
+
+    fn is_done(&self, task: Task) -> bool {
+        match task {
+            Task::Term(t) => self.words.contains_key(&t),
+            Task::Read(array, index) => self.reads.contains_key(&(array, index)),
+        }
+    }
+
+    fn record(&mut self, task: Task, word: Word) {
+        match task {
+            Task::Term(t) => self.words.insert(t, word),
+            Task::Read(array, index) => self.reads.insert((array, index), word),
+        };
+    }
+
+    fn step(&mut self, store: &TermStore, task: Task) -> Step {
+        match task {
+            Task::Term(t) => self.term_step(store, t),
+            Task::Read(array, index) => self.read_step(store, array, index),
+        }
+    }
+
+    /// The tasks among `tasks` that are not done yet.
+    fn missing(&self, tasks: impl IntoIterator<Item = Task>) -> Vec<Task> {
+        tasks.into_iter().filter(|&task| !self.is_done(task)).collect()
+    }
+
+    fn term_step(&mut self, store: &TermStore, t: TermId) -> Step {
+        let sort = store.sort(t);
+        let Some(width) = scalar_width(sort) else {
+            return Step::Done(self.approximate(store, t, "array-valued term in a scalar position"));
+        };
+        match store.kind(t) {
+            TermKind::Const(value) => match constant_word(value) {
+                Some(word) => Step::Done(word),
+                None => Step::Done(self.approximate(store, t, "array constant in a scalar position")),
+            },
+            TermKind::Var(_) => {
+                let word = self.fresh_word(sort, width);
+                self.scalar_vars.push(t);
+                Step::Done(word)
+            }
+            TermKind::App { op: Op::Select, args } => self.select_step(args[0], args[1]),
+            TermKind::App { op: Op::Eq | Op::Distinct, args } if scalar_width(store.sort(args[0])).is_none() => {
+                Step::Done(self.approximate(store, t, "equality between arrays"))
+            }
+            TermKind::App { op, args } => {
+                let missing = self.missing(args.iter().map(|&a| Task::Term(a)));
+                if !missing.is_empty() {
+                    return Step::Need(missing);
+                }
+                let arg_words: Vec<Word> = args.iter().map(|a| self.words[a].clone()).collect();
+                let arg_sort = args.first().map(|&a| store.sort(a));
+                match apply(&mut self.aig, *op, arg_sort, &arg_words) {
+                    Ok(word) => Step::Done(word),
+                    Err(reason) => Step::Done(self.approximate(store, t, &reason)),
+                }
+            }
+        }
+    }
+
+    fn select_step(&mut self, array: TermId, index: TermId) -> Step {
+        if !self.words.contains_key(&index) {
+            return Step::Need(vec![Task::Term(index)]);
+        }
+        let index_id = self.intern_index(self.words[&index].clone());
+        match self.reads.get(&(array, index_id)) {
+            Some(word) => Step::Done(word.clone()),
+            None => Step::Need(vec![Task::Read(array, index_id)]),
+        }
+    }
+
+    fn intern_index(&mut self, word: Word) -> IndexId {
+        if let Some(&id) = self.index_ids.get(&word) {
+            return id;
+        }
+        let id = IndexId(self.index_words.len() as u32);
+        self.index_words.push(word.clone());
+        self.index_ids.insert(word, id);
+        id
+    }
+
+    /// Read-over-write: the element of `array` at `index`.
+    fn read_step(&mut self, store: &TermStore, array: TermId, index: IndexId) -> Step {
+        match store.kind(array) {
+            TermKind::App { op: Op::Store, args } => {
+                let (inner, position, value) = (args[0], args[1], args[2]);
+                let missing = self.missing([Task::Term(position), Task::Term(value), Task::Read(inner, index)]);
+                if !missing.is_empty() {
+                    return Step::Need(missing);
+                }
+                let hit = words::eq(&mut self.aig, &self.words[&position], &self.index_words[index.0 as usize]);
+                let word =
+                    words::mux(&mut self.aig, hit, &self.words[&value], &self.reads[&(inner, index)]);
+                Step::Done(word)
+            }
+            TermKind::App { op: Op::ConstArray(_), args } => {
+                let value = args[0];
+                match self.words.get(&value) {
+                    Some(word) => Step::Done(word.clone()),
+                    None => Step::Need(vec![Task::Term(value)]),
+                }
+            }
+            TermKind::App { op: Op::Ite, args } => {
+                let (cond, then, other) = (args[0], args[1], args[2]);
+                let missing = self.missing([Task::Term(cond), Task::Read(then, index), Task::Read(other, index)]);
+                if !missing.is_empty() {
+                    return Step::Need(missing);
+                }
+                let cond = self.words[&cond][0];
+                let word = words::mux(&mut self.aig, cond, &self.reads[&(then, index)], &self.reads[&(other, index)]);
+                Step::Done(word)
+            }
+            TermKind::Var(_) => Step::Done(self.base_read(store, array, index)),
+            _ => {
+                self.note_approximation(store, array, "read of an array that is neither a variable nor built by stores");
+                Step::Done(self.base_read(store, array, index))
+            }
+        }
+    }
+
+    /// A fresh element for a read of a base array, equal to every earlier
+    /// read of the same array at an equal index (Ackermann's reduction).
+    fn base_read(&mut self, store: &TermStore, array: TermId, index: IndexId) -> Word {
+        let (_, elem_sort) = store.sorts().array_parts(store.sort(array)).expect("array sort");
+        let Some(width) = scalar_width(elem_sort) else {
+            return self.approximate(store, array, "arrays of arrays");
+        };
+        let elem = self.fresh_word(elem_sort, width);
+        let is_new_base = !self.base_reads.contains_key(&array);
+        if is_new_base && store.as_var(array).is_some() {
+            self.array_vars.push(array);
+        }
+        let earlier = std::mem::take(&mut self.base_reads.entry(array).or_default().reads);
+        for (other_index, other_elem) in &earlier {
+            let same_index = words::eq(
+                &mut self.aig,
+                &self.index_words[index.0 as usize],
+                &self.index_words[other_index.0 as usize],
+            );
+            let same_elem = words::eq(&mut self.aig, &elem, other_elem);
+            let fact = self.aig.implies(same_index, same_elem);
+            if fact != Lit::TRUE {
+                self.pending_facts.push(fact);
+                self.counts.ackermann_constraints += 1;
+            }
+        }
+        let reads = &mut self.base_reads.get_mut(&array).expect("entry created above").reads;
+        *reads = earlier;
+        reads.push((index, elem.clone()));
+        self.counts.array_reads += 1;
+        elem
+    }
+
+    /// Fresh inputs for a value of `sort`, with the range constraint of
+    /// rounding modes (only five of the eight codes are modes).
+    fn fresh_word(&mut self, sort: Sort, width: usize) -> Word {
+        let word = words::inputs(&mut self.aig, width);
+        if sort == Sort::RoundingMode {
+            let mode_count = words::constant(RoundingMode::ALL.len() as u128, width);
+            let in_range = words::ult(&mut self.aig, &word, &mode_count);
+            self.pending_facts.push(in_range);
+        }
+        word
+    }
+
+    fn note_approximation(&mut self, store: &TermStore, t: TermId, reason: &str) {
+        self.counts.approximated_terms += 1;
+        if self.approximation.is_none() {
+            let what = match store.op(t) {
+                Some(op) => format!("{op:?}"),
+                None => "term".to_string(),
+            };
+            self.approximation = Some(format!("{reason} ({what})"));
+        }
+    }
+
+    /// An unconstrained word standing for `t`, recorded as approximation.
+    fn approximate(&mut self, store: &TermStore, t: TermId, reason: &str) -> Word {
+        self.note_approximation(store, t, reason);
+        let sort = store.sort(t);
+        let width = scalar_width(sort).unwrap_or(0);
+        self.fresh_word(sort, width)
+    }
+}
+
+/// The word of `op` applied to argument words; `arg_sort` is the sort of
+/// the first argument. `Err` gives the reason the operator is not encoded.
+fn apply(aig: &mut Aig, op: Op, arg_sort: Option<Sort>, args: &[Word]) -> Result<Word, String> {
+    use Op::*;
+    let a = || &args[0];
+    let b = || &args[1];
+    let bit = |lit: Lit| Ok(bool_word(lit));
+    let float_sig = arg_sort.and_then(Sort::float_format).map(|(_, sig)| sig as usize);
+    let quadratic = |op: Op| {
+        if args[0].len() > MAX_QUADRATIC_WIDTH {
+            Err(format!("{op:?} on {}-bit operands (wider than {MAX_QUADRATIC_WIDTH} bits)", args[0].len()))
+        } else {
+            Ok(())
+        }
+    };
+    match op {
+        Not => bit(!a()[0]),
+        And => bit(aig.and_all(args.iter().map(|w| w[0]))),
+        Or => bit(aig.or_all(args.iter().map(|w| w[0]))),
+        Xor => bit(args.iter().fold(Lit::FALSE, |acc, w| aig.xor(acc, w[0]))),
+        Implies => bit(aig.implies(a()[0], b()[0])),
+        Ite => Ok(words::mux(aig, a()[0], b(), &args[2])),
+        Eq => {
+            let equalities: Vec<Lit> = args[1..].iter().map(|other| equal(aig, float_sig, a(), other)).collect();
+            bit(aig.and_all(equalities))
+        }
+        Distinct => {
+            let mut all_differ = Lit::TRUE;
+            for (i, x) in args.iter().enumerate() {
+                for y in &args[i + 1..] {
+                    let same = equal(aig, float_sig, x, y);
+                    all_differ = aig.and(all_differ, !same);
+                }
+            }
+            bit(all_differ)
+        }
+        BvNot => Ok(words::not(a())),
+        BvNeg => Ok(words::neg(aig, a())),
+        BvAnd => Ok(words::and(aig, a(), b())),
+        BvOr => Ok(words::or(aig, a(), b())),
+        BvXor => Ok(words::xor(aig, a(), b())),
+        BvAdd => Ok(words::add(aig, a(), b())),
+        BvSub => Ok(words::sub(aig, a(), b())),
+        BvMul => quadratic(op).map(|()| words::mul(aig, a(), b())),
+        BvUdiv => quadratic(op).map(|()| words::udiv(aig, a(), b())),
+        BvUrem => quadratic(op).map(|()| words::urem(aig, a(), b())),
+        BvSdiv => quadratic(op).map(|()| words::sdiv(aig, a(), b())),
+        BvSrem => quadratic(op).map(|()| words::srem(aig, a(), b())),
+        BvSmod => quadratic(op).map(|()| words::smod(aig, a(), b())),
+        BvShl => Ok(words::shl(aig, a(), b())),
+        BvLshr => Ok(words::lshr(aig, a(), b())),
+        BvAshr => Ok(words::ashr(aig, a(), b())),
+        BvUlt => bit(words::ult(aig, a(), b())),
+        BvUle => bit(words::ule(aig, a(), b())),
+        BvUgt => bit(words::ult(aig, b(), a())),
+        BvUge => bit(words::ule(aig, b(), a())),
+        BvSlt => bit(words::slt(aig, a(), b())),
+        BvSle => bit(words::sle(aig, a(), b())),
+        BvSgt => bit(words::slt(aig, b(), a())),
+        BvSge => bit(words::sle(aig, b(), a())),
+        Concat => Ok(words::concat(a(), b())),
+        Extract { hi, lo } => Ok(words::extract(a(), hi as usize, lo as usize)),
+        ZeroExtend(extra) => Ok(words::zero_extend(a(), extra as usize)),
+        SignExtend(extra) => Ok(words::sign_extend(a(), extra as usize)),
+        RotateLeft(amount) => Ok(words::rotate_left_const(a(), amount as usize)),
+        RotateRight(amount) => Ok(words::rotate_right_const(a(), amount as usize)),
+        BvUaddOverflow => bit(words::uadd_overflow(aig, a(), b())),
+        BvSaddOverflow => bit(words::sadd_overflow(aig, a(), b())),
+        BvUsubOverflow => bit(words::usub_overflow(aig, a(), b())),
+        BvSsubOverflow => bit(words::ssub_overflow(aig, a(), b())),
+        BvUmulOverflow => quadratic(op).map(|()| bool_word(words::umul_overflow(aig, a(), b()))),
+        BvSmulOverflow => quadratic(op).map(|()| bool_word(words::smul_overflow(aig, a(), b()))),
+        BvSdivOverflow => bit(words::sdiv_overflow(aig, a(), b())),
+        FpFromBits { .. } => Ok(a().clone()),
+        FpToBits => Ok(float_to_bits(aig, a(), float_sig.expect("float argument"))),
+        Select | Store | ConstArray(_) => Err(format!("{op:?} outside array resolution")),
+        _ => Err(FP_UNSUPPORTED.to_string()),
+    }
+}
+
+/// Equality of two words of one scalar sort (floats by SMT-LIB `=`).
+fn equal(aig: &mut Aig, float_sig: Option<usize>, a: &[Lit], b: &[Lit]) -> Lit {
+    match float_sig {
+        Some(sig) => float_eq(aig, a, b, sig),
+        None => words::eq(aig, a, b),
+    }
+}

@@ -1,0 +1,476 @@
+//! The bit-blasting solver checked against the term evaluator: random
+//! bit-vector terms of widths 1..128 over every operator, models validated
+//! by evaluation, `Unsat` answers on tiny inputs confirmed exhaustively;
+//! plus arrays, incremental use, approximations and limits.
+
+use std::collections::BTreeMap;
+
+use smt::{BvValue, Op, Sort};
+
+use super::*;
+use crate::testing::Rng;
+
+/// Builds random well-sorted terms over a few variables.
+struct TermGen<'s> {
+    store: &'s mut TermStore,
+    rng: Rng,
+    by_width: BTreeMap<u32, Vec<TermId>>,
+    bools: Vec<TermId>,
+    vars: Vec<TermId>,
+}
+
+const BINARY_OPS: [Op; 14] = [
+    Op::BvAnd,
+    Op::BvOr,
+    Op::BvXor,
+    Op::BvAdd,
+    Op::BvSub,
+    Op::BvMul,
+    Op::BvUdiv,
+    Op::BvUrem,
+    Op::BvSdiv,
+    Op::BvSrem,
+    Op::BvSmod,
+    Op::BvShl,
+    Op::BvLshr,
+    Op::BvAshr,
+];
+
+const PREDICATES: [Op; 17] = [
+    Op::Eq,
+    Op::Distinct,
+    Op::BvUlt,
+    Op::BvUle,
+    Op::BvUgt,
+    Op::BvUge,
+    Op::BvSlt,
+    Op::BvSle,
+    Op::BvSgt,
+    Op::BvSge,
+    Op::BvUaddOverflow,
+    Op::BvSaddOverflow,
+    Op::BvUsubOverflow,
+    Op::BvSsubOverflow,
+    Op::BvUmulOverflow,
+    Op::BvSmulOverflow,
+    Op::BvSdivOverflow,
+];
+
+impl<'s> TermGen<'s> {
+    fn new(store: &'s mut TermStore, seed: u64, var_widths: &[u32]) -> TermGen<'s> {
+        let mut gen = TermGen { store, rng: Rng::new(seed), by_width: BTreeMap::new(), bools: Vec::new(), vars: Vec::new() };
+        for (i, &w) in var_widths.iter().enumerate() {
+            let var = gen.store.var(&format!("x{i}"), Sort::BitVec(w));
+            gen.vars.push(var);
+            gen.add(var);
+        }
+        gen
+    }
+
+    fn add(&mut self, t: TermId) {
+        match self.store.sort(t) {
+            Sort::Bool => self.bools.push(t),
+            Sort::BitVec(w) => self.by_width.entry(w).or_default().push(t),
+            other => panic!("unexpected sort {other:?}"),
+        }
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.rng.below(items.len())]
+    }
+
+    fn any_width(&mut self) -> u32 {
+        let widths: Vec<u32> = self.by_width.keys().copied().collect();
+        self.pick(&widths)
+    }
+
+    fn of_width(&mut self, w: u32) -> TermId {
+        let terms = self.by_width[&w].clone();
+        self.pick(&terms)
+    }
+
+    fn constant(&mut self, w: u32) -> TermId {
+        let value = self.rng.edgy_value(w as usize);
+        self.store.bv_const(BvValue::from_u128(w, value))
+    }
+
+    /// One new random term (it may coincide with an existing one).
+    fn grow(&mut self) -> TermId {
+        let w = self.any_width();
+        let a = self.of_width(w);
+        let b = if self.rng.below(4) == 0 { self.constant(w) } else { self.of_width(w) };
+        let t = match self.rng.below(12) {
+            0..=3 => {
+                let op = self.pick(&BINARY_OPS);
+                self.store.mk(op, &[a, b])
+            }
+            4 => {
+                let op = self.pick(&[Op::BvNot, Op::BvNeg]);
+                self.store.mk(op, &[a])
+            }
+            5 => {
+                let amount = self.rng.below(w as usize + 2) as u32;
+                let op = self.pick(&[Op::RotateLeft(amount), Op::RotateRight(amount)]);
+                self.store.mk(op, &[a])
+            }
+            6 => {
+                let lo = self.rng.below(w as usize) as u32;
+                let hi = lo + self.rng.below((w - lo) as usize) as u32;
+                self.store.extract(hi, lo, a)
+            }
+            7 => {
+                let other = self.any_width();
+                let c = self.of_width(other);
+                if w + other <= 128 {
+                    self.store.concat(a, c)
+                } else {
+                    self.store.bv_xor(a, b)
+                }
+            }
+            8 => {
+                let extra = self.rng.below((128 - w as usize).min(40) + 1) as u32;
+                let op = self.pick(&[Op::ZeroExtend(extra), Op::SignExtend(extra)]);
+                self.store.mk(op, &[a])
+            }
+            9 => {
+                let cond = self.boolean();
+                self.store.ite(cond, a, b)
+            }
+            _ => self.boolean(),
+        };
+        self.add(t);
+        t
+    }
+
+    /// A random Boolean term over the existing terms.
+    fn boolean(&mut self) -> TermId {
+        if self.bools.len() >= 2 && self.rng.below(3) == 0 {
+            let p = self.pick(&self.bools.clone());
+            let q = self.pick(&self.bools.clone());
+            return match self.rng.below(5) {
+                0 => self.store.and2(p, q),
+                1 => self.store.or2(p, q),
+                2 => self.store.xor(p, q),
+                3 => self.store.not(p),
+                _ => {
+                    let r = self.pick(&self.bools.clone());
+                    self.store.ite(p, q, r)
+                }
+            };
+        }
+        let w = self.any_width();
+        let a = self.of_width(w);
+        let b = self.of_width(w);
+        let op = self.pick(&PREDICATES);
+        self.store.mk(op, &[a, b])
+    }
+}
+
+fn bv_value(t: TermId, store: &TermStore, value: u128) -> Value {
+    Value::Bv(BvValue::from_u128(store.sort(t).bv_width().expect("bit-vector"), value))
+}
+
+/// Every operator's circuit, checked at random inputs: each generated term
+/// is defined equal to a fresh variable, the inputs are fixed by
+/// assumptions, and the variable's model value must be the evaluator's
+/// value of the term.
+#[test]
+fn random_terms_match_the_evaluator() {
+    let widths = [1, 3, 8, 13, 32, 64, 100, 128];
+    for round in 0..12u64 {
+        let mut store = TermStore::new();
+        let mut gen = TermGen::new(&mut store, round, &widths);
+        let terms: Vec<TermId> = (0..60).map(|_| gen.grow()).collect();
+        let vars = gen.vars.clone();
+        let mut rng = Rng::new(1000 + round);
+        let mut solver = BitBlastSolver::new();
+        let mut defined = Vec::new();
+        for &t in &terms {
+            let copy = store.var("copy", store.sort(t));
+            let definition = store.eq(copy, t);
+            solver.assert(&store, definition);
+            defined.push((t, copy));
+        }
+        let mut inputs = Model::new();
+        let mut assumptions = Vec::new();
+        for &x in &vars {
+            let value = bv_value(x, &store, rng.edgy_value(store.sort(x).bv_width().unwrap() as usize));
+            let constant = store.constant(value.clone());
+            assumptions.push(store.eq(x, constant));
+            inputs.set(store.as_var(x).unwrap(), value);
+        }
+        assert_eq!(solver.check(&store, &assumptions), SatResult::Sat, "round {round}");
+        for (t, copy) in defined {
+            let want = eval(&store, t, &inputs).unwrap();
+            let got = solver.model_value(&store, copy).unwrap();
+            assert_eq!(got, want, "round {round}: term {:?} = {}", store.op(t), smt::to_smtlib2(&store, &[t], "QF_BV"));
+        }
+    }
+}
+
+/// Satisfiability of random formulas over four input bits: models must
+/// satisfy the formula, and `Unsat` must survive exhaustive enumeration.
+#[test]
+fn random_formulas_agree_with_exhaustive_evaluation() {
+    let mut unsat_seen = 0;
+    for round in 0..150u64 {
+        let mut store = TermStore::new();
+        let mut gen = TermGen::new(&mut store, round, &[2, 2]);
+        for _ in 0..12 {
+            gen.grow();
+        }
+        let parts: Vec<TermId> = (0..3).map(|_| gen.boolean()).collect();
+        let vars = gen.vars.clone();
+        let formula = store.and(&parts);
+        let mut solver = BitBlastSolver::new();
+        solver.assert(&store, formula);
+        match solver.check(&store, &[]) {
+            SatResult::Sat => {
+                let model = solver.model(&store);
+                assert_eq!(eval(&store, formula, &model), Ok(Value::Bool(true)), "round {round}");
+            }
+            SatResult::Unsat => {
+                unsat_seen += 1;
+                for bits in 0..16u128 {
+                    let mut model = Model::new();
+                    model.set(store.as_var(vars[0]).unwrap(), bv_value(vars[0], &store, bits & 3));
+                    model.set(store.as_var(vars[1]).unwrap(), bv_value(vars[1], &store, bits >> 2));
+                    assert_eq!(eval(&store, formula, &model), Ok(Value::Bool(false)), "round {round}, bits {bits}");
+                }
+            }
+            SatResult::Unknown(reason) => panic!("round {round}: unknown ({reason})"),
+        }
+    }
+    assert!(unsat_seen > 5, "the generator must produce unsatisfiable formulas too ({unsat_seen})");
+}
+
+#[test]
+fn incremental_assertions_and_assumptions() {
+    let mut store = TermStore::new();
+    let x = store.var("x", Sort::BitVec(16));
+    let y = store.var("y", Sort::BitVec(16));
+    let product = store.bv_mul(x, y);
+    let target = store.bv_u64(16, 391); // 17 * 23
+    let is_product = store.eq(product, target);
+    let one = store.bv_u64(16, 1);
+    let limit = store.bv_u64(16, 256);
+    let mut solver = BitBlastSolver::new();
+    solver.assert(&store, is_product);
+    for bound in [x, y] {
+        let above_one = store.bv_ult(one, bound);
+        let small = store.bv_ult(bound, limit);
+        solver.assert(&store, above_one);
+        solver.assert(&store, small);
+    }
+    assert_eq!(solver.check(&store, &[]), SatResult::Sat);
+    let value_of = |solver: &mut BitBlastSolver, store: &TermStore, t| {
+        solver.model_value(store, t).unwrap().as_bv().unwrap().to_u64().unwrap()
+    };
+    let (vx, vy) = (value_of(&mut solver, &store, x), value_of(&mut solver, &store, y));
+    assert_eq!((vx * vy) % 65536, 391);
+
+    let seventeen = store.bv_u64(16, 17);
+    let x_is_17 = store.eq(x, seventeen);
+    let not_17 = store.not(x_is_17);
+    assert_eq!(solver.check(&store, &[x_is_17]), SatResult::Sat);
+    assert_eq!(value_of(&mut solver, &store, y), 23);
+    assert_eq!(solver.check(&store, &[not_17]), SatResult::Sat);
+    assert_eq!(value_of(&mut solver, &store, x), 23);
+
+    let twenty_three = store.bv_u64(16, 23);
+    let x_is_23 = store.eq(x, twenty_three);
+    let not_23 = store.not(x_is_23);
+    assert_eq!(solver.check(&store, &[not_17, not_23]), SatResult::Unsat);
+    solver.assert(&store, not_23);
+    assert_eq!(solver.check(&store, &[]), SatResult::Sat, "assumptions must not persist");
+    assert_eq!(value_of(&mut solver, &store, x), 17);
+    solver.assert(&store, not_17);
+    assert_eq!(solver.check(&store, &[]), SatResult::Unsat);
+    assert!(solver.model_value(&store, x).is_err(), "no model after unsat");
+}
+
+fn array_setup(store: &mut TermStore, index_width: u32) -> (TermId, TermId, TermId, TermId) {
+    let sort = store.array_sort(Sort::BitVec(index_width), Sort::BitVec(8));
+    let a = store.var("a", sort);
+    let i = store.var("i", Sort::BitVec(index_width));
+    let j = store.var("j", Sort::BitVec(index_width));
+    let v = store.var("v", Sort::BitVec(8));
+    (a, i, j, v)
+}
+
+fn check_formula(store: &TermStore, formula: TermId) -> (SatResult, BitBlastSolver) {
+    let mut solver = BitBlastSolver::new();
+    solver.assert(store, formula);
+    let result = solver.check(store, &[]);
+    if result == SatResult::Sat {
+        let model = solver.model(store);
+        assert_eq!(eval(store, formula, &model), Ok(Value::Bool(true)), "model must satisfy the formula");
+    }
+    (result, solver)
+}
+
+#[test]
+fn array_axioms_hold() {
+    let mut store = TermStore::new();
+    let (a, i, j, v) = array_setup(&mut store, 32);
+    // Read over write at the written index.
+    let written = store.store(a, i, v);
+    let read_back = store.select(written, j);
+    let same_index = store.eq(i, j);
+    let differs = store.eq(read_back, v);
+    let differs = store.not(differs);
+    let formula = store.and(&[same_index, differs]);
+    assert_eq!(check_formula(&store, formula).0, SatResult::Unsat);
+    // Read over write elsewhere.
+    let old = store.select(a, j);
+    let changed = store.eq(read_back, old);
+    let changed = store.not(changed);
+    let other_index = store.not(same_index);
+    let formula = store.and(&[other_index, changed]);
+    assert_eq!(check_formula(&store, formula).0, SatResult::Unsat);
+    // Congruence of reads of a variable.
+    let at_i = store.select(a, i);
+    let reads_differ = store.eq(at_i, old);
+    let reads_differ = store.not(reads_differ);
+    let formula = store.and(&[same_index, reads_differ]);
+    assert_eq!(check_formula(&store, formula).0, SatResult::Unsat);
+    // And satisfiable variants produce models the evaluator accepts.
+    let formula = store.and(&[other_index, reads_differ]);
+    assert_eq!(check_formula(&store, formula).0, SatResult::Sat);
+}
+
+#[test]
+fn random_array_formulas_have_valid_models() {
+    let mut sat_seen = 0;
+    for round in 0..60u64 {
+        let mut rng = Rng::new(round);
+        let mut store = TermStore::new();
+        let (a, i, j, v) = array_setup(&mut store, 3);
+        let zero = store.bv_u64(8, 0);
+        let sort = store.sort(a);
+        let zeros = store.const_array(sort, zero);
+        let indices = [i, j, store.bv_u64(3, 1), store.bv_u64(3, 6)];
+        let values = [v, zero, store.bv_u64(8, 7)];
+        let mut arrays = vec![a, zeros];
+        for _ in 0..6 {
+            let base = arrays[rng.below(arrays.len())];
+            let next = if rng.below(4) == 0 {
+                let other = arrays[rng.below(arrays.len())];
+                let cond = store.bv_ult(i, j);
+                store.ite(cond, base, other)
+            } else {
+                store.store(base, indices[rng.below(4)], values[rng.below(3)])
+            };
+            arrays.push(next);
+        }
+        let mut facts = Vec::new();
+        for _ in 0..3 {
+            let left = store.select(arrays[rng.below(arrays.len())], indices[rng.below(4)]);
+            let right = store.select(arrays[rng.below(arrays.len())], indices[rng.below(4)]);
+            let equal = store.eq(left, right);
+            facts.push(if rng.below(2) == 0 { equal } else { store.not(equal) });
+        }
+        let formula = store.and(&facts);
+        if check_formula(&store, formula).0 == SatResult::Sat {
+            sat_seen += 1;
+        }
+    }
+    assert!(sat_seen > 10, "most random array formulas are satisfiable ({sat_seen})");
+}
+
+#[test]
+fn wide_array_indices_stay_small() {
+    let mut store = TermStore::new();
+    let (a, i, j, v) = array_setup(&mut store, 64);
+    let mut array = a;
+    for k in 0..10 {
+        let offset = store.bv_u64(64, k);
+        let index = store.bv_add(i, offset);
+        array = store.store(array, index, v);
+    }
+    let read = store.select(array, j);
+    let seven = store.bv_u64(8, 7);
+    let formula = store.eq(read, seven);
+    let (result, solver) = check_formula(&store, formula);
+    assert_eq!(result, SatResult::Sat);
+    let stats = solver.stats();
+    assert!(stats.aig_ands < 20_000, "10 stores over 64-bit indices: {stats}");
+    assert_eq!(stats.array_reads, 1);
+}
+
+#[test]
+fn float_arithmetic_is_approximated_soundly() {
+    let mut store = TermStore::new();
+    let x = store.var("x", Sort::float32());
+    let rm = store.rm_const(smt::RoundingMode::Rne);
+    let sum = store.mk(Op::FpAdd, &[rm, x, x]);
+    let is_nan = store.mk(Op::FpIsNaN, &[sum]);
+    let mut solver = BitBlastSolver::new();
+    solver.assert(&store, is_nan);
+    match solver.check(&store, &[]) {
+        SatResult::Unknown(reason) => assert!(reason.contains("floating point"), "{reason}"),
+        other => panic!("an approximated model must not be reported: {other:?}"),
+    }
+    // A contradiction outside the float part is still found.
+    let n = store.var("n", Sort::BitVec(8));
+    let m = store.var("m", Sort::BitVec(8));
+    let n_lt_m = store.bv_ult(n, m);
+    let m_lt_n = store.bv_ult(m, n);
+    solver.assert(&store, n_lt_m);
+    assert_eq!(solver.check(&store, &[m_lt_n]), SatResult::Unsat);
+}
+
+#[test]
+fn float_bits_round_trip_with_canonical_nan() {
+    let mut store = TermStore::new();
+    let bits = store.var("bits", Sort::BitVec(32));
+    let float = store.mk(Op::FpFromBits { exp: 8, sig: 24 }, &[bits]);
+    let back = store.mk(Op::FpToBits, &[float]);
+    let payload_nan = store.bv_u64(32, 0x7f80_0001);
+    let is_payload_nan = store.eq(bits, payload_nan);
+    let mut solver = BitBlastSolver::new();
+    solver.assert(&store, is_payload_nan);
+    assert_eq!(solver.check(&store, &[]), SatResult::Sat);
+    let value = solver.model_value(&store, back).unwrap();
+    assert_eq!(value.as_bv().unwrap().to_u64(), Some(0x7fc0_0000));
+    // The circuit agrees with the evaluator: bits differ from the result.
+    let same = store.eq(back, bits);
+    assert_eq!(solver.check(&store, &[same]), SatResult::Unsat);
+}
+
+#[test]
+fn time_limit_gives_unknown() {
+    let mut store = TermStore::new();
+    let x = store.var("x", Sort::BitVec(64));
+    let y = store.var("y", Sort::BitVec(64));
+    let product = store.bv_mul(x, y);
+    let target = store.bv_u64(64, 0xC2A5_2E6B_A4FB_D7D5);
+    let formula = store.eq(product, target);
+    let mut solver = BitBlastSolver::new();
+    solver.set_time_limit(Some(Duration::ZERO));
+    solver.assert(&store, formula);
+    assert!(matches!(solver.check(&store, &[]), SatResult::Unknown(_)));
+}
+
+#[test]
+fn deep_terms_blast_without_recursion() {
+    let mut store = TermStore::new();
+    let x = store.var("x", Sort::BitVec(8));
+    let one = store.bv_u64(8, 1);
+    let mut t = x;
+    let mut expected = 5u8;
+    for _ in 0..100_000 {
+        t = store.bv_add(t, one);
+        t = store.bv_xor(t, x);
+        expected = expected.wrapping_add(1) ^ 5;
+    }
+    let five = store.bv_u64(8, 5);
+    let x_is_five = store.eq(x, five);
+    let mut solver = BitBlastSolver::new();
+    solver.assert(&store, x_is_five);
+    for (value, answer) in [(expected, SatResult::Sat), (expected.wrapping_add(1), SatResult::Unsat)] {
+        let constant = store.bv_u64(8, u64::from(value));
+        let is_value = store.eq(t, constant);
+        assert_eq!(solver.check(&store, &[is_value]), answer);
+    }
+}
