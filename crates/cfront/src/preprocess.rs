@@ -18,6 +18,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
+/// Predefined for every C input: the tool's own macro, the contract
+/// annotation that programs written for ESBMC-style verifiers put before
+/// function definitions (kept as an attribute for the contract checker),
+/// and no warnings (diagnostics are the type checker's job).
+const VERIFIER_MACROS: &[&str] =
+    &["-D__TARSIER__=1", "-D__ESBMC_contract=__attribute__((annotate(\"__ESBMC_contract\")))", "-w"];
+
 /// Preprocesses `input`. Returns `None` after reporting an error.
 pub fn run(input: &Path, opts: &Options, diags: &mut Diagnostics) -> Option<String> {
     if input.extension().is_some_and(|ext| ext == "i") {
@@ -30,7 +37,7 @@ pub fn run(input: &Path, opts: &Options, diags: &mut Diagnostics) -> Option<Stri
     let base = base_command(opts);
     let mut args = base.args.clone();
     args.extend(data_model_args(&base, opts.data_model));
-    args.extend(["-D__TARSIER__=1".to_string(), "-w".to_string()]);
+    args.extend(VERIFIER_MACROS.iter().map(|m| m.to_string()));
     args.extend(opts.macro_args.iter().cloned());
     for dir in &opts.include_dirs {
         args.push(format!("-I{}", dir.display()));

@@ -238,6 +238,9 @@ impl<'t, 'a> Parser<'t, 'a> {
             return Ok(Declaration { specs, declarators: Vec::new(), loc });
         }
         let head = self.init_declarator_head(&specs)?;
+        if matches!(head.declarator.derived.first(), Some(Derived::Function(_))) && self.is(P::LBrace) {
+            return Err(self.error_at(head.declarator.loc, "unsupported: nested function definitions (a GNU extension)"));
+        }
         self.declaration_rest(specs, head, loc)
     }
 
@@ -288,12 +291,22 @@ impl<'t, 'a> Parser<'t, 'a> {
 
     /// Whether the current token can start declaration specifiers.
     pub(super) fn starts_decl_specs(&self) -> bool {
-        match self.kind() {
+        let ahead = self.skip_extensions(0);
+        match self.kind_at(ahead) {
             TokKind::Kw(kw) => is_specifier_keyword(kw),
-            TokKind::Ident => self.ident_names_type(0),
-            TokKind::Punct(P::LBracket) => self.is_at(1, P::LBracket),
+            TokKind::Ident => self.ident_names_type(ahead),
+            TokKind::Punct(P::LBracket) => self.is_at(ahead + 1, P::LBracket),
             _ => false,
         }
+    }
+
+    /// The offset of the first token at or after `ahead` that is not
+    /// `__extension__` (which may precede a declaration or an expression).
+    fn skip_extensions(&self, mut ahead: usize) -> usize {
+        while self.kind_at(ahead) == TokKind::Kw(Kw::Extension) {
+            ahead += 1;
+        }
+        ahead
     }
 
     /// Whether the current token starts a type name (in casts, `sizeof`...).
@@ -352,6 +365,9 @@ impl<'t, 'a> Parser<'t, 'a> {
                 TokKind::Kw(Kw::Alignas) => specs.alignas.push(self.alignas()?),
                 TokKind::Kw(Kw::Decimal) => {
                     return Err(self.error_at(tok.loc, "unsupported: decimal floating types"));
+                }
+                TokKind::Kw(Kw::BitInt) => {
+                    return Err(self.error_at(tok.loc, "unsupported: bit-precise integer types (_BitInt/_ExtInt)"));
                 }
                 TokKind::Ident if !other_type && !basic.any && self.ident_names_type(0) => {
                     let name = self.text(tok);
@@ -522,7 +538,10 @@ impl<'t, 'a> Parser<'t, 'a> {
                 }
             }
         }
-        self.expect(P::Semi)?;
+        // GNU accepts a missing `;` after the last member.
+        if !self.is(P::RBrace) {
+            self.expect(P::Semi)?;
+        }
         fields.push(FieldDecl { specs, declarators, loc });
         Ok(())
     }
@@ -564,6 +583,7 @@ impl<'t, 'a> Parser<'t, 'a> {
     }
 
     pub(super) fn starts_type_name_at(&self, ahead: usize) -> bool {
+        let ahead = self.skip_extensions(ahead);
         match self.kind_at(ahead) {
             TokKind::Kw(kw) => is_specifier_keyword(kw) && !is_storage_keyword(kw),
             TokKind::Ident => self.ident_names_type(ahead),
@@ -897,6 +917,7 @@ fn is_specifier_keyword(kw: Kw) -> bool {
                 | Alignas
                 | Extension
                 | Decimal
+                | BitInt
         )
 }
 

@@ -116,7 +116,8 @@ fn float(text: &str, is_hex: bool) -> Result<ExprKind, String> {
     }
     let (suffix_text, imaginary) = strip_imaginary(&text[end..]);
     let suffix = match suffix_text.to_ascii_lowercase().as_str() {
-        "" => FloatSuffix::None,
+        // GNU `d`: an explicit `double`.
+        "" | "d" => FloatSuffix::None,
         "f" => FloatSuffix::F,
         "l" | "w" => FloatSuffix::L,
         "q" | "f128" => FloatSuffix::F128,

@@ -34,9 +34,6 @@ impl<'t, 'a> Parser<'t, 'a> {
     /// which only scope label names.
     fn block_item(&mut self) -> PResult<Option<Stmt>> {
         let loc = self.loc();
-        while self.is_kw(Kw::Extension) && !self.is_at(1, P::LParen) {
-            self.bump();
-        }
         if self.eat_kw(Kw::Label) {
             loop {
                 self.expect_ident()?;

@@ -1,0 +1,211 @@
+//! Runs preprocess + lex + parse over every task of a corpus manifest (or
+//! over the files given with `--file`) and prints how many tasks parse, why
+//! the others do not, and the lex+parse throughput on the largest inputs.
+//!
+//! ```text
+//! cargo run --release -p cfront --example parse_corpus -- [CORPUS_DIR] [-j N] [--file F.c ...]
+//! ```
+
+use cfront::diag::Diagnostics;
+use cfront::{lex, parse, preprocess, Options};
+use ir::{DataModel, SourceFiles};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const DEFAULT_CORPUS: &str = "/work/shared/corpus/esbmc-regression";
+/// Lex+parse repetitions when timing the largest inputs.
+const TIMING_REPEATS: u32 = 5;
+
+struct Task {
+    id: String,
+    files: Vec<PathBuf>,
+    opts: Options,
+    expected: String,
+}
+
+/// One preprocessed input: its size and the time lex+parse took.
+struct Measured {
+    path: PathBuf,
+    bytes: usize,
+    elapsed: Duration,
+    opts: Options,
+}
+
+struct Outcome {
+    error: Option<String>,
+    measured: Vec<Measured>,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut corpus = PathBuf::from(DEFAULT_CORPUS);
+    let mut threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut single_files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "-j" => {
+                i += 1;
+                threads = args.get(i).and_then(|n| n.parse().ok()).unwrap_or(threads);
+            }
+            "--file" => {
+                i += 1;
+                single_files.extend(args.get(i).map(PathBuf::from));
+            }
+            other => corpus = PathBuf::from(other),
+        }
+        i += 1;
+    }
+    if !single_files.is_empty() {
+        for file in &single_files {
+            for model in [DataModel::LP64, DataModel::ILP32] {
+                time_single_file(file, Options { data_model: model, ..Options::default() });
+            }
+        }
+        return;
+    }
+    let tasks = match load_manifest(&corpus) {
+        Ok(tasks) => tasks,
+        Err(e) => {
+            eprintln!("parse_corpus: {e}");
+            std::process::exit(2);
+        }
+    };
+    let started = Instant::now();
+    let outcomes = run_parallel(&tasks, threads.max(1));
+    report(&tasks, &outcomes, started.elapsed());
+}
+
+fn load_manifest(corpus: &Path) -> Result<Vec<Task>, String> {
+    let manifest = corpus.join("manifest.jsonl");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    text.lines().filter(|l| !l.trim().is_empty()).map(|line| task_from_json(corpus, line)).collect()
+}
+
+fn task_from_json(corpus: &Path, line: &str) -> Result<Task, String> {
+    let json: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("manifest: {e}"))?;
+    let strings = |key: &str| -> Vec<String> {
+        json[key].as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    };
+    let id = json["id"].as_str().unwrap_or("?").to_string();
+    let files: Vec<PathBuf> = strings("files").iter().map(|f| corpus.join(f)).collect();
+    let dir = corpus.join(&id);
+    let mut opts = Options {
+        data_model: if json["data_model"] == "ILP32" { DataModel::ILP32 } else { DataModel::LP64 },
+        ..Options::default()
+    };
+    for flag in strings("cflags") {
+        if flag.starts_with("-D") || flag.starts_with("-U") {
+            opts.macro_args.push(flag);
+        } else if let Some(include_dir) = flag.strip_prefix("-I") {
+            opts.include_dirs.push(dir.join(include_dir));
+        } else if let Some(file) = flag.strip_prefix("--include-file=") {
+            opts.include_files.push(dir.join(file));
+        }
+    }
+    let expected = json["expected"].as_str().unwrap_or("?").to_string();
+    Ok(Task { id, files, opts, expected })
+}
+
+fn run_parallel(tasks: &[Task], threads: usize) -> Vec<Outcome> {
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(task) = tasks.get(index) else { break };
+                let outcome = run_task(task);
+                results.lock().unwrap_or_else(|e| e.into_inner()).push((index, outcome));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(index, _)| *index);
+    results.into_iter().map(|(_, outcome)| outcome).collect()
+}
+
+fn run_task(task: &Task) -> Outcome {
+    let mut measured = Vec::new();
+    let mut files = SourceFiles::default();
+    for path in &task.files {
+        let mut diags = Diagnostics::default();
+        let Some(text) = preprocess::run(path, &task.opts, &mut diags) else {
+            return Outcome { error: Some(first_line(&diags.render(&files))), measured };
+        };
+        let start = Instant::now();
+        let parsed = lex::tokenize(&text, path, &mut files, &mut diags).and_then(|tokens| parse::parse(&tokens, &mut diags));
+        measured.push(Measured { path: path.clone(), bytes: text.len(), elapsed: start.elapsed(), opts: task.opts.clone() });
+        if parsed.is_none() {
+            return Outcome { error: Some(first_line(&diags.render(&files))), measured };
+        }
+    }
+    Outcome { error: None, measured }
+}
+
+/// The first diagnostic's headline (and, for preprocessor failures, the
+/// preprocessor's first line), on one line.
+fn first_line(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().take(2).collect();
+    match lines.as_slice() {
+        [] => "(no message)".to_string(),
+        [head, next, ..] if head.ends_with(':') => format!("{head} {}", next.trim()),
+        [head, ..] => head.to_string(),
+    }
+}
+
+fn report(tasks: &[Task], outcomes: &[Outcome], wall: Duration) {
+    let rejected: Vec<(&Task, &Outcome)> = tasks.iter().zip(outcomes).filter(|(_, o)| o.error.is_some()).collect();
+    println!("rejected tasks:");
+    for (task, outcome) in &rejected {
+        println!("  {} (expected {}): {}", task.id, task.expected, outcome.error.as_deref().unwrap_or(""));
+    }
+    let accepted = tasks.len() - rejected.len();
+    let percent = 100.0 * accepted as f64 / tasks.len().max(1) as f64;
+    println!("tasks: {}  accepted: {accepted} ({percent:.2}%)  rejected: {}", tasks.len(), rejected.len());
+    let mut all: Vec<&Measured> = outcomes.iter().flat_map(|o| &o.measured).collect();
+    let bytes: usize = all.iter().map(|m| m.bytes).sum();
+    let time: Duration = all.iter().map(|m| m.elapsed).sum();
+    println!(
+        "preprocessed text: {:.1} MB in {} inputs; lex+parse {:.2} s total ({:.1} MB/s); wall time with cpp: {:.1} s",
+        bytes as f64 / 1e6,
+        all.len(),
+        time.as_secs_f64(),
+        bytes as f64 / 1e6 / time.as_secs_f64().max(1e-9),
+        wall.as_secs_f64()
+    );
+    all.sort_by_key(|m| std::cmp::Reverse(m.bytes));
+    println!("largest inputs (lex+parse, best of {TIMING_REPEATS}):");
+    for m in all.iter().take(5) {
+        time_single_file(&m.path, m.opts.clone());
+    }
+}
+
+/// Preprocesses `path` once and prints the best lex+parse throughput.
+fn time_single_file(path: &Path, opts: Options) {
+    let mut diags = Diagnostics::default();
+    let mut files = SourceFiles::default();
+    let Some(text) = preprocess::run(path, &opts, &mut diags) else {
+        println!("  {} ({:?}): {}", path.display(), opts.data_model, first_line(&diags.render(&files)));
+        return;
+    };
+    let mut best = Duration::MAX;
+    let mut ok = true;
+    for _ in 0..TIMING_REPEATS {
+        let start = Instant::now();
+        let parsed = lex::tokenize(&text, path, &mut files, &mut diags).and_then(|tokens| parse::parse(&tokens, &mut diags));
+        best = best.min(start.elapsed());
+        ok &= parsed.is_some();
+    }
+    let status = if ok { "ok".to_string() } else { first_line(&diags.render(&files)) };
+    println!(
+        "  {} ({:?}): {:.2} MB, {:.2} ms, {:.1} MB/s: {status}",
+        path.display(),
+        opts.data_model,
+        text.len() as f64 / 1e6,
+        best.as_secs_f64() * 1e3,
+        text.len() as f64 / 1e6 / best.as_secs_f64().max(1e-9)
+    );
+}
