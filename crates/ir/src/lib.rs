@@ -10,6 +10,7 @@ pub mod build;
 pub mod entity;
 pub mod expr;
 pub mod instr;
+pub mod interp;
 pub mod layout;
 pub mod loc;
 pub mod print;

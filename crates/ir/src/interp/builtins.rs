@@ -1,0 +1,227 @@
+//! The library functions the interpreter implements when the program gives
+//! them no body: assumptions and assertions of the verification
+//! interfaces, `exit`/`abort`, heap allocation, `mem*` and `strlen`. Any
+//! other function without a body returns a nondeterministic value (asked
+//! from the input provider) and has no other effect.
+
+use super::exec::{Flow, Machine};
+use super::memory::{AccessError, Bytes, ObjectKind, Pointer};
+use super::value::{sign_extend, Value};
+use super::{InputKind, Outcome, UbKind};
+use crate::expr::Expr;
+use crate::instr::PropertyClass;
+use crate::program::FuncId;
+use crate::types::{Type, TypeId};
+
+/// Longest string read for an assertion message.
+const MESSAGE_LIMIT: u64 = 1024;
+
+impl Machine<'_> {
+    /// Executes the body-less function `func`; returns the call's value.
+    pub(super) fn call_builtin(&mut self, func: FuncId, values: &[Value], args: &[Expr]) -> Flow<Option<Value>> {
+        let function = &self.program.functions[func];
+        let name = function.name.as_str();
+        let ret = match self.program.types.get(function.ty) {
+            Type::Function(sig) => sig.ret,
+            _ => return Err(self.malformed(format!("`{name}` does not have a function type"))),
+        };
+        let library_name = name.strip_prefix("__builtin_").unwrap_or(name);
+        let arg = |i: usize| values.get(i).ok_or_else(|| self.malformed(format!("`{name}` needs argument {i}")));
+        match library_name {
+            "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" => {
+                if !self.is_true(arg(0)?)? {
+                    return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
+                }
+                Ok(None)
+            }
+            "__VERIFIER_assert" | "__ESBMC_assert" | "__CPROVER_assert" | "assert" => {
+                if self.is_true(arg(0)?)? {
+                    return Ok(None);
+                }
+                let message = match values.get(1) {
+                    Some(Value::Ptr(p)) => self.c_string(*p),
+                    _ => None,
+                };
+                let message = message.unwrap_or_else(|| self.program.display_expr(&args[0]).to_string());
+                Err(self.violation(PropertyClass::UserAssertion, message))
+            }
+            "__assert_fail" => {
+                let message = match values.first() {
+                    Some(Value::Ptr(p)) => self.c_string(*p),
+                    _ => None,
+                };
+                Err(self.violation(PropertyClass::UserAssertion, message.unwrap_or_else(|| "__assert_fail".into())))
+            }
+            "abort" => Err(Outcome::Aborted),
+            "exit" | "_Exit" | "_exit" => {
+                let code = self.scalar(arg(0)?)?;
+                Err(Outcome::Completed(i64::from(sign_extend(code, 32) as i32)))
+            }
+            "malloc" => {
+                let size = self.size_arg(arg(0)?)?;
+                self.heap_allocate("malloc", size, true).map(Some)
+            }
+            "calloc" => {
+                let (count, size) = (self.size_arg(arg(0)?)?, self.size_arg(arg(1)?)?);
+                match count.checked_mul(size) {
+                    Some(total) => self.heap_allocate("calloc", total, false).map(Some),
+                    None => Ok(Some(Value::Ptr(Pointer::NULL))),
+                }
+            }
+            "realloc" => {
+                let (old, size) = (self.pointer(arg(0)?)?, self.size_arg(arg(1)?)?);
+                self.reallocate(old, size).map(Some)
+            }
+            "free" => {
+                let p = self.pointer(arg(0)?)?;
+                self.memory.free(p).map_err(|e| self.access_error(e))?;
+                Ok(None)
+            }
+            "alloca" => {
+                let size = self.size_arg(arg(0)?)?;
+                let depth = self.frames.len() - 1;
+                let name = self.next_heap_name("alloca");
+                let object = self.allocate(name, ObjectKind::Alloca { depth }, size)?;
+                self.frames[depth].allocas.push(object);
+                self.fill_uninitialized(object, None)?;
+                Ok(Some(Value::Ptr(Pointer { object, offset: 0 })))
+            }
+            "memcpy" | "memmove" => {
+                let (dest, src, len) = (self.pointer(arg(0)?)?, self.pointer(arg(1)?)?, self.size_arg(arg(2)?)?);
+                if library_name == "memcpy" && overlap(dest, src, len) {
+                    return Err(self.ub(UbKind::OverlappingCopy));
+                }
+                let bytes = self.memory.read(src, len).map_err(|e| self.access_error(e))?;
+                self.memory.write(dest, &bytes).map_err(|e| self.access_error(e))?;
+                Ok(Some(Value::Ptr(dest)))
+            }
+            "memset" => {
+                let (dest, byte, len) = (self.pointer(arg(0)?)?, self.scalar(arg(1)?)?, self.size_arg(arg(2)?)?);
+                self.memory.check_access(dest, len, true).map_err(|e| self.access_error(e))?;
+                let bytes = Bytes::from_data(vec![byte as u8; len as usize]);
+                self.memory.write(dest, &bytes).map_err(|e| self.access_error(e))?;
+                Ok(Some(Value::Ptr(dest)))
+            }
+            "memcmp" => {
+                let (a, b, len) = (self.pointer(arg(0)?)?, self.pointer(arg(1)?)?, self.size_arg(arg(2)?)?);
+                let left = self.memory.read(a, len).map_err(|e| self.access_error(e))?;
+                let right = self.memory.read(b, len).map_err(|e| self.access_error(e))?;
+                let difference = left.data.iter().zip(&right.data).find(|(x, y)| x != y);
+                let result = difference.map_or(0i128, |(x, y)| i128::from(*x) - i128::from(*y));
+                self.int_value(result as u128, ret).map(Some)
+            }
+            "strlen" => {
+                let s = self.pointer(arg(0)?)?;
+                let len = self.string_length(s, u64::MAX)?;
+                self.int_value(u128::from(len), ret).map(Some)
+            }
+            _ if matches!(self.program.types.get(ret), Type::Void) => Ok(None),
+            _ => self.input(InputKind::ExternalCall(name.to_string()), ret).map(Some),
+        }
+    }
+
+    fn current_loc(&self) -> crate::loc::Loc {
+        let frame = self.frames.last().expect("frame");
+        self.program.functions[frame.func].body.as_deref().unwrap_or_default()[frame.pc].loc
+    }
+
+    fn is_true(&self, value: &Value) -> Flow<bool> {
+        Ok(match value {
+            Value::Ptr(p) => !p.is_null(),
+            other => self.scalar(other)? != 0,
+        })
+    }
+
+    fn size_arg(&self, value: &Value) -> Flow<u64> {
+        let bits = self.scalar(value)?;
+        u64::try_from(bits).map_err(|_| Outcome::MemoryLimit)
+    }
+
+    fn int_value(&self, bits: u128, ty: TypeId) -> Flow<Value> {
+        match self.int_type(ty) {
+            Some((width, _)) => Ok(Value::Scalar(bits & crate::layout::low_mask(width))),
+            None => Err(self.malformed("a library function declared with a non-integer result".into())),
+        }
+    }
+
+    /// Whether the allocation fails, when failures are enabled.
+    fn allocation_fails(&mut self) -> Flow<bool> {
+        if !self.config.malloc_may_fail {
+            return Ok(false);
+        }
+        let answer = self.request_input(InputKind::AllocationFailure, None, 1)?;
+        Ok(answer[0] != 0)
+    }
+
+    fn heap_allocate(&mut self, allocator: &str, size: u64, uninitialized: bool) -> Flow<Value> {
+        if self.allocation_fails()? {
+            return Ok(Value::Ptr(Pointer::NULL));
+        }
+        let name = self.next_heap_name(allocator);
+        let object = self.allocate(name, ObjectKind::Heap, size)?;
+        if uninitialized {
+            self.fill_uninitialized(object, None)?;
+        }
+        Ok(Value::Ptr(Pointer { object, offset: 0 }))
+    }
+
+    /// `realloc`: a new block (contents from the input provider, then the
+    /// old block's bytes copied over its start) and the old one freed.
+    fn reallocate(&mut self, old: Pointer, size: u64) -> Flow<Value> {
+        if old.is_null() {
+            return self.heap_allocate("realloc", size, true);
+        }
+        let old_object = self.memory.object(old.object);
+        let is_live_heap_start = old.offset == 0
+            && matches!(old_object.kind, ObjectKind::Heap)
+            && old_object.lifetime == super::memory::Lifetime::Alive;
+        if !is_live_heap_start {
+            let error = if matches!(old_object.kind, ObjectKind::Heap) && old.offset == 0 {
+                AccessError::DoubleFree
+            } else {
+                AccessError::InvalidFree
+            };
+            return Err(self.access_error(error));
+        }
+        if size == 0 {
+            self.memory.free(old).map_err(|e| self.access_error(e))?;
+            return Ok(Value::Ptr(Pointer::NULL));
+        }
+        let kept = old_object.size.min(size);
+        let new = self.heap_allocate("realloc", size, true)?;
+        let Value::Ptr(new_ptr) = new else { return Ok(new) };
+        if new_ptr.is_null() {
+            return Ok(new);
+        }
+        let bytes = self.memory.read(old, kept).map_err(|e| self.access_error(e))?;
+        self.memory.write(new_ptr, &bytes).map_err(|e| self.access_error(e))?;
+        self.memory.free(old).map_err(|e| self.access_error(e))?;
+        Ok(new)
+    }
+
+    /// Length of the NUL-terminated string at `s`, reading at most `limit` bytes.
+    fn string_length(&self, s: Pointer, limit: u64) -> Flow<u64> {
+        let mut len = 0u64;
+        while len < limit {
+            let at = Pointer { offset: s.offset.wrapping_add(len), ..s };
+            let byte = self.memory.read(at, 1).map_err(|e| self.access_error(e))?;
+            if byte.data[0] == 0 {
+                return Ok(len);
+            }
+            len += 1;
+        }
+        Ok(len)
+    }
+
+    /// The string at `s` for a message, if it can be read.
+    fn c_string(&self, s: Pointer) -> Option<String> {
+        let len = self.string_length(s, MESSAGE_LIMIT).ok()?;
+        let bytes = self.memory.read(s, len).ok()?;
+        Some(String::from_utf8_lossy(&bytes.data).into_owned())
+    }
+}
+
+/// Whether `[a, a + len)` and `[b, b + len)` share a byte of one object.
+fn overlap(a: Pointer, b: Pointer, len: u64) -> bool {
+    a.object == b.object && len > 0 && a.offset < b.offset.wrapping_add(len) && b.offset < a.offset.wrapping_add(len)
+}

@@ -1,0 +1,440 @@
+//! The interpreter's machine: program set-up, the instruction loop, call
+//! frames, calls and returns.
+
+use super::eval::Place;
+use super::memory::{AccessError, Lifetime, Memory, ObjectId, ObjectKind, Pointer};
+use super::value::{sign_extend, Value};
+use super::{Config, InputKind, InputProvider, InputRequest, Outcome, Run, TraceStep, UbKind, Violation};
+use crate::expr::{Expr, ExprKind};
+use crate::instr::{InstrIdx, InstrKind, Property, PropertyClass};
+use crate::loc::Loc;
+use crate::program::{FuncId, Program, SymbolId, SymbolKind};
+use crate::types::{Type, TypeId};
+use std::collections::HashMap;
+
+/// Evaluation either continues with a `T` or ends the run with an outcome.
+pub(super) type Flow<T> = Result<T, Outcome>;
+
+/// Where a call's result goes when the callee returns.
+struct ResultSlot {
+    place: Place,
+    lhs: Expr,
+    caller_instr: usize,
+}
+
+pub(super) struct Frame {
+    pub func: FuncId,
+    /// Index of the instruction being executed.
+    pub pc: usize,
+    /// Every local declared in this frame, alive or dead: a variable
+    /// declared again (next loop iteration) reuses its object.
+    pub locals: HashMap<SymbolId, ObjectId>,
+    pub allocas: Vec<ObjectId>,
+    result: Option<ResultSlot>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Stage {
+    Init,
+    Entry,
+}
+
+pub(super) struct Machine<'a> {
+    pub program: &'a Program,
+    pub config: &'a Config,
+    inputs: &'a mut (dyn InputProvider + Send),
+    pub memory: Memory,
+    pub globals: HashMap<SymbolId, ObjectId>,
+    pub function_objects: HashMap<FuncId, ObjectId>,
+    pub frames: Vec<Frame>,
+    pub depth: u32,
+    steps: u64,
+    trace: Vec<TraceStep>,
+    stage: Stage,
+    heap_blocks: u32,
+}
+
+/// Functions whose call is the reach-error property itself.
+const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
+
+impl<'a> Machine<'a> {
+    pub fn new(program: &'a Program, config: &'a Config, inputs: &'a mut (dyn InputProvider + Send)) -> Machine<'a> {
+        let pointer_bytes = program.data_model.pointer_bytes();
+        Machine {
+            program,
+            config,
+            inputs,
+            memory: Memory::new(pointer_bytes, config.memory_limit),
+            globals: HashMap::new(),
+            function_objects: HashMap::new(),
+            frames: Vec::new(),
+            depth: 0,
+            steps: 0,
+            trace: Vec::new(),
+            stage: Stage::Init,
+            heap_blocks: 0,
+        }
+    }
+
+    pub fn run(mut self) -> Run {
+        let outcome = match self.set_up() {
+            Ok(()) => loop {
+                if let Err(outcome) = self.step() {
+                    break outcome;
+                }
+            },
+            Err(outcome) => outcome,
+        };
+        let object_names = self.memory.objects().map(|(_, o)| o.name.clone()).collect();
+        Run { outcome, trace: self.trace, steps: self.steps, object_names }
+    }
+
+    /// Where the current instruction is, for outcomes.
+    fn position(&self) -> (FuncId, InstrIdx, Loc) {
+        match self.frames.last() {
+            Some(frame) => {
+                let body = self.program.functions[frame.func].body.as_deref().unwrap_or_default();
+                let loc = body.get(frame.pc).map_or(Loc::NONE, |i| i.loc);
+                (frame.func, InstrIdx(frame.pc as u32), loc)
+            }
+            None => (self.program.entry.unwrap_or(FuncId(0)), InstrIdx(0), Loc::NONE),
+        }
+    }
+
+    pub(super) fn ub(&self, kind: UbKind) -> Outcome {
+        let (function, instr, loc) = self.position();
+        Outcome::UndefinedBehaviour { kind, loc, function, instr }
+    }
+
+    pub(super) fn malformed(&self, what: String) -> Outcome {
+        let (function, instr, _) = self.position();
+        let name = self.program.functions.get(function).map_or("?", |f| f.name.as_str());
+        Outcome::Malformed(format!("fn {name}, instr {}: {what}", instr.0))
+    }
+
+    pub(super) fn access_error(&self, error: AccessError) -> Outcome {
+        self.ub(match error {
+            AccessError::Null => UbKind::NullDereference,
+            AccessError::Invalid => UbKind::InvalidPointer,
+            AccessError::OutOfBounds => UbKind::OutOfBounds,
+            AccessError::Freed => UbKind::UseAfterFree,
+            AccessError::Dead => UbKind::DeadObject,
+            AccessError::ReadOnly => UbKind::WriteToReadOnly,
+            AccessError::Function => UbKind::FunctionAccess,
+            AccessError::InvalidFree => UbKind::InvalidFree,
+            AccessError::DoubleFree => UbKind::DoubleFree,
+        })
+    }
+
+    pub(super) fn violation(&self, class: PropertyClass, message: String) -> Outcome {
+        let (function, instr, loc) = self.position();
+        Outcome::Violation(Violation { property: Property { class, message }, loc, function, instr })
+    }
+
+    /// Asks the input provider for `size` bytes and records them.
+    pub(super) fn request_input(&mut self, kind: InputKind, ty: Option<TypeId>, size: u64) -> Flow<Vec<u8>> {
+        if size > self.config.memory_limit {
+            return Err(Outcome::MemoryLimit);
+        }
+        let (function, _, loc) = self.position();
+        let request = InputRequest { kind, ty, size, function, loc };
+        let bytes = self.inputs.next_input(&request).ok_or(Outcome::InputsExhausted { loc })?;
+        if bytes.len() as u64 != size {
+            let got = bytes.len();
+            return Err(Outcome::Unsupported(format!("the input provider gave {got} bytes for a {size}-byte value")));
+        }
+        if self.config.record_trace {
+            let InputRequest { kind, ty, function, loc, .. } = request;
+            self.trace.push(TraceStep::Input { kind, ty, bytes: bytes.clone(), function, loc });
+        }
+        Ok(bytes)
+    }
+
+    pub(super) fn allocate(&mut self, name: String, kind: ObjectKind, size: u64) -> Flow<ObjectId> {
+        self.memory.allocate(name, kind, size).map_err(|_| Outcome::MemoryLimit)
+    }
+
+    pub(super) fn next_heap_name(&mut self, allocator: &str) -> String {
+        self.heap_blocks += 1;
+        format!("{allocator}#{}", self.heap_blocks)
+    }
+
+    /// Creates function and global objects and enters `init` (or `entry`).
+    fn set_up(&mut self) -> Flow<()> {
+        let program = self.program;
+        for (func, function) in program.functions.iter() {
+            let object = self.allocate(function.name.clone(), ObjectKind::Function(func), 0)?;
+            self.function_objects.insert(func, object);
+        }
+        for (sym, symbol) in program.symbols.iter() {
+            let kind = match symbol.kind {
+                SymbolKind::Global => ObjectKind::Global(sym),
+                SymbolKind::StringLiteral => ObjectKind::StringLiteral(sym),
+                SymbolKind::Local(_) | SymbolKind::Function(_) => continue,
+            };
+            // An array declared without a length and never defined has no bytes.
+            let size = program.types.size_of(symbol.ty, program.data_model).unwrap_or(0);
+            let object = self.allocate(symbol.display_name.clone(), kind, size)?;
+            self.globals.insert(sym, object);
+        }
+        match program.init {
+            Some(init) => self.enter_function(init, vec![], None),
+            None => self.start_entry(),
+        }
+    }
+
+    fn start_entry(&mut self) -> Flow<()> {
+        self.stage = Stage::Entry;
+        let string_objects: Vec<ObjectId> = self
+            .globals
+            .iter()
+            .filter(|(sym, _)| self.program.symbols[**sym].kind == SymbolKind::StringLiteral)
+            .map(|(_, object)| *object)
+            .collect();
+        for object in string_objects {
+            self.memory.set_read_only(object);
+        }
+        let Some(entry) = self.program.entry else {
+            return Err(Outcome::Malformed("the program has no entry function".into()));
+        };
+        let mut args = Vec::new();
+        for param in self.program.functions[entry].params.clone() {
+            let symbol = &self.program.symbols[param];
+            args.push(self.input(InputKind::EntryArgument(symbol.display_name.clone()), symbol.ty)?);
+        }
+        self.enter_function(entry, args, None)
+    }
+
+    fn enter_function(&mut self, func: FuncId, args: Vec<Value>, result: Option<ResultSlot>) -> Flow<()> {
+        let function = &self.program.functions[func];
+        if function.body.is_none() {
+            return Err(self.malformed(format!("call of `{}`, which has no body", function.name)));
+        }
+        if args.len() < function.params.len() {
+            let (name, count) = (function.name.clone(), args.len());
+            return Err(self.malformed(format!("call of `{name}` with {count} arguments")));
+        }
+        let depth = self.frames.len();
+        let mut locals = HashMap::new();
+        for param in &function.params {
+            let symbol = &self.program.symbols[*param];
+            let size = self.size(symbol.ty)?;
+            let kind = ObjectKind::Local { symbol: *param, depth };
+            locals.insert(*param, self.allocate(symbol.display_name.clone(), kind, size)?);
+        }
+        let params: Vec<(ObjectId, TypeId)> =
+            function.params.iter().map(|p| (locals[p], self.program.symbols[*p].ty)).collect();
+        // Extra (variadic) arguments are evaluated but have no parameter to go to.
+        self.frames.push(Frame { func, pc: 0, locals, allocas: Vec::new(), result });
+        for ((object, ty), value) in params.into_iter().zip(args) {
+            self.store(Place::whole(Pointer { object, offset: 0 }), ty, &value)?;
+        }
+        Ok(())
+    }
+
+    /// Executes one instruction.
+    fn step(&mut self) -> Flow<()> {
+        self.steps += 1;
+        if self.steps > self.config.step_limit {
+            return Err(Outcome::StepLimit);
+        }
+        let program = self.program;
+        let frame = self.frames.last().expect("the loop runs while a frame exists");
+        let (func, pc) = (frame.func, frame.pc);
+        let body = program.functions[func].body.as_deref().unwrap_or_default();
+        let Some(instr) = body.get(pc) else {
+            return Err(self.malformed("control ran past the last instruction".into()));
+        };
+        let mut next = pc + 1;
+        match &instr.kind {
+            InstrKind::Decl(sym) => self.declare(*sym)?,
+            InstrKind::Dead(sym) => {
+                if let Some(object) = self.frames.last().and_then(|f| f.locals.get(sym)) {
+                    self.memory.end_lifetime(*object, Lifetime::Dead);
+                }
+            }
+            InstrKind::Assign(lhs, rhs) => {
+                let value = self.eval(rhs)?;
+                let place = self.place(lhs)?;
+                self.store(place, lhs.ty, &value)?;
+                self.record_assign(func, pc, lhs, value);
+            }
+            InstrKind::Assume(cond) => {
+                if !self.truth(cond)? {
+                    return Err(Outcome::AssumptionViolated { loc: instr.loc });
+                }
+            }
+            InstrKind::Assert(cond, property) => {
+                if !self.truth(cond)? {
+                    return Err(self.violation(property.class, property.message.clone()));
+                }
+            }
+            InstrKind::Goto { cond, target } => {
+                if self.truth(cond)? {
+                    next = target.0 as usize;
+                }
+            }
+            InstrKind::Call { lhs, callee, args } => return self.call(lhs.as_ref(), callee, args, pc),
+            InstrKind::Return(value) => return self.return_from(func, value.as_ref(), instr.loc),
+            InstrKind::Skip | InstrKind::AtomicBegin | InstrKind::AtomicEnd => {}
+            InstrKind::Asm(text) => return Err(Outcome::Unsupported(format!("inline assembly `{text}`"))),
+            InstrKind::StartThread(_) | InstrKind::EndThread => {
+                return Err(Outcome::Unsupported("threads are not interpreted".into()))
+            }
+        }
+        self.frames.last_mut().expect("frame").pc = next;
+        Ok(())
+    }
+
+    fn truth(&mut self, cond: &Expr) -> Flow<bool> {
+        let value = self.eval(cond)?;
+        Ok(self.scalar(&value)? != 0)
+    }
+
+    fn record_assign(&mut self, function: FuncId, pc: usize, lhs: &Expr, value: Value) {
+        if self.config.record_trace {
+            let loc = self.program.functions[function].body.as_deref().unwrap_or_default()[pc].loc;
+            self.trace.push(TraceStep::Assign { function, instr: InstrIdx(pc as u32), loc, lhs: lhs.clone(), value });
+        }
+    }
+
+    /// Starts a local's lifetime with contents from the input provider.
+    fn declare(&mut self, sym: SymbolId) -> Flow<()> {
+        let ty = self.program.symbols[sym].ty;
+        let size = self.size(ty)?;
+        let depth = self.frames.len() - 1;
+        let existing = self.frames[depth].locals.get(&sym).copied();
+        let object = match existing {
+            Some(object) if self.memory.object(object).size == size => {
+                self.memory.end_lifetime(object, Lifetime::Dead);
+                self.memory.revive(object).map_err(|_| Outcome::MemoryLimit)?;
+                object
+            }
+            _ => {
+                if let Some(old) = existing {
+                    self.memory.end_lifetime(old, Lifetime::Dead);
+                }
+                let name = self.program.symbols[sym].display_name.clone();
+                let object = self.allocate(name, ObjectKind::Local { symbol: sym, depth }, size)?;
+                self.frames[depth].locals.insert(sym, object);
+                object
+            }
+        };
+        self.fill_uninitialized(object, Some(ty))
+    }
+
+    fn call(&mut self, lhs: Option<&Expr>, callee: &Expr, args: &[Expr], pc: usize) -> Flow<()> {
+        let func = self.resolve_callee(callee)?;
+        let mut values = Vec::with_capacity(args.len());
+        for arg in args {
+            values.push(self.eval(arg)?);
+        }
+        let caller = self.frames.last().expect("frame").func;
+        let function = &self.program.functions[func];
+        if ERROR_FUNCTIONS.contains(&function.name.as_str()) {
+            return Err(self.violation(PropertyClass::ReachError, format!("call of {}", function.name)));
+        }
+        let result_place = match lhs {
+            Some(lhs) => Some(self.place(lhs)?),
+            None => None,
+        };
+        if self.config.record_trace {
+            let loc = self.program.functions[caller].body.as_deref().unwrap_or_default()[pc].loc;
+            self.trace.push(TraceStep::Call { caller, callee: func, loc });
+        }
+        if function.body.is_some() {
+            self.frames.last_mut().expect("frame").pc = pc + 1;
+            let result =
+                lhs.zip(result_place).map(|(lhs, place)| ResultSlot { place, lhs: lhs.clone(), caller_instr: pc });
+            return self.enter_function(func, values, result);
+        }
+        let result = self.call_builtin(func, &values, args)?;
+        if let (Some(lhs), Some(place), Some(value)) = (lhs, result_place, result) {
+            self.store(place, lhs.ty, &value)?;
+            self.record_assign(caller, pc, lhs, value);
+        }
+        self.frames.last_mut().expect("frame").pc = pc + 1;
+        Ok(())
+    }
+
+    /// Runs `f` with the current frame's position at instruction `pc`, so
+    /// outcomes name it (the frame may already point past it).
+    fn with_pc<T>(&mut self, pc: usize, f: impl FnOnce(&mut Self) -> Flow<T>) -> Flow<T> {
+        let saved = std::mem::replace(&mut self.frames.last_mut().expect("frame").pc, pc);
+        let result = f(self);
+        self.frames.last_mut().expect("frame").pc = saved;
+        result
+    }
+
+    fn resolve_callee(&mut self, callee: &Expr) -> Flow<FuncId> {
+        if let ExprKind::Sym(sym) = callee.kind {
+            if let Some(SymbolKind::Function(func)) = self.program.symbols.get(sym).map(|s| &s.kind) {
+                return Ok(*func);
+            }
+        }
+        let pointer = {
+            let value = self.eval(callee)?;
+            self.pointer(&value)?
+        };
+        let func = match self.memory.object(pointer.object).kind {
+            ObjectKind::Function(func) if pointer.offset == 0 => func,
+            _ => return Err(self.ub(UbKind::InvalidFunctionPointer)),
+        };
+        let expected = self.program.types.pointee(callee.ty).unwrap_or(callee.ty);
+        if !self.compatible_function_types(expected, self.program.functions[func].ty) {
+            return Err(self.ub(UbKind::CallTypeMismatch));
+        }
+        Ok(func)
+    }
+
+    fn compatible_function_types(&self, a: TypeId, b: TypeId) -> bool {
+        match (self.program.types.get(a), self.program.types.get(b)) {
+            (Type::Function(x), Type::Function(y)) => {
+                a == b || x.unprototyped || y.unprototyped || (x.params.len() == y.params.len() && x.ret == y.ret)
+            }
+            _ => false,
+        }
+    }
+
+    fn return_from(&mut self, func: FuncId, value: Option<&Expr>, loc: Loc) -> Flow<()> {
+        let value = match value {
+            Some(expr) => Some(self.eval(expr)?),
+            None => None,
+        };
+        let frame = self.frames.pop().expect("returning from a frame");
+        for object in frame.locals.values().chain(&frame.allocas) {
+            self.memory.end_lifetime(*object, Lifetime::Dead);
+        }
+        if self.config.record_trace {
+            self.trace.push(TraceStep::Return { function: func, loc });
+        }
+        if self.frames.is_empty() {
+            return match self.stage {
+                Stage::Init => self.start_entry(),
+                Stage::Entry => Err(Outcome::Completed(self.exit_code(func, value.as_ref()))),
+            };
+        }
+        if let Some(slot) = frame.result {
+            let Some(value) = value else {
+                return Err(self.malformed("a call's result is used but the callee returned no value".into()));
+            };
+            let caller = self.frames.last().expect("caller").func;
+            self.with_pc(slot.caller_instr, |machine| machine.store(slot.place, slot.lhs.ty, &value))?;
+            self.record_assign(caller, slot.caller_instr, &slot.lhs, value);
+        }
+        Ok(())
+    }
+
+    /// The exit code of the entry function's return value (0 for `void`).
+    fn exit_code(&self, func: FuncId, value: Option<&Value>) -> i64 {
+        let ret_ty = match self.program.types.get(self.program.functions[func].ty) {
+            Type::Function(sig) => sig.ret,
+            _ => return 0,
+        };
+        match (value, self.int_type(ret_ty)) {
+            (Some(Value::Scalar(bits)), Some((width, true))) => sign_extend(*bits, width) as i64,
+            (Some(Value::Scalar(bits)), Some((_, false))) => *bits as i64,
+            _ => 0,
+        }
+    }
+}

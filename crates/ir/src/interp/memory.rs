@@ -1,0 +1,391 @@
+//! The interpreter's memory: a set of objects (variables, string literals,
+//! heap blocks, functions), each a byte array with a size and a lifetime
+//! state. A pointer is an (object, offset) pair, so an access is checked
+//! against the object it was derived from: null, invalid, out-of-bounds,
+//! freed and dead-stack accesses are detected, as in the symbolic model.
+//!
+//! Every object also gets a concrete base address (for pointer/integer
+//! casts and pointer comparisons). Bytes that hold a stored pointer keep
+//! its provenance beside them, so a pointer read back from memory still
+//! names its object.
+
+use crate::entity::PrimaryMap;
+use crate::layout::low_mask;
+use crate::program::{FuncId, SymbolId};
+use std::collections::BTreeMap;
+
+crate::entity!(
+    /// A memory object of one interpreter run.
+    ObjectId,
+    "obj"
+);
+
+/// The object of the null pointer.
+pub const NULL_OBJECT: ObjectId = ObjectId(0);
+/// The object of pointers made from integers that address no object.
+pub const INVALID_OBJECT: ObjectId = ObjectId(1);
+
+/// First address handed out, and the gap between objects: one-past-the-end
+/// addresses never coincide with the next object's start.
+const FIRST_ADDRESS: u64 = 0x1000;
+const OBJECT_GAP: u64 = 16;
+
+/// A pointer: an object and a byte offset into it (two's complement, so
+/// offsets before the object's start are representable).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Pointer {
+    pub object: ObjectId,
+    pub offset: u64,
+}
+
+impl Pointer {
+    pub const NULL: Pointer = Pointer { object: NULL_OBJECT, offset: 0 };
+    pub fn is_null(self) -> bool {
+        self.object == NULL_OBJECT && self.offset == 0
+    }
+}
+
+/// What an object stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjectKind {
+    /// The reserved objects of null and invalid pointers.
+    Reserved,
+    Global(SymbolId),
+    StringLiteral(SymbolId),
+    /// A local variable or parameter in the call frame at `depth`.
+    Local {
+        symbol: SymbolId,
+        depth: usize,
+    },
+    Heap,
+    /// An `alloca` block of the call frame at `depth`.
+    Alloca {
+        depth: usize,
+    },
+    Function(FuncId),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Lifetime {
+    Alive,
+    /// A heap object after `free`.
+    Freed,
+    /// A local or `alloca` object whose scope or frame has ended.
+    Dead,
+}
+
+/// Bytes with the provenance of the pointers stored in them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bytes {
+    pub data: Vec<u8>,
+    /// Offset of a stored pointer's first byte → the pointer and its width.
+    pub pointers: BTreeMap<u64, (Pointer, u64)>,
+}
+
+impl Bytes {
+    pub fn zeroed(len: usize) -> Bytes {
+        Bytes { data: vec![0; len], pointers: BTreeMap::new() }
+    }
+    pub fn from_data(data: Vec<u8>) -> Bytes {
+        Bytes { data, pointers: BTreeMap::new() }
+    }
+    pub fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+    /// The bytes `[offset, offset + len)`; the caller checks the range.
+    pub fn slice(&self, offset: u64, len: u64) -> Bytes {
+        let data = self.data[offset as usize..(offset + len) as usize].to_vec();
+        let pointers = self
+            .pointers
+            .range(offset..offset + len)
+            .filter(|(start, (_, width))| **start + *width <= offset + len)
+            .map(|(start, entry)| (start - offset, *entry))
+            .collect();
+        Bytes { data, pointers }
+    }
+    /// Overwrites `[offset, offset + src.len())`; the caller checks the range.
+    /// Stored pointers that the write touches lose their provenance.
+    pub fn write(&mut self, offset: u64, src: &Bytes) {
+        let end = offset + src.len();
+        self.clear_pointers(offset, end);
+        self.data[offset as usize..end as usize].copy_from_slice(&src.data);
+        self.pointers.extend(src.pointers.iter().map(|(start, entry)| (start + offset, *entry)));
+    }
+    fn clear_pointers(&mut self, start: u64, end: u64) {
+        let touched: Vec<u64> =
+            self.pointers.range(..end).filter(|(at, (_, width))| **at + *width > start).map(|(at, _)| *at).collect();
+        for at in touched {
+            self.pointers.remove(&at);
+        }
+    }
+    /// The little-endian integer in the first (up to 16) bytes.
+    pub fn to_u128(&self) -> u128 {
+        self.data.iter().take(16).rev().fold(0u128, |acc, b| (acc << 8) | u128::from(*b))
+    }
+    /// `value` as `len` little-endian bytes.
+    pub fn from_u128(value: u128, len: u64) -> Bytes {
+        let data = (0..len).map(|i| if i < 16 { (value >> (8 * i)) as u8 } else { 0 }).collect();
+        Bytes::from_data(data)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub name: String,
+    pub kind: ObjectKind,
+    pub size: u64,
+    pub base: u64,
+    pub lifetime: Lifetime,
+    pub read_only: bool,
+    /// The contents while alive; dropped when the object dies.
+    pub bytes: Bytes,
+}
+
+/// Why an access or deallocation is invalid.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AccessError {
+    Null,
+    Invalid,
+    OutOfBounds,
+    Freed,
+    Dead,
+    ReadOnly,
+    /// Reading or writing a function's code.
+    Function,
+    InvalidFree,
+    DoubleFree,
+}
+
+/// The run's memory: objects and their addresses.
+pub struct Memory {
+    objects: PrimaryMap<ObjectId, Object>,
+    by_base: BTreeMap<u64, ObjectId>,
+    next_base: u64,
+    pointer_bytes: u64,
+    live_bytes: u64,
+    limit: u64,
+}
+
+/// Allocating would exceed the memory limit.
+#[derive(Debug)]
+pub struct OutOfMemory;
+
+impl Memory {
+    pub fn new(pointer_bytes: u64, limit: u64) -> Memory {
+        let mut memory = Memory {
+            objects: PrimaryMap::new(),
+            by_base: BTreeMap::new(),
+            next_base: FIRST_ADDRESS,
+            pointer_bytes,
+            live_bytes: 0,
+            limit,
+        };
+        for name in ["NULL", "INVALID"] {
+            memory.objects.push(Object {
+                name: name.to_string(),
+                kind: ObjectKind::Reserved,
+                size: 0,
+                base: 0,
+                lifetime: Lifetime::Alive,
+                read_only: true,
+                bytes: Bytes::default(),
+            });
+        }
+        memory
+    }
+
+    pub fn pointer_bytes(&self) -> u64 {
+        self.pointer_bytes
+    }
+
+    pub fn object(&self, id: ObjectId) -> &Object {
+        &self.objects[id]
+    }
+
+    pub fn objects(&self) -> impl Iterator<Item = (ObjectId, &Object)> {
+        self.objects.iter()
+    }
+
+    /// A new live, zero-filled object of `size` bytes.
+    pub fn allocate(&mut self, name: String, kind: ObjectKind, size: u64) -> Result<ObjectId, OutOfMemory> {
+        let live = self.live_bytes.checked_add(size).filter(|live| *live <= self.limit).ok_or(OutOfMemory)?;
+        let address_limit = low_mask(self.pointer_bytes as u32 * 8) as u64;
+        let base = self.next_base;
+        let next =
+            base.checked_add(size).and_then(|end| end.checked_add(OBJECT_GAP)).map(|end| end.next_multiple_of(16));
+        let next = next.filter(|next| *next <= address_limit).ok_or(OutOfMemory)?;
+        self.live_bytes = live;
+        self.next_base = next;
+        let bytes = Bytes::zeroed(size as usize);
+        let id =
+            self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, read_only: false, bytes });
+        self.by_base.insert(base, id);
+        Ok(id)
+    }
+
+    /// Ends an object's lifetime (scope exit or `free`), dropping its bytes.
+    pub fn end_lifetime(&mut self, id: ObjectId, lifetime: Lifetime) {
+        let object = &mut self.objects[id];
+        if object.lifetime == Lifetime::Alive {
+            self.live_bytes -= object.size;
+            object.lifetime = lifetime;
+            object.bytes = Bytes::default();
+        }
+    }
+
+    /// Starts a new lifetime of a dead object (a variable declared again
+    /// on a later loop iteration), zero-filled.
+    pub fn revive(&mut self, id: ObjectId) -> Result<(), OutOfMemory> {
+        let object = &mut self.objects[id];
+        if object.lifetime != Lifetime::Alive {
+            let live =
+                self.live_bytes.checked_add(object.size).filter(|live| *live <= self.limit).ok_or(OutOfMemory)?;
+            self.live_bytes = live;
+            object.lifetime = Lifetime::Alive;
+            object.bytes = Bytes::zeroed(object.size as usize);
+        }
+        Ok(())
+    }
+
+    pub fn set_read_only(&mut self, id: ObjectId) {
+        self.objects[id].read_only = true;
+    }
+
+    /// The concrete address a pointer stands for.
+    pub fn address_of(&self, p: Pointer) -> u64 {
+        let base = if p.object == INVALID_OBJECT { 0 } else { self.objects[p.object].base };
+        base.wrapping_add(p.offset) & low_mask(self.pointer_bytes as u32 * 8) as u64
+    }
+
+    /// The pointer an integer address stands for: into the object whose
+    /// range (including its one-past-the-end address) contains it.
+    pub fn pointer_from_address(&self, address: u64) -> Pointer {
+        if address == 0 {
+            return Pointer::NULL;
+        }
+        match self.by_base.range(..=address).next_back() {
+            Some((base, id)) if address - base <= self.objects[*id].size => {
+                Pointer { object: *id, offset: address - base }
+            }
+            _ => Pointer { object: INVALID_OBJECT, offset: address },
+        }
+    }
+
+    /// Checks that `len` bytes at `p` may be accessed; returns the start offset.
+    pub fn check_access(&self, p: Pointer, len: u64, write: bool) -> Result<u64, AccessError> {
+        let object = match p.object {
+            NULL_OBJECT => return Err(AccessError::Null),
+            INVALID_OBJECT => return Err(AccessError::Invalid),
+            id => &self.objects[id],
+        };
+        match object.lifetime {
+            Lifetime::Freed => return Err(AccessError::Freed),
+            Lifetime::Dead => return Err(AccessError::Dead),
+            Lifetime::Alive => {}
+        }
+        if matches!(object.kind, ObjectKind::Function(_)) {
+            return Err(AccessError::Function);
+        }
+        let in_bounds = p.offset.checked_add(len).is_some_and(|end| end <= object.size);
+        if !in_bounds {
+            return Err(AccessError::OutOfBounds);
+        }
+        if write && object.read_only {
+            return Err(AccessError::ReadOnly);
+        }
+        Ok(p.offset)
+    }
+
+    pub fn read(&self, p: Pointer, len: u64) -> Result<Bytes, AccessError> {
+        let offset = self.check_access(p, len, false)?;
+        Ok(self.objects[p.object].bytes.slice(offset, len))
+    }
+
+    pub fn write(&mut self, p: Pointer, bytes: &Bytes) -> Result<(), AccessError> {
+        let offset = self.check_access(p, bytes.len(), true)?;
+        self.objects[p.object].bytes.write(offset, bytes);
+        Ok(())
+    }
+
+    /// `free(p)`: `p` must be the start of a live heap object.
+    pub fn free(&mut self, p: Pointer) -> Result<(), AccessError> {
+        if p.is_null() {
+            return Ok(());
+        }
+        if p.object == NULL_OBJECT || p.object == INVALID_OBJECT || p.offset != 0 {
+            return Err(AccessError::InvalidFree);
+        }
+        let object = &self.objects[p.object];
+        match (&object.kind, object.lifetime) {
+            (ObjectKind::Heap, Lifetime::Alive) => {
+                self.end_lifetime(p.object, Lifetime::Freed);
+                Ok(())
+            }
+            (ObjectKind::Heap, _) => Err(AccessError::DoubleFree),
+            _ => Err(AccessError::InvalidFree),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn memory() -> Memory {
+        Memory::new(8, 1 << 20)
+    }
+
+    #[test]
+    fn accesses_are_checked_against_the_object() {
+        let mut m = memory();
+        let a = m.allocate("a".into(), ObjectKind::Heap, 4).unwrap();
+        let p = Pointer { object: a, offset: 0 };
+        m.write(p, &Bytes::from_u128(0x0403_0201, 4)).unwrap();
+        assert_eq!(m.read(Pointer { object: a, offset: 1 }, 2).unwrap().to_u128(), 0x0302);
+        assert_eq!(m.read(Pointer { object: a, offset: 3 }, 2), Err(AccessError::OutOfBounds));
+        assert_eq!(m.read(Pointer { object: a, offset: u64::MAX }, 1), Err(AccessError::OutOfBounds));
+        assert_eq!(m.read(Pointer::NULL, 1), Err(AccessError::Null));
+        assert_eq!(m.free(Pointer { object: a, offset: 1 }), Err(AccessError::InvalidFree));
+        m.free(p).unwrap();
+        assert_eq!(m.read(p, 1), Err(AccessError::Freed));
+        assert_eq!(m.free(p), Err(AccessError::DoubleFree));
+    }
+
+    #[test]
+    fn addresses_round_trip_and_one_past_the_end_stays_in_the_object() {
+        let mut m = memory();
+        let a = m.allocate("a".into(), ObjectKind::Heap, 8).unwrap();
+        let b = m.allocate("b".into(), ObjectKind::Heap, 8).unwrap();
+        for p in [Pointer { object: a, offset: 8 }, Pointer { object: b, offset: 3 }] {
+            assert_eq!(m.pointer_from_address(m.address_of(p)), p);
+        }
+        assert_eq!(m.pointer_from_address(0), Pointer::NULL);
+        assert_eq!(m.pointer_from_address(5).object, INVALID_OBJECT);
+    }
+
+    #[test]
+    fn overwriting_part_of_a_stored_pointer_drops_its_provenance() {
+        let mut bytes = Bytes::zeroed(16);
+        let target = Pointer { object: ObjectId(7), offset: 0 };
+        let mut stored = Bytes::from_u128(0x1000, 8);
+        stored.pointers.insert(0, (target, 8));
+        bytes.write(4, &stored);
+        assert_eq!(bytes.slice(4, 8).pointers.get(&0), Some(&(target, 8)));
+        assert!(bytes.slice(4, 4).pointers.is_empty());
+        bytes.write(10, &Bytes::zeroed(1));
+        assert!(bytes.pointers.is_empty());
+    }
+
+    #[test]
+    fn the_memory_limit_is_enforced() {
+        let mut m = Memory::new(4, 100);
+        assert!(m.allocate("big".into(), ObjectKind::Heap, 101).is_err());
+        let a = m.allocate("a".into(), ObjectKind::Heap, 60).unwrap();
+        assert!(m.allocate("b".into(), ObjectKind::Heap, 60).is_err());
+        m.free(Pointer { object: a, offset: 0 }).unwrap();
+        assert!(m.allocate("c".into(), ObjectKind::Heap, 60).is_ok());
+    }
+}

@@ -1,0 +1,275 @@
+//! A concrete interpreter of IR programs, used to replay counterexamples:
+//! a FALSE verdict is reported only if the replay reaches the same violated
+//! property (DESIGN.md §9).
+//!
+//! It runs `init`, then `entry`, over a byte-addressed memory of objects
+//! (see [`memory`]) with the operator semantics documented in
+//! [`crate::expr`]. Every nondeterministic value (a `Nondet` expression,
+//! a call of a function without a body, the contents of a fresh variable or
+//! heap block, the entry function's parameters, optionally the failure of
+//! `malloc`) is asked from an [`InputProvider`], so a counterexample's
+//! values can be fed back in order. The run records a [`TraceStep`] list and
+//! ends with an [`Outcome`]; step and memory limits keep every run finite.
+//!
+//! Functions with a body always run their body; the built-in library
+//! functions (assumptions, assertions, `malloc` and friends, `mem*`,
+//! `strlen`, `exit`, `abort`) are interpreted only when the program gives no
+//! body. `reach_error` and `__VERIFIER_error` are the reach-error property
+//! itself, so calling them is a violation even when they have a body.
+
+mod builtins;
+mod eval;
+mod exec;
+pub mod memory;
+mod value;
+
+pub use memory::{Bytes, ObjectId, ObjectKind, Pointer};
+pub use value::Value;
+
+use crate::instr::{InstrIdx, Property};
+use crate::loc::Loc;
+use crate::program::{FuncId, Program};
+use crate::types::TypeId;
+use crate::Expr;
+use std::fmt;
+
+/// Resource limits and options of a run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Instructions executed before the run stops with [`Outcome::StepLimit`].
+    pub step_limit: u64,
+    /// Bytes of live objects before the run stops with [`Outcome::MemoryLimit`].
+    pub memory_limit: u64,
+    /// Whether `malloc`/`calloc`/`realloc` may return NULL; the input
+    /// provider then decides each time ([`InputKind::AllocationFailure`]).
+    pub malloc_may_fail: bool,
+    /// Whether to record assignments and inputs in the trace.
+    pub record_trace: bool,
+    /// Deepest expression nesting evaluated; deeper ones stop the run with
+    /// [`Outcome::Unsupported`].
+    pub max_expr_depth: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            step_limit: 10_000_000,
+            memory_limit: 256 << 20,
+            malloc_may_fail: false,
+            record_trace: true,
+            max_expr_depth: 10_000,
+        }
+    }
+}
+
+/// Where a nondeterministic value comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A `Nondet` expression.
+    Nondet,
+    /// The return value of a call of a function without a body.
+    ExternalCall(String),
+    /// The initial contents of a declared variable or heap block (named).
+    Uninitialized(String),
+    /// A parameter of the entry function.
+    EntryArgument(String),
+    /// Whether an allocation fails: any non-zero byte means it does.
+    AllocationFailure,
+}
+
+/// A request for the next nondeterministic value.
+#[derive(Clone, Debug)]
+pub struct InputRequest {
+    pub kind: InputKind,
+    /// The value's type; `None` for raw bytes (heap contents, the
+    /// allocation-failure flag).
+    pub ty: Option<TypeId>,
+    /// Bytes to return: the value's little-endian representation.
+    pub size: u64,
+    pub function: FuncId,
+    pub loc: Loc,
+}
+
+/// The source of nondeterministic values. `None` ends the run with
+/// [`Outcome::InputsExhausted`].
+pub trait InputProvider {
+    fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>>;
+}
+
+impl<F: FnMut(&InputRequest) -> Option<Vec<u8>>> InputProvider for F {
+    fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>> {
+        self(request)
+    }
+}
+
+/// A violated assertion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    pub property: Property,
+    pub loc: Loc,
+    pub function: FuncId,
+    pub instr: InstrIdx,
+}
+
+/// Undefined behaviour the interpreter detected.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UbKind {
+    NullDereference,
+    InvalidPointer,
+    OutOfBounds,
+    UseAfterFree,
+    /// Access to a local or `alloca` object after its scope or frame ended.
+    DeadObject,
+    /// Use of a local variable outside its lifetime (before its `Decl` or after its `Dead`).
+    OutsideLifetime,
+    WriteToReadOnly,
+    /// Reading or writing a function as data.
+    FunctionAccess,
+    InvalidFree,
+    DoubleFree,
+    InvalidFunctionPointer,
+    /// A call through a pointer whose function type does not match.
+    CallTypeMismatch,
+    FloatToIntOverflow,
+    OverlappingCopy,
+}
+
+impl UbKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            UbKind::NullDereference => "dereference of a null pointer",
+            UbKind::InvalidPointer => "dereference of an invalid pointer",
+            UbKind::OutOfBounds => "access out of the object's bounds",
+            UbKind::UseAfterFree => "access to freed memory",
+            UbKind::DeadObject => "access to an object whose lifetime has ended",
+            UbKind::OutsideLifetime => "use of a variable outside its lifetime",
+            UbKind::WriteToReadOnly => "write to a string literal",
+            UbKind::FunctionAccess => "access to a function as data",
+            UbKind::InvalidFree => "free of a pointer that is not the start of a heap block",
+            UbKind::DoubleFree => "free of an already freed block",
+            UbKind::InvalidFunctionPointer => "call through a pointer that points to no function",
+            UbKind::CallTypeMismatch => "call of a function through a pointer of another function type",
+            UbKind::FloatToIntOverflow => "float-to-integer conversion out of range",
+            UbKind::OverlappingCopy => "memcpy between overlapping blocks",
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The entry function returned, or `exit` was called, with this code.
+    Completed(i64),
+    /// `abort` was called.
+    Aborted,
+    Violation(Violation),
+    /// An assumption (`Assume` or an assume built-in) was false.
+    AssumptionViolated {
+        loc: Loc,
+    },
+    UndefinedBehaviour {
+        kind: UbKind,
+        loc: Loc,
+        function: FuncId,
+        instr: InstrIdx,
+    },
+    /// The program does something the interpreter does not model.
+    Unsupported(String),
+    StepLimit,
+    MemoryLimit,
+    /// The input provider had no value for a request.
+    InputsExhausted {
+        loc: Loc,
+    },
+    /// The program is malformed (e.g. ill-typed); `validate` would reject it.
+    Malformed(String),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Completed(code) => write!(f, "completed with exit code {code}"),
+            Outcome::Aborted => f.write_str("aborted"),
+            Outcome::Violation(v) => write!(f, "violation of {}: {}", v.property.class, v.property.message),
+            Outcome::AssumptionViolated { .. } => f.write_str("assumption violated"),
+            Outcome::UndefinedBehaviour { kind, .. } => write!(f, "undefined behaviour: {}", kind.describe()),
+            Outcome::Unsupported(reason) => write!(f, "unsupported: {reason}"),
+            Outcome::StepLimit => f.write_str("step limit reached"),
+            Outcome::MemoryLimit => f.write_str("memory limit reached"),
+            Outcome::InputsExhausted { .. } => f.write_str("no more input values"),
+            Outcome::Malformed(reason) => write!(f, "malformed program: {reason}"),
+        }
+    }
+}
+
+/// One recorded event of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TraceStep {
+    /// A nondeterministic value taken from the input provider.
+    Input {
+        kind: InputKind,
+        ty: Option<TypeId>,
+        bytes: Vec<u8>,
+        function: FuncId,
+        loc: Loc,
+    },
+    /// An assignment (also a call's result) and the value stored.
+    Assign {
+        function: FuncId,
+        instr: InstrIdx,
+        loc: Loc,
+        lhs: Expr,
+        value: Value,
+    },
+    Call {
+        caller: FuncId,
+        callee: FuncId,
+        loc: Loc,
+    },
+    Return {
+        function: FuncId,
+        loc: Loc,
+    },
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct Run {
+    pub outcome: Outcome,
+    pub trace: Vec<TraceStep>,
+    pub steps: u64,
+    /// Name of every object (indexed by [`ObjectId`]), to describe pointers.
+    pub object_names: Vec<String>,
+}
+
+/// Stack size of the interpreter thread: expression evaluation recurses
+/// once per nesting level, bounded by [`Config::max_expr_depth`].
+const STACK_BYTES: usize = 512 << 20;
+
+/// Runs `program` from its init function, then its entry function.
+pub fn run(program: &Program, config: &Config, inputs: &mut (dyn InputProvider + Send)) -> Run {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("tarsier-interp".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || exec::Machine::new(program, config, inputs).run());
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|_| crashed()),
+            Err(e) => Run {
+                outcome: Outcome::Unsupported(format!("cannot start the interpreter thread: {e}")),
+                trace: vec![],
+                steps: 0,
+                object_names: vec![],
+            },
+        }
+    })
+}
+
+fn crashed() -> Run {
+    Run {
+        outcome: Outcome::Unsupported("the interpreter crashed (internal error)".into()),
+        trace: vec![],
+        steps: 0,
+        object_names: vec![],
+    }
+}

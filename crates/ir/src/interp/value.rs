@@ -1,0 +1,283 @@
+//! Runtime values and the integer and floating-point operator semantics of
+//! [`crate::expr`]: wrapping arithmetic, total division and remainder, shifts
+//! that saturate at the width, IEEE operations on `float` and `double`.
+
+use super::memory::{Bytes, Pointer};
+use crate::expr::BinOp;
+use crate::layout::low_mask;
+use crate::types::FloatFormat;
+
+/// A value of a scalar or aggregate type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// An integer or `Bool` (its bits, zero-extended) or a float's bit pattern.
+    Scalar(u128),
+    Ptr(Pointer),
+    /// A struct, union or array as its bytes.
+    Agg(Bytes),
+}
+
+/// `value`'s low `bits` bits read as a two's-complement number.
+pub fn sign_extend(value: u128, bits: u32) -> i128 {
+    let shift = 128 - bits.clamp(1, 128);
+    ((value << shift) as i128) >> shift
+}
+
+/// An integer operand: its bits and how to read them.
+#[derive(Copy, Clone, Debug)]
+pub struct IntOperand {
+    pub bits: u128,
+    pub width: u32,
+    pub signed: bool,
+}
+
+impl IntOperand {
+    /// The mathematical value (as `i128`; unsigned 128-bit values above
+    /// `i128::MAX` do not occur as shift amounts that matter).
+    fn value(self) -> i128 {
+        if self.signed {
+            sign_extend(self.bits, self.width)
+        } else {
+            self.bits.min(i128::MAX as u128) as i128
+        }
+    }
+}
+
+/// An integer binary operator on operands of type (`width`, `signed`),
+/// except shifts whose right operand has its own type. `None` for
+/// operators that are not integer arithmetic.
+pub fn int_binary(op: BinOp, a: IntOperand, b: IntOperand) -> Option<u128> {
+    let (width, signed) = (a.width, a.signed);
+    let mask = low_mask(width);
+    let (x, y) = (a.bits & mask, b.bits & low_mask(b.width));
+    let (sx, sy) = (sign_extend(x, width), sign_extend(y, width));
+    let result = match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::Div if y == 0 => 0,
+        BinOp::Div if signed => signed_div_rem(sx, sy, width, false),
+        BinOp::Div => x / y,
+        BinOp::Rem if y == 0 => x,
+        BinOp::Rem if signed => signed_div_rem(sx, sy, width, true),
+        BinOp::Rem => x % y,
+        BinOp::BitAnd => x & y,
+        BinOp::BitOr => x | y,
+        BinOp::BitXor => x ^ y,
+        BinOp::Shl => match shift_amount(b, width) {
+            Some(s) => x << s,
+            None => 0,
+        },
+        BinOp::Shr => {
+            let negative = signed && sx < 0;
+            match shift_amount(b, width) {
+                Some(s) if signed => (sx >> s) as u128,
+                Some(s) => x >> s,
+                None if negative => u128::MAX,
+                None => 0,
+            }
+        }
+        _ => return None,
+    };
+    Some(result & mask)
+}
+
+/// Signed division or remainder at `width` bits; `MIN / -1` wraps to `MIN`
+/// and `MIN % -1` is 0 at every width.
+fn signed_div_rem(x: i128, y: i128, width: u32, remainder: bool) -> u128 {
+    if x == crate::layout::int_min(width, true) && y == -1 {
+        return if remainder { 0 } else { x as u128 };
+    }
+    (if remainder { x % y } else { x / y }) as u128
+}
+
+/// The shift amount if it is in `0..width`.
+fn shift_amount(amount: IntOperand, width: u32) -> Option<u32> {
+    let value = amount.value();
+    (0..i128::from(width)).contains(&value).then_some(value as u32)
+}
+
+/// An integer comparison.
+pub fn int_compare(op: BinOp, a: IntOperand, b: IntOperand) -> Option<bool> {
+    let ordering = if a.signed {
+        sign_extend(a.bits, a.width).cmp(&sign_extend(b.bits, b.width))
+    } else {
+        (a.bits & low_mask(a.width)).cmp(&(b.bits & low_mask(b.width)))
+    };
+    compare_result(op, Some(ordering))
+}
+
+/// A comparison's truth from the operands' ordering (`None`: unordered, NaN).
+pub fn compare_result(op: BinOp, ordering: Option<std::cmp::Ordering>) -> Option<bool> {
+    use std::cmp::Ordering::*;
+    Some(match (op, ordering) {
+        (BinOp::Eq, o) => o == Some(Equal),
+        (BinOp::Ne, o) => o != Some(Equal),
+        (BinOp::Lt, o) => o == Some(Less),
+        (BinOp::Le, o) => matches!(o, Some(Less | Equal)),
+        (BinOp::Gt, o) => o == Some(Greater),
+        (BinOp::Ge, o) => matches!(o, Some(Greater | Equal)),
+        _ => return None,
+    })
+}
+
+/// A float in one of the formats the interpreter computes with.
+#[derive(Copy, Clone, Debug)]
+pub enum HostFloat {
+    F32(f32),
+    F64(f64),
+}
+
+impl HostFloat {
+    pub fn from_bits(format: FloatFormat, bits: u128) -> Option<HostFloat> {
+        match format {
+            FloatFormat::Single => Some(HostFloat::F32(f32::from_bits(bits as u32))),
+            FloatFormat::Double => Some(HostFloat::F64(f64::from_bits(bits as u64))),
+            _ => None,
+        }
+    }
+    pub fn to_bits(self) -> u128 {
+        match self {
+            HostFloat::F32(v) => u128::from(v.to_bits()),
+            HostFloat::F64(v) => u128::from(v.to_bits()),
+        }
+    }
+    pub fn as_f64(self) -> f64 {
+        match self {
+            HostFloat::F32(v) => f64::from(v),
+            HostFloat::F64(v) => v,
+        }
+    }
+    /// `value` rounded to nearest into `format`.
+    pub fn from_f64(format: FloatFormat, value: f64) -> Option<HostFloat> {
+        match format {
+            FloatFormat::Single => Some(HostFloat::F32(value as f32)),
+            FloatFormat::Double => Some(HostFloat::F64(value)),
+            _ => None,
+        }
+    }
+}
+
+/// A float arithmetic operator (both operands of one format), rounding to nearest.
+pub fn float_binary(op: BinOp, a: HostFloat, b: HostFloat) -> Option<HostFloat> {
+    Some(match (a, b) {
+        (HostFloat::F32(x), HostFloat::F32(y)) => HostFloat::F32(match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            BinOp::Div => x / y,
+            _ => return None,
+        }),
+        (HostFloat::F64(x), HostFloat::F64(y)) => HostFloat::F64(match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            BinOp::Div => x / y,
+            _ => return None,
+        }),
+        _ => return None,
+    })
+}
+
+/// IEEE comparison of two floats of one format.
+pub fn float_compare(op: BinOp, a: HostFloat, b: HostFloat) -> Option<bool> {
+    compare_result(op, a.as_f64().partial_cmp(&b.as_f64()))
+}
+
+/// `value` converted to an integer of (`width`, `signed`), truncating
+/// towards zero; `None` when out of range or NaN.
+pub fn float_to_int(value: f64, width: u32, signed: bool) -> Option<u128> {
+    let truncated = value.trunc();
+    if !truncated.is_finite() {
+        return None;
+    }
+    // Both bounds are powers of two, exact in f64.
+    let value_bits = if signed { width - 1 } else { width };
+    let (min, upper) = (crate::layout::int_min(width, signed) as f64, 2f64.powi(value_bits as i32));
+    if truncated < min || truncated >= upper {
+        return None;
+    }
+    let bits = if truncated < 0.0 { (truncated as i128) as u128 } else { truncated as u128 };
+    Some(bits & low_mask(width))
+}
+
+/// The integer `bits` of (`width`, `signed`) rounded to nearest as a float.
+pub fn int_to_float(format: FloatFormat, bits: u128, width: u32, signed: bool) -> Option<HostFloat> {
+    let value = if signed { sign_extend(bits, width) } else { (bits & low_mask(width)) as i128 };
+    let unsigned_big = !signed && bits & low_mask(width) > i128::MAX as u128;
+    match format {
+        FloatFormat::Single if unsigned_big => Some(HostFloat::F32((bits & low_mask(width)) as f32)),
+        FloatFormat::Double if unsigned_big => Some(HostFloat::F64((bits & low_mask(width)) as f64)),
+        FloatFormat::Single => Some(HostFloat::F32(value as f32)),
+        FloatFormat::Double => Some(HostFloat::F64(value as f64)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(bits: u128, width: u32, signed: bool) -> IntOperand {
+        IntOperand { bits, width, signed }
+    }
+    fn i32op(v: i32) -> IntOperand {
+        op(v as u32 as u128, 32, true)
+    }
+    fn as_i32(bits: Option<u128>) -> i32 {
+        bits.unwrap() as u32 as i32
+    }
+
+    #[test]
+    fn division_and_remainder_are_total() {
+        assert_eq!(as_i32(int_binary(BinOp::Div, i32op(-7), i32op(2))), -3);
+        assert_eq!(as_i32(int_binary(BinOp::Rem, i32op(-7), i32op(2))), -1);
+        assert_eq!(as_i32(int_binary(BinOp::Div, i32op(5), i32op(0))), 0);
+        assert_eq!(as_i32(int_binary(BinOp::Rem, i32op(5), i32op(0))), 5);
+        assert_eq!(as_i32(int_binary(BinOp::Div, i32op(i32::MIN), i32op(-1))), i32::MIN);
+        assert_eq!(as_i32(int_binary(BinOp::Rem, i32op(i32::MIN), i32op(-1))), 0);
+        assert_eq!(int_binary(BinOp::Div, op(200, 8, false), op(3, 8, false)), Some(66));
+    }
+
+    #[test]
+    fn arithmetic_wraps_at_the_width() {
+        assert_eq!(as_i32(int_binary(BinOp::Add, i32op(i32::MAX), i32op(1))), i32::MIN);
+        assert_eq!(int_binary(BinOp::Sub, op(0, 8, false), op(1, 8, false)), Some(255));
+        assert_eq!(int_binary(BinOp::Mul, op(16, 8, false), op(16, 8, false)), Some(0));
+    }
+
+    #[test]
+    fn shifts_saturate_at_the_width() {
+        let amount = |v: i64| op(v as u64 as u128, 64, true);
+        assert_eq!(as_i32(int_binary(BinOp::Shl, i32op(1), amount(31))), i32::MIN);
+        assert_eq!(as_i32(int_binary(BinOp::Shl, i32op(1), amount(32))), 0);
+        assert_eq!(as_i32(int_binary(BinOp::Shl, i32op(1), amount(-1))), 0);
+        assert_eq!(as_i32(int_binary(BinOp::Shr, i32op(-8), amount(1))), -4);
+        assert_eq!(as_i32(int_binary(BinOp::Shr, i32op(-8), amount(40))), -1);
+        assert_eq!(as_i32(int_binary(BinOp::Shr, i32op(8), amount(40))), 0);
+        assert_eq!(int_binary(BinOp::Shr, op(0x80, 8, false), amount(7)), Some(1));
+    }
+
+    #[test]
+    fn comparisons_respect_signedness_and_nan() {
+        assert_eq!(int_compare(BinOp::Lt, i32op(-1), i32op(0)), Some(true));
+        assert_eq!(int_compare(BinOp::Lt, op(0xffff_ffff, 32, false), op(0, 32, false)), Some(false));
+        let nan = HostFloat::F64(f64::NAN);
+        assert_eq!(float_compare(BinOp::Eq, nan, nan), Some(false));
+        assert_eq!(float_compare(BinOp::Ne, nan, nan), Some(true));
+    }
+
+    #[test]
+    fn float_integer_conversions() {
+        assert_eq!(float_to_int(-2.9, 32, true).map(|b| b as u32 as i32), Some(-2));
+        assert_eq!(float_to_int(4294967295.0, 32, false), Some(0xffff_ffff));
+        assert_eq!(float_to_int(4294967296.0, 32, false), None);
+        assert_eq!(float_to_int(-1.0, 32, false), None);
+        assert_eq!(float_to_int(i64::MAX as f64, 64, true), None);
+        assert_eq!(float_to_int(f64::NAN, 8, true), None);
+        let big = int_to_float(FloatFormat::Double, u128::from(u64::MAX), 64, false).unwrap();
+        assert_eq!(big.as_f64(), 18446744073709551615.0);
+        let minus_one = int_to_float(FloatFormat::Single, 0xff, 8, true).unwrap();
+        assert_eq!(minus_one.as_f64(), -1.0);
+    }
+}
