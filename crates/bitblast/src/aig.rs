@@ -120,10 +120,8 @@ impl Aig {
     }
 
     fn push(&mut self, node: Node) -> Var {
-        let index = u32::try_from(self.nodes.len())
-            .ok()
-            .filter(|&i| i < u32::MAX >> 1)
-            .expect("AIG exceeds 2^31 variables");
+        let index =
+            u32::try_from(self.nodes.len()).ok().filter(|&i| i < u32::MAX >> 1).expect("AIG exceeds 2^31 variables");
         self.nodes.push(node);
         Var(index)
     }
@@ -301,10 +299,7 @@ impl Simulation {
     /// A word's value, least significant bit first, as an unsigned number
     /// (words wider than 128 bits are truncated).
     pub fn word_u128(&self, word: &[Lit]) -> u128 {
-        word.iter()
-            .take(128)
-            .enumerate()
-            .fold(0, |acc, (i, &lit)| acc | (u128::from(self.lit(lit)) << i))
+        word.iter().take(128).enumerate().fold(0, |acc, (i, &lit)| acc | (u128::from(self.lit(lit)) << i))
     }
 }
 

@@ -25,7 +25,8 @@ use crate::aig::{Aig, Lit};
 use crate::words::{self, Word};
 
 /// Widths above this make multipliers and dividers (quadratic circuits)
-/// too large to be useful; such terms are approximated instead.
+/// too large to be useful; such terms are approximated instead (reported
+/// as an unsupported operator).
 const MAX_QUADRATIC_WIDTH: usize = 4096;
 
 /// Why floating-point terms are approximated (until the FP circuits land).
@@ -266,8 +267,11 @@ impl Blaster {
                 let arg_words: Vec<Word> = args.iter().map(|a| self.words[a].clone()).collect();
                 let arg_sort = args.first().map(|&a| store.sort(a));
                 match apply(&mut self.aig, *op, arg_sort, &arg_words) {
-                    Ok(word) => Step::Done(word),
-                    Err(reason) => Step::Done(self.approximate(store, t, &reason)),
+                    Some(word) => Step::Done(word),
+                    None => {
+                        let reason = unsupported_reason(store, sort, args);
+                        Step::Done(self.approximate(store, t, &reason))
+                    }
                 }
             }
         }
@@ -304,8 +308,7 @@ impl Blaster {
                     return Step::Need(missing);
                 }
                 let hit = words::eq(&mut self.aig, &self.words[&position], &self.index_words[index.0 as usize]);
-                let word =
-                    words::mux(&mut self.aig, hit, &self.words[&value], &self.reads[&(inner, index)]);
+                let word = words::mux(&mut self.aig, hit, &self.words[&value], &self.reads[&(inner, index)]);
                 Step::Done(word)
             }
             TermKind::App { op: Op::ConstArray(_), args } => {
@@ -327,7 +330,11 @@ impl Blaster {
             }
             TermKind::Var(_) => Step::Done(self.base_read(store, array, index)),
             _ => {
-                self.note_approximation(store, array, "read of an array that is neither a variable nor built by stores");
+                self.note_approximation(
+                    store,
+                    array,
+                    "read of an array that is neither a variable nor built by stores",
+                );
                 Step::Done(self.base_read(store, array, index))
             }
         }
@@ -398,28 +405,37 @@ impl Blaster {
     }
 }
 
+/// Why `apply` had no circuit for a term of sort `sort` over `args`.
+fn unsupported_reason(store: &TermStore, sort: Sort, args: &[TermId]) -> String {
+    let mut sorts = std::iter::once(sort).chain(args.iter().map(|&a| store.sort(a)));
+    if sorts.any(|s| matches!(s, Sort::Float { .. } | Sort::RoundingMode)) {
+        return FP_UNSUPPORTED.to_string();
+    }
+    match args.first().and_then(|&a| store.sort(a).bv_width()) {
+        Some(width) if width as usize > MAX_QUADRATIC_WIDTH => {
+            format!("multiplication or division of {width}-bit operands (limit {MAX_QUADRATIC_WIDTH} bits)")
+        }
+        _ => "operator not supported by the bit-blaster".to_string(),
+    }
+}
+
 /// The word of `op` applied to argument words; `arg_sort` is the sort of
-/// the first argument. `Err` gives the reason the operator is not encoded.
-fn apply(aig: &mut Aig, op: Op, arg_sort: Option<Sort>, args: &[Word]) -> Result<Word, String> {
+/// the first argument. `None` when the operator has no circuit here, or
+/// when it is quadratic and too wide.
+fn apply(aig: &mut Aig, op: Op, arg_sort: Option<Sort>, args: &[Word]) -> Option<Word> {
     use Op::*;
     let a = || &args[0];
     let b = || &args[1];
-    let bit = |lit: Lit| Ok(bool_word(lit));
+    let bit = |lit: Lit| Some(bool_word(lit));
     let float_sig = arg_sort.and_then(Sort::float_format).map(|(_, sig)| sig as usize);
-    let quadratic = |op: Op| {
-        if args[0].len() > MAX_QUADRATIC_WIDTH {
-            Err(format!("{op:?} on {}-bit operands (wider than {MAX_QUADRATIC_WIDTH} bits)", args[0].len()))
-        } else {
-            Ok(())
-        }
-    };
+    let quadratic = || (args[0].len() <= MAX_QUADRATIC_WIDTH).then_some(());
     match op {
         Not => bit(!a()[0]),
         And => bit(aig.and_all(args.iter().map(|w| w[0]))),
         Or => bit(aig.or_all(args.iter().map(|w| w[0]))),
         Xor => bit(args.iter().fold(Lit::FALSE, |acc, w| aig.xor(acc, w[0]))),
         Implies => bit(aig.implies(a()[0], b()[0])),
-        Ite => Ok(words::mux(aig, a()[0], b(), &args[2])),
+        Ite => Some(words::mux(aig, a()[0], b(), &args[2])),
         Eq => {
             let equalities: Vec<Lit> = args[1..].iter().map(|other| equal(aig, float_sig, a(), other)).collect();
             bit(aig.and_all(equalities))
@@ -434,22 +450,22 @@ fn apply(aig: &mut Aig, op: Op, arg_sort: Option<Sort>, args: &[Word]) -> Result
             }
             bit(all_differ)
         }
-        BvNot => Ok(words::not(a())),
-        BvNeg => Ok(words::neg(aig, a())),
-        BvAnd => Ok(words::and(aig, a(), b())),
-        BvOr => Ok(words::or(aig, a(), b())),
-        BvXor => Ok(words::xor(aig, a(), b())),
-        BvAdd => Ok(words::add(aig, a(), b())),
-        BvSub => Ok(words::sub(aig, a(), b())),
-        BvMul => quadratic(op).map(|()| words::mul(aig, a(), b())),
-        BvUdiv => quadratic(op).map(|()| words::udiv(aig, a(), b())),
-        BvUrem => quadratic(op).map(|()| words::urem(aig, a(), b())),
-        BvSdiv => quadratic(op).map(|()| words::sdiv(aig, a(), b())),
-        BvSrem => quadratic(op).map(|()| words::srem(aig, a(), b())),
-        BvSmod => quadratic(op).map(|()| words::smod(aig, a(), b())),
-        BvShl => Ok(words::shl(aig, a(), b())),
-        BvLshr => Ok(words::lshr(aig, a(), b())),
-        BvAshr => Ok(words::ashr(aig, a(), b())),
+        BvNot => Some(words::not(a())),
+        BvNeg => Some(words::neg(aig, a())),
+        BvAnd => Some(words::and(aig, a(), b())),
+        BvOr => Some(words::or(aig, a(), b())),
+        BvXor => Some(words::xor(aig, a(), b())),
+        BvAdd => Some(words::add(aig, a(), b())),
+        BvSub => Some(words::sub(aig, a(), b())),
+        BvMul => quadratic().map(|()| words::mul(aig, a(), b())),
+        BvUdiv => quadratic().map(|()| words::udiv(aig, a(), b())),
+        BvUrem => quadratic().map(|()| words::urem(aig, a(), b())),
+        BvSdiv => quadratic().map(|()| words::sdiv(aig, a(), b())),
+        BvSrem => quadratic().map(|()| words::srem(aig, a(), b())),
+        BvSmod => quadratic().map(|()| words::smod(aig, a(), b())),
+        BvShl => Some(words::shl(aig, a(), b())),
+        BvLshr => Some(words::lshr(aig, a(), b())),
+        BvAshr => Some(words::ashr(aig, a(), b())),
         BvUlt => bit(words::ult(aig, a(), b())),
         BvUle => bit(words::ule(aig, a(), b())),
         BvUgt => bit(words::ult(aig, b(), a())),
@@ -458,23 +474,22 @@ fn apply(aig: &mut Aig, op: Op, arg_sort: Option<Sort>, args: &[Word]) -> Result
         BvSle => bit(words::sle(aig, a(), b())),
         BvSgt => bit(words::slt(aig, b(), a())),
         BvSge => bit(words::sle(aig, b(), a())),
-        Concat => Ok(words::concat(a(), b())),
-        Extract { hi, lo } => Ok(words::extract(a(), hi as usize, lo as usize)),
-        ZeroExtend(extra) => Ok(words::zero_extend(a(), extra as usize)),
-        SignExtend(extra) => Ok(words::sign_extend(a(), extra as usize)),
-        RotateLeft(amount) => Ok(words::rotate_left_const(a(), amount as usize)),
-        RotateRight(amount) => Ok(words::rotate_right_const(a(), amount as usize)),
+        Concat => Some(words::concat(a(), b())),
+        Extract { hi, lo } => Some(words::extract(a(), hi as usize, lo as usize)),
+        ZeroExtend(extra) => Some(words::zero_extend(a(), extra as usize)),
+        SignExtend(extra) => Some(words::sign_extend(a(), extra as usize)),
+        RotateLeft(amount) => Some(words::rotate_left_const(a(), amount as usize)),
+        RotateRight(amount) => Some(words::rotate_right_const(a(), amount as usize)),
         BvUaddOverflow => bit(words::uadd_overflow(aig, a(), b())),
         BvSaddOverflow => bit(words::sadd_overflow(aig, a(), b())),
         BvUsubOverflow => bit(words::usub_overflow(aig, a(), b())),
         BvSsubOverflow => bit(words::ssub_overflow(aig, a(), b())),
-        BvUmulOverflow => quadratic(op).map(|()| bool_word(words::umul_overflow(aig, a(), b()))),
-        BvSmulOverflow => quadratic(op).map(|()| bool_word(words::smul_overflow(aig, a(), b()))),
+        BvUmulOverflow => quadratic().map(|()| bool_word(words::umul_overflow(aig, a(), b()))),
+        BvSmulOverflow => quadratic().map(|()| bool_word(words::smul_overflow(aig, a(), b()))),
         BvSdivOverflow => bit(words::sdiv_overflow(aig, a(), b())),
-        FpFromBits { .. } => Ok(a().clone()),
-        FpToBits => Ok(float_to_bits(aig, a(), float_sig.expect("float argument"))),
-        Select | Store | ConstArray(_) => Err(format!("{op:?} outside array resolution")),
-        _ => Err(FP_UNSUPPORTED.to_string()),
+        FpFromBits { .. } => Some(a().clone()),
+        FpToBits => Some(float_to_bits(aig, a(), float_sig.expect("float argument"))),
+        _ => None,
     }
 }
 

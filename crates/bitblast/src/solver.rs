@@ -75,8 +75,7 @@ impl BitBlastSolver {
     fn read_model(&mut self, store: &TermStore) -> Model {
         let mut model = Model::new();
         model.fill_unassigned = true;
-        let scalars: Vec<(TermId, Vec<Lit>)> =
-            self.blaster.scalar_vars().map(|(t, word)| (t, word.clone())).collect();
+        let scalars: Vec<(TermId, Vec<Lit>)> = self.blaster.scalar_vars().map(|(t, word)| (t, word.clone())).collect();
         for (term, word) in scalars {
             let bits = self.read_bits(&word);
             if let (Some(var), Some(value)) = (store.as_var(term), value_from_bits(store.sort(term), &bits)) {

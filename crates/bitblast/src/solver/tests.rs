@@ -58,7 +58,8 @@ const PREDICATES: [Op; 17] = [
 
 impl<'s> TermGen<'s> {
     fn new(store: &'s mut TermStore, seed: u64, var_widths: &[u32]) -> TermGen<'s> {
-        let mut gen = TermGen { store, rng: Rng::new(seed), by_width: BTreeMap::new(), bools: Vec::new(), vars: Vec::new() };
+        let mut gen =
+            TermGen { store, rng: Rng::new(seed), by_width: BTreeMap::new(), bools: Vec::new(), vars: Vec::new() };
         for (i, &w) in var_widths.iter().enumerate() {
             let var = gen.store.var(&format!("x{i}"), Sort::BitVec(w));
             gen.vars.push(var);
@@ -459,7 +460,7 @@ fn deep_terms_blast_without_recursion() {
     let one = store.bv_u64(8, 1);
     let mut t = x;
     let mut expected = 5u8;
-    for _ in 0..100_000 {
+    for _ in 0..30_000 {
         t = store.bv_add(t, one);
         t = store.bv_xor(t, x);
         expected = expected.wrapping_add(1) ^ 5;

@@ -151,25 +151,33 @@ fn comparisons_match_reference() {
 #[test]
 fn overflow_predicates_match_reference() {
     let cases: [(&str, Binary, BinaryRef); 7] = [
-        ("uadd_overflow", |g, a, b| vec![uadd_overflow(g, a, b)], |a, b, w| {
-            bit(a.checked_add(b).is_none_or(|s| s > mask(w)))
-        }),
-        ("sadd_overflow", |g, a, b| vec![sadd_overflow(g, a, b)], |a, b, w| {
-            bit(!in_signed_range(to_signed(a, w).checked_add(to_signed(b, w)), w))
-        }),
+        (
+            "uadd_overflow",
+            |g, a, b| vec![uadd_overflow(g, a, b)],
+            |a, b, w| bit(a.checked_add(b).is_none_or(|s| s > mask(w))),
+        ),
+        (
+            "sadd_overflow",
+            |g, a, b| vec![sadd_overflow(g, a, b)],
+            |a, b, w| bit(!in_signed_range(to_signed(a, w).checked_add(to_signed(b, w)), w)),
+        ),
         ("usub_overflow", |g, a, b| vec![usub_overflow(g, a, b)], |a, b, _| bit(a < b)),
-        ("ssub_overflow", |g, a, b| vec![ssub_overflow(g, a, b)], |a, b, w| {
-            bit(!in_signed_range(to_signed(a, w).checked_sub(to_signed(b, w)), w))
-        }),
-        ("umul_overflow", |g, a, b| vec![umul_overflow(g, a, b)], |a, b, w| {
-            bit(a.checked_mul(b).is_none_or(|p| p > mask(w)))
-        }),
-        ("smul_overflow", |g, a, b| vec![smul_overflow(g, a, b)], |a, b, w| {
-            bit(!in_signed_range(to_signed(a, w).checked_mul(to_signed(b, w)), w))
-        }),
-        ("sdiv_overflow", |g, a, b| vec![sdiv_overflow(g, a, b)], |a, b, w| {
-            bit(a == 1 << (w - 1) && b == mask(w))
-        }),
+        (
+            "ssub_overflow",
+            |g, a, b| vec![ssub_overflow(g, a, b)],
+            |a, b, w| bit(!in_signed_range(to_signed(a, w).checked_sub(to_signed(b, w)), w)),
+        ),
+        (
+            "umul_overflow",
+            |g, a, b| vec![umul_overflow(g, a, b)],
+            |a, b, w| bit(a.checked_mul(b).is_none_or(|p| p > mask(w))),
+        ),
+        (
+            "smul_overflow",
+            |g, a, b| vec![smul_overflow(g, a, b)],
+            |a, b, w| bit(!in_signed_range(to_signed(a, w).checked_mul(to_signed(b, w)), w)),
+        ),
+        ("sdiv_overflow", |g, a, b| vec![sdiv_overflow(g, a, b)], |a, b, w| bit(a == 1 << (w - 1) && b == mask(w))),
     ];
     let widths = [1, 2, 3, 5, 8, 16, 33, 64];
     for (name, circuit, reference) in cases {
@@ -189,10 +197,18 @@ fn unary_operations_match_reference() {
         ("popcount", |g, a| popcount(g, a, 8), |a, _| u128::from(a.count_ones())),
         ("clz", |g, a| clz(g, a, 8), |a, w| u128::from(a.leading_zeros()) - (128 - w as u128)),
         ("ctz", |g, a| ctz(g, a, 8), |a, w| u128::from(a.trailing_zeros()).min(w as u128)),
-        ("normalize", |g, a| normalize(g, a, 8).0, |a, w| {
-            let zeros = a.leading_zeros() as usize - (128 - w);
-            if zeros >= w { 0 } else { a << zeros & mask(w) }
-        }),
+        (
+            "normalize",
+            |g, a| normalize(g, a, 8).0,
+            |a, w| {
+                let zeros = a.leading_zeros() as usize - (128 - w);
+                if zeros >= w {
+                    0
+                } else {
+                    a << zeros & mask(w)
+                }
+            },
+        ),
     ];
     let mut rng = Rng::new(17);
     for (name, circuit, reference) in cases {
