@@ -115,8 +115,8 @@ fn top_reasons<'a>(out: &mut String, title: &str, results: impl Iterator<Item = 
     }
 }
 
-/// Replaces quoted names in a message by `'_'`, so that messages differing
-/// only in an identifier are counted together.
+/// Replaces quoted names by `'_'` and file paths by `<file>`, so that
+/// messages differing only in a name or a file are counted together.
 pub fn generalise(reason: &str) -> String {
     let mut out = String::with_capacity(reason.len());
     let mut quoted = false;
@@ -131,7 +131,8 @@ pub fn generalise(reason: &str) -> String {
             (c, false) => out.push(c),
         }
     }
-    out.chars().take(120).collect()
+    let words: Vec<&str> = out.split(' ').map(|w| if w.starts_with('/') { "<file>" } else { w }).collect();
+    words.join(" ").chars().take(120).collect()
 }
 
 /// The JSON form of a run.
@@ -258,5 +259,6 @@ mod tests {
     #[test]
     fn generalise_hides_names() {
         assert_eq!(generalise("unknown type 'foo' in 'bar'"), "unknown type '_' in '_'");
+        assert_eq!(generalise("/a/b/test.c: the preprocessor failed:"), "<file> the preprocessor failed:");
     }
 }
