@@ -356,6 +356,17 @@ fn heap_errors_are_detected() {
 }
 
 #[test]
+fn blocks_not_freed_at_exit_are_reported() {
+    let leaking = heap_program(|b, _, _| vec![ret(b.c(0))]);
+    let run = leaking.run_with(&Config::default(), vec![]);
+    assert_eq!(run.outcome, Outcome::Completed(0));
+    let blocks: Vec<(&str, bool)> = run.unfreed_heap.iter().map(|b| (b.name.as_str(), b.reachable)).collect();
+    assert_eq!(blocks, [("malloc#1", false)]);
+    let tidy = heap_program(|b, p, free| vec![free_call(b, &p, free), ret(b.c(0))]);
+    assert!(tidy.run_with(&Config::default(), vec![]).unfreed_heap.is_empty());
+}
+
+#[test]
 fn malloc_may_fail_when_allowed() {
     let b = heap_program(|b, p, _| vec![ret(b.deref(p))]);
     let config = Config { malloc_may_fail: true, ..Config::default() };

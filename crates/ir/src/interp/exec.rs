@@ -86,7 +86,11 @@ impl<'a> Machine<'a> {
             Err(outcome) => outcome,
         };
         let object_names = self.memory.objects().map(|(_, o)| o.name.clone()).collect();
-        Run { outcome, trace: self.trace, steps: self.steps, object_names }
+        let unfreed_heap = match outcome {
+            Outcome::Completed(_) => self.memory.unfreed_heap(),
+            _ => vec![],
+        };
+        Run { outcome, trace: self.trace, steps: self.steps, object_names, unfreed_heap }
     }
 
     /// Where the current instruction is, for outcomes.

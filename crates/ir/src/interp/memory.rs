@@ -330,6 +330,49 @@ impl Memory {
     }
 }
 
+/// A heap block still allocated when the program ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnfreedBlock {
+    pub object: ObjectId,
+    pub name: String,
+    /// Whether a pointer chain from a live non-heap object (a global, or a
+    /// local of a frame still active at `exit`) reaches it; unreachable
+    /// blocks are lost (valid-memtrack), reachable ones only not freed
+    /// (valid-memcleanup).
+    pub reachable: bool,
+}
+
+impl Memory {
+    /// The live heap blocks, with their reachability from non-heap objects.
+    pub fn unfreed_heap(&self) -> Vec<UnfreedBlock> {
+        let alive = |o: &Object| o.lifetime == Lifetime::Alive;
+        let mut reached = vec![false; self.objects.len()];
+        let mut queue: Vec<ObjectId> = self
+            .objects
+            .iter()
+            .filter(|(_, o)| alive(o) && !matches!(o.kind, ObjectKind::Heap | ObjectKind::Reserved))
+            .map(|(id, _)| id)
+            .collect();
+        while let Some(id) = queue.pop() {
+            for (target, _) in self.objects[id].bytes.pointers.values() {
+                let target_object = &self.objects[target.object];
+                if alive(target_object)
+                    && matches!(target_object.kind, ObjectKind::Heap)
+                    && !reached[target.object.0 as usize]
+                {
+                    reached[target.object.0 as usize] = true;
+                    queue.push(target.object);
+                }
+            }
+        }
+        self.objects
+            .iter()
+            .filter(|(_, o)| alive(o) && matches!(o.kind, ObjectKind::Heap))
+            .map(|(id, o)| UnfreedBlock { object: id, name: o.name.clone(), reachable: reached[id.0 as usize] })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,5 +430,27 @@ mod tests {
         assert!(m.allocate("b".into(), ObjectKind::Heap, 60).is_err());
         m.free(Pointer { object: a, offset: 0 }).unwrap();
         assert!(m.allocate("c".into(), ObjectKind::Heap, 60).is_ok());
+    }
+
+    #[test]
+    fn unfreed_heap_blocks_know_whether_a_global_reaches_them() {
+        let mut m = memory();
+        let global = m.allocate("g".into(), ObjectKind::Global(SymbolId(0)), 8).unwrap();
+        let kept = m.allocate("kept".into(), ObjectKind::Heap, 16).unwrap();
+        let chained = m.allocate("chained".into(), ObjectKind::Heap, 8).unwrap();
+        let lost = m.allocate("lost".into(), ObjectKind::Heap, 8).unwrap();
+        let freed = m.allocate("freed".into(), ObjectKind::Heap, 8).unwrap();
+        let store = |m: &mut Memory, from: ObjectId, at: u64, to: ObjectId| {
+            let target = Pointer { object: to, offset: 0 };
+            let mut bytes = Bytes::from_u128(u128::from(m.address_of(target)), 8);
+            bytes.pointers.insert(0, (target, 8));
+            m.write(Pointer { object: from, offset: at }, &bytes).unwrap();
+        };
+        store(&mut m, global, 0, kept);
+        store(&mut m, kept, 8, chained);
+        store(&mut m, lost, 0, kept);
+        m.free(Pointer { object: freed, offset: 0 }).unwrap();
+        let summary: Vec<(String, bool)> = m.unfreed_heap().into_iter().map(|b| (b.name, b.reachable)).collect();
+        assert_eq!(summary, [("kept".into(), true), ("chained".into(), true), ("lost".into(), false)]);
     }
 }

@@ -18,15 +18,16 @@
 //! itself, so calling them is a violation even when they have a body.
 
 mod builtins;
+mod display;
 mod eval;
 mod exec;
 pub mod memory;
 mod value;
 
-pub use memory::{Bytes, ObjectId, ObjectKind, Pointer};
+pub use memory::{Bytes, ObjectId, ObjectKind, Pointer, UnfreedBlock};
 pub use value::Value;
 
-use crate::instr::{InstrIdx, Property};
+use crate::instr::{InstrIdx, Property, PropertyClass};
 use crate::loc::Loc;
 use crate::program::{FuncId, Program};
 use crate::types::TypeId;
@@ -135,6 +136,24 @@ pub enum UbKind {
 }
 
 impl UbKind {
+    /// The property class whose check reports this behaviour, if any.
+    pub fn property_class(self) -> Option<PropertyClass> {
+        match self {
+            UbKind::NullDereference
+            | UbKind::InvalidPointer
+            | UbKind::OutOfBounds
+            | UbKind::UseAfterFree
+            | UbKind::DeadObject
+            | UbKind::OutsideLifetime
+            | UbKind::WriteToReadOnly
+            | UbKind::FunctionAccess
+            | UbKind::InvalidFunctionPointer => Some(PropertyClass::PointerDereference),
+            UbKind::InvalidFree | UbKind::DoubleFree => Some(PropertyClass::InvalidFree),
+            UbKind::FloatToIntOverflow => Some(PropertyClass::FloatToInt),
+            UbKind::CallTypeMismatch | UbKind::OverlappingCopy => None,
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             UbKind::NullDereference => "dereference of a null pointer",
@@ -240,6 +259,8 @@ pub struct Run {
     pub steps: u64,
     /// Name of every object (indexed by [`ObjectId`]), to describe pointers.
     pub object_names: Vec<String>,
+    /// After [`Outcome::Completed`]: the heap blocks never freed.
+    pub unfreed_heap: Vec<UnfreedBlock>,
 }
 
 /// Stack size of the interpreter thread: expression evaluation recurses
@@ -260,6 +281,7 @@ pub fn run(program: &Program, config: &Config, inputs: &mut (dyn InputProvider +
                 trace: vec![],
                 steps: 0,
                 object_names: vec![],
+                unfreed_heap: vec![],
             },
         }
     })
@@ -271,5 +293,6 @@ fn crashed() -> Run {
         trace: vec![],
         steps: 0,
         object_names: vec![],
+        unfreed_heap: vec![],
     }
 }
