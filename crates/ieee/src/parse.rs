@@ -29,13 +29,12 @@ const EXPONENT_CLAMP: i64 = 1 << 40;
 
 /// A literal split into its parts: `digits` in `radix`, of which
 /// `fraction_digits` follow the radix point, and the written exponent.
-struct Literal<'a> {
+struct Literal {
     negative: bool,
     radix: u32,
     digits: Vec<u8>,
     fraction_digits: i64,
     exponent: i64,
-    text: &'a str,
 }
 
 impl Fp {
@@ -59,7 +58,7 @@ impl Fp {
     }
 }
 
-fn split_literal(negative: bool, body: &str, start: usize) -> Result<Literal<'_>, ParseFloatError> {
+fn split_literal(negative: bool, body: &str, start: usize) -> Result<Literal, ParseFloatError> {
     let bytes = body.as_bytes();
     let error = |at: usize, message| ParseFloatError { offset: start + at, message };
     let hex = bytes.len() >= 2 && bytes[0] == b'0' && (bytes[1] | 0x20) == b'x';
@@ -94,7 +93,7 @@ fn split_literal(negative: bool, body: &str, start: usize) -> Result<Literal<'_>
     if at != bytes.len() {
         return Err(error(at, "unexpected character"));
     }
-    Ok(Literal { negative, radix, digits, fraction_digits, exponent, text: body })
+    Ok(Literal { negative, radix, digits, fraction_digits, exponent })
 }
 
 /// A signed decimal exponent starting at `at`, clamped; and its end.
@@ -119,27 +118,58 @@ fn parse_exponent(bytes: &[u8], mut at: usize) -> Option<(i64, usize)> {
     (at > first).then_some((if negative { -value } else { value }, at))
 }
 
-impl Literal<'_> {
+impl Literal {
     fn round(&self, format: Format, mode: RoundingMode) -> Fp {
-        debug_assert!(!self.text.is_empty());
-        let significant: &[u8] = {
-            let first = self.digits.iter().position(|&d| d != 0).unwrap_or(self.digits.len());
-            let last = self.digits.iter().rposition(|&d| d != 0).map_or(first, |i| i + 1);
-            &self.digits[first..last]
-        };
-        if significant.is_empty() {
+        let first = self.digits.iter().position(|&d| d != 0);
+        let last = self.digits.iter().rposition(|&d| d != 0);
+        let (Some(first), Some(last)) = (first, last) else {
             return Fp::zero(format, self.negative);
-        }
+        };
         // Value = significant * radix^scale.
-        let trailing = (self.digits.len() - self.digits.iter().rposition(|&d| d != 0).unwrap() - 1) as i64;
-        let scale = trailing - self.fraction_digits;
-        let mag = significant.iter().fold(BigUint::zero(), |acc, &d| acc.mul_add_small(self.radix as u64, d as u64));
+        let significant = &self.digits[first..=last];
+        let scale = (self.digits.len() - last - 1) as i64 - self.fraction_digits;
+        let (mag, digit_count, scale) = truncated_significand(significant, self.radix, scale, format);
         if self.radix == 16 {
             let exp = self.exponent + 4 * scale;
             return Exact::new(self.negative, mag, exp.clamp(-EXPONENT_CLAMP, EXPONENT_CLAMP)).round(format, mode);
         }
-        round_decimal(self.negative, mag, significant.len() as i64, self.exponent + scale, format, mode)
+        round_decimal(self.negative, mag, digit_count, self.exponent + scale, format, mode)
     }
+}
+
+/// The integer value of `significant` digits (nonzero first and last),
+/// cut after the most digits any float or midpoint between floats of
+/// `format` can have, with one nonzero digit standing for the dropped
+/// ones. No rounding boundary lies between the two values, so every mode
+/// rounds them alike, and the cost stays bounded on huge inputs.
+/// Returns the integer, its digit count and the adjusted scale.
+fn truncated_significand(significant: &[u8], radix: u32, scale: i64, format: Format) -> (BigUint, i64, i64) {
+    let bits = format.sig_bits() as i64 + 1;
+    let limit = if radix == 16 {
+        bits / 4 + 3
+    } else {
+        // A boundary is m * 2^q with m < 2^bits and q >= emin - sig_bits:
+        // at most bits * log10(2) + (sig_bits - emin) * log10(5) + 1 digits.
+        let fraction_digits = format.sig_bits() as i64 - format.emin() + 1;
+        (bits * 30103 + fraction_digits * 69898 + 99_999) / 100_000 + 2
+    } as usize;
+    let (kept, scale) = if significant.len() > limit {
+        let dropped = (significant.len() - limit - 1) as i64;
+        ([&significant[..limit], &[1]].concat(), scale + dropped)
+    } else {
+        (significant.to_vec(), scale)
+    };
+    (digits_value(&kept, radix), kept.len() as i64, scale)
+}
+
+/// The integer written by `digits` in `radix`, accumulated in chunks
+/// that fit a limb.
+fn digits_value(digits: &[u8], radix: u32) -> BigUint {
+    let chunk_len = if radix == 16 { 15 } else { 19 };
+    digits.chunks(chunk_len).fold(BigUint::zero(), |acc, chunk| {
+        let value = chunk.iter().fold(0u64, |v, &d| v * radix as u64 + d as u64);
+        acc.mul_add_small((radix as u64).pow(chunk.len() as u32), value)
+    })
 }
 
 /// Rounds `mag * 10^exp10` (`mag` has `digits` decimal digits). Values
@@ -201,6 +231,20 @@ mod tests {
         assert_eq!((down, up), (0x3DCC_CCCC, 0x3DCC_CCCD));
         assert_eq!(Fp::parse(Format::SINGLE, "-1e-99999", TowardNegative).unwrap(), Fp::min_subnormal(Format::SINGLE, true));
         assert_eq!(Fp::parse(Format::SINGLE, "1e-99999", NearestEven).unwrap(), Fp::zero(Format::SINGLE, false));
+    }
+
+    #[test]
+    fn long_inputs_keep_their_rounding() {
+        // Exactly halfway between 1 and the next double, then just above.
+        let halfway = "1.00000000000000011102230246251565404236316680908203125";
+        assert_eq!(parse_double(halfway), 1.0);
+        let above = format!("{halfway}{}1", "0".repeat(200_000));
+        assert_eq!(parse_double(&above), 1.0000000000000002);
+        let below = format!("1.00000000000000011102230246251565404236316680908203124{}", "9".repeat(100_000));
+        assert_eq!(parse_double(&below), 1.0);
+        let hex_above = format!("0x1.00000000000008{}1p0", "0".repeat(100_000));
+        assert_eq!(parse_double(&hex_above), 1.0000000000000002);
+        assert_eq!(parse_double(&format!("0.{}1e100000", "0".repeat(100_000))), 1e-1);
     }
 
     #[test]

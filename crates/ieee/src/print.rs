@@ -80,28 +80,60 @@ impl Fp {
             Unpacked::Zero { negative } => return scientific(negative, "0", 0),
             Unpacked::Finite { negative, sig, exp } => (negative, sig, exp),
         };
-        let (digits, power) = exact_digits(sig, exp);
-        let leading_exp10 = digits.len() as i64 - 1 + power;
+        // 1 + ceil(p * log10(2)) digits always round-trip; keep two more
+        // so that rounding each prefix sees its next digit.
+        let needed = 1 + (self.format().sig_bits() as u64 * 30103).div_ceil(100_000);
+        let head = LeadingDigits::of(sig, exp, needed + 2);
         let round_trips = |candidate: &str, exp10: i64| {
             let text = scientific(negative, candidate, exp10);
             Fp::parse(self.format(), &text, RoundingMode::NearestEven).ok() == Some(self)
         };
-        for length in 1..digits.len() {
-            let (prefix, rest) = digits.split_at(length);
+        let shortest_of_length = |length: usize| -> Option<String> {
+            if length == head.digits.len() {
+                return Some(scientific(negative, &head.digits, head.exp10));
+            }
+            let (prefix, rest) = head.digits.split_at(length);
             let (up, carried) = increment(prefix);
-            let up_exp10 = leading_exp10 + carried as i64;
+            let candidates = [(prefix.to_string(), head.exp10), (up, head.exp10 + carried as i64)];
             // The rounded-up prefix is nearer when the dropped part is at least half.
-            let rounds_up_first = rest.as_bytes()[0] >= b'5';
-            let candidates = [(prefix.to_string(), leading_exp10), (up, up_exp10)];
-            let order = if rounds_up_first { [1, 0] } else { [0, 1] };
-            for i in order {
-                let (candidate, exp10) = &candidates[i];
-                if round_trips(candidate, *exp10) {
-                    return scientific(negative, candidate, *exp10);
-                }
+            let order = if rest.as_bytes()[0] >= b'5' { [1, 0] } else { [0, 1] };
+            order.iter().map(|&i| &candidates[i]).find(|(digits, exp10)| round_trips(digits, *exp10)).map(|(digits, exp10)| scientific(negative, digits, *exp10))
+        };
+        // Some decimal of length n round-trips => one of length n + 1 does
+        // (the same one), so the shortest length is found by bisection.
+        let (mut low, mut high) = (1, if head.inexact { head.digits.len() - 1 } else { head.digits.len() });
+        while low < high {
+            let middle = (low + high) / 2;
+            if shortest_of_length(middle).is_some() {
+                high = middle;
+            } else {
+                low = middle + 1;
             }
         }
-        scientific(negative, &digits, leading_exp10)
+        shortest_of_length(low).expect("a long enough decimal always round-trips")
+    }
+}
+
+/// The leading decimal digits of an exact value: `digits` (at least the
+/// requested count unless the value has fewer), the power of ten of the
+/// first digit, and whether nonzero digits were dropped.
+struct LeadingDigits {
+    digits: String,
+    exp10: i64,
+    inexact: bool,
+}
+
+impl LeadingDigits {
+    fn of(sig: u128, exp: i64, wanted: u64) -> LeadingDigits {
+        let sig = BigUint::from_u128(sig);
+        let (integer, power) = if exp >= 0 { (sig.shl(exp as u64), 0) } else { (sig.mul(&BigUint::pow(5, exp.unsigned_abs())), exp) };
+        // A lower bound of the digit count (0.30102999 < log10(2)).
+        let at_least = ((integer.bit_len() - 1) as f64 * 0.30102999) as u64 + 1;
+        let dropped = at_least.saturating_sub(wanted);
+        let (kept, rest) = integer.divrem(&BigUint::pow(10, dropped));
+        let digits = kept.to_decimal();
+        let exp10 = digits.len() as i64 - 1 + dropped as i64 + power;
+        LeadingDigits { digits, exp10, inexact: !rest.is_zero() }
     }
 }
 

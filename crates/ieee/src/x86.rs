@@ -135,4 +135,28 @@ mod tests {
         let double_nan = Fp::nan(Format::DOUBLE).x86_nan(&[single(0x7FC0_0001)]);
         assert_eq!(double_nan.to_bits(), 0x7FF8_0000_2000_0000);
     }
+
+    /// The host's SSE arithmetic is the ground truth for the NaN rules
+    /// (subtraction and division: their operand order is not commuted).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn x86_nan_rules_match_the_host() {
+        use std::hint::black_box;
+        let mode = crate::RoundingMode::NearestEven;
+        let double = |v: f64| Fp::from_bits(Format::DOUBLE, v.to_bits() as u128);
+        let values = [1.5, 0.0, -0.0, f64::INFINITY, f64::from_bits(0x7FF0_0000_0000_0123), f64::from_bits(0xFFF8_0000_0000_0456)];
+        for &a in &values {
+            for &b in &values {
+                let (x, y) = (double(a), double(b));
+                let hardware_sub = (black_box(a) - black_box(b)).to_bits() as u128;
+                let hardware_div = (black_box(a) / black_box(b)).to_bits() as u128;
+                assert_eq!(x.sub(y, mode).x86_nan(&[x, y]).to_bits(), hardware_sub, "{a:?} - {b:?}");
+                assert_eq!(x.div(y, mode).x86_nan(&[x, y]).to_bits(), hardware_div, "{a:?} / {b:?}");
+            }
+            let hardware_sqrt = black_box(a).sqrt().to_bits() as u128;
+            assert_eq!(double(a).sqrt(mode).x86_nan(&[double(a)]).to_bits(), hardware_sqrt, "sqrt {a:?}");
+        }
+        let hardware_nan = (black_box(-1.0f64)).sqrt().to_bits() as u128;
+        assert_eq!(hardware_nan, Fp::x86_default_nan(Format::DOUBLE).to_bits());
+    }
 }
