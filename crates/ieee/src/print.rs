@@ -128,7 +128,7 @@ impl LeadingDigits {
         let sig = BigUint::from_u128(sig);
         let (integer, power) = if exp >= 0 { (sig.shl(exp as u64), 0) } else { (sig.mul(&BigUint::pow(5, exp.unsigned_abs())), exp) };
         // A lower bound of the digit count (0.30102999 < log10(2)).
-        let at_least = ((integer.bit_len() - 1) as f64 * 0.30102999) as u64 + 1;
+        let at_least = (integer.bit_len() - 1) * 30_102_999 / 100_000_000 + 1;
         let dropped = at_least.saturating_sub(wanted);
         let (kept, rest) = integer.divrem(&BigUint::pow(10, dropped));
         let digits = kept.to_decimal();
