@@ -377,7 +377,7 @@ impl<'a, 'f> Lexer<'a, 'f> {
 
     fn newline(&mut self) {
         self.pos += 1;
-        self.line += 1;
+        self.line = self.line.wrapping_add(1);
         self.line_start = self.pos;
     }
 

@@ -169,25 +169,37 @@ fn probe_ilp32(base: &BaseCommand) -> Vec<String> {
     let (Some(native), Some(m32)) = (macros(&["-dM", "-"]), macros(&["-m32", "-dM", "-"])) else {
         return fallback_ilp32_macros();
     };
-    let mut args: Vec<String> = native.keys().filter(|name| !m32.contains_key(*name)).map(|name| format!("-U{name}")).collect();
-    for (name, value) in &m32 {
-        if native.get(name) != Some(value) {
-            args.push(format!("-U{name}"));
-            args.push(format!("-D{name}={value}"));
+    let mut names: Vec<&String> = native.keys().chain(m32.keys()).collect();
+    names.sort();
+    names.dedup();
+    let mut args = Vec::new();
+    for name in names {
+        match (native.get(name), m32.get(name)) {
+            (Some(_), None) => args.push(format!("-U{name}")),
+            (native_def, Some(definition)) if native_def != Some(definition) => {
+                args.push(format!("-U{name}"));
+                args.push(format!("-D{definition}"));
+            }
+            _ => {}
         }
     }
-    args.sort_by(|a, b| (a[2..].split('=').next(), a.starts_with("-D")).cmp(&(b[2..].split('=').next(), b.starts_with("-D"))));
     args.extend(stubs_shim_dir().map(|dir| format!("-idirafter{}", dir.display())));
     args
 }
 
-/// `#define NAME VALUE` lines of `cpp -dM`, function-like macros excluded.
+/// The `#define` lines of `cpp -dM`, by macro name, each as the `-D`
+/// argument that recreates it (`NAME=VALUE`, `NAME(ARGS)=BODY`).
 fn parse_macro_dump(text: &str) -> HashMap<String, String> {
     text.lines()
         .filter_map(|line| line.strip_prefix("#define "))
-        .filter_map(|rest| {
-            let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
-            (!name.contains('(')).then(|| (name.to_string(), value.to_string()))
+        .map(|rest| {
+            let name_end = rest.find([' ', '(']).unwrap_or(rest.len());
+            let head_end = match rest[name_end..].starts_with('(') {
+                true => rest[name_end..].find(')').map_or(rest.len(), |i| name_end + i + 1),
+                false => name_end,
+            };
+            let value = rest[head_end..].strip_prefix(' ').unwrap_or(&rest[head_end..]);
+            (rest[..name_end].to_string(), format!("{}={value}", &rest[..head_end]))
         })
         .collect()
 }
