@@ -19,7 +19,7 @@ struct Options {
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut options = Options { cases: 1_000_000, formats: vec!["f32".into(), "f64".into()], ops: None, seed: 0x1EEE_754 };
+    let mut options = Options { cases: 1_000_000, formats: vec!["f32".into(), "f64".into()], ops: None, seed: 0x01EE_E754 };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;

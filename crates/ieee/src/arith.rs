@@ -266,3 +266,89 @@ fn fma_finite(x: Fp, y: Fp, z: Fp, mode: RoundingMode) -> Fp {
         None => Fp::zero(format, mode.exact_zero_is_negative()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::format::Format;
+    use crate::round::RoundingMode::{self, *};
+    use crate::value::Fp;
+
+    fn double(v: f64) -> Fp {
+        Fp::from_bits(Format::DOUBLE, v.to_bits() as u128)
+    }
+
+    fn value(x: Fp) -> f64 {
+        f64::from_bits(x.to_bits() as u64)
+    }
+
+    #[test]
+    fn exact_zero_sums_are_positive_except_toward_negative() {
+        for mode in RoundingMode::ALL {
+            let zero = double(1.5).sub(double(1.5), mode);
+            assert!(zero.is_zero() && zero.sign_bit() == (mode == TowardNegative), "{mode:?}");
+            let zeros = double(-0.0).add(double(0.0), mode);
+            assert_eq!(zeros.sign_bit(), mode == TowardNegative, "{mode:?}");
+            assert!(double(-0.0).add(double(-0.0), mode).sign_bit());
+        }
+    }
+
+    #[test]
+    fn fma_rounds_once() {
+        // (1 + 2^-52)^2 - 1 - 2^-51 = 2^-104: lost by a separate rounding.
+        let a = double(1.0 + f64::EPSILON);
+        let c = double(-(1.0 + 2.0 * f64::EPSILON));
+        assert_eq!(value(a.fma(a, c, NearestEven)), 2f64.powi(-104));
+        assert_eq!(value(a.mul(a, NearestEven).add(c, NearestEven)), 0.0);
+        // A zero product plus a zero addend follows the zero-sum sign rule.
+        assert!(!double(0.0).fma(double(-1.0), double(0.0), NearestEven).sign_bit());
+        assert!(double(0.0).fma(double(-1.0), double(0.0), TowardNegative).sign_bit());
+        assert!(double(f64::INFINITY).fma(double(0.0), double(1.0), NearestEven).is_nan());
+    }
+
+    #[test]
+    fn division_and_sqrt_round_by_mode() {
+        let third_down = double(1.0).div(double(3.0), TowardZero);
+        let third_up = double(1.0).div(double(3.0), TowardPositive);
+        assert_eq!(third_up.to_bits(), third_down.to_bits() + 1);
+        assert_eq!(value(double(2.0).sqrt(NearestEven)), 2f64.sqrt());
+        assert_eq!(value(double(6.25).sqrt(TowardZero)), 2.5);
+        assert!(double(-0.0).sqrt(NearestEven).sign_bit());
+        assert!(double(-1.0).sqrt(NearestEven).is_nan());
+        assert!(double(0.0).div(double(0.0), NearestEven).is_nan());
+        assert_eq!(value(double(-1.0).div(double(0.0), NearestEven)), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn remainder_rounds_the_quotient_to_even() {
+        assert_eq!(value(double(5.0).remainder(double(2.0))), 1.0);
+        assert_eq!(value(double(7.0).remainder(double(2.0))), -1.0);
+        assert_eq!(value(double(-4.0).remainder(double(2.0))), -0.0);
+        assert_eq!(value(double(1e300).remainder(double(7.0))), 1.0);
+        assert_eq!(value(double(2.5).remainder(double(1.0))), 0.5);
+        assert_eq!(value(double(3.5).remainder(double(1.0))), -0.5);
+        assert!(double(f64::INFINITY).remainder(double(2.0)).is_nan());
+        assert_eq!(value(double(2.0).remainder(double(f64::INFINITY))), 2.0);
+    }
+
+    #[test]
+    fn round_to_integral_in_every_mode() {
+        let cases: [(f64, [f64; 5]); 3] = [(2.5, [2.0, 3.0, 3.0, 2.0, 2.0]), (-2.5, [-2.0, -3.0, -2.0, -3.0, -2.0]), (-0.2, [-0.0, -0.0, -0.0, -1.0, -0.0])];
+        for (input, expected) in cases {
+            for (mode, want) in RoundingMode::ALL.into_iter().zip(expected) {
+                let got = value(double(input).round_to_integral(mode));
+                assert_eq!(got.to_bits(), want.to_bits(), "{input} {mode:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn min_and_max_order_zeros_and_skip_nans() {
+        let (neg, pos, nan) = (double(-0.0), double(0.0), double(f64::NAN));
+        assert!(pos.min(neg).sign_bit() && neg.min(pos).sign_bit());
+        assert!(!pos.max(neg).sign_bit() && !neg.max(pos).sign_bit());
+        assert_eq!(nan.min(double(1.0)), double(1.0));
+        assert_eq!(double(2.0).max(nan), double(2.0));
+        assert!(nan.max(nan).is_nan());
+        assert_eq!(double(-3.0).max(double(2.0)), double(2.0));
+    }
+}
