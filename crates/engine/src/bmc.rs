@@ -1,0 +1,168 @@
+//! Bounded model checking: symex to an equation, one solver query for
+//! "some property is violated", then one for "some unwinding assertion is
+//! reachable", and the verdict rules of DESIGN.md §9.
+
+use crate::{counterexample, replay, Config, Outcome, Stats, Verdict};
+use bitblast::BitBlastSolver;
+use ir::{Program, PropertyClass};
+use smt::{SatResult, Solver, TermId, TermStore};
+use std::time::Instant;
+use symex::{Execution, Stop};
+
+/// The result of one bound.
+enum BoundResult {
+    Done(Outcome),
+    /// Unwinding assertions can fail: a larger bound is needed.
+    TooSmall(Outcome),
+}
+
+pub(crate) fn bmc(program: &Program, config: &Config, unwind: Option<u64>, deadline: Option<Instant>) -> Outcome {
+    match check_bound(program, config, unwind, config.unwinding_assertions, deadline) {
+        BoundResult::Done(outcome) | BoundResult::TooSmall(outcome) => outcome,
+    }
+}
+
+/// Incremental BMC: bounds 1, 2, ... with unwinding assertions, until a
+/// violation, a proof, or an answer other than "bound too small".
+pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
+    let mut last = None;
+    for k in 1..=config.max_bound {
+        match check_bound(program, config, Some(k), true, deadline) {
+            BoundResult::Done(outcome) => return outcome,
+            BoundResult::TooSmall(outcome) => last = Some(outcome),
+        }
+    }
+    let mut outcome = last.unwrap_or_else(|| crate::unknown("incremental BMC ran no bound"));
+    outcome.verdict =
+        Verdict::Unknown(format!("no violation up to bound {}, but loops can run longer", config.max_bound));
+    outcome
+}
+
+fn describe_stop(program: &Program, stop: &Stop) -> String {
+    match stop {
+        Stop::Unsupported { loc, .. } | Stop::StepLimit { loc } if !loc.is_none() => {
+            format!("{}:{}:{}: {stop}", program.files.name(loc.file), loc.line, loc.col)
+        }
+        _ => stop.to_string(),
+    }
+}
+
+fn check_bound(
+    program: &Program,
+    config: &Config,
+    unwind: Option<u64>,
+    unwinding_assertions: bool,
+    deadline: Option<Instant>,
+) -> BoundResult {
+    let options = symex::Options {
+        unwind,
+        unwinding_assertions,
+        pointer_checks: config.pointer_checks,
+        bounds_checks: config.bounds_checks,
+        memory_cleanup_checks: config.memory_cleanup_checks,
+        force_malloc_success: config.force_malloc_success,
+        deadline,
+        ..symex::Options::default()
+    };
+    let mut store = TermStore::new();
+    let execution = match symex::execute(program, &options, &mut store) {
+        Ok(execution) => execution,
+        Err(stop) => return BoundResult::Done(crate::unknown(&describe_stop(program, &stop))),
+    };
+    let mut run = Run { program, config, store, execution, deadline, stats: Stats::default() };
+    run.stats.bound = unwind;
+    run.decide()
+}
+
+struct Run<'a> {
+    program: &'a Program,
+    config: &'a Config,
+    store: TermStore,
+    execution: Execution,
+    deadline: Option<Instant>,
+    stats: Stats,
+}
+
+impl Run<'_> {
+    fn outcome(&self, verdict: Verdict) -> Outcome {
+        Outcome { verdict, approximations: self.execution.equation.approximations.clone(), stats: self.stats.clone() }
+    }
+
+    fn decide(&mut self) -> BoundResult {
+        let equation = &self.execution.equation;
+        self.stats.assertions = equation.assertions.len();
+        self.stats.instructions = equation.executed_instructions;
+        let properties = equation.violations(&mut self.store, |c| c != PropertyClass::UnwindingAssertion);
+        let unwinding = equation.violations(&mut self.store, |c| c == PropertyClass::UnwindingAssertion);
+        self.stats.terms = self.store.len();
+        if let Err(e) = self.write_formula(&properties, &unwinding) {
+            return BoundResult::Done(self.outcome(Verdict::Unknown(e)));
+        }
+        let mut solver = BitBlastSolver::new();
+        if !properties.is_empty() {
+            let any = self.store.or(&properties);
+            match self.solve(&mut solver, any) {
+                SatResult::Sat => return BoundResult::Done(self.violation(&mut solver)),
+                SatResult::Unsat => {}
+                SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
+            }
+        }
+        if !unwinding.is_empty() {
+            let any = self.store.or(&unwinding);
+            match self.solve(&mut solver, any) {
+                SatResult::Sat => {
+                    let bound = self.stats.bound.unwrap_or(0);
+                    let reason = format!("no violation up to bound {bound}, but the bound is too small (unwinding assertion)");
+                    return BoundResult::TooSmall(self.outcome(Verdict::Unknown(reason)));
+                }
+                SatResult::Unsat => {}
+                SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
+            }
+        }
+        let equation = &self.execution.equation;
+        let verdict = if equation.approximations_affect_true() {
+            let what: Vec<&str> =
+                equation.approximations.iter().filter(|a| a.affects_true).map(|a| a.what.as_str()).collect();
+            Verdict::Unknown(format!("no violation found, but the model is approximate: {}", what.join("; ")))
+        } else if equation.bound_assumed {
+            Verdict::BoundedTrue { bound: self.stats.bound.unwrap_or(0) }
+        } else {
+            Verdict::True
+        };
+        BoundResult::Done(self.outcome(verdict))
+    }
+
+    fn solve(&mut self, solver: &mut BitBlastSolver, query: TermId) -> SatResult {
+        if let Some(deadline) = self.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return SatResult::Unknown("timeout".into());
+            }
+            solver.set_time_limit(Some(left));
+        }
+        self.stats.solver_calls += 1;
+        solver.check(&self.store, &[query])
+    }
+
+    fn violation(&mut self, solver: &mut BitBlastSolver) -> Outcome {
+        let model = solver.model(&self.store);
+        let cex = match counterexample::build(self.program, &self.execution, &self.store, &model) {
+            Ok(cex) => cex,
+            Err(reason) => return self.outcome(Verdict::Unknown(reason)),
+        };
+        let verdict = match replay::confirm(self.program, &cex, self.config) {
+            Ok(()) => Verdict::False(Box::new(cex)),
+            Err(reason) => Verdict::Unknown(format!("a violation of `{}` was found but {reason}", cex.property.message)),
+        };
+        self.outcome(verdict)
+    }
+
+    /// `--smt-formula`: the disjunction of all violation conditions.
+    fn write_formula(&mut self, properties: &[TermId], unwinding: &[TermId]) -> Result<(), String> {
+        let Some(path) = &self.config.smt_formula else { return Ok(()) };
+        let all: Vec<TermId> = properties.iter().chain(unwinding).copied().collect();
+        let any = self.store.or(&all);
+        let text = smt::to_smtlib2(&self.store, &[any], "ALL");
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}

@@ -1,0 +1,133 @@
+//! Counterexamples read off a solver model: the violated property (the
+//! first in program order that the model violates), the assignments on the
+//! path up to it, and the nondeterministic inputs in order.
+
+use ir::{Loc, Program, Property, Type, TypeId};
+use smt::{Evaluator, Model, TermId, TermStore, Value};
+use symex::memory::{INVALID_OBJECT, NULL_OBJECT};
+use symex::{Execution, InputKind};
+
+/// One assignment of the trace, rendered for the user.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceLine {
+    pub loc: Loc,
+    pub function: String,
+    pub lhs: String,
+    /// The value in C syntax (`&x + 4` for pointers).
+    pub value: String,
+}
+
+/// A nondeterministic input of the counterexample.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputValue {
+    pub kind: InputKind,
+    pub loc: Loc,
+    /// Little-endian bytes, as the interpreter's input provider returns them.
+    pub bytes: Vec<u8>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    pub property: Property,
+    pub loc: Loc,
+    pub function: String,
+    pub trace: Vec<TraceLine>,
+    pub inputs: Vec<InputValue>,
+}
+
+fn is_true(evaluator: &mut Evaluator, t: TermId) -> Result<bool, String> {
+    match evaluator.eval(t) {
+        Ok(Value::Bool(b)) => Ok(b),
+        Ok(other) => Err(format!("a condition evaluated to the non-Boolean {other}")),
+        Err(e) => Err(format!("cannot evaluate the model: {e}")),
+    }
+}
+
+pub(crate) fn build(program: &Program, execution: &Execution, store: &TermStore, model: &Model) -> Result<Counterexample, String> {
+    let equation = &execution.equation;
+    let mut evaluator = Evaluator::new(store, model);
+    let mut failed = None;
+    for assertion in &equation.assertions {
+        if assertion.property.class == ir::PropertyClass::UnwindingAssertion {
+            continue;
+        }
+        if is_true(&mut evaluator, assertion.guard)? && !is_true(&mut evaluator, assertion.condition)? {
+            failed = Some(assertion);
+            break;
+        }
+    }
+    let failed = failed.ok_or("the solver's model violates no assertion (internal error)")?;
+    let mut trace = Vec::new();
+    for step in &equation.steps[..failed.steps_before] {
+        if !is_true(&mut evaluator, step.guard)? {
+            continue;
+        }
+        let value = evaluator.eval(step.value).map_err(|e| format!("cannot evaluate the model: {e}"))?;
+        trace.push(TraceLine {
+            loc: step.loc,
+            function: program.functions[step.function].name.clone(),
+            lhs: step.lhs.clone(),
+            value: render(program, execution, step.ty, &value),
+        });
+    }
+    let mut inputs = Vec::new();
+    for input in &equation.inputs {
+        if !is_true(&mut evaluator, input.guard)? {
+            continue;
+        }
+        let value = evaluator.eval(input.value).map_err(|e| format!("cannot evaluate the model: {e}"))?;
+        inputs.push(InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value) });
+    }
+    Ok(Counterexample {
+        property: failed.property.clone(),
+        loc: failed.loc,
+        function: program.functions[failed.function].name.clone(),
+        trace,
+        inputs,
+    })
+}
+
+/// Little-endian bytes of a Boolean or bit-vector value.
+fn to_bytes(value: &Value) -> Vec<u8> {
+    match value {
+        Value::Bool(b) => vec![u8::from(*b)],
+        Value::Bv(bv) => {
+            let len = bv.width().div_ceil(8) as usize;
+            bv.words().iter().flat_map(|w| w.to_le_bytes()).take(len).collect()
+        }
+        other => other.to_string().into_bytes(),
+    }
+}
+
+/// A value of type `ty` in C syntax.
+fn render(program: &Program, execution: &Execution, ty: TypeId, value: &Value) -> String {
+    let Value::Bv(bv) = value else {
+        return match value {
+            Value::Bool(b) => b.to_string(),
+            other => other.to_string(),
+        };
+    };
+    match program.types.get(ty) {
+        Type::Int { signed: true, .. } => bv.to_i128().map_or_else(|| bv.to_smtlib(), |v| v.to_string()),
+        Type::Int { signed: false, .. } => bv.to_u128().map_or_else(|| bv.to_smtlib(), |v| v.to_string()),
+        Type::Pointer(_) => render_pointer(execution, bv),
+        _ => bv.to_smtlib(),
+    }
+}
+
+fn render_pointer(execution: &Execution, bits: &smt::BvValue) -> String {
+    let layout = execution.layout;
+    let raw = bits.to_u128().unwrap_or(0);
+    let number = (raw >> layout.offset_bits()) as u64;
+    let offset_field = bits.extract(layout.offset_bits() - 1, 0).sign_extend(128 - layout.offset_bits());
+    let offset = offset_field.to_i128().unwrap_or(0);
+    match number {
+        NULL_OBJECT if offset == 0 => "NULL".to_string(),
+        NULL_OBJECT | INVALID_OBJECT => format!("INVALID-POINTER({})", bits.to_smtlib()),
+        n => match execution.objects.by_number(n) {
+            Some(o) if offset == 0 => format!("&{}", execution.objects.get(o).name),
+            Some(o) => format!("&{} + {offset}", execution.objects.get(o).name),
+            None => format!("INVALID-POINTER({})", bits.to_smtlib()),
+        },
+    }
+}

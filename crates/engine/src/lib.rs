@@ -1,0 +1,113 @@
+//! Verification engines over symbolic execution: bounded model checking
+//! ([`verify`] with one bound) and incremental BMC (bounds 1, 2, ...).
+//!
+//! A FALSE verdict carries a counterexample that the IR interpreter has
+//! replayed to the same violated property; TRUE needs the unwinding
+//! assertions to hold and no approximation that could hide a violation
+//! (DESIGN.md §9). Everything else is UNKNOWN with a reason.
+
+mod bmc;
+mod counterexample;
+mod replay;
+
+pub use counterexample::{Counterexample, TraceLine};
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use symex::Approximation;
+
+/// What to check and how.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Loop and recursion bound; `None` unrolls until loops exit.
+    pub unwind: Option<u64>,
+    /// When false, the bound is assumed and a clean result is only
+    /// [`Verdict::BoundedTrue`].
+    pub unwinding_assertions: bool,
+    pub pointer_checks: bool,
+    pub bounds_checks: bool,
+    /// Heap memory still allocated at exit is a violation.
+    pub memory_cleanup_checks: bool,
+    pub force_malloc_success: bool,
+    pub timeout: Option<Duration>,
+    /// Write the verification condition in SMT-LIB2 here.
+    pub smt_formula: Option<PathBuf>,
+    /// Incremental BMC: bounds 1, 2, ... up to `max_bound`, each with
+    /// unwinding assertions (the solver is not reused between bounds yet).
+    pub incremental: bool,
+    pub max_bound: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            unwind: None,
+            unwinding_assertions: true,
+            pointer_checks: true,
+            bounds_checks: true,
+            memory_cleanup_checks: false,
+            force_malloc_success: false,
+            timeout: None,
+            smt_formula: None,
+            incremental: false,
+            max_bound: 100,
+        }
+    }
+}
+
+/// The answer.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No violation is possible.
+    True,
+    /// A replayed violation.
+    False(Box<Counterexample>),
+    /// No violation up to the bound, which was assumed (not checked).
+    BoundedTrue { bound: u64 },
+    Unknown(String),
+}
+
+/// Figures about a run.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub assertions: usize,
+    pub instructions: u64,
+    pub terms: usize,
+    pub solver_calls: u32,
+    /// The bound of the last BMC run (incremental BMC: the final one).
+    pub bound: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    /// Everything modelled approximately (listed in the output).
+    pub approximations: Vec<Approximation>,
+    pub stats: Stats,
+}
+
+/// Stack of the verification thread: symex recurses once per expression
+/// nesting level (bounded by symex's depth limit).
+const STACK_BYTES: usize = 512 << 20;
+
+/// Verifies `program` (already instrumented with its properties).
+pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
+    let deadline = config.timeout.map(|t| Instant::now() + t);
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("tarsier-engine".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || match config.incremental {
+                true => bmc::incremental(program, config, deadline),
+                false => bmc::bmc(program, config, config.unwind, deadline),
+            });
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|_| unknown("internal error: the verification engine crashed")),
+            Err(e) => unknown(&format!("cannot start the verification thread: {e}")),
+        }
+    })
+}
+
+fn unknown(reason: &str) -> Outcome {
+    Outcome { verdict: Verdict::Unknown(reason.to_string()), approximations: vec![], stats: Stats::default() }
+}

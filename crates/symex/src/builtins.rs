@@ -1,0 +1,228 @@
+//! Calls of functions without a body: the memory-management and libc
+//! functions symex models (`malloc`, `calloc`, `free`, `alloca`, `memcpy`,
+//! `memmove`, `memset`, `abort`, `exit`), and every other external function
+//! as an approximation returning a nondeterministic value.
+
+use crate::exec::Symex;
+use crate::memory::{ObjectKind, NULL_OBJECT};
+use crate::{repr, Result, Stop};
+use crate::equation::InputKind;
+use ir::{Expr, FuncId, PropertyClass};
+use smt::{BvValue, TermId};
+
+/// Largest constant byte count `memset`/`memcpy` copy as one bit-vector.
+const MAX_BLOCK_BYTES: u64 = 1 << 16;
+
+impl<'a> Symex<'a> {
+    pub(crate) fn call_builtin(&mut self, func: FuncId, lhs: Option<&Expr>, args: &[Expr], values: &[TermId]) -> Result<()> {
+        let name = self.program.functions[func].name.as_str();
+        let result = match name {
+            "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
+            "calloc" | "__builtin_calloc" => Some(self.allocate(values, 2, true, "calloc")?),
+            "alloca" | "__builtin_alloca" => Some(self.stack_allocate(values)?),
+            "free" | "__builtin_free" => {
+                self.free(self.arg(values, 0, name)?);
+                None
+            }
+            "memcpy" | "memmove" | "__builtin_memcpy" | "__builtin_memmove" => Some(self.copy_memory(values, name)?),
+            "memset" | "__builtin_memset" => Some(self.set_memory(values)?),
+            "abort" | "__builtin_abort" => {
+                let f = self.store.false_term();
+                self.assume(f);
+                None
+            }
+            "exit" | "_Exit" | "_exit" => {
+                self.program_exit();
+                let f = self.store.false_term();
+                self.assume(f);
+                None
+            }
+            _ if ["__ESBMC_", "__CPROVER_", "__VERIFIER_", "pthread_"].iter().any(|p| name.starts_with(p)) => {
+                return Err(Stop::unsupported(format!("intrinsic `{name}`"), self.loc));
+            }
+            "realloc" => return Err(Stop::unsupported("realloc", self.loc)),
+            _ => {
+                let writes_through_pointer = args.iter().any(|a| self.program.types.is_pointer(a.ty));
+                self.approximate(
+                    format!("`{name}` has no body: its result is nondeterministic and its side effects are ignored"),
+                    writes_through_pointer,
+                );
+                None
+            }
+        };
+        if let Some(lhs) = lhs {
+            let value = match result {
+                Some(v) => v,
+                None => self.fresh(&format!("{name}#return"), lhs.ty, InputKind::ExternalCall(name.to_string()))?,
+            };
+            let value = self.fit_to(value, lhs.ty)?;
+            self.assign(lhs, value)?;
+        }
+        self.frames.last_mut().expect("frame").pc += 1;
+        Ok(())
+    }
+
+    fn arg(&self, values: &[TermId], index: usize, name: &str) -> Result<TermId> {
+        values.get(index).copied().ok_or_else(|| Stop::unsupported(format!("call of `{name}` with too few arguments"), self.loc))
+    }
+
+    /// Converts a builtin's result (pointer or integer bits) to `ty`.
+    fn fit_to(&mut self, value: TermId, ty: ir::TypeId) -> Result<TermId> {
+        match repr::value_sort(self.program, ty, self.loc)? {
+            smt::Sort::BitVec(w) if self.store.sort(value) != smt::Sort::Bool => Ok(repr::resize(self.store, value, w, false)),
+            sort if sort == self.store.sort(value) => Ok(value),
+            _ => Err(Stop::unsupported("result of a library function assigned to an incompatible type", self.loc)),
+        }
+    }
+
+    /// A constant byte count from argument values, or an unsupported stop.
+    fn constant_size(&mut self, values: &[TermId], count: usize, what: &str) -> Result<u64> {
+        let mut size: u64 = 1;
+        for i in 0..count {
+            let v = self.arg(values, i, what)?;
+            let n = self
+                .store
+                .as_bv_const(v)
+                .and_then(BvValue::to_u64)
+                .ok_or_else(|| Stop::unsupported(format!("{what} of a non-constant size"), self.loc))?;
+            size = size.checked_mul(n).ok_or_else(|| Stop::unsupported(format!("{what} size overflows"), self.loc))?;
+        }
+        if size > crate::memory::MAX_OBJECT_BYTES {
+            return Err(Stop::unsupported(format!("{what} of {size} bytes"), self.loc));
+        }
+        Ok(size)
+    }
+
+    fn allocate(&mut self, values: &[TermId], count: usize, zeroed: bool, what: &str) -> Result<TermId> {
+        let size = self.constant_size(values, count, what)?;
+        let o = self.objects.add(ObjectKind::Heap { loc: self.loc }, format!("dynamic_object@{}", self.loc.line), size);
+        let bits = self.objects.get(o).value_bits();
+        let succeeds = if self.options.force_malloc_success {
+            self.store.true_term()
+        } else {
+            let fails = self.store.var(&format!("{what}_fails"), smt::Sort::Bool);
+            let boolean = self.bool_type()?;
+            self.record_input(fails, boolean, InputKind::AllocationFailure);
+            self.store.not(fails)
+        };
+        let contents = if zeroed {
+            self.store.bv_u64(bits, 0)
+        } else {
+            let contents = self.store.var("dynamic_contents", smt::Sort::BitVec(bits));
+            let bytes = self.byte_array_type(size)?;
+            self.record_input(contents, bytes, InputKind::Uninitialized(what.to_string()));
+            contents
+        };
+        self.state.set_value(o, contents);
+        let pointer = self.address_of_heap(o)?;
+        self.state.set_alive(o, succeeds);
+        let null = self.layout.null(self.store);
+        Ok(self.store.ite(succeeds, pointer, null))
+    }
+
+    fn bool_type(&self) -> Result<ir::TypeId> {
+        self.program.types.lookup(&ir::Type::Bool).ok_or_else(|| Stop::unsupported("program without a Bool type", self.loc))
+    }
+
+    /// The type `unsigned char[size]` if the program has it (only used to
+    /// describe an input's size; an absent type means a plain byte count).
+    fn byte_array_type(&self, size: u64) -> Result<ir::TypeId> {
+        let byte = self.program.types.lookup(&ir::Type::Int { bits: 8, signed: false });
+        byte.and_then(|b| self.program.types.lookup(&ir::Type::Array(b, ir::ArrayLen::Fixed(size))))
+            .or(byte)
+            .ok_or_else(|| Stop::unsupported("program without an unsigned char type", self.loc))
+    }
+
+    fn address_of_heap(&mut self, o: crate::ObjectId) -> Result<TermId> {
+        let number = self
+            .objects
+            .number(o, &self.layout)
+            .ok_or_else(|| Stop::unsupported("too many allocations for the pointer encoding", self.loc))?;
+        Ok(self.layout.constant(self.store, number, 0))
+    }
+
+    fn stack_allocate(&mut self, values: &[TermId]) -> Result<TermId> {
+        let size = self.constant_size(values, 1, "alloca")?;
+        let frame = self.frames.last().expect("frame").id;
+        let o = self.objects.add(ObjectKind::Stack { loc: self.loc, frame }, format!("alloca@{}", self.loc.line), size);
+        let bits = self.objects.get(o).value_bits();
+        let contents = self.store.var("alloca_contents", smt::Sort::BitVec(bits));
+        let bytes = self.byte_array_type(size)?;
+        self.record_input(contents, bytes, InputKind::Uninitialized("alloca".to_string()));
+        self.state.set_value(o, contents);
+        let t = self.store.true_term();
+        self.state.set_alive(o, t);
+        self.frames.last_mut().expect("frame").stack_allocations.push(o);
+        self.address_of_heap(o)
+    }
+
+    /// `free(pointer)`: NULL is a no-op; anything but the start of a live
+    /// heap object is an invalid free.
+    fn free(&mut self, pointer: TermId) {
+        let object = self.layout.object_of(self.store, pointer);
+        let null = self.layout.object_number_term(self.store, NULL_OBJECT);
+        let is_null = self.store.eq(object, null);
+        let targets = self.pointer_targets(pointer);
+        let dynamic: Vec<_> = targets.into_iter().filter(|(o, _)| self.objects.get(*o).is_dynamic()).collect();
+        if self.options.pointer_checks {
+            let conds: Vec<TermId> = dynamic.iter().map(|(_, c)| *c).collect();
+            let heap = self.store.or(&conds);
+            let ok = self.store.or2(is_null, heap);
+            self.assert(ok, PropertyClass::InvalidFree, "free: argument is not dynamically allocated memory");
+            let offset = self.layout.wide_offset_of(self.store, pointer);
+            let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
+            let at_start = self.store.eq(offset, zero);
+            let ok = self.store.or2(is_null, at_start);
+            self.assert(ok, PropertyClass::InvalidFree, "free: pointer offset is not zero");
+            for &(o, cond) in &dynamic {
+                let alive = self.object_alive(o);
+                let ok = self.store.implies(cond, alive);
+                self.assert(ok, PropertyClass::InvalidFree, "free: double free");
+            }
+        }
+        let f = self.store.false_term();
+        for (o, cond) in dynamic {
+            let alive = self.object_alive(o);
+            let after = self.store.ite(cond, f, alive);
+            self.state.set_alive(o, after);
+        }
+    }
+
+    /// `memcpy(dst, src, n)` with a constant `n`: one read and one write of
+    /// `n` bytes.
+    fn copy_memory(&mut self, values: &[TermId], name: &str) -> Result<TermId> {
+        let (dst, src) = (self.arg(values, 0, name)?, self.arg(values, 1, name)?);
+        let n = self.constant_size(&values[2..], 1, name)?;
+        if n == 0 {
+            return Ok(dst);
+        }
+        if n > MAX_BLOCK_BYTES {
+            return Err(Stop::unsupported(format!("{name} of {n} bytes"), self.loc));
+        }
+        let from = self.deref_place(src);
+        let bytes = self.read_place_bits(&from, (n * 8) as u32)?;
+        let to = self.deref_place(dst);
+        self.write_place_bits(&to, bytes)?;
+        Ok(dst)
+    }
+
+    /// `memset(p, c, n)` with a constant `n`.
+    fn set_memory(&mut self, values: &[TermId]) -> Result<TermId> {
+        let (p, c) = (self.arg(values, 0, "memset")?, self.arg(values, 1, "memset")?);
+        let n = self.constant_size(&values[2..], 1, "memset")?;
+        if n == 0 {
+            return Ok(p);
+        }
+        if n > MAX_BLOCK_BYTES {
+            return Err(Stop::unsupported(format!("memset of {n} bytes"), self.loc));
+        }
+        let byte = repr::resize(self.store, c, 8, false);
+        let mut bytes = byte;
+        for _ in 1..n {
+            bytes = self.store.concat(byte, bytes);
+        }
+        let place = self.deref_place(p);
+        self.write_place_bits(&place, bytes)?;
+        Ok(p)
+    }
+}

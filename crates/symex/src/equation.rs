@@ -1,0 +1,107 @@
+//! The SSA equation symex produces: guarded assertions, and the records a
+//! counterexample trace is built from.
+//!
+//! Assignments are not constraints here: symex substitutes each variable's
+//! current value term (hash-consed, so shared), and path assumptions are
+//! folded into the guards. An assertion is violated exactly when
+//! `guard ∧ ¬condition` holds.
+
+use ir::{FuncId, Loc, Property, PropertyClass, TypeId};
+use smt::{TermId, TermStore};
+
+/// One checked property instance.
+#[derive(Clone, Debug)]
+pub struct Assertion {
+    /// Reachability of the assertion (path condition).
+    pub guard: TermId,
+    pub condition: TermId,
+    pub property: Property,
+    pub loc: Loc,
+    pub function: FuncId,
+    /// Trace steps recorded before this assertion (the trace of a
+    /// violation ends there).
+    pub steps_before: usize,
+}
+
+/// An assignment to a program variable, for the trace.
+#[derive(Clone, Debug)]
+pub struct TraceStep {
+    pub guard: TermId,
+    pub loc: Loc,
+    pub function: FuncId,
+    /// The left-hand side as the user wrote it (`x`, `s.f`, `a[i]`, `*p`).
+    pub lhs: String,
+    pub ty: TypeId,
+    pub value: TermId,
+}
+
+/// Where an input comes from; the same classification as the
+/// interpreter's input requests, so a replay can match them up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A `Nondet` expression.
+    Nondet,
+    /// The result of a call of a function without a body.
+    ExternalCall(String),
+    /// The initial contents of a declared variable or an allocation.
+    Uninitialized(String),
+    /// A parameter of the entry function.
+    EntryArgument(String),
+    /// Whether an allocation fails (a `Bool`).
+    AllocationFailure,
+}
+
+/// A nondeterministic input, in execution order, tagged like the
+/// interpreter's input requests so a replay can feed it back.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub guard: TermId,
+    pub loc: Loc,
+    pub ty: TypeId,
+    /// The value (for uninitialised objects: their memory bits; for
+    /// allocation failures: a `Bool`).
+    pub value: TermId,
+    pub kind: InputKind,
+}
+
+/// Something symex did not model exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Approximation {
+    pub what: String,
+    pub loc: Loc,
+    /// True when the approximation may hide a violation, so that "no
+    /// violation found" must not be reported as TRUE.
+    pub affects_true: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Equation {
+    pub assertions: Vec<Assertion>,
+    pub steps: Vec<TraceStep>,
+    pub inputs: Vec<Input>,
+    pub approximations: Vec<Approximation>,
+    /// A loop or recursion bound cut paths off by assumption
+    /// (`--no-unwinding-assertions`), so the result is only bounded.
+    pub bound_assumed: bool,
+    /// Function and loop-bound counts, for statistics.
+    pub executed_instructions: u64,
+}
+
+impl Equation {
+    /// The violation condition of every assertion whose class `select`
+    /// accepts, in program order: `guard ∧ ¬condition`.
+    pub fn violations(&self, store: &mut TermStore, select: impl Fn(PropertyClass) -> bool) -> Vec<TermId> {
+        let mut violations = Vec::new();
+        for a in self.assertions.iter().filter(|a| select(a.property.class)) {
+            let failed = store.not(a.condition);
+            let violated = store.and2(a.guard, failed);
+            if !store.is_false(violated) {
+                violations.push(violated);
+            }
+        }
+        violations
+    }
+    pub fn approximations_affect_true(&self) -> bool {
+        self.approximations.iter().any(|a| a.affects_true)
+    }
+}

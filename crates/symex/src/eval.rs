@@ -1,0 +1,441 @@
+//! Evaluation of IR expressions to terms in the current state, and
+//! assignment.
+
+use crate::equation::TraceStep;
+use crate::exec::Symex;
+use crate::memory::INVALID_OBJECT;
+use crate::{arith, repr, Result, Stop};
+use crate::equation::InputKind;
+use ir::{BinOp, Expr, ExprKind, SymbolKind, Type, TypeId, UnOp};
+use smt::{BvValue, Sort, TermId};
+
+/// Deepest expression nesting evaluated (the executor runs on a thread
+/// with a stack large enough for it).
+const MAX_EXPRESSION_DEPTH: u32 = 5_000;
+
+const FLOAT_UNSUPPORTED: &str = "floating point not supported yet";
+
+impl<'a> Symex<'a> {
+    pub(crate) fn eval(&mut self, e: &Expr) -> Result<TermId> {
+        if self.depth >= MAX_EXPRESSION_DEPTH {
+            return Err(Stop::unsupported(format!("expression nested deeper than {MAX_EXPRESSION_DEPTH}"), self.loc));
+        }
+        self.depth += 1;
+        let result = self.eval_node(e);
+        self.depth -= 1;
+        result
+    }
+
+    fn is_float(&self, ty: TypeId) -> bool {
+        self.program.types.is_float(ty)
+    }
+
+    fn eval_node(&mut self, e: &Expr) -> Result<TermId> {
+        match &e.kind {
+            ExprKind::Sym(symbol) => {
+                if let SymbolKind::Function(func) = self.program.symbols[*symbol].kind {
+                    let o = self.function_object(func);
+                    return self.address_of_object(o);
+                }
+                let place = self.place(e)?;
+                self.read_place(&place, e.ty)
+            }
+            ExprKind::IntConst(v) => self.constant(*v, e.ty),
+            ExprKind::FloatConst(v) => self.constant(*v, e.ty),
+            ExprKind::Null => Ok(self.layout.null(self.store)),
+            ExprKind::Zero => repr::zero_value(self.program, self.store, e.ty, self.loc),
+            ExprKind::Nondet => self.fresh("nondet", e.ty, InputKind::Nondet),
+            ExprKind::Unary(op, operand) => self.unary(*op, operand, e.ty),
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.ty),
+            ExprKind::Cast(operand) => self.cast(operand, e.ty),
+            ExprKind::Ite(c, a, b) => {
+                let (c, a, b) = (self.eval(c)?, self.eval(a)?, self.eval(b)?);
+                Ok(self.store.ite(c, a, b))
+            }
+            ExprKind::AddrOf(lvalue) => self.address_of(lvalue),
+            ExprKind::Deref(_) => {
+                let place = self.place(e)?;
+                self.read_place(&place, e.ty)
+            }
+            ExprKind::Member(base, index) => {
+                if base.is_lvalue() {
+                    let place = self.place(e)?;
+                    return self.read_place(&place, e.ty);
+                }
+                let value = self.eval(base)?;
+                let field = self.field(base.ty, *index)?;
+                let whole = repr::to_memory(self.program, self.store, base.ty, value, self.loc)?;
+                let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
+                match field.bit_width {
+                    Some(width) => {
+                        let raw = self.extract_bits(whole, offset, width)?;
+                        let signed = self.program.types.is_signed(field.ty);
+                        Ok(repr::resize(self.store, raw, repr::value_sort(self.program, e.ty, self.loc)?.bv_width().unwrap_or(1), signed))
+                    }
+                    None => self.extract_typed(whole, offset, e.ty),
+                }
+            }
+            ExprKind::Index(base, index) => {
+                if base.is_lvalue() {
+                    let place = self.place(e)?;
+                    return self.read_place(&place, e.ty);
+                }
+                let value = self.eval(base)?;
+                let whole = repr::to_memory(self.program, self.store, base.ty, value, self.loc)?;
+                let i = self.eval(index)?;
+                let i = self.widen_index(i, index.ty);
+                let elem_bits = repr::memory_bits(self.program, e.ty, self.loc)?;
+                let stride = self.store.bv_u64(self.layout.wide_bits(), u64::from(elem_bits));
+                let offset = self.store.bv_mul(i, stride);
+                self.extract_typed(whole, offset, e.ty)
+            }
+            ExprKind::StructLit(fields) => self.struct_literal(fields, e.ty),
+            ExprKind::UnionLit(index, value) => {
+                let bits = repr::memory_bits(self.program, e.ty, self.loc)?;
+                let zero = self.store.bv_u64(bits, 0);
+                let field = self.field(e.ty, *index)?;
+                let v = self.eval(value)?;
+                let m = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
+                let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
+                self.insert_bits(zero, offset, m)
+            }
+            ExprKind::ArrayLit(items) => {
+                let mut result: Option<TermId> = None;
+                for item in items {
+                    let v = self.eval(item)?;
+                    let m = repr::to_memory(self.program, self.store, item.ty, v, self.loc)?;
+                    result = Some(match result {
+                        None => m,
+                        Some(low) => self.store.concat(m, low),
+                    });
+                }
+                result.ok_or_else(|| Stop::unsupported("empty array literal", self.loc))
+            }
+            ExprKind::PointerObject(p) => {
+                let p = self.eval(p)?;
+                let object = self.layout.object_of(self.store, p);
+                self.to_result_int(object, false, e.ty)
+            }
+            ExprKind::PointerOffset(p) => {
+                let p = self.eval(p)?;
+                let offset = self.layout.wide_offset_of(self.store, p);
+                self.to_result_int(offset, true, e.ty)
+            }
+            ExprKind::ObjectSize(p) => {
+                let p = self.eval(p)?;
+                let size_bits = repr::value_sort(self.program, e.ty, self.loc)?.bv_width().unwrap_or(64);
+                let mut value = self.store.var("object_size", Sort::BitVec(size_bits));
+                for (o, cond) in self.pointer_targets(p) {
+                    let size = self.store.bv_u64(size_bits, self.objects.get(o).size);
+                    value = self.store.ite(cond, size, value);
+                }
+                Ok(value)
+            }
+            ExprKind::IsDynamic(p) => {
+                let p = self.eval(p)?;
+                let mut any = Vec::new();
+                for (o, cond) in self.pointer_targets(p) {
+                    if self.objects.get(o).is_dynamic() {
+                        any.push(cond);
+                    }
+                }
+                let result = self.store.or(&any);
+                self.bool_result(result, e.ty)
+            }
+            ExprKind::IsInvalid(p) => {
+                let p = self.eval(p)?;
+                let object = self.layout.object_of(self.store, p);
+                let invalid = self.layout.object_number_term(self.store, INVALID_OBJECT);
+                let result = self.store.eq(object, invalid);
+                self.bool_result(result, e.ty)
+            }
+            ExprKind::ByteExtract { value, offset } => {
+                let v = self.eval(value)?;
+                let whole = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
+                let bit_offset = self.byte_offset_to_bits(offset)?;
+                self.extract_typed(whole, bit_offset, e.ty)
+            }
+            ExprKind::ByteUpdate { value, offset, update } => {
+                let v = self.eval(value)?;
+                let whole = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
+                let bit_offset = self.byte_offset_to_bits(offset)?;
+                let u = self.eval(update)?;
+                let part = repr::to_memory(self.program, self.store, update.ty, u, self.loc)?;
+                let updated = self.insert_bits(whole, bit_offset, part)?;
+                repr::from_memory(self.program, self.store, e.ty, updated, self.loc)
+            }
+        }
+    }
+
+    fn constant(&mut self, bits: u128, ty: TypeId) -> Result<TermId> {
+        Ok(match repr::value_sort(self.program, ty, self.loc)? {
+            Sort::Bool => self.store.bool_const(bits != 0),
+            Sort::BitVec(w) => self.store.bv_const(BvValue::from_u128(w, bits)),
+            other => unreachable!("constant of sort {other:?}"),
+        })
+    }
+
+    fn bool_result(&mut self, b: TermId, ty: TypeId) -> Result<TermId> {
+        match repr::value_sort(self.program, ty, self.loc)? {
+            Sort::Bool => Ok(b),
+            Sort::BitVec(w) => {
+                let one = self.store.bv_u64(w, 1);
+                let zero = self.store.bv_u64(w, 0);
+                Ok(self.store.ite(b, one, zero))
+            }
+            other => unreachable!("predicate of sort {other:?}"),
+        }
+    }
+
+    fn to_result_int(&mut self, v: TermId, signed: bool, ty: TypeId) -> Result<TermId> {
+        match repr::value_sort(self.program, ty, self.loc)? {
+            Sort::BitVec(w) => Ok(repr::resize(self.store, v, w, signed)),
+            _ => Err(Stop::unsupported("pointer primitive of non-integer type", self.loc)),
+        }
+    }
+
+    fn byte_offset_to_bits(&mut self, offset: &Expr) -> Result<TermId> {
+        let o = self.eval(offset)?;
+        let wide = self.widen_index(o, offset.ty);
+        let eight = self.store.bv_u64(self.layout.wide_bits(), 8);
+        Ok(self.store.bv_mul(wide, eight))
+    }
+
+    /// The value of type `ty` at `bit_offset` in memory bits `whole`.
+    fn extract_typed(&mut self, whole: TermId, bit_offset: TermId, ty: TypeId) -> Result<TermId> {
+        let bits = repr::memory_bits(self.program, ty, self.loc)?;
+        let raw = self.extract_bits(whole, bit_offset, bits)?;
+        repr::from_memory(self.program, self.store, ty, raw, self.loc)
+    }
+
+    fn struct_literal(&mut self, fields: &[Expr], ty: TypeId) -> Result<TermId> {
+        let bits = repr::memory_bits(self.program, ty, self.loc)?;
+        let mut whole = self.store.bv_u64(bits, 0);
+        for (index, value) in fields.iter().enumerate() {
+            let field = self.field(ty, index as u32)?;
+            let v = self.eval(value)?;
+            let part = match field.bit_width {
+                Some(width) if self.store.sort(v) == Sort::Bool => {
+                    let one = self.store.bv_u64(width, 1);
+                    let zero = self.store.bv_u64(width, 0);
+                    self.store.ite(v, one, zero)
+                }
+                Some(width) => repr::resize(self.store, v, width, false),
+                None => repr::to_memory(self.program, self.store, value.ty, v, self.loc)?,
+            };
+            let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
+            whole = self.insert_bits(whole, offset, part)?;
+        }
+        Ok(whole)
+    }
+
+    fn unary(&mut self, op: UnOp, operand: &Expr, ty: TypeId) -> Result<TermId> {
+        if self.is_float(ty) && op == UnOp::Neg {
+            return Err(Stop::unsupported(FLOAT_UNSUPPORTED, self.loc));
+        }
+        let v = self.eval(operand)?;
+        Ok(match op {
+            UnOp::Neg => self.store.bv_neg(v),
+            UnOp::BitNot => self.store.bv_not(v),
+            UnOp::Not => self.store.not(v),
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: TypeId) -> Result<TermId> {
+        if self.is_float(a.ty) || self.is_float(b.ty) {
+            return Err(Stop::unsupported(FLOAT_UNSUPPORTED, self.loc));
+        }
+        let (x, y) = (self.eval(a)?, self.eval(b)?);
+        let signed = self.program.types.is_signed(a.ty);
+        let is_bool = self.store.sort(x) == Sort::Bool;
+        Ok(match op {
+            BinOp::And => self.store.and2(x, y),
+            BinOp::Or => self.store.or2(x, y),
+            BinOp::BitAnd if is_bool => self.store.and2(x, y),
+            BinOp::BitOr if is_bool => self.store.or2(x, y),
+            BinOp::BitXor if is_bool => self.store.xor(x, y),
+            BinOp::Add => self.store.bv_add(x, y),
+            BinOp::Sub => self.store.bv_sub(x, y),
+            BinOp::Mul => self.store.bv_mul(x, y),
+            BinOp::Div => arith::div(self.store, x, y, signed),
+            BinOp::Rem => arith::rem(self.store, x, y, signed),
+            BinOp::Shl => arith::shl(self.store, x, y, self.program.types.is_signed(b.ty)),
+            BinOp::Shr => arith::shr(self.store, x, y, signed, self.program.types.is_signed(b.ty)),
+            BinOp::BitAnd => self.store.bv_and(x, y),
+            BinOp::BitOr => self.store.bv_or(x, y),
+            BinOp::BitXor => self.store.bv_xor(x, y),
+            BinOp::Eq | BinOp::Ne if is_bool => {
+                let eq = self.store.eq(x, y);
+                if op == BinOp::Eq { eq } else { self.store.not(eq) }
+            }
+            cmp if cmp.is_comparison() && self.program.types.is_pointer(a.ty) => self.pointer_compare(cmp, x, y),
+            cmp if cmp.is_comparison() => arith::compare(self.store, cmp, x, y, signed),
+            BinOp::PtrAdd => {
+                let delta = self.element_offset(a.ty, y, b.ty)?;
+                let offset = self.layout.wide_offset_of(self.store, x);
+                let moved = self.store.bv_add(offset, delta);
+                self.layout.with_wide_offset(self.store, x, moved)
+            }
+            BinOp::PtrDiff => {
+                let (ox, oy) = (self.layout.wide_offset_of(self.store, x), self.layout.wide_offset_of(self.store, y));
+                let bytes = self.store.bv_sub(ox, oy);
+                let size = self.pointee_size(a.ty)?;
+                let size = self.store.bv_u64(self.layout.wide_bits(), size);
+                let elements = arith::div(self.store, bytes, size, true);
+                return self.to_result_int(elements, true, ty);
+            }
+            other => unreachable!("{other:?} handled above"),
+        })
+    }
+
+    fn pointee_size(&mut self, pointer_ty: TypeId) -> Result<u64> {
+        let pointee = self.program.types.pointee(pointer_ty).expect("pointer arithmetic on a pointer");
+        Ok(match self.program.types.get(pointee) {
+            Type::Void | Type::Function(_) => 1,
+            _ => repr::size_of(self.program, pointee, self.loc)?,
+        })
+    }
+
+    /// `index * sizeof(*pointer)` in the wide width.
+    fn element_offset(&mut self, pointer_ty: TypeId, index: TermId, index_ty: TypeId) -> Result<TermId> {
+        let size = self.pointee_size(pointer_ty)?;
+        let i = self.widen_index(index, index_ty);
+        let size = self.store.bv_u64(self.layout.wide_bits(), size);
+        Ok(self.store.bv_mul(i, size))
+    }
+
+    /// Pointer comparison: equality is on the whole pointer; ordering
+    /// compares offsets within one object (other pairs are unspecified in
+    /// C; they compare by object number).
+    fn pointer_compare(&mut self, op: BinOp, x: TermId, y: TermId) -> TermId {
+        if matches!(op, BinOp::Eq | BinOp::Ne) {
+            return arith::compare(self.store, op, x, y, false);
+        }
+        let (ox, oy) = (self.layout.object_of(self.store, x), self.layout.object_of(self.store, y));
+        let same = self.store.eq(ox, oy);
+        let (fx, fy) = (self.layout.wide_offset_of(self.store, x), self.layout.wide_offset_of(self.store, y));
+        let by_offset = arith::compare(self.store, op, fx, fy, true);
+        let by_object = arith::compare(self.store, op, ox, oy, false);
+        self.store.ite(same, by_offset, by_object)
+    }
+
+    fn cast(&mut self, operand: &Expr, to: TypeId) -> Result<TermId> {
+        let from = operand.ty;
+        if self.is_float(from) || self.is_float(to) {
+            if self.is_float(from) && self.is_float(to) && self.program.types.get(from) == self.program.types.get(to) {
+                return self.eval(operand);
+            }
+            return Err(Stop::unsupported(FLOAT_UNSUPPORTED, self.loc));
+        }
+        let v = self.eval(operand)?;
+        let types = &self.program.types;
+        let (from_ptr, to_ptr) = (types.is_pointer(from), types.is_pointer(to));
+        match repr::value_sort(self.program, to, self.loc)? {
+            Sort::Bool => {
+                if self.store.sort(v) == Sort::Bool {
+                    return Ok(v);
+                }
+                let w = self.store.sort(v).bv_width().expect("scalar");
+                let zero = self.store.bv_u64(w, 0);
+                let is_zero = self.store.eq(v, zero);
+                Ok(self.store.not(is_zero))
+            }
+            Sort::BitVec(w) => {
+                let v = if self.store.sort(v) == Sort::Bool {
+                    let one = self.store.bv_u64(w, 1);
+                    let zero = self.store.bv_u64(w, 0);
+                    self.store.ite(v, one, zero)
+                } else {
+                    v
+                };
+                if from_ptr != to_ptr && !self.is_null_constant(v) {
+                    self.approximate("conversion between pointer and integer (addresses follow the model's layout)", true);
+                }
+                let signed = self.program.types.is_signed(from);
+                Ok(repr::resize(self.store, v, w, signed))
+            }
+            other => unreachable!("cast to sort {other:?}"),
+        }
+    }
+
+    fn is_null_constant(&self, v: TermId) -> bool {
+        self.store.as_bv_const(v).is_some_and(BvValue::is_zero)
+    }
+
+    fn address_of_object(&mut self, object: crate::ObjectId) -> Result<TermId> {
+        let number = self.objects.number(object, &self.layout).ok_or_else(|| {
+            Stop::unsupported(format!("more objects have their address taken than {} pointer bits can number", self.layout.object_bits), self.loc)
+        })?;
+        Ok(self.layout.constant(self.store, number, 0))
+    }
+
+    pub(crate) fn address_of(&mut self, lvalue: &Expr) -> Result<TermId> {
+        match &lvalue.kind {
+            ExprKind::Sym(symbol) => {
+                let object = self.variable_object(*symbol)?;
+                self.address_of_object(object)
+            }
+            ExprKind::Deref(pointer) => self.eval(pointer),
+            ExprKind::Member(base, index) => {
+                let p = self.address_of(base)?;
+                let field = self.field(base.ty, *index)?;
+                if field.bit_width.is_some() {
+                    return Err(Stop::unsupported("address of a bit-field", self.loc));
+                }
+                let offset = self.layout.wide_offset_of(self.store, p);
+                let delta = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits / 8);
+                let moved = self.store.bv_add(offset, delta);
+                Ok(self.layout.with_wide_offset(self.store, p, moved))
+            }
+            ExprKind::Index(base, index) => {
+                let p = self.address_of(base)?;
+                let elem = match self.program.types.get(base.ty) {
+                    Type::Array(elem, _) => *elem,
+                    _ => return Err(Stop::unsupported("indexing of a value that is not an array", self.loc)),
+                };
+                let size = repr::size_of(self.program, elem, self.loc)?;
+                let i = self.eval(index)?;
+                let i = self.widen_index(i, index.ty);
+                let size = self.store.bv_u64(self.layout.wide_bits(), size);
+                let delta = self.store.bv_mul(i, size);
+                let offset = self.layout.wide_offset_of(self.store, p);
+                let moved = self.store.bv_add(offset, delta);
+                Ok(self.layout.with_wide_offset(self.store, p, moved))
+            }
+            _ => Err(Stop::unsupported("address of a value that is not an lvalue", self.loc)),
+        }
+    }
+
+    /// `lhs = value`, recorded for the trace.
+    pub(crate) fn assign(&mut self, lhs: &Expr, value: TermId) -> Result<()> {
+        let place = self.place(lhs)?;
+        self.write_place(&place, lhs.ty, value)?;
+        let function = self.frames.last().map(|f| f.func).unwrap_or(ir::FuncId(0));
+        let text = self.lvalue_text(lhs);
+        self.equation.steps.push(TraceStep { guard: self.state.guard, loc: self.loc, function, lhs: text, ty: lhs.ty, value });
+        Ok(())
+    }
+
+    /// The lvalue as C text for traces (indices shown symbolically).
+    fn lvalue_text(&self, lvalue: &Expr) -> String {
+        match &lvalue.kind {
+            ExprKind::Sym(s) => self.program.symbols[*s].display_name.clone(),
+            ExprKind::Deref(p) => match &p.kind {
+                ExprKind::Sym(s) => format!("*{}", self.program.symbols[*s].display_name),
+                _ => "*(...)".to_string(),
+            },
+            ExprKind::Member(base, index) => {
+                let name = self.field(base.ty, *index).map(|f| f.name).unwrap_or_default();
+                match &base.kind {
+                    ExprKind::Deref(p) if matches!(p.kind, ExprKind::Sym(_)) => {
+                        let ExprKind::Sym(s) = p.kind else { unreachable!() };
+                        format!("{}->{name}", self.program.symbols[s].display_name)
+                    }
+                    _ => format!("{}.{name}", self.lvalue_text(base)),
+                }
+            }
+            ExprKind::Index(base, _) => format!("{}[...]", self.lvalue_text(base)),
+            _ => "(...)".to_string(),
+        }
+    }
+}

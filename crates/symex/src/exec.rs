@@ -1,0 +1,625 @@
+//! The executor: walks functions instruction by instruction with one
+//! symbolic state, queues the states of forward jumps at their targets and
+//! merges them there, unwinds loops (backward jumps) and recursion up to
+//! the bound, and inlines calls with an explicit frame stack.
+
+use crate::equation::{Approximation, Assertion, Equation, Input};
+use crate::memory::{ObjectId, ObjectKind, Objects, PointerLayout};
+use crate::state::State;
+use crate::{repr, Options, Result, Stop};
+use crate::equation::InputKind;
+use ir::{Expr, ExprKind, FuncId, Instr, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
+use smt::{TermId, TermStore};
+use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+
+/// The result of symbolic execution.
+#[derive(Debug)]
+pub struct Execution {
+    pub equation: Equation,
+    pub objects: Objects,
+    pub layout: PointerLayout,
+}
+
+/// Symbolically executes `program` from its init function and entry
+/// function, building terms in `store`.
+pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> Result<Execution> {
+    let entry = program.entry.ok_or_else(|| Stop::unsupported("program without an entry function", Loc::NONE))?;
+    let mut symex = Symex::new(program, options, store);
+    if let Some(init) = program.init {
+        symex.run_function(init, &[])?;
+    }
+    let params = symex.entry_arguments(entry)?;
+    symex.run_function(entry, &params)?;
+    symex.equation.executed_instructions = symex.steps;
+    Ok(Execution { equation: symex.equation, objects: symex.objects, layout: symex.layout })
+}
+
+/// A pending function-pointer case: run `callee` from `state`.
+struct DeferredCall {
+    state: State,
+    callee: FuncId,
+    args: Vec<TermId>,
+}
+
+pub(crate) struct Frame {
+    pub id: u32,
+    pub func: FuncId,
+    pub pc: usize,
+    pub locals: HashMap<SymbolId, ObjectId>,
+    /// States waiting at a forward jump target, merged when it is reached.
+    pending: BTreeMap<usize, Vec<State>>,
+    /// Back edges taken, per loop head, since the loop was last entered.
+    loop_counts: HashMap<usize, u64>,
+    arrived_by_back_edge: bool,
+    pub return_object: Option<ObjectId>,
+    pub stack_allocations: Vec<ObjectId>,
+    deferred_calls: Vec<DeferredCall>,
+}
+
+pub(crate) struct Symex<'a> {
+    pub program: &'a Program,
+    pub options: &'a Options,
+    pub store: &'a mut TermStore,
+    pub layout: PointerLayout,
+    pub objects: Objects,
+    pub equation: Equation,
+    pub state: State,
+    pub frames: Vec<Frame>,
+    next_frame_id: u32,
+    globals: HashMap<SymbolId, ObjectId>,
+    function_objects: HashMap<FuncId, ObjectId>,
+    initial_values: HashMap<ObjectId, TermId>,
+    steps: u64,
+    pub loc: Loc,
+    /// Nesting depth of expression evaluation (bounded, see `eval`).
+    pub depth: u32,
+}
+
+impl<'a> Symex<'a> {
+    fn new(program: &'a Program, options: &'a Options, store: &'a mut TermStore) -> Symex<'a> {
+        let state = State::new(store.true_term());
+        Symex {
+            program,
+            options,
+            store,
+            layout: PointerLayout::for_model(program.data_model),
+            objects: Objects::default(),
+            equation: Equation::default(),
+            state,
+            frames: Vec::new(),
+            next_frame_id: 0,
+            globals: HashMap::new(),
+            function_objects: HashMap::new(),
+            initial_values: HashMap::new(),
+            steps: 0,
+            loc: Loc::NONE,
+            depth: 0,
+        }
+    }
+
+    // ----- objects -----
+
+    /// The object of variable `symbol` in the current frame (created on first use).
+    pub fn variable_object(&mut self, symbol: SymbolId) -> Result<ObjectId> {
+        let sym = &self.program.symbols[symbol];
+        match &sym.kind {
+            SymbolKind::Global | SymbolKind::StringLiteral => {
+                if let Some(&o) = self.globals.get(&symbol) {
+                    return Ok(o);
+                }
+                let size = repr::memory_bits(self.program, sym.ty, sym.loc)? as u64 / 8;
+                let kind = match sym.kind {
+                    SymbolKind::Global => ObjectKind::Global(symbol),
+                    _ => ObjectKind::StringLiteral(symbol),
+                };
+                let o = self.objects.add(kind, sym.display_name.clone(), size);
+                self.globals.insert(symbol, o);
+                Ok(o)
+            }
+            SymbolKind::Local(func) => {
+                let frame = self.frames.last().expect("locals are read inside a frame");
+                if let Some(&o) = frame.locals.get(&symbol) {
+                    return Ok(o);
+                }
+                if frame.func != *func {
+                    return Err(Stop::unsupported(format!("local `{}` used outside its function", sym.name), self.loc));
+                }
+                let size = repr::memory_bits(self.program, sym.ty, self.loc)? as u64 / 8;
+                let frame_id = frame.id;
+                let o = self.objects.add(ObjectKind::Local { symbol, frame: frame_id }, sym.display_name.clone(), size);
+                self.frames.last_mut().expect("checked above").locals.insert(symbol, o);
+                Ok(o)
+            }
+            SymbolKind::Function(func) => Ok(self.function_object(*func)),
+        }
+    }
+
+    pub fn function_object(&mut self, func: FuncId) -> ObjectId {
+        if let Some(&o) = self.function_objects.get(&func) {
+            return o;
+        }
+        let o = self.objects.add(ObjectKind::Function(func), self.program.functions[func].name.clone(), 0);
+        self.function_objects.insert(func, o);
+        o
+    }
+
+    /// The value every state has for `object` until it writes it.
+    fn initial_value(&mut self, object: ObjectId) -> TermId {
+        initial_value(self.store, &self.objects, &mut self.initial_values, object)
+    }
+
+    pub fn object_value(&mut self, object: ObjectId) -> TermId {
+        match self.state.value(object) {
+            Some(v) => v,
+            None => self.initial_value(object),
+        }
+    }
+
+    pub fn object_alive(&mut self, object: ObjectId) -> TermId {
+        match self.state.alive(object) {
+            Some(v) => v,
+            None => initial_alive(self.store, &self.objects, object),
+        }
+    }
+
+    /// A fresh unconstrained value of `sort`, recorded as an input.
+    pub fn fresh(&mut self, name: &str, ty: ir::TypeId, kind: InputKind) -> Result<TermId> {
+        let sort = repr::value_sort(self.program, ty, self.loc)?;
+        let value = self.store.var(name, sort);
+        self.record_input(value, ty, kind);
+        Ok(value)
+    }
+
+    pub fn record_input(&mut self, value: TermId, ty: ir::TypeId, kind: InputKind) {
+        self.equation.inputs.push(Input { guard: self.state.guard, loc: self.loc, ty, value, kind });
+    }
+
+    // ----- equation -----
+
+    pub fn assert(&mut self, condition: TermId, class: PropertyClass, message: impl Into<String>) {
+        let guard = self.state.guard;
+        if self.store.is_true(condition) || self.store.is_false(guard) {
+            return;
+        }
+        let function = self.frames.last().map(|f| f.func).unwrap_or(FuncId(0));
+        self.equation.assertions.push(Assertion {
+            guard,
+            condition,
+            property: Property { class, message: message.into() },
+            loc: self.loc,
+            function,
+            steps_before: self.equation.steps.len(),
+        });
+    }
+
+    pub fn assume(&mut self, condition: TermId) {
+        self.state.guard = self.store.and2(self.state.guard, condition);
+    }
+
+    pub fn approximate(&mut self, what: impl Into<String>, affects_true: bool) {
+        let approximation = Approximation { what: what.into(), loc: self.loc, affects_true };
+        if !self.equation.approximations.contains(&approximation) {
+            self.equation.approximations.push(approximation);
+        }
+    }
+
+    /// A loop or recursion bound was reached on the current path: assert
+    /// or assume that the path goes no further.
+    fn bound_exceeded(&mut self, guard: TermId, what: &str) {
+        if self.store.is_false(guard) {
+            return;
+        }
+        if self.options.unwinding_assertions {
+            let saved = self.state.guard;
+            self.state.guard = guard;
+            let f = self.store.false_term();
+            self.assert(f, PropertyClass::UnwindingAssertion, format!("unwinding assertion: {what}"));
+            self.state.guard = saved;
+        } else {
+            self.equation.bound_assumed = true;
+        }
+        let stop = self.store.not(guard);
+        self.assume(stop);
+    }
+
+    // ----- driving -----
+
+    fn entry_arguments(&mut self, entry: FuncId) -> Result<Vec<TermId>> {
+        let params = self.program.functions[entry].params.clone();
+        let mut values = Vec::new();
+        for p in params {
+            let sym = &self.program.symbols[p];
+            self.loc = sym.loc;
+            if self.program.types.is_pointer(sym.ty) {
+                self.approximate(
+                    format!("pointer parameter `{}` of the entry function is unconstrained", sym.display_name),
+                    true,
+                );
+            }
+            let name = sym.display_name.clone();
+            values.push(self.fresh(&name, sym.ty, InputKind::EntryArgument(name.clone()))?);
+        }
+        Ok(values)
+    }
+
+    /// Runs `func` with `args` to completion (init or entry function).
+    fn run_function(&mut self, func: FuncId, args: &[TermId]) -> Result<()> {
+        self.push_frame(func, args)?;
+        self.run()
+    }
+
+    fn tick(&mut self) -> Result<()> {
+        self.steps += 1;
+        if self.steps > self.options.max_steps {
+            return Err(Stop::StepLimit { loc: self.loc });
+        }
+        if self.steps % 256 == 0 {
+            if let Some(deadline) = self.options.deadline {
+                if Instant::now() >= deadline {
+                    return Err(Stop::Timeout);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn body(&self, func: FuncId) -> &'a [Instr] {
+        self.program.functions[func].body.as_deref().expect("frames are only pushed for defined functions")
+    }
+
+    fn run(&mut self) -> Result<()> {
+        while let Some(frame) = self.frames.last_mut() {
+            let pc = frame.pc;
+            if let Some(states) = frame.pending.remove(&pc) {
+                for s in states {
+                    self.merge_into_current(s);
+                }
+            }
+            let frame = self.frames.last_mut().expect("still there");
+            let body = self.program.functions[frame.func].body.as_deref().expect("defined");
+            if pc >= body.len() {
+                self.end_function()?;
+                continue;
+            }
+            if self.store.is_false(self.state.guard) {
+                frame.pc = frame.pending.keys().next().copied().unwrap_or(body.len());
+                continue;
+            }
+            if !frame.arrived_by_back_edge {
+                frame.loop_counts.remove(&pc);
+            }
+            frame.arrived_by_back_edge = false;
+            self.tick()?;
+            let instr = &body[pc];
+            self.loc = instr.loc;
+            self.execute_instruction(instr, pc)?;
+        }
+        Ok(())
+    }
+
+    fn merge_into_current(&mut self, other: State) {
+        let mut current = std::mem::replace(&mut self.state, State::new(other.guard));
+        let (store, objects, initial_values) = (&mut *self.store, &self.objects, &mut self.initial_values);
+        let mut init_value = |store: &mut TermStore, o: ObjectId| initial_value(store, objects, initial_values, o);
+        let mut init_alive = |store: &mut TermStore, o: ObjectId| initial_alive(store, objects, o);
+        current.merge(other, store, &mut init_value, &mut init_alive);
+        self.state = current;
+    }
+
+    fn advance(&mut self) {
+        self.frames.last_mut().expect("inside a frame").pc += 1;
+    }
+
+    fn execute_instruction(&mut self, instr: &'a Instr, pc: usize) -> Result<()> {
+        match &instr.kind {
+            InstrKind::Skip | InstrKind::AtomicBegin | InstrKind::AtomicEnd => self.advance(),
+            InstrKind::Asm(text) => {
+                self.approximate(format!("inline assembly `{text}` is not modelled"), true);
+                self.advance();
+            }
+            InstrKind::StartThread(_) | InstrKind::EndThread => {
+                return Err(Stop::unsupported("threads", instr.loc));
+            }
+            InstrKind::Decl(symbol) => {
+                self.declare(*symbol)?;
+                self.advance();
+            }
+            InstrKind::Dead(symbol) => {
+                if let Some(&o) = self.frames.last().and_then(|f| f.locals.get(symbol)) {
+                    let f = self.store.false_term();
+                    self.state.set_alive(o, f);
+                }
+                self.advance();
+            }
+            InstrKind::Assign(lhs, rhs) => {
+                let value = self.eval(rhs)?;
+                self.assign(lhs, value)?;
+                self.advance();
+            }
+            InstrKind::Assume(cond) => {
+                let c = self.eval(cond)?;
+                self.assume(c);
+                self.advance();
+            }
+            InstrKind::Assert(cond, property) => {
+                let c = self.eval(cond)?;
+                self.assert(c, property.class, property.message.clone());
+                self.advance();
+            }
+            InstrKind::Goto { cond, target } => self.goto(cond, target.0 as usize, pc)?,
+            InstrKind::Call { lhs, callee, args } => self.call(lhs.as_ref(), callee, args)?,
+            InstrKind::Return(value) => {
+                if let Some(e) = value {
+                    let v = self.eval(e)?;
+                    let ret = self.frames.last().and_then(|f| f.return_object);
+                    if let Some(o) = ret {
+                        let m = repr::to_memory(self.program, self.store, e.ty, v, self.loc)?;
+                        self.state.set_value(o, m);
+                    }
+                }
+                let end = self.body(self.frames.last().expect("frame").func).len();
+                self.jump_forward(end);
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the current state to the pending list of `target`.
+    fn jump_forward(&mut self, target: usize) {
+        let f = self.store.false_term();
+        let state = std::mem::replace(&mut self.state, State::new(f));
+        let frame = self.frames.last_mut().expect("frame");
+        frame.pending.entry(target).or_default().push(state);
+        frame.pc += 1;
+    }
+
+    fn goto(&mut self, cond: &Expr, target: usize, pc: usize) -> Result<()> {
+        let c = self.eval(cond)?;
+        let taken = self.store.and2(self.state.guard, c);
+        let not_c = self.store.not(c);
+        let not_taken = self.store.and2(self.state.guard, not_c);
+        if target > pc {
+            if self.store.is_true(c) {
+                self.jump_forward(target);
+            } else {
+                if !self.store.is_false(taken) {
+                    let branch = self.state.with_guard(taken);
+                    self.frames.last_mut().expect("frame").pending.entry(target).or_default().push(branch);
+                }
+                self.state.guard = not_taken;
+                self.advance();
+            }
+            return Ok(());
+        }
+        if self.store.is_false(taken) {
+            self.state.guard = not_taken;
+            self.advance();
+            return Ok(());
+        }
+        let frame = self.frames.last_mut().expect("frame");
+        let count = frame.loop_counts.get(&target).copied().unwrap_or(0) + 1;
+        if self.options.unwind.is_some_and(|k| count >= k) {
+            let func_name = self.program.functions[frame.func].name.clone();
+            self.bound_exceeded(taken, &format!("loop at {func_name}:{}", self.loc.line));
+            self.state.guard = not_taken;
+            self.advance();
+            return Ok(());
+        }
+        if !self.store.is_false(not_taken) {
+            let exit = self.state.with_guard(not_taken);
+            frame.pending.entry(pc + 1).or_default().push(exit);
+        }
+        frame.loop_counts.insert(target, count);
+        frame.arrived_by_back_edge = true;
+        frame.pc = target;
+        self.state.guard = taken;
+        Ok(())
+    }
+
+    fn declare(&mut self, symbol: SymbolId) -> Result<()> {
+        let o = self.variable_object(symbol)?;
+        let sym = &self.program.symbols[symbol];
+        let name = sym.display_name.clone();
+        let bits = self.objects.get(o).value_bits();
+        let value = self.store.var(&name, smt::Sort::BitVec(bits));
+        self.record_input(value, sym.ty, InputKind::Uninitialized(name));
+        self.state.set_value(o, value);
+        let t = self.store.true_term();
+        self.state.set_alive(o, t);
+        Ok(())
+    }
+
+    // ----- calls -----
+
+    pub fn push_frame(&mut self, func: FuncId, args: &[TermId]) -> Result<()> {
+        let function = &self.program.functions[func];
+        let id = self.next_frame_id;
+        self.next_frame_id += 1;
+        let sig_ret = match self.program.types.get(function.ty) {
+            ir::Type::Function(sig) => sig.ret,
+            _ => return Err(Stop::unsupported(format!("function `{}` has a non-function type", function.name), self.loc)),
+        };
+        self.frames.push(Frame {
+            id,
+            func,
+            pc: 0,
+            locals: HashMap::new(),
+            pending: BTreeMap::new(),
+            loop_counts: HashMap::new(),
+            arrived_by_back_edge: false,
+            return_object: None,
+            stack_allocations: Vec::new(),
+            deferred_calls: Vec::new(),
+        });
+        if !matches!(self.program.types.get(sig_ret), ir::Type::Void) {
+            let size = repr::memory_bits(self.program, sig_ret, self.loc)? as u64 / 8;
+            let o = self.objects.add(ObjectKind::ReturnValue { frame: id }, format!("{}#return", function.name), size);
+            self.frames.last_mut().expect("pushed").return_object = Some(o);
+        }
+        if args.len() < function.params.len() {
+            return Err(Stop::unsupported(
+                format!("call of `{}` with {} arguments for {} parameters", function.name, args.len(), function.params.len()),
+                self.loc,
+            ));
+        }
+        for (&param, &value) in function.params.iter().zip(args) {
+            let o = self.variable_object(param)?;
+            let ty = self.program.symbols[param].ty;
+            let m = repr::to_memory(self.program, self.store, ty, value, self.loc)?;
+            self.state.set_value(o, m);
+        }
+        Ok(())
+    }
+
+    /// Enters `callee` (true), or cuts the path if its recursion bound is
+    /// reached (false).
+    fn enter(&mut self, callee: FuncId, args: Vec<TermId>) -> Result<bool> {
+        let active = self.frames.iter().filter(|f| f.func == callee).count() as u64;
+        if active > 0 && self.options.unwind.is_some_and(|k| active >= k) {
+            let name = self.program.functions[callee].name.clone();
+            let guard = self.state.guard;
+            self.bound_exceeded(guard, &format!("recursion of {name}"));
+            return Ok(false);
+        }
+        self.push_frame(callee, &args)?;
+        Ok(true)
+    }
+
+    fn call(&mut self, lhs: Option<&'a Expr>, callee: &'a Expr, args: &'a [Expr]) -> Result<()> {
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.eval(a)?);
+        }
+        if let ExprKind::Sym(symbol) = &callee.kind {
+            if let SymbolKind::Function(func) = self.program.symbols[*symbol].kind {
+                if self.program.functions[func].body.is_none() {
+                    return self.call_builtin(func, lhs, args, &values);
+                }
+                if !self.enter(func, values)? {
+                    self.advance();
+                }
+                return Ok(());
+            }
+        }
+        self.call_through_pointer(callee, values)
+    }
+
+    fn call_through_pointer(&mut self, callee: &'a Expr, values: Vec<TermId>) -> Result<()> {
+        let pointer = self.eval(callee)?;
+        let numbers = self.layout.known_targets(self.store, pointer).ok_or_else(|| {
+            Stop::unsupported("call through a function pointer whose targets are not known", self.loc)
+        })?;
+        let object = self.layout.object_of(self.store, pointer);
+        let mut cases = Vec::new();
+        let mut any = Vec::new();
+        for n in numbers {
+            let Some(o) = self.objects.by_number(n) else { continue };
+            let ObjectKind::Function(func) = self.objects.get(o).kind else { continue };
+            let number = self.layout.object_number_term(self.store, n);
+            let is_it = self.store.eq(object, number);
+            any.push(is_it);
+            let guard = self.store.and2(self.state.guard, is_it);
+            if !self.store.is_false(guard) {
+                cases.push(DeferredCall { state: self.state.with_guard(guard), callee: func, args: values.clone() });
+            }
+        }
+        let some_target = self.store.or(&any);
+        if self.options.pointer_checks {
+            self.assert(some_target, PropertyClass::PointerDereference, "invalid function pointer");
+        }
+        let f = self.store.false_term();
+        self.state = State::new(f);
+        if cases.iter().any(|c| self.program.functions[c.callee].body.is_none()) {
+            return Err(Stop::unsupported("call through a function pointer to a function without body", self.loc));
+        }
+        self.frames.last_mut().expect("frame").deferred_calls = cases;
+        self.next_deferred_call()
+    }
+
+    /// Starts the next function-pointer case of the current frame's call,
+    /// or continues after the call when none is left.
+    fn next_deferred_call(&mut self) -> Result<()> {
+        loop {
+            let frame = self.frames.last_mut().expect("frame");
+            let Some(case) = frame.deferred_calls.pop() else {
+                self.advance();
+                return Ok(());
+            };
+            let done = std::mem::replace(&mut self.state, case.state);
+            frame.pending.entry(frame.pc + 1).or_default().push(done);
+            if self.enter(case.callee, case.args)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn end_function(&mut self) -> Result<()> {
+        let frame = self.frames.pop().expect("frame");
+        let f = self.store.false_term();
+        for &o in frame.locals.values().chain(&frame.stack_allocations) {
+            if self.objects.get(o).number.is_some() {
+                self.state.set_alive(o, f);
+            }
+        }
+        if self.frames.is_empty() {
+            if Some(frame.func) == self.program.entry {
+                self.program_exit();
+            }
+            return Ok(());
+        }
+        let caller = self.frames.last().expect("caller");
+        let call = &self.body(caller.func)[caller.pc];
+        self.loc = call.loc;
+        if let (InstrKind::Call { lhs: Some(lhs), .. }, Some(ret)) = (&call.kind, frame.return_object) {
+            let m = self.object_value(ret);
+            let value = repr::from_memory(self.program, self.store, lhs.ty, m, self.loc)?;
+            self.assign(lhs, value)?;
+        }
+        self.next_deferred_call()
+    }
+
+    /// The program ends on the current path: memory that is still
+    /// allocated is reported when asked.
+    pub fn program_exit(&mut self) {
+        if !self.options.memory_cleanup_checks {
+            return;
+        }
+        let heap: Vec<ObjectId> = self.objects.iter().filter(|(_, o)| o.is_dynamic()).map(|(id, _)| id).collect();
+        for o in heap {
+            let alive = self.object_alive(o);
+            let freed = self.store.not(alive);
+            self.assert(freed, PropertyClass::MemoryCleanup, "dynamically allocated memory not freed at exit");
+        }
+    }
+}
+
+/// The value of `object` before any write: zero for static storage, an
+/// unconstrained value otherwise (memoised so that all states agree).
+fn initial_value(
+    store: &mut TermStore,
+    objects: &Objects,
+    initial_values: &mut HashMap<ObjectId, TermId>,
+    object: ObjectId,
+) -> TermId {
+    if let Some(&v) = initial_values.get(&object) {
+        return v;
+    }
+    let obj = objects.get(object);
+    let bits = obj.value_bits();
+    let v = match obj.kind {
+        ObjectKind::Global(_) | ObjectKind::StringLiteral(_) | ObjectKind::Function(_) => store.bv_u64(bits, 0),
+        _ => store.var(&obj.name, smt::Sort::BitVec(bits)),
+    };
+    initial_values.insert(object, v);
+    v
+}
+
+/// Liveness of an object that no state has changed: heap and stack
+/// allocations are created alive explicitly, so before that they are dead.
+fn initial_alive(store: &mut TermStore, objects: &Objects, object: ObjectId) -> TermId {
+    match objects.get(object).kind {
+        ObjectKind::Heap { .. } | ObjectKind::Stack { .. } => store.false_term(),
+        _ => store.true_term(),
+    }
+}

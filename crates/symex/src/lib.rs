@@ -1,0 +1,101 @@
+//! Symbolic execution of an IR program into an SSA equation.
+//!
+//! [`execute`] walks the program forward with one symbolic state (a path
+//! guard plus the current value term of every memory object), merging the
+//! states that meet at a jump target with `ite` on their guards, so the
+//! result grows with program size times unwinding rather than with the
+//! number of paths. Values are hash-consed `smt` terms; the rewriter folds
+//! constants as they are built, which is the constant propagation of symex.
+//!
+//! The [`Equation`] it returns lists guarded assertions (user properties,
+//! the memory-safety checks symex adds, unwinding assertions), the
+//! assignments and nondeterministic inputs a counterexample trace needs, and
+//! the approximations that make a TRUE verdict unsafe. Memory is modelled
+//! as in DESIGN.md §5: every object's value is one flat bit-vector of its
+//! bytes, pointers are `object ++ offset` bit-vectors (see [`memory`]).
+
+pub mod arith;
+pub mod equation;
+mod exec;
+pub mod memory;
+mod place;
+pub mod repr;
+mod state;
+mod builtins;
+mod eval;
+
+pub use equation::{Approximation, Assertion, Equation, Input, InputKind, TraceStep};
+pub use exec::{execute, Execution};
+pub use memory::{ObjectId, ObjectKind, Objects, PointerLayout};
+
+use ir::Loc;
+use std::time::Instant;
+
+/// What symex needs to know about the run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Loop and recursion bound; `None` unrolls until the guard of another
+    /// iteration is false (under `max_steps` and `deadline`).
+    pub unwind: Option<u64>,
+    /// Check the bound with an assertion (true) or assume it (false).
+    pub unwinding_assertions: bool,
+    /// Null, invalid, freed/dead and out-of-bounds dereference checks, and
+    /// `free` checks.
+    pub pointer_checks: bool,
+    /// Array index checks against the declared array length.
+    pub bounds_checks: bool,
+    /// Allocated memory must be freed at program exit.
+    pub memory_cleanup_checks: bool,
+    /// When false, `malloc` may return NULL.
+    pub force_malloc_success: bool,
+    /// Symex gives up (as [`Stop::Timeout`]) after this instant.
+    pub deadline: Option<Instant>,
+    /// Upper limit on executed instructions (guards against loops whose
+    /// exit condition never becomes constant).
+    pub max_steps: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            unwind: None,
+            unwinding_assertions: true,
+            pointer_checks: true,
+            bounds_checks: true,
+            memory_cleanup_checks: false,
+            force_malloc_success: false,
+            deadline: None,
+            max_steps: 2_000_000,
+        }
+    }
+}
+
+/// Why symex stopped without an equation; every case means UNKNOWN.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// A construct the model does not cover.
+    Unsupported { what: String, loc: Loc },
+    Timeout,
+    /// `max_steps` instructions were executed (an unbounded loop or recursion).
+    StepLimit { loc: Loc },
+}
+
+impl Stop {
+    pub fn unsupported(what: impl Into<String>, loc: Loc) -> Stop {
+        Stop::Unsupported { what: what.into(), loc }
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Unsupported { what, .. } => write!(f, "unsupported: {what}"),
+            Stop::Timeout => write!(f, "timeout"),
+            Stop::StepLimit { .. } => {
+                write!(f, "unwinding did not terminate within the step limit (give an unwinding bound)")
+            }
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Stop>;

@@ -1,0 +1,262 @@
+//! Memory objects and the pointer encoding.
+//!
+//! Every variable instance (a global, or a local in one call-frame
+//! instance), string literal, allocation instance and function is an
+//! [`Object`]. An object's value is a single bit-vector of `8 * size` bits
+//! (byte `i` in bits `8i..8i+8`, little-endian), so field access, array
+//! indexing, unions and type punning are all bit-ranges of it.
+//!
+//! A pointer is a bit-vector of the data model's pointer width: the high
+//! [`PointerLayout::object_bits`] bits name the object, the low bits are a
+//! signed byte offset. Object number 0 is NULL (so the null pointer is all
+//! zero bits, as in C) and number 1 is "invalid" (pointers made from
+//! arbitrary integers or from offsets that leave the offset range). Only
+//! objects whose address is taken get a number, so the limited number space
+//! is spent only where pointers can reach.
+
+use ir::{FuncId, Loc, SymbolId};
+use smt::{BvValue, Op, Sort, TermId, TermStore};
+
+ir::entity!(
+    /// A memory object.
+    ObjectId,
+    "obj"
+);
+
+/// Object number of the null pointer.
+pub const NULL_OBJECT: u64 = 0;
+/// Object number of pointers that point to no object.
+pub const INVALID_OBJECT: u64 = 1;
+const FIRST_OBJECT_NUMBER: u64 = 2;
+
+/// Where an object comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ObjectKind {
+    Global(SymbolId),
+    StringLiteral(SymbolId),
+    /// A local or parameter in one call-frame instance.
+    Local { symbol: SymbolId, frame: u32 },
+    /// A `malloc`/`calloc` result (one object per executed allocation).
+    Heap { loc: Loc },
+    /// An `alloca` result; it dies when its frame returns.
+    Stack { loc: Loc, frame: u32 },
+    /// A function's return value in one frame instance (never addressable).
+    ReturnValue { frame: u32 },
+    Function(FuncId),
+}
+
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub kind: ObjectKind,
+    /// Name for traces and messages.
+    pub name: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// The number used in pointers, once the address has been taken.
+    pub number: Option<u64>,
+}
+
+impl Object {
+    /// Width of the object's value (at least one byte, so that empty
+    /// objects still have a well-formed bit-vector).
+    pub fn value_bits(&self) -> u32 {
+        (self.size.max(1) * 8) as u32
+    }
+    pub fn is_dynamic(&self) -> bool {
+        matches!(self.kind, ObjectKind::Heap { .. })
+    }
+}
+
+/// Largest object symex keeps as one bit-vector.
+pub const MAX_OBJECT_BYTES: u64 = 1 << 20;
+
+/// The table of all objects created during one symbolic execution.
+#[derive(Clone, Debug, Default)]
+pub struct Objects {
+    objects: ir::PrimaryMap<ObjectId, Object>,
+    by_number: Vec<ObjectId>,
+}
+
+impl Objects {
+    pub fn add(&mut self, kind: ObjectKind, name: String, size: u64) -> ObjectId {
+        self.objects.push(Object { kind, name, size, number: None })
+    }
+    pub fn get(&self, id: ObjectId) -> &Object {
+        &self.objects[id]
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (ObjectId, &Object)> {
+        self.objects.iter()
+    }
+    /// The object a pointer number names.
+    pub fn by_number(&self, number: u64) -> Option<ObjectId> {
+        let index = number.checked_sub(FIRST_OBJECT_NUMBER)?;
+        self.by_number.get(usize::try_from(index).ok()?).copied()
+    }
+    /// Objects whose address has been taken, in numbering order: the
+    /// targets a pointer of unknown origin may have.
+    pub fn addressable(&self) -> &[ObjectId] {
+        &self.by_number
+    }
+    /// The object's pointer number, assigning the next free one the first time.
+    pub fn number(&mut self, id: ObjectId, layout: &PointerLayout) -> Option<u64> {
+        if let Some(n) = self.objects[id].number {
+            return Some(n);
+        }
+        let n = FIRST_OBJECT_NUMBER + self.by_number.len() as u64;
+        if n >= 1u64 << layout.object_bits {
+            return None;
+        }
+        self.objects[id].number = Some(n);
+        self.by_number.push(id);
+        Some(n)
+    }
+}
+
+/// The split of a pointer into object number and offset bits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PointerLayout {
+    pub pointer_bits: u32,
+    pub object_bits: u32,
+}
+
+impl PointerLayout {
+    pub fn for_model(model: ir::DataModel) -> PointerLayout {
+        let pointer_bits = model.pointer_bits();
+        let object_bits = if pointer_bits >= 64 { 16 } else { 8 };
+        PointerLayout { pointer_bits, object_bits }
+    }
+    pub fn offset_bits(&self) -> u32 {
+        self.pointer_bits - self.object_bits
+    }
+    /// Width in which symex computes byte and bit offsets: wide enough that
+    /// an index of any C integer type times an element size cannot wrap.
+    pub fn wide_bits(&self) -> u32 {
+        self.pointer_bits + 72
+    }
+    pub fn sort(&self) -> Sort {
+        Sort::BitVec(self.pointer_bits)
+    }
+    /// The pointer constant for (`number`, `offset`).
+    pub fn constant(&self, store: &mut TermStore, number: u64, offset: i64) -> TermId {
+        let offset_mask = (1u128 << self.offset_bits()) - 1;
+        let bits = (u128::from(number) << self.offset_bits()) | (offset as u128 & offset_mask);
+        store.bv_const(BvValue::from_u128(self.pointer_bits, bits))
+    }
+    pub fn null(&self, store: &mut TermStore) -> TermId {
+        store.bv_u64(self.pointer_bits, 0)
+    }
+    /// The object-number bits of `pointer`.
+    pub fn object_of(&self, store: &mut TermStore, pointer: TermId) -> TermId {
+        store.extract(self.pointer_bits - 1, self.offset_bits(), pointer)
+    }
+    pub fn object_number_term(&self, store: &mut TermStore, number: u64) -> TermId {
+        store.bv_u64(self.object_bits, number)
+    }
+    /// The offset of `pointer`, sign-extended to [`Self::wide_bits`].
+    pub fn wide_offset_of(&self, store: &mut TermStore, pointer: TermId) -> TermId {
+        let offset = store.extract(self.offset_bits() - 1, 0, pointer);
+        store.sign_extend(self.wide_bits() - self.offset_bits(), offset)
+    }
+    /// `pointer` with its offset replaced by `wide_offset`; if the offset
+    /// does not fit the offset field the result points to the invalid
+    /// object (C only allows offsets within the object anyway, and this
+    /// keeps wrapped offsets from looking valid).
+    pub fn with_wide_offset(&self, store: &mut TermStore, pointer: TermId, wide_offset: TermId) -> TermId {
+        let offset = store.extract(self.offset_bits() - 1, 0, wide_offset);
+        let back = store.sign_extend(self.wide_bits() - self.offset_bits(), offset);
+        let fits = store.eq(back, wide_offset);
+        let object = self.object_of(store, pointer);
+        let moved = store.concat(object, offset);
+        let invalid_object = self.object_number_term(store, INVALID_OBJECT);
+        let invalid = store.concat(invalid_object, offset);
+        store.ite(fits, moved, invalid)
+    }
+    /// The object numbers `pointer` can have if they can be read off its
+    /// term (constants combined by `ite` and offset updates); `None` when
+    /// some part of the term is not understood (a nondet value, memory
+    /// read through a symbolic offset, ...).
+    pub fn known_targets(&self, store: &TermStore, pointer: TermId) -> Option<Vec<u64>> {
+        let mut found = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        // (term, true when the term is an object-number field rather than a whole pointer)
+        let mut stack = vec![(pointer, false)];
+        while let Some((term, is_object_field)) = stack.pop() {
+            if !seen.insert((term, is_object_field)) {
+                continue;
+            }
+            if let Some(value) = store.as_bv_const(term) {
+                let bits = value.to_u128()?;
+                let number = if is_object_field { bits } else { bits >> self.offset_bits() };
+                found.push(number as u64);
+                continue;
+            }
+            let args = store.args(term);
+            match store.op(term)? {
+                Op::Ite => {
+                    stack.push((args[1], is_object_field));
+                    stack.push((args[2], is_object_field));
+                }
+                Op::Concat if !is_object_field && store.sort(args[1]) == Sort::BitVec(self.offset_bits()) => {
+                    stack.push((args[0], true));
+                }
+                Op::Extract { hi, lo }
+                    if is_object_field && hi == self.pointer_bits - 1 && lo == self.offset_bits() =>
+                {
+                    stack.push((args[0], false));
+                }
+                _ => return None,
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        Some(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_is_zero_and_constants_pack_object_and_offset() {
+        let mut store = TermStore::new();
+        let layout = PointerLayout::for_model(ir::DataModel::LP64);
+        let null = layout.null(&mut store);
+        assert_eq!(layout.constant(&mut store, 0, 0), null);
+        let p = layout.constant(&mut store, 5, -4);
+        let bits = store.as_bv_const(p).unwrap().to_u128().unwrap();
+        assert_eq!(bits >> 48, 5);
+        assert_eq!(bits & 0xffff_ffff_ffff, 0xffff_ffff_fffc);
+        let offset = layout.wide_offset_of(&mut store, p);
+        let minus_four = store.bv_const(BvValue::from_i128(layout.wide_bits(), -4));
+        assert_eq!(offset, minus_four);
+    }
+
+    #[test]
+    fn offsets_outside_the_field_make_the_pointer_invalid() {
+        let mut store = TermStore::new();
+        let layout = PointerLayout::for_model(ir::DataModel::ILP32);
+        let p = layout.constant(&mut store, 3, 0);
+        let huge = store.bv_const(BvValue::from_u128(layout.wide_bits(), 1 << 30));
+        let moved = layout.with_wide_offset(&mut store, p, huge);
+        let object = layout.object_of(&mut store, moved);
+        assert_eq!(store.as_bv_const(object).unwrap().to_u64(), Some(INVALID_OBJECT));
+        let small = store.bv_u64(layout.wide_bits(), 12);
+        let moved = layout.with_wide_offset(&mut store, p, small);
+        assert_eq!(moved, layout.constant(&mut store, 3, 12));
+    }
+
+    #[test]
+    fn targets_are_read_off_ite_trees_and_unknown_leaves_give_none() {
+        let mut store = TermStore::new();
+        let layout = PointerLayout::for_model(ir::DataModel::LP64);
+        let c = store.var("c", Sort::Bool);
+        let a = layout.constant(&mut store, 2, 0);
+        let b = layout.constant(&mut store, 3, 8);
+        let p = store.ite(c, a, b);
+        assert_eq!(layout.known_targets(&store, p), Some(vec![2, 3]));
+        let unknown = store.var("q", layout.sort());
+        let q = store.ite(c, a, unknown);
+        assert_eq!(layout.known_targets(&store, q), None);
+    }
+}

@@ -1,0 +1,359 @@
+//! Lvalues as places in memory, and reads and writes of places with the
+//! memory-safety checks of DESIGN.md §5.
+//!
+//! A [`Place`] is a case split: each [`Target`] is an object, the condition
+//! under which the lvalue denotes it, and a bit offset into the object's
+//! value. A place reached through a pointer also remembers the pointer, for
+//! the null/invalid/freed/bounds checks made when it is accessed.
+
+use crate::exec::Symex;
+use crate::memory::{ObjectId, ObjectKind, NULL_OBJECT};
+use crate::{repr, Result, Stop};
+use ir::{Expr, ExprKind, PropertyClass, Type, TypeId};
+use smt::{BvValue, Op, TermId};
+
+/// Objects larger than this (in bits) are not accessed at symbolic offsets
+/// (the shifter would be too large to bit-blast).
+const MAX_SYMBOLIC_ACCESS_BITS: u32 = 1 << 14;
+
+pub(crate) struct Target {
+    pub cond: TermId,
+    pub object: ObjectId,
+    /// Bit offset into the object, in the wide offset width.
+    pub bit_offset: TermId,
+}
+
+pub(crate) struct Place {
+    pub targets: Vec<Target>,
+    /// The pointer dereferenced at the root, if any.
+    pub pointer: Option<TermId>,
+    /// `Some((width, signed))` for a bit-field.
+    pub bit_field: Option<(u32, bool)>,
+    /// Index-in-range conditions of the array indexing on the way.
+    pub index_checks: Vec<TermId>,
+}
+
+impl<'a> Symex<'a> {
+    fn wide_const(&mut self, value: u64) -> TermId {
+        self.store.bv_u64(self.layout.wide_bits(), value)
+    }
+
+    /// `value` (an integer of type `ty`) extended to the wide width.
+    pub(crate) fn widen_index(&mut self, value: TermId, ty: TypeId) -> TermId {
+        let signed = self.program.types.is_signed(ty);
+        if self.store.sort(value) == smt::Sort::Bool {
+            let one = self.wide_const(1);
+            let zero = self.wide_const(0);
+            return self.store.ite(value, one, zero);
+        }
+        repr::resize(self.store, value, self.layout.wide_bits(), signed)
+    }
+
+    /// The objects `pointer` may point to, with the condition for each.
+    pub(crate) fn pointer_targets(&mut self, pointer: TermId) -> Vec<(ObjectId, TermId)> {
+        let objects: Vec<ObjectId> = match self.layout.known_targets(self.store, pointer) {
+            Some(numbers) => numbers.into_iter().filter_map(|n| self.objects.by_number(n)).collect(),
+            None => self.objects.addressable().to_vec(),
+        };
+        let object_bits = self.layout.object_of(self.store, pointer);
+        let mut targets = Vec::new();
+        for o in objects {
+            if matches!(self.objects.get(o).kind, ObjectKind::Function(_)) {
+                continue;
+            }
+            let number = self.objects.get(o).number.expect("targets are numbered");
+            let n = self.layout.object_number_term(self.store, number);
+            let cond = self.store.eq(object_bits, n);
+            if !self.store.is_false(cond) {
+                targets.push((o, cond));
+            }
+        }
+        targets
+    }
+
+    /// The place `*pointer`.
+    pub(crate) fn deref_place(&mut self, pointer: TermId) -> Place {
+        let offset = self.layout.wide_offset_of(self.store, pointer);
+        let eight = self.wide_const(8);
+        let bit_offset = self.store.bv_mul(offset, eight);
+        let targets = self
+            .pointer_targets(pointer)
+            .into_iter()
+            .map(|(object, cond)| Target { cond, object, bit_offset })
+            .collect();
+        Place { targets, pointer: Some(pointer), bit_field: None, index_checks: Vec::new() }
+    }
+
+    pub(crate) fn place(&mut self, lvalue: &Expr) -> Result<Place> {
+        match &lvalue.kind {
+            ExprKind::Sym(symbol) => {
+                let object = self.variable_object(*symbol)?;
+                let cond = self.store.true_term();
+                let bit_offset = self.wide_const(0);
+                Ok(Place { targets: vec![Target { cond, object, bit_offset }], pointer: None, bit_field: None, index_checks: vec![] })
+            }
+            ExprKind::Deref(pointer) => {
+                let p = self.eval(pointer)?;
+                Ok(self.deref_place(p))
+            }
+            ExprKind::Member(base, index) => {
+                let mut place = self.place(base)?;
+                let field = self.field(base.ty, *index)?;
+                let delta = self.wide_const(field.offset_bits);
+                for t in &mut place.targets {
+                    t.bit_offset = self.store.bv_add(t.bit_offset, delta);
+                }
+                if let Some(width) = field.bit_width {
+                    place.bit_field = Some((width, self.program.types.is_signed(field.ty)));
+                }
+                Ok(place)
+            }
+            ExprKind::Index(base, index) => {
+                let (elem, length) = match self.program.types.get(base.ty) {
+                    Type::Array(elem, len) => (*elem, *len),
+                    _ => {
+                        return Err(Stop::unsupported("indexing of a value that is not an array", self.loc));
+                    }
+                };
+                let mut place = self.place(base)?;
+                let i = self.eval(index)?;
+                let i = self.widen_index(i, index.ty);
+                let elem_bits = repr::memory_bits(self.program, elem, self.loc)?;
+                let stride = self.wide_const(u64::from(elem_bits));
+                let delta = self.store.bv_mul(i, stride);
+                for t in &mut place.targets {
+                    t.bit_offset = self.store.bv_add(t.bit_offset, delta);
+                }
+                if let ir::ArrayLen::Fixed(n) = length {
+                    let zero = self.wide_const(0);
+                    let len = self.wide_const(n);
+                    let low = self.store.bv_sle(zero, i);
+                    let high = self.store.bv_slt(i, len);
+                    let in_range = self.store.and2(low, high);
+                    place.index_checks.push(in_range);
+                }
+                Ok(place)
+            }
+            _ => Err(Stop::unsupported(format!("assignment to a non-lvalue expression {:?}", lvalue.kind), self.loc)),
+        }
+    }
+
+    pub(crate) fn field(&self, composite: TypeId, index: u32) -> Result<ir::Field> {
+        match self.program.types.get(composite) {
+            Type::Composite(id) => {
+                let c = &self.program.types.composites[*id];
+                c.fields.get(index as usize).cloned().ok_or_else(|| {
+                    Stop::unsupported(format!("field {index} of {} {}", if c.complete { "" } else { "incomplete" }, c.name), self.loc)
+                })
+            }
+            other => Err(Stop::unsupported(format!("member access on non-composite type {other:?}"), self.loc)),
+        }
+    }
+
+    /// Bits accessed by a place of type `ty`.
+    fn access_bits(&self, place: &Place, ty: TypeId) -> Result<u32> {
+        match place.bit_field {
+            Some((width, _)) => Ok(width),
+            None => repr::memory_bits(self.program, ty, self.loc),
+        }
+    }
+
+    /// Condition that `bits` bits at `bit_offset` lie inside `object`.
+    fn in_bounds(&mut self, object: ObjectId, bit_offset: TermId, bits: u32) -> TermId {
+        let size_bits = self.objects.get(object).size * 8;
+        let zero = self.wide_const(0);
+        let width = self.wide_const(u64::from(bits));
+        let end = self.store.bv_add(bit_offset, width);
+        let limit = self.wide_const(size_bits);
+        let low = self.store.bv_sle(zero, bit_offset);
+        let high = self.store.bv_sle(end, limit);
+        self.store.and2(low, high)
+    }
+
+    /// Emits the checks for an access of `bits` bits to `place` and returns,
+    /// per target, the condition that the access hits it validly.
+    fn check_access(&mut self, place: &Place, bits: u32) -> Vec<TermId> {
+        if self.options.bounds_checks {
+            for &c in &place.index_checks {
+                self.assert(c, PropertyClass::ArrayBounds, "array bounds violated: index out of range");
+            }
+        }
+        let mut valid = Vec::new();
+        for t in &place.targets {
+            let inside = self.in_bounds(t.object, t.bit_offset, bits);
+            valid.push(self.store.and2(t.cond, inside));
+        }
+        let Some(pointer) = place.pointer else { return valid };
+        if !self.options.pointer_checks {
+            return valid;
+        }
+        let object = self.layout.object_of(self.store, pointer);
+        let null = self.layout.object_number_term(self.store, NULL_OBJECT);
+        let is_null = self.store.eq(object, null);
+        let not_null = self.store.not(is_null);
+        self.assert(not_null, PropertyClass::PointerDereference, "dereference failure: NULL pointer");
+        let conds: Vec<TermId> = place.targets.iter().map(|t| t.cond).collect();
+        let some_object = self.store.or(&conds);
+        let valid_object = self.store.or2(is_null, some_object);
+        self.assert(valid_object, PropertyClass::PointerDereference, "dereference failure: invalid pointer");
+        for (t, &ok) in place.targets.iter().zip(&valid) {
+            let alive = self.object_alive(t.object);
+            let live = self.store.implies(t.cond, alive);
+            let message = match self.objects.get(t.object).kind {
+                ObjectKind::Heap { .. } => "dereference failure: memory freed",
+                _ => "dereference failure: object out of scope",
+            };
+            self.assert(live, PropertyClass::PointerDereference, message);
+            let inside = self.store.implies(t.cond, ok);
+            self.assert(inside, PropertyClass::PointerDereference, "dereference failure: pointer outside object bounds");
+        }
+        valid
+    }
+
+    /// Reads `bits` bits of `place` (checked); an invalid access reads an
+    /// unconstrained value.
+    pub(crate) fn read_place_bits(&mut self, place: &Place, bits: u32) -> Result<TermId> {
+        let valid = self.check_access(place, bits);
+        let covered = self.store.or(&valid);
+        let mut value = if self.store.is_true(covered) {
+            None
+        } else {
+            Some(self.store.var("invalid_read", smt::Sort::BitVec(bits)))
+        };
+        for (t, &ok) in place.targets.iter().zip(&valid).rev() {
+            if self.store.is_false(ok) {
+                continue;
+            }
+            let whole = self.object_value(t.object);
+            let part = self.extract_bits(whole, t.bit_offset, bits)?;
+            value = Some(match value {
+                None => part,
+                Some(rest) => self.store.ite(ok, part, rest),
+            });
+        }
+        Ok(value.unwrap_or_else(|| self.store.var("invalid_read", smt::Sort::BitVec(bits))))
+    }
+
+    /// Writes `bits` (a bit-vector) into `place` (checked); invalid writes
+    /// change nothing, which is only exact when the checks are on.
+    pub(crate) fn write_place_bits(&mut self, place: &Place, bits: TermId) -> Result<()> {
+        let width = self.store.sort(bits).bv_width().expect("memory bits");
+        let valid = self.check_access(place, width);
+        let covered = self.store.or(&valid);
+        let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
+        if !self.store.is_true(covered) && !checked {
+            self.approximate("a write that may be outside its object (unchecked) is ignored", true);
+        }
+        for (t, &ok) in place.targets.iter().zip(&valid) {
+            if self.store.is_false(ok) {
+                continue;
+            }
+            let old = self.object_value(t.object);
+            let new = self.insert_bits(old, t.bit_offset, bits)?;
+            let merged = self.store.ite(ok, new, old);
+            self.state.set_value(t.object, merged);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn read_place(&mut self, place: &Place, ty: TypeId) -> Result<TermId> {
+        let bits = self.access_bits(place, ty)?;
+        let raw = self.read_place_bits(place, bits)?;
+        match place.bit_field {
+            Some((_, signed)) => self.bit_field_value(raw, ty, signed),
+            None => repr::from_memory(self.program, self.store, ty, raw, self.loc),
+        }
+    }
+
+    pub(crate) fn write_place(&mut self, place: &Place, ty: TypeId, value: TermId) -> Result<()> {
+        let bits = match place.bit_field {
+            Some((width, _)) => {
+                if self.store.sort(value) == smt::Sort::Bool {
+                    let one = self.store.bv_u64(width, 1);
+                    let zero = self.store.bv_u64(width, 0);
+                    self.store.ite(value, one, zero)
+                } else {
+                    repr::resize(self.store, value, width, false)
+                }
+            }
+            None => repr::to_memory(self.program, self.store, ty, value, self.loc)?,
+        };
+        self.write_place_bits(place, bits)
+    }
+
+    fn bit_field_value(&mut self, raw: TermId, ty: TypeId, signed: bool) -> Result<TermId> {
+        match repr::value_sort(self.program, ty, self.loc)? {
+            smt::Sort::Bool => {
+                let w = self.store.sort(raw).bv_width().expect("bits");
+                let zero = self.store.bv_u64(w, 0);
+                let is_zero = self.store.eq(raw, zero);
+                Ok(self.store.not(is_zero))
+            }
+            smt::Sort::BitVec(w) => Ok(repr::resize(self.store, raw, w, signed)),
+            other => unreachable!("bit-field of sort {other:?}"),
+        }
+    }
+
+    /// Bits `[offset, offset + bits)` of `whole` (offset in the wide width).
+    pub(crate) fn extract_bits(&mut self, whole: TermId, offset: TermId, bits: u32) -> Result<TermId> {
+        let w = self.store.sort(whole).bv_width().expect("object value");
+        if bits > w {
+            return Ok(self.store.var("invalid_read", smt::Sort::BitVec(bits)));
+        }
+        if let Some(c) = self.store.as_bv_const(offset).and_then(BvValue::to_u64) {
+            if c + u64::from(bits) <= u64::from(w) {
+                return Ok(self.store.extract(c as u32 + bits - 1, c as u32, whole));
+            }
+            return Ok(self.store.var("invalid_read", smt::Sort::BitVec(bits)));
+        }
+        self.check_symbolic_access(w)?;
+        let amount = repr::resize(self.store, offset, w, false);
+        let shifted = self.store.mk(Op::BvLshr, &[whole, amount]);
+        Ok(self.store.extract(bits - 1, 0, shifted))
+    }
+
+    /// `whole` with bits `[offset, offset + width(part))` replaced by `part`.
+    pub(crate) fn insert_bits(&mut self, whole: TermId, offset: TermId, part: TermId) -> Result<TermId> {
+        let w = self.store.sort(whole).bv_width().expect("object value");
+        let bits = self.store.sort(part).bv_width().expect("bits");
+        if bits > w {
+            return Ok(whole);
+        }
+        if let Some(c) = self.store.as_bv_const(offset).and_then(BvValue::to_u64) {
+            if c + u64::from(bits) > u64::from(w) {
+                return Ok(whole);
+            }
+            let (lo, hi) = (c as u32, c as u32 + bits);
+            let mut result = part;
+            if lo > 0 {
+                let low = self.store.extract(lo - 1, 0, whole);
+                result = self.store.concat(result, low);
+            }
+            if hi < w {
+                let high = self.store.extract(w - 1, hi, whole);
+                result = self.store.concat(high, result);
+            }
+            return Ok(result);
+        }
+        self.check_symbolic_access(w)?;
+        let amount = repr::resize(self.store, offset, w, false);
+        let ones = self.store.bv_const(BvValue::ones(bits));
+        let ones = repr::resize(self.store, ones, w, false);
+        let mask = self.store.mk(Op::BvShl, &[ones, amount]);
+        let keep = self.store.bv_not(mask);
+        let kept = self.store.bv_and(whole, keep);
+        let widened = repr::resize(self.store, part, w, false);
+        let moved = self.store.mk(Op::BvShl, &[widened, amount]);
+        Ok(self.store.bv_or(kept, moved))
+    }
+
+    fn check_symbolic_access(&self, object_bits: u32) -> Result<()> {
+        if object_bits > MAX_SYMBOLIC_ACCESS_BITS {
+            return Err(Stop::unsupported(
+                format!("access at a symbolic offset into an object of {} bytes", object_bits / 8),
+                self.loc,
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,124 @@
+//! How IR values of each type are represented as terms.
+//!
+//! `Bool` values are `Bool` terms; every other type's value is a
+//! bit-vector: integers of their width, pointers of the pointer width
+//! (see [`crate::memory`]), floats of their IEEE storage width (their bits
+//! only: float arithmetic is not supported yet), arrays and structs/unions
+//! of `8 * size` bits in the memory layout. In memory every value takes
+//! `8 * size` bits; [`to_memory`] and [`from_memory`] convert.
+
+use crate::{Result, Stop};
+use ir::{ArrayLen, Loc, Program, Type, TypeId};
+use smt::{Sort, TermId, TermStore};
+
+/// Size in bytes of a type, or why it has none.
+pub fn size_of(program: &Program, ty: TypeId, loc: Loc) -> Result<u64> {
+    program.types.size_of(ty, program.data_model).ok_or_else(|| {
+        let what = match program.types.get(ty) {
+            Type::Array(_, ArrayLen::Var(_)) => "variable-length array of non-constant size".to_string(),
+            Type::Array(_, ArrayLen::Unknown) => "array of unknown size".to_string(),
+            Type::Void => "object of type void".to_string(),
+            Type::Function(_) => "function used as an object".to_string(),
+            other => format!("object of incomplete type {other:?}"),
+        };
+        Stop::unsupported(what, loc)
+    })
+}
+
+/// Bits of a value of type `ty` in memory.
+pub fn memory_bits(program: &Program, ty: TypeId, loc: Loc) -> Result<u32> {
+    let size = size_of(program, ty, loc)?;
+    if size == 0 {
+        return Err(Stop::unsupported("object of size zero", loc));
+    }
+    if size > crate::memory::MAX_OBJECT_BYTES {
+        return Err(Stop::unsupported(format!("object of {size} bytes"), loc));
+    }
+    Ok((size * 8) as u32)
+}
+
+/// The sort of a value of type `ty`.
+pub fn value_sort(program: &Program, ty: TypeId, loc: Loc) -> Result<Sort> {
+    match program.types.get(ty) {
+        Type::Bool => Ok(Sort::Bool),
+        Type::Int { bits, .. } => Ok(Sort::BitVec(*bits)),
+        Type::Pointer(_) => Ok(Sort::BitVec(program.data_model.pointer_bits())),
+        Type::Float(format) => Ok(Sort::BitVec(format.storage_bits())),
+        _ => Ok(Sort::BitVec(memory_bits(program, ty, loc)?)),
+    }
+}
+
+/// The memory bits of value `v` of type `ty`.
+pub fn to_memory(program: &Program, store: &mut TermStore, ty: TypeId, v: TermId, loc: Loc) -> Result<TermId> {
+    let bits = memory_bits(program, ty, loc)?;
+    if store.sort(v) == Sort::Bool {
+        let one = store.bv_u64(bits, 1);
+        let zero = store.bv_u64(bits, 0);
+        return Ok(store.ite(v, one, zero));
+    }
+    Ok(resize(store, v, bits, program.types.is_signed(ty)))
+}
+
+/// The value of type `ty` stored in memory bits `m` (`8 * size` wide).
+pub fn from_memory(program: &Program, store: &mut TermStore, ty: TypeId, m: TermId, loc: Loc) -> Result<TermId> {
+    match value_sort(program, ty, loc)? {
+        Sort::Bool => {
+            let zero = store.bv_u64(store.sort(m).bv_width().expect("memory is a bit-vector"), 0);
+            let is_zero = store.eq(m, zero);
+            Ok(store.not(is_zero))
+        }
+        Sort::BitVec(w) => Ok(resize(store, m, w, false)),
+        other => unreachable!("value sort {other:?} is never produced"),
+    }
+}
+
+/// `v` truncated or extended (by `signed`) to `width` bits.
+pub fn resize(store: &mut TermStore, v: TermId, width: u32, signed: bool) -> TermId {
+    let have = store.sort(v).bv_width().expect("resize of a bit-vector");
+    match have.cmp(&width) {
+        std::cmp::Ordering::Equal => v,
+        std::cmp::Ordering::Greater => store.extract(width - 1, 0, v),
+        std::cmp::Ordering::Less if signed => store.sign_extend(width - have, v),
+        std::cmp::Ordering::Less => store.zero_extend(width - have, v),
+    }
+}
+
+/// The all-zero value of `ty` (`false`, 0, NULL, all-zero bytes).
+pub fn zero_value(program: &Program, store: &mut TermStore, ty: TypeId, loc: Loc) -> Result<TermId> {
+    Ok(match value_sort(program, ty, loc)? {
+        Sort::Bool => store.false_term(),
+        Sort::BitVec(w) => store.bv_u64(w, 0),
+        other => unreachable!("value sort {other:?} is never produced"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::DataModel;
+
+    #[test]
+    fn bool_and_signed_values_round_trip_through_memory() {
+        let mut program = Program::new(DataModel::LP64);
+        let boolean = program.types.bool();
+        let short = program.types.int(16, true);
+        let mut store = TermStore::new();
+        let t = store.true_term();
+        let m = to_memory(&program, &mut store, boolean, t, Loc::NONE).unwrap();
+        assert_eq!(m, store.bv_u64(8, 1));
+        assert_eq!(from_memory(&program, &mut store, boolean, m, Loc::NONE).unwrap(), t);
+        let minus_one = store.bv_u64(16, 0xffff);
+        let m = to_memory(&program, &mut store, short, minus_one, Loc::NONE).unwrap();
+        assert_eq!(store.sort(m), Sort::BitVec(16));
+        assert_eq!(from_memory(&program, &mut store, short, m, Loc::NONE).unwrap(), minus_one);
+    }
+
+    #[test]
+    fn unsized_types_are_reported() {
+        let mut program = Program::new(DataModel::LP64);
+        let int = program.types.int(32, true);
+        let open = program.types.intern(Type::Array(int, ArrayLen::Unknown));
+        let err = memory_bits(&program, open, Loc::NONE).unwrap_err();
+        assert!(err.to_string().contains("array of unknown size"), "{err}");
+    }
+}
