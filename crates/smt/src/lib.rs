@@ -10,12 +10,15 @@
 //! - [`eval()`], [`Model`], [`Evaluator`]: iterative evaluation (the oracle of
 //!   every later stage's tests).
 //! - [`to_smtlib2`]: SMT-LIB2 text with DAG sharing.
-//! - [`Solver`], [`SatResult`]: the incremental solver interface.
+//! - [`Solver`], [`SatResult`]: the incremental solver interface;
+//!   [`ProcessSolver`] implements it with an external SMT-LIB2 solver.
 
+pub mod answer;
 pub mod bv;
 pub mod eval;
 mod fp;
 pub mod op;
+pub mod process;
 mod rewrite;
 pub mod smtlib;
 pub mod solver;
@@ -28,7 +31,8 @@ pub mod value;
 pub use bv::BvValue;
 pub use eval::{default_value, eval, eval_op, EvalError, Evaluator, Model};
 pub use op::{result_sort, Op, SortError};
-pub use smtlib::to_smtlib2;
+pub use process::ProcessSolver;
+pub use smtlib::{to_smtlib2, SmtLibWriter};
 pub use solver::{SatResult, Solver};
 pub use sort::{ArraySortId, RoundingMode, Sort, SortTable};
 pub use term::{TermId, TermKind, TermStore, VarId};

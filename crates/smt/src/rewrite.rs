@@ -34,6 +34,11 @@ const MAX_FLATTENED_ARGS: usize = 8;
 /// A simplified term for `op(args)` (well sorted, of sort `sort`), or `None`
 /// to intern the application unchanged.
 pub(crate) fn simplify(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) -> Option<TermId> {
+    // Empty and singleton conjunctions never reach the store, at any depth:
+    // every application then has arguments, and printing stays valid.
+    if matches!(op, Op::And | Op::Or) && args.len() <= 1 {
+        return Some(args.first().copied().unwrap_or_else(|| store.bool_const(op == Op::And)));
+    }
     if store.rewrite_depth >= MAX_REWRITE_DEPTH {
         return None;
     }

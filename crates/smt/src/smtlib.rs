@@ -23,13 +23,13 @@ use crate::value::{FpValue, Value};
 /// The SMT-LIB2 script asserting every term of `assertions` (Boolean) in
 /// `logic` (e.g. `QF_BV`, `QF_ABVFP`, `ALL`), ending in `(check-sat)`.
 pub fn to_smtlib2(store: &TermStore, assertions: &[TermId], logic: &str) -> String {
-    let mut printer = Printer::new(store);
+    let mut writer = SmtLibWriter::default();
     let mut out = format!("(set-logic {logic})\n");
     for &t in assertions {
-        printer.define_reachable(t, &mut out);
+        writer.define_reachable(store, t, &mut out);
     }
     for &t in assertions {
-        let _ = writeln!(out, "(assert {})", printer.reference(t));
+        let _ = writeln!(out, "(assert {})", writer.reference(store, t));
     }
     out.push_str("(check-sat)\n");
     out
@@ -62,92 +62,104 @@ fn quote(name: &str) -> String {
     format!("|{cleaned}|")
 }
 
-/// Names of defined application nodes: `t!<id>`. No variable gets a name
-/// of that shape.
+/// Names of defined application nodes: `t!<id>`.
 fn node_name(t: TermId) -> String {
     format!("t!{}", t.0)
 }
 
-fn looks_like_node_name(name: &str) -> bool {
-    name.strip_prefix("t!").is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+/// Names of the shapes `t!<digits>` (application nodes) and `a!<digits>`
+/// (assumption constants of the process back end) are never given to
+/// variables.
+fn is_reserved_name(name: &str) -> bool {
+    let numbered = |prefix| {
+        name.strip_prefix(prefix).is_some_and(|rest: &str| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+    };
+    numbered("t!") || numbered("a!")
 }
 
-struct Printer<'a> {
-    store: &'a TermStore,
+/// Incremental SMT-LIB2 output: remembers what it has declared and defined,
+/// so that terms of a growing store can be written in several steps (the
+/// external-solver back end writes each new assertion this way).
+#[derive(Default)]
+pub struct SmtLibWriter {
     defined: HashSet<TermId>,
     var_names: HashMap<TermId, String>,
     used_names: HashSet<String>,
 }
 
-impl<'a> Printer<'a> {
-    fn new(store: &'a TermStore) -> Printer<'a> {
-        Printer { store, defined: HashSet::new(), var_names: HashMap::new(), used_names: HashSet::new() }
-    }
-
-    fn sort(&self, sort: Sort) -> String {
-        self.store.sorts().display(sort).to_string()
-    }
-
-    /// How `t` is written where it is used.
-    fn reference(&self, t: TermId) -> String {
-        match self.store.kind(t) {
+impl SmtLibWriter {
+    /// How `t` is written where it is used; `t` must have been passed to
+    /// [`SmtLibWriter::define_reachable`] (or be a constant).
+    pub fn reference(&self, store: &TermStore, t: TermId) -> String {
+        match store.kind(t) {
             TermKind::Const(v) => value_literal(v),
             TermKind::Var(_) => quote(&self.var_names[&t]),
             TermKind::App { .. } => quote(&node_name(t)),
         }
     }
 
-    fn declare_var(&mut self, t: TermId, out: &mut String) {
-        let hint = self.store.var_name(self.store.as_var(t).expect("variable"));
+    /// The declared variables and their quoted names.
+    pub fn declared_vars(&self) -> impl Iterator<Item = (TermId, String)> + '_ {
+        self.var_names.iter().map(|(&t, name)| (t, quote(name)))
+    }
+
+    fn declare_var(&mut self, store: &TermStore, t: TermId, out: &mut String) {
+        let hint = store.var_name(store.as_var(t).expect("variable"));
         let hint = quote(hint).trim_matches('|').to_string();
         let mut name = if hint.is_empty() { "v".to_string() } else { hint.clone() };
         let mut suffix = 0;
-        while looks_like_node_name(&name) || self.used_names.contains(&name) {
+        while is_reserved_name(&name) || self.used_names.contains(&name) {
             suffix += 1;
             name = format!("{hint}#{suffix}");
         }
-        let _ = writeln!(out, "(declare-fun {} () {})", quote(&name), self.sort(self.store.sort(t)));
+        let _ = writeln!(out, "(declare-fun {} () {})", quote(&name), sort_text(store, store.sort(t)));
         self.used_names.insert(name.clone());
         self.var_names.insert(t, name);
     }
 
-    /// Declares and defines everything `root` depends on, children first.
-    fn define_reachable(&mut self, root: TermId, out: &mut String) {
+    /// Writes to `out` the declarations and definitions of everything `root`
+    /// depends on that is not written yet, children first.
+    pub fn define_reachable(&mut self, store: &TermStore, root: TermId, out: &mut String) {
         let mut stack = vec![(root, false)];
         while let Some((t, children_done)) = stack.pop() {
             if self.defined.contains(&t) {
                 continue;
             }
-            match self.store.kind(t) {
+            match store.kind(t) {
                 TermKind::Const(_) => {}
-                TermKind::Var(_) => self.declare_var(t, out),
+                TermKind::Var(_) => self.declare_var(store, t, out),
                 TermKind::App { args, .. } if !children_done => {
                     stack.push((t, true));
                     stack.extend(args.iter().rev().filter(|a| !self.defined.contains(a)).map(|&a| (a, false)));
                     continue;
                 }
-                TermKind::App { op, args } => self.define_app(t, *op, args, out),
+                TermKind::App { op, args } => self.define_app(store, t, *op, args, out),
             }
             self.defined.insert(t);
         }
     }
 
-    fn define_app(&mut self, t: TermId, op: Op, args: &[TermId], out: &mut String) {
+    fn define_app(&mut self, store: &TermStore, t: TermId, op: Op, args: &[TermId], out: &mut String) {
         let name = quote(&node_name(t));
-        let sort = self.sort(self.store.sort(t));
-        let args: Vec<String> = args.iter().map(|&a| self.reference(a)).collect();
+        let sort = sort_text(store, store.sort(t));
+        let first_arg_sort = store.sort(args[0]);
+        let args: Vec<String> = args.iter().map(|&a| self.reference(store, a)).collect();
         if op == Op::FpToBits {
-            let (exp, sig) = self.store.sort(self.store.args(t)[0]).float_format().expect("float");
+            let (exp, sig) = first_arg_sort.float_format().expect("float");
             let nan = value_literal(&Value::Bv(FpValue::nan(exp, sig).bits().clone()));
             let x = &args[0];
             let _ = writeln!(out, "(declare-fun {name} () {sort})");
             let _ = writeln!(out, "(assert (ite (fp.isNaN {x}) (= {name} {nan}) (= ((_ to_fp {exp} {sig}) {name}) {x})))");
             return;
         }
-        let width = self.store.sort(self.store.args(t)[0]).bv_width().unwrap_or(0);
-        let body = application(op, &args, width, |s| self.sort(s));
+        let width = first_arg_sort.bv_width().unwrap_or(0);
+        let body = application(op, &args, width, |s| sort_text(store, s));
         let _ = writeln!(out, "(define-fun {name} () {sort} {body})");
     }
+}
+
+fn sort_text(store: &TermStore, sort: Sort) -> String {
+    store.sorts().display(sort).to_string()
 }
 
 /// The text of `op` applied to the argument texts `a`; `width` is the width

@@ -1,0 +1,115 @@
+//! Tests of the external-solver back end against `z3` (skipped with a
+//! message when it is not installed).
+
+use super::*;
+use crate::bv::BvValue;
+use crate::sort::Sort;
+use crate::testing::Generator;
+
+fn z3(time_limit: Option<Duration>) -> Option<ProcessSolver> {
+    if Command::new("z3").arg("-version").output().is_err() {
+        eprintln!("skipped: no z3 on PATH (pip install z3-solver provides one)");
+        return None;
+    }
+    Some(ProcessSolver::spawn("z3", &["-in", "-smt2"], "ALL", time_limit).expect("z3 starts"))
+}
+
+#[test]
+fn finds_models_and_respects_assumptions_incrementally() {
+    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else { return };
+    let mut s = TermStore::new();
+    let x = s.var("x", Sort::BitVec(8));
+    let y = s.var("y", Sort::BitVec(8));
+    let product = s.bv_mul(x, y);
+    let target = s.bv_u64(8, 143);
+    let one = s.bv_u64(8, 1);
+    let factors = s.eq(product, target);
+    let x_big = s.bv_ult(one, x);
+    let y_big = s.bv_ult(one, y);
+    for t in [factors, x_big, y_big] {
+        solver.assert(&s, t);
+    }
+    assert_eq!(solver.check(&s, &[]), SatResult::Sat);
+    let (xv, yv) = (solver.model_value(&s, x).unwrap(), solver.model_value(&s, y).unwrap());
+    let (xv, yv) = (xv.as_bv().unwrap().clone(), yv.as_bv().unwrap().clone());
+    assert_eq!(xv.mul(&yv), BvValue::from_u64(8, 143));
+    assert_eq!(solver.model_value(&s, factors), Ok(Value::Bool(true)));
+    // Under an assumption that excludes the found x: another answer or none.
+    let found = s.bv_const(xv.clone());
+    let x_found = s.eq(x, found);
+    let x_differs = s.not(x_found);
+    if solver.check(&s, &[x_differs]) == SatResult::Sat {
+        assert_ne!(solver.model_value(&s, x).unwrap(), Value::Bv(xv.clone()));
+    }
+    // An even x cannot divide the odd 143 modulo 256.
+    let two = s.bv_u64(8, 2);
+    let x_two = s.eq(x, two);
+    assert_eq!(solver.check(&s, &[x_two]), SatResult::Unsat);
+    assert_eq!(solver.check(&s, &[]), SatResult::Sat, "assumptions do not stick");
+}
+
+#[test]
+fn models_round_trip_values_of_every_sort() {
+    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else { return };
+    let mut g = Generator::new(5);
+    let model = g.random_model();
+    for v in g.vars.clone() {
+        let value = g.store.constant(model.get(g.store.as_var(v).unwrap()).unwrap().clone());
+        let pin = g.store.eq(v, value);
+        solver.assert(&g.store, pin);
+    }
+    assert_eq!(solver.check(&g.store, &[]), SatResult::Sat);
+    let answer = solver.model(&g.store);
+    for v in g.vars.clone() {
+        let var = g.store.as_var(v).unwrap();
+        let (want, got) = (model.get(var).unwrap(), answer.get(var).expect("solver gave a value"));
+        assert!(crate::testing::semantically_equal(want, got), "{}: want {want}, got {got}", g.store.var_name(var));
+    }
+}
+
+#[test]
+fn satisfying_models_satisfy_random_formulas() {
+    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else { return };
+    let mut g = Generator::new(9);
+    g.fully_specified_only = true;
+    let mut answered = 0;
+    for _ in 0..60 {
+        let e = g.expr(Sort::Bool, 4);
+        let t = g.build(&e);
+        match solver.check(&g.store, &[t]) {
+            SatResult::Sat => {
+                assert_eq!(solver.model_value(&g.store, t), Ok(Value::Bool(true)));
+                answered += 1;
+            }
+            SatResult::Unsat => answered += 1,
+            SatResult::Unknown(reason) => panic!("z3 gave up: {reason}"),
+        }
+    }
+    assert_eq!(answered, 60);
+}
+
+#[test]
+fn time_limit_gives_unknown_and_the_solver_stays_unknown() {
+    let Some(mut solver) = z3(Some(Duration::from_millis(50))) else { return };
+    let mut s = TermStore::new();
+    let w = 128;
+    let x = s.var("x", Sort::BitVec(w));
+    let y = s.var("y", Sort::BitVec(w));
+    let product = s.bv_mul(x, y);
+    // (2^61 - 1) * (2^89 - 1), both prime: factoring at 128 bits is hard.
+    let p = BvValue::from_u128(w, (1 << 61) - 1);
+    let q = BvValue::from_u128(w, (1 << 89) - 1);
+    let target = s.bv_const(p.mul(&q));
+    let factors = s.eq(product, target);
+    let one = s.bv_u64(w, 1);
+    let x_big = s.bv_ult(one, x);
+    let y_big = s.bv_ult(one, y);
+    let no_overflow = s.mk(crate::op::Op::BvUmulOverflow, &[x, y]);
+    let no_overflow = s.not(no_overflow);
+    for t in [factors, x_big, y_big, no_overflow] {
+        solver.assert(&s, t);
+    }
+    assert!(matches!(solver.check(&s, &[]), SatResult::Unknown(reason) if reason.contains("time limit")));
+    assert!(matches!(solver.check(&s, &[]), SatResult::Unknown(_)));
+    assert_eq!(solver.model(&s).get(s.as_var(x).unwrap()), None);
+}
