@@ -118,10 +118,13 @@ OUTPUT OPTIONS:
         Write the verification condition to FILE in SMT-LIB2.
 
 RESOURCE LIMITS:
+    Both limits cover the whole run, front end included, also with
+    --parse-only; reaching one prints the reason and VERIFICATION UNKNOWN
+    and exits with status 5.
     --timeout SECONDS
-        Stop after SECONDS of wall-clock time with VERIFICATION UNKNOWN.
+        Stop after SECONDS of wall-clock time.
     --memlimit MB
-        Stop when memory use exceeds MB megabytes with VERIFICATION UNKNOWN.
+        Stop when the resident memory exceeds MB megabytes.
 
 OTHER:
     -h, --help       Print this manual.
@@ -132,7 +135,8 @@ EXIT STATUS:
     1   input error: a file could not be read, preprocessed, parsed or
         type-checked (the diagnostics say where: file:line:col)
     5   VERIFICATION UNKNOWN (also when the input uses a construct tarsier
-        does not support yet: the message starts with 'unsupported:')
+        does not support yet: the message starts with 'unsupported:'; and
+        when --timeout or --memlimit is reached)
     6   usage error: a malformed command line
     10  VERIFICATION FAILED
     70  internal error in tarsier (a bug; please report it with the input)

@@ -8,6 +8,7 @@ mod config;
 mod driver;
 mod exit;
 mod help;
+mod limits;
 
 use exit::Exit;
 use std::process::ExitCode;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         }
         args::Command::Run(config) => config,
     };
+    limits::start_watchdog(config.verify.timeout, config.verify.memlimit_mb);
     let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES).spawn(move || driver::run(&config));
     match worker.map(|w| w.join()) {
         Ok(Ok(exit)) => exit.into(),

@@ -149,3 +149,18 @@ fn location_helpers_recognise_places() {
     assert!(!names_line("tarsier: error: a.c: the preprocessor failed"));
     assert!(!names_line(":3:4: error"));
 }
+
+#[test]
+fn timeout_ends_a_run_with_unknown() {
+    let dir = scratch_dir("cli-timeout");
+    // A preprocessor that never finishes stands in for any stage that hangs.
+    // It lets go of the output pipes, which would otherwise stay open after
+    // tarsier has given up.
+    let slow_cpp = write(&dir, "slow_cpp.sh", "#!/bin/sh\nexec sleep 30 >/dev/null 2>&1\n");
+    std::fs::set_permissions(&slow_cpp, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let file = write(&dir, "t.c", "int main(void) { return 0; }\n");
+    let out = run([file.to_str().unwrap(), "--cpp", slow_cpp.to_str().unwrap(), "--timeout", "1", "--parse-only"]);
+    assert_eq!(exit_code(&out), Some(EXIT_UNKNOWN), "{}{}", out.stdout, out.stderr);
+    assert!(out.elapsed < std::time::Duration::from_secs(20), "took {:?}", out.elapsed);
+    assert!(out.stdout.ends_with("the time limit of 1 s is reached\nVERIFICATION UNKNOWN\n"), "{}", out.stdout);
+}
