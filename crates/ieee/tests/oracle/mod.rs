@@ -627,6 +627,39 @@ fn check_x87_decode<F: RefFloat>(g: &mut Gen<F>) -> Outcome {
     verdict(same(got, expected) && reencoded_ok, || format!("x87 image {image:#x}: got {} expected {}", show(ours), show(expected)))
 }
 
+/// The host's own arithmetic (round-to-nearest-even only) as a second
+/// reference for binary32/binary64: every basic operation on one pair.
+fn check_host<F: RefFloat>(g: &mut Gen<F>) -> Outcome {
+    let (a, b) = g.pair();
+    let c = g.operand();
+    let mode = RoundingMode::NearestEven;
+    let ours = [a.add(b, mode), a.sub(b, mode), a.mul(b, mode), a.div(b, mode), a.fma(b, c, mode), a.sqrt(mode)];
+    let host: [u128; 6] = match F::NAME {
+        "f32" => {
+            let (x, y, z) = (f32::from_bits(a.to_bits() as u32), f32::from_bits(b.to_bits() as u32), f32::from_bits(c.to_bits() as u32));
+            [x + y, x - y, x * y, x / y, x.mul_add(y, z), x.sqrt()].map(|v| v.to_bits() as u128)
+        }
+        _ => {
+            let (x, y, z) = (f64::from_bits(a.to_bits() as u64), f64::from_bits(b.to_bits() as u64), f64::from_bits(c.to_bits() as u64));
+            [x + y, x - y, x * y, x / y, x.mul_add(y, z), x.sqrt()].map(|v| v.to_bits() as u128)
+        }
+    };
+    let names = ["+", "-", "*", "/", "fma", "sqrt"];
+    for ((got, expected), name) in ours.iter().zip(host).zip(names) {
+        let expected = Fp::from_bits(F::FORMAT, expected);
+        if !same(*got, expected) {
+            return Err(format!("host {name} {} {} {}: got {} expected {}", show(a), show(b), show(c), show(*got), show(expected)));
+        }
+    }
+    let text = decimal_text(g);
+    let expected = match F::NAME {
+        "f32" => text.parse::<f32>().map(|v| v.to_bits() as u128),
+        _ => text.parse::<f64>().map(|v| v.to_bits() as u128),
+    };
+    let got = Fp::parse(F::FORMAT, &text, mode).map(Fp::to_bits);
+    verdict(expected.as_ref().ok() == got.as_ref().ok(), || format!("host parse {text:?}: got {got:?} expected {expected:?}"))
+}
+
 type Check<F> = fn(&mut Gen<F>) -> Outcome;
 
 /// The checks that apply to format `F`, by operation name.
@@ -657,6 +690,9 @@ pub fn checks<F: RefFloat>() -> Vec<(&'static str, Check<F>)> {
     ];
     if F::NAME == "x87" {
         checks.push(("x87 decode", check_x87_decode::<F>));
+    }
+    if F::NAME == "f32" || F::NAME == "f64" {
+        checks.push(("host (RNE)", check_host::<F>));
     }
     checks
 }
