@@ -18,6 +18,7 @@ use crate::diag::Diagnostics;
 use crate::lex::{Kw, TokKind, Token, Tokens, P};
 use ir::Loc;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Nesting limit for expressions, statements, declarators and initializers.
 const MAX_DEPTH: u32 = 1000;
@@ -60,7 +61,25 @@ pub(crate) struct ParseError {
 type PResult<T> = Result<T, ParseError>;
 
 /// One scope of ordinary identifiers: `true` for a typedef name.
-type Scope = HashMap<String, bool>;
+type Scope = HashMap<String, bool, BuildHasherDefault<IdentHasher>>;
+
+/// A multiplicative hash for identifiers: every identifier token is looked
+/// up, and SipHash's flooding resistance buys nothing for source text.
+#[derive(Default)]
+struct IdentHasher(u64);
+
+impl Hasher for IdentHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 pub(crate) struct Parser<'t, 'a> {
     tokens: &'t Tokens<'a>,
@@ -72,7 +91,7 @@ pub(crate) struct Parser<'t, 'a> {
 
 impl<'t, 'a> Parser<'t, 'a> {
     fn new(tokens: &'t Tokens<'a>) -> Self {
-        Parser { tokens, list: &tokens.list, pos: 0, scopes: vec![Scope::new()], depth: 0 }
+        Parser { tokens, list: &tokens.list, pos: 0, scopes: vec![Scope::default()], depth: 0 }
     }
 
     fn translation_unit(&mut self) -> PResult<TranslationUnit> {
@@ -180,7 +199,7 @@ impl<'t, 'a> Parser<'t, 'a> {
     // ---- scopes: typedef names versus ordinary identifiers ----
 
     fn push_scope(&mut self) {
-        self.scopes.push(Scope::new());
+        self.scopes.push(Scope::default());
     }
     fn pop_scope(&mut self) {
         self.scopes.pop();
