@@ -91,13 +91,17 @@ fn problem(case: &Case) -> Option<String> {
     Some(what)
 }
 
-/// A rejection must point at a place, except for the message of a front-end
-/// stage that is not built yet (which has no place to point at).
+/// Errors about the program as a whole, which have no place to point at:
+/// a missing entry function (truncation often removes `main`), and the
+/// message of a front-end stage that is not built yet.
+const WHOLE_PROGRAM_ERRORS: &[&str] = &["entry function", "not built yet"];
+
+/// A rejection must point at a place, unless it is about the whole program.
 fn unlocated_rejection(stderr: &str) -> Option<String> {
     let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
     let located = stderr.lines().any(names_line);
-    let stage_missing = errors.iter().all(|l| l.contains("not built yet"));
-    match (errors.first(), located || stage_missing) {
+    let whole_program = errors.iter().all(|l| WHOLE_PROGRAM_ERRORS.iter().any(|e| l.contains(e)));
+    match (errors.first(), located || whole_program) {
         (None, _) => Some("rejected without an error message".into()),
         (Some(_), true) => None,
         (Some(first), false) => Some(format!("error without a location: {first}")),
