@@ -101,16 +101,14 @@ impl<'a> Symex<'a> {
             self.store.true_term()
         } else {
             let fails = self.store.var(&format!("{what}_fails"), smt::Sort::Bool);
-            let boolean = self.bool_type()?;
-            self.record_input(fails, boolean, InputKind::AllocationFailure);
+            self.record_input(fails, None, InputKind::AllocationFailure);
             self.store.not(fails)
         };
         let contents = if zeroed {
             self.store.bv_u64(bits, 0)
         } else {
             let contents = self.store.var("dynamic_contents", smt::Sort::BitVec(bits));
-            let bytes = self.byte_array_type(size)?;
-            self.record_input(contents, bytes, InputKind::Uninitialized(what.to_string()));
+            self.record_input(contents, None, InputKind::Uninitialized(what.to_string()));
             contents
         };
         self.state.set_value(o, contents);
@@ -118,19 +116,6 @@ impl<'a> Symex<'a> {
         self.state.set_alive(o, succeeds);
         let null = self.layout.null(self.store);
         Ok(self.store.ite(succeeds, pointer, null))
-    }
-
-    fn bool_type(&self) -> Result<ir::TypeId> {
-        self.program.types.lookup(&ir::Type::Bool).ok_or_else(|| Stop::unsupported("program without a Bool type", self.loc))
-    }
-
-    /// The type `unsigned char[size]` if the program has it (only used to
-    /// describe an input's size; an absent type means a plain byte count).
-    fn byte_array_type(&self, size: u64) -> Result<ir::TypeId> {
-        let byte = self.program.types.lookup(&ir::Type::Int { bits: 8, signed: false });
-        byte.and_then(|b| self.program.types.lookup(&ir::Type::Array(b, ir::ArrayLen::Fixed(size))))
-            .or(byte)
-            .ok_or_else(|| Stop::unsupported("program without an unsigned char type", self.loc))
     }
 
     fn address_of_heap(&mut self, o: crate::ObjectId) -> Result<TermId> {
@@ -147,8 +132,7 @@ impl<'a> Symex<'a> {
         let o = self.objects.add(ObjectKind::Stack { loc: self.loc, frame }, format!("alloca@{}", self.loc.line), size);
         let bits = self.objects.get(o).value_bits();
         let contents = self.store.var("alloca_contents", smt::Sort::BitVec(bits));
-        let bytes = self.byte_array_type(size)?;
-        self.record_input(contents, bytes, InputKind::Uninitialized("alloca".to_string()));
+        self.record_input(contents, None, InputKind::Uninitialized("alloca".to_string()));
         self.state.set_value(o, contents);
         let t = self.store.true_term();
         self.state.set_alive(o, t);

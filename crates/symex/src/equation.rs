@@ -57,7 +57,8 @@ pub enum InputKind {
 pub struct Input {
     pub guard: TermId,
     pub loc: Loc,
-    pub ty: TypeId,
+    /// The value's type; `None` for raw memory and allocation failures.
+    pub ty: Option<TypeId>,
     /// The value (for uninitialised objects: their memory bits; for
     /// allocation failures: a `Bool`).
     pub value: TermId,

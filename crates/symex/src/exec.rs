@@ -167,11 +167,11 @@ impl<'a> Symex<'a> {
     pub fn fresh(&mut self, name: &str, ty: ir::TypeId, kind: InputKind) -> Result<TermId> {
         let sort = repr::value_sort(self.program, ty, self.loc)?;
         let value = self.store.var(name, sort);
-        self.record_input(value, ty, kind);
+        self.record_input(value, Some(ty), kind);
         Ok(value)
     }
 
-    pub fn record_input(&mut self, value: TermId, ty: ir::TypeId, kind: InputKind) {
+    pub fn record_input(&mut self, value: TermId, ty: Option<ir::TypeId>, kind: InputKind) {
         self.equation.inputs.push(Input { guard: self.state.guard, loc: self.loc, ty, value, kind });
     }
 
@@ -423,7 +423,7 @@ impl<'a> Symex<'a> {
         let name = sym.display_name.clone();
         let bits = self.objects.get(o).value_bits();
         let value = self.store.var(&name, smt::Sort::BitVec(bits));
-        self.record_input(value, sym.ty, InputKind::Uninitialized(name));
+        self.record_input(value, Some(sym.ty), InputKind::Uninitialized(name));
         self.state.set_value(o, value);
         let t = self.store.true_term();
         self.state.set_alive(o, t);
