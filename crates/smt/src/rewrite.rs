@@ -225,13 +225,56 @@ fn simplify_eq(store: &mut TermStore, a: TermId, b: TermId) -> Option<TermId> {
         }
         return None;
     }
-    // x + c1 = c2  ⇔  x = c2 - c1.
+    if let Some(t) = split_concat_equality(store, a, b) {
+        return Some(t);
+    }
     for (x, y) in [(a, b), (b, a)] {
+        if store.const_value(y).is_none() {
+            continue;
+        }
+        // ite(c, k1, k2) = k with constants: c, ¬c or false (constants are
+        // hash-consed, so equal ids are equal values).
+        if store.op(x) == Some(Op::Ite) {
+            let [c, then, els] = [0, 1, 2].map(|i| store.args(x)[i]);
+            if store.const_value(then).is_some() && store.const_value(els).is_some() {
+                return Some(match (then == y, els == y) {
+                    (true, _) => c,
+                    (false, true) => store.not(c),
+                    (false, false) => store.false_term(),
+                });
+            }
+        }
+        // x + c1 = c2  ⇔  x = c2 - c1.
         let Some(c2) = store.as_bv_const(y).cloned() else { continue };
         if let Some((term, c1)) = split_constant_addend(store, x) {
             let rhs = store.bv_const(c2.sub(&c1));
             return Some(store.eq(term, rhs));
         }
+    }
+    None
+}
+
+/// `h ++ l = k` (constant) and `h1 ++ l1 = h2 ++ l2` (same split) become
+/// conjunctions of equalities of the parts.
+fn split_concat_equality(store: &mut TermStore, a: TermId, b: TermId) -> Option<TermId> {
+    for (x, y) in [(a, b), (b, a)] {
+        if store.op(x) != Some(Op::Concat) {
+            continue;
+        }
+        let (high, low) = (store.args(x)[0], store.args(x)[1]);
+        let low_width = store.sort(low).bv_width().expect("bit-vector");
+        let parts = if let Some(k) = store.as_bv_const(y).cloned() {
+            let k_high = store.bv_const(k.extract(k.width() - 1, low_width));
+            let k_low = store.bv_const(k.extract(low_width - 1, 0));
+            (k_high, k_low)
+        } else if store.op(y) == Some(Op::Concat) && store.sort(store.args(y)[1]) == store.sort(low) {
+            (store.args(y)[0], store.args(y)[1])
+        } else {
+            continue;
+        };
+        let high_eq = store.eq(high, parts.0);
+        let low_eq = store.eq(low, parts.1);
+        return Some(store.and2(high_eq, low_eq));
     }
     None
 }

@@ -164,17 +164,45 @@ impl Generator {
             Sort::Float { .. } => self.fp_op(),
             Sort::RoundingMode => return self.leaf(sort),
         };
-        let args = arg_sorts.into_iter().map(|s| self.expr(s, depth - 1)).collect();
+        let mut args: Vec<Rc<Expr>> = arg_sorts.iter().map(|&s| self.expr(s, depth - 1)).collect();
+        // Operands of one shape (concat vs concat, ite vs ite, …) are what
+        // many rules look for; independent random operands rarely have it.
+        let last = args.len().wrapping_sub(1);
+        if args.len() >= 2 && arg_sorts[last] == arg_sorts[last - 1] && self.chance(40) {
+            args[last] = self.sibling(&args[last - 1]);
+        }
         let e = Rc::new(Expr::App(op, args));
         self.pool.push((sort, e.clone()));
         e
+    }
+
+    /// Mostly an expression with the operator of `e` whose operands are
+    /// partly those of `e` and partly fresh leaves; sometimes just a leaf.
+    fn sibling(&mut self, e: &Rc<Expr>) -> Rc<Expr> {
+        let Expr::App(op, args) = e.as_ref() else { return self.leaf(self.sort_of(e)) };
+        if self.chance(25) {
+            return self.leaf(self.sort_of(e));
+        }
+        let args = args.iter().map(|a| if self.chance(50) { a.clone() } else { self.leaf(self.sort_of(a)) }).collect();
+        Rc::new(Expr::App(*op, args))
+    }
+
+    fn sort_of(&self, e: &Expr) -> Sort {
+        match e {
+            Expr::Var(t) => self.store.sort(*t),
+            Expr::Const(v) => v.sort(),
+            Expr::App(op, args) => {
+                let arg_sorts: Vec<Sort> = args.iter().map(|a| self.sort_of(a)).collect();
+                crate::op::result_sort(*op, &arg_sorts, self.store.sorts()).expect("generated terms are well sorted")
+            }
+        }
     }
 
     fn bool_op(&mut self) -> (Op, Vec<Sort>) {
         use Op::*;
         let w = Sort::BitVec(self.any_width());
         let b = Sort::Bool;
-        match self.rng.below(12) {
+        match self.rng.below(14) {
             0 => (Not, vec![b]),
             1 => {
                 let op = [And, Or][self.rng.below(2) as usize];
@@ -182,8 +210,8 @@ impl Generator {
             }
             2 => ([Xor, Implies][self.rng.below(2) as usize], vec![b, b]),
             3 => (Ite, vec![b, b, b]),
-            4 => {
-                let s = [b, w, self.array_sort, FP_SORT][self.rng.below(4) as usize];
+            4 | 12 | 13 => {
+                let s = [b, w, w, self.array_sort, FP_SORT][self.rng.below(5) as usize];
                 let op = [Eq, Distinct][self.rng.below(2) as usize];
                 (op, vec![s; 2 + (op == Distinct && self.chance(50)) as usize])
             }

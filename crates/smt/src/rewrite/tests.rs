@@ -32,33 +32,120 @@ fn rewritten_terms_evaluate_like_the_original_expressions() {
     }
 }
 
+/// Structured operands at width `w` over `x`, `y` (width `w`) and `p`
+/// (Bool): the shapes the rules look for (complements, sums with
+/// constants, ite with constant branches, concatenations of slices, …).
+fn structured_operands(s: &mut TermStore, w: u32, x: TermId, y: TermId, p: TermId) -> Vec<TermId> {
+    let k = |s: &mut TermStore, v: u64| s.bv_u64(w, v);
+    let (zero, one, two) = (k(s, 0), k(s, 1), k(s, 2));
+    let ones = s.bv_const(BvValue::ones(w));
+    let min = s.bv_const(BvValue::signed_min(w));
+    let max = s.bv_const(BvValue::signed_max(w));
+    let not_x = s.bv_not(x);
+    let neg_x = s.bv_neg(x);
+    let x_plus_1 = s.bv_add(x, one);
+    let x_plus_y = s.bv_add(x, y);
+    let ite_xy = s.ite(p, x, y);
+    let ite_12 = s.ite(p, one, two);
+    let ite_x0 = s.ite(p, x, zero);
+    let shifted = s.mk(Op::BvShl, &[x, one]);
+    let mut operands = vec![
+        x, y, not_x, neg_x, x_plus_1, x_plus_y, ite_xy, ite_12, ite_x0, shifted, zero, one, two, ones, min, max,
+    ];
+    if w >= 2 {
+        let (x_high, y_high) = (s.extract(w - 1, 1, x), s.extract(w - 1, 1, y));
+        let (x_low, y_low) = (s.extract(0, 0, x), s.extract(0, 0, y));
+        let x_narrow = s.extract(w - 2, 0, x);
+        operands.extend([
+            s.concat(x_high, y_low),
+            s.concat(y_high, x_low),
+            s.zero_extend(1, x_narrow),
+            s.sign_extend(1, x_narrow),
+        ]);
+    }
+    operands
+}
+
+
 #[test]
-fn small_bit_vector_rules_hold_exhaustively_at_widths_one_to_three() {
+fn binary_rules_hold_exhaustively_on_structured_operands() {
     use Op::*;
     let ops = [
         BvAnd, BvOr, BvXor, BvAdd, BvSub, BvMul, BvUdiv, BvUrem, BvSdiv, BvSrem, BvSmod, BvShl, BvLshr, BvAshr, BvUlt,
         BvUle, BvUgt, BvUge, BvSlt, BvSle, BvSgt, BvSge, BvUaddOverflow, BvSaddOverflow, BvUsubOverflow,
-        BvSsubOverflow, BvUmulOverflow, BvSmulOverflow, BvSdivOverflow, Eq,
+        BvSsubOverflow, BvUmulOverflow, BvSmulOverflow, BvSdivOverflow, Eq, Distinct, Concat,
     ];
     for w in 1..=3u32 {
-        let mut store = TermStore::new();
-        let x = store.var("x", Sort::BitVec(w));
-        let not_x = store.bv_not(x);
-        let constants: Vec<TermId> = (0..1u64 << w).map(|c| store.bv_u64(w, c)).collect();
-        let operands: Vec<TermId> = [x, not_x].into_iter().chain(constants.iter().copied()).collect();
+        let mut s = TermStore::new();
+        let x = s.var("x", Sort::BitVec(w));
+        let y = s.var("y", Sort::BitVec(w));
+        let p = s.var("p", Sort::Bool);
+        let operands = structured_operands(&mut s, w, x, y, p);
+        let mut cases = Vec::new();
         for op in ops {
             for &a in &operands {
                 for &b in &operands {
-                    let t = store.mk(op, &[a, b]);
-                    for xv in 0..1u64 << w {
-                        let mut model = Model::new();
-                        model.set(store.as_var(x).unwrap(), Value::Bv(BvValue::from_u64(w, xv)));
-                        let values = [a, b].map(|arg| eval(&store, arg, &model).unwrap());
-                        let expected = eval_op(op, &values, store.sorts()).unwrap();
-                        assert_eq!(eval(&store, t, &model).unwrap(), expected, "{op:?} w={w} x={xv}");
-                    }
+                    cases.push((op, a, b, s.mk(op, &[a, b])));
                 }
             }
+        }
+        for assignment in 0..1u64 << (2 * w + 1) {
+            let mut model = Model::new();
+            model.set(s.as_var(x).unwrap(), Value::Bv(BvValue::from_u64(w, assignment)));
+            model.set(s.as_var(y).unwrap(), Value::Bv(BvValue::from_u64(w, assignment >> w)));
+            model.set(s.as_var(p).unwrap(), Value::Bool(assignment >> (2 * w) == 1));
+            let mut evaluator = crate::eval::Evaluator::new(&s, &model);
+            for &(op, a, b, t) in &cases {
+                let operands = [evaluator.eval(a).unwrap(), evaluator.eval(b).unwrap()];
+                let expected = eval_op(op, &operands, s.sorts()).unwrap();
+                assert_eq!(evaluator.eval(t).unwrap(), expected, "{op:?}({a:?}, {b:?}) at w={w}, assignment {assignment}");
+            }
+        }
+    }
+}
+
+#[test]
+fn boolean_rules_hold_exhaustively_on_structured_operands() {
+    use Op::*;
+    let mut s = TermStore::new();
+    let [p, q, r] = ["p", "q", "r"].map(|n| s.var(n, Sort::Bool));
+    let (t, f) = (s.true_term(), s.false_term());
+    let not_p = s.not(p);
+    let p_and_q = s.and2(p, q);
+    let p_or_not_q = {
+        let not_q = s.not(q);
+        s.or2(p, not_q)
+    };
+    let ite_pqr = s.ite(p, q, r);
+    let ite_not = s.ite(not_p, q, r);
+    let p_xor_q = s.xor(p, q);
+    let operands = [p, q, not_p, p_and_q, p_or_not_q, ite_pqr, ite_not, p_xor_q, t, f];
+    let mut cases = Vec::new();
+    for op in [And, Or, Xor, Implies, Eq, Distinct] {
+        for &a in &operands {
+            for &b in &operands {
+                cases.push((op, vec![a, b], s.mk(op, &[a, b])));
+            }
+        }
+    }
+    for &c in &operands {
+        for &a in &operands {
+            for &b in &operands {
+                cases.push((Ite, vec![c, a, b], s.ite(c, a, b)));
+            }
+        }
+        cases.push((Not, vec![c], s.not(c)));
+    }
+    for assignment in 0..8u32 {
+        let mut model = Model::new();
+        for (i, v) in [p, q, r].into_iter().enumerate() {
+            model.set(s.as_var(v).unwrap(), Value::Bool(assignment >> i & 1 == 1));
+        }
+        let mut evaluator = crate::eval::Evaluator::new(&s, &model);
+        for (op, args, t) in &cases {
+            let values: Vec<Value> = args.iter().map(|&a| evaluator.eval(a).unwrap()).collect();
+            let expected = eval_op(*op, &values, s.sorts()).unwrap();
+            assert_eq!(evaluator.eval(*t).unwrap(), expected, "{op:?}{args:?} under assignment {assignment}");
         }
     }
 }
@@ -101,6 +188,21 @@ fn simple_rules_fire() {
     let five = s.bv_u64(8, 5);
     let eq = s.eq(x_plus_3, five);
     assert_eq!(eq, s.eq(x, two), "x + 3 = 5 solves to x = 2");
+    let c = s.var("c", Sort::Bool);
+    let merged = s.ite(c, one, two);
+    assert_eq!(s.eq(merged, one), c);
+    let not_c = s.not(c);
+    assert_eq!(s.eq(two, merged), not_c);
+    let never = s.eq(merged, three);
+    assert!(s.is_false(never));
+    let y = s.var("y", Sort::BitVec(4));
+    let wide = s.zero_extend(4, y);
+    let fits = s.bv_u64(8, 9);
+    let nine = s.bv_u64(4, 9);
+    assert_eq!(s.eq(wide, fits), s.eq(y, nine), "0000 ++ y = 9 means y = 9");
+    let too_big = s.bv_u64(8, 0x19);
+    let impossible = s.eq(wide, too_big);
+    assert!(s.is_false(impossible));
     let sum = s.bv_add(five, three);
     assert_eq!(s.as_bv_const(sum), Some(&BvValue::from_u64(8, 8)));
 }
