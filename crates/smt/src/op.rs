@@ -26,6 +26,12 @@
 //!   all ones, top significand bit 1, rest 0). So `FpToBits(FpFromBits(b))`
 //!   differs from `b` for non-canonical NaN patterns: code that depends on
 //!   NaN payloads must keep the bits, not the float.
+//!
+//! Where SMT-LIB leaves an FP result unspecified, tarsier fixes it (the
+//! evaluator and the bit-blaster must agree): `FpMin` of `-0` and `+0` (either
+//! order) is `-0` and `FpMax` is `+0`; `FpToSbv`/`FpToUbv` of NaN, an infinity
+//! or a value whose rounded integer does not fit give `10…0` (the signed
+//! minimum pattern).
 
 use std::fmt;
 

@@ -132,10 +132,8 @@ fn simplify_and_or(store: &mut TermStore, is_and: bool, args: &[TermId]) -> Opti
     flat.retain(|&a| store.as_bool_const(a) != Some(!absorbing));
     flat.sort_unstable();
     flat.dedup();
-    let sorted = flat.clone();
-    let has_complement = flat.iter().any(|&a| {
-        store.op(a) == Some(Op::Not) && sorted.binary_search(&store.args(a)[0]).is_ok()
-    });
+    let has_complement =
+        flat.iter().any(|&a| store.op(a) == Some(Op::Not) && flat.binary_search(&store.args(a)[0]).is_ok());
     if has_complement {
         return Some(store.bool_const(absorbing));
     }
@@ -355,8 +353,8 @@ fn simplify_arith(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option
 
 fn simplify_division(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
     let w = store.sort(a).bv_width().expect("bit-vector");
-    // Dividing by 1 (which is -1 at width 1 for signed ops, but then x/-1 = x
-    // only if it does not overflow; at width 1, -1/-1 = 1 = -1, so still x).
+    // x / 1 = x and x % 1 = 0, signed too: at width 1 the constant 1 is -1,
+    // and x / -1 = -x = x, x % -1 = 0 there.
     if store.as_bv_const(b).is_some_and(BvValue::is_one) {
         return Some(match op {
             Op::BvUdiv | Op::BvSdiv => a,
@@ -416,17 +414,14 @@ fn simplify_comparison(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> O
         BvUlt => (BvValue::zero(w), BvValue::ones(w)),
         _ => (BvValue::signed_min(w), BvValue::signed_max(w)),
     };
-    // Nothing is below the minimum or above the maximum; below the maximum
-    // (above the minimum) means "not equal to it".
+    // Nothing is below the minimum or above the maximum.
     if store.as_bv_const(b) == Some(&min) || store.as_bv_const(a) == Some(&max) {
         return Some(store.false_term());
     }
-    for (bound, x) in [(&max, a), (&min, b)] {
-        let other = if x == a { b } else { a };
-        if store.as_bv_const(other) == Some(bound) {
-            let eq = store.eq(x, other);
-            return Some(store.not(eq));
-        }
+    // a < max ⇔ a ≠ max;  min < b ⇔ b ≠ min.
+    if store.as_bv_const(b) == Some(&max) || store.as_bv_const(a) == Some(&min) {
+        let eq = store.eq(a, b);
+        return Some(store.not(eq));
     }
     None
 }
