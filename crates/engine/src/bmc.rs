@@ -151,7 +151,11 @@ impl Run<'_> {
             Err(reason) => return self.outcome(Verdict::Unknown(reason)),
         };
         let verdict = match replay::confirm(self.program, &cex, self.config) {
-            Ok(()) => Verdict::False(Box::new(cex)),
+            Ok(class) => {
+                let mut cex = cex;
+                cex.property.class = class;
+                Verdict::False(Box::new(cex))
+            }
             Err(reason) => Verdict::Unknown(format!("a violation of `{}` was found but {reason}", cex.property.message)),
         };
         self.outcome(verdict)

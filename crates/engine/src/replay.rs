@@ -1,11 +1,80 @@
 //! Replay of a counterexample with the IR interpreter: the inputs are fed
-//! back in order (matched by kind, since symex and the interpreter may ask
-//! for different kinds of input in a different interleaving), and the run
-//! must end in a violation of the same property at the same location.
+//! back in order, matched by kind (symex and the interpreter may interleave
+//! different kinds of request differently), and the run must end in a
+//! violation of the same property class at the same location.
 
+use crate::counterexample::InputValue;
 use crate::{Config, Counterexample};
-use ir::Program;
+use ir::interp::{self, InputKind as Request, InputRequest, Outcome, UbKind};
+use ir::{Program, PropertyClass};
+use symex::InputKind;
 
-pub(crate) fn confirm(_program: &Program, _cex: &Counterexample, _config: &Config) -> Result<(), String> {
-    Err("it cannot be replayed yet (the IR interpreter is not available)".to_string())
+/// Instructions the replay may execute (a counterexample is a bounded path).
+const REPLAY_STEP_LIMIT: u64 = 20_000_000;
+
+fn same_kind(mine: &InputKind, request: &Request) -> bool {
+    matches!(
+        (mine, request),
+        (InputKind::Nondet, Request::Nondet)
+            | (InputKind::ExternalCall(_), Request::ExternalCall(_))
+            | (InputKind::Uninitialized(_), Request::Uninitialized(_))
+            | (InputKind::EntryArgument(_), Request::EntryArgument(_))
+            | (InputKind::AllocationFailure, Request::AllocationFailure)
+    )
+}
+
+/// Serves the counterexample's inputs in order per kind; a request with no
+/// matching value gets zero bytes (any value is a legal choice, and the
+/// replay's outcome is checked anyway).
+struct Inputs<'a> {
+    values: &'a [InputValue],
+    used: Vec<bool>,
+}
+
+impl interp::InputProvider for Inputs<'_> {
+    fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>> {
+        let size = usize::try_from(request.size).ok()?;
+        let next = (0..self.values.len()).find(|&i| !self.used[i] && same_kind(&self.values[i].kind, &request.kind));
+        let mut bytes = match next {
+            Some(i) => {
+                self.used[i] = true;
+                self.values[i].bytes.clone()
+            }
+            None => Vec::new(),
+        };
+        bytes.resize(size, 0);
+        Some(bytes)
+    }
+}
+
+/// Checks that the interpreter reaches the counterexample's violation;
+/// on success returns the property class the replay established (a leak
+/// found by the cleanup check is a memtrack leak when unreachable).
+pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) -> Result<PropertyClass, String> {
+    let interp_config = interp::Config {
+        step_limit: REPLAY_STEP_LIMIT,
+        malloc_may_fail: !config.force_malloc_success,
+        record_trace: false,
+        ..interp::Config::default()
+    };
+    let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()] };
+    let run = interp::run(program, &interp_config, &mut inputs);
+    let expected = cex.property.class;
+    let agrees = match &run.outcome {
+        Outcome::Violation(v) => v.property.class == expected && v.loc == cex.loc,
+        Outcome::UndefinedBehaviour { kind, loc, .. } => *loc == cex.loc && ub_matches(*kind, expected),
+        Outcome::Completed(_) if expected == PropertyClass::MemoryCleanup && !run.unfreed_heap.is_empty() => {
+            let lost = run.unfreed_heap.iter().any(|block| !block.reachable);
+            return Ok(if lost { PropertyClass::MemoryLeak } else { PropertyClass::MemoryCleanup });
+        }
+        _ => false,
+    };
+    match agrees {
+        true => Ok(expected),
+        false => Err(format!("the replay did not confirm it (the interpreter's run: {})", run.outcome)),
+    }
+}
+
+fn ub_matches(kind: UbKind, expected: PropertyClass) -> bool {
+    kind.property_class() == Some(expected) || (expected == PropertyClass::ArrayBounds && kind == UbKind::OutOfBounds)
 }

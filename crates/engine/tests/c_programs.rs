@@ -1,0 +1,107 @@
+//! C programs through the front end, instrumentation and the BMC engine,
+//! with expected verdicts; every FALSE is a replayed counterexample.
+
+use engine::{verify, Config, Verdict};
+use ir::PropertyClass;
+use std::io::Write;
+
+fn compile(source: &str) -> ir::Program {
+    let dir = std::env::temp_dir().join(format!("tarsier-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("t{:x}.c", fxhash(source)));
+    std::fs::File::create(&path).unwrap().write_all(source.as_bytes()).unwrap();
+    let mut diags = cfront::diag::Diagnostics::default();
+    let program = cfront::compile(&[path.clone()], &cfront::Options::default(), &mut diags);
+    let mut program = program.unwrap_or_else(|| panic!("does not compile: {:?}", diags.list));
+    analysis::instrument(&mut program, &analysis::Checks::default());
+    program
+}
+
+fn fxhash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+fn run(source: &str, config: &Config) -> Verdict {
+    verify(&compile(source), config).verdict
+}
+
+#[track_caller]
+fn expect_false(source: &str, config: &Config, class: PropertyClass) {
+    match run(source, config) {
+        Verdict::False(cex) => assert_eq!(cex.property.class, class, "{cex:?}"),
+        other => panic!("expected FALSE({class:?}), got {other:?}"),
+    }
+}
+
+#[track_caller]
+fn expect_true(source: &str, config: &Config) {
+    match run(source, config) {
+        Verdict::True => {}
+        other => panic!("expected TRUE, got {other:?}"),
+    }
+}
+
+const NONDET: &str = "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nextern void __assert_fail(const char*, const char*, unsigned, const char*);\n#define assert(c) ((c) ? (void)0 : __assert_fail(#c, __FILE__, __LINE__, __func__))\n";
+
+#[test]
+fn arithmetic_and_branches() {
+    let safe = format!("{NONDET}int main() {{ int x = __VERIFIER_nondet_int(); int y = x > 5 ? 1 : 2; assert(y == 1 || y == 2); assert(-7 / 2 == -3 && -7 % 2 == -1); return 0; }}");
+    expect_true(&safe, &Config::default());
+    let unsafe_ = format!("{NONDET}int main() {{ int x = __VERIFIER_nondet_int(); if (x > 5) {{ assert(x != 1000); }} return 0; }}");
+    expect_false(&unsafe_, &Config::default(), PropertyClass::UserAssertion);
+}
+
+#[test]
+fn loops_with_and_without_bounds() {
+    let constant = format!("{NONDET}int main() {{ int s = 0; for (int i = 0; i < 10; i++) s += i; assert(s == 45); return 0; }}");
+    expect_true(&constant, &Config::default());
+    let symbolic = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n >= 0 && n < 5); int i = 0; while (i < n) i++; assert(i == n); return 0; }}");
+    expect_true(&symbolic, &Config { unwind: Some(6), ..Config::default() });
+    match run(&symbolic, &Config { unwind: Some(3), ..Config::default() }) {
+        Verdict::Unknown(reason) => assert!(reason.contains("bound"), "{reason}"),
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
+    match run(&symbolic, &Config { unwind: Some(3), unwinding_assertions: false, ..Config::default() }) {
+        Verdict::BoundedTrue { bound: 3 } => {}
+        other => panic!("expected a bounded result, got {other:?}"),
+    }
+    let deep_bug = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) {{ i++; assert(i != 4); }} return 0; }}");
+    expect_false(&deep_bug, &Config { incremental: true, ..Config::default() }, PropertyClass::UserAssertion);
+}
+
+#[test]
+fn memory_safety() {
+    let null = "int main() { int *p = 0; return *p; }";
+    expect_false(null, &Config::default(), PropertyClass::PointerDereference);
+    let bounds = format!("{NONDET}int main() {{ int a[4]; int i = __VERIFIER_nondet_int(); a[i] = 1; return 0; }}");
+    expect_false(&bounds, &Config::default(), PropertyClass::ArrayBounds);
+    let heap = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); if (!p) return 0; *p = 1; free(p); free(p); return 0; }";
+    expect_false(heap, &Config::default(), PropertyClass::InvalidFree);
+    let leak = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); p = 0; return 0; }";
+    let leaks = Config { memory_cleanup_checks: true, force_malloc_success: true, ..Config::default() };
+    expect_false(leak, &leaks, PropertyClass::MemoryLeak);
+    let clean = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); if (p) { *p = 3; free(p); } return 0; }";
+    expect_true(clean, &leaks);
+}
+
+#[test]
+fn pointers_structs_and_calls() {
+    let source = format!(
+        "{NONDET}struct point {{ int x; int y; }};\n\
+         static void swap(int *a, int *b) {{ int t = *a; *a = *b; *b = t; }}\n\
+         int main() {{ struct point p = {{1, 2}}; swap(&p.x, &p.y); assert(p.x == 2 && p.y == 1); \
+         union {{ int i; unsigned char c[4]; }} u; u.i = 0x01020304; assert(u.c[0] == 4); return 0; }}"
+    );
+    expect_true(&source, &Config::default());
+    let recursion = format!("{NONDET}int fact(int n) {{ return n <= 1 ? 1 : n * fact(n - 1); }}\nint main() {{ assert(fact(5) == 121); return 0; }}");
+    expect_false(&recursion, &Config::default(), PropertyClass::UserAssertion);
+}
+
+#[test]
+fn floats_are_unknown_not_guessed() {
+    let source = format!("{NONDET}int main() {{ double d = __VERIFIER_nondet_int(); assert(d * 2.0 != 3.0); return 0; }}");
+    match run(&source, &Config::default()) {
+        Verdict::Unknown(reason) => assert!(reason.contains("floating point"), "{reason}"),
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
+}
