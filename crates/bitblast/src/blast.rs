@@ -69,6 +69,11 @@ pub struct Blaster {
     words: FxHashMap<TermId, Word>,
     reads: FxHashMap<(TermId, IndexId), Word>,
     index_words: Vec<Word>,
+    /// A term whose word is the index word (the first one seen).
+    index_terms: Vec<TermId>,
+    /// `word(x) - word(y)` for pairs of index bases `x < y` (see
+    /// [`Blaster::indices_equal`]).
+    base_differences: FxHashMap<(TermId, TermId), Word>,
     index_ids: FxHashMap<Word, IndexId>,
     base_reads: FxHashMap<TermId, BaseReads>,
     /// Array variables with reads, in first-read order (for models).
@@ -281,19 +286,20 @@ impl Blaster {
         if !self.words.contains_key(&index) {
             return Step::Need(vec![Task::Term(index)]);
         }
-        let index_id = self.intern_index(self.words[&index].clone());
+        let index_id = self.intern_index(self.words[&index].clone(), index);
         match self.reads.get(&(array, index_id)) {
             Some(word) => Step::Done(word.clone()),
             None => Step::Need(vec![Task::Read(array, index_id)]),
         }
     }
 
-    fn intern_index(&mut self, word: Word) -> IndexId {
+    fn intern_index(&mut self, word: Word, term: TermId) -> IndexId {
         if let Some(&id) = self.index_ids.get(&word) {
             return id;
         }
         let id = IndexId(self.index_words.len() as u32);
         self.index_words.push(word.clone());
+        self.index_terms.push(term);
         self.index_ids.insert(word, id);
         id
     }
@@ -307,7 +313,7 @@ impl Blaster {
                 if !missing.is_empty() {
                     return Step::Need(missing);
                 }
-                let hit = words::eq(&mut self.aig, &self.words[&position], &self.index_words[index.0 as usize]);
+                let hit = self.indices_equal(store, position, self.index_terms[index.0 as usize]);
                 let word = words::mux(&mut self.aig, hit, &self.words[&value], &self.reads[&(inner, index)]);
                 Step::Done(word)
             }
@@ -354,11 +360,8 @@ impl Blaster {
         }
         let earlier = std::mem::take(&mut self.base_reads.entry(array).or_default().reads);
         for (other_index, other_elem) in &earlier {
-            let same_index = words::eq(
-                &mut self.aig,
-                &self.index_words[index.0 as usize],
-                &self.index_words[other_index.0 as usize],
-            );
+            let same_index =
+                self.indices_equal(store, self.index_terms[index.0 as usize], self.index_terms[other_index.0 as usize]);
             let same_elem = words::eq(&mut self.aig, &elem, other_elem);
             let fact = self.aig.implies(same_index, same_elem);
             if fact != Lit::TRUE {
@@ -371,6 +374,32 @@ impl Blaster {
         reads.push((index, elem.clone()));
         self.counts.array_reads += 1;
         elem
+    }
+
+    /// Whether two (blasted) index terms are equal. Addresses are mostly
+    /// `base + constant`: with one base the answer is a constant, with two
+    /// bases it is one comparison of their (shared) difference with a
+    /// constant, much smaller than comparing two adder outputs.
+    fn indices_equal(&mut self, store: &TermStore, a: TermId, b: TermId) -> Lit {
+        let (Some((base_a, offset_a)), Some((base_b, offset_b))) =
+            (base_and_offset(store, a), base_and_offset(store, b))
+        else {
+            return words::eq(&mut self.aig, &self.words[&a], &self.words[&b]);
+        };
+        if base_a == base_b {
+            return Lit::constant(offset_a == offset_b);
+        }
+        // base_a + offset_a = base_b + offset_b  <=>  base_a - base_b = offset_b - offset_a
+        let (low, high, target) = if base_a < base_b {
+            (base_a, base_b, offset_b.sub(&offset_a))
+        } else {
+            (base_b, base_a, offset_a.sub(&offset_b))
+        };
+        if !self.base_differences.contains_key(&(low, high)) {
+            let difference = words::sub(&mut self.aig, &self.words[&low], &self.words[&high]);
+            self.base_differences.insert((low, high), difference);
+        }
+        words::eq(&mut self.aig, &self.base_differences[&(low, high)], &bv_bits(&target))
     }
 
     /// Fresh inputs for a value of `sort`, with the range constraint of
@@ -403,6 +432,24 @@ impl Blaster {
         let width = scalar_width(sort).unwrap_or(0);
         self.fresh_word(sort, width)
     }
+}
+
+/// A bit-vector term as `base + offset` with a symbolic base: `x + c` (in
+/// either argument order) or `x` itself with offset 0. `None` for constants.
+fn base_and_offset(store: &TermStore, t: TermId) -> Option<(TermId, BvValue)> {
+    let width = store.sort(t).bv_width()?;
+    if store.const_value(t).is_some() {
+        return None;
+    }
+    if store.op(t) == Some(Op::BvAdd) {
+        let args = store.args(t);
+        for (x, c) in [(args[0], args[1]), (args[1], args[0])] {
+            if let (Some(offset), None) = (store.as_bv_const(c), store.const_value(x)) {
+                return Some((x, offset.clone()));
+            }
+        }
+    }
+    Some((t, BvValue::zero(width)))
 }
 
 /// Why `apply` had no circuit for a term of sort `sort` over `args`.

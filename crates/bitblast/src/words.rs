@@ -227,7 +227,8 @@ fn at_least_const(aig: &mut Aig, amount: &[Lit], bound: usize) -> Lit {
 }
 
 /// Logarithmic shifter: stage `k` shifts by `2^k` when bit `k` of `amount`
-/// is set; amounts of at least the width give `fill` in every bit.
+/// is set; amounts of at least the width give `fill` in every bit. Here and
+/// in the public shifts, `amount` is unsigned and may have any width.
 fn barrel_shift(
     aig: &mut Aig,
     a: &[Lit],
@@ -327,6 +328,51 @@ pub fn mul(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Word {
         product.extend(upper);
     }
     product
+}
+
+/// The full product of `a` and `b` (`a.len() + b.len()` bits, so it never
+/// overflows): each partial product is added into its own window of the
+/// product, a square-size circuit rather than the double-width
+/// multiplier's four-fold one.
+pub fn mul_wide(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Word {
+    let constant_bits = |w: &[Lit]| w.iter().filter(|l| l.is_const()).count();
+    let (multiplicand, multiplier) = if constant_bits(a) > constant_bits(b) { (b, a) } else { (a, b) };
+    let n = multiplicand.len();
+    let mut product = constant(0, a.len() + b.len());
+    for (i, &bit) in multiplier.iter().enumerate() {
+        if bit == Lit::FALSE {
+            continue;
+        }
+        // Bit i + n is still zero here: earlier windows end below it.
+        let partial: Word = multiplicand.iter().map(|&m| aig.and(m, bit)).collect();
+        let (sum, carry) = add_with_carry(aig, &product[i..i + n], &partial, Lit::FALSE);
+        product[i..i + n].copy_from_slice(&sum);
+        product[i + n] = carry;
+    }
+    product
+}
+
+/// Logical `a >> amount` together with the sticky bit: the OR of every bit
+/// shifted out (what rounding needs to know about the discarded part).
+pub fn lshr_sticky(aig: &mut Aig, a: &[Lit], amount: &[Lit]) -> (Word, Lit) {
+    let width = a.len();
+    let mut current = a.to_vec();
+    let mut sticky = Lit::FALSE;
+    for (k, &bit) in amount.iter().enumerate() {
+        if k >= usize::BITS as usize - 1 || 1usize << k >= width {
+            break;
+        }
+        let lost = reduce_or(aig, &current[..1 << k]);
+        let lost_here = aig.and(bit, lost);
+        sticky = aig.or(sticky, lost_here);
+        let shifted = lshr_const(&current, 1 << k);
+        current = mux(aig, bit, &shifted, &current);
+    }
+    let overflow = at_least_const(aig, amount, width);
+    let everything = reduce_or(aig, a);
+    let sticky = aig.mux(overflow, everything, sticky);
+    let zeros = constant(0, width);
+    (mux(aig, overflow, &zeros, &current), sticky)
 }
 
 /// Unsigned quotient and remainder by restoring division. With a zero
@@ -430,11 +476,11 @@ pub fn ssub_overflow(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Lit {
     aig.and(signs_differ, sign_changed)
 }
 
-/// Unsigned `a * b` does not fit: the double-width product has a high bit.
+/// Unsigned `a * b` does not fit: the full product has a high bit.
 pub fn umul_overflow(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Lit {
-    let width = a.len();
-    let wide = mul(aig, &zero_extend(a, width), &zero_extend(b, width));
-    reduce_or(aig, &wide[width..])
+    check_widths(a, b);
+    let wide = mul_wide(aig, a, b);
+    reduce_or(aig, &wide[a.len()..])
 }
 
 /// Signed `a * b` does not fit: the double-width product's top `width + 1`

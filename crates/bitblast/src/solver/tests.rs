@@ -350,7 +350,10 @@ fn random_array_formulas_have_valid_models() {
         let zero = store.bv_u64(8, 0);
         let sort = store.sort(a);
         let zeros = store.const_array(sort, zero);
-        let indices = [i, j, store.bv_u64(3, 1), store.bv_u64(3, 6)];
+        let one = store.bv_u64(3, 1);
+        let two = store.bv_u64(3, 2);
+        let (i_plus_1, j_plus_2, i_minus_1) = (store.bv_add(i, one), store.bv_add(j, two), store.bv_sub(i, one));
+        let indices = [i, j, one, store.bv_u64(3, 6), i_plus_1, j_plus_2, i_minus_1];
         let values = [v, zero, store.bv_u64(8, 7)];
         let mut arrays = vec![a, zeros];
         for _ in 0..6 {
@@ -360,14 +363,14 @@ fn random_array_formulas_have_valid_models() {
                 let cond = store.bv_ult(i, j);
                 store.ite(cond, base, other)
             } else {
-                store.store(base, indices[rng.below(4)], values[rng.below(3)])
+                store.store(base, indices[rng.below(indices.len())], values[rng.below(3)])
             };
             arrays.push(next);
         }
         let mut facts = Vec::new();
         for _ in 0..3 {
-            let left = store.select(arrays[rng.below(arrays.len())], indices[rng.below(4)]);
-            let right = store.select(arrays[rng.below(arrays.len())], indices[rng.below(4)]);
+            let left = store.select(arrays[rng.below(arrays.len())], indices[rng.below(indices.len())]);
+            let right = store.select(arrays[rng.below(arrays.len())], indices[rng.below(indices.len())]);
             let equal = store.eq(left, right);
             facts.push(if rng.below(2) == 0 { equal } else { store.not(equal) });
         }
@@ -377,6 +380,27 @@ fn random_array_formulas_have_valid_models() {
         }
     }
     assert!(sat_seen > 10, "most random array formulas are satisfiable ({sat_seen})");
+}
+
+#[test]
+fn same_base_addresses_compare_for_free() {
+    let mut store = TermStore::new();
+    let (a, p, _, v) = array_setup(&mut store, 64);
+    let mut array = a;
+    for k in 0..10 {
+        let offset = store.bv_u64(64, k);
+        let address = store.bv_add(p, offset);
+        array = store.store(array, address, v);
+    }
+    let five = store.bv_u64(64, 5);
+    let address = store.bv_add(p, five);
+    let read = store.select(array, address);
+    let equal = store.eq(read, v);
+    let differs = store.not(equal);
+    let (result, solver) = check_formula(&store, differs);
+    assert_eq!(result, SatResult::Unsat);
+    // The adders are built, but the answer needs none of them.
+    assert!(solver.stats().cnf_clauses < 10, "offsets of one base are constants: {}", solver.stats());
 }
 
 #[test]
@@ -474,4 +498,10 @@ fn deep_terms_blast_without_recursion() {
         let is_value = store.eq(t, constant);
         assert_eq!(solver.check(&store, &[is_value]), answer);
     }
+}
+
+#[test]
+fn solver_can_move_between_threads() {
+    fn assert_send<T: Send>() {}
+    assert_send::<BitBlastSolver>();
 }

@@ -223,6 +223,35 @@ fn unary_operations_match_reference() {
 }
 
 #[test]
+fn wide_product_and_sticky_shift_match_reference() {
+    let mut rng = Rng::new(5);
+    for (wa, wb) in [(1, 1), (3, 5), (8, 8), (24, 24), (53, 11), (64, 64)] {
+        let built = Circuit::build(&[wa, wb], |aig, w| mul_wide(aig, &w[0], &w[1]));
+        for _ in 0..SAMPLES {
+            let (a, b) = (rng.edgy_value(wa), rng.edgy_value(wb));
+            assert_eq!(built.run(&[a, b]), a * b, "mul_wide {wa}x{wb}: a={a:#x} b={b:#x}");
+        }
+    }
+    for width in WIDTHS {
+        let built = Circuit::build(&[width, width], |aig, w| {
+            let (shifted, sticky) = lshr_sticky(aig, &w[0], &w[1]);
+            let mut out = resize_unsigned(&shifted, 127);
+            out.push(sticky);
+            out
+        });
+        for _ in 0..SAMPLES {
+            let a = rng.edgy_value(width);
+            let near_width = rng.below(width + 3) as u128 & mask(width);
+            let amount = if rng.below(2) == 0 { near_width } else { rng.edgy_value(width) };
+            let (shifted, lost) =
+                if amount >= width as u128 { (0, a) } else { (a >> amount, a & mask(amount as usize)) };
+            let want = shifted & mask(127) | u128::from(lost != 0) << 127;
+            assert_eq!(built.run(&[a, amount]), want, "lshr_sticky width {width}: a={a:#x} amount={amount}");
+        }
+    }
+}
+
+#[test]
 fn structural_operations_rewire_bits() {
     let mut aig = Aig::new();
     let a = inputs(&mut aig, 8);
