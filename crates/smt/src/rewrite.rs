@@ -15,7 +15,8 @@
 //! `BvUge`, `BvUle` (and signed) become `BvUlt`/`BvSlt` (under `Not`);
 //! `ZeroExtend` becomes `Concat` with zeros; subtraction of a constant
 //! becomes addition; shifts and rotations by constants become
-//! `Extract`/`Concat`.
+//! `Extract`/`Concat`; `Select` of an `Ite` of arrays becomes an `Ite` of
+//! selects (so reads reach stores, constant arrays and variables).
 
 use crate::bv::BvValue;
 use crate::eval::eval_op;
@@ -30,6 +31,10 @@ const MAX_REWRITE_DEPTH: u32 = 24;
 /// `And`/`Or` children are inlined only if the result stays this small, so
 /// that long chains built one step at a time stay linear in size.
 const MAX_FLATTENED_ARGS: usize = 8;
+
+/// Largest ite DAG an extraction is pushed into (pushing builds new slices
+/// of every leaf, which pays only for small choices).
+const MAX_ITE_PUSH_NODES: usize = 64;
 
 /// A simplified term for `op(args)` (well sorted, of sort `sort`), or `None`
 /// to intern the application unchanged.
@@ -490,6 +495,19 @@ fn simplify_extract(store: &mut TermStore, mut hi: u32, mut lo: u32, arg: TermId
             _ => break,
         }
     }
+    // A slice of a choice between values that slice cheaply (pointers built
+    // as object ++ offset, constants) is a choice between the slices.
+    if store.op(x) == Some(Op::Ite) {
+        let sliceable = |store: &TermStore, t: TermId| {
+            store.const_value(t).is_some() || matches!(store.op(t), Some(Op::Concat | Op::Extract { .. }))
+        };
+        let pushed = push_into_ite_tree(store, x, MAX_ITE_PUSH_NODES, sliceable, |store, leaf| {
+            store.extract(hi, lo, leaf)
+        });
+        if pushed.is_some() {
+            return pushed;
+        }
+    }
     if x == arg {
         return None;
     }
@@ -562,10 +580,64 @@ fn simplify_select(store: &mut TermStore, array: TermId, index: TermId) -> Optio
                 a = inner;
             }
             Some(Op::ConstArray(_)) => return Some(store.args(a)[0]),
+            // Reads distribute over a choice of arrays (merges in symbolic
+            // execution), so that the reads reach stores and variables.
+            Some(Op::Ite) => {
+                return push_into_ite_tree(store, a, usize::MAX, |_, _| true, |store, leaf| store.select(leaf, index));
+            }
             _ => break,
         }
     }
     (a != array).then(|| store.select(a, index))
+}
+
+/// `f(ite(c, a, b)) = ite(c, f(a), f(b))` over the whole tree of `Ite`
+/// nodes below `root`, with `f = apply` on the leaves. Walked with an
+/// explicit stack and memoised, so work and new terms are linear in the
+/// size of the ite DAG. `None` (nothing built) if a leaf fails `leaf_ok` or
+/// the DAG has more than `max_nodes` nodes.
+fn push_into_ite_tree(
+    store: &mut TermStore,
+    root: TermId,
+    max_nodes: usize,
+    leaf_ok: impl Fn(&TermStore, TermId) -> bool,
+    apply: impl Fn(&mut TermStore, TermId) -> TermId,
+) -> Option<TermId> {
+    let mut post_order = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![(root, false)];
+    while let Some((t, children_done)) = stack.pop() {
+        if children_done {
+            post_order.push(t);
+            continue;
+        }
+        if !seen.insert(t) {
+            continue;
+        }
+        if seen.len() > max_nodes {
+            return None;
+        }
+        if store.op(t) == Some(Op::Ite) {
+            stack.push((t, true));
+            stack.extend(store.args(t)[1..].iter().map(|&branch| (branch, false)));
+        } else if leaf_ok(store, t) {
+            post_order.push(t);
+        } else {
+            return None;
+        }
+    }
+    let mut image = rustc_hash::FxHashMap::default();
+    for t in post_order {
+        let result = match store.op(t) {
+            Some(Op::Ite) => {
+                let [c, then, els] = [0, 1, 2].map(|i| store.args(t)[i]);
+                store.ite(c, image[&then], image[&els])
+            }
+            _ => apply(store, t),
+        };
+        image.insert(t, result);
+    }
+    Some(image[&root])
 }
 
 fn simplify_store(store: &mut TermStore, array: TermId, index: TermId, value: TermId) -> Option<TermId> {

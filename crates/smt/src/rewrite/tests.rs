@@ -251,6 +251,49 @@ fn read_over_write_and_store_rules_fire() {
     assert_eq!(twice, s.store(a, c1, i));
     let zeros = s.const_array(sort, c3);
     assert_eq!(s.select(zeros, i), c3);
+    let c = s.var("c", Sort::Bool);
+    let merged = s.ite(c, a2, zeros);
+    let read = s.select(merged, c1);
+    assert_eq!(read, s.ite(c, v, c3), "reads distribute over ite of arrays");
+}
+
+#[test]
+fn reads_through_long_merge_chains_reach_every_array() {
+    let mut s = TermStore::new();
+    let sort = s.array_sort(Sort::BitVec(8), Sort::BitVec(8));
+    let index = s.var("i", Sort::BitVec(8));
+    let mut merged = s.var("base", sort);
+    for k in 0..5_000 {
+        let c = s.var("c", Sort::Bool);
+        let other = s.var(&format!("a{k}"), sort);
+        merged = s.ite(c, other, merged);
+    }
+    let read = s.select(merged, index);
+    let mut t = read;
+    for _ in 0..5_000 {
+        assert_eq!(s.op(t), Some(Op::Ite));
+        let then = s.args(t)[1];
+        assert_eq!(s.op(then), Some(Op::Select));
+        t = s.args(t)[2];
+    }
+    assert_eq!(s.op(t), Some(Op::Select));
+}
+
+#[test]
+fn slices_distribute_over_small_choices_of_concatenations() {
+    let mut s = TermStore::new();
+    let [o1, o2] = ["o1", "o2"].map(|n| s.var(n, Sort::BitVec(8)));
+    let [f1, f2] = ["f1", "f2"].map(|n| s.var(n, Sort::BitVec(56)));
+    let p1 = s.concat(o1, f1);
+    let p2 = s.concat(o2, f2);
+    let c = s.var("c", Sort::Bool);
+    let pointer = s.ite(c, p1, p2);
+    let object = s.extract(63, 56, pointer);
+    assert_eq!(object, s.ite(c, o1, o2));
+    let x = s.var("x", Sort::BitVec(64));
+    let opaque = s.ite(c, x, p1);
+    let slice = s.extract(63, 56, opaque);
+    assert_eq!(s.op(slice), Some(Op::Extract { hi: 63, lo: 56 }), "variables are not sliced through ite");
 }
 
 #[test]
