@@ -174,6 +174,9 @@ impl<'t, 'a> Parser<'t, 'a> {
             items.push(ExternalDecl::StaticAssert(self.static_assert()?));
             return Ok(());
         }
+        if let Some(error) = self.unknown_type_name() {
+            return Err(error);
+        }
         let loc = self.loc();
         let specs = self.decl_specs(true)?;
         if self.eat(P::Semi) {

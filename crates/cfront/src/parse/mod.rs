@@ -185,6 +185,22 @@ impl<'t, 'a> Parser<'t, 'a> {
         ParseError { loc, message: message.into() }
     }
 
+    /// Two identifiers in a row where a declaration or statement starts:
+    /// the first must be a type name nobody declared (a missing header or
+    /// typedef), which says more than "expected `;`".
+    fn unknown_type_name(&self) -> Option<ParseError> {
+        let (first, second) = (self.peek(), self.peek_at(1));
+        if first.kind != TokKind::Ident || second.kind != TokKind::Ident || self.ident_names_type(0) {
+            return None;
+        }
+        let name = self.text(first);
+        let message = match self.lookup(name) {
+            Some(_) => format!("`{name}` is not a type name"),
+            None => format!("unknown type name `{name}`"),
+        };
+        Some(self.error_at(first.loc, message))
+    }
+
     /// Runs `f` one nesting level deeper, failing cleanly past [`MAX_DEPTH`].
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         if self.depth >= MAX_DEPTH {

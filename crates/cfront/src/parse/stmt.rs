@@ -47,6 +47,9 @@ impl<'t, 'a> Parser<'t, 'a> {
         if self.is_kw(Kw::StaticAssert) {
             return Ok(Some(Stmt { kind: StmtKind::StaticAssert(self.static_assert()?), loc }));
         }
+        if let Some(error) = self.unknown_type_name() {
+            return Err(error);
+        }
         let is_label = self.kind() == TokKind::Ident && self.is_at(1, P::Colon);
         if !is_label && self.starts_decl_specs() && !self.is_attribute_statement() {
             return Ok(Some(Stmt { kind: StmtKind::Decl(self.declaration()?), loc }));

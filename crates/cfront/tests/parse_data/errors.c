@@ -41,3 +41,9 @@ int (*)(void) named_missing;
 void f(void) { goto ; }
 // ----
 #include <stdio.h>
+// ----
+undeclared_t global;
+// ----
+void f(void) { my_size x = 0; }
+// ----
+int f(void) { int a; a b; }
