@@ -6,6 +6,8 @@
 //! that are new to the SAT solver. Assertions are permanent; per-query
 //! conditions are passed as assumptions.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -17,20 +19,51 @@ use crate::aig::{Aig, Lit, Node, Var};
 pub enum SatResult {
     Sat,
     Unsat,
-    /// The solver stopped before deciding (time limit reached).
+    /// The solver stopped before deciding (a limit was reached).
     Unknown,
+}
+
+/// When a running solve must give up: at a deadline, or when another
+/// thread raises the interrupt flag (a portfolio member that finished).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    fn is_unlimited(&self) -> bool {
+        self.deadline.is_none() && self.interrupt.is_none()
+    }
+
+    /// Why the search must stop now, if it must.
+    pub fn exceeded(&self) -> Option<&'static str> {
+        if self.interrupt.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return Some("interrupted");
+        }
+        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            return Some("deadline reached");
+        }
+        None
+    }
+}
+
+impl cadical::Callbacks for Limits {
+    fn terminate(&mut self) -> bool {
+        self.exceeded().is_some()
+    }
 }
 
 /// CaDiCaL plus the map from AIG variables to SAT variables.
 pub struct CnfSolver {
-    sat: cadical::Solver,
+    sat: cadical::Solver<Limits>,
     /// DIMACS variable of each AIG variable; 0 while not encoded.
     sat_var: Vec<i32>,
     num_sat_vars: i32,
     num_clauses: u64,
     num_solves: u64,
     solve_time: Duration,
-    time_limit: Option<Duration>,
+    limits: Limits,
     /// Answer of the last solve, reset by any new clause: CaDiCaL's model
     /// and failed assumptions are only valid until the formula changes.
     last_result: Option<SatResult>,
@@ -54,7 +87,7 @@ impl CnfSolver {
             num_clauses: 0,
             num_solves: 0,
             solve_time: Duration::ZERO,
-            time_limit: None,
+            limits: Limits::default(),
             last_result: None,
             derived_values: FxHashMap::default(),
         };
@@ -87,10 +120,14 @@ impl CnfSolver {
         self.solve_time
     }
 
-    /// Limits each later solve call to `limit` of wall-clock time; a call
-    /// that reaches it answers `Unknown`.
-    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.time_limit = limit;
+    /// Limits of every later solve call; a call that reaches one answers
+    /// `Unknown`.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     fn fresh_sat_var(&mut self) -> i32 {
@@ -191,7 +228,7 @@ impl CnfSolver {
     pub fn solve(&mut self, aig: &Aig, assumptions: &[Lit]) -> SatResult {
         let assumed: Vec<i32> = assumptions.iter().map(|&l| self.encode(aig, l)).collect();
         self.derived_values.clear();
-        self.sat.set_callbacks(self.time_limit.map(|limit| cadical::Timeout::new(limit.as_secs_f32())));
+        self.sat.set_callbacks((!self.limits.is_unlimited()).then(|| self.limits.clone()));
         let start = Instant::now();
         let answer = self.sat.solve_with(assumed);
         self.solve_time += start.elapsed();

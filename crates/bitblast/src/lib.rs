@@ -16,5 +16,6 @@ pub mod words;
 #[cfg(test)]
 mod testing;
 
+pub use cnf::Limits;
 pub use solver::BitBlastSolver;
 pub use stats::Stats;

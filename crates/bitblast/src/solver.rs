@@ -10,13 +10,12 @@
 //! answer is `Unknown` with the approximation's reason.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use smt::{default_value, eval, ArrayValue, EvalError, Evaluator, Model, SatResult, Solver, TermId, TermStore, Value};
 
 use crate::aig::Lit;
 use crate::blast::{value_from_bits, Blaster};
-use crate::cnf::{self, CnfSolver};
+use crate::cnf::{self, CnfSolver, Limits};
 use crate::stats::Stats;
 
 pub struct BitBlastSolver {
@@ -38,10 +37,10 @@ impl BitBlastSolver {
         BitBlastSolver { blaster: Blaster::new(), cnf: CnfSolver::new(), assertions: Vec::new(), model: None }
     }
 
-    /// Limits the SAT search of each later check; a check that reaches the
+    /// Limits the SAT search of every later check; a check that reaches a
     /// limit answers `Unknown`.
-    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.cnf.set_time_limit(limit);
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.cnf.set_limits(limits);
     }
 
     pub fn stats(&self) -> Stats {
@@ -142,7 +141,10 @@ impl Solver for BitBlastSolver {
         self.flush_facts();
         match self.cnf.solve(&self.blaster.aig, &lits) {
             cnf::SatResult::Unsat => SatResult::Unsat,
-            cnf::SatResult::Unknown => SatResult::Unknown("SAT solver time limit reached".to_string()),
+            cnf::SatResult::Unknown => {
+                let why = self.cnf.limits().exceeded().unwrap_or("resource limit reached");
+                SatResult::Unknown(format!("SAT solver stopped: {why}"))
+            }
             cnf::SatResult::Sat => {
                 let model = self.read_model(store);
                 if let Some(reason) = self.blaster.approximation() {

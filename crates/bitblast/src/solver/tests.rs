@@ -463,18 +463,38 @@ fn float_bits_round_trip_with_canonical_nan() {
     assert_eq!(solver.check(&store, &[same]), SatResult::Unsat);
 }
 
-#[test]
-fn time_limit_gives_unknown() {
-    let mut store = TermStore::new();
+/// `x * y = c` over 64 bits with a large odd `c`; also returns `x`.
+fn hard_factoring(store: &mut TermStore) -> (TermId, TermId) {
     let x = store.var("x", Sort::BitVec(64));
     let y = store.var("y", Sort::BitVec(64));
     let product = store.bv_mul(x, y);
     let target = store.bv_u64(64, 0xC2A5_2E6B_A4FB_D7D5);
-    let formula = store.eq(product, target);
+    (store.eq(product, target), x)
+}
+
+#[test]
+fn limits_give_unknown() {
+    let mut store = TermStore::new();
+    let (formula, x) = hard_factoring(&mut store);
     let mut solver = BitBlastSolver::new();
-    solver.set_time_limit(Some(Duration::ZERO));
     solver.assert(&store, formula);
-    assert!(matches!(solver.check(&store, &[]), SatResult::Unknown(_)));
+    solver.set_limits(Limits { deadline: Some(std::time::Instant::now()), interrupt: None });
+    match solver.check(&store, &[]) {
+        SatResult::Unknown(reason) => assert!(reason.contains("deadline"), "{reason}"),
+        other => panic!("expected unknown, got {other:?}"),
+    }
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    solver.set_limits(Limits { deadline: None, interrupt: Some(flag) });
+    match solver.check(&store, &[]) {
+        SatResult::Unknown(reason) => assert!(reason.contains("interrupted"), "{reason}"),
+        other => panic!("expected unknown, got {other:?}"),
+    }
+    // Without limits the same solver still answers: an even factor cannot
+    // give an odd product.
+    solver.set_limits(Limits::default());
+    let two = store.bv_u64(64, 2);
+    let x_is_two = store.eq(x, two);
+    assert_eq!(solver.check(&store, &[x_is_two]), SatResult::Unsat);
 }
 
 #[test]
