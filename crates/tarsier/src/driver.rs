@@ -72,3 +72,21 @@ fn verdict_unknown(reason: &str) -> Exit {
     let _ = writeln!(std::io::stdout().lock(), "{reason}\nVERIFICATION UNKNOWN");
     Exit::Unknown
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::Loc;
+
+    #[test]
+    fn unsupported_only_when_every_error_is() {
+        let mut diags = Diagnostics::default();
+        assert_eq!(only_unsupported_errors(&diags), None, "no errors: nothing to report");
+        diags.warning(Loc::NONE, "implicit declaration");
+        diags.error(Loc::NONE, "unsupported: va_arg");
+        diags.error(Loc::NONE, "unsupported: complex arithmetic");
+        assert_eq!(only_unsupported_errors(&diags).as_deref(), Some("unsupported: va_arg"));
+        diags.error(Loc::NONE, "expected `;`");
+        assert_eq!(only_unsupported_errors(&diags), None, "a real error makes it an input error");
+    }
+}
