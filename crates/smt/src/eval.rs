@@ -7,6 +7,8 @@
 //! without recursion. Floating-point arithmetic lives in `fp.rs`.
 
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -104,7 +106,7 @@ fn values_equal(a: &Value, b: &Value, sorts: &SortTable) -> Result<bool, EvalErr
     }
 }
 
-fn bools(args: &[Value]) -> impl Iterator<Item = bool> + '_ {
+fn bools<'a>(args: &'a [&Value]) -> impl Iterator<Item = bool> + 'a {
     args.iter().map(|v| v.as_bool().expect("sort-checked Bool"))
 }
 
@@ -117,7 +119,7 @@ fn fp(v: &Value) -> &FpValue {
 }
 
 /// The value of `op` applied to `args` (which are well sorted for `op`).
-pub fn eval_op(op: Op, args: &[Value], sorts: &SortTable) -> Result<Value, EvalError> {
+pub fn eval_op(op: Op, args: &[&Value], sorts: &SortTable) -> Result<Value, EvalError> {
     use Op::*;
     if let Some(b) = eval_bool_op(op, args, sorts)? {
         return Ok(Value::Bool(b));
@@ -125,55 +127,55 @@ pub fn eval_op(op: Op, args: &[Value], sorts: &SortTable) -> Result<Value, EvalE
     let b = |v: BvValue| Ok(Value::Bv(v));
     match op {
         Ite => Ok(if args[0].as_bool().expect("Bool condition") { args[1].clone() } else { args[2].clone() }),
-        BvNot => b(bv(&args[0]).not()),
-        BvNeg => b(bv(&args[0]).neg()),
-        BvAnd => b(bv(&args[0]).and(bv(&args[1]))),
-        BvOr => b(bv(&args[0]).or(bv(&args[1]))),
-        BvXor => b(bv(&args[0]).xor(bv(&args[1]))),
-        BvAdd => b(bv(&args[0]).add(bv(&args[1]))),
-        BvSub => b(bv(&args[0]).sub(bv(&args[1]))),
-        BvMul => b(bv(&args[0]).mul(bv(&args[1]))),
-        BvUdiv => b(bv(&args[0]).udiv(bv(&args[1]))),
-        BvUrem => b(bv(&args[0]).urem(bv(&args[1]))),
-        BvSdiv => b(bv(&args[0]).sdiv(bv(&args[1]))),
-        BvSrem => b(bv(&args[0]).srem(bv(&args[1]))),
-        BvSmod => b(bv(&args[0]).smod(bv(&args[1]))),
-        BvShl => b(bv(&args[0]).shl(bv(&args[1]))),
-        BvLshr => b(bv(&args[0]).lshr(bv(&args[1]))),
-        BvAshr => b(bv(&args[0]).ashr(bv(&args[1]))),
-        Concat => b(bv(&args[0]).concat(bv(&args[1]))),
-        Extract { hi, lo } => b(bv(&args[0]).extract(hi, lo)),
-        ZeroExtend(n) => b(bv(&args[0]).zero_extend(n)),
-        SignExtend(n) => b(bv(&args[0]).sign_extend(n)),
-        RotateLeft(n) => b(bv(&args[0]).rotate_left(n)),
-        RotateRight(n) => b(bv(&args[0]).rotate_right(n)),
+        BvNot => b(bv(args[0]).not()),
+        BvNeg => b(bv(args[0]).neg()),
+        BvAnd => b(bv(args[0]).and(bv(args[1]))),
+        BvOr => b(bv(args[0]).or(bv(args[1]))),
+        BvXor => b(bv(args[0]).xor(bv(args[1]))),
+        BvAdd => b(bv(args[0]).add(bv(args[1]))),
+        BvSub => b(bv(args[0]).sub(bv(args[1]))),
+        BvMul => b(bv(args[0]).mul(bv(args[1]))),
+        BvUdiv => b(bv(args[0]).udiv(bv(args[1]))),
+        BvUrem => b(bv(args[0]).urem(bv(args[1]))),
+        BvSdiv => b(bv(args[0]).sdiv(bv(args[1]))),
+        BvSrem => b(bv(args[0]).srem(bv(args[1]))),
+        BvSmod => b(bv(args[0]).smod(bv(args[1]))),
+        BvShl => b(bv(args[0]).shl(bv(args[1]))),
+        BvLshr => b(bv(args[0]).lshr(bv(args[1]))),
+        BvAshr => b(bv(args[0]).ashr(bv(args[1]))),
+        Concat => b(bv(args[0]).concat(bv(args[1]))),
+        Extract { hi, lo } => b(bv(args[0]).extract(hi, lo)),
+        ZeroExtend(n) => b(bv(args[0]).zero_extend(n)),
+        SignExtend(n) => b(bv(args[0]).sign_extend(n)),
+        RotateLeft(n) => b(bv(args[0]).rotate_left(n)),
+        RotateRight(n) => b(bv(args[0]).rotate_right(n)),
         Select => Ok(args[0].as_array().expect("array").select(&args[1])),
         Store => {
             let array = args[0].as_array().expect("array");
             Ok(Value::Array(Arc::new(array.store(args[1].clone(), args[2].clone()))))
         }
         ConstArray(sort) => Ok(Value::Array(Arc::new(ArrayValue::constant(sort, args[0].clone())))),
-        FpAbs => Ok(Value::Fp(fp(&args[0]).abs())),
-        FpNeg => Ok(Value::Fp(fp(&args[0]).negate())),
-        FpFromBits { exp, sig } => Ok(Value::Fp(FpValue::from_bits(exp, sig, bv(&args[0]).clone()))),
-        FpToBits => Ok(Value::Bv(fp(&args[0]).bits().clone())),
+        FpAbs => Ok(Value::Fp(fp(args[0]).abs())),
+        FpNeg => Ok(Value::Fp(fp(args[0]).negate())),
+        FpFromBits { exp, sig } => Ok(Value::Fp(FpValue::from_bits(exp, sig, bv(args[0]).clone()))),
+        FpToBits => Ok(Value::Bv(fp(args[0]).bits().clone())),
         _ => crate::fp::eval_fp_arith(op, args),
     }
 }
 
 /// Operators with a Boolean result; `None` for the others.
-fn eval_bool_op(op: Op, args: &[Value], sorts: &SortTable) -> Result<Option<bool>, EvalError> {
+fn eval_bool_op(op: Op, args: &[&Value], sorts: &SortTable) -> Result<Option<bool>, EvalError> {
     use std::cmp::Ordering::*;
     use Op::*;
-    let bin = || (bv(&args[0]), bv(&args[1]));
-    let fp_cmp = || fp(&args[0]).ieee_cmp(fp(&args[1]));
+    let bin = || (bv(args[0]), bv(args[1]));
+    let fp_cmp = || fp(args[0]).ieee_cmp(fp(args[1]));
     Ok(Some(match op {
         Not => !args[0].as_bool().expect("Bool"),
         And => bools(args).all(|b| b),
         Or => bools(args).any(|b| b),
         Xor => bools(args).fold(false, |acc, b| acc ^ b),
         Implies => !args[0].as_bool().expect("Bool") || args[1].as_bool().expect("Bool"),
-        Eq => values_equal(&args[0], &args[1], sorts)?,
+        Eq => values_equal(args[0], args[1], sorts)?,
         Distinct => {
             for (i, a) in args.iter().enumerate() {
                 for b in &args[i + 1..] {
@@ -204,13 +206,13 @@ fn eval_bool_op(op: Op, args: &[Value], sorts: &SortTable) -> Result<Option<bool
         FpLeq => matches!(fp_cmp(), Some(Less | Equal)),
         FpGt => fp_cmp() == Some(Greater),
         FpGeq => matches!(fp_cmp(), Some(Greater | Equal)),
-        FpIsNaN => fp(&args[0]).is_nan(),
-        FpIsInfinite => fp(&args[0]).is_infinite(),
-        FpIsZero => fp(&args[0]).is_zero(),
-        FpIsNormal => fp(&args[0]).is_normal(),
-        FpIsSubnormal => fp(&args[0]).is_subnormal(),
-        FpIsNegative => fp(&args[0]).is_negative(),
-        FpIsPositive => fp(&args[0]).is_positive(),
+        FpIsNaN => fp(args[0]).is_nan(),
+        FpIsInfinite => fp(args[0]).is_infinite(),
+        FpIsZero => fp(args[0]).is_zero(),
+        FpIsNormal => fp(args[0]).is_normal(),
+        FpIsSubnormal => fp(args[0]).is_subnormal(),
+        FpIsNegative => fp(args[0]).is_negative(),
+        FpIsPositive => fp(args[0]).is_positive(),
         _ => return Ok(None),
     }))
 }
@@ -220,12 +222,12 @@ fn eval_bool_op(op: Op, args: &[Value], sorts: &SortTable) -> Result<Option<bool
 pub struct Evaluator<'a> {
     store: &'a TermStore,
     model: &'a Model,
-    memo: HashMap<TermId, Value>,
+    memo: FxHashMap<TermId, Value>,
 }
 
 impl<'a> Evaluator<'a> {
     pub fn new(store: &'a TermStore, model: &'a Model) -> Evaluator<'a> {
-        Evaluator { store, model, memo: HashMap::new() }
+        Evaluator { store, model, memo: FxHashMap::default() }
     }
 
     fn var_value(&self, var: VarId) -> Result<Value, EvalError> {
@@ -254,7 +256,7 @@ impl<'a> Evaluator<'a> {
                     continue;
                 }
                 TermKind::App { op, args } => {
-                    let arg_values: Vec<Value> = args.iter().map(|a| self.memo[a].clone()).collect();
+                    let arg_values: Vec<&Value> = args.iter().map(|a| &self.memo[a]).collect();
                     eval_op(*op, &arg_values, self.store.sorts())?
                 }
             };

@@ -52,21 +52,21 @@ fn too_wide(what: &str, width: u32) -> EvalError {
 
 /// The value of a floating-point operator that needs real IEEE arithmetic
 /// (classification, sign operations and comparisons are in `eval.rs`).
-pub(crate) fn eval_fp_arith(op: Op, args: &[Value]) -> Result<Value, EvalError> {
+pub(crate) fn eval_fp_arith(op: Op, args: &[&Value]) -> Result<Value, EvalError> {
     use Op::*;
     let rm = || ieee_rounding(args[0].as_rm().expect("sort-checked rounding mode"));
     Ok(match op {
-        FpAdd => from_ieee(float(&args[1])?.add(float(&args[2])?, rm())),
-        FpSub => from_ieee(float(&args[1])?.sub(float(&args[2])?, rm())),
-        FpMul => from_ieee(float(&args[1])?.mul(float(&args[2])?, rm())),
-        FpDiv => from_ieee(float(&args[1])?.div(float(&args[2])?, rm())),
-        FpFma => from_ieee(float(&args[1])?.fma(float(&args[2])?, float(&args[3])?, rm())),
-        FpSqrt => from_ieee(float(&args[1])?.sqrt(rm())),
-        FpRoundToIntegral => from_ieee(float(&args[1])?.round_to_integral(rm())),
-        FpRem => from_ieee(float(&args[0])?.remainder(float(&args[1])?)),
-        FpMin => from_ieee(float(&args[0])?.min(float(&args[1])?)),
-        FpMax => from_ieee(float(&args[0])?.max(float(&args[1])?)),
-        ToFp { exp, sig } => from_ieee(float(&args[1])?.convert(ieee_format(exp, sig)?, rm())),
+        FpAdd => from_ieee(float(args[1])?.add(float(args[2])?, rm())),
+        FpSub => from_ieee(float(args[1])?.sub(float(args[2])?, rm())),
+        FpMul => from_ieee(float(args[1])?.mul(float(args[2])?, rm())),
+        FpDiv => from_ieee(float(args[1])?.div(float(args[2])?, rm())),
+        FpFma => from_ieee(float(args[1])?.fma(float(args[2])?, float(args[3])?, rm())),
+        FpSqrt => from_ieee(float(args[1])?.sqrt(rm())),
+        FpRoundToIntegral => from_ieee(float(args[1])?.round_to_integral(rm())),
+        FpRem => from_ieee(float(args[0])?.remainder(float(args[1])?)),
+        FpMin => from_ieee(float(args[0])?.min(float(args[1])?)),
+        FpMax => from_ieee(float(args[0])?.max(float(args[1])?)),
+        ToFp { exp, sig } => from_ieee(float(args[1])?.convert(ieee_format(exp, sig)?, rm())),
         ToFpFromSbv { exp, sig } => {
             let bv = args[1].as_bv().expect("sort-checked bit-vector");
             let value = bv.to_i128().ok_or_else(|| too_wide("signed operand", bv.width()))?;
@@ -81,7 +81,7 @@ pub(crate) fn eval_fp_arith(op: Op, args: &[Value]) -> Result<Value, EvalError> 
             if width > 128 {
                 return Err(too_wide("integer result", width));
             }
-            let x = float(&args[1])?;
+            let x = float(args[1])?;
             let converted = match op {
                 FpToSbv(_) => x.to_i128(width, rm()).map(|v| BvValue::from_i128(width, v)),
                 _ => x.to_u128(width, rm()).map(|v| BvValue::from_u128(width, v)),
@@ -100,6 +100,10 @@ mod tests {
         Value::Fp(FpValue::from_bits(8, 24, BvValue::from_u64(32, x.to_bits() as u64)))
     }
 
+    fn apply(op: Op, args: &[Value]) -> Result<Value, EvalError> {
+        eval_fp_arith(op, &args.iter().collect::<Vec<_>>())
+    }
+
     fn rm(mode: RoundingMode) -> Value {
         Value::Rm(mode)
     }
@@ -110,30 +114,30 @@ mod tests {
         let cases = [(1.5f32, 2.25f32), (1e30, -3e-30), (0.1, 0.2), (-0.0, 0.0), (f32::MAX, f32::MAX)];
         for (a, b) in cases {
             let args = [rne.clone(), f32(a), f32(b)];
-            assert_eq!(eval_fp_arith(Op::FpAdd, &args), Ok(f32(a + b)), "{a} + {b}");
-            assert_eq!(eval_fp_arith(Op::FpMul, &args), Ok(f32(a * b)), "{a} * {b}");
-            assert_eq!(eval_fp_arith(Op::FpDiv, &args), Ok(f32(a / b)), "{a} / {b}");
+            assert_eq!(apply(Op::FpAdd, &args), Ok(f32(a + b)), "{a} + {b}");
+            assert_eq!(apply(Op::FpMul, &args), Ok(f32(a * b)), "{a} * {b}");
+            assert_eq!(apply(Op::FpDiv, &args), Ok(f32(a / b)), "{a} / {b}");
         }
-        assert_eq!(eval_fp_arith(Op::FpSqrt, &[rne.clone(), f32(2.0)]), Ok(f32(2f32.sqrt())));
-        assert_eq!(eval_fp_arith(Op::FpDiv, &[rne, f32(0.0), f32(0.0)]), Ok(f32(f32::NAN)));
+        assert_eq!(apply(Op::FpSqrt, &[rne.clone(), f32(2.0)]), Ok(f32(2f32.sqrt())));
+        assert_eq!(apply(Op::FpDiv, &[rne, f32(0.0), f32(0.0)]), Ok(f32(f32::NAN)));
     }
 
     #[test]
     fn conversions_and_unspecified_cases() {
         let rtz = rm(RoundingMode::Rtz);
-        let to_int = |op: Op, x: f32| eval_fp_arith(op, &[rtz.clone(), f32(x)]).unwrap();
+        let to_int = |op: Op, x: f32| apply(op, &[rtz.clone(), f32(x)]).unwrap();
         assert_eq!(to_int(Op::FpToSbv(32), -2.7), Value::Bv(BvValue::from_i128(32, -2)));
         assert_eq!(to_int(Op::FpToUbv(8), 255.9), Value::Bv(BvValue::from_u64(8, 255)));
         assert_eq!(to_int(Op::FpToUbv(8), 256.0), Value::Bv(BvValue::signed_min(8)));
         assert_eq!(to_int(Op::FpToSbv(16), f32::NAN), Value::Bv(BvValue::signed_min(16)));
-        let from = eval_fp_arith(
+        let from = apply(
             Op::ToFpFromSbv { exp: 8, sig: 24 },
             &[rm(RoundingMode::Rne), Value::Bv(BvValue::from_i128(64, -16_777_217))],
         );
         assert_eq!(from, Ok(f32(-16_777_216.0)));
-        let min = eval_fp_arith(Op::FpMin, &[f32(0.0), f32(-0.0)]).unwrap();
+        let min = apply(Op::FpMin, &[f32(0.0), f32(-0.0)]).unwrap();
         assert_eq!(min, f32(-0.0));
-        let to_double = eval_fp_arith(Op::ToFp { exp: 11, sig: 53 }, &[rtz, f32(0.1)]).unwrap();
+        let to_double = apply(Op::ToFp { exp: 11, sig: 53 }, &[rtz, f32(0.1)]).unwrap();
         assert_eq!(to_double.as_fp().unwrap().bits().to_u64(), Some((0.1f32 as f64).to_bits()));
     }
 
@@ -141,6 +145,6 @@ mod tests {
     fn formats_beyond_the_ieee_crate_are_unsupported() {
         let huge = Value::Fp(FpValue::zero(30, 200, false));
         let args = [rm(RoundingMode::Rne), huge.clone(), huge];
-        assert!(matches!(eval_fp_arith(Op::FpAdd, &args), Err(EvalError::Unsupported(_))));
+        assert!(matches!(apply(Op::FpAdd, &args), Err(EvalError::Unsupported(_))));
     }
 }

@@ -56,7 +56,7 @@ pub(crate) fn simplify(store: &mut TermStore, op: Op, args: &[TermId], sort: Sor
 /// Evaluates applications whose arguments are all constants. Operators
 /// without an implemented semantics (FP arithmetic) are left alone.
 fn fold_constants(store: &mut TermStore, op: Op, args: &[TermId]) -> Option<TermId> {
-    let values: Option<Vec<Value>> = args.iter().map(|&a| store.const_value(a).cloned()).collect();
+    let values: Option<Vec<&Value>> = args.iter().map(|&a| store.const_value(a)).collect();
     match eval_op(op, &values?, store.sorts()) {
         Ok(Value::Array(_)) | Err(_) => None,
         Ok(value) => Some(store.constant(value)),

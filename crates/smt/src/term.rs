@@ -93,10 +93,37 @@ pub struct TermStore {
     pub(crate) rewrite_depth: u32,
 }
 
-fn structural_hash(kind: &TermKind) -> u64 {
-    let mut hasher = FxHasher::default();
-    kind.hash(&mut hasher);
-    hasher.finish()
+/// A node to look up before it exists: borrowed, so a hit allocates nothing.
+#[derive(Clone, Copy)]
+enum NodeKey<'a> {
+    Const(&'a Value),
+    App(Op, &'a [TermId]),
+}
+
+impl NodeKey<'_> {
+    fn structural_hash(self) -> u64 {
+        let mut hasher = FxHasher::default();
+        match self {
+            NodeKey::Const(v) => (0u8, v).hash(&mut hasher),
+            NodeKey::App(op, args) => (1u8, op, args).hash(&mut hasher),
+        }
+        hasher.finish()
+    }
+
+    fn matches(self, kind: &TermKind) -> bool {
+        match (self, kind) {
+            (NodeKey::Const(v), TermKind::Const(w)) => v == w,
+            (NodeKey::App(op, args), TermKind::App { op: o, args: a }) => op == *o && args == &a[..],
+            _ => false,
+        }
+    }
+
+    fn to_kind(self) -> TermKind {
+        match self {
+            NodeKey::Const(v) => TermKind::Const(v.clone()),
+            NodeKey::App(op, args) => TermKind::App { op, args: args.into() },
+        }
+    }
 }
 
 impl TermStore {
@@ -209,18 +236,18 @@ impl TermStore {
         id
     }
 
-    /// Returns the existing id of `kind` or adds it with `sort`.
-    fn intern(&mut self, kind: TermKind, sort: Sort) -> TermId {
-        let hash = structural_hash(&kind);
+    /// Returns the existing id of `key` or adds it with `sort`.
+    fn intern(&mut self, key: NodeKey<'_>, sort: Sort) -> TermId {
+        let hash = key.structural_hash();
         let found = match self.buckets.get(&hash) {
-            Some(Bucket::One(id)) => (self.nodes[id.index()].kind == kind).then_some(*id),
-            Some(Bucket::Many(ids)) => ids.iter().copied().find(|id| self.nodes[id.index()].kind == kind),
+            Some(Bucket::One(id)) => key.matches(&self.nodes[id.index()].kind).then_some(*id),
+            Some(Bucket::Many(ids)) => ids.iter().copied().find(|id| key.matches(&self.nodes[id.index()].kind)),
             None => None,
         };
         if let Some(id) = found {
             return id;
         }
-        let id = self.push(kind, sort);
+        let id = self.push(key.to_kind(), sort);
         match self.buckets.get_mut(&hash) {
             None => {
                 self.buckets.insert(hash, Bucket::One(id));
@@ -248,7 +275,7 @@ impl TermStore {
             }
             scalar => {
                 let sort = scalar.sort();
-                self.intern(TermKind::Const(scalar), sort)
+                self.intern(NodeKey::Const(&scalar), sort)
             }
         }
     }
@@ -284,8 +311,19 @@ impl TermStore {
 
     /// `op` applied to `args`: sort-checked, then simplified by the rewriter.
     pub fn app(&mut self, op: Op, args: &[TermId]) -> Result<TermId, SortError> {
-        let arg_sorts: Vec<Sort> = args.iter().map(|&a| self.sort(a)).collect();
-        let sort = result_sort(op, &arg_sorts, &self.sorts)?;
+        // Almost every application has at most four arguments: no allocation.
+        let mut few = [Sort::Bool; 4];
+        let many: Vec<Sort>;
+        let arg_sorts = if args.len() <= few.len() {
+            for (slot, &a) in few.iter_mut().zip(args) {
+                *slot = self.sort(a);
+            }
+            &few[..args.len()]
+        } else {
+            many = args.iter().map(|&a| self.sort(a)).collect();
+            &many[..]
+        };
+        let sort = result_sort(op, arg_sorts, &self.sorts)?;
         Ok(match crate::rewrite::simplify(self, op, args, sort) {
             Some(t) => t,
             None => self.intern_app(op, args, sort),
@@ -295,12 +333,10 @@ impl TermStore {
     /// Interns an application that the caller has sort-checked (`sort`) and
     /// that needs no further rewriting.
     pub(crate) fn intern_app(&mut self, op: Op, args: &[TermId], sort: Sort) -> TermId {
-        let args: Box<[TermId]> = if op.is_commutative() && args.len() == 2 && args[0] > args[1] {
-            Box::new([args[1], args[0]])
-        } else {
-            args.into()
-        };
-        self.intern(TermKind::App { op, args }, sort)
+        if op.is_commutative() && args.len() == 2 && args[0] > args[1] {
+            return self.intern(NodeKey::App(op, &[args[1], args[0]]), sort);
+        }
+        self.intern(NodeKey::App(op, args), sort)
     }
 
     /// [`TermStore::app`] for callers that know the application is well sorted.

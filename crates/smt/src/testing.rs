@@ -348,7 +348,7 @@ pub(crate) fn naive_eval(e: &Expr, store: &TermStore, model: &Model) -> Value {
         Expr::Const(v) => v.clone(),
         Expr::App(op, args) => {
             let values: Vec<Value> = args.iter().map(|a| naive_eval(a, store, model)).collect();
-            eval_op(*op, &values, store.sorts()).expect("every generated operator has a semantics")
+            eval_op(*op, &values.iter().collect::<Vec<_>>(), store.sorts()).expect("every generated operator has a semantics")
         }
     }
 }

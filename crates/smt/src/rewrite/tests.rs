@@ -97,7 +97,7 @@ fn binary_rules_hold_exhaustively_on_structured_operands() {
             let mut evaluator = crate::eval::Evaluator::new(&s, &model);
             for &(op, a, b, t) in &cases {
                 let operands = [evaluator.eval(a).unwrap(), evaluator.eval(b).unwrap()];
-                let expected = eval_op(op, &operands, s.sorts()).unwrap();
+                let expected = eval_op(op, &operands.each_ref(), s.sorts()).unwrap();
                 assert_eq!(evaluator.eval(t).unwrap(), expected, "{op:?}({a:?}, {b:?}) at w={w}, assignment {assignment}");
             }
         }
@@ -144,7 +144,7 @@ fn boolean_rules_hold_exhaustively_on_structured_operands() {
         let mut evaluator = crate::eval::Evaluator::new(&s, &model);
         for (op, args, t) in &cases {
             let values: Vec<Value> = args.iter().map(|&a| evaluator.eval(a).unwrap()).collect();
-            let expected = eval_op(*op, &values, s.sorts()).unwrap();
+            let expected = eval_op(*op, &values.iter().collect::<Vec<_>>(), s.sorts()).unwrap();
             assert_eq!(evaluator.eval(*t).unwrap(), expected, "{op:?}{args:?} under assignment {assignment}");
         }
     }
