@@ -149,7 +149,7 @@ pub fn eval_op(op: Op, args: &[&Value], sorts: &SortTable) -> Result<Value, Eval
         SignExtend(n) => b(bv(args[0]).sign_extend(n)),
         RotateLeft(n) => b(bv(args[0]).rotate_left(n)),
         RotateRight(n) => b(bv(args[0]).rotate_right(n)),
-        Select => Ok(args[0].as_array().expect("array").select(&args[1])),
+        Select => Ok(args[0].as_array().expect("array").select(args[1])),
         Store => {
             let array = args[0].as_array().expect("array");
             Ok(Value::Array(Arc::new(array.store(args[1].clone(), args[2].clone()))))
