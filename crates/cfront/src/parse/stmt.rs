@@ -1,5 +1,6 @@
 //! Statements and blocks, including GNU inline assembly, case ranges,
-//! computed goto and local `__label__` declarations.
+//! computed goto and local `__label__` declarations (parsed and dropped:
+//! they only limit where a label name is visible).
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -248,7 +249,9 @@ impl<'t, 'a> Parser<'t, 'a> {
         loop {
             match self.kind() {
                 TokKind::Kw(Kw::Volatile) => is_volatile = true,
-                TokKind::Kw(Kw::Inline | Kw::Goto) => {}
+                TokKind::Kw(Kw::Inline) => {}
+                // Treating it as opaque would drop the jumps to its labels.
+                TokKind::Kw(Kw::Goto) => return Err(self.error_at(self.loc(), "unsupported: `asm goto` (jumps out of inline assembly)")),
                 _ => break,
             }
             self.bump();

@@ -47,3 +47,5 @@ undeclared_t global;
 void f(void) { my_size x = 0; }
 // ----
 int f(void) { int a; a b; }
+// ----
+void f(void) { asm goto ("jmp %l0" :::: out); out: ; }

@@ -37,6 +37,5 @@ done:
     asm volatile ("nop");
     __asm__ __volatile__ ("mov %1, %0" : "=r"(v) : "r"(inferred) : "memory");
     asm ("" :: "r"(v));
-    asm goto ("jmp %l0" :::: done);
     __asm ("" : [out] "=r"(v) : [in] "0"(v));
 }
