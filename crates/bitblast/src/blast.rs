@@ -22,12 +22,23 @@ use rustc_hash::FxHashMap;
 use smt::{BvValue, FpValue, Op, RoundingMode, Sort, TermId, TermKind, TermStore, Value};
 
 use crate::aig::{Aig, Lit};
+use crate::cnf::Limits;
 use crate::words::{self, Word};
 
 /// Widths above this make multipliers and dividers (quadratic circuits)
 /// too large to be useful; such terms are approximated instead (reported
 /// as an unsupported operator).
 const MAX_QUADRATIC_WIDTH: usize = 4096;
+
+/// Words wider than this are refused: a single such word would take
+/// hundreds of megabytes, and every operation copies words.
+const MAX_WORD_BITS: usize = 1 << 25;
+
+/// The AIG may not grow beyond this many variables (about 4 GB).
+const MAX_AIG_VARS: usize = 100_000_000;
+
+/// Tasks between two looks at the solver limits (deadline, interrupt).
+const TASKS_PER_LIMIT_CHECK: u32 = 4096;
 
 /// Why floating-point terms are approximated (until the FP circuits land).
 pub const FP_UNSUPPORTED: &str = "floating point not supported by the bit-blaster yet";
@@ -46,6 +57,8 @@ enum Task {
 enum Step {
     Done(Word),
     Need(Vec<Task>),
+    /// The term has no word at all (not even an approximation).
+    Fail(String),
 }
 
 /// A base array's reads, in creation order.
@@ -89,6 +102,16 @@ pub struct Blaster {
 
 fn bool_word(lit: Lit) -> Word {
     vec![lit]
+}
+
+/// Refuses sorts whose words would be unreasonably wide.
+fn check_word_width(sort: Sort) -> Result<(), String> {
+    match scalar_width(sort) {
+        Some(width) if width > MAX_WORD_BITS => {
+            Err(format!("formula too large: a {width}-bit value (limit {MAX_WORD_BITS} bits)"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Width of the word of a scalar sort; `None` for arrays.
@@ -181,19 +204,30 @@ impl Blaster {
         std::mem::take(&mut self.pending_facts)
     }
 
-    /// The literal of a Boolean term.
-    pub fn blast_bool(&mut self, store: &TermStore, t: TermId) -> Lit {
+    /// The literal of a Boolean term (see [`Blaster::blast`] for errors).
+    pub fn blast_bool(&mut self, store: &TermStore, t: TermId, limits: &Limits) -> Result<Lit, String> {
         assert_eq!(store.sort(t), Sort::Bool, "Boolean term expected");
-        self.blast(store, t)[0]
+        Ok(self.blast(store, t, limits)?[0])
     }
 
-    /// The word of a scalar term.
-    pub fn blast(&mut self, store: &TermStore, root: TermId) -> &Word {
+    /// The word of a scalar term. Fails, leaving the memo consistent, when
+    /// a resource limit stops the translation: `limits`, the width of a
+    /// single word, or the size of the AIG.
+    pub fn blast(&mut self, store: &TermStore, root: TermId, limits: &Limits) -> Result<&Word, String> {
         let mut stack = vec![Task::Term(root)];
+        let mut until_limit_check = TASKS_PER_LIMIT_CHECK;
         while let Some(&task) = stack.last() {
             if self.is_done(task) {
                 stack.pop();
                 continue;
+            }
+            until_limit_check -= 1;
+            if until_limit_check == 0 {
+                until_limit_check = TASKS_PER_LIMIT_CHECK;
+                self.check_resources(limits)?;
+            }
+            if let Task::Term(t) = task {
+                check_word_width(store.sort(t))?;
             }
             match self.step(store, task) {
                 Step::Done(word) => {
@@ -201,9 +235,21 @@ impl Blaster {
                     stack.pop();
                 }
                 Step::Need(tasks) => stack.extend(tasks),
+                Step::Fail(reason) => return Err(reason),
             }
         }
-        &self.words[&root]
+        self.check_resources(limits)?;
+        Ok(&self.words[&root])
+    }
+
+    fn check_resources(&self, limits: &Limits) -> Result<(), String> {
+        if let Some(why) = limits.exceeded() {
+            return Err(format!("bit-blasting stopped: {why}"));
+        }
+        if self.aig.num_vars() > MAX_AIG_VARS {
+            return Err(format!("formula too large: the circuit exceeds {MAX_AIG_VARS} nodes"));
+        }
+        Ok(())
     }
 
     /// Words of the scalar variables seen so far.
@@ -248,12 +294,12 @@ impl Blaster {
     fn term_step(&mut self, store: &TermStore, t: TermId) -> Step {
         let sort = store.sort(t);
         let Some(width) = scalar_width(sort) else {
-            return Step::Done(self.approximate(store, t, "array-valued term in a scalar position"));
+            return Step::Fail("unsupported: array-valued term where a scalar is needed".to_string());
         };
         match store.kind(t) {
             TermKind::Const(value) => match constant_word(value) {
                 Some(word) => Step::Done(word),
-                None => Step::Done(self.approximate(store, t, "array constant in a scalar position")),
+                None => Step::Fail("unsupported: array constant where a scalar is needed".to_string()),
             },
             TermKind::Var(_) => {
                 let word = self.fresh_word(sort, width);
@@ -334,24 +380,24 @@ impl Blaster {
                 let word = words::mux(&mut self.aig, cond, &self.reads[&(then, index)], &self.reads[&(other, index)]);
                 Step::Done(word)
             }
-            TermKind::Var(_) => Step::Done(self.base_read(store, array, index)),
+            TermKind::Var(_) => self.base_read(store, array, index),
             _ => {
                 self.note_approximation(
                     store,
                     array,
                     "read of an array that is neither a variable nor built by stores",
                 );
-                Step::Done(self.base_read(store, array, index))
+                self.base_read(store, array, index)
             }
         }
     }
 
     /// A fresh element for a read of a base array, equal to every earlier
     /// read of the same array at an equal index (Ackermann's reduction).
-    fn base_read(&mut self, store: &TermStore, array: TermId, index: IndexId) -> Word {
+    fn base_read(&mut self, store: &TermStore, array: TermId, index: IndexId) -> Step {
         let (_, elem_sort) = store.sorts().array_parts(store.sort(array)).expect("array sort");
         let Some(width) = scalar_width(elem_sort) else {
-            return self.approximate(store, array, "arrays of arrays");
+            return Step::Fail("unsupported: reads of arrays of arrays".to_string());
         };
         let elem = self.fresh_word(elem_sort, width);
         let is_new_base = !self.base_reads.contains_key(&array);
@@ -373,7 +419,7 @@ impl Blaster {
         *reads = earlier;
         reads.push((index, elem.clone()));
         self.counts.array_reads += 1;
-        elem
+        Step::Done(elem)
     }
 
     /// Whether two (blasted) index terms are equal. Addresses are mostly
@@ -425,11 +471,12 @@ impl Blaster {
         }
     }
 
-    /// An unconstrained word standing for `t`, recorded as approximation.
+    /// An unconstrained word standing for the scalar term `t`, recorded as
+    /// an approximation.
     fn approximate(&mut self, store: &TermStore, t: TermId, reason: &str) -> Word {
         self.note_approximation(store, t, reason);
         let sort = store.sort(t);
-        let width = scalar_width(sort).unwrap_or(0);
+        let width = scalar_width(sort).expect("only scalar terms are approximated");
         self.fresh_word(sort, width)
     }
 }

@@ -7,7 +7,9 @@
 //! weaker than the formula), but a satisfying assignment of the encoding
 //! may not satisfy the formula. It is accepted only if the term evaluator
 //! confirms every assertion and assumption under the model; otherwise the
-//! answer is `Unknown` with the approximation's reason.
+//! answer is `Unknown` with the approximation's reason. An assertion that
+//! cannot be translated at all (resource limits) is left out, with the
+//! same consequence for satisfying assignments.
 
 use std::sync::Arc;
 
@@ -22,6 +24,10 @@ pub struct BitBlastSolver {
     blaster: Blaster,
     cnf: CnfSolver,
     assertions: Vec<TermId>,
+    /// Why an assertion could not be translated (the first such reason).
+    /// The CNF then lacks that assertion: `Unsat` is still exact, but no
+    /// satisfying assignment can be trusted.
+    failure: Option<String>,
     /// The model of the last check, if it answered `Sat`.
     model: Option<Model>,
 }
@@ -34,7 +40,13 @@ impl Default for BitBlastSolver {
 
 impl BitBlastSolver {
     pub fn new() -> BitBlastSolver {
-        BitBlastSolver { blaster: Blaster::new(), cnf: CnfSolver::new(), assertions: Vec::new(), model: None }
+        BitBlastSolver {
+            blaster: Blaster::new(),
+            cnf: CnfSolver::new(),
+            assertions: Vec::new(),
+            failure: None,
+            model: None,
+        }
     }
 
     /// Limits the SAT search of every later check; a check that reaches a
@@ -128,17 +140,29 @@ impl BitBlastSolver {
 
 impl Solver for BitBlastSolver {
     fn assert(&mut self, store: &TermStore, t: TermId) {
-        let lit = self.blaster.blast_bool(store, t);
-        self.flush_facts();
-        self.cnf.assert(&self.blaster.aig, lit);
-        self.assertions.push(t);
         self.model = None;
+        let blasted = self.blaster.blast_bool(store, t, self.cnf.limits());
+        self.flush_facts();
+        match blasted {
+            Ok(lit) => {
+                self.cnf.assert(&self.blaster.aig, lit);
+                self.assertions.push(t);
+            }
+            Err(reason) => {
+                self.failure.get_or_insert(reason);
+            }
+        }
     }
 
     fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> SatResult {
         self.model = None;
-        let lits: Vec<_> = assumptions.iter().map(|&t| self.blaster.blast_bool(store, t)).collect();
+        let blasted: Result<Vec<Lit>, String> =
+            assumptions.iter().map(|&t| self.blaster.blast_bool(store, t, self.cnf.limits())).collect();
         self.flush_facts();
+        let lits = match blasted {
+            Ok(lits) => lits,
+            Err(reason) => return SatResult::Unknown(reason),
+        };
         match self.cnf.solve(&self.blaster.aig, &lits) {
             cnf::SatResult::Unsat => SatResult::Unsat,
             cnf::SatResult::Unknown => {
@@ -146,6 +170,9 @@ impl Solver for BitBlastSolver {
                 SatResult::Unknown(format!("SAT solver stopped: {why}"))
             }
             cnf::SatResult::Sat => {
+                if let Some(reason) = &self.failure {
+                    return SatResult::Unknown(reason.clone());
+                }
                 let model = self.read_model(store);
                 if let Some(reason) = self.blaster.approximation() {
                     if !self.model_satisfies(store, &model, assumptions) {

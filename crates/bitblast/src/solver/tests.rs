@@ -525,3 +525,32 @@ fn solver_can_move_between_threads() {
     fn assert_send<T: Send>() {}
     assert_send::<BitBlastSolver>();
 }
+
+#[test]
+fn untranslatable_assertions_only_block_sat_answers() {
+    let mut store = TermStore::new();
+    let huge = store.var("huge", Sort::BitVec(1 << 26));
+    let zero = store.bv_const(BvValue::zero(1 << 26));
+    let huge_is_zero = store.eq(huge, zero);
+    let mut solver = BitBlastSolver::new();
+    solver.assert(&store, huge_is_zero);
+    match solver.check(&store, &[]) {
+        SatResult::Unknown(reason) => assert!(reason.contains("too large"), "{reason}"),
+        other => panic!("expected unknown, got {other:?}"),
+    }
+    let p = store.var("p", Sort::Bool);
+    let not_p = store.not(p);
+    solver.assert(&store, p);
+    assert_eq!(solver.check(&store, &[not_p]), SatResult::Unsat, "the rest of the formula still counts");
+}
+
+#[test]
+fn blasting_stops_at_the_deadline() {
+    let mut store = TermStore::new();
+    let (formula, _) = hard_factoring(&mut store);
+    let mut solver = BitBlastSolver::new();
+    solver.set_limits(Limits { deadline: Some(std::time::Instant::now()), interrupt: None });
+    solver.assert(&store, formula);
+    assert_eq!(solver.stats().cnf_clauses, 1, "only the constant's unit clause");
+    assert!(matches!(solver.check(&store, &[]), SatResult::Unknown(_)));
+}
