@@ -1,10 +1,442 @@
-//! Type checking and lowering to the IR. (Being built.)
+//! Type checking and lowering of C translation units to one linked IR
+//! [`ir::Program`].
+//!
+//! The submodules split the work by C construct: [`ctype`] (C types and
+//! their rules), [`types`] (record/enum tables, sizes, IR mapping),
+//! [`layout`], [`consteval`], [`floatlit`], [`scope`], [`decl`]
+//! (declarations, linkage, functions), [`init`] (initializers), [`expr`]
+//! and [`stmt`]. This file holds the lowering state shared by all of them:
+//! the program being built, the function being lowered (its instruction
+//! list, labels and temporaries) and the entry point [`lower`].
+
+mod consteval;
+mod ctype;
+mod decl;
+mod expr;
+mod floatlit;
+mod init;
+mod layout;
+mod scope;
+mod stmt;
+mod types;
+
 use crate::ast::TranslationUnit;
 use crate::diag::Diagnostics;
 use crate::Options;
-use ir::SourceFiles;
+use ctype::CType;
+use ir::{Expr, FuncId, Instr, InstrIdx, InstrKind, Loc, SourceFiles, SymbolId, SymbolKind, TypeId};
+use std::collections::{HashMap, HashSet};
 
-pub fn lower(_units: &[TranslationUnit], _files: SourceFiles, _opts: &Options, diags: &mut Diagnostics) -> Option<ir::Program> {
-    diags.error(ir::Loc::NONE, "unsupported: lowering is not built yet");
-    None
+/// Name of the generated function that assigns globals' initial values.
+pub const INIT_FUNCTION: &str = "__tarsier_init";
+
+/// Lowering runs on a thread with this much stack, so deeply nested C
+/// (thousands of levels) stays within [`MAX_DEPTH`] instead of overflowing.
+const LOWERING_STACK_BYTES: usize = 1 << 30;
+/// Deepest expression/statement nesting lowered before a clear error.
+const MAX_DEPTH: u32 = 20_000;
+
+/// Type-checks `units` and lowers them into one program. Returns `None`
+/// when an error was reported.
+pub fn lower(units: &[TranslationUnit], files: SourceFiles, opts: &Options, diags: &mut Diagnostics) -> Option<ir::Program> {
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("sema".into())
+            .stack_size(LOWERING_STACK_BYTES)
+            .spawn_scoped(s, || lower_here(units, files, opts, diags));
+        match worker {
+            Ok(handle) => handle.join().ok().flatten(),
+            Err(_) => None,
+        }
+    })
+}
+
+fn lower_here(units: &[TranslationUnit], files: SourceFiles, opts: &Options, diags: &mut Diagnostics) -> Option<ir::Program> {
+    let mut sema = Sema::new(opts, diags, files);
+    sema.reserve_external_names(units);
+    for unit in units {
+        sema.lower_unit(unit);
+    }
+    sema.finish()
+}
+
+/// An error already reported to the diagnostics.
+#[derive(Debug)]
+pub struct Reported;
+
+pub type R<T> = Result<T, Reported>;
+
+/// A jump target inside the function being lowered.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Label(usize);
+
+/// A `switch` being lowered: its controlling value and collected cases.
+struct SwitchCtx {
+    value: Expr,
+    /// (low, high, target) of each `case`, inclusive.
+    cases: Vec<(i128, i128, Label)>,
+    default: Option<Label>,
+    value_signed: bool,
+    /// Where the switch's code starts, and the block depth of its body.
+    start: usize,
+    depth: usize,
+}
+
+/// Break/continue targets with the scope depth to unwind to.
+#[derive(Copy, Clone)]
+struct JumpTarget {
+    label: Label,
+    scope_depth: usize,
+}
+
+/// A block being lowered.
+///
+/// A C object's lifetime is its whole block, and a jump to a label (or a
+/// `case`) may enter the block past the object's declaration. So in blocks
+/// that contain labels the non-VLA locals are declared a second time at a
+/// point every such jump passes: the start of the function for `goto`
+/// labels, the start of the `switch` for its cases.
+struct OpenBlock {
+    /// Locals declared so far, for `Dead` at block exit.
+    locals: Vec<SymbolId>,
+    /// Locals whose declaration may be repeated earlier.
+    hoistable: Vec<SymbolId>,
+    /// Where the repeated declarations go, if the block contains a label.
+    hoist_to: Option<usize>,
+}
+
+impl OpenBlock {
+    fn new() -> OpenBlock {
+        OpenBlock { locals: Vec::new(), hoistable: Vec::new(), hoist_to: None }
+    }
+
+    /// Records the repeated declarations of a closing block.
+    fn close_into(self, hoists: &mut Vec<(usize, Vec<SymbolId>)>) {
+        if let Some(at) = self.hoist_to {
+            if !self.hoistable.is_empty() {
+                hoists.push((at, self.hoistable));
+            }
+        }
+    }
+}
+
+/// The function whose body is being lowered.
+struct FnCtx {
+    func: FuncId,
+    name: String,
+    instrs: Vec<Instr>,
+    ret: CType,
+    label_pos: Vec<Option<u32>>,
+    fixups: Vec<(usize, Label)>,
+    user_labels: HashMap<String, (Label, Option<Loc>)>,
+    breaks: Vec<JumpTarget>,
+    continues: Vec<JumpTarget>,
+    switches: Vec<SwitchCtx>,
+    /// The open blocks, innermost last.
+    live: Vec<OpenBlock>,
+    /// Declarations to repeat at a block's start (position, locals).
+    hoists: Vec<(usize, Vec<SymbolId>)>,
+    counter: u32,
+}
+
+impl FnCtx {
+    /// Inserts straight-line code at the start, shifting jump targets.
+    fn prepend(&mut self, code: Vec<Instr>) {
+        let n = code.len();
+        for pos in self.label_pos.iter_mut().flatten() {
+            *pos += n as u32;
+        }
+        for (at, _) in &mut self.fixups {
+            *at += n;
+        }
+        self.instrs.splice(0..0, code);
+    }
+
+    /// Inserts the repeated `Decl`s before the instruction at their
+    /// position; a jump to that position now lands on them.
+    fn insert_hoisted_decls(&mut self) {
+        if self.hoists.is_empty() {
+            return;
+        }
+        let mut hoists = std::mem::take(&mut self.hoists);
+        hoists.sort_by_key(|h| h.0);
+        let old = std::mem::take(&mut self.instrs);
+        let mut new_index = Vec::with_capacity(old.len() + 1);
+        let mut pending = hoists.into_iter().peekable();
+        for (i, instr) in old.into_iter().enumerate() {
+            new_index.push(self.instrs.len() as u32);
+            while let Some((_, syms)) = pending.next_if(|h| h.0 <= i) {
+                for sym in syms {
+                    self.instrs.push(Instr::new(InstrKind::Decl(sym), instr.loc));
+                }
+            }
+            self.instrs.push(instr);
+        }
+        new_index.push(self.instrs.len() as u32);
+        for pos in self.label_pos.iter_mut().flatten() {
+            *pos = new_index[*pos as usize];
+        }
+        for (at, _) in &mut self.fixups {
+            *at = new_index[*at] as usize;
+        }
+        // A fix-up's own position moved past inserted declarations too.
+        for (at, _) in &mut self.fixups {
+            while !matches!(self.instrs[*at].kind, InstrKind::Goto { .. }) {
+                *at += 1;
+            }
+        }
+    }
+
+    fn new(func: FuncId, name: &str, ret: CType) -> FnCtx {
+        FnCtx {
+            func,
+            name: name.to_string(),
+            instrs: Vec::new(),
+            ret,
+            label_pos: Vec::new(),
+            fixups: Vec::new(),
+            user_labels: HashMap::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+            live: vec![OpenBlock::new()],
+            hoists: Vec::new(),
+            counter: 0,
+        }
+    }
+}
+
+/// The lowering state.
+pub struct Sema<'a> {
+    opts: &'a Options,
+    diags: &'a mut Diagnostics,
+    prog: ir::Program,
+    tcx: types::TypeCtx,
+    scopes: scope::Scopes,
+    /// External-linkage names to their symbol and C type.
+    externals: HashMap<String, (SymbolId, CType, Loc)>,
+    /// Every symbol's C type (the IR type loses qualifiers and enums).
+    sym_types: HashMap<SymbolId, CType>,
+    /// Names that some unit gives external linkage; file statics avoid them.
+    external_names: HashSet<String>,
+    used_names: HashSet<String>,
+    strings: HashMap<(Vec<u32>, u8), SymbolId>,
+    /// Assignments of the string literals' contents (run first by init).
+    string_inits: Vec<Instr>,
+    /// The function being lowered (at file scope: the init function).
+    fx: FnCtx,
+    /// Enclosing contexts; `saved[0]` is the init function when a function body is open.
+    saved: Vec<FnCtx>,
+    unit_file: String,
+    depth: u32,
+    anon_records: u32,
+    /// Nesting of parameter lists and record bodies being resolved.
+    in_params: u32,
+    in_record: u32,
+    /// Functions whose body is being lowered (catches recursive redefinition).
+    defining: HashSet<FuncId>,
+}
+
+impl<'a> Sema<'a> {
+    fn new(opts: &'a Options, diags: &'a mut Diagnostics, files: SourceFiles) -> Sema<'a> {
+        let mut prog = ir::Program::new(opts.data_model);
+        prog.files = files;
+        let void = prog.types.void();
+        let init_ty = prog.types.intern(ir::Type::Function(ir::FnSig {
+            ret: void,
+            params: vec![],
+            variadic: false,
+            unprototyped: false,
+        }));
+        let init = prog.declare_function(INIT_FUNCTION, void, &[], false, Loc::NONE);
+        prog.functions[init].ty = init_ty;
+        prog.init = Some(init);
+        let mut used_names = HashSet::new();
+        used_names.insert(INIT_FUNCTION.to_string());
+        Sema {
+            opts,
+            diags,
+            tcx: types::TypeCtx::new(opts.data_model),
+            prog,
+            scopes: scope::Scopes::new(),
+            externals: HashMap::new(),
+            sym_types: HashMap::new(),
+            external_names: HashSet::new(),
+            used_names,
+            strings: HashMap::new(),
+            string_inits: Vec::new(),
+            fx: FnCtx::new(init, INIT_FUNCTION, CType::void()),
+            saved: Vec::new(),
+            unit_file: String::new(),
+            depth: 0,
+            anon_records: 0,
+            in_params: 0,
+            in_record: 0,
+            defining: HashSet::new(),
+        }
+    }
+
+    fn lower_unit(&mut self, unit: &TranslationUnit) {
+        self.scopes = scope::Scopes::new();
+        self.unit_file = unit
+            .items
+            .iter()
+            .find_map(decl::item_loc)
+            .filter(|l| !l.is_none())
+            .map(|l| self.prog.files.name(l.file).to_string())
+            .unwrap_or_default();
+        for item in &unit.items {
+            // Errors are reported; lowering goes on with the next item so
+            // one run shows as many problems as possible.
+            let _ = self.lower_external(item);
+        }
+    }
+
+    fn finish(mut self) -> Option<ir::Program> {
+        self.emit(InstrKind::Return(None), Loc::NONE);
+        let mut init_ctx = std::mem::replace(&mut self.fx, FnCtx::new(FuncId(0), "", CType::void()));
+        let strings = std::mem::take(&mut self.string_inits);
+        init_ctx.prepend(strings);
+        self.finish_function(init_ctx);
+        let entry = self.opts.entry.clone().unwrap_or_else(|| "main".to_string());
+        match self.prog.function(&entry) {
+            Some(f) if self.prog.functions[f].body.is_some() => self.prog.entry = Some(f),
+            _ => self.diags.error(Loc::NONE, format!("entry function `{entry}` is not defined")),
+        }
+        if self.diags.has_errors() {
+            return None;
+        }
+        Some(self.prog)
+    }
+
+    // ----- diagnostics -----
+
+    fn error(&mut self, loc: Loc, msg: impl Into<String>) -> Reported {
+        self.diags.error(loc, msg);
+        Reported
+    }
+
+    fn warn(&mut self, loc: Loc, msg: impl Into<String>) {
+        self.diags.warning(loc, msg);
+    }
+
+    /// Guards recursion over nested syntax.
+    fn enter(&mut self, loc: Loc) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return Err(self.error(loc, format!("unsupported: nesting deeper than {MAX_DEPTH} levels")));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ----- types -----
+
+    fn ir_ty(&mut self, ty: &CType) -> TypeId {
+        self.tcx.to_ir(&mut self.prog.types, ty)
+    }
+
+    // ----- instructions and labels -----
+
+    fn emit(&mut self, kind: InstrKind, loc: Loc) {
+        self.fx.instrs.push(Instr::new(kind, loc));
+    }
+
+    fn new_label(&mut self) -> Label {
+        self.fx.label_pos.push(None);
+        Label(self.fx.label_pos.len() - 1)
+    }
+
+    fn place_label(&mut self, label: Label) {
+        self.fx.label_pos[label.0] = Some(self.fx.instrs.len() as u32);
+    }
+
+    /// Emits a jump to `label` taken when `cond` (a `Bool`) holds.
+    fn goto_if(&mut self, cond: Expr, label: Label, loc: Loc) {
+        self.fx.fixups.push((self.fx.instrs.len(), label));
+        self.emit(InstrKind::Goto { cond, target: InstrIdx(u32::MAX) }, loc);
+    }
+
+    fn goto(&mut self, label: Label, loc: Loc) {
+        let t = self.true_expr();
+        self.goto_if(t, label, loc);
+    }
+
+    fn true_expr(&mut self) -> Expr {
+        let b = self.prog.types.bool();
+        Expr::int(1, b)
+    }
+
+    /// A fresh local of the current function (a temporary when `name` is
+    /// a generated one), declared at this point.
+    fn fresh_local(&mut self, display: &str, ty: &CType, loc: Loc) -> SymbolId {
+        self.fx.counter += 1;
+        let name = format!("{}::{}::{display}", self.fx.name, self.fx.counter);
+        let irty = self.ir_ty(ty);
+        let sym = self.prog.add_symbol(&name, irty, SymbolKind::Local(self.fx.func), loc);
+        self.prog.symbols[sym].display_name = display.to_string();
+        self.sym_types.insert(sym, ty.clone());
+        self.emit(InstrKind::Decl(sym), loc);
+        sym
+    }
+
+    /// A temporary holding `value`; returns an expression reading it.
+    fn temp(&mut self, value: Expr, ty: &CType, loc: Loc) -> Expr {
+        let sym = self.fresh_local("$tmp", &ty.unqualified(), loc);
+        let irty = self.prog.symbols[sym].ty;
+        let target = Expr::sym(sym, irty);
+        self.emit(InstrKind::Assign(target.clone(), value), loc);
+        target
+    }
+
+    /// Resolves jumps and installs the body of a finished function.
+    fn finish_function(&mut self, mut ctx: FnCtx) {
+        while let Some(block) = ctx.live.pop() {
+            block.close_into(&mut ctx.hoists);
+        }
+        ctx.insert_hoisted_decls();
+        for (name, (label, used_at)) in &ctx.user_labels {
+            if ctx.label_pos[label.0].is_none() {
+                let loc = used_at.unwrap_or(Loc::NONE);
+                self.diags.error(loc, format!("label `{name}` used but not defined"));
+            }
+        }
+        let end = ctx.instrs.len() as u32;
+        for (at, label) in &ctx.fixups {
+            let target = ctx.label_pos[label.0].unwrap_or(end);
+            if let InstrKind::Goto { target: t, .. } = &mut ctx.instrs[*at].kind {
+                *t = InstrIdx(target);
+            }
+        }
+        for (name, (label, _)) in &ctx.user_labels {
+            if let Some(at) = ctx.label_pos[label.0] {
+                self.prog.labels.push(ir::Label { function: ctx.func, name: name.clone(), at: InstrIdx(at) });
+            }
+        }
+        if ctx.label_pos.iter().any(|p| *p == Some(end)) || ctx.instrs.is_empty() {
+            ctx.instrs.push(Instr::new(InstrKind::Skip, Loc::NONE));
+        }
+        self.prog.functions[ctx.func].body = Some(ctx.instrs);
+    }
+
+    /// Picks a program-unique symbol name: `preferred` if free, else
+    /// prefixed by `qualifier`, numbered if needed.
+    fn unique_name(&mut self, preferred: &str, qualifier: &str) -> String {
+        let mut name = preferred.to_string();
+        if self.used_names.contains(&name) || self.external_names.contains(&name) {
+            name = format!("{qualifier}::{preferred}");
+            let base = name.clone();
+            let mut n = 1;
+            while self.used_names.contains(&name) {
+                n += 1;
+                name = format!("{base}#{n}");
+            }
+        }
+        self.used_names.insert(name.clone());
+        name
+    }
 }

@@ -1,0 +1,210 @@
+//! Constant evaluation of lowered integer expressions.
+//!
+//! Integer constant expressions (array sizes, case labels, enum values,
+//! bit-field widths, `_Static_assert`) are lowered like any expression and
+//! then folded here, so the typing rules exist once. Folding follows the
+//! IR's exact semantics per type (wrap-around, truncation, sign extension);
+//! a division by zero or any non-constant operand makes the result unknown.
+
+use ir::{BinOp, Expr, ExprKind, Type, TypeId, TypeTable, UnOp};
+
+/// Nesting beyond this is not folded (the result is "not constant").
+const MAX_DEPTH: u32 = 4096;
+
+/// Width and signedness of an integer-like IR type.
+fn int_shape(tt: &TypeTable, ty: TypeId) -> Option<(u32, bool)> {
+    match tt.get(ty) {
+        Type::Bool => Some((1, false)),
+        Type::Int { bits, signed } => Some((*bits, *signed)),
+        _ => None,
+    }
+}
+
+fn mask(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+/// The value of `bits`-wide two's-complement pattern `v` as an `i128`.
+pub fn sign_extend(v: u128, bits: u32) -> i128 {
+    if bits == 0 || bits >= 128 {
+        return v as i128;
+    }
+    let shift = 128 - bits;
+    ((v << shift) as i128) >> shift
+}
+
+/// The folded value of an integer-typed expression as a signed or
+/// unsigned number per its type, or `None` when it is not constant.
+pub fn fold_value(tt: &TypeTable, e: &Expr) -> Option<i128> {
+    let (bits, signed) = int_shape(tt, e.ty)?;
+    let v = fold(tt, e, 0)?;
+    Some(if signed { sign_extend(v, bits) } else { v as i128 })
+}
+
+/// Folds an integer- or bool-typed expression to its bit pattern.
+pub fn fold(tt: &TypeTable, e: &Expr, depth: u32) -> Option<u128> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let (bits, _) = int_shape(tt, e.ty)?;
+    let v = match &e.kind {
+        ExprKind::IntConst(v) => *v,
+        ExprKind::Zero => 0,
+        ExprKind::Cast(x) => fold_cast(tt, x, bits, depth)?,
+        ExprKind::Unary(op, x) => {
+            let a = fold(tt, x, depth + 1)?;
+            match op {
+                UnOp::Neg => a.wrapping_neg(),
+                UnOp::BitNot => !a,
+                UnOp::Not => u128::from(a == 0),
+            }
+        }
+        ExprKind::Binary(op, l, r) => fold_binary(tt, *op, l, r, bits, depth)?,
+        ExprKind::Ite(c, t, f) => {
+            if fold(tt, c, depth + 1)? != 0 {
+                fold(tt, t, depth + 1)?
+            } else {
+                fold(tt, f, depth + 1)?
+            }
+        }
+        _ => return None,
+    };
+    Some(v & mask(bits))
+}
+
+fn fold_cast(tt: &TypeTable, x: &Expr, to_bits: u32, depth: u32) -> Option<u128> {
+    if matches!(x.kind, ExprKind::Null) {
+        return Some(0);
+    }
+    let (from_bits, from_signed) = int_shape(tt, x.ty)?;
+    let a = fold(tt, x, depth + 1)?;
+    if to_bits == 1 && matches!(tt.get(x.ty), Type::Int { .. }) {
+        // Conversion to _Bool compares with zero instead of truncating.
+        return Some(u128::from(a != 0));
+    }
+    Some(if from_signed { sign_extend(a, from_bits) as u128 } else { a })
+}
+
+fn fold_binary(tt: &TypeTable, op: BinOp, l: &Expr, r: &Expr, bits: u32, depth: u32) -> Option<u128> {
+    let (lbits, lsigned) = int_shape(tt, l.ty)?;
+    let a = fold(tt, l, depth + 1)?;
+    if matches!(op, BinOp::And | BinOp::Or) {
+        // Short-circuit so `0 && (1/0)` still folds.
+        if (op == BinOp::And) == (a == 0) {
+            return Some(u128::from(op == BinOp::Or));
+        }
+        return Some(u128::from(fold(tt, r, depth + 1)? != 0));
+    }
+    let b = fold(tt, r, depth + 1)?;
+    let (sa, sb) = (sign_extend(a, lbits), sign_extend(b, int_shape(tt, r.ty)?.0));
+    let ordering = if lsigned { sa.cmp(&sb) } else { a.cmp(&b) };
+    Some(match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div | BinOp::Rem => {
+            if b & mask(lbits) == 0 {
+                return None;
+            }
+            if lsigned {
+                let (q, m) = (sa.wrapping_div(sb), sa.wrapping_rem(sb));
+                (if op == BinOp::Div { q } else { m }) as u128
+            } else if op == BinOp::Div {
+                a / b
+            } else {
+                a % b
+            }
+        }
+        BinOp::Shl | BinOp::Shr => {
+            let amount = int_shape(tt, r.ty).map(|(w, s)| if s { sign_extend(b, w) } else { b as i128 })?;
+            if amount < 0 || amount >= i128::from(bits) {
+                return None;
+            }
+            if op == BinOp::Shl {
+                a << amount
+            } else if lsigned {
+                (sa >> amount) as u128
+            } else {
+                a >> amount
+            }
+        }
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::Eq => u128::from(ordering.is_eq()),
+        BinOp::Ne => u128::from(ordering.is_ne()),
+        BinOp::Lt => u128::from(ordering.is_lt()),
+        BinOp::Le => u128::from(ordering.is_le()),
+        BinOp::Gt => u128::from(ordering.is_gt()),
+        BinOp::Ge => u128::from(ordering.is_ge()),
+        BinOp::And | BinOp::Or | BinOp::PtrAdd | BinOp::PtrDiff => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tt() -> (TypeTable, TypeId, TypeId, TypeId) {
+        let mut tt = TypeTable::new();
+        let int = tt.int(32, true);
+        let uint = tt.int(32, false);
+        let b = tt.bool();
+        (tt, int, uint, b)
+    }
+
+    #[test]
+    fn signed_arithmetic_wraps_and_divides_towards_zero() {
+        let (tt, int, _, _) = tt();
+        let e = Expr::binary(BinOp::Div, Expr::int((-7i32) as u32 as u128, int), Expr::int(2, int), int);
+        assert_eq!(fold_value(&tt, &e), Some(-3));
+        let e = Expr::binary(BinOp::Rem, Expr::int((-7i32) as u32 as u128, int), Expr::int(2, int), int);
+        assert_eq!(fold_value(&tt, &e), Some(-1));
+        let e = Expr::binary(BinOp::Add, Expr::int(0x7fff_ffff, int), Expr::int(1, int), int);
+        assert_eq!(fold_value(&tt, &e), Some(i32::MIN as i128));
+    }
+
+    #[test]
+    fn unsigned_comparison_and_casts() {
+        let (tt, int, uint, b) = tt();
+        let minus_one = Expr::cast(Expr::int(0xffff_ffff, int), uint);
+        let e = Expr::binary(BinOp::Lt, Expr::int(1, uint), minus_one, b);
+        assert_eq!(fold_value(&tt, &e), Some(1));
+        let e = Expr::binary(BinOp::Lt, Expr::int(1, int), Expr::int(0xffff_ffff, int), b);
+        assert_eq!(fold_value(&tt, &e), Some(0));
+    }
+
+    #[test]
+    fn division_by_zero_and_oversized_shift_are_not_constant() {
+        let (tt, int, _, _) = tt();
+        let e = Expr::binary(BinOp::Div, Expr::int(1, int), Expr::int(0, int), int);
+        assert_eq!(fold_value(&tt, &e), None);
+        let e = Expr::binary(BinOp::Shl, Expr::int(1, int), Expr::int(32, int), int);
+        assert_eq!(fold_value(&tt, &e), None);
+        let e = Expr::binary(BinOp::Shr, Expr::int(0x8000_0000, int), Expr::int(31, int), int);
+        assert_eq!(fold_value(&tt, &e), Some(-1));
+    }
+
+    #[test]
+    fn logical_and_short_circuits() {
+        let (tt, int, _, b) = tt();
+        let div0 = Expr::binary(BinOp::Div, Expr::int(1, int), Expr::int(0, int), int);
+        let rhs = Expr::binary(BinOp::Ne, div0, Expr::int(0, int), b);
+        let e = Expr::binary(BinOp::And, Expr::int(0, b), rhs, b);
+        assert_eq!(fold_value(&tt, &e), Some(0));
+    }
+
+    #[test]
+    fn cast_to_bool_tests_for_zero() {
+        let (tt, int, _, b) = tt();
+        assert_eq!(fold_value(&tt, &Expr::cast(Expr::int(256, int), b)), Some(1));
+        let mut tt2 = tt.clone();
+        let ch = tt2.int(8, true);
+        assert_eq!(fold_value(&tt2, &Expr::cast(Expr::int(256, int), ch)), Some(0));
+        assert_eq!(fold_value(&tt2, &Expr::cast(Expr::int(255, int), ch)), Some(-1));
+    }
+}

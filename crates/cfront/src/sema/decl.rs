@@ -1,0 +1,910 @@
+//! Declarations: type specifiers and declarators to C types, struct/union
+//! and enum definitions, typedefs, objects and functions at file and block
+//! scope with their linkage across translation units, function
+//! definitions (prototyped and K&R), and `_Static_assert`.
+
+use super::ctype::{self, ArraySize, CType, FloatKind, FnType, IntKind, Kind};
+use super::layout::{MemberShape, RecordAttrs};
+use super::scope::{Ordinary, Tag};
+use super::types::{CField, EnumInfo, RecordInfo};
+use super::{FnCtx, Sema, R};
+use crate::ast::{self, BasicType, Derived, ExternalDecl, StorageClass, TypeSpec};
+use ir::{CompositeId, CompositeKind, Expr, ExprKind, InstrKind, Loc, SymbolId, SymbolKind};
+use std::rc::Rc;
+
+/// `aligned` without an argument means the target's biggest alignment.
+const BIGGEST_ALIGNMENT: u64 = 16;
+
+pub fn item_loc(item: &ExternalDecl) -> Option<Loc> {
+    match item {
+        ExternalDecl::Function(f) => Some(f.loc),
+        ExternalDecl::Declaration(d) => Some(d.loc),
+        ExternalDecl::StaticAssert(s) => Some(s.loc),
+        ExternalDecl::Asm(_, loc) => Some(*loc),
+    }
+}
+
+fn has_attr(attrs: &[ast::Attribute], name: &str) -> bool {
+    attrs.iter().any(|a| a.name == name)
+}
+
+/// How a declared name links.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Linkage {
+    External,
+    Internal,
+}
+
+impl<'a> Sema<'a> {
+    /// Collects names that any unit declares with external linkage, so a
+    /// file-static symbol never takes such a name.
+    pub(super) fn reserve_external_names(&mut self, units: &[ast::TranslationUnit]) {
+        for unit in units {
+            for item in &unit.items {
+                let (specs, declarators): (&ast::DeclSpecs, Vec<&ast::Declarator>) = match item {
+                    ExternalDecl::Function(f) => (&f.specs, vec![&f.declarator]),
+                    ExternalDecl::Declaration(d) => (&d.specs, d.declarators.iter().map(|i| &i.declarator).collect()),
+                    _ => continue,
+                };
+                if matches!(specs.storage, Some(StorageClass::Static | StorageClass::Typedef)) {
+                    continue;
+                }
+                for d in declarators {
+                    if let Some(name) = &d.name {
+                        self.external_names.insert(name.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn lower_external(&mut self, item: &ExternalDecl) -> R<()> {
+        match item {
+            ExternalDecl::Function(f) => self.function_definition(f),
+            ExternalDecl::Declaration(d) => self.declaration(d),
+            ExternalDecl::StaticAssert(s) => self.static_assert(s),
+            ExternalDecl::Asm(_, loc) => {
+                self.warn(*loc, "file-scope asm is ignored");
+                Ok(())
+            }
+        }
+    }
+
+    pub(super) fn static_assert(&mut self, s: &ast::StaticAssert) -> R<()> {
+        let value = self.const_int(&s.cond, "static assertion condition")?;
+        if value == 0 {
+            let msg = s.message.as_deref().unwrap_or("");
+            return Err(self.error(s.loc, format!("static assertion failed: {msg}")));
+        }
+        Ok(())
+    }
+
+    // ----- types from specifiers and declarators -----
+
+    /// The type named by declaration specifiers, with their qualifiers.
+    pub(super) fn resolve_specs(&mut self, specs: &ast::DeclSpecs) -> R<CType> {
+        let ty = match &specs.ty {
+            TypeSpec::Basic { ty, complex } => self.basic_type(*ty, *complex, specs.loc)?,
+            TypeSpec::Record(r) => self.record_type(r, &specs.attrs)?,
+            TypeSpec::Enum(e) => self.enum_type(e, &specs.attrs)?,
+            TypeSpec::TypedefName(name) => match self.scopes.lookup(name) {
+                Some(Ordinary::Typedef(t)) => t.clone(),
+                _ => return Err(self.error(specs.loc, format!("unknown type name `{name}`"))),
+            },
+            TypeSpec::TypeofExpr(e) => {
+                let (v, _) = self.scratch(|s| s.expr(e))?;
+                v.ty
+            }
+            TypeSpec::TypeofType(tn) => self.type_name(tn)?,
+            TypeSpec::AutoType => return Err(self.error(specs.loc, "`__auto_type` needs an initializer")),
+            TypeSpec::VaList => CType::pointer_to(CType::void()),
+            TypeSpec::Implicit => CType::int(),
+        };
+        Ok(ty.with_quals(specs.qualifiers))
+    }
+
+    fn basic_type(&mut self, b: BasicType, complex: bool, loc: Loc) -> R<CType> {
+        use BasicType as B;
+        let kind = match b {
+            B::Void => Kind::Void,
+            B::Bool => Kind::Bool,
+            B::Char => Kind::Int(IntKind::Char),
+            B::SChar => Kind::Int(IntKind::SChar),
+            B::UChar => Kind::Int(IntKind::UChar),
+            B::Short => Kind::Int(IntKind::Short),
+            B::UShort => Kind::Int(IntKind::UShort),
+            B::Int => Kind::Int(IntKind::Int),
+            B::UInt => Kind::Int(IntKind::UInt),
+            B::Long => Kind::Int(IntKind::Long),
+            B::ULong => Kind::Int(IntKind::ULong),
+            B::LongLong => Kind::Int(IntKind::LongLong),
+            B::ULongLong => Kind::Int(IntKind::ULongLong),
+            B::Int128 | B::UInt128 => {
+                if self.tcx.dm == ir::DataModel::ILP32 {
+                    return Err(self.error(loc, "__int128 is not supported on ILP32 targets"));
+                }
+                Kind::Int(if b == B::Int128 { IntKind::Int128 } else { IntKind::UInt128 })
+            }
+            B::Float | B::Float32 => Kind::Float(FloatKind::Float),
+            B::Double | B::Float64 | B::Float32x => Kind::Float(FloatKind::Double),
+            B::LongDouble | B::Float64x => Kind::Float(FloatKind::LongDouble),
+            B::Float16 => Kind::Float(FloatKind::Float16),
+            B::Float128 => Kind::Float(FloatKind::Float128),
+        };
+        if complex {
+            return match kind {
+                Kind::Float(k) => Ok(CType::new(Kind::Complex(k))),
+                _ => Err(self.error(loc, "unsupported: complex integer types")),
+            };
+        }
+        Ok(CType::new(kind))
+    }
+
+    pub(super) fn type_name(&mut self, tn: &ast::TypeName) -> R<CType> {
+        let base = self.resolve_specs(&tn.specs)?;
+        self.apply_declarator(base, &tn.declarator)
+    }
+
+    /// Applies a declarator's derivations (innermost last) to `base`.
+    pub(super) fn apply_declarator(&mut self, base: CType, d: &ast::Declarator) -> R<CType> {
+        let mut ty = base;
+        for derived in d.derived.iter().rev() {
+            ty = match derived {
+                Derived::Pointer(q) => CType::pointer_to(ty).with_quals(*q),
+                Derived::Array(a) => {
+                    if ty.is_function() {
+                        return Err(self.error(d.loc, "array of functions is not allowed"));
+                    }
+                    let size = match &a.size {
+                        None => ArraySize::Unknown,
+                        Some(e) => self.array_size(e)?,
+                    };
+                    CType::array_of(ty, size)
+                }
+                Derived::Function(f) => {
+                    if ty.is_function() || ty.is_array() {
+                        return Err(self.error(d.loc, "a function cannot return a function or an array"));
+                    }
+                    let (fnty, _) = self.function_type(f, ty, None)?;
+                    CType::new(Kind::Function(Rc::new(fnty)))
+                }
+            };
+        }
+        let align = self.aligned_attr(&d.attrs)?;
+        if align > 0 {
+            ty.align = align;
+        }
+        Ok(ty)
+    }
+
+    /// The function type of a declarator part, with the parameter names.
+    /// `kr_decls` gives the parameter types of a K&R definition.
+    fn function_type(
+        &mut self,
+        f: &ast::FunctionDecl,
+        ret: CType,
+        kr_decls: Option<&[ast::Declaration]>,
+    ) -> R<(FnType, Vec<(Option<String>, CType, Loc)>)> {
+        let mut params = Vec::new();
+        if !f.kr_names.is_empty() {
+            for name in &f.kr_names {
+                let ty = match kr_decls {
+                    Some(decls) => self.kr_param_type(decls, name)?,
+                    None => CType::int(),
+                };
+                params.push((Some(name.clone()), ty, Loc::NONE));
+            }
+        } else {
+            self.in_params += 1;
+            let result = self.prototype_params(f);
+            self.in_params -= 1;
+            params = result?;
+        }
+        let unprototyped = f.unprototyped || !f.kr_names.is_empty();
+        let fnty = FnType {
+            ret: ret.unqualified(),
+            params: params.iter().map(|p| p.1.clone()).collect(),
+            variadic: f.variadic,
+            unprototyped,
+        };
+        Ok((fnty, params))
+    }
+
+    fn prototype_params(&mut self, f: &ast::FunctionDecl) -> R<Vec<(Option<String>, CType, Loc)>> {
+        let mut params = Vec::new();
+        for p in &f.params {
+            let base = self.resolve_specs(&p.specs)?;
+            let ty = self.apply_declarator(base, &p.declarator)?;
+            if ty.is_void() && f.params.len() == 1 && p.declarator.name.is_none() {
+                break;
+            }
+            params.push((p.declarator.name.clone(), adjust_param(ty), p.loc));
+        }
+        Ok(params)
+    }
+
+    fn kr_param_type(&mut self, decls: &[ast::Declaration], name: &str) -> R<CType> {
+        for d in decls {
+            for id in &d.declarators {
+                if id.declarator.name.as_deref() == Some(name) {
+                    let base = self.resolve_specs(&d.specs)?;
+                    let ty = self.apply_declarator(base, &id.declarator)?;
+                    return Ok(adjust_param(ty));
+                }
+            }
+        }
+        Ok(CType::int())
+    }
+
+    /// The size of an array declarator: a constant, or a VLA whose length
+    /// is evaluated once into a fresh symbol.
+    fn array_size(&mut self, e: &ast::Expr) -> R<ArraySize> {
+        if self.in_params > 0 {
+            // Sizes in parameter lists only matter for inner dimensions;
+            // they may name other parameters, which are not in scope here.
+            let errors_before = self.diags.list.len();
+            let folded = self.scratch(|s| s.rvalue(e)).ok().and_then(|(v, instrs)| {
+                if instrs.is_empty() { super::consteval::fold_value(&self.prog.types, &v.e) } else { None }
+            });
+            self.diags.list.truncate(errors_before);
+            return Ok(match folded {
+                Some(n) if n >= 0 => ArraySize::Fixed(n as u64),
+                _ => ArraySize::Unknown,
+            });
+        }
+        let (v, instrs) = self.scratch(|s| s.rvalue(e))?;
+        if !v.ty.is_integer() {
+            return Err(self.error(e.loc, "size of array has non-integer type"));
+        }
+        if instrs.is_empty() {
+            if let Some(n) = super::consteval::fold_value(&self.prog.types, &v.e) {
+                if n < 0 {
+                    return Err(self.error(e.loc, "size of array is negative"));
+                }
+                return Ok(ArraySize::Fixed(n as u64));
+            }
+        }
+        if self.in_static_context() || self.in_record > 0 {
+            return Err(self.error(e.loc, "variable length array outside a function body"));
+        }
+        // Re-emit the size computation for real and keep its value.
+        let v = self.rvalue(e)?;
+        let size_t = self.tcx.size_t();
+        let value = self.cast_to(v, &size_t, e.loc, true)?;
+        let len = self.fresh_local("$vla_len", &size_t, e.loc);
+        let irty = self.prog.symbols[len].ty;
+        self.emit(InstrKind::Assign(Expr::sym(len, irty), value), e.loc);
+        Ok(ArraySize::Var(len))
+    }
+
+    /// Evaluates an integer constant expression.
+    pub(super) fn const_int(&mut self, e: &ast::Expr, what: &str) -> R<i128> {
+        let (v, instrs) = self.scratch(|s| s.rvalue(e))?;
+        if !v.ty.is_integer() {
+            return Err(self.error(e.loc, format!("{what} is not an integer")));
+        }
+        match super::consteval::fold_value(&self.prog.types, &v.e) {
+            Some(n) if instrs.is_empty() => Ok(n),
+            _ => Err(self.error(e.loc, format!("{what} is not an integer constant expression"))),
+        }
+    }
+
+    /// The alignment an `aligned` attribute asks for (0: none).
+    fn aligned_attr(&mut self, attrs: &[ast::Attribute]) -> R<u64> {
+        let mut align = 0;
+        for a in attrs.iter().filter(|a| a.name == "aligned") {
+            let n = match a.args.first() {
+                Some(e) => self.const_int(e, "alignment")?,
+                None => BIGGEST_ALIGNMENT as i128,
+            };
+            if n <= 0 || (n & (n - 1)) != 0 {
+                return Err(self.error(a.loc, "requested alignment is not a positive power of 2"));
+            }
+            align = align.max(n as u64);
+        }
+        Ok(align)
+    }
+
+    fn alignas(&mut self, specs: &[ast::AlignSpec]) -> R<u64> {
+        let mut align = 0;
+        for s in specs {
+            let n = match s {
+                ast::AlignSpec::Type(tn) => {
+                    let ty = self.type_name(tn)?;
+                    self.tcx.align_of(&ty).unwrap_or(1)
+                }
+                ast::AlignSpec::Expr(e) => self.const_int(e, "alignment")?.max(0) as u64,
+            };
+            align = align.max(n);
+        }
+        Ok(align)
+    }
+
+    // ----- struct, union, enum -----
+
+    fn new_record(&mut self, kind: CompositeKind, tag: Option<&str>, loc: Loc) -> CompositeId {
+        let name = match tag {
+            Some(t) => t.to_string(),
+            None => {
+                self.anon_records += 1;
+                format!("__anon{}", self.anon_records)
+            }
+        };
+        let id = self.prog.types.composites.push(ir::Composite {
+            kind,
+            name: name.clone(),
+            fields: Vec::new(),
+            size: 0,
+            align: 1,
+            complete: false,
+        });
+        self.tcx.records.push(RecordInfo {
+            kind,
+            tag: name,
+            fields: Vec::new(),
+            complete: false,
+            size: 0,
+            align: 1,
+            loc,
+        });
+        id
+    }
+
+    fn record_type(&mut self, r: &ast::RecordSpec, outer_attrs: &[ast::Attribute]) -> R<CType> {
+        let kind = match r.kind {
+            ast::RecordKind::Struct => CompositeKind::Struct,
+            ast::RecordKind::Union => CompositeKind::Union,
+        };
+        let Some(fields) = &r.fields else {
+            let tag = r.tag.as_deref().unwrap_or("");
+            return match self.scopes.lookup_tag(tag) {
+                Some(Tag::Record(id)) => {
+                    if self.tcx.records[id.0 as usize].kind != kind {
+                        return Err(self.error(r.loc, format!("`{tag}` defined as a different kind of tag")));
+                    }
+                    Ok(CType::new(Kind::Record(id)))
+                }
+                Some(Tag::Enum(_)) => Err(self.error(r.loc, format!("`{tag}` defined as a different kind of tag"))),
+                None => {
+                    let id = self.new_record(kind, Some(tag), r.loc);
+                    self.scopes.insert_tag(tag, Tag::Record(id));
+                    Ok(CType::new(Kind::Record(id)))
+                }
+            };
+        };
+        let id = match r.tag.as_deref().map(|t| (t, self.scopes.lookup_tag_current(t))) {
+            Some((t, Some(Tag::Record(id)))) => {
+                let info = &self.tcx.records[id.0 as usize];
+                if info.complete || info.kind != kind {
+                    let prev = info.loc;
+                    self.diags.note(prev, "previous definition is here");
+                    return Err(self.error(r.loc, format!("redefinition of `{t}`")));
+                }
+                id
+            }
+            Some((t, _)) => {
+                let id = self.new_record(kind, Some(t), r.loc);
+                self.scopes.insert_tag(t, Tag::Record(id));
+                id
+            }
+            None => self.new_record(kind, None, r.loc),
+        };
+        self.tcx.records[id.0 as usize].loc = r.loc;
+        self.in_record += 1;
+        let members = self.record_members(fields);
+        self.in_record -= 1;
+        let (cfields, shapes) = members?;
+        let attrs = RecordAttrs {
+            packed: has_attr(&r.attrs, "packed") || has_attr(outer_attrs, "packed"),
+            align: self.aligned_attr(&r.attrs)?.max(self.aligned_attr(outer_attrs)?),
+            max_align: 0,
+        };
+        self.tcx.records[id.0 as usize].fields = cfields;
+        self.tcx.complete_record(id, &shapes, attrs);
+        self.tcx.sync_composite(&mut self.prog.types, id);
+        Ok(CType::new(Kind::Record(id)))
+    }
+
+    fn record_members(&mut self, fields: &[ast::FieldDecl]) -> R<(Vec<CField>, Vec<MemberShape>)> {
+        let mut cfields = Vec::new();
+        let mut shapes = Vec::new();
+        let count = fields.iter().map(|f| f.declarators.len().max(1)).sum::<usize>();
+        for fd in fields {
+            let base = self.resolve_specs(&fd.specs)?;
+            let explicit = self.aligned_attr(&fd.specs.attrs)?.max(self.alignas(&fd.specs.alignas)?);
+            let packed = has_attr(&fd.specs.attrs, "packed");
+            if fd.declarators.is_empty() {
+                if base.is_record() {
+                    let shape = self.member_shape(&base, None, explicit, packed, false, fd.loc)?;
+                    cfields.push(CField { name: String::new(), ty: base, bit_width: None, offset_bits: 0 });
+                    shapes.push(shape);
+                }
+                continue;
+            }
+            for fdecl in &fd.declarators {
+                let (name, ty, attrs) = match &fdecl.declarator {
+                    Some(d) => (d.name.clone().unwrap_or_default(), self.apply_declarator(base.clone(), d)?, &d.attrs[..]),
+                    None => (String::new(), base.clone(), &[][..]),
+                };
+                let width = match &fdecl.bit_width {
+                    Some(w) => Some(self.bit_width(w, &ty, &name, fd.loc)?),
+                    None => None,
+                };
+                let is_last = cfields.len() + 1 == count;
+                let field_align = explicit.max(self.aligned_attr(attrs)?);
+                let field_packed = packed || has_attr(attrs, "packed");
+                let shape = self.member_shape(&ty, width, field_align, field_packed, is_last, fd.loc)?;
+                let named = !name.is_empty();
+                shapes.push(MemberShape { named, ..shape });
+                cfields.push(CField { name, ty, bit_width: width, offset_bits: 0 });
+            }
+        }
+        Ok((cfields, shapes))
+    }
+
+    fn bit_width(&mut self, w: &ast::Expr, ty: &CType, name: &str, loc: Loc) -> R<u32> {
+        let n = self.const_int(w, "bit-field width")?;
+        if !ty.is_integer() {
+            return Err(self.error(loc, format!("bit-field `{name}` has non-integral type")));
+        }
+        let max = self.tcx.size_of(ty).unwrap_or(0) * 8;
+        let max = if ty.is_bool() { 1 } else { max };
+        if n < 0 || n as u64 > max {
+            return Err(self.error(loc, format!("width of bit-field `{name}` ({n} bits) exceeds its type")));
+        }
+        if n == 0 && !name.is_empty() {
+            return Err(self.error(loc, format!("named bit-field `{name}` has zero width")));
+        }
+        Ok(n as u32)
+    }
+
+    fn member_shape(
+        &mut self,
+        ty: &CType,
+        bit_width: Option<u32>,
+        explicit_align: u64,
+        packed: bool,
+        may_be_flexible: bool,
+        loc: Loc,
+    ) -> R<MemberShape> {
+        let flexible = may_be_flexible && matches!(ty.kind, Kind::Array(_, ArraySize::Unknown));
+        let size = if flexible {
+            0
+        } else {
+            match self.tcx.size_of(ty) {
+                Ok(s) => s,
+                Err(e) => return Err(self.error(loc, format!("field has {}", e.describe()))),
+            }
+        };
+        let align = match self.tcx.align_of(ty) {
+            Ok(a) => a,
+            Err(e) => return Err(self.error(loc, format!("field has {}", e.describe()))),
+        };
+        Ok(MemberShape { size, align, explicit_align, bit_width, named: true, packed })
+    }
+
+    fn enum_type(&mut self, e: &ast::EnumSpec, outer_attrs: &[ast::Attribute]) -> R<CType> {
+        let Some(list) = &e.enumerators else {
+            let tag = e.tag.as_deref().unwrap_or("");
+            return match self.scopes.lookup_tag(tag) {
+                Some(Tag::Enum(id)) => Ok(CType::new(Kind::Enum(id))),
+                Some(Tag::Record(_)) => Err(self.error(e.loc, format!("`{tag}` defined as a different kind of tag"))),
+                None => {
+                    let id = self.tcx.enums.len();
+                    self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false });
+                    self.scopes.insert_tag(tag, Tag::Enum(id));
+                    Ok(CType::new(Kind::Enum(id)))
+                }
+            };
+        };
+        let id = match e.tag.as_deref().map(|t| (t, self.scopes.lookup_tag_current(t))) {
+            Some((_, Some(Tag::Enum(id)))) if !self.tcx.enums[id].complete => id,
+            other => {
+                let id = self.tcx.enums.len();
+                let tag = other.map(|(t, _)| t.to_string()).unwrap_or_default();
+                self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false });
+                if !tag.is_empty() {
+                    self.scopes.insert_tag(&tag, Tag::Enum(id));
+                }
+                id
+            }
+        };
+        let fixed = match &e.underlying {
+            Some(tn) => self.type_name(tn)?.kind.clone(),
+            None => Kind::Void,
+        };
+        let (mut next, mut min, mut max) = (0i128, 0i128, 0i128);
+        for en in list {
+            let value = match &en.value {
+                Some(v) => self.const_int(v, "enumerator value")?,
+                None => next,
+            };
+            min = min.min(value);
+            max = max.max(value);
+            let ty = CType::new(Kind::Int(constant_kind(value, self.tcx.dm)));
+            self.scopes.insert(&en.name, Ordinary::EnumConst { value, ty });
+            next = value + 1;
+        }
+        let packed = has_attr(&e.attrs, "packed") || has_attr(outer_attrs, "packed");
+        let kind = match fixed {
+            Kind::Int(k) => k,
+            _ => enum_int_kind(min, max, packed, self.tcx.dm),
+        };
+        self.tcx.enums[id].int_kind = kind;
+        self.tcx.enums[id].complete = true;
+        Ok(CType::new(Kind::Enum(id)))
+    }
+
+    // ----- declarations -----
+
+    pub(super) fn declaration(&mut self, d: &ast::Declaration) -> R<()> {
+        if matches!(d.specs.ty, TypeSpec::AutoType) {
+            for id in &d.declarators {
+                self.auto_type_declarator(d, id)?;
+            }
+            return Ok(());
+        }
+        let base = self.resolve_specs(&d.specs)?;
+        let mut result = Ok(());
+        for id in &d.declarators {
+            if let Err(e) = self.init_declarator(d, &base, id) {
+                result = Err(e);
+            }
+        }
+        result
+    }
+
+    fn auto_type_declarator(&mut self, d: &ast::Declaration, id: &ast::InitDeclarator) -> R<()> {
+        let Some(ast::Initializer::Expr(init)) = &id.init else {
+            return Err(self.error(d.loc, "`__auto_type` needs an initializer expression"));
+        };
+        let (v, _) = self.scratch(|s| s.rvalue(init))?;
+        let base = v.ty.with_quals(d.specs.qualifiers);
+        self.init_declarator(d, &base, id)
+    }
+
+    fn init_declarator(&mut self, d: &ast::Declaration, base: &CType, id: &ast::InitDeclarator) -> R<()> {
+        let loc = id.declarator.loc;
+        let Some(name) = id.declarator.name.clone() else {
+            return Err(self.error(loc, "declaration does not declare a name"));
+        };
+        let mut ty = self.apply_declarator(base.clone(), &id.declarator)?;
+        let storage = d.specs.storage;
+        if storage == Some(StorageClass::Typedef) {
+            let align = self.aligned_attr(&d.specs.attrs)?;
+            if align > 0 {
+                ty.align = align;
+            }
+            self.scopes.insert(&name, Ordinary::Typedef(ty));
+            return Ok(());
+        }
+        let link_name = id.asm_label.clone().unwrap_or_else(|| name.clone());
+        if ty.is_function() {
+            if id.init.is_some() {
+                return Err(self.error(loc, format!("function `{name}` is initialized like a variable")));
+            }
+            let internal = storage == Some(StorageClass::Static);
+            let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
+            self.scopes.insert(&name, Ordinary::Symbol { sym });
+            return Ok(());
+        }
+        if let Some(init) = &id.init {
+            ty = self.complete_from_initializer(ty, init)?;
+        }
+        let file_scope = self.scopes.at_file_scope();
+        match (file_scope, storage) {
+            (true, _) | (false, Some(StorageClass::Extern)) => {
+                let internal = file_scope && storage == Some(StorageClass::Static);
+                let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
+                self.prog.symbols[sym].thread_local |= d.specs.thread_local;
+                let ty = self.sym_types[&sym].clone();
+                self.scopes.insert(&name, Ordinary::Symbol { sym });
+                if let Some(init) = &id.init {
+                    if !file_scope {
+                        return Err(self.error(loc, format!("`extern` variable `{name}` has an initializer")));
+                    }
+                    self.static_initializer(sym, &ty, init)?;
+                }
+                Ok(())
+            }
+            (false, Some(StorageClass::Static)) => {
+                let qualified = format!("{}::{name}", self.fx.name);
+                let unique = self.unique_name(&qualified, &self.unit_file.clone());
+                let irty = self.ir_ty(&ty);
+                let sym = self.prog.add_symbol(&unique, irty, SymbolKind::Global, loc);
+                self.prog.symbols[sym].display_name = name.clone();
+                self.prog.symbols[sym].thread_local = d.specs.thread_local;
+                self.sym_types.insert(sym, ty.clone());
+                self.scopes.insert(&name, Ordinary::Symbol { sym });
+                match &id.init {
+                    Some(init) => self.static_initializer(sym, &ty, init),
+                    None => Ok(()),
+                }
+            }
+            (false, _) => self.local_object(&name, ty, id.init.as_ref(), loc),
+        }
+    }
+
+    fn local_object(&mut self, name: &str, ty: CType, init: Option<&ast::Initializer>, loc: Loc) -> R<()> {
+        if let Err(e) = self.tcx.size_of(&ty) {
+            if e != super::types::SizeError::Variable {
+                return Err(self.error(loc, format!("variable `{name}` has {}", e.describe())));
+            }
+        }
+        let sym = self.fresh_local(name, &ty, loc);
+        if let Some(block) = self.fx.live.last_mut() {
+            block.locals.push(sym);
+            if !ty.is_vla() {
+                block.hoistable.push(sym);
+            }
+        }
+        self.scopes.insert(name, Ordinary::Symbol { sym });
+        if let Some(init) = init {
+            let irty = self.prog.symbols[sym].ty;
+            self.initialize(Expr::sym(sym, irty), &ty, init, true)?;
+        }
+        Ok(())
+    }
+
+    /// Lowers the initializer of an object with static storage into the
+    /// init function.
+    fn static_initializer(&mut self, sym: SymbolId, ty: &CType, init: &ast::Initializer) -> R<()> {
+        let irty = self.prog.symbols[sym].ty;
+        let target = Expr::sym(sym, irty);
+        if self.in_static_context() {
+            return self.initialize(target, ty, init, false);
+        }
+        let init_ctx = std::mem::replace(&mut self.saved[0], FnCtx::new(ir::FuncId(0), "", CType::void()));
+        let own = std::mem::replace(&mut self.fx, init_ctx);
+        let result = self.initialize(target, ty, init, false);
+        let init_ctx = std::mem::replace(&mut self.fx, own);
+        self.saved[0] = init_ctx;
+        result
+    }
+
+    /// True while lowering code of the init function (static initializers).
+    pub(super) fn in_static_context(&self) -> bool {
+        Some(self.fx.func) == self.prog.init
+    }
+
+    /// Declares an object or function with linkage (file scope, or
+    /// `extern` at block scope), merging it with earlier declarations.
+    fn declare_linked(&mut self, name: &str, link_name: &str, ty: &CType, internal: bool, loc: Loc) -> R<SymbolId> {
+        let prior = match self.scopes.lookup_file(name) {
+            Some(Ordinary::Symbol { sym }) => Some((*sym, Linkage::Internal)),
+            _ => self.externals.get(link_name).map(|e| (e.0, Linkage::External)),
+        };
+        if let Some((sym, _)) = prior {
+            self.merge_declaration(sym, ty, loc)?;
+            if self.scopes.at_file_scope() {
+                self.scopes.insert_file(name, Ordinary::Symbol { sym });
+            }
+            return Ok(sym);
+        }
+        let linkage = if internal { Linkage::Internal } else { Linkage::External };
+        let unique = match linkage {
+            Linkage::External => {
+                self.used_names.insert(link_name.to_string());
+                link_name.to_string()
+            }
+            Linkage::Internal => {
+                let file = self.unit_file.clone();
+                self.unique_name(link_name, &file)
+            }
+        };
+        let sym = self.new_linked_symbol(&unique, name, ty, loc);
+        if linkage == Linkage::External {
+            self.externals.insert(link_name.to_string(), (sym, ty.clone(), loc));
+        }
+        if !self.scopes.at_file_scope() {
+            self.scopes.insert_file(name, Ordinary::Symbol { sym });
+        }
+        Ok(sym)
+    }
+
+    fn new_linked_symbol(&mut self, unique: &str, display: &str, ty: &CType, loc: Loc) -> SymbolId {
+        let irty = self.ir_ty(ty);
+        let sym = if ty.is_function() {
+            let func = ir::FuncId(self.prog.functions.len() as u32);
+            let sym = self.prog.add_symbol(unique, irty, SymbolKind::Function(func), loc);
+            self.prog.functions.push(ir::Function {
+                name: unique.to_string(),
+                symbol: sym,
+                ty: irty,
+                params: Vec::new(),
+                body: None,
+                loc,
+            });
+            self.prog.function_index.insert(unique.to_string(), func);
+            sym
+        } else {
+            self.prog.add_symbol(unique, irty, SymbolKind::Global, loc)
+        };
+        self.prog.symbols[sym].display_name = display.to_string();
+        self.sym_types.insert(sym, ty.clone());
+        sym
+    }
+
+    /// Checks a redeclaration against the earlier type and stores the
+    /// composite type.
+    fn merge_declaration(&mut self, sym: SymbolId, ty: &CType, loc: Loc) -> R<()> {
+        let old = self.sym_types[&sym].clone();
+        let tcx = &self.tcx;
+        let ok = ctype::compatible_unqualified(&old, ty, &|e| tcx.enum_kind(e));
+        if !ok {
+            let prev = self.prog.symbols[sym].loc;
+            let name = self.prog.symbols[sym].display_name.clone();
+            self.diags.note(prev, "previous declaration is here");
+            return Err(self.error(loc, format!("conflicting types for `{name}`")));
+        }
+        let merged = ctype::composite(&old, ty);
+        let irty = self.ir_ty(&merged);
+        self.prog.symbols[sym].ty = irty;
+        if let SymbolKind::Function(f) = self.prog.symbols[sym].kind {
+            self.prog.functions[f].ty = irty;
+        }
+        self.sym_types.insert(sym, merged);
+        Ok(())
+    }
+
+    // ----- function definitions -----
+
+    fn function_definition(&mut self, f: &ast::FunctionDef) -> R<()> {
+        let loc = f.declarator.loc;
+        let Some(name) = f.declarator.name.clone() else {
+            return Err(self.error(loc, "function definition without a name"));
+        };
+        let Some((Derived::Function(fdecl), outer)) = f.declarator.derived.split_first() else {
+            return Err(self.error(loc, format!("`{name}` is defined like a function but is not one")));
+        };
+        let base = self.resolve_specs(&f.specs)?;
+        let ret_decl = ast::Declarator { name: None, derived: outer.to_vec(), attrs: Vec::new(), loc };
+        let ret = self.apply_declarator(base, &ret_decl)?;
+        let (fnty, params) = self.function_type(fdecl, ret.clone(), Some(&f.kr_decls))?;
+        let ty = CType::new(Kind::Function(Rc::new(fnty)));
+        let internal = f.specs.storage == Some(StorageClass::Static);
+        let sym = self.declare_linked(&name, &name, &ty, internal, loc)?;
+        self.scopes.insert(&name, Ordinary::Symbol { sym });
+        let SymbolKind::Function(func) = self.prog.symbols[sym].kind else {
+            return Err(self.error(loc, format!("`{name}` redeclared as a different kind of symbol")));
+        };
+        if self.prog.functions[func].body.is_some() || self.defining.contains(&func) {
+            return Err(self.error(loc, format!("redefinition of function `{name}`")));
+        }
+        self.defining.insert(func);
+        let fname = self.prog.functions[func].name.clone();
+        let ctx = FnCtx::new(func, &fname, ret.unqualified());
+        let outer_ctx = std::mem::replace(&mut self.fx, ctx);
+        self.saved.push(outer_ctx);
+        self.scopes.push();
+        let result = self.function_body(func, &params, &f.body, loc);
+        self.scopes.pop();
+        let Some(outer_ctx) = self.saved.pop() else {
+            return Err(self.error(loc, "internal error: lost the enclosing context"));
+        };
+        let ctx = std::mem::replace(&mut self.fx, outer_ctx);
+        self.finish_function(ctx);
+        result
+    }
+
+    fn function_body(&mut self, func: ir::FuncId, params: &[(Option<String>, CType, Loc)], body: &ast::Block, loc: Loc) -> R<()> {
+        let mut syms = Vec::new();
+        for (i, (pname, pty, ploc)) in params.iter().enumerate() {
+            let display = pname.clone().unwrap_or_else(|| format!("$param{i}"));
+            let name = format!("{}::{display}", self.fx.name);
+            let irty = self.ir_ty(pty);
+            let ploc = if ploc.is_none() { loc } else { *ploc };
+            let sym = self.prog.add_symbol(&name, irty, SymbolKind::Local(func), ploc);
+            self.prog.symbols[sym].display_name = display.clone();
+            self.sym_types.insert(sym, pty.clone());
+            if let Some(n) = pname {
+                self.scopes.insert(n, Ordinary::Symbol { sym });
+            }
+            syms.push(sym);
+        }
+        self.prog.functions[func].params = syms;
+        let result = self.block_items(&body.items);
+        self.implicit_return(body.loc);
+        result
+    }
+
+    /// The return at the end of a body: `main` returns 0, other non-void
+    /// functions an unspecified value.
+    fn implicit_return(&mut self, loc: Loc) {
+        let ret = self.fx.ret.clone();
+        let value = if ret.is_void() {
+            None
+        } else {
+            let irty = self.ir_ty(&ret);
+            let kind = if self.fx.name == "main" { ExprKind::Zero } else { ExprKind::Nondet };
+            Some(Expr::new(kind, irty))
+        };
+        self.emit_scope_exits(0);
+        self.emit(InstrKind::Return(value), loc);
+    }
+
+    /// Implicitly declares `int name()` for a call of an undeclared function.
+    pub(super) fn implicit_function(&mut self, name: &str, loc: Loc) -> R<(SymbolId, CType)> {
+        let quiet = ["__VERIFIER_", "nondet_", "__ESBMC_", "__CPROVER_", "__builtin_"].iter().any(|p| name.starts_with(p));
+        if !quiet {
+            self.warn(loc, format!("implicit declaration of function `{name}`"));
+        }
+        let ty = CType::new(Kind::Function(Rc::new(FnType {
+            ret: CType::int(),
+            params: Vec::new(),
+            variadic: false,
+            unprototyped: true,
+        })));
+        let sym = self.declare_linked(name, name, &ty, false, loc)?;
+        let ty = self.sym_types[&sym].clone();
+        self.scopes.insert_file(name, Ordinary::Symbol { sym });
+        Ok((sym, ty))
+    }
+}
+
+/// Parameter type adjustment: arrays and functions become pointers.
+fn adjust_param(ty: CType) -> CType {
+    match ty.kind {
+        Kind::Array(elem, _) => CType::pointer_to(*elem).with_quals(ty.quals),
+        Kind::Function(_) => CType::pointer_to(ty),
+        _ => ty,
+    }
+}
+
+/// The type of an enumeration constant: `int` when the value fits.
+fn constant_kind(value: i128, dm: ir::DataModel) -> IntKind {
+    if i32::try_from(value).is_ok() {
+        IntKind::Int
+    } else if u32::try_from(value).is_ok() {
+        IntKind::UInt
+    } else if i64::try_from(value).is_ok() {
+        if dm == ir::DataModel::LP64 { IntKind::Long } else { IntKind::LongLong }
+    } else if dm == ir::DataModel::LP64 {
+        IntKind::ULong
+    } else {
+        IntKind::ULongLong
+    }
+}
+
+/// The compatible integer type gcc gives an enum with values in `min..=max`.
+fn enum_int_kind(min: i128, max: i128, packed: bool, dm: ir::DataModel) -> IntKind {
+    if packed {
+        let candidates = [
+            (IntKind::UChar, 0, 255),
+            (IntKind::SChar, -128, 127),
+            (IntKind::UShort, 0, 65535),
+            (IntKind::Short, -32768, 32767),
+        ];
+        if let Some((k, _, _)) = candidates.iter().find(|(_, lo, hi)| min >= *lo && max <= *hi) {
+            return *k;
+        }
+    }
+    if min >= 0 && max <= i128::from(u32::MAX) {
+        IntKind::UInt
+    } else if min >= i128::from(i32::MIN) && max <= i128::from(i32::MAX) {
+        IntKind::Int
+    } else if min >= 0 && max > i128::from(i64::MAX) {
+        if dm == ir::DataModel::LP64 { IntKind::ULong } else { IntKind::ULongLong }
+    } else if dm == ir::DataModel::LP64 {
+        IntKind::Long
+    } else {
+        IntKind::LongLong
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enum_types_follow_gcc() {
+        use ir::DataModel::LP64;
+        assert_eq!(enum_int_kind(0, 10, false, LP64), IntKind::UInt);
+        assert_eq!(enum_int_kind(-1, 10, false, LP64), IntKind::Int);
+        assert_eq!(enum_int_kind(0, 1 << 40, false, LP64), IntKind::Long);
+        assert_eq!(enum_int_kind(0, 10, true, LP64), IntKind::UChar);
+        assert_eq!(enum_int_kind(-3, 300, true, LP64), IntKind::Short);
+        assert_eq!(constant_kind(5, LP64), IntKind::Int);
+        assert_eq!(constant_kind(0x8000_0000, LP64), IntKind::UInt);
+    }
+}

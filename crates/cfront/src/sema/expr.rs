@@ -1,0 +1,1139 @@
+//! Expressions: typing and lowering to side-effect-free IR expressions.
+//!
+//! Side effects (assignments, `++`/`--`, calls) become instructions emitted
+//! before the expression that uses their result; calls return into fresh
+//! temporaries. Conversions (promotions, usual arithmetic conversions,
+//! assignment conversions, decay) are explicit `Cast`s. `&&`, `||` and `?:`
+//! become control flow whenever an operand could fault or has side effects,
+//! so a guarded `p && *p` never evaluates `*p` with a null `p`.
+
+use super::consteval::fold_value;
+use super::ctype::{self, ArraySize, CType, FloatKind, IntKind, Kind};
+use super::scope::Ordinary;
+use super::types::float_format;
+use super::{Sema, R};
+use crate::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use ir::{BinOp, Expr, ExprKind, Instr, InstrKind, Loc, UnOp};
+
+/// A typed, lowered expression.
+#[derive(Clone, Debug)]
+pub struct Val {
+    pub e: Expr,
+    pub ty: CType,
+    /// Designates an object (may be assigned or have its address taken).
+    pub lvalue: bool,
+    /// Width of a bit-field member (affects promotions; no address).
+    pub bit_width: Option<u32>,
+}
+
+impl Val {
+    fn rv(e: Expr, ty: CType) -> Val {
+        Val { e, ty, lvalue: false, bit_width: None }
+    }
+}
+
+/// Whether evaluating `e` may fault or have side effects, so operands of
+/// `&&`, `||` and `?:` that contain it must only run when selected.
+/// Iterative, so deep expressions cannot overflow the stack.
+pub fn needs_control_flow(e: &ast::Expr) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            A::Call(..) | A::Assign(..) | A::Index(..) | A::StmtExpr(_) | A::VaArg(..) | A::CompoundLiteral(..) | A::Generic(..) => {
+                return true
+            }
+            A::Unary(op, x) => {
+                if matches!(op, UnaryOp::Deref | UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec) {
+                    return true;
+                }
+                stack.push(x);
+            }
+            A::Binary(op, l, r) => {
+                if matches!(op, BinaryOp::Div | BinaryOp::Rem) {
+                    return true;
+                }
+                stack.push(l);
+                stack.push(r);
+            }
+            A::Member { base, arrow, .. } => {
+                if *arrow {
+                    return true;
+                }
+                stack.push(base);
+            }
+            A::Conditional(c, t, f) => {
+                stack.push(c);
+                if let Some(t) = t {
+                    stack.push(t);
+                }
+                stack.push(f);
+            }
+            A::Cast(_, x) => stack.push(x),
+            A::Comma(list) => stack.extend(list.iter()),
+            A::ChooseExpr(c, a, b) => {
+                stack.push(c);
+                stack.push(a);
+                stack.push(b);
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `AddrOf`, folding `&*p` to `p`.
+fn addr_of(e: Expr, ptr_ty: ir::TypeId) -> Expr {
+    match e.kind {
+        ExprKind::Deref(p) if p.ty == ptr_ty => *p,
+        kind => Expr::new(ExprKind::AddrOf(Box::new(Expr::new(kind, e.ty))), ptr_ty),
+    }
+}
+
+/// `Deref`, folding `*&x` to `x`.
+fn deref(p: Expr, ty: ir::TypeId) -> Expr {
+    match p.kind {
+        ExprKind::AddrOf(x) if x.ty == ty => *x,
+        kind => Expr::new(ExprKind::Deref(Box::new(Expr::new(kind, p.ty))), ty),
+    }
+}
+
+impl<'a> Sema<'a> {
+    /// Runs `f` and takes back the instructions it emitted (for operands
+    /// that are not evaluated, e.g. of `sizeof`, and constant contexts).
+    pub(super) fn scratch<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<(T, Vec<Instr>)> {
+        let start = self.fx.instrs.len();
+        let fixups = self.fx.fixups.len();
+        let hoists = self.fx.hoists.len();
+        let result = f(self);
+        let instrs = self.fx.instrs.split_off(start.min(self.fx.instrs.len()));
+        self.fx.fixups.truncate(fixups);
+        self.fx.hoists.truncate(hoists);
+        Ok((result?, instrs))
+    }
+
+    pub(super) fn expr(&mut self, e: &ast::Expr) -> R<Val> {
+        self.enter(e.loc)?;
+        let result = self.expr_kind(e);
+        self.leave();
+        result
+    }
+
+    /// The value of `e` after lvalue conversion and decay.
+    pub(super) fn rvalue(&mut self, e: &ast::Expr) -> R<Val> {
+        let v = self.expr(e)?;
+        Ok(self.to_rvalue(v))
+    }
+
+    /// The truth value of a scalar expression, as a `Bool`.
+    pub(super) fn cond(&mut self, e: &ast::Expr) -> R<Expr> {
+        let v = self.rvalue(e)?;
+        self.to_bool(v, e.loc)
+    }
+
+    /// Evaluates `e` for its side effects only.
+    pub(super) fn discard(&mut self, e: &ast::Expr) -> R<()> {
+        match &e.kind {
+            A::Call(f, args) => self.call(f, args, e.loc, false).map(|_| ()),
+            A::Cast(_, x) => self.discard(x),
+            A::Comma(list) => list.iter().try_for_each(|x| self.discard(x)),
+            _ => self.expr(e).map(|_| ()),
+        }
+    }
+
+    fn expr_kind(&mut self, e: &ast::Expr) -> R<Val> {
+        let loc = e.loc;
+        match &e.kind {
+            A::Ident(name) => self.ident(name, loc),
+            A::IntLit { value, suffix, decimal } => self.int_lit(*value, *suffix, *decimal, loc),
+            A::FloatLit { text, suffix, imaginary } => {
+                if *imaginary {
+                    return Err(self.error(loc, "unsupported: complex arithmetic (imaginary constant)"));
+                }
+                self.float_lit(text, *suffix, loc)
+            }
+            A::CharLit { value, prefix } => {
+                let ty = CType::new(Kind::Int(char_lit_kind(*prefix)));
+                Ok(self.int_val(*value as i128, ty))
+            }
+            A::StringLit { units, prefix } => Ok(self.string_lit(units, *prefix, loc)),
+            A::Unary(op, x) => self.unary(*op, x, loc),
+            A::Binary(op, l, r) => self.binary(*op, l, r, loc),
+            A::Assign(op, l, r) => self.assign(*op, l, r, loc),
+            A::Conditional(c, t, f) => self.conditional(c, t.as_deref(), f, loc),
+            A::Cast(tn, x) => self.cast_expr(tn, x, loc),
+            A::Call(f, args) => self.call(f, args, loc, true),
+            A::Member { base, field, arrow } => self.member(base, field, *arrow, loc),
+            A::Index(a, i) => self.index(a, i, loc),
+            A::SizeofExpr(x) => {
+                let (v, _) = self.scratch(|s| s.expr(x))?;
+                if v.bit_width.is_some() {
+                    return Err(self.error(loc, "`sizeof` applied to a bit-field"));
+                }
+                self.sizeof(&v.ty, loc)
+            }
+            A::SizeofType(tn) => {
+                let ty = self.type_name(tn)?;
+                self.sizeof(&ty, loc)
+            }
+            A::AlignofExpr(x) => {
+                let (v, _) = self.scratch(|s| s.expr(x))?;
+                self.alignof(&v.ty, loc)
+            }
+            A::AlignofType(tn) => {
+                let ty = self.type_name(tn)?;
+                self.alignof(&ty, loc)
+            }
+            A::Comma(list) => {
+                let Some((last, init)) = list.split_last() else {
+                    return Err(self.error(loc, "empty comma expression"));
+                };
+                for x in init {
+                    self.discard(x)?;
+                }
+                self.rvalue(last)
+            }
+            A::CompoundLiteral(tn, items) => self.compound_literal(tn, items, loc),
+            A::StmtExpr(block) => self.stmt_expr(block),
+            A::Generic(c, assocs) => self.generic(c, assocs, loc),
+            A::VaArg(..) => Err(self.error(loc, "unsupported: va_arg")),
+            A::Offsetof(tn, parts) => self.offsetof(tn, parts, loc),
+            A::TypesCompatible(a, b) => {
+                let (ta, tb) = (self.type_name(a)?, self.type_name(b)?);
+                let tcx = &self.tcx;
+                let same = ctype::compatible_unqualified(&ta, &tb, &|e| tcx.enum_kind(e));
+                Ok(self.int_val(i128::from(same), CType::int()))
+            }
+            A::ChooseExpr(c, a, b) => {
+                let pick = self.const_int(c, "`__builtin_choose_expr` condition")?;
+                self.expr(if pick != 0 { a } else { b })
+            }
+            A::LabelAddr(_) => Err(self.error(loc, "unsupported: address of a label")),
+        }
+    }
+
+    // ----- constants and names -----
+
+    pub(super) fn int_val(&mut self, value: i128, ty: CType) -> Val {
+        let irty = self.ir_ty(&ty);
+        let bits = self.prog.types.int_info(irty).map_or(128, |i| i.0);
+        Val::rv(Expr::int(value as u128 & ir::layout::low_mask(bits), irty), ty)
+    }
+
+    fn ident(&mut self, name: &str, loc: Loc) -> R<Val> {
+        match self.scopes.lookup(name).cloned() {
+            Some(Ordinary::Symbol { sym }) => {
+                let ty = self.sym_types[&sym].clone();
+                let irty = self.prog.symbols[sym].ty;
+                Ok(Val { e: Expr::sym(sym, irty), lvalue: !ty.is_function(), ty, bit_width: None })
+            }
+            Some(Ordinary::EnumConst { value, ty }) => Ok(self.int_val(value, ty)),
+            Some(Ordinary::Typedef(_)) => Err(self.error(loc, format!("unexpected type name `{name}`"))),
+            None if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") && !self.saved.is_empty() => {
+                let units = self.fx.name.bytes().map(u32::from).collect::<Vec<_>>();
+                Ok(self.string_lit(&units, ast::StrPrefix::None, loc))
+            }
+            None => Err(self.error(loc, format!("use of undeclared identifier `{name}`"))),
+        }
+    }
+
+    fn int_lit(&mut self, value: u128, suffix: ast::IntSuffix, decimal: bool, loc: Loc) -> R<Val> {
+        use IntKind::*;
+        if suffix.imaginary {
+            return Err(self.error(loc, "unsupported: complex arithmetic (imaginary constant)"));
+        }
+        let candidates: &[IntKind] = match (suffix.unsigned, suffix.long, decimal) {
+            (false, 0, true) => &[Int, Long, LongLong],
+            (false, 0, false) => &[Int, UInt, Long, ULong, LongLong, ULongLong],
+            (false, 1, true) => &[Long, LongLong],
+            (false, 1, false) => &[Long, ULong, LongLong, ULongLong],
+            (false, _, true) => &[LongLong],
+            (false, _, false) => &[LongLong, ULongLong],
+            (true, 0, _) => &[UInt, ULong, ULongLong],
+            (true, 1, _) => &[ULong, ULongLong],
+            (true, _, _) => &[ULongLong],
+        };
+        let fits = |k: IntKind| {
+            let bits = self.tcx.int_bits(k) - u32::from(k.is_signed());
+            bits >= 128 || value < (1u128 << bits)
+        };
+        let kind = match candidates.iter().copied().find(|k| fits(*k)) {
+            Some(k) => k,
+            None if fits(ULongLong) => {
+                self.warn(loc, "integer constant is so large that it is unsigned");
+                ULongLong
+            }
+            None if self.tcx.dm == ir::DataModel::LP64 => {
+                if fits(Int128) { Int128 } else { UInt128 }
+            }
+            None => return Err(self.error(loc, "integer constant is too large for its type")),
+        };
+        Ok(self.int_val(value as i128, CType::new(Kind::Int(kind))))
+    }
+
+    fn float_lit(&mut self, text: &str, suffix: ast::FloatSuffix, loc: Loc) -> R<Val> {
+        use ast::FloatSuffix as S;
+        let kind = match suffix {
+            S::None | S::F64 | S::F32x => FloatKind::Double,
+            S::F | S::F32 => FloatKind::Float,
+            S::L | S::F64x => FloatKind::LongDouble,
+            S::F16 => FloatKind::Float16,
+            S::F128 => FloatKind::Float128,
+        };
+        let Ok(bits) = super::floatlit::convert(text, float_format(kind)) else {
+            return Err(self.error(loc, format!("invalid floating constant `{text}`")));
+        };
+        let ty = CType::new(Kind::Float(kind));
+        let irty = self.ir_ty(&ty);
+        Ok(Val::rv(Expr::new(ExprKind::FloatConst(bits), irty), ty))
+    }
+
+    /// The object of a string literal (shared by identical literals),
+    /// initialised by the init function.
+    pub(super) fn string_lit(&mut self, units: &[u32], prefix: ast::StrPrefix, loc: Loc) -> Val {
+        let elem = CType::new(Kind::Int(match prefix {
+            ast::StrPrefix::None | ast::StrPrefix::Utf8 => IntKind::Char,
+            ast::StrPrefix::Utf16 => IntKind::UShort,
+            ast::StrPrefix::Utf32 => IntKind::UInt,
+            ast::StrPrefix::Wide => IntKind::Int,
+        }));
+        let ty = CType::array_of(elem.clone(), ArraySize::Fixed(units.len() as u64 + 1));
+        let irty = self.ir_ty(&ty);
+        let key = (units.to_vec(), prefix as u8);
+        if let Some(&sym) = self.strings.get(&key) {
+            return Val { e: Expr::sym(sym, irty), ty, lvalue: true, bit_width: None };
+        }
+        let name = format!("__string#{}", self.strings.len() + 1);
+        let sym = self.prog.add_symbol(&name, irty, ir::SymbolKind::StringLiteral, loc);
+        self.sym_types.insert(sym, ty.clone());
+        self.strings.insert(key, sym);
+        let value = self.string_array_value(units, &elem, units.len() as u64 + 1);
+        // Kept apart from the code being lowered (which may be thrown away,
+        // e.g. under `sizeof`): the init function starts with these.
+        self.string_inits.push(Instr::new(InstrKind::Assign(Expr::sym(sym, irty), value), loc));
+        Val { e: Expr::sym(sym, irty), ty, lvalue: true, bit_width: None }
+    }
+
+    /// An array value of `len` elements holding `units`, zero-padded or truncated.
+    pub(super) fn string_array_value(&mut self, units: &[u32], elem: &CType, len: u64) -> Expr {
+        let elem_ir = self.ir_ty(elem);
+        let bits = self.prog.types.int_info(elem_ir).map_or(8, |i| i.0);
+        let mask = ir::layout::low_mask(bits);
+        let items = (0..len)
+            .map(|i| Expr::int(units.get(i as usize).map_or(0, |u| u128::from(*u) & mask), elem_ir))
+            .collect();
+        let arr = CType::array_of(elem.clone(), ArraySize::Fixed(len));
+        let irty = self.ir_ty(&arr);
+        Expr::new(ExprKind::ArrayLit(items), irty)
+    }
+
+    // ----- conversions -----
+
+    pub(super) fn to_rvalue(&mut self, v: Val) -> Val {
+        match &v.ty.kind {
+            Kind::Array(elem, _) => {
+                let ptr = CType::pointer_to((**elem).clone());
+                let elem_ir = self.ir_ty(elem);
+                let ptr_ir = self.ir_ty(&ptr);
+                let size_t = self.tcx.size_t();
+                let zero = self.int_val(0, size_t).e;
+                let first = Expr::new(ExprKind::Index(Box::new(v.e), Box::new(zero)), elem_ir);
+                Val::rv(Expr::new(ExprKind::AddrOf(Box::new(first)), ptr_ir), ptr)
+            }
+            Kind::Function(_) => {
+                let ptr = CType::pointer_to(v.ty.clone());
+                let ptr_ir = self.ir_ty(&ptr);
+                Val::rv(addr_of(v.e, ptr_ir), ptr)
+            }
+            _ => Val { e: v.e, ty: v.ty.unqualified(), lvalue: false, bit_width: v.bit_width },
+        }
+    }
+
+    /// The truth value of a scalar (`!= 0`), as a `Bool`.
+    pub(super) fn to_bool(&mut self, v: Val, loc: Loc) -> R<Expr> {
+        let b = self.prog.types.bool();
+        if let ExprKind::Cast(inner) = &v.e.kind {
+            if inner.ty == b && v.ty.is_integer() {
+                return Ok((**inner).clone());
+            }
+        }
+        if v.ty.is_bool() {
+            return Ok(v.e);
+        }
+        if v.ty.is_pointer() {
+            let null = Expr::new(ExprKind::Null, v.e.ty);
+            return Ok(Expr::binary(BinOp::Ne, v.e, null, b));
+        }
+        if v.ty.is_integer() {
+            let zero = Expr::int(0, v.e.ty);
+            let cmp = Expr::binary(BinOp::Ne, v.e, zero, b);
+            return Ok(self.fold_const(cmp));
+        }
+        if v.ty.is_real_float() {
+            let zero = Expr::new(ExprKind::FloatConst(0), v.e.ty);
+            return Ok(Expr::binary(BinOp::Ne, v.e, zero, b));
+        }
+        if matches!(v.ty.kind, Kind::Complex(_)) {
+            return Err(self.error(loc, "unsupported: complex arithmetic"));
+        }
+        Err(self.error(loc, "a scalar value is required here"))
+    }
+
+    /// Replaces a constant integer expression by its value.
+    fn fold_const(&mut self, e: Expr) -> Expr {
+        if matches!(e.kind, ExprKind::IntConst(_)) {
+            return e;
+        }
+        match fold_value(&self.prog.types, &e) {
+            Some(v) => {
+                let bits = self.prog.types.int_info(e.ty).map_or(128, |i| i.0);
+                Expr::int(v as u128 & ir::layout::low_mask(bits), e.ty)
+            }
+            None => e,
+        }
+    }
+
+    fn bool_to_int(&mut self, b: Expr) -> Val {
+        let int = CType::int();
+        let irty = self.ir_ty(&int);
+        let e = self.fold_const(Expr::cast(b, irty));
+        Val::rv(e, int)
+    }
+
+    /// Integer promotion (other types unchanged).
+    pub(super) fn promote(&mut self, v: Val) -> Val {
+        if !v.ty.is_integer() {
+            return v;
+        }
+        let kind = ctype::promoted_kind(self.tcx.int_kind_of(&v.ty), v.bit_width);
+        let to = CType::new(Kind::Int(kind));
+        if v.ty == to && v.bit_width.is_none() {
+            return v;
+        }
+        let irty = self.ir_ty(&to);
+        let e = if irty == v.e.ty { v.e } else { self.fold_const(Expr::cast(v.e, irty)) };
+        Val::rv(e, to)
+    }
+
+    /// Converts an rvalue to `to` (assignment conversion when `explicit`
+    /// is false: dubious conversions get warnings).
+    pub(super) fn cast_to(&mut self, v: Val, to: &CType, loc: Loc, explicit: bool) -> R<Expr> {
+        let to_ir = self.ir_ty(to);
+        let from = &v.ty;
+        if matches!(from.kind, Kind::Complex(_)) || matches!(to.kind, Kind::Complex(_)) {
+            return Err(self.error(loc, "unsupported: complex arithmetic"));
+        }
+        if to.is_bool() && from.is_scalar() {
+            return Ok(match self.to_bool(v, loc)? {
+                e if e.ty == to_ir => e,
+                e => self.fold_const(Expr::cast(e, to_ir)),
+            });
+        }
+        if v.e.ty == to_ir && (from.is_scalar() || from.is_record()) {
+            return Ok(v.e);
+        }
+        match (from.is_integer(), from.is_pointer(), from.is_real_float()) {
+            (true, _, _) if to.is_pointer() => {
+                if fold_value(&self.prog.types, &v.e) == Some(0) {
+                    return Ok(Expr::new(ExprKind::Null, to_ir));
+                }
+                if !explicit {
+                    self.warn(loc, "integer converted to pointer without a cast");
+                }
+                Ok(Expr::cast(v.e, to_ir))
+            }
+            (true, _, _) | (_, _, true) if to.is_arithmetic() => Ok(self.fold_const(Expr::cast(v.e, to_ir))),
+            (_, true, _) if to.is_pointer() => {
+                if matches!(v.e.kind, ExprKind::Null) {
+                    return Ok(Expr::new(ExprKind::Null, to_ir));
+                }
+                Ok(Expr::cast(v.e, to_ir))
+            }
+            (_, true, _) if to.is_integer() => {
+                if !explicit {
+                    self.warn(loc, "pointer converted to integer without a cast");
+                }
+                Ok(Expr::cast(v.e, to_ir))
+            }
+            _ => Err(self.error(loc, "incompatible types in conversion")),
+        }
+    }
+
+    /// The usual arithmetic conversions: the common type of two operands.
+    fn common_type(&mut self, a: &CType, b: &CType, loc: Loc) -> R<CType> {
+        if matches!(a.kind, Kind::Complex(_)) || matches!(b.kind, Kind::Complex(_)) {
+            return Err(self.error(loc, "unsupported: complex arithmetic"));
+        }
+        match (&a.kind, &b.kind) {
+            (Kind::Float(x), Kind::Float(y)) => Ok(CType::new(Kind::Float(if x.rank() >= y.rank() { *x } else { *y }))),
+            (Kind::Float(_), _) => Ok(a.unqualified()),
+            (_, Kind::Float(_)) => Ok(b.unqualified()),
+            _ => {
+                let pa = ctype::promoted_kind(self.tcx.int_kind_of(a), None);
+                let pb = ctype::promoted_kind(self.tcx.int_kind_of(b), None);
+                let tcx = &self.tcx;
+                Ok(CType::new(Kind::Int(ctype::common_int_kind(pa, pb, |k| tcx.int_bits(k)))))
+            }
+        }
+    }
+
+    fn arith_operands(&mut self, l: Val, r: Val, loc: Loc) -> R<(Expr, Expr, CType)> {
+        if !l.ty.is_arithmetic() || !r.ty.is_arithmetic() {
+            return Err(self.error(loc, "invalid operands to arithmetic operator"));
+        }
+        let l = self.promote(l);
+        let r = self.promote(r);
+        let ty = self.common_type(&l.ty, &r.ty, loc)?;
+        let le = self.cast_to(l, &ty, loc, true)?;
+        let re = self.cast_to(r, &ty, loc, true)?;
+        Ok((le, re, ty))
+    }
+
+    // ----- operators -----
+
+    fn unary(&mut self, op: UnaryOp, x: &ast::Expr, loc: Loc) -> R<Val> {
+        match op {
+            UnaryOp::Plus | UnaryOp::Minus | UnaryOp::BitNot => {
+                let v = self.rvalue(x)?;
+                let ok = if op == UnaryOp::BitNot { v.ty.is_integer() } else { v.ty.is_arithmetic() };
+                if !ok {
+                    return Err(self.error(loc, "invalid operand to unary operator"));
+                }
+                if matches!(v.ty.kind, Kind::Complex(_)) {
+                    return Err(self.error(loc, "unsupported: complex arithmetic"));
+                }
+                let v = self.promote(v);
+                let irop = match op {
+                    UnaryOp::Plus => return Ok(v),
+                    UnaryOp::Minus => UnOp::Neg,
+                    _ => UnOp::BitNot,
+                };
+                let e = Expr::unary(irop, v.e, self.ir_ty(&v.ty));
+                let e = if v.ty.is_integer() { self.fold_const(e) } else { e };
+                Ok(Val::rv(e, v.ty))
+            }
+            UnaryOp::Not => {
+                let b = self.cond(x)?;
+                let bt = self.prog.types.bool();
+                let not = Expr::unary(UnOp::Not, b, bt);
+                Ok(self.bool_to_int(not))
+            }
+            UnaryOp::Deref => {
+                let v = self.rvalue(x)?;
+                let Some(pointee) = v.ty.pointee().cloned() else {
+                    return Err(self.error(loc, "indirection requires a pointer operand"));
+                };
+                let irty = self.ir_ty(&pointee);
+                Ok(Val { e: deref(v.e, irty), lvalue: !pointee.is_function(), ty: pointee, bit_width: None })
+            }
+            UnaryOp::AddrOf => {
+                let v = self.expr(x)?;
+                if v.bit_width.is_some() {
+                    return Err(self.error(loc, "cannot take the address of a bit-field"));
+                }
+                if !v.lvalue && !v.ty.is_function() && !v.e.is_lvalue() {
+                    return Err(self.error(loc, "cannot take the address of an rvalue"));
+                }
+                let ptr = CType::pointer_to(v.ty.clone());
+                let irty = self.ir_ty(&ptr);
+                Ok(Val::rv(addr_of(v.e, irty), ptr))
+            }
+            UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                let inc = matches!(op, UnaryOp::PreInc | UnaryOp::PostInc);
+                let pre = matches!(op, UnaryOp::PreInc | UnaryOp::PreDec);
+                self.inc_dec(x, inc, pre, loc)
+            }
+            UnaryOp::Real | UnaryOp::Imag => Err(self.error(loc, "unsupported: complex arithmetic (__real__/__imag__)")),
+        }
+    }
+
+    fn modifiable(&mut self, x: &ast::Expr, loc: Loc) -> R<Val> {
+        let v = self.expr(x)?;
+        if !v.lvalue || v.ty.is_array() || v.ty.is_function() {
+            return Err(self.error(loc, "expression is not assignable"));
+        }
+        if v.ty.quals.is_const {
+            self.warn(loc, "assignment to a const-qualified object");
+        }
+        Ok(v)
+    }
+
+    fn inc_dec(&mut self, x: &ast::Expr, inc: bool, pre: bool, loc: Loc) -> R<Val> {
+        let target = self.modifiable(x, loc)?;
+        if !target.ty.is_scalar() {
+            return Err(self.error(loc, "cannot increment or decrement this type"));
+        }
+        let ty = target.ty.unqualified();
+        let old = Val { e: target.e.clone(), ty: ty.clone(), lvalue: false, bit_width: target.bit_width };
+        let old = if pre { old } else { Val { e: self.temp(old.e, &ty, loc), ..old } };
+        let one = self.int_val(1, CType::int());
+        let op = if inc { BinaryOp::Add } else { BinaryOp::Sub };
+        let new = self.arith(op, old.clone(), one, loc)?;
+        let value = self.cast_to(new, &ty, loc, true)?;
+        self.emit(InstrKind::Assign(target.e.clone(), value), loc);
+        if pre {
+            Ok(Val { e: target.e, ty, lvalue: false, bit_width: target.bit_width })
+        } else {
+            Ok(Val { lvalue: false, ..old })
+        }
+    }
+
+    fn assign(&mut self, op: Option<BinaryOp>, l: &ast::Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
+        let target = self.modifiable(l, loc)?;
+        let ty = target.ty.unqualified();
+        let mut place = target.e.clone();
+        let stable = matches!(place.kind, ExprKind::Sym(_));
+        if op.is_some() && !stable && target.bit_width.is_none() && needs_control_flow(r) {
+            // The right side may change what the left side designates:
+            // evaluate the left side's address once, before it.
+            let ptr = CType::pointer_to(ty.clone());
+            let ptr_ir = self.ir_ty(&ptr);
+            let addr = self.temp(addr_of(place, ptr_ir), &ptr, loc);
+            place = deref(addr, target.e.ty);
+        }
+        let value = match op {
+            None => {
+                let v = self.rvalue(r)?;
+                self.cast_to(v, &ty, loc, false)?
+            }
+            Some(bop) => {
+                let cur = Val { e: place.clone(), ty: ty.clone(), lvalue: false, bit_width: target.bit_width };
+                let v = self.rvalue(r)?;
+                let result = self.arith(bop, cur, v, loc)?;
+                self.cast_to(result, &ty, loc, true)?
+            }
+        };
+        self.emit(InstrKind::Assign(place.clone(), value), loc);
+        Ok(Val { e: place, ty, lvalue: false, bit_width: target.bit_width })
+    }
+
+    fn binary(&mut self, op: BinaryOp, l: &ast::Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
+        if matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) {
+            return self.logical(op == BinaryOp::LogAnd, l, r, loc);
+        }
+        let lv = self.rvalue(l)?;
+        let rv = self.rvalue(r)?;
+        self.arith(op, lv, rv, loc)
+    }
+
+    /// A binary operator on two rvalues.
+    pub(super) fn arith(&mut self, op: BinaryOp, l: Val, r: Val, loc: Loc) -> R<Val> {
+        use BinaryOp as B;
+        match op {
+            B::Add if l.ty.is_pointer() && r.ty.is_integer() => self.ptr_add(l, r, false, loc),
+            B::Add if l.ty.is_integer() && r.ty.is_pointer() => self.ptr_add(r, l, false, loc),
+            B::Sub if l.ty.is_pointer() && r.ty.is_integer() => self.ptr_add(l, r, true, loc),
+            B::Sub if l.ty.is_pointer() && r.ty.is_pointer() => {
+                let pd = self.tcx.ptrdiff_t();
+                let irty = self.ir_ty(&pd);
+                let re = if r.e.ty == l.e.ty { r.e } else { Expr::cast(r.e, l.e.ty) };
+                Ok(Val::rv(Expr::binary(BinOp::PtrDiff, l.e, re, irty), pd))
+            }
+            B::Lt | B::Gt | B::Le | B::Ge | B::Eq | B::Ne => self.compare(op, l, r, loc),
+            B::Shl | B::Shr => {
+                if !l.ty.is_integer() || !r.ty.is_integer() {
+                    return Err(self.error(loc, "invalid operands to shift"));
+                }
+                let l = self.promote(l);
+                let r = self.promote(r);
+                let irop = if op == B::Shl { BinOp::Shl } else { BinOp::Shr };
+                let irty = self.ir_ty(&l.ty);
+                let e = self.fold_const(Expr::binary(irop, l.e, r.e, irty));
+                Ok(Val::rv(e, l.ty))
+            }
+            _ => {
+                let integer_only = matches!(op, B::Rem | B::BitAnd | B::BitOr | B::BitXor);
+                if integer_only && (!l.ty.is_integer() || !r.ty.is_integer()) {
+                    return Err(self.error(loc, "invalid operands to integer operator"));
+                }
+                let (le, re, ty) = self.arith_operands(l, r, loc)?;
+                let irop = match op {
+                    B::Add => BinOp::Add,
+                    B::Sub => BinOp::Sub,
+                    B::Mul => BinOp::Mul,
+                    B::Div => BinOp::Div,
+                    B::Rem => BinOp::Rem,
+                    B::BitAnd => BinOp::BitAnd,
+                    B::BitOr => BinOp::BitOr,
+                    _ => BinOp::BitXor,
+                };
+                let irty = self.ir_ty(&ty);
+                let e = Expr::binary(irop, le, re, irty);
+                let e = if ty.is_integer() { self.fold_const(e) } else { e };
+                Ok(Val::rv(e, ty))
+            }
+        }
+    }
+
+    fn ptr_add(&mut self, p: Val, i: Val, negate: bool, loc: Loc) -> R<Val> {
+        if p.ty.pointee().is_some_and(|t| t.is_function()) {
+            self.warn(loc, "arithmetic on a pointer to a function");
+        }
+        let pd = self.tcx.ptrdiff_t();
+        let i = self.promote(i);
+        let mut offset = if negate { self.cast_to(i, &pd, loc, true)? } else { i.e };
+        if negate {
+            let irty = self.ir_ty(&pd);
+            offset = self.fold_const(Expr::unary(UnOp::Neg, offset, irty));
+        }
+        let irty = p.e.ty;
+        Ok(Val::rv(Expr::binary(BinOp::PtrAdd, p.e, offset, irty), p.ty))
+    }
+
+    fn compare(&mut self, op: BinaryOp, l: Val, r: Val, loc: Loc) -> R<Val> {
+        let irop = match op {
+            BinaryOp::Lt => BinOp::Lt,
+            BinaryOp::Gt => BinOp::Gt,
+            BinaryOp::Le => BinOp::Le,
+            BinaryOp::Ge => BinOp::Ge,
+            BinaryOp::Eq => BinOp::Eq,
+            _ => BinOp::Ne,
+        };
+        let b = self.prog.types.bool();
+        let (le, re) = if l.ty.is_pointer() || r.ty.is_pointer() {
+            let ptr_ty = if l.ty.is_pointer() { l.ty.clone() } else { r.ty.clone() };
+            let le = self.cast_to(l, &ptr_ty, loc, true)?;
+            let re = self.cast_to(r, &ptr_ty, loc, true)?;
+            (le, re)
+        } else {
+            let (le, re, _) = self.arith_operands(l, r, loc)?;
+            (le, re)
+        };
+        let cmp = Expr::binary(irop, le, re, b);
+        Ok(self.bool_to_int(cmp))
+    }
+
+    fn logical(&mut self, is_and: bool, l: &ast::Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
+        let lb = self.cond(l)?;
+        let bt = self.prog.types.bool();
+        if !needs_control_flow(r) {
+            let rb = self.cond(r)?;
+            let op = if is_and { BinOp::And } else { BinOp::Or };
+            let e = self.fold_const(Expr::binary(op, lb, rb, bt));
+            return Ok(self.bool_to_int(e));
+        }
+        let int = CType::int();
+        let init = self.int_val(i128::from(!is_and), int.clone());
+        let result = self.temp(init.e, &int, loc);
+        let end = self.new_label();
+        let skip = if is_and { Expr::unary(UnOp::Not, lb, bt) } else { lb };
+        self.goto_if(skip, end, loc);
+        let rb = self.cond(r)?;
+        let rv = self.bool_to_int(rb);
+        self.emit(InstrKind::Assign(result.clone(), rv.e), loc);
+        self.place_label(end);
+        Ok(Val::rv(result, int))
+    }
+
+    /// The type of `c ? t : f` from its operands' (rvalue) types.
+    fn conditional_type(&mut self, t: &Val, f: &Val, loc: Loc) -> R<CType> {
+        if t.ty.is_arithmetic() && f.ty.is_arithmetic() {
+            let (pt, pf) = (self.promote(t.clone()), self.promote(f.clone()));
+            return self.common_type(&pt.ty, &pf.ty, loc);
+        }
+        if t.ty.is_void() || f.ty.is_void() {
+            return Ok(CType::void());
+        }
+        let is_null = |v: &Val, s: &Self| v.ty.is_integer() && fold_value(&s.prog.types, &v.e) == Some(0);
+        match (t.ty.is_pointer(), f.ty.is_pointer()) {
+            (true, true) => {
+                if t.ty.is_void_pointer() || matches!(f.e.kind, ExprKind::Null) {
+                    return Ok(if matches!(t.e.kind, ExprKind::Null) { f.ty.clone() } else { t.ty.clone() });
+                }
+                Ok(if f.ty.is_void_pointer() { f.ty.clone() } else { t.ty.clone() })
+            }
+            (true, false) if is_null(f, self) || f.ty.is_integer() => Ok(t.ty.clone()),
+            (false, true) if is_null(t, self) || t.ty.is_integer() => Ok(f.ty.clone()),
+            _ if t.ty.is_record() && t.ty.unqualified() == f.ty.unqualified() => Ok(t.ty.unqualified()),
+            _ => Err(self.error(loc, "incompatible operand types in conditional expression")),
+        }
+    }
+
+    fn conditional(&mut self, c: &ast::Expr, t: Option<&ast::Expr>, f: &ast::Expr, loc: Loc) -> R<Val> {
+        let complex = t.is_some_and(needs_control_flow) || needs_control_flow(f);
+        let (cb, gnu_value) = match t {
+            Some(_) => (self.cond(c)?, None),
+            None => {
+                let v = self.rvalue(c)?;
+                let saved = Val { e: self.temp(v.e.clone(), &v.ty, loc), ..v };
+                (self.to_bool(saved.clone(), loc)?, Some(saved))
+            }
+        };
+        if !complex {
+            let tv = match (t, &gnu_value) {
+                (Some(t), _) => self.rvalue(t)?,
+                (None, Some(v)) => v.clone(),
+                (None, None) => return Err(self.error(loc, "malformed conditional expression")),
+            };
+            let fv = self.rvalue(f)?;
+            let ty = self.conditional_type(&tv, &fv, loc)?;
+            if ty.is_void() {
+                return Ok(Val::rv(Expr::new(ExprKind::Zero, self.prog.types.void()), ty));
+            }
+            let te = self.cast_to(tv, &ty, loc, true)?;
+            let fe = self.cast_to(fv, &ty, loc, true)?;
+            let irty = self.ir_ty(&ty);
+            let e = self.fold_const(Expr::new(ExprKind::Ite(Box::new(cb), Box::new(te), Box::new(fe)), irty));
+            return Ok(Val::rv(e, ty));
+        }
+        // Control flow; the result temporary is declared once both arms'
+        // types are known, in the placeholders left for it.
+        let decl_at = self.fx.instrs.len();
+        self.emit(InstrKind::Skip, loc);
+        let else_label = self.new_label();
+        let end = self.new_label();
+        let bt = self.prog.types.bool();
+        self.goto_if(Expr::unary(UnOp::Not, cb, bt), else_label, loc);
+        let tv = match (t, gnu_value) {
+            (Some(t), _) => self.rvalue(t)?,
+            (None, Some(v)) => v,
+            (None, None) => return Err(self.error(loc, "malformed conditional expression")),
+        };
+        let t_assign_at = self.fx.instrs.len();
+        self.emit(InstrKind::Skip, loc);
+        self.goto(end, loc);
+        self.place_label(else_label);
+        let fv = self.rvalue(f)?;
+        let ty = self.conditional_type(&tv, &fv, loc)?;
+        if ty.is_void() {
+            self.place_label(end);
+            return Ok(Val::rv(Expr::new(ExprKind::Zero, self.prog.types.void()), ty));
+        }
+        let fe = self.cast_to(fv, &ty, loc, true)?;
+        let te = self.cast_to(tv, &ty, loc, true)?;
+        let result = self.fresh_local("$cond", &ty, loc);
+        // fresh_local emitted its Decl here; move it to the placeholder.
+        let decl = self.fx.instrs.pop().map(|i| i.kind).unwrap_or(InstrKind::Skip);
+        self.fx.instrs[decl_at].kind = decl;
+        let irty = self.prog.symbols[result].ty;
+        let target = Expr::sym(result, irty);
+        self.fx.instrs[t_assign_at].kind = InstrKind::Assign(target.clone(), te);
+        self.emit(InstrKind::Assign(target.clone(), fe), loc);
+        self.place_label(end);
+        Ok(Val::rv(target, ty))
+    }
+
+    fn cast_expr(&mut self, tn: &ast::TypeName, x: &ast::Expr, loc: Loc) -> R<Val> {
+        let ty = self.type_name(tn)?;
+        if ty.is_void() {
+            self.discard(x)?;
+            return Ok(Val::rv(Expr::new(ExprKind::Zero, self.prog.types.void()), ty));
+        }
+        if !ty.is_scalar() {
+            return Err(self.error(loc, "unsupported: cast to a non-scalar type"));
+        }
+        let v = self.rvalue(x)?;
+        if !v.ty.is_scalar() {
+            return Err(self.error(loc, "cast of a non-scalar value"));
+        }
+        let e = self.cast_to(v, &ty.unqualified(), loc, true)?;
+        Ok(Val::rv(e, ty.unqualified()))
+    }
+
+    // ----- calls -----
+
+    /// Lowers a call; with `want_value`, a non-void result goes into a
+    /// fresh temporary.
+    pub(super) fn call(&mut self, f: &ast::Expr, args: &[ast::Expr], loc: Loc, want_value: bool) -> R<Val> {
+        let callee = match &f.kind {
+            A::Ident(name) if self.scopes.lookup(name).is_none() => {
+                if let Some(v) = self.builtin_call(name, args, loc)? {
+                    return Ok(v);
+                }
+                let (sym, ty) = self.implicit_function(name, f.loc)?;
+                let irty = self.prog.symbols[sym].ty;
+                let v = Val { e: Expr::sym(sym, irty), ty, lvalue: false, bit_width: None };
+                self.to_rvalue(v)
+            }
+            _ => self.rvalue(f)?,
+        };
+        let Some(fnty) = callee.ty.pointee().and_then(|p| p.fn_type()).cloned() else {
+            return Err(self.error(loc, "called object is not a function or function pointer"));
+        };
+        let prototyped = !fnty.unprototyped || (!fnty.params.is_empty() && fnty.params.len() == args.len());
+        if !fnty.unprototyped {
+            let (n, m) = (fnty.params.len(), args.len());
+            if m < n || (m > n && !fnty.variadic) {
+                return Err(self.error(loc, format!("function expects {n} argument(s), {m} given")));
+            }
+        }
+        let mut lowered = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let v = self.rvalue(a)?;
+            let e = match fnty.params.get(i) {
+                Some(p) if prototyped => {
+                    let v = if fnty.unprototyped { self.default_promote(v, a.loc)? } else { v };
+                    self.cast_to(v, &p.unqualified(), a.loc, fnty.unprototyped)?
+                }
+                _ => {
+                    let v = self.default_promote(v, a.loc)?;
+                    v.e
+                }
+            };
+            lowered.push(e);
+        }
+        let callee_e = match callee.e.kind {
+            ExprKind::AddrOf(inner) if matches!(inner.kind, ExprKind::Sym(_)) => *inner,
+            kind => Expr::new(kind, callee.e.ty),
+        };
+        let ret = fnty.ret.clone();
+        if ret.is_void() || !want_value {
+            self.emit(InstrKind::Call { lhs: None, callee: callee_e, args: lowered }, loc);
+            let void = self.prog.types.void();
+            return Ok(Val::rv(Expr::new(ExprKind::Zero, void), CType::void()));
+        }
+        let tmp = self.fresh_local("$ret", &ret, loc);
+        let irty = self.prog.symbols[tmp].ty;
+        let lhs = Expr::sym(tmp, irty);
+        self.emit(InstrKind::Call { lhs: Some(lhs.clone()), callee: callee_e, args: lowered }, loc);
+        Ok(Val { e: lhs, ty: ret, lvalue: false, bit_width: None })
+    }
+
+    /// Default argument promotions: integer promotions, float to double.
+    fn default_promote(&mut self, v: Val, loc: Loc) -> R<Val> {
+        if matches!(v.ty.kind, Kind::Float(FloatKind::Float | FloatKind::Float16)) {
+            let d = CType::new(Kind::Float(FloatKind::Double));
+            let e = self.cast_to(v, &d, loc, true)?;
+            return Ok(Val::rv(e, d));
+        }
+        Ok(self.promote(v))
+    }
+
+    /// Builtins whose meaning is fixed by the language rather than a
+    /// model: `__builtin_expect`, `__builtin_constant_p`. `None` for all
+    /// other names.
+    fn builtin_call(&mut self, name: &str, args: &[ast::Expr], loc: Loc) -> R<Option<Val>> {
+        match (name, args) {
+            ("__builtin_expect" | "__builtin_expect_with_probability", [value, rest @ ..]) => {
+                let v = self.rvalue(value)?;
+                for r in rest {
+                    self.discard(r)?;
+                }
+                let long = CType::new(Kind::Int(IntKind::Long));
+                let e = self.cast_to(v, &long, loc, true)?;
+                Ok(Some(Val::rv(e, long)))
+            }
+            ("__builtin_constant_p", [x]) => {
+                let errors = self.diags.list.len();
+                let scratch = self.scratch(|s| s.rvalue(x));
+                self.diags.list.truncate(errors);
+                let constant = match scratch {
+                    Ok((v, instrs)) => instrs.is_empty() && fold_value(&self.prog.types, &v.e).is_some(),
+                    Err(_) => false,
+                };
+                Ok(Some(self.int_val(i128::from(constant), CType::int())))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    // ----- members and indexing -----
+
+    fn member(&mut self, base: &ast::Expr, field: &str, arrow: bool, loc: Loc) -> R<Val> {
+        let b = if arrow {
+            let p = self.rvalue(base)?;
+            let Some(pointee) = p.ty.pointee().cloned() else {
+                return Err(self.error(loc, "member reference through `->` needs a pointer"));
+            };
+            let irty = self.ir_ty(&pointee);
+            Val { e: deref(p.e, irty), ty: pointee, lvalue: true, bit_width: None }
+        } else {
+            self.expr(base)?
+        };
+        let Kind::Record(id) = b.ty.kind else {
+            return Err(self.error(loc, format!("member `{field}` of something that is not a struct or union")));
+        };
+        if !self.tcx.records[id.0 as usize].complete {
+            return Err(self.error(loc, format!("member `{field}` of an incomplete type")));
+        }
+        let Some(path) = self.tcx.find_field(id, field) else {
+            let tag = self.tcx.records[id.0 as usize].tag.clone();
+            return Err(self.error(loc, format!("no member named `{field}` in `{tag}`")));
+        };
+        let mut e = b.e;
+        let mut rec = id;
+        for idx in &path.indices {
+            let fty = self.tcx.records[rec.0 as usize].fields[*idx as usize].ty.clone();
+            let irty = self.ir_ty(&fty);
+            e = Expr::new(ExprKind::Member(Box::new(e), *idx), irty);
+            if let Kind::Record(inner) = fty.kind {
+                rec = inner;
+            }
+        }
+        let ty = path.field.ty.clone().with_quals(b.ty.quals);
+        Ok(Val { e, ty, lvalue: b.lvalue || arrow, bit_width: path.field.bit_width })
+    }
+
+    fn index(&mut self, a: &ast::Expr, i: &ast::Expr, loc: Loc) -> R<Val> {
+        let av = self.expr(a)?;
+        let (arr, idx) = if av.ty.is_array() || av.ty.is_pointer() || !av.ty.is_integer() {
+            (av, self.rvalue(i)?)
+        } else {
+            // `i[a]`
+            let iv = self.expr(i)?;
+            (iv, self.to_rvalue(av))
+        };
+        if !idx.ty.is_integer() {
+            return Err(self.error(loc, "array subscript is not an integer"));
+        }
+        let idx = self.promote(idx);
+        if let Kind::Array(elem, _) = &arr.ty.kind {
+            if arr.e.is_lvalue() {
+                let elem = elem.as_ref().clone().with_quals(arr.ty.quals);
+                let irty = self.ir_ty(&elem);
+                let e = Expr::new(ExprKind::Index(Box::new(arr.e), Box::new(idx.e)), irty);
+                return Ok(Val { e, ty: elem, lvalue: true, bit_width: None });
+            }
+        }
+        let p = self.to_rvalue(arr);
+        let Some(elem) = p.ty.pointee().cloned() else {
+            return Err(self.error(loc, "subscripted value is not an array or pointer"));
+        };
+        if self.tcx.size_of(&elem).is_err() && !elem.is_vla() {
+            return Err(self.error(loc, "subscript of a pointer to an incomplete type"));
+        }
+        let irty = self.ir_ty(&elem);
+        let sum = Expr::binary(BinOp::PtrAdd, p.e, idx.e, self.ir_ty(&p.ty));
+        Ok(Val { e: deref(sum, irty), ty: elem, lvalue: true, bit_width: None })
+    }
+
+    // ----- sizeof, alignof, offsetof -----
+
+    fn sizeof(&mut self, ty: &CType, loc: Loc) -> R<Val> {
+        let size_t = self.tcx.size_t();
+        if ty.is_vla() {
+            let e = self.vla_size(ty);
+            return Ok(Val::rv(e, size_t));
+        }
+        match self.tcx.size_of(ty) {
+            Ok(n) => Ok(self.int_val(i128::from(n), size_t)),
+            // GNU C: sizeof(void) and sizeof of a function are 1.
+            Err(super::types::SizeError::Void | super::types::SizeError::Function) => Ok(self.int_val(1, size_t)),
+            Err(e) => Err(self.error(loc, format!("invalid application of `sizeof` to an {}", e.describe()))),
+        }
+    }
+
+    /// The run-time size of a variably modified type.
+    pub(super) fn vla_size(&mut self, ty: &CType) -> Expr {
+        let size_t = self.tcx.size_t();
+        let st = self.ir_ty(&size_t);
+        match &ty.kind {
+            Kind::Array(elem, size) => {
+                let elem_size = self.vla_size(elem);
+                let count = match size {
+                    ArraySize::Var(sym) => {
+                        let sty = self.prog.symbols[*sym].ty;
+                        let len = Expr::sym(*sym, sty);
+                        if sty == st { len } else { Expr::cast(len, st) }
+                    }
+                    ArraySize::Fixed(n) => Expr::int(u128::from(*n), st),
+                    ArraySize::Unknown => Expr::int(0, st),
+                };
+                self.fold_const(Expr::binary(BinOp::Mul, count, elem_size, st))
+            }
+            _ => Expr::int(u128::from(self.tcx.size_of(ty).unwrap_or(1)), st),
+        }
+    }
+
+    fn alignof(&mut self, ty: &CType, loc: Loc) -> R<Val> {
+        let size_t = self.tcx.size_t();
+        let base = if ty.is_vla() { innermost_elem(ty) } else { ty.clone() };
+        match self.tcx.align_of(&base) {
+            Ok(n) => Ok(self.int_val(i128::from(n), size_t)),
+            Err(super::types::SizeError::Void | super::types::SizeError::Function) => Ok(self.int_val(1, size_t)),
+            Err(e) => Err(self.error(loc, format!("invalid application of `_Alignof` to an {}", e.describe()))),
+        }
+    }
+
+    fn offsetof(&mut self, tn: &ast::TypeName, parts: &[ast::OffsetofPart], loc: Loc) -> R<Val> {
+        let mut ty = self.type_name(tn)?;
+        let mut offset: i128 = 0;
+        for part in parts {
+            match part {
+                ast::OffsetofPart::Field(name, floc) => {
+                    let Kind::Record(id) = ty.kind else {
+                        return Err(self.error(*floc, format!("`offsetof` member `{name}` of a non-record type")));
+                    };
+                    let Some(path) = self.tcx.find_field(id, name) else {
+                        return Err(self.error(*floc, format!("no member named `{name}`")));
+                    };
+                    if path.field.bit_width.is_some() {
+                        return Err(self.error(*floc, format!("`offsetof` of bit-field `{name}`")));
+                    }
+                    offset += i128::from(path.offset_bits / 8);
+                    ty = path.field.ty;
+                }
+                ast::OffsetofPart::Index(e) => {
+                    let Some(elem) = ty.elem().cloned() else {
+                        return Err(self.error(e.loc, "`offsetof` subscript of a non-array type"));
+                    };
+                    let i = self.const_int(e, "`offsetof` subscript")?;
+                    let size = self.tcx.size_of(&elem).unwrap_or(0);
+                    offset += i * i128::from(size);
+                    ty = elem;
+                }
+            }
+        }
+        let _ = loc;
+        let size_t = self.tcx.size_t();
+        Ok(self.int_val(offset, size_t))
+    }
+
+    // ----- other primaries -----
+
+    fn generic(&mut self, c: &ast::Expr, assocs: &[(Option<ast::TypeName>, ast::Expr)], loc: Loc) -> R<Val> {
+        let (v, _) = self.scratch(|s| s.rvalue(c))?;
+        let mut default = None;
+        for (tn, e) in assocs {
+            match tn {
+                None => default = Some(e),
+                Some(tn) => {
+                    let ty = self.type_name(tn)?;
+                    let tcx = &self.tcx;
+                    if ctype::compatible(&v.ty.unqualified(), &ty, &|e| tcx.enum_kind(e)) {
+                        return self.expr(e);
+                    }
+                }
+            }
+        }
+        match default {
+            Some(e) => self.expr(e),
+            None => Err(self.error(loc, "`_Generic` selector matches no association")),
+        }
+    }
+
+    fn compound_literal(&mut self, tn: &ast::TypeName, items: &[ast::InitItem], loc: Loc) -> R<Val> {
+        let init = ast::Initializer::List(items.to_vec(), loc);
+        let ty = self.type_name(tn)?;
+        let ty = self.complete_from_initializer(ty, &init)?;
+        let sym = if self.in_static_context() {
+            let name = self.unique_name("__compound_literal", "");
+            let irty = self.ir_ty(&ty);
+            let sym = self.prog.add_symbol(&name, irty, ir::SymbolKind::Global, loc);
+            self.sym_types.insert(sym, ty.clone());
+            sym
+        } else {
+            self.fresh_local("$literal", &ty, loc)
+        };
+        let irty = self.prog.symbols[sym].ty;
+        let target = Expr::sym(sym, irty);
+        let zero_first = !self.in_static_context();
+        self.initialize(target.clone(), &ty, &init, zero_first)?;
+        Ok(Val { e: target, ty, lvalue: true, bit_width: None })
+    }
+}
+
+fn innermost_elem(ty: &CType) -> CType {
+    let mut t = ty;
+    while let Some(e) = t.elem() {
+        t = e;
+    }
+    t.clone()
+}
+
+fn char_lit_kind(prefix: ast::StrPrefix) -> IntKind {
+    match prefix {
+        ast::StrPrefix::Utf16 => IntKind::UShort,
+        ast::StrPrefix::Utf32 => IntKind::UInt,
+        _ => IntKind::Int,
+    }
+}

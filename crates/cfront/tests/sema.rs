@@ -1,0 +1,225 @@
+//! End-to-end tests of type checking and lowering (`cfront::compile`).
+//!
+//! Data-driven: every `sema_data/*.c` file is a program whose `main`
+//! returns 0 exactly when the C semantics it checks were lowered right; it
+//! is compiled for both data models (or the one its name asks for:
+//! `*_lp64.c`, `*_ilp32.c`), the IR is validated, and the IR interpreter
+//! runs it. Every `sema_data/errors/*.c` file must be rejected with the
+//! diagnostic its first line names (`// error: <text>`, optionally
+//! `// error at LINE: <text>`). Snippets below check IR shape directly.
+
+use cfront::diag::{Diagnostics, Severity};
+use cfront::Options;
+use ir::interp::{self, Outcome};
+use ir::{DataModel, ExprKind, InstrKind, Program};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sema_data")
+}
+
+/// Compiles files; on failure returns the rendered diagnostics.
+fn compile_files(files: &[PathBuf], model: DataModel) -> Result<(Program, Diagnostics), String> {
+    let opts = Options { data_model: model, ..Options::default() };
+    let mut diags = Diagnostics::default();
+    match cfront::compile(files, &opts, &mut diags) {
+        Some(p) => Ok((p, diags)),
+        None => Err(diags.list.iter().map(|d| format!("{}:{}: {:?}: {}\n", d.loc.line, d.loc.col, d.severity, d.message)).collect()),
+    }
+}
+
+static SNIPPET: AtomicU32 = AtomicU32::new(0);
+
+/// Writes a snippet to a fresh temporary file.
+fn snippet_file(src: &str) -> PathBuf {
+    let n = SNIPPET.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tarsier-sema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("snippet{n}.c"));
+    std::fs::write(&path, src).expect("write snippet");
+    path
+}
+
+fn compile_src(src: &str, model: DataModel) -> Result<(Program, Diagnostics), String> {
+    compile_files(&[snippet_file(src)], model)
+}
+
+fn run_program(program: &Program) -> Outcome {
+    let config = interp::Config::default();
+    let mut inputs = |r: &interp::InputRequest| Some(vec![0u8; r.size as usize]);
+    interp::run(program, &config, &mut inputs).outcome
+}
+
+/// Compiles, validates and runs; the outcome or a description of the failure.
+fn compile_and_run(files: &[PathBuf], model: DataModel) -> Result<Outcome, String> {
+    let (program, _) = compile_files(files, model)?;
+    ir::validate(&program).map_err(|e| format!("invalid IR:\n{}\n{program}", e.join("\n")))?;
+    Ok(run_program(&program))
+}
+
+fn models_for(name: &str) -> Vec<DataModel> {
+    if name.ends_with("_lp64.c") {
+        vec![DataModel::LP64]
+    } else if name.ends_with("_ilp32.c") {
+        vec![DataModel::ILP32]
+    } else {
+        vec![DataModel::LP64, DataModel::ILP32]
+    }
+}
+
+fn c_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+#[test]
+fn data_programs_return_zero() {
+    let files = c_files(&data_dir());
+    assert!(files.len() >= 9, "expected the sema_data programs, found {}", files.len());
+    let mut failures = Vec::new();
+    for file in files {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        for model in models_for(&name) {
+            match compile_and_run(std::slice::from_ref(&file), model) {
+                Ok(Outcome::Completed(0)) => {}
+                Ok(other) => failures.push(format!("{name} ({model:?}): {other}")),
+                Err(e) => failures.push(format!("{name} ({model:?}): {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn wrong_programs_are_rejected_with_their_diagnostic() {
+    let files = c_files(&data_dir().join("errors"));
+    assert!(files.len() >= 8, "expected the error programs, found {}", files.len());
+    let mut failures = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let first = text.lines().next().unwrap_or_default();
+        let (line, expected) = match first.strip_prefix("// error at ") {
+            Some(rest) => {
+                let (l, msg) = rest.split_once(": ").unwrap_or(("0", rest));
+                (l.parse::<u32>().ok(), msg)
+            }
+            None => (None, first.strip_prefix("// error: ").unwrap_or(first)),
+        };
+        let name = file.display();
+        match compile_files(std::slice::from_ref(&file), DataModel::LP64) {
+            Ok(_) => failures.push(format!("{name}: accepted")),
+            Err(_) => {
+                let opts = Options::default();
+                let mut diags = Diagnostics::default();
+                let _ = cfront::compile(std::slice::from_ref(&file), &opts, &mut diags);
+                let hit = diags.list.iter().any(|d| {
+                    d.severity == Severity::Error && d.message.contains(expected) && line.is_none_or(|l| d.loc.line == l)
+                });
+                if !hit {
+                    failures.push(format!("{name}: wanted `{expected}`, got {:?}", diags.list));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn several_units_link_into_one_program() {
+    let dir = data_dir().join("multi");
+    let files = vec![dir.join("main.c"), dir.join("lib.c")];
+    for model in [DataModel::LP64, DataModel::ILP32] {
+        match compile_and_run(&files, model) {
+            Ok(Outcome::Completed(0)) => {}
+            other => panic!("{model:?}: {other:?}"),
+        }
+    }
+    let (program, _) = compile_files(&files, DataModel::LP64).expect("compiles");
+    // `counter` is one external object; each unit's `static int hidden` is its own.
+    let counters = program.symbols.values().filter(|s| s.name == "counter").count();
+    assert_eq!(counters, 1);
+    let hidden = program.symbols.values().filter(|s| s.display_name == "hidden").count();
+    assert_eq!(hidden, 2);
+    // Declared everywhere, defined nowhere: stays without a body.
+    let ext = program.function("external_only").expect("declared function");
+    assert!(program.functions[ext].body.is_none());
+}
+
+#[test]
+fn missing_entry_is_an_error_naming_it() {
+    let path = snippet_file("int f(void) { return 0; }\n");
+    let opts = Options { entry: Some("start".into()), ..Options::default() };
+    let mut diags = Diagnostics::default();
+    assert!(cfront::compile(&[path], &opts, &mut diags).is_none());
+    assert!(diags.list.iter().any(|d| d.message.contains("`start`")), "{:?}", diags.list);
+}
+
+#[test]
+fn entry_can_be_chosen() {
+    let path = snippet_file("int worker(int x) { return x + 1; }\n");
+    let opts = Options { entry: Some("worker".into()), ..Options::default() };
+    let mut diags = Diagnostics::default();
+    let program = cfront::compile(&[path], &opts, &mut diags).expect("compiles");
+    assert_eq!(program.entry, program.function("worker"));
+}
+
+/// Every instruction of `main`, printed.
+fn main_listing(program: &Program) -> Vec<String> {
+    let main = program.function("main").expect("main");
+    let body = program.functions[main].body.as_ref().expect("body");
+    body.iter().map(|i| program.display_instr(i).to_string()).collect()
+}
+
+#[test]
+fn guarded_dereference_is_lowered_to_control_flow() {
+    let (program, _) = compile_src("int main(void) { int *p = 0; return p && *p; }\n", DataModel::LP64).expect("compiles");
+    let main = program.function("main").expect("main");
+    let body = program.functions[main].body.as_ref().expect("body");
+    // The dereference must sit behind a conditional jump, never in an `And`.
+    let gotos = body.iter().filter(|i| matches!(i.kind, InstrKind::Goto { .. })).count();
+    assert!(gotos >= 1, "{:#?}", main_listing(&program));
+    assert_eq!(run_program(&program), Outcome::Completed(0));
+}
+
+#[test]
+fn simple_conditions_stay_expressions() {
+    let (program, _) = compile_src("int main(void) { int a = 1, b = 2; return a < b && b < 3; }\n", DataModel::LP64).expect("compiles");
+    let main = program.function("main").expect("main");
+    let body = program.functions[main].body.as_ref().expect("body");
+    assert!(!body.iter().any(|i| matches!(i.kind, InstrKind::Goto { .. })), "{:#?}", main_listing(&program));
+}
+
+#[test]
+fn calls_of_undeclared_nondet_functions_return_int() {
+    let (program, diags) =
+        compile_src("int main(void) { unsigned x = nondet_uint(); return x > 5; }\n", DataModel::LP64).expect("compiles");
+    let f = program.function("nondet_uint").expect("implicitly declared");
+    assert!(program.functions[f].body.is_none());
+    let ir::Type::Function(sig) = program.types.get(program.functions[f].ty) else { panic!("not a function type") };
+    assert_eq!(program.types.get(sig.ret), &ir::Type::Int { bits: 32, signed: true });
+    assert!(!diags.list.iter().any(|d| d.severity == Severity::Warning && d.message.contains("nondet_uint")));
+}
+
+#[test]
+fn globals_are_initialised_by_the_init_function() {
+    let (program, _) = compile_src("int g = 42; int main(void) { return g - 42; }\n", DataModel::LP64).expect("compiles");
+    let init = program.init.expect("init function");
+    assert_eq!(program.functions[init].name, "__tarsier_init");
+    let body = program.functions[init].body.as_ref().expect("body");
+    let assigns_42 = body.iter().any(|i| matches!(&i.kind, InstrKind::Assign(_, v) if v.kind == ExprKind::IntConst(42)));
+    assert!(assigns_42);
+}
+
+#[test]
+fn deep_expressions_do_not_overflow() {
+    let depth = 5000;
+    let src = format!("int main(void) {{ int x = 1; return {}x{}; }}\n", "(".repeat(depth), " + 1)".repeat(depth));
+    match compile_src(&src, DataModel::LP64) {
+        Ok((program, _)) => assert_eq!(run_program(&program), Outcome::Completed(depth as i64 + 1)),
+        Err(e) => assert!(e.contains("nesting") || e.contains("deep"), "{e}"),
+    }
+}
