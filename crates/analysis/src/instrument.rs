@@ -309,7 +309,7 @@ impl FunctionPass<'_> {
                 let not_a = self.not(a.as_ref().clone());
                 vec![(&**a, None), (&**b, Some(not_a))]
             }
-            _ => sub_exprs(e).into_iter().map(|c| (c, None)).collect(),
+            _ => e.children().into_iter().map(|c| (c, None)).collect(),
         }
     }
 
@@ -499,34 +499,6 @@ fn evaluated_exprs(kind: &InstrKind) -> Vec<&Expr> {
         InstrKind::Call { lhs, callee, args } => lhs.iter().chain(std::iter::once(callee)).chain(args).collect(),
         InstrKind::Return(Some(e)) => vec![e],
         _ => Vec::new(),
-    }
-}
-
-/// The direct sub-expressions of `e`.
-fn sub_exprs(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Sym(_)
-        | ExprKind::IntConst(_)
-        | ExprKind::FloatConst(_)
-        | ExprKind::Null
-        | ExprKind::Zero
-        | ExprKind::Nondet => Vec::new(),
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(a)
-        | ExprKind::AddrOf(a)
-        | ExprKind::Deref(a)
-        | ExprKind::Member(a, _)
-        | ExprKind::UnionLit(_, a)
-        | ExprKind::PointerObject(a)
-        | ExprKind::PointerOffset(a)
-        | ExprKind::ObjectSize(a)
-        | ExprKind::IsDynamic(a)
-        | ExprKind::IsInvalid(a) => vec![a],
-        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
-        ExprKind::ByteExtract { value, offset } => vec![value, offset],
-        ExprKind::Ite(a, b, c) => vec![a, b, c],
-        ExprKind::ByteUpdate { value, offset, update } => vec![value, offset, update],
-        ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.iter().collect(),
     }
 }
 
