@@ -12,6 +12,7 @@
 //! same consequence for satisfying assignments.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use smt::{default_value, eval, ArrayValue, EvalError, Evaluator, Model, SatResult, Solver, TermId, TermStore, Value};
 
@@ -53,6 +54,14 @@ impl BitBlastSolver {
     /// limit answers `Unknown`.
     pub fn set_limits(&mut self, limits: Limits) {
         self.cnf.set_limits(limits);
+    }
+
+    /// Sets the deadline to `limit` from now (no deadline with `None`),
+    /// keeping the interrupt flag.
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
+        let deadline = limit.and_then(|limit| Instant::now().checked_add(limit));
+        let interrupt = self.cnf.limits().interrupt.clone();
+        self.cnf.set_limits(Limits { deadline, interrupt });
     }
 
     pub fn stats(&self) -> Stats {

@@ -4,6 +4,7 @@
 //! plus arrays, incremental use, approximations and limits.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use smt::{BvValue, Op, Sort};
 
@@ -489,9 +490,12 @@ fn limits_give_unknown() {
         SatResult::Unknown(reason) => assert!(reason.contains("interrupted"), "{reason}"),
         other => panic!("expected unknown, got {other:?}"),
     }
+    solver.set_limits(Limits::default());
+    solver.set_time_limit(Some(Duration::ZERO));
+    assert!(matches!(solver.check(&store, &[]), SatResult::Unknown(_)), "a zero time limit is a passed deadline");
     // Without limits the same solver still answers: an even factor cannot
     // give an odd product.
-    solver.set_limits(Limits::default());
+    solver.set_time_limit(None);
     let two = store.bv_u64(64, 2);
     let x_is_two = store.eq(x, two);
     assert_eq!(solver.check(&store, &[x_is_two]), SatResult::Unsat);
