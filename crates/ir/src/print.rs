@@ -13,6 +13,7 @@ use crate::instr::{Instr, InstrKind, PropertyClass};
 use crate::loc::Loc;
 use crate::program::{FuncId, Program, SymbolId, SymbolKind};
 use crate::types::{ArrayLen, CompositeKind, FloatFormat, Type, TypeId, TypeTable};
+use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Display, Formatter, Write};
 
 /// Column at which an instruction line's source location starts.
@@ -169,15 +170,46 @@ impl Display for TypeDisplay<'_> {
     }
 }
 
+/// Names symbols for printing: by their source name, or by their unique
+/// name where the source name is shared by two symbols of one scope
+/// (shadowed locals, file-static globals of different files).
+#[derive(Clone, Copy)]
+struct Namer<'a> {
+    program: &'a Program,
+    ambiguous: Option<&'a HashSet<SymbolId>>,
+}
+
+impl<'a> Namer<'a> {
+    fn name(self, sym: SymbolId) -> &'a str {
+        match self.program.symbols.get(sym) {
+            Some(symbol) if self.ambiguous.is_some_and(|set| set.contains(&sym)) => &symbol.name,
+            _ => self.program.symbol_display_name(sym),
+        }
+    }
+}
+
+/// The symbols whose source name is not unique in their scope.
+fn ambiguous_symbols(program: &Program) -> HashSet<SymbolId> {
+    let mut by_scope_and_name: HashMap<(Option<FuncId>, &str), Vec<SymbolId>> = HashMap::new();
+    for (sym, symbol) in program.symbols.iter() {
+        let scope = match symbol.kind {
+            SymbolKind::Local(func) => Some(func),
+            _ => None,
+        };
+        by_scope_and_name.entry((scope, program.symbol_display_name(sym))).or_default().push(sym);
+    }
+    by_scope_and_name.into_values().filter(|syms| syms.len() > 1).flatten().collect()
+}
+
 /// An expression printed with the program's symbol names and types.
 pub struct ExprDisplay<'a> {
-    program: &'a Program,
+    namer: Namer<'a>,
     expr: &'a Expr,
 }
 
 /// One instruction without its index or location.
 pub struct InstrDisplay<'a> {
-    program: &'a Program,
+    namer: Namer<'a>,
     instr: &'a Instr,
 }
 
@@ -185,6 +217,8 @@ pub struct InstrDisplay<'a> {
 pub struct FunctionDisplay<'a> {
     program: &'a Program,
     func: FuncId,
+    /// Computed by the program printer once for all functions.
+    ambiguous: Option<&'a HashSet<SymbolId>>,
 }
 
 /// A source location as `file:line` (empty for generated code).
@@ -195,13 +229,14 @@ pub struct LocDisplay<'a> {
 
 impl Program {
     pub fn display_expr<'a>(&'a self, expr: &'a Expr) -> ExprDisplay<'a> {
-        ExprDisplay { program: self, expr }
+        ExprDisplay { namer: Namer { program: self, ambiguous: None }, expr }
     }
     pub fn display_instr<'a>(&'a self, instr: &'a Instr) -> InstrDisplay<'a> {
-        InstrDisplay { program: self, instr }
+        InstrDisplay { namer: Namer { program: self, ambiguous: None }, instr }
     }
+    /// A function as `--show-ir` prints it (shadowed locals by unique name).
     pub fn display_function(&self, func: FuncId) -> FunctionDisplay<'_> {
-        FunctionDisplay { program: self, func }
+        FunctionDisplay { program: self, func, ambiguous: None }
     }
     pub fn display_loc(&self, loc: Loc) -> LocDisplay<'_> {
         LocDisplay { program: self, loc }
@@ -315,11 +350,11 @@ fn member_name(types: &TypeTable, base: &Expr, index: u32) -> String {
 }
 
 /// The pieces that print one expression node (children left as `Expr` pieces).
-fn expr_pieces<'a>(program: &Program, expr: &'a Expr) -> Vec<Piece<'a>> {
-    let types = &program.types;
+fn expr_pieces<'a>(namer: Namer<'_>, expr: &'a Expr) -> Vec<Piece<'a>> {
+    let types = &namer.program.types;
     let ty_text = || types.display(expr.ty).to_string();
     match &expr.kind {
-        ExprKind::Sym(sym) => vec![Piece::Owned(program.symbol_display_name(*sym).to_string())],
+        ExprKind::Sym(sym) => vec![Piece::Owned(namer.name(*sym).to_string())],
         ExprKind::IntConst(value) => vec![Piece::Owned(int_const_text(types, *value, expr.ty))],
         ExprKind::FloatConst(bits) => vec![Piece::Owned(float_const_text(types, *bits, expr.ty))],
         ExprKind::Null => vec![Piece::Text("NULL")],
@@ -400,13 +435,13 @@ fn expr_pieces<'a>(program: &Program, expr: &'a Expr) -> Vec<Piece<'a>> {
 }
 
 /// Writes `expr` with an explicit stack of pending pieces.
-fn write_expr(f: &mut impl Write, program: &Program, expr: &Expr) -> fmt::Result {
+fn write_expr(f: &mut impl Write, namer: Namer<'_>, expr: &Expr) -> fmt::Result {
     let mut stack = vec![Piece::Expr(expr)];
     while let Some(piece) = stack.pop() {
         match piece {
             Piece::Text(text) => f.write_str(text)?,
             Piece::Owned(text) => f.write_str(&text)?,
-            Piece::Expr(e) => stack.extend(expr_pieces(program, e).into_iter().rev()),
+            Piece::Expr(e) => stack.extend(expr_pieces(namer, e).into_iter().rev()),
         }
     }
     Ok(())
@@ -414,7 +449,7 @@ fn write_expr(f: &mut impl Write, program: &Program, expr: &Expr) -> fmt::Result
 
 impl Display for ExprDisplay<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        write_expr(f, self.program, self.expr)
+        write_expr(f, self.namer, self.expr)
     }
 }
 
@@ -424,15 +459,16 @@ fn is_true_const(program: &Program, expr: &Expr) -> bool {
 
 impl Display for InstrDisplay<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let program = self.program;
-        let expr = |e| program.display_expr(e);
+        let namer = self.namer;
+        let program = namer.program;
+        let expr = |expr| ExprDisplay { namer, expr };
         match &self.instr.kind {
             InstrKind::Decl(sym) => {
                 let ty = program.symbols.get(*sym).map(|s| s.ty);
                 let ty_text = ty.map_or("<unknown type>".to_string(), |t| program.types.display(t).to_string());
-                write!(f, "decl {}: {ty_text}", program.symbol_display_name(*sym))
+                write!(f, "decl {}: {ty_text}", namer.name(*sym))
             }
-            InstrKind::Dead(sym) => write!(f, "dead {}", program.symbol_display_name(*sym)),
+            InstrKind::Dead(sym) => write!(f, "dead {}", namer.name(*sym)),
             InstrKind::Assign(lhs, rhs) => write!(f, "{} = {}", expr(lhs), expr(rhs)),
             InstrKind::Assume(cond) => write!(f, "assume({})", expr(cond)),
             InstrKind::Assert(cond, property) => {
@@ -481,6 +517,15 @@ impl Display for FunctionDisplay<'_> {
         let Some(func) = program.functions.get(self.func) else {
             return writeln!(f, "<unknown function {}>", self.func);
         };
+        let computed;
+        let ambiguous = match self.ambiguous {
+            Some(set) => set,
+            None => {
+                computed = ambiguous_symbols(program);
+                &computed
+            }
+        };
+        let namer = Namer { program, ambiguous: Some(ambiguous) };
         let types = &program.types;
         let mut header = String::new();
         let keyword = if func.body.is_some() { "fn" } else { "declare fn" };
@@ -492,7 +537,7 @@ impl Display for FunctionDisplay<'_> {
         for (i, param) in func.params.iter().enumerate() {
             let sep = if i > 0 { ", " } else { "" };
             let ty = program.symbols.get(*param).map(|s| types.display(s.ty).to_string()).unwrap_or_default();
-            write!(header, "{sep}{}: {ty}", program.symbol_display_name(*param))?;
+            write!(header, "{sep}{}: {ty}", namer.name(*param))?;
         }
         if func.params.is_empty() {
             let params = sig.map(|s| s.params.as_slice()).unwrap_or_default();
@@ -522,7 +567,7 @@ impl Display for FunctionDisplay<'_> {
             for label in labels {
                 writeln!(f, "{}:", label.name)?;
             }
-            let text = format!("{index:>4}: {}", program.display_instr(instr));
+            let text = format!("{index:>4}: {}", InstrDisplay { namer, instr });
             write_with_loc(f, &text, program.display_loc(instr.loc))?;
         }
         Ok(())
@@ -532,20 +577,21 @@ impl Display for FunctionDisplay<'_> {
 impl Display for Program {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         writeln!(f, "// data model: {:?}", self.data_model)?;
-        for (_, symbol) in self.symbols.iter() {
+        let ambiguous = ambiguous_symbols(self);
+        let namer = Namer { program: self, ambiguous: Some(&ambiguous) };
+        for (sym, symbol) in self.symbols.iter() {
             let keyword = match symbol.kind {
                 SymbolKind::Global if symbol.thread_local => "thread_local global",
                 SymbolKind::Global => "global",
                 SymbolKind::StringLiteral => "string",
                 SymbolKind::Local(_) | SymbolKind::Function(_) => continue,
             };
-            let name = if symbol.display_name.is_empty() { &symbol.name } else { &symbol.display_name };
-            let text = format!("{keyword} {name}: {}", self.types.display(symbol.ty));
+            let text = format!("{keyword} {}: {}", namer.name(sym), self.types.display(symbol.ty));
             write_with_loc(f, &text, self.display_loc(symbol.loc))?;
         }
         for func in self.functions.keys() {
             writeln!(f)?;
-            write!(f, "{}", self.display_function(func))?;
+            write!(f, "{}", FunctionDisplay { program: self, func, ambiguous: Some(&ambiguous) })?;
         }
         Ok(())
     }
@@ -674,5 +720,24 @@ out:
         while let ExprKind::Unary(_, inner) = node.kind {
             node = *inner;
         }
+    }
+
+    #[test]
+    fn shadowed_locals_print_by_unique_name() {
+        let mut p = Program::new(DataModel::LP64);
+        let int = p.types.int(32, true);
+        let main = p.declare_function("main", int, &[], false, Loc::NONE);
+        let outer = p.add_local(main, "x", int, Loc::NONE);
+        let inner = p.add_local(main, "1::x", int, Loc::NONE);
+        let other = p.add_local(main, "y", int, Loc::NONE);
+        let body = vec![
+            Instr::new(InstrKind::Assign(Expr::sym(inner, int), Expr::sym(outer, int)), Loc::NONE),
+            Instr::new(InstrKind::Assign(Expr::sym(other, int), Expr::sym(inner, int)), Loc::NONE),
+            Instr::new(InstrKind::Return(Some(Expr::sym(other, int))), Loc::NONE),
+        ];
+        p.set_body(main, body);
+        let text = p.display_function(main).to_string();
+        assert!(text.contains("   0: main::1::x = main::x\n"), "{text}");
+        assert!(text.contains("   1: y = main::1::x\n"), "{text}");
     }
 }
