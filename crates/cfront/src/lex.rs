@@ -396,8 +396,8 @@ impl<'a, 'f> Lexer<'a, 'f> {
                     self.pos += 1;
                     continue;
                 }
-                b'\\' if matches!(self.peek(1), b'\n') => {
-                    self.pos += 1;
+                b'\\' if self.peek(1) == b'\n' || (self.peek(1) == b'\r' && self.peek(2) == b'\n') => {
+                    self.pos += if self.peek(1) == b'\r' { 2 } else { 1 };
                     self.newline();
                     continue;
                 }
@@ -756,6 +756,13 @@ mod tests {
         assert_eq!(toks[2].1, "0x1p-3f");
         assert_eq!(toks[4].1, "x$y");
         assert_eq!(toks[4].2, 2);
+    }
+
+    #[test]
+    fn line_splices_and_crlf_count_lines() {
+        let (toks, _) = lex("a \\\r\nb\r\nc \\\nd");
+        let lines: Vec<u32> = toks.iter().map(|t| t.2).collect();
+        assert_eq!(lines, vec![1, 2, 3, 4, 4]);
     }
 
     #[test]
