@@ -588,3 +588,29 @@ fn deep_expressions_evaluate_up_to_the_configured_depth() {
     assert_eq!(build(4000).run_with(&config, vec![]).outcome, Outcome::Completed(4000));
     assert!(matches!(build(6000).run_with(&config, vec![]).outcome, Outcome::Unsupported(_)));
 }
+
+#[test]
+fn variable_length_arrays_are_sized_when_declared() {
+    // int n = nondet(); int a[2][n]; a[1][2] = 5; return a[1][2];
+    let mut b = Builder::new();
+    let main = b.main();
+    let n = b.local(main, "n", b.int);
+    let row = b.p.types.intern(Type::Array(b.int, ArrayLen::Var(n)));
+    let matrix = b.p.types.intern(Type::Array(row, ArrayLen::Fixed(2)));
+    let a = b.local(main, "a", matrix);
+    let row1 = b.index(b.var(a), b.c(1));
+    let cell = b.index(row1, b.c(2));
+    b.body(
+        main,
+        vec![
+            InstrKind::Decl(n),
+            InstrKind::Assign(b.var(n), Expr::new(ExprKind::Nondet, b.int)),
+            InstrKind::Decl(a),
+            InstrKind::Assign(cell.clone(), b.c(5)),
+            ret(cell),
+        ],
+    );
+    assert_eq!(b.run(vec![int_input(3)]), Outcome::Completed(5));
+    assert_eq!(ub_kind(&b.run(vec![int_input(2)])), Some(UbKind::OutOfBounds));
+    assert!(matches!(b.run(vec![int_input(-1)]), Outcome::Unsupported(_)));
+}

@@ -42,8 +42,8 @@ impl Machine<'_> {
         }
     }
 
-    /// Size in bytes, with variable-length arrays sized by their length
-    /// variable's current value.
+    /// Size in bytes, with variable-length arrays (also as elements of
+    /// fixed-length ones) sized by their length variable's current value.
     pub(super) fn size(&mut self, ty: TypeId) -> Flow<u64> {
         if let Some(size) = self.program.types.size_of(ty, self.program.data_model) {
             return Ok(size);
@@ -53,7 +53,13 @@ impl Machine<'_> {
                 let len_ty = self.program.symbols[len_sym].ty;
                 let len = self.load_symbol_int(len_sym, len_ty)?;
                 let elem_size = self.size(elem)?;
-                u64::try_from(len).ok().and_then(|len| len.checked_mul(elem_size)).ok_or(Outcome::MemoryLimit)
+                let len = u64::try_from(len)
+                    .map_err(|_| Outcome::Unsupported(format!("variable-length array of negative length {len}")))?;
+                len.checked_mul(elem_size).ok_or(Outcome::MemoryLimit)
+            }
+            Type::Array(elem, ArrayLen::Fixed(count)) => {
+                let elem_size = self.size(elem)?;
+                count.checked_mul(elem_size).ok_or(Outcome::MemoryLimit)
             }
             _ => Err(self.malformed(format!("size of the unsized type {}", self.program.types.display(ty)))),
         }
