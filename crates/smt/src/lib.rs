@@ -9,6 +9,7 @@
 //!   application is sort-checked and simplified by the rewriter when built.
 //! - [`eval()`], [`Model`], [`Evaluator`]: iterative evaluation (the oracle of
 //!   every later stage's tests).
+//! - [`post_order`], [`free_vars`], [`substitute`]: iterative DAG walks.
 //! - [`to_smtlib2`]: SMT-LIB2 text with DAG sharing.
 //! - [`Solver`], [`SatResult`]: the incremental solver interface;
 //!   [`ProcessSolver`] implements it with an external SMT-LIB2 solver.
@@ -26,6 +27,7 @@ pub mod sort;
 pub mod term;
 #[cfg(test)]
 mod testing;
+pub mod traverse;
 pub mod value;
 
 pub use bv::BvValue;
@@ -36,4 +38,5 @@ pub use smtlib::{to_smtlib2, SmtLibWriter};
 pub use solver::{SatResult, Solver};
 pub use sort::{ArraySortId, RoundingMode, Sort, SortTable};
 pub use term::{TermId, TermKind, TermStore, VarId};
+pub use traverse::{free_vars, post_order, substitute};
 pub use value::{ArrayValue, FpValue, Value};

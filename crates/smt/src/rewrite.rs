@@ -19,11 +19,13 @@
 //! selects (so reads reach stores, constant arrays and variables).
 
 use crate::bv::BvValue;
+use std::sync::Arc;
+
 use crate::eval::eval_op;
 use crate::op::Op;
 use crate::sort::Sort;
 use crate::term::{TermId, TermStore};
-use crate::value::Value;
+use crate::value::{ArrayValue, Value};
 
 /// How many rewriter calls may be nested before terms are interned as built.
 const MAX_REWRITE_DEPTH: u32 = 24;
@@ -56,8 +58,20 @@ pub(crate) fn simplify(store: &mut TermStore, op: Op, args: &[TermId], sort: Sor
 /// Evaluates applications whose arguments are all constants. Operators
 /// without an implemented semantics (FP arithmetic) are left alone.
 fn fold_constants(store: &mut TermStore, op: Op, args: &[TermId]) -> Option<TermId> {
-    let values: Option<Vec<&Value>> = args.iter().map(|&a| store.const_value(a)).collect();
-    match eval_op(op, &values?, store.sorts()) {
+    let result = match args.iter().map(|&a| store.const_value(a)).collect::<Option<Vec<&Value>>>() {
+        Some(values) => eval_op(op, &values, store.sorts()),
+        // Arrays are never constants, but (dis)equalities of arrays built
+        // from constants fold too.
+        None if matches!(op, Op::Eq | Op::Distinct) => {
+            let arrays: Vec<Value> = args
+                .iter()
+                .map(|&a| constant_array(store, a).map(|v| Value::Array(Arc::new(v))))
+                .collect::<Option<_>>()?;
+            eval_op(op, &arrays.iter().collect::<Vec<_>>(), store.sorts())
+        }
+        None => return None,
+    };
+    match result {
         Ok(Value::Array(_)) | Err(_) => None,
         Ok(value) => Some(store.constant(value)),
     }
@@ -280,6 +294,30 @@ fn split_concat_equality(store: &mut TermStore, a: TermId, b: TermId) -> Option<
         return Some(store.and2(high_eq, low_eq));
     }
     None
+}
+
+/// The value of an array term built only from `ConstArray` and `Store` of
+/// constants (walked as a loop: store chains can be long).
+fn constant_array(store: &TermStore, t: TermId) -> Option<ArrayValue> {
+    let mut writes = Vec::new();
+    let mut a = t;
+    loop {
+        match store.op(a)? {
+            Op::Store => {
+                let args = store.args(a);
+                writes.push((store.const_value(args[1])?, store.const_value(args[2])?));
+                a = args[0];
+            }
+            Op::ConstArray(sort) => {
+                let mut value = ArrayValue::constant(sort, store.const_value(store.args(a)[0])?.clone());
+                for (index, elem) in writes.into_iter().rev() {
+                    value = value.store(index.clone(), elem.clone());
+                }
+                return Some(value);
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// `t` as `x + c` with a constant `c`.

@@ -49,6 +49,16 @@ impl Sort {
         }
     }
 
+    /// Widths are in range: bit-vectors ≥ 1 bit, floats ≥ 2 exponent and
+    /// significand bits (array sorts are valid by construction).
+    pub fn is_valid(self) -> bool {
+        match self {
+            Sort::BitVec(w) => w >= 1,
+            Sort::Float { exp, sig } => exp >= 2 && sig >= 2 && exp.checked_add(sig).is_some(),
+            Sort::Bool | Sort::RoundingMode | Sort::Array(_) => true,
+        }
+    }
+
     pub fn float32() -> Sort {
         Sort::Float { exp: 8, sig: 24 }
     }
@@ -97,7 +107,11 @@ pub struct SortTable {
 
 impl SortTable {
     /// The array sort from `index` to `elem` (the same handle every time).
+    ///
+    /// # Panics
+    /// If `index` or `elem` is not [`Sort::is_valid`] (a bug in the caller).
     pub fn array(&mut self, index: Sort, elem: Sort) -> Sort {
+        assert!(index.is_valid() && elem.is_valid(), "invalid array sort ({index:?}, {elem:?})");
         let next = ArraySortId(self.arrays.len() as u32);
         let id = *self.lookup.entry((index, elem)).or_insert(next);
         if id == next {

@@ -223,7 +223,11 @@ impl TermStore {
     }
 
     /// A fresh variable of `sort`; `name` is a printing hint only.
+    ///
+    /// # Panics
+    /// If `sort` is not [`Sort::is_valid`] (a bug in the caller).
     pub fn var(&mut self, name: &str, sort: Sort) -> TermId {
+        assert!(sort.is_valid(), "variable {name} of invalid sort {sort:?}");
         let id = VarId(self.vars.len() as u32);
         let term = self.push(TermKind::Var(id), sort);
         self.vars.push(VarInfo { name: name.to_string(), sort, term });
