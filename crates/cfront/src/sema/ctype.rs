@@ -115,6 +115,9 @@ pub enum Kind {
     Function(Rc<FnType>),
     Record(CompositeId),
     Enum(EnumId),
+    /// A GCC vector (`vector_size` attribute): element type and count.
+    /// Only its layout is supported; operations on it are reported.
+    Vector(Box<CType>, u64),
 }
 
 /// A qualified C type. `align` is an explicit alignment from an
@@ -202,6 +205,9 @@ impl CType {
     }
     pub fn is_void_pointer(&self) -> bool {
         self.pointee().is_some_and(|p| p.is_void())
+    }
+    pub fn is_vector(&self) -> bool {
+        matches!(self.kind, Kind::Vector(..))
     }
     pub fn is_vla(&self) -> bool {
         match &self.kind {

@@ -100,6 +100,7 @@ impl<'a> Sema<'a> {
             TypeSpec::VaList => CType::pointer_to(CType::void()),
             TypeSpec::Implicit => CType::int(),
         };
+        let ty = self.apply_vector_size(ty, &specs.attrs, specs.loc)?;
         Ok(ty.with_quals(specs.qualifiers))
     }
 
@@ -170,11 +171,29 @@ impl<'a> Sema<'a> {
                 }
             };
         }
+        let mut ty = self.apply_vector_size(ty, &d.attrs, d.loc)?;
         let align = self.aligned_attr(&d.attrs)?;
         if align > 0 {
             ty.align = align;
         }
         Ok(ty)
+    }
+
+    /// `vector_size(N)` turns an arithmetic type into a GCC vector.
+    fn apply_vector_size(&mut self, ty: CType, attrs: &[ast::Attribute], loc: Loc) -> R<CType> {
+        let Some(attr) = attrs.iter().find(|a| a.name == "vector_size") else {
+            return Ok(ty);
+        };
+        let Some(arg) = attr.args.first() else {
+            return Err(self.error(attr.loc, "`vector_size` needs a size"));
+        };
+        let bytes = self.const_int(arg, "vector size")?;
+        let elem_size = self.tcx.size_of(&ty).unwrap_or(0);
+        if !ty.is_arithmetic() || elem_size == 0 || bytes <= 0 || bytes as u64 % elem_size != 0 {
+            return Err(self.error(loc, "invalid vector type"));
+        }
+        let quals = ty.quals;
+        Ok(CType::new(Kind::Vector(Box::new(ty.unqualified()), bytes as u64 / elem_size)).with_quals(quals))
     }
 
     /// The function type of a declarator part, with the parameter names.
@@ -739,6 +758,9 @@ impl<'a> Sema<'a> {
         }
         let merged = ctype::composite(&old, ty);
         let irty = self.ir_ty(&merged);
+        if irty != self.prog.symbols[sym].ty {
+            self.stale.insert(sym);
+        }
         self.prog.symbols[sym].ty = irty;
         if let SymbolKind::Function(f) = self.prog.symbols[sym].kind {
             self.prog.functions[f].ty = irty;
@@ -772,6 +794,8 @@ impl<'a> Sema<'a> {
             return Err(self.error(loc, format!("redefinition of function `{name}`")));
         }
         self.defining.insert(func);
+        let deferrable = internal || f.specs.is_inline;
+        let diags_before = self.diags.list.len();
         let fname = self.prog.functions[func].name.clone();
         let ctx = FnCtx::new(func, &fname, ret.unqualified());
         let outer_ctx = std::mem::replace(&mut self.fx, ctx);
@@ -783,6 +807,14 @@ impl<'a> Sema<'a> {
             return Err(self.error(loc, "internal error: lost the enclosing context"));
         };
         let ctx = std::mem::replace(&mut self.fx, outer_ctx);
+        let failed = self.diags.list[diags_before..].iter().any(|d| d.severity == crate::diag::Severity::Error);
+        if deferrable && failed {
+            // Header code often holds inline functions a program never
+            // calls; their errors count only if the function is reachable.
+            let errors = self.diags.list.split_off(diags_before);
+            self.deferred.push((func, errors));
+            return Ok(());
+        }
         self.finish_function(ctx);
         result
     }

@@ -121,6 +121,9 @@ impl<'a> Sema<'a> {
     /// The value of `e` after lvalue conversion and decay.
     pub(super) fn rvalue(&mut self, e: &ast::Expr) -> R<Val> {
         let v = self.expr(e)?;
+        if v.ty.is_vector() {
+            return Err(self.error(e.loc, "unsupported: GCC vector types"));
+        }
         Ok(self.to_rvalue(v))
     }
 
@@ -232,8 +235,31 @@ impl<'a> Sema<'a> {
                 let units = self.fx.name.bytes().map(u32::from).collect::<Vec<_>>();
                 Ok(self.string_lit(&units, ast::StrPrefix::None, loc))
             }
+            None if name == "__ESBMC_return_value" && !self.saved.is_empty() && !self.fx.ret.is_void() => {
+                Ok(self.return_value_symbol(loc))
+            }
             None => Err(self.error(loc, format!("use of undeclared identifier `{name}`"))),
         }
+    }
+
+    /// The function's `__ESBMC_return_value` (named in contracts): a local
+    /// of the return type, declared at the function's start. Its meaning
+    /// belongs to the contract checking, not to the front end.
+    fn return_value_symbol(&mut self, loc: Loc) -> Val {
+        let ty = self.fx.ret.clone();
+        let irty = self.ir_ty(&ty);
+        let sym = match self.fx.return_value {
+            Some(sym) => sym,
+            None => {
+                let name = format!("{}::__ESBMC_return_value", self.fx.name);
+                let sym = self.prog.add_symbol(&name, irty, ir::SymbolKind::Local(self.fx.func), loc);
+                self.sym_types.insert(sym, ty.clone());
+                self.fx.hoists.push((0, vec![sym]));
+                self.fx.return_value = Some(sym);
+                sym
+            }
+        };
+        Val { e: Expr::sym(sym, irty), ty, lvalue: true, bit_width: None }
     }
 
     fn int_lit(&mut self, value: u128, suffix: ast::IntSuffix, decimal: bool, loc: Loc) -> R<Val> {
@@ -818,8 +844,11 @@ impl<'a> Sema<'a> {
             self.discard(x)?;
             return Ok(Val::rv(Expr::new(ExprKind::Zero, self.prog.types.void()), ty));
         }
+        if let Kind::Record(id) = ty.kind {
+            return self.cast_to_union(id, &ty, x, loc);
+        }
         if !ty.is_scalar() {
-            return Err(self.error(loc, "unsupported: cast to a non-scalar type"));
+            return Err(self.error(loc, "cast to a non-scalar type"));
         }
         let v = self.rvalue(x)?;
         if !v.ty.is_scalar() {
@@ -827,6 +856,25 @@ impl<'a> Sema<'a> {
         }
         let e = self.cast_to(v, &ty.unqualified(), loc, true)?;
         Ok(Val::rv(e, ty.unqualified()))
+    }
+
+    /// GNU cast to a union: the member of the operand's type gets the value.
+    fn cast_to_union(&mut self, id: ir::CompositeId, ty: &CType, x: &ast::Expr, loc: Loc) -> R<Val> {
+        let v = self.rvalue(x)?;
+        let rec = &self.tcx.records[id.0 as usize];
+        if rec.kind != ir::CompositeKind::Union {
+            if v.ty.unqualified() == ty.unqualified() {
+                return Ok(Val::rv(v.e, ty.unqualified()));
+            }
+            return Err(self.error(loc, "cast to a struct type"));
+        }
+        let tcx = &self.tcx;
+        let member = rec.fields.iter().position(|f| ctype::compatible_unqualified(&f.ty, &v.ty, &|e| tcx.enum_kind(e)));
+        let Some(index) = member else {
+            return Err(self.error(loc, "cast to a union type that has no member of the operand's type"));
+        };
+        let irty = self.ir_ty(ty);
+        Ok(Val::rv(Expr::new(ExprKind::UnionLit(index as u32, Box::new(v.e)), irty), ty.unqualified()))
     }
 
     // ----- calls -----
@@ -965,6 +1013,9 @@ impl<'a> Sema<'a> {
 
     fn index(&mut self, a: &ast::Expr, i: &ast::Expr, loc: Loc) -> R<Val> {
         let av = self.expr(a)?;
+        if av.ty.is_vector() {
+            return Err(self.error(loc, "unsupported: GCC vector types"));
+        }
         let (arr, idx) = if av.ty.is_array() || av.ty.is_pointer() || !av.ty.is_integer() {
             (av, self.rvalue(i)?)
         } else {

@@ -67,6 +67,10 @@ impl<'a> Sema<'a> {
 
     /// Assigns the initial value `init` to the object `target` of type `ty`.
     pub(super) fn initialize(&mut self, target: Expr, ty: &CType, init: &Initializer, zero_first: bool) -> R<()> {
+        if ty.is_vector() {
+            let loc = list_loc(init).unwrap_or(Loc::NONE);
+            return Err(self.error(loc, "unsupported: GCC vector types"));
+        }
         match init {
             Initializer::Expr(e) => self.init_from_expr(target, ty, e),
             Initializer::List(items, loc) => {

@@ -13,6 +13,7 @@ mod consteval;
 mod ctype;
 mod decl;
 mod expr;
+mod fixup;
 mod floatlit;
 mod init;
 mod layout;
@@ -134,6 +135,8 @@ struct FnCtx {
     switches: Vec<SwitchCtx>,
     /// The open blocks, innermost last.
     live: Vec<OpenBlock>,
+    /// `__ESBMC_return_value` of this function, once mentioned.
+    return_value: Option<SymbolId>,
     /// Declarations to repeat at a block's start (position, locals).
     hoists: Vec<(usize, Vec<SymbolId>)>,
     counter: u32,
@@ -200,6 +203,7 @@ impl FnCtx {
             continues: Vec::new(),
             switches: Vec::new(),
             live: vec![OpenBlock::new()],
+            return_value: None,
             hoists: Vec::new(),
             counter: 0,
         }
@@ -235,6 +239,10 @@ pub struct Sema<'a> {
     in_record: u32,
     /// Functions whose body is being lowered (catches recursive redefinition).
     defining: HashSet<FuncId>,
+    /// Symbols whose type a later declaration completed.
+    stale: HashSet<SymbolId>,
+    /// Errors of internal functions, reported only if the function is used.
+    deferred: Vec<(FuncId, Vec<crate::diag::Diagnostic>)>,
 }
 
 impl<'a> Sema<'a> {
@@ -273,6 +281,8 @@ impl<'a> Sema<'a> {
             in_params: 0,
             in_record: 0,
             defining: HashSet::new(),
+            stale: HashSet::new(),
+            deferred: Vec::new(),
         }
     }
 
@@ -302,6 +312,13 @@ impl<'a> Sema<'a> {
         match self.prog.function(&entry) {
             Some(f) if self.prog.functions[f].body.is_some() => self.prog.entry = Some(f),
             _ => self.diags.error(Loc::NONE, format!("entry function `{entry}` is not defined")),
+        }
+        fixup::retype_stale_references(&mut self.prog, &self.stale);
+        let reachable = fixup::reachable_functions(&self.prog);
+        for (func, errors) in std::mem::take(&mut self.deferred) {
+            if reachable.contains(&func) {
+                self.diags.list.extend(errors);
+            }
         }
         if self.diags.has_errors() {
             return None;

@@ -150,6 +150,7 @@ impl TypeCtx {
                 }
                 r.size
             }
+            Kind::Vector(elem, n) => self.size_of(elem)?.saturating_mul(*n),
         })
     }
 
@@ -178,6 +179,8 @@ impl TypeCtx {
                 }
                 r.align
             }
+            // gcc aligns a vector to its size.
+            Kind::Vector(..) => self.size_of(ty)?,
         })
     }
 
@@ -248,6 +251,10 @@ impl TypeCtx {
                 tt.intern(Type::Array(e, len))
             }
             Kind::Record(id) => tt.intern(Type::Composite(*id)),
+            Kind::Vector(elem, n) => {
+                let e = self.to_ir(tt, elem);
+                tt.intern(Type::Array(e, ArrayLen::Fixed(*n)))
+            }
             Kind::Function(f) => {
                 let ret = self.to_ir(tt, &f.ret);
                 let params = f.params.iter().map(|p| self.to_ir(tt, p)).collect();

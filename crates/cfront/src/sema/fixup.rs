@@ -1,0 +1,155 @@
+//! Whole-program passes after all units are lowered: retyping references
+//! lowered before a later declaration completed a symbol's type (`extern
+//! int a[];` then `int a[10];`, `int f();` then a prototype), and finding
+//! the functions reachable from the entry and init functions (errors in
+//! unreachable internal functions, e.g. header-only inline code, do not
+//! reject the program).
+
+use ir::{Expr, ExprKind, FuncId, InstrKind, Program, SymbolId, SymbolKind};
+use std::collections::HashSet;
+
+/// The expressions an instruction holds.
+fn instr_exprs(kind: &InstrKind) -> Vec<&Expr> {
+    match kind {
+        InstrKind::Assign(l, r) => vec![l, r],
+        InstrKind::Assume(e) | InstrKind::Assert(e, _) | InstrKind::Goto { cond: e, .. } | InstrKind::Return(Some(e)) => {
+            vec![e]
+        }
+        InstrKind::Call { lhs, callee, args } => lhs.iter().chain(std::iter::once(callee)).chain(args.iter()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn instr_exprs_mut(kind: &mut InstrKind) -> Vec<&mut Expr> {
+    match kind {
+        InstrKind::Assign(l, r) => vec![l, r],
+        InstrKind::Assume(e) | InstrKind::Assert(e, _) | InstrKind::Goto { cond: e, .. } | InstrKind::Return(Some(e)) => {
+            vec![e]
+        }
+        InstrKind::Call { lhs, callee, args } => lhs.iter_mut().chain(std::iter::once(callee)).chain(args.iter_mut()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
+    match &mut e.kind {
+        ExprKind::Sym(_)
+        | ExprKind::IntConst(_)
+        | ExprKind::FloatConst(_)
+        | ExprKind::Null
+        | ExprKind::Zero
+        | ExprKind::Nondet => vec![],
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Deref(a)
+        | ExprKind::Member(a, _)
+        | ExprKind::UnionLit(_, a)
+        | ExprKind::PointerObject(a)
+        | ExprKind::PointerOffset(a)
+        | ExprKind::ObjectSize(a)
+        | ExprKind::IsDynamic(a)
+        | ExprKind::IsInvalid(a) => vec![a],
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
+        ExprKind::ByteExtract { value, offset } => vec![value, offset],
+        ExprKind::Ite(a, b, c) | ExprKind::ByteUpdate { value: a, offset: b, update: c } => vec![a, b, c],
+        ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.iter_mut().collect(),
+    }
+}
+
+/// Functions reachable from the entry and init functions through any
+/// reference (calls and addresses taken).
+pub fn reachable_functions(prog: &Program) -> HashSet<FuncId> {
+    let mut seen = HashSet::new();
+    let mut work: Vec<FuncId> = prog.entry.iter().chain(prog.init.iter()).copied().collect();
+    while let Some(f) = work.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        let Some(body) = &prog.functions[f].body else { continue };
+        for instr in body {
+            for e in instr_exprs(&instr.kind) {
+                for node in e.walk() {
+                    if let ExprKind::Sym(s) = node.kind {
+                        if let SymbolKind::Function(g) = prog.symbols[s].kind {
+                            work.push(g);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// Gives every reference to a symbol in `stale` the symbol's final type.
+/// A function keeps the type it was referenced with: `&f` and a callee `f`
+/// become `(old type *)&f`, so calls lowered against the earlier
+/// declaration stay well-typed.
+pub fn retype_stale_references(prog: &mut Program, stale: &HashSet<SymbolId>) {
+    if stale.is_empty() {
+        return;
+    }
+    let final_types: Vec<_> = prog.symbols.values().map(|s| s.ty).collect();
+    let mut retype = Retype { stale, final_types, types: std::mem::take(&mut prog.types) };
+    for (_, func) in prog.functions.iter_mut() {
+        let Some(body) = &mut func.body else { continue };
+        for instr in body.iter_mut() {
+            if let InstrKind::Call { callee, .. } = &mut instr.kind {
+                if let Some(cast) = retype.stale_function(callee) {
+                    *callee = cast;
+                }
+            }
+            for root in instr_exprs_mut(&mut instr.kind) {
+                retype.walk(root);
+            }
+        }
+    }
+    prog.types = retype.types;
+}
+
+struct Retype<'a> {
+    stale: &'a HashSet<SymbolId>,
+    final_types: Vec<ir::TypeId>,
+    types: ir::TypeTable,
+}
+
+impl Retype<'_> {
+    fn stale_type(&self, e: &Expr) -> Option<(SymbolId, ir::TypeId)> {
+        match e.kind {
+            ExprKind::Sym(s) if self.stale.contains(&s) && self.final_types[s.0 as usize] != e.ty => {
+                Some((s, self.final_types[s.0 as usize]))
+            }
+            _ => None,
+        }
+    }
+
+    /// `(old *)&f` for a stale function designator `f`.
+    fn stale_function(&mut self, e: &Expr) -> Option<Expr> {
+        let (s, ty) = self.stale_type(e)?;
+        if !matches!(self.types.get(ty), ir::Type::Function(_)) {
+            return None;
+        }
+        let old_ptr = self.types.pointer_to(e.ty);
+        let new_ptr = self.types.pointer_to(ty);
+        let addr = Expr::new(ExprKind::AddrOf(Box::new(Expr::sym(s, ty))), new_ptr);
+        Some(Expr::cast(addr, old_ptr))
+    }
+
+    fn walk(&mut self, root: &mut Expr) {
+        let mut stack = vec![root];
+        while let Some(e) = stack.pop() {
+            if let ExprKind::AddrOf(inner) = &e.kind {
+                if let Some(cast) = self.stale_function(inner) {
+                    *e = cast;
+                    continue;
+                }
+            }
+            if let Some((_, ty)) = self.stale_type(e) {
+                e.ty = ty;
+                continue;
+            }
+            stack.extend(children_mut(e));
+        }
+    }
+}
