@@ -34,7 +34,7 @@ pub use bv::BvValue;
 pub use eval::{default_value, eval, eval_op, EvalError, Evaluator, Model};
 pub use op::{result_sort, Op, SortError};
 pub use process::ProcessSolver;
-pub use smtlib::{to_smtlib2, SmtLibWriter};
+pub use smtlib::{term_to_string, to_smtlib2, SmtLibWriter};
 pub use solver::{SatResult, Solver};
 pub use sort::{ArraySortId, RoundingMode, Sort, SortTable};
 pub use term::{TermId, TermKind, TermStore, VarId};

@@ -35,6 +35,56 @@ pub fn to_smtlib2(store: &TermStore, assertions: &[TermId], logic: &str) -> Stri
     out
 }
 
+/// `t` as one SMT-LIB expression for messages and debugging: subterms
+/// deeper than `max_depth` are elided as `…`, so the text stays short and
+/// the (depth-bounded) recursion safe. Not for solvers: shared subterms are
+/// repeated and non-SMT-LIB operators keep their tarsier names.
+pub fn term_to_string(store: &TermStore, t: TermId, max_depth: u32) -> String {
+    let mut out = String::new();
+    write_term(store, t, max_depth, &mut out);
+    out
+}
+
+fn write_term(store: &TermStore, t: TermId, depth_left: u32, out: &mut String) {
+    match store.kind(t) {
+        TermKind::Const(v) => out.push_str(&value_literal(v)),
+        TermKind::Var(v) => out.push_str(&quote(store.var_name(*v))),
+        TermKind::App { .. } if depth_left == 0 => out.push('…'),
+        TermKind::App { op, args } => {
+            let _ = write!(out, "({}", operator_text(store, *op));
+            for &a in args.iter() {
+                out.push(' ');
+                write_term(store, a, depth_left - 1, out);
+            }
+            out.push(')');
+        }
+    }
+}
+
+/// The operator as written in an application head.
+fn operator_text(store: &TermStore, op: Op) -> String {
+    use Op::*;
+    let indexed = |name: &str, indices: &[u32]| {
+        let indices: Vec<String> = indices.iter().map(u32::to_string).collect();
+        format!("(_ {name} {})", indices.join(" "))
+    };
+    match op {
+        ConstArray(sort) => format!("(as const {})", sort_text(store, sort)),
+        Extract { hi, lo } => indexed("extract", &[hi, lo]),
+        ZeroExtend(n) => indexed("zero_extend", &[n]),
+        SignExtend(n) => indexed("sign_extend", &[n]),
+        RotateLeft(n) => indexed("rotate_left", &[n]),
+        RotateRight(n) => indexed("rotate_right", &[n]),
+        ToFp { exp, sig } | ToFpFromSbv { exp, sig } | FpFromBits { exp, sig } => indexed("to_fp", &[exp, sig]),
+        ToFpFromUbv { exp, sig } => indexed("to_fp_unsigned", &[exp, sig]),
+        FpToSbv(w) => indexed("fp.to_sbv", &[w]),
+        FpToUbv(w) => indexed("fp.to_ubv", &[w]),
+        FpToBits | BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow
+        | BvSmulOverflow | BvSdivOverflow => format!("{op:?}"),
+        _ => plain_name(op).to_string(),
+    }
+}
+
 /// A literal for a constant value (never an array: arrays are not constants).
 pub fn value_literal(value: &Value) -> String {
     match value {
@@ -153,7 +203,7 @@ impl SmtLibWriter {
             return;
         }
         let width = first_arg_sort.bv_width().unwrap_or(0);
-        let body = application(op, &args, width, |s| sort_text(store, s));
+        let body = application(store, op, &args, width);
         let _ = writeln!(out, "(define-fun {name} () {sort} {body})");
     }
 }
@@ -164,13 +214,9 @@ fn sort_text(store: &TermStore, sort: Sort) -> String {
 
 /// The text of `op` applied to the argument texts `a`; `width` is the width
 /// of the first argument when it is a bit-vector.
-fn application(op: Op, a: &[String], width: u32, sort_text: impl Fn(Sort) -> String) -> String {
+fn application(store: &TermStore, op: Op, a: &[String], width: u32) -> String {
     use Op::*;
     let msb = |x: &str| format!("((_ extract {0} {0}) {x})", width.saturating_sub(1));
-    let indexed = |name: &str, indices: &[u32]| {
-        let indices: Vec<String> = indices.iter().map(u32::to_string).collect();
-        format!("(_ {name} {})", indices.join(" "))
-    };
     let head = match op {
         BvUaddOverflow => return format!("(bvult (bvadd {0} {1}) {0})", a[0], a[1]),
         BvUsubOverflow => return format!("(bvult {} {})", a[0], a[1]),
@@ -196,17 +242,7 @@ fn application(op: Op, a: &[String], width: u32, sort_text: impl Fn(Sort) -> Str
             let ones = crate::bv::BvValue::ones(width).to_smtlib();
             return format!("(and (= {} {min}) (= {} {ones}))", a[0], a[1]);
         }
-        ConstArray(sort) => format!("(as const {})", sort_text(sort)),
-        Extract { hi, lo } => indexed("extract", &[hi, lo]),
-        ZeroExtend(n) => indexed("zero_extend", &[n]),
-        SignExtend(n) => indexed("sign_extend", &[n]),
-        RotateLeft(n) => indexed("rotate_left", &[n]),
-        RotateRight(n) => indexed("rotate_right", &[n]),
-        ToFp { exp, sig } | ToFpFromSbv { exp, sig } | FpFromBits { exp, sig } => indexed("to_fp", &[exp, sig]),
-        ToFpFromUbv { exp, sig } => indexed("to_fp_unsigned", &[exp, sig]),
-        FpToSbv(w) => indexed("fp.to_sbv", &[w]),
-        FpToUbv(w) => indexed("fp.to_ubv", &[w]),
-        _ => plain_name(op).to_string(),
+        _ => operator_text(store, op),
     };
     format!("({head} {})", a.join(" "))
 }

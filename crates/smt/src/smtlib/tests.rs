@@ -131,3 +131,18 @@ fn printed_formulas_mean_what_the_evaluator_says() {
         assert_eq!(got, want, "case {case}");
     }
 }
+
+#[test]
+fn terms_print_compactly_for_messages() {
+    let mut s = TermStore::new();
+    let x = s.var("x", Sort::BitVec(8));
+    let wide = s.sign_extend(8, x);
+    let mut t = wide;
+    for _ in 0..100 {
+        t = s.bv_mul(t, wide);
+    }
+    assert_eq!(term_to_string(&s, wide, 5), "((_ sign_extend 8) |x|)");
+    let short = term_to_string(&s, t, 3);
+    // Commutative operands are ordered by id: the older `wide` comes first.
+    assert_eq!(short, "(bvmul ((_ sign_extend 8) |x|) (bvmul ((_ sign_extend 8) |x|) (bvmul … …)))");
+}
