@@ -526,14 +526,15 @@ impl<'t, 'a> Parser<'t, 'a> {
         let loc = self.loc();
         let specs = self.decl_specs(false)?;
         let mut declarators = Vec::new();
-        if !self.is(P::Semi) {
+        if !self.is(P::Semi) && !self.is(P::RBrace) {
             loop {
-                let declarator = if self.is(P::Colon) { None } else { Some(self.declarator(DeclaratorKind::Named)?) };
+                let mut declarator = if self.is(P::Colon) { None } else { Some(self.declarator(DeclaratorKind::Named)?) };
                 let bit_width = if self.eat(P::Colon) { Some(self.conditional_expr()?) } else { None };
-                let mut declarator = declarator;
-                match declarator.as_mut() {
-                    Some(d) => self.attributes_into(&mut d.attrs)?,
-                    None => self.attributes_into(&mut Vec::new())?,
+                let mut attrs = Vec::new();
+                self.attributes_into(&mut attrs)?;
+                // An unnamed bit-field has no member for attributes to apply to.
+                if let Some(d) = declarator.as_mut() {
+                    d.attrs.extend(attrs);
                 }
                 declarators.push(FieldDeclarator { declarator, bit_width });
                 if !self.eat(P::Comma) {

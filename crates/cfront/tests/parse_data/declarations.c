@@ -22,6 +22,7 @@ int abstract_params(int, char *, int (*)(void), int [], int (*)[3]);
 struct point { int x, y; } origin;
 struct list { struct list *next; int : 3; unsigned bits : 5; };
 union value { int i; float f; struct { int lo, hi; }; };
+struct gnu_no_semis { int a; struct { int b; } };
 struct opaque;
 enum color { RED, GREEN = 5, BLUE, };
 enum small : unsigned char { TINY };
