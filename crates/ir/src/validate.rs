@@ -449,6 +449,17 @@ impl<'a> Validator<'a> {
                 if !a.is_lvalue() {
                     return Err("address of a non-lvalue".into());
                 }
+                if let ExprKind::Member(base, index) = &a.kind {
+                    let is_bitfield = match types.get(base.ty) {
+                        Type::Composite(comp) => {
+                            types.composites[*comp].fields.get(*index as usize).is_some_and(|f| f.bit_width.is_some())
+                        }
+                        _ => false,
+                    };
+                    if is_bitfield {
+                        return Err("address of a bit-field".into());
+                    }
+                }
                 if types.pointee(e.ty) != Some(a.ty) {
                     return Err(format!("address of a {} typed {}", self.ty(a.ty), self.ty(e.ty)));
                 }
@@ -697,6 +708,28 @@ mod tests {
                 "fn main: control can run past the last instruction",
             ]
         );
+    }
+
+    #[test]
+    fn rejects_the_address_of_a_bit_field() {
+        let mut fx = fixture();
+        let (int, main) = (fx.int, fx.main);
+        let comp = fx.program.types.composites.push(crate::types::Composite {
+            kind: CompositeKind::Struct,
+            name: "B".into(),
+            fields: vec![crate::types::Field { name: "f".into(), ty: int, offset_bits: 0, bit_width: Some(3) }],
+            size: 4,
+            align: 4,
+            complete: true,
+        });
+        let b_ty = fx.program.types.intern(Type::Composite(comp));
+        let int_ptr = fx.program.types.pointer_to(int);
+        let ptr_var = fx.program.add_local(main, "q", int_ptr, Loc::NONE);
+        let b_var = fx.program.add_local(main, "b", b_ty, Loc::NONE);
+        let field = Expr::new(ExprKind::Member(Box::new(Expr::sym(b_var, b_ty)), 0), int);
+        let address = Expr::new(ExprKind::AddrOf(Box::new(field)), int_ptr);
+        body(&mut fx, main).insert(0, Instr::new(InstrKind::Assign(Expr::sym(ptr_var, int_ptr), address), Loc::NONE));
+        assert_eq!(errors(&fx), ["fn main, instr 0: in `&b.f`: address of a bit-field"]);
     }
 
     #[test]

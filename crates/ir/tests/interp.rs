@@ -216,6 +216,7 @@ fn nondet_inputs_drive_an_assertion_violation() {
     assert_eq!(violation.instr, InstrIdx(2));
     assert_eq!(violation.property.message, "x != 42");
     assert_eq!(b.p.display_loc(violation.loc).to_string(), "t.c:3");
+    assert_eq!(run.outcome.describe(&b.p), "violation of user-assertion: x != 42 at t.c:3 in main");
     let inputs: Vec<&InputKind> = run
         .trace
         .iter()

@@ -221,6 +221,29 @@ impl fmt::Display for Outcome {
     }
 }
 
+impl Outcome {
+    /// The outcome with its source location and function, for messages.
+    pub fn describe(&self, program: &Program) -> String {
+        let function_name = |f: FuncId| program.functions.get(f).map_or("?", |f| f.name.as_str());
+        let at = |loc: Loc| {
+            let place = program.display_loc(loc).to_string();
+            if place.is_empty() {
+                String::new()
+            } else {
+                format!(" at {place}")
+            }
+        };
+        match self {
+            Outcome::Violation(v) => format!("{self}{} in {}", at(v.loc), function_name(v.function)),
+            Outcome::UndefinedBehaviour { loc, function, .. } => {
+                format!("{self}{} in {}", at(*loc), function_name(*function))
+            }
+            Outcome::AssumptionViolated { loc } | Outcome::InputsExhausted { loc } => format!("{self}{}", at(*loc)),
+            _ => self.to_string(),
+        }
+    }
+}
+
 /// One recorded event of a run.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceStep {
