@@ -48,7 +48,7 @@ pub fn render(results: &[TaskResult], parse_only: bool) -> String {
     for c in cats {
         let _ = write!(out, "{c:>10}");
     }
-    let _ = writeln!(out, "{:>10}{:>10}", "time(s)", "median");
+    let _ = writeln!(out, "{:>9}{:>9}{:>11}", "wall(s)", "cpu(s)", "cpu median");
     for (name, members) in &groups {
         row(&mut out, name, members, parse_only);
     }
@@ -76,10 +76,11 @@ fn row(out: &mut String, name: &str, members: &[&TaskResult], parse_only: bool) 
     for c in categories(parse_only) {
         let _ = write!(out, "{:>10}", members.iter().filter(|r| category(r, parse_only) == *c).count());
     }
-    let mut times: Vec<f64> = members.iter().map(|r| r.seconds).collect();
-    times.sort_by(f64::total_cmp);
-    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
-    let _ = writeln!(out, "{:>10.1}{:>10.3}", times.iter().sum::<f64>(), median);
+    let wall: f64 = members.iter().map(|r| r.seconds).sum();
+    let mut cpu: Vec<f64> = members.iter().map(|r| r.cpu_seconds).collect();
+    cpu.sort_by(f64::total_cmp);
+    let median = cpu.get(cpu.len() / 2).copied().unwrap_or(0.0);
+    let _ = writeln!(out, "{wall:>9.1}{:>9.1}{median:>11.3}", cpu.iter().sum::<f64>());
 }
 
 fn percent(part: usize, whole: usize) -> f64 {
@@ -143,11 +144,15 @@ pub fn to_json(results: &[TaskResult], parse_only: bool, timestamp: &str) -> Val
             json!({
                 "id": r.task.id, "suite": r.task.suite, "mode": r.task.mode, "expected": r.task.expected,
                 "outcome": r.outcome.kind(), "category": category(r, parse_only),
-                "reason": r.outcome.reason(), "seconds": (r.seconds * 1000.0).round() / 1000.0,
+                "reason": r.outcome.reason(), "seconds": millis(r.seconds), "cpu_seconds": millis(r.cpu_seconds),
             })
         })
         .collect();
     json!({ "kind": kind(parse_only), "timestamp": timestamp, "tasks": tasks })
+}
+
+fn millis(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
 }
 
 fn kind(parse_only: bool) -> &'static str {
@@ -223,7 +228,7 @@ mod tests {
             cflags: vec![],
             extra_flags: vec![],
         };
-        TaskResult { task, outcome, seconds: 0.5 }
+        TaskResult { task, outcome, seconds: 0.5, cpu_seconds: 0.25 }
     }
 
     #[test]

@@ -96,7 +96,10 @@ pub fn first_error(stderr: &str) -> String {
 pub struct TaskResult {
     pub task: Task,
     pub outcome: Outcome,
+    /// Wall-clock time.
     pub seconds: f64,
+    /// CPU time (user + system), steadier than wall time on a busy machine.
+    pub cpu_seconds: f64,
 }
 
 pub struct RunOptions {
@@ -135,11 +138,11 @@ fn run_task(corpus: &Path, task: &Task, opts: &RunOptions) -> TaskResult {
     }
     let mut command = Command::new(&opts.binary);
     command.args(&args).current_dir(task.dir(corpus));
-    let (outcome, seconds) = match run_with_timeout(&mut command, opts.timeout) {
-        Ok(out) => (classify(&out, opts.parse_only), out.elapsed.as_secs_f64()),
-        Err(err) => (Outcome::Crash(format!("cannot run {}: {err}", opts.binary.display())), 0.0),
+    let (outcome, seconds, cpu_seconds) = match run_with_timeout(&mut command, opts.timeout) {
+        Ok(out) => (classify(&out, opts.parse_only), out.elapsed.as_secs_f64(), out.cpu.as_secs_f64()),
+        Err(err) => (Outcome::Crash(format!("cannot run {}: {err}", opts.binary.display())), 0.0, 0.0),
     };
-    TaskResult { task: task.clone(), outcome, seconds }
+    TaskResult { task: task.clone(), outcome, seconds, cpu_seconds }
 }
 
 #[cfg(test)]
@@ -147,7 +150,7 @@ mod tests {
     use super::*;
 
     fn output(ending: Ending, stdout: &str, stderr: &str) -> Output {
-        Output { ending, stdout: stdout.into(), stderr: stderr.into(), elapsed: Duration::ZERO }
+        Output { ending, stdout: stdout.into(), stderr: stderr.into(), elapsed: Duration::ZERO, cpu: Duration::ZERO }
     }
 
     #[test]
