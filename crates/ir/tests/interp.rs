@@ -185,9 +185,12 @@ fn recursion_computes_factorial() {
 }
 
 #[test]
-fn the_step_limit_stops_deep_recursion() {
+fn step_and_call_depth_limits_stop_deep_recursion() {
     let config = Config { step_limit: 1000, ..Config::default() };
     assert_eq!(factorial_program(100_000).run_with(&config, vec![]).outcome, Outcome::StepLimit);
+    let config = Config { max_call_depth: 50, ..Config::default() };
+    assert_eq!(factorial_program(100).run_with(&config, vec![]).outcome, Outcome::CallDepthLimit);
+    assert_eq!(factorial_program(10).run_with(&config, vec![]).outcome, Outcome::Completed(3_628_800));
 }
 
 /// `x = nondet(); assert(x != 42); return 0;`

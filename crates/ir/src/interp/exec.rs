@@ -219,6 +219,9 @@ impl<'a> Machine<'a> {
             return Err(self.malformed(format!("call of `{name}` with {count} arguments")));
         }
         let depth = self.frames.len();
+        if depth >= self.config.max_call_depth {
+            return Err(Outcome::CallDepthLimit);
+        }
         let mut locals = HashMap::new();
         for param in &function.params {
             let symbol = &self.program.symbols[*param];

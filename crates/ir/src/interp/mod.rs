@@ -49,6 +49,8 @@ pub struct Config {
     /// Deepest expression nesting evaluated; deeper ones stop the run with
     /// [`Outcome::Unsupported`].
     pub max_expr_depth: u32,
+    /// Deepest call nesting before the run stops with [`Outcome::CallDepthLimit`].
+    pub max_call_depth: usize,
 }
 
 impl Default for Config {
@@ -59,6 +61,7 @@ impl Default for Config {
             malloc_may_fail: false,
             record_trace: true,
             max_expr_depth: 10_000,
+            max_call_depth: 100_000,
         }
     }
 }
@@ -196,6 +199,7 @@ pub enum Outcome {
     Unsupported(String),
     StepLimit,
     MemoryLimit,
+    CallDepthLimit,
     /// The input provider had no value for a request.
     InputsExhausted {
         loc: Loc,
@@ -215,6 +219,7 @@ impl fmt::Display for Outcome {
             Outcome::Unsupported(reason) => write!(f, "unsupported: {reason}"),
             Outcome::StepLimit => f.write_str("step limit reached"),
             Outcome::MemoryLimit => f.write_str("memory limit reached"),
+            Outcome::CallDepthLimit => f.write_str("call depth limit reached"),
             Outcome::InputsExhausted { .. } => f.write_str("no more input values"),
             Outcome::Malformed(reason) => write!(f, "malformed program: {reason}"),
         }
