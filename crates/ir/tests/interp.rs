@@ -271,7 +271,38 @@ fn verifier_builtins_assume_assert_nondet_and_reach_error() {
     assert_eq!(v.property.message, "(int32)(x < 100i32)");
     let Outcome::Violation(v) = b.run(vec![int_input(50)]) else { panic!("reach_error should be reached") };
     assert_eq!((v.property.class, v.instr), (PropertyClass::ReachError, InstrIdx(5)));
-    assert_eq!(b.run(vec![int_input(10)]), Outcome::Completed(0));
+    let run = b.run_with(&Config::default(), vec![int_input(10)]);
+    assert_eq!(run.outcome, Outcome::Completed(0));
+    assert!(run.trace.iter().any(|s| matches!(s, TraceStep::Input { kind: InputKind::NondetCall(_), .. })));
+    assert!(run.unknown_functions.is_empty());
+}
+
+#[test]
+fn unknown_functions_are_inputs_and_recorded_as_approximations() {
+    let mut b = Builder::new();
+    let int_ptr = b.ptr(b.int);
+    let frob = b.func("frob", b.void, &[("p", int_ptr)]);
+    let lookup = b.func("lookup", b.int, &[]);
+    let clz = b.func("__builtin_clz", b.int, &[("x", b.int)]);
+    let main = b.main();
+    let (x, y) = (b.local(main, "x", b.int), b.local(main, "y", b.int));
+    let (vx, vy) = (b.var(x), b.var(y));
+    let x_addr = b.addr(vx.clone());
+    b.body(
+        main,
+        vec![
+            InstrKind::Decl(x),
+            InstrKind::Decl(y),
+            InstrKind::Call { lhs: None, callee: b.callee(frob), args: vec![x_addr] },
+            InstrKind::Call { lhs: Some(vx.clone()), callee: b.callee(lookup), args: vec![] },
+            InstrKind::Call { lhs: Some(vy.clone()), callee: b.callee(clz), args: vec![vx] },
+            ret(vy),
+        ],
+    );
+    let run = b.run_with(&Config::default(), vec![int_input(0x00ff_0000)]);
+    assert_eq!(run.outcome, Outcome::Completed(8));
+    assert_eq!(run.unknown_functions, ["frob", "lookup"]);
+    assert!(matches!(b.run(vec![int_input(0)]), Outcome::Unsupported(_)));
 }
 
 #[test]

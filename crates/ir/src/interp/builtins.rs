@@ -115,9 +115,34 @@ impl Machine<'_> {
                 let len = self.string_length(s, u64::MAX)?;
                 self.int_value(u128::from(len), ret).map(Some)
             }
-            _ if matches!(self.program.types.get(ret), Type::Void) => Ok(None),
-            _ => self.input(InputKind::ExternalCall(name.to_string()), ret).map(Some),
+            "clz" | "clzl" | "clzll" | "ctz" | "ctzl" | "ctzll" | "popcount" | "popcountl" | "popcountll"
+            | "parity" | "parityl" | "parityll" | "ffs" | "ffsl" | "ffsll" | "bswap16" | "bswap32" | "bswap64"
+                if name.starts_with("__builtin_") =>
+            {
+                let (bits, width) = self.int_arg(values, args, 0)?;
+                let result = bit_builtin(library_name.trim_end_matches('l'), bits, width)
+                    .ok_or_else(|| Outcome::Unsupported(format!("{name} of 0 is undefined")))?;
+                self.int_value(result, ret).map(Some)
+            }
+            _ if NONDET_PREFIXES.iter().any(|prefix| name.starts_with(prefix)) => {
+                self.input(InputKind::NondetCall(name.to_string()), ret).map(Some)
+            }
+            _ => {
+                self.unknown_functions.insert(name.to_string());
+                if matches!(self.program.types.get(ret), Type::Void) {
+                    return Ok(None);
+                }
+                self.input(InputKind::ExternalCall(name.to_string()), ret).map(Some)
+            }
         }
+    }
+
+    /// Integer argument `i` as (bits, width of its type).
+    fn int_arg(&self, values: &[Value], args: &[Expr], i: usize) -> Flow<(u128, u32)> {
+        let value = values.get(i).ok_or_else(|| self.malformed(format!("missing argument {i}")))?;
+        let width = args.get(i).and_then(|a| self.int_type(a.ty)).map(|t| t.0);
+        let width = width.ok_or_else(|| self.malformed(format!("argument {i} is not an integer")))?;
+        Ok((self.scalar(value)? & crate::layout::low_mask(width), width))
     }
 
     fn current_loc(&self) -> crate::loc::Loc {
@@ -221,7 +246,47 @@ impl Machine<'_> {
     }
 }
 
+/// Name prefixes of functions whose only meaning is a nondeterministic result.
+const NONDET_PREFIXES: [&str; 4] = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"];
+
+/// A GCC bit built-in (name without `__builtin_` and width suffix) on a
+/// `width`-bit operand; `None` where GCC leaves the result undefined.
+fn bit_builtin(name: &str, bits: u128, width: u32) -> Option<u128> {
+    let ones = bits.count_ones();
+    Some(u128::from(match name {
+        "clz" if bits == 0 => return None,
+        "clz" => bits.leading_zeros() - (128 - width),
+        "ctz" if bits == 0 => return None,
+        "ctz" => bits.trailing_zeros(),
+        "popcount" => ones,
+        "parity" => ones % 2,
+        "ffs" if bits == 0 => 0,
+        "ffs" => bits.trailing_zeros() + 1,
+        "bswap16" | "bswap32" | "bswap64" => return Some(bits.swap_bytes() >> (128 - width)),
+        _ => return None,
+    }))
+}
+
 /// Whether `[a, a + len)` and `[b, b + len)` share a byte of one object.
 fn overlap(a: Pointer, b: Pointer, len: u64) -> bool {
     a.object == b.object && len > 0 && a.offset < b.offset.wrapping_add(len) && b.offset < a.offset.wrapping_add(len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bit_builtin;
+
+    #[test]
+    fn bit_builtins_follow_gcc() {
+        assert_eq!(bit_builtin("clz", 1, 32), Some(31));
+        assert_eq!(bit_builtin("clz", 1, 64), Some(63));
+        assert_eq!(bit_builtin("clz", 0, 32), None);
+        assert_eq!(bit_builtin("ctz", 8, 32), Some(3));
+        assert_eq!(bit_builtin("popcount", 0xff, 32), Some(8));
+        assert_eq!(bit_builtin("parity", 0x7, 32), Some(1));
+        assert_eq!(bit_builtin("ffs", 0, 32), Some(0));
+        assert_eq!(bit_builtin("ffs", 0x10, 32), Some(5));
+        assert_eq!(bit_builtin("bswap32", 0x1122_3344, 32), Some(0x4433_2211));
+        assert_eq!(bit_builtin("bswap16", 0x1122, 16), Some(0x2211));
+    }
 }

@@ -151,6 +151,7 @@ mod tests {
             steps: 0,
             object_names: names.iter().map(|n| n.to_string()).collect(),
             unfreed_heap: vec![],
+            unknown_functions: vec![],
         }
     }
 

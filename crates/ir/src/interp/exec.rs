@@ -10,7 +10,7 @@ use crate::instr::{InstrIdx, InstrKind, Property, PropertyClass};
 use crate::loc::Loc;
 use crate::program::{FuncId, Program, SymbolId, SymbolKind};
 use crate::types::{Type, TypeId};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// Evaluation either continues with a `T` or ends the run with an outcome.
 pub(super) type Flow<T> = Result<T, Outcome>;
@@ -52,6 +52,7 @@ pub(super) struct Machine<'a> {
     trace: Vec<TraceStep>,
     stage: Stage,
     heap_blocks: u32,
+    pub unknown_functions: BTreeSet<String>,
 }
 
 /// Functions whose call is the reach-error property itself.
@@ -73,6 +74,7 @@ impl<'a> Machine<'a> {
             trace: Vec::new(),
             stage: Stage::Init,
             heap_blocks: 0,
+            unknown_functions: BTreeSet::new(),
         }
     }
 
@@ -90,7 +92,8 @@ impl<'a> Machine<'a> {
             Outcome::Completed(_) => self.memory.unfreed_heap(),
             _ => vec![],
         };
-        Run { outcome, trace: self.trace, steps: self.steps, object_names, unfreed_heap }
+        let unknown_functions = self.unknown_functions.into_iter().collect();
+        Run { outcome, trace: self.trace, steps: self.steps, object_names, unfreed_heap, unknown_functions }
     }
 
     /// Where the current instruction is, for outcomes.

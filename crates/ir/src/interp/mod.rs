@@ -13,8 +13,9 @@
 //!
 //! Functions with a body always run their body; the built-in library
 //! functions (assumptions, assertions, `malloc` and friends, `mem*`,
-//! `strlen`, `exit`, `abort`) are interpreted only when the program gives no
-//! body. `reach_error` and `__VERIFIER_error` are the reach-error property
+//! `strlen`, `exit`, `abort`, bit-counting GCC built-ins) are interpreted
+//! only when the program gives no body; any other body-less function is
+//! recorded in [`Run::unknown_functions`]. `reach_error` and `__VERIFIER_error` are the reach-error property
 //! itself, so calling them is a violation even when they have a body.
 
 mod builtins;
@@ -71,7 +72,11 @@ impl Default for Config {
 pub enum InputKind {
     /// A `Nondet` expression.
     Nondet,
-    /// The return value of a call of a function without a body.
+    /// The return value of a call of a nondeterministic-value function
+    /// without a body (`__VERIFIER_nondet_*`, `nondet_*`, ...).
+    NondetCall(String),
+    /// The return value of a call of any other function without a body: an
+    /// approximation (see [`Run::unknown_functions`]).
     ExternalCall(String),
     /// The initial contents of a declared variable or heap block (named).
     Uninitialized(String),
@@ -289,6 +294,11 @@ pub struct Run {
     pub object_names: Vec<String>,
     /// After [`Outcome::Completed`]: the heap blocks never freed.
     pub unfreed_heap: Vec<UnfreedBlock>,
+    /// Functions without a body and without a built-in meaning that the run
+    /// called (sorted). Their results were inputs and their other effects
+    /// (writes through pointers, I/O) were not modelled, so an outcome that
+    /// depends on them does not confirm a verdict.
+    pub unknown_functions: Vec<String>,
 }
 
 /// Stack size of the interpreter thread: expression evaluation recurses
@@ -310,6 +320,7 @@ pub fn run(program: &Program, config: &Config, inputs: &mut (dyn InputProvider +
                 steps: 0,
                 object_names: vec![],
                 unfreed_heap: vec![],
+                unknown_functions: vec![],
             },
         }
     })
@@ -322,5 +333,6 @@ fn crashed() -> Run {
         steps: 0,
         object_names: vec![],
         unfreed_heap: vec![],
+        unknown_functions: vec![],
     }
 }
