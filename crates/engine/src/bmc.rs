@@ -150,6 +150,13 @@ impl Run<'_> {
             Ok(cex) => cex,
             Err(reason) => return self.outcome(Verdict::Unknown(reason)),
         };
+        if let Some(call) = cex.unmodelled_calls.first() {
+            let reason = format!(
+                "a violation of `{}` was found on a path through `{call}`, which has no body and is not modelled",
+                cex.property.message
+            );
+            return self.outcome(Verdict::Unknown(reason));
+        }
         let verdict = match replay::confirm(self.program, &cex, self.config) {
             Ok(class) => {
                 let mut cex = cex;

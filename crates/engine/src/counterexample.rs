@@ -33,6 +33,9 @@ pub struct Counterexample {
     pub function: String,
     pub trace: Vec<TraceLine>,
     pub inputs: Vec<InputValue>,
+    /// Functions without a body called on the path (their effect is only
+    /// approximated, so such a counterexample is not trusted).
+    pub unmodelled_calls: Vec<String>,
 }
 
 fn is_true(evaluator: &mut Evaluator, t: TermId) -> Result<bool, String> {
@@ -47,16 +50,16 @@ pub(crate) fn build(program: &Program, execution: &Execution, store: &TermStore,
     let equation = &execution.equation;
     let mut evaluator = Evaluator::new(store, model);
     let mut failed = None;
-    for assertion in &equation.assertions {
+    for (index, assertion) in equation.assertions.iter().enumerate() {
         if assertion.property.class == ir::PropertyClass::UnwindingAssertion {
             continue;
         }
         if is_true(&mut evaluator, assertion.guard)? && !is_true(&mut evaluator, assertion.condition)? {
-            failed = Some(assertion);
+            failed = Some((index, assertion));
             break;
         }
     }
-    let failed = failed.ok_or("the solver's model violates no assertion (internal error)")?;
+    let (failed_index, failed) = failed.ok_or("the solver's model violates no assertion (internal error)")?;
     let mut trace = Vec::new();
     for step in &equation.steps[..failed.steps_before] {
         if !is_true(&mut evaluator, step.guard)? {
@@ -78,7 +81,14 @@ pub(crate) fn build(program: &Program, execution: &Execution, store: &TermStore,
         let value = evaluator.eval(input.value).map_err(|e| format!("cannot evaluate the model: {e}"))?;
         inputs.push(InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value) });
     }
+    let mut unmodelled_calls = Vec::new();
+    for call in equation.unmodelled_calls.iter().filter(|c| c.assertions_before <= failed_index) {
+        if is_true(&mut evaluator, call.guard)? && !unmodelled_calls.contains(&call.name) {
+            unmodelled_calls.push(call.name.clone());
+        }
+    }
     Ok(Counterexample {
+        unmodelled_calls,
         property: failed.property.clone(),
         loc: failed.loc,
         function: program.functions[failed.function].name.clone(),

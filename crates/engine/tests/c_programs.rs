@@ -105,3 +105,17 @@ fn floats_are_unknown_not_guessed() {
         other => panic!("expected UNKNOWN, got {other:?}"),
     }
 }
+
+#[test]
+fn violations_through_unmodelled_functions_are_not_trusted() {
+    let source = format!("{NONDET}extern int external(int *p);\nint main() {{ int x = 0; assert(external(&x) != 5); return 0; }}");
+    match run(&source, &Config::default()) {
+        Verdict::Unknown(reason) => assert!(reason.contains("`external`"), "{reason}"),
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
+    let safe_but_approximate = format!("{NONDET}extern void touch(int *p);\nint main() {{ int x = 0; touch(&x); assert(x == 0); return 0; }}");
+    match run(&safe_but_approximate, &Config::default()) {
+        Verdict::Unknown(_) => {}
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
+}

@@ -4,6 +4,7 @@
 //! as an approximation returning a nondeterministic value.
 
 use crate::exec::Symex;
+use crate::equation::UnmodelledCall;
 use crate::memory::{ObjectKind, NULL_OBJECT};
 use crate::{repr, Result, Stop};
 use crate::equation::InputKind;
@@ -47,6 +48,13 @@ impl<'a> Symex<'a> {
                     format!("`{name}` has no body: its result is nondeterministic and its side effects are ignored"),
                     writes_through_pointer,
                 );
+                let call = UnmodelledCall {
+                    guard: self.state.guard,
+                    name: name.to_string(),
+                    loc: self.loc,
+                    assertions_before: self.equation.assertions.len(),
+                };
+                self.equation.unmodelled_calls.push(call);
                 None
             }
         };
@@ -183,9 +191,9 @@ impl<'a> Symex<'a> {
         if n > MAX_BLOCK_BYTES {
             return Err(Stop::unsupported(format!("{name} of {n} bytes"), self.loc));
         }
-        let from = self.deref_place(src);
+        let from = self.deref_place(src, 1);
         let bytes = self.read_place_bits(&from, (n * 8) as u32)?;
-        let to = self.deref_place(dst);
+        let to = self.deref_place(dst, 1);
         self.write_place_bits(&to, bytes)?;
         Ok(dst)
     }
@@ -205,7 +213,7 @@ impl<'a> Symex<'a> {
         for _ in 1..n {
             bytes = self.store.concat(byte, bytes);
         }
-        let place = self.deref_place(p);
+        let place = self.deref_place(p, 1);
         self.write_place_bits(&place, bytes)?;
         Ok(p)
     }

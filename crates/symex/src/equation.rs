@@ -75,12 +75,26 @@ pub struct Approximation {
     pub affects_true: bool,
 }
 
+/// A call of a function without a body that symex does not model: its
+/// result is nondeterministic and its side effects are ignored, so a
+/// violation on a path through it may not be real.
+#[derive(Clone, Debug)]
+pub struct UnmodelledCall {
+    pub guard: TermId,
+    pub name: String,
+    pub loc: Loc,
+    /// Assertions recorded before the call (only violations after it can
+    /// depend on it).
+    pub assertions_before: usize,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Equation {
     pub assertions: Vec<Assertion>,
     pub steps: Vec<TraceStep>,
     pub inputs: Vec<Input>,
     pub approximations: Vec<Approximation>,
+    pub unmodelled_calls: Vec<UnmodelledCall>,
     /// A loop or recursion bound cut paths off by assumption
     /// (`--no-unwinding-assertions`), so the result is only bounded.
     pub bound_assumed: bool,

@@ -24,7 +24,7 @@ mod state;
 mod builtins;
 mod eval;
 
-pub use equation::{Approximation, Assertion, Equation, Input, InputKind, TraceStep};
+pub use equation::{Approximation, Assertion, Equation, Input, InputKind, TraceStep, UnmodelledCall};
 pub use exec::{execute, Execution};
 pub use memory::{ObjectId, ObjectKind, Objects, PointerLayout};
 

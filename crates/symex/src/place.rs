@@ -31,6 +31,8 @@ pub(crate) struct Place {
     pub bit_field: Option<(u32, bool)>,
     /// Index-in-range conditions of the array indexing on the way.
     pub index_checks: Vec<TermId>,
+    /// Alignment the dereferenced pointer must have (1 when there is none).
+    pub alignment: u64,
 }
 
 impl<'a> Symex<'a> {
@@ -71,8 +73,8 @@ impl<'a> Symex<'a> {
         targets
     }
 
-    /// The place `*pointer`.
-    pub(crate) fn deref_place(&mut self, pointer: TermId) -> Place {
+    /// The place `*pointer` for a pointer that must be `alignment`-aligned.
+    pub(crate) fn deref_place(&mut self, pointer: TermId, alignment: u64) -> Place {
         let offset = self.layout.wide_offset_of(self.store, pointer);
         let eight = self.wide_const(8);
         let bit_offset = self.store.bv_mul(offset, eight);
@@ -81,7 +83,7 @@ impl<'a> Symex<'a> {
             .into_iter()
             .map(|(object, cond)| Target { cond, object, bit_offset })
             .collect();
-        Place { targets, pointer: Some(pointer), bit_field: None, index_checks: Vec::new() }
+        Place { targets, pointer: Some(pointer), bit_field: None, index_checks: Vec::new(), alignment }
     }
 
     pub(crate) fn place(&mut self, lvalue: &Expr) -> Result<Place> {
@@ -90,11 +92,13 @@ impl<'a> Symex<'a> {
                 let object = self.variable_object(*symbol)?;
                 let cond = self.store.true_term();
                 let bit_offset = self.wide_const(0);
-                Ok(Place { targets: vec![Target { cond, object, bit_offset }], pointer: None, bit_field: None, index_checks: vec![] })
+                let targets = vec![Target { cond, object, bit_offset }];
+                Ok(Place { targets, pointer: None, bit_field: None, index_checks: vec![], alignment: 1 })
             }
             ExprKind::Deref(pointer) => {
                 let p = self.eval(pointer)?;
-                Ok(self.deref_place(p))
+                let alignment = self.program.types.align_of(lvalue.ty, self.program.data_model).unwrap_or(1);
+                Ok(self.deref_place(p, alignment))
             }
             ExprKind::Member(base, index) => {
                 let mut place = self.place(base)?;
@@ -196,6 +200,14 @@ impl<'a> Symex<'a> {
         let some_object = self.store.or(&conds);
         let valid_object = self.store.or2(is_null, some_object);
         self.assert(valid_object, PropertyClass::PointerDereference, "dereference failure: invalid pointer");
+        if place.alignment > 1 && place.alignment.is_power_of_two() {
+            let offset = self.layout.wide_offset_of(self.store, pointer);
+            let mask = self.wide_const(place.alignment - 1);
+            let low = self.store.bv_and(offset, mask);
+            let zero = self.wide_const(0);
+            let aligned = self.store.eq(low, zero);
+            self.assert(aligned, PropertyClass::PointerDereference, "dereference failure: misaligned pointer");
+        }
         for (t, &ok) in place.targets.iter().zip(&valid) {
             let alive = self.object_alive(t.object);
             let live = self.store.implies(t.cond, alive);
