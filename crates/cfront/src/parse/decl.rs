@@ -452,7 +452,9 @@ impl<'t, 'a> Parser<'t, 'a> {
         Ok(match kw {
             Kw::Struct | Kw::Union => TypeSpec::Record(self.record_spec()?),
             Kw::Enum => TypeSpec::Enum(self.enum_spec()?),
-            Kw::Typeof | Kw::TypeofUnqual => self.typeof_spec()?,
+            Kw::Typeof => self.typeof_spec()?,
+            // The AST has no way to say "drop the qualifiers".
+            Kw::TypeofUnqual => return Err(self.error_at(self.loc(), "unsupported: `typeof_unqual`")),
             Kw::AutoType => {
                 self.bump();
                 TypeSpec::AutoType

@@ -49,3 +49,5 @@ void f(void) { my_size x = 0; }
 int f(void) { int a; a b; }
 // ----
 void f(void) { asm goto ("jmp %l0" :::: out); out: ; }
+// ----
+typeof_unqual(const int) x;
