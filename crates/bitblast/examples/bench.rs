@@ -110,6 +110,46 @@ fn incremental_unrolling(steps: usize) {
     report(&format!("incremental unrolling, {steps} checks"), start, &last, &solver);
 }
 
+/// Memory as one wide bit-vector (`bytes` bytes), as symbolic execution
+/// lays out objects: `writes` 32-bit stores and one load, all at symbolic
+/// byte offsets (shift-and-mask updates, shift-and-extract reads).
+fn wide_object(bytes: u32, writes: u64) {
+    let start = Instant::now();
+    let mut store = TermStore::new();
+    let width = bytes * 8;
+    let mut object = store.var("object", Sort::BitVec(width));
+    let offset_sort = Sort::BitVec(64);
+    let bit_offset = |store: &mut TermStore, name: &str| {
+        let index = store.var(name, offset_sort);
+        let mask = store.bv_u64(64, u64::from(bytes / 4 - 1));
+        let index = store.bv_and(index, mask);
+        let bits = store.bv_u64(64, 32);
+        let offset = store.bv_mul(index, bits);
+        store.zero_extend(width - 64, offset)
+    };
+    for k in 0..writes {
+        let amount = bit_offset(&mut store, &format!("i{k}"));
+        let ones = store.bv_u64(32, 0xFFFF_FFFF);
+        let ones = store.zero_extend(width - 32, ones);
+        let mask = store.mk(Op::BvShl, &[ones, amount]);
+        let keep = store.bv_not(mask);
+        let kept = store.bv_and(object, keep);
+        let value = store.bv_u64(32, k + 1);
+        let value = store.zero_extend(width - 32, value);
+        let moved = store.mk(Op::BvShl, &[value, amount]);
+        object = store.bv_or(kept, moved);
+    }
+    let amount = bit_offset(&mut store, "j");
+    let shifted = store.mk(Op::BvLshr, &[object, amount]);
+    let loaded = store.extract(31, 0, shifted);
+    let target = store.bv_u64(32, writes);
+    let formula = store.eq(loaded, target);
+    let mut solver = BitBlastSolver::new();
+    solver.assert(&store, formula);
+    let result = solver.check(&store, &[]);
+    report(&format!("wide object: {bytes} bytes, {writes} symbolic writes"), start, &result, &solver);
+}
+
 fn main() {
     for width in [8, 10] {
         commutativity(width);
@@ -118,4 +158,6 @@ fn main() {
     array_chain(200, 20);
     array_chain(50, 100);
     incremental_unrolling(40);
+    wide_object(256, 8);
+    wide_object(4096, 4);
 }

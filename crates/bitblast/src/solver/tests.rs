@@ -342,6 +342,29 @@ fn array_axioms_hold() {
 }
 
 #[test]
+fn array_reads_added_between_checks_stay_consistent() {
+    let mut store = TermStore::new();
+    let (a, i, j, _) = array_setup(&mut store, 16);
+    let (five, six) = (store.bv_u64(8, 5), store.bv_u64(8, 6));
+    let at_i = store.select(a, i);
+    let first = store.eq(at_i, five);
+    let mut solver = BitBlastSolver::new();
+    solver.assert(&store, first);
+    assert_eq!(solver.check(&store, &[]), SatResult::Sat);
+    // A read created after the first check must still agree with the old one.
+    let at_j = store.select(a, j);
+    let second = store.eq(at_j, six);
+    solver.assert(&store, second);
+    let same_index = store.eq(i, j);
+    assert_eq!(solver.check(&store, &[same_index]), SatResult::Unsat);
+    assert_eq!(solver.check(&store, &[]), SatResult::Sat);
+    let model = solver.model(&store);
+    let both = store.and2(first, second);
+    assert_eq!(eval(&store, both, &model), Ok(Value::Bool(true)));
+    assert_ne!(solver.model_value(&store, i), solver.model_value(&store, j));
+}
+
+#[test]
 fn random_array_formulas_have_valid_models() {
     let mut sat_seen = 0;
     for round in 0..60u64 {
