@@ -649,3 +649,38 @@ fn variable_length_arrays_are_sized_when_declared() {
     assert_eq!(ub_kind(&b.run(vec![int_input(2)])), Some(UbKind::OutOfBounds));
     assert!(matches!(b.run(vec![int_input(-1)]), Outcome::Unsupported(_)));
 }
+
+#[test]
+fn parameters_an_unprototyped_call_leaves_out_are_inputs() {
+    // void g(int x, int y) { assert(y != 7); }  void (*fp)() = g; fp(5);
+    let mut b = Builder::new();
+    let g = b.func("g", b.void, &[("x", b.int), ("y", b.int)]);
+    let y = b.p.functions[g].params[1];
+    let check = b.assert_kind(b.bin(BinOp::Ne, b.var(y), b.c(7)), "y != 7");
+    b.body(g, vec![check, InstrKind::Return(None)]);
+    let loose = b.p.types.intern(Type::Function(ir::FnSig {
+        ret: b.void,
+        params: vec![],
+        variadic: false,
+        unprototyped: true,
+    }));
+    let loose_ptr = b.ptr(loose);
+    let main = b.main();
+    let fp = b.local(main, "fp", loose_ptr);
+    let g_ptr = Expr::cast(b.addr(b.callee(g)), loose_ptr);
+    b.body(
+        main,
+        vec![
+            InstrKind::Decl(fp),
+            InstrKind::Assign(b.var(fp), g_ptr),
+            InstrKind::Call { lhs: None, callee: b.var(fp), args: vec![b.c(5)] },
+            ret(b.c(0)),
+        ],
+    );
+    let mut queue = vec![vec![0; 8], int_input(7)].into_iter();
+    let mut provider = move |_: &InputRequest| queue.next();
+    let run = interp::run(&b.p, &Config::default(), &mut provider);
+    assert!(matches!(run.outcome, Outcome::Violation(_)), "{:?}", run.outcome);
+    // The test provider fills uninitialised bytes with 0xAA, so y != 7.
+    assert_eq!(b.run(vec![]), Outcome::Completed(0));
+}

@@ -217,10 +217,6 @@ impl<'a> Machine<'a> {
         if function.body.is_none() {
             return Err(self.malformed(format!("call of `{}`, which has no body", function.name)));
         }
-        if args.len() < function.params.len() {
-            let (name, count) = (function.name.clone(), args.len());
-            return Err(self.malformed(format!("call of `{name}` with {count} arguments")));
-        }
         let depth = self.frames.len();
         if depth >= self.config.max_call_depth {
             return Err(Outcome::CallDepthLimit);
@@ -234,10 +230,15 @@ impl<'a> Machine<'a> {
         }
         let params: Vec<(ObjectId, TypeId)> =
             function.params.iter().map(|p| (locals[p], self.program.symbols[*p].ty)).collect();
-        // Extra (variadic) arguments are evaluated but have no parameter to go to.
         self.frames.push(Frame { func, pc: 0, locals, allocas: Vec::new(), result });
-        for ((object, ty), value) in params.into_iter().zip(args) {
-            self.store(Place::whole(Pointer { object, offset: 0 }), ty, &value)?;
+        // Extra (variadic) arguments have no parameter to go to; parameters
+        // an unprototyped call leaves out hold whatever was there: inputs.
+        let mut args = args.into_iter();
+        for (object, ty) in params {
+            match args.next() {
+                Some(value) => self.store(Place::whole(Pointer { object, offset: 0 }), ty, &value)?,
+                None => self.fill_uninitialized(object, Some(ty))?,
+            }
         }
         Ok(())
     }
