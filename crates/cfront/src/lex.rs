@@ -461,6 +461,9 @@ impl<'a, 'f> Lexer<'a, 'f> {
         if word.is_empty() && rest.is_empty() {
             return Ok(()); // the null directive
         }
+        if word.is_empty() {
+            return Err((hash_loc, "stray `#` in preprocessed input".into()));
+        }
         if word.bytes().all(|b| b.is_ascii_digit()) {
             return self.line_marker(rest, hash_loc);
         }

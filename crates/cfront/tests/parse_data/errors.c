@@ -51,3 +51,6 @@ int f(void) { int a; a b; }
 void f(void) { asm goto ("jmp %l0" :::: out); out: ; }
 // ----
 typeof_unqual(const int) x;
+// ----
+int x;
+  ##### not a directive
