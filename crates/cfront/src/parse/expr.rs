@@ -199,9 +199,11 @@ impl<'t, 'a> Parser<'t, 'a> {
         Ok(Expr { kind, loc })
     }
 
+    /// Postfix operators. A call is located at its callee (where a reader
+    /// looks for it), the other operators at their operator token.
     fn postfix_ops(&mut self, mut expr: Expr) -> PResult<Expr> {
         loop {
-            let loc = self.loc();
+            let mut loc = self.loc();
             let kind = match self.kind() {
                 TokKind::Punct(P::LBracket) => {
                     self.bump();
@@ -212,6 +214,7 @@ impl<'t, 'a> Parser<'t, 'a> {
                 TokKind::Punct(P::LParen) => {
                     self.bump();
                     let args = self.call_args()?;
+                    loc = expr.loc;
                     ExprKind::Call(Box::new(expr), args)
                 }
                 TokKind::Punct(p @ (P::Dot | P::Arrow)) => {

@@ -99,3 +99,14 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let long_chain = format!("int x = 1{};", " + 1".repeat(20000));
     assert!(parse_text(&long_chain).is_ok());
 }
+
+#[test]
+fn expressions_are_located_at_their_operator_or_callee() {
+    let unit = parse_text("void f(void) {\n  x = g(1) + a[2];\n}").unwrap();
+    let StmtKind::Expr(Some(assign)) = &body(&unit)[0].kind else { panic!() };
+    assert_eq!((assign.loc.line, assign.loc.col), (2, 5));
+    let ExprKind::Assign(_, _, sum) = &assign.kind else { panic!() };
+    assert_eq!(sum.loc.col, 12);
+    let ExprKind::Binary(_, call, index) = &sum.kind else { panic!() };
+    assert_eq!((call.loc.col, index.loc.col), (7, 15));
+}
