@@ -175,10 +175,9 @@ impl CnfSolver {
                     stack.pop();
                 }
                 Node::And(a, b) => {
-                    let pending: Vec<Var> =
-                        [a, b].iter().map(|l| l.var()).filter(|&v| self.encoded(v).is_none()).collect();
-                    if !pending.is_empty() {
-                        stack.extend(pending);
+                    let depth = stack.len();
+                    stack.extend([a.var(), b.var()].into_iter().filter(|&v| self.encoded(v).is_none()));
+                    if stack.len() > depth {
                         continue;
                     }
                     let (da, db) = (self.encode_known(a), self.encode_known(b));
@@ -258,10 +257,9 @@ impl CnfSolver {
                 Node::Const => false,
                 Node::Input => false,
                 Node::And(a, b) => {
-                    let pending: Vec<Var> =
-                        [a, b].iter().map(|l| l.var()).filter(|&v| self.known_value(v).is_none()).collect();
-                    if !pending.is_empty() {
-                        stack.extend(pending);
+                    let depth = stack.len();
+                    stack.extend([a.var(), b.var()].into_iter().filter(|&v| self.known_value(v).is_none()));
+                    if stack.len() > depth {
                         continue;
                     }
                     self.known_lit_value(a) && self.known_lit_value(b)

@@ -242,8 +242,12 @@ fn barrel_shift(
         if k >= usize::BITS as usize - 1 || 1usize << k >= width {
             break;
         }
+        // Amounts are often scaled or zero-extended: skip constant stages.
+        if bit == Lit::FALSE {
+            continue;
+        }
         let shifted = shift_const(&current, 1 << k);
-        current = mux(aig, bit, &shifted, &current);
+        current = if bit == Lit::TRUE { shifted } else { mux(aig, bit, &shifted, &current) };
     }
     let overflow = at_least_const(aig, amount, width);
     let filled = vec![fill; width];
