@@ -223,3 +223,30 @@ fn deep_expressions_do_not_overflow() {
         Err(e) => assert!(e.contains("nesting") || e.contains("deep"), "{e}"),
     }
 }
+
+/// The IR printout of each `sema_data/ir/*.c` must equal the `.ir` file
+/// beside it; `UPDATE_SEMA_IR=1` rewrites the expectations.
+#[test]
+fn ir_printouts_match() {
+    let dir = data_dir().join("ir");
+    let update = std::env::var_os("UPDATE_SEMA_IR").is_some();
+    let files = c_files(&dir);
+    assert!(files.len() >= 3, "expected IR snapshot programs");
+    let mut mismatches = Vec::new();
+    for file in files {
+        let (program, _) = compile_files(std::slice::from_ref(&file), DataModel::LP64).expect("compiles");
+        ir::validate(&program).expect("valid IR");
+        let prefix = format!("{}/", dir.display());
+        let printed = program.to_string().replace(&prefix, "");
+        let expected_path = file.with_extension("ir");
+        if update {
+            std::fs::write(&expected_path, &printed).expect("write expectation");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if printed != expected {
+            mismatches.push(format!("{}:\n{printed}", expected_path.display()));
+        }
+    }
+    assert!(mismatches.is_empty(), "IR differs (UPDATE_SEMA_IR=1 to accept):\n{}", mismatches.join("\n"));
+}

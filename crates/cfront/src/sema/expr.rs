@@ -139,6 +139,9 @@ impl<'a> Sema<'a> {
             A::Call(f, args) => self.call(f, args, e.loc, false).map(|_| ()),
             A::Cast(_, x) => self.discard(x),
             A::Comma(list) => list.iter().try_for_each(|x| self.discard(x)),
+            // The old value is not needed: no temporary.
+            A::Unary(UnaryOp::PostInc, x) => self.inc_dec(x, true, true, e.loc).map(|_| ()),
+            A::Unary(UnaryOp::PostDec, x) => self.inc_dec(x, false, true, e.loc).map(|_| ()),
             _ => self.expr(e).map(|_| ()),
         }
     }

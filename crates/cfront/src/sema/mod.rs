@@ -176,17 +176,17 @@ impl FnCtx {
             self.instrs.push(instr);
         }
         new_index.push(self.instrs.len() as u32);
+        let end = self.instrs.len() as u32;
         for pos in self.label_pos.iter_mut().flatten() {
-            *pos = new_index[*pos as usize];
+            *pos = new_index.get(*pos as usize).copied().unwrap_or(end);
         }
+        // A jump's own index: past the declarations inserted before it.
         for (at, _) in &mut self.fixups {
-            *at = new_index[*at] as usize;
-        }
-        // A fix-up's own position moved past inserted declarations too.
-        for (at, _) in &mut self.fixups {
-            while !matches!(self.instrs[*at].kind, InstrKind::Goto { .. }) {
-                *at += 1;
+            let mut i = new_index.get(*at).copied().unwrap_or(end) as usize;
+            while self.instrs.get(i).is_some_and(|instr| !matches!(instr.kind, InstrKind::Goto { .. })) {
+                i += 1;
             }
+            *at = i;
         }
     }
 
@@ -424,17 +424,18 @@ impl<'a> Sema<'a> {
         }
         let end = ctx.instrs.len() as u32;
         for (at, label) in &ctx.fixups {
-            let target = ctx.label_pos[label.0].unwrap_or(end);
-            if let InstrKind::Goto { target: t, .. } = &mut ctx.instrs[*at].kind {
+            let target = ctx.label_pos[label.0].unwrap_or(end).min(end);
+            if let Some(Instr { kind: InstrKind::Goto { target: t, .. }, .. }) = ctx.instrs.get_mut(*at) {
                 *t = InstrIdx(target);
             }
         }
         for (name, (label, _)) in &ctx.user_labels {
             if let Some(at) = ctx.label_pos[label.0] {
-                self.prog.labels.push(ir::Label { function: ctx.func, name: name.clone(), at: InstrIdx(at) });
+                self.prog.labels.push(ir::Label { function: ctx.func, name: name.clone(), at: InstrIdx(at.min(end)) });
             }
         }
-        if ctx.label_pos.iter().any(|p| *p == Some(end)) || ctx.instrs.is_empty() {
+        let jumps_to_end = ctx.instrs.iter().any(|i| matches!(i.kind, InstrKind::Goto { target, .. } if target.0 == end));
+        if jumps_to_end || ctx.label_pos.iter().any(|p| p.is_some_and(|p| p >= end)) || ctx.instrs.is_empty() {
             ctx.instrs.push(Instr::new(InstrKind::Skip, Loc::NONE));
         }
         self.prog.functions[ctx.func].body = Some(ctx.instrs);
