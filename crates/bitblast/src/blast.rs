@@ -430,7 +430,9 @@ impl Blaster {
         let (Some((base_a, offset_a)), Some((base_b, offset_b))) =
             (base_and_offset(store, a), base_and_offset(store, b))
         else {
-            return words::eq(&mut self.aig, &self.words[&a], &self.words[&b]);
+            // Float indices compare as values (every NaN is one index).
+            let float_sig = store.sort(a).float_format().map(|(_, sig)| sig as usize);
+            return equal(&mut self.aig, float_sig, &self.words[&a], &self.words[&b]);
         };
         if base_a == base_b {
             return Lit::constant(offset_a == offset_b);

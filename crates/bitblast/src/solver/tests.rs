@@ -581,3 +581,27 @@ fn blasting_stops_at_the_deadline() {
     assert_eq!(solver.stats().cnf_clauses, 1, "only the constant's unit clause");
     assert!(matches!(solver.check(&store, &[]), SatResult::Unknown(_)));
 }
+
+#[test]
+fn float_indices_compare_as_values() {
+    let mut store = TermStore::new();
+    let sort = store.array_sort(Sort::float32(), Sort::BitVec(8));
+    let a = store.var("a", sort);
+    // Two different NaN bit patterns, hidden behind variables so that the
+    // rewriter cannot canonicalise them.
+    let mut facts = Vec::new();
+    let mut indices = Vec::new();
+    for (name, bits) in [("p", 0x7f80_0001), ("q", 0xffc0_1234)] {
+        let pattern = store.var(name, Sort::BitVec(32));
+        let value = store.bv_u64(32, bits);
+        facts.push(store.eq(pattern, value));
+        indices.push(store.mk(Op::FpFromBits { exp: 8, sig: 24 }, &[pattern]));
+    }
+    let five = store.bv_u64(8, 5);
+    let written = store.store(a, indices[0], five);
+    let read = store.select(written, indices[1]);
+    let is_five = store.eq(read, five);
+    facts.push(store.not(is_five));
+    let formula = store.and(&facts);
+    assert_eq!(check_formula(&store, formula).0, SatResult::Unsat, "two NaN patterns are one index");
+}
