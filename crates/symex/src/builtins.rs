@@ -60,10 +60,9 @@ impl<'a> Symex<'a> {
         };
         if let Some(lhs) = lhs {
             let value = match result {
-                Some(v) => v,
+                Some(v) => self.fit_to(v, lhs.ty, true)?,
                 None => self.fresh(&format!("{name}#return"), lhs.ty, InputKind::ExternalCall(name.to_string()))?,
             };
-            let value = self.fit_to(value, lhs.ty)?;
             self.assign(lhs, value)?;
         }
         self.frames.last_mut().expect("frame").pc += 1;
@@ -75,7 +74,10 @@ impl<'a> Symex<'a> {
     }
 
     /// Converts a builtin's result (pointer or integer bits) to `ty`.
-    fn fit_to(&mut self, value: TermId, ty: ir::TypeId) -> Result<TermId> {
+    fn fit_to(&mut self, value: TermId, ty: ir::TypeId, is_pointer: bool) -> Result<TermId> {
+        if is_pointer && !self.program.types.is_pointer(ty) {
+            self.approximate("pointer result of a library function converted to an integer", true);
+        }
         match repr::value_sort(self.program, ty, self.loc)? {
             smt::Sort::BitVec(w) if self.store.sort(value) != smt::Sort::Bool => Ok(repr::resize(self.store, value, w, false)),
             sort if sort == self.store.sort(value) => Ok(value),

@@ -309,6 +309,11 @@ impl<'a> Symex<'a> {
     /// C; they compare by object number).
     fn pointer_compare(&mut self, op: BinOp, x: TermId, y: TermId) -> TermId {
         if matches!(op, BinOp::Eq | BinOp::Ne) {
+            let unknown = |s: &Self, p: TermId| !s.is_null_constant(p) && s.layout.known_targets(s.store, p).is_none();
+            let null_involved = self.is_null_constant(x) || self.is_null_constant(y);
+            if !null_involved && (unknown(self, x) || unknown(self, y)) {
+                self.approximate("comparison of a pointer of unknown origin with an address (addresses follow the model's layout)", true);
+            }
             return arith::compare(self.store, op, x, y, false);
         }
         let (ox, oy) = (self.layout.object_of(self.store, x), self.layout.object_of(self.store, y));

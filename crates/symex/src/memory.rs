@@ -172,38 +172,45 @@ impl PointerLayout {
         store.ite(fits, moved, invalid)
     }
     /// The object numbers `pointer` can have if they can be read off its
-    /// term (constants combined by `ite` and offset updates); `None` when
-    /// some part of the term is not understood (a nondet value, memory
-    /// read through a symbolic offset, ...).
+    /// term: constants combined by `ite`, offset updates, and pointers
+    /// stored into and loaded back from object values at known bit
+    /// positions. `None` when some part is not understood (a nondet value,
+    /// memory written at a symbolic offset, ...).
     pub fn known_targets(&self, store: &TermStore, pointer: TermId) -> Option<Vec<u64>> {
         let mut found = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        // (term, true when the term is an object-number field rather than a whole pointer)
-        let mut stack = vec![(pointer, false)];
-        while let Some((term, is_object_field)) = stack.pop() {
-            if !seen.insert((term, is_object_field)) {
+        // (term, lo): the object number is bits [lo, lo + object_bits) of term.
+        let mut stack = vec![(pointer, self.offset_bits())];
+        while let Some((term, lo)) = stack.pop() {
+            if !seen.insert((term, lo)) {
                 continue;
             }
+            let width = store.sort(term).bv_width()?;
+            if lo + self.object_bits > width {
+                return None;
+            }
             if let Some(value) = store.as_bv_const(term) {
-                let bits = value.to_u128()?;
-                let number = if is_object_field { bits } else { bits >> self.offset_bits() };
-                found.push(number as u64);
+                found.push(value.extract(lo + self.object_bits - 1, lo).to_u64()?);
                 continue;
             }
             let args = store.args(term);
             match store.op(term)? {
                 Op::Ite => {
-                    stack.push((args[1], is_object_field));
-                    stack.push((args[2], is_object_field));
+                    stack.push((args[1], lo));
+                    stack.push((args[2], lo));
                 }
-                Op::Concat if !is_object_field && store.sort(args[1]) == Sort::BitVec(self.offset_bits()) => {
-                    stack.push((args[0], true));
+                Op::Concat => {
+                    let low_width = store.sort(args[1]).bv_width()?;
+                    if lo + self.object_bits <= low_width {
+                        stack.push((args[1], lo));
+                    } else if lo >= low_width {
+                        stack.push((args[0], lo - low_width));
+                    } else {
+                        return None;
+                    }
                 }
-                Op::Extract { hi, lo }
-                    if is_object_field && hi == self.pointer_bits - 1 && lo == self.offset_bits() =>
-                {
-                    stack.push((args[0], false));
-                }
+                Op::Extract { lo: inner, .. } => stack.push((args[0], lo + inner)),
+                Op::ZeroExtend(_) | Op::SignExtend(_) => stack.push((args[0], lo)),
                 _ => return None,
             }
         }
@@ -258,5 +265,13 @@ mod tests {
         let unknown = store.var("q", layout.sort());
         let q = store.ite(c, a, unknown);
         assert_eq!(layout.known_targets(&store, q), None);
+        // A pointer stored in the high half of a 128-bit object and read back.
+        let other_half = store.var("rest", smt::Sort::BitVec(64));
+        let memory = store.concat(p, other_half);
+        let loaded = store.extract(127, 64, memory);
+        assert_eq!(layout.known_targets(&store, loaded), Some(vec![2, 3]));
+        let delta = store.var("delta", smt::Sort::BitVec(layout.wide_bits()));
+        let moved = layout.with_wide_offset(&mut store, loaded, delta);
+        assert_eq!(layout.known_targets(&store, moved), Some(vec![INVALID_OBJECT, 2, 3]));
     }
 }

@@ -251,6 +251,14 @@ impl<'a> Symex<'a> {
     pub(crate) fn write_place_bits(&mut self, place: &Place, bits: TermId) -> Result<()> {
         let width = self.store.sort(bits).bv_width().expect("memory bits");
         let valid = self.check_access(place, width);
+        if place.pointer.is_some() && self.options.pointer_checks {
+            for t in &place.targets {
+                if matches!(self.objects.get(t.object).kind, ObjectKind::StringLiteral(_)) {
+                    let not_literal = self.store.not(t.cond);
+                    self.assert(not_literal, PropertyClass::PointerDereference, "dereference failure: write to a string literal");
+                }
+            }
+        }
         let covered = self.store.or(&valid);
         let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
         if !self.store.is_true(covered) && !checked {
