@@ -11,6 +11,10 @@
 //! their bit-vector definitions (see `op.rs`), and `FpToBits` into a fresh
 //! bit-vector constant `b` constrained by
 //! `(ite (fp.isNaN x) (= b canonical-NaN) (= ((_ to_fp e s) b) x))`.
+//! `fp.min`/`fp.max` of two zeros are spelled out with tarsier's fixed
+//! choice. `fp.to_sbv`/`fp.to_ubv` out of range are left to the solver
+//! (SMT-LIB leaves them open): there a solver's model may differ from the
+//! evaluator's value, while its `unsat` holds for every choice, ours included.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -202,8 +206,7 @@ impl SmtLibWriter {
             let _ = writeln!(out, "(assert (ite (fp.isNaN {x}) (= {name} {nan}) (= ((_ to_fp {exp} {sig}) {name}) {x})))");
             return;
         }
-        let width = first_arg_sort.bv_width().unwrap_or(0);
-        let body = application(store, op, &args, width);
+        let body = application(store, op, &args, first_arg_sort);
         let _ = writeln!(out, "(define-fun {name} () {sort} {body})");
     }
 }
@@ -212,10 +215,11 @@ fn sort_text(store: &TermStore, sort: Sort) -> String {
     store.sorts().display(sort).to_string()
 }
 
-/// The text of `op` applied to the argument texts `a`; `width` is the width
-/// of the first argument when it is a bit-vector.
-fn application(store: &TermStore, op: Op, a: &[String], width: u32) -> String {
+/// The text of `op` applied to the argument texts `a`, the first of sort
+/// `first_arg_sort`.
+fn application(store: &TermStore, op: Op, a: &[String], first_arg_sort: Sort) -> String {
     use Op::*;
+    let width = first_arg_sort.bv_width().unwrap_or(0);
     let msb = |x: &str| format!("((_ extract {0} {0}) {x})", width.saturating_sub(1));
     let head = match op {
         BvUaddOverflow => return format!("(bvult (bvadd {0} {1}) {0})", a[0], a[1]),
@@ -241,6 +245,22 @@ fn application(store: &TermStore, op: Op, a: &[String], width: u32) -> String {
             let min = crate::bv::BvValue::signed_min(width).to_smtlib();
             let ones = crate::bv::BvValue::ones(width).to_smtlib();
             return format!("(and (= {} {min}) (= {} {ones}))", a[0], a[1]);
+        }
+        FpMin | FpMax => {
+            // Zeros of both signs: tarsier's fixed choice (see `op.rs`), which
+            // SMT-LIB leaves open.
+            let (exp, sig) = first_arg_sort.float_format().expect("float");
+            let (a0, a1) = (&a[0], &a[1]);
+            let (sign_test, if_sign, otherwise) = match op {
+                FpMin => ("fp.isNegative", "-zero", "+zero"),
+                _ => ("fp.isPositive", "+zero", "-zero"),
+            };
+            return format!(
+                "(ite (and (fp.isZero {a0}) (fp.isZero {a1})) \
+                 (ite (or ({sign_test} {a0}) ({sign_test} {a1})) (_ {if_sign} {exp} {sig}) (_ {otherwise} {exp} {sig})) \
+                 ({} {a0} {a1}))",
+                plain_name(op)
+            );
         }
         _ => operator_text(store, op),
     };

@@ -146,3 +146,37 @@ fn terms_print_compactly_for_messages() {
     // Commutative operands are ordered by id: the older `wide` comes first.
     assert_eq!(short, "(bvmul ((_ sign_extend 8) |x|) (bvmul ((_ sign_extend 8) |x|) (bvmul … …)))");
 }
+
+/// The printer spells out tarsier's choice for `fp.min`/`fp.max` of zeros,
+/// so a solver must agree with the evaluator on every combination of signs.
+#[test]
+fn solvers_see_the_fixed_min_max_of_zeros() {
+    let mut s = TermStore::new();
+    let mut script = String::from("(set-logic ALL)\n");
+    let mut cases = 0;
+    for op in [Op::FpMin, Op::FpMax] {
+        for (a_negative, b_negative) in [(false, false), (false, true), (true, false), (true, true)] {
+            let [a, b] = ["a", "b"].map(|n| s.var(n, Sort::float32()));
+            let pins = [(a, a_negative), (b, b_negative)].map(|(v, negative)| {
+                let zero = s.fp_const(FpValue::zero(8, 24, negative));
+                s.eq(v, zero)
+            });
+            let result = s.mk(op, &[a, b]);
+            let mut model = crate::eval::Model::new();
+            model.set(s.as_var(a).unwrap(), Value::Fp(FpValue::zero(8, 24, a_negative)));
+            model.set(s.as_var(b).unwrap(), Value::Fp(FpValue::zero(8, 24, b_negative)));
+            let expected = eval(&s, result, &model).unwrap();
+            let expected = s.constant(expected);
+            let agrees = s.eq(result, expected);
+            let disagrees = s.not(agrees);
+            let body = to_smtlib2(&s, &[pins[0], pins[1], disagrees], "ALL");
+            script.push_str(&format!("(push 1)\n{}(pop 1)\n", body.strip_prefix("(set-logic ALL)\n").unwrap()));
+            cases += 1;
+        }
+    }
+    let Some(answers) = run_z3(&script) else {
+        eprintln!("skipped: no z3 on PATH (pip install z3-solver provides one)");
+        return;
+    };
+    assert_eq!(answers, vec!["unsat".to_string(); cases]);
+}
