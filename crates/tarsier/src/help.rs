@@ -27,11 +27,13 @@ DESCRIPTION:
     tarsier never guesses: when it cannot decide, it says UNKNOWN.
 
 STATUS:
-    The front end (preprocess, parse, type-check, lower to the IR) is being
-    built; the verification engine is not built yet, so a verification run
-    prints the program's diagnostics and answers VERIFICATION UNKNOWN with
-    the reason 'unsupported: the verification engine is not built yet'.
-    Every verification flag below is accepted and checked already.
+    The front end (preprocess, parse, type-check, lower to the IR) works;
+    a construct it does not handle yet is reported with an error that
+    starts with 'unsupported:'. The verification engine is not built yet,
+    so a verification run prints the program's diagnostics and answers
+    VERIFICATION UNKNOWN with the reason 'unsupported: the verification
+    engine is not built yet'. Every verification flag below is accepted
+    and checked already.
 
 INPUT OPTIONS:
     -D NAME[=VALUE], -DNAME[=VALUE]
