@@ -284,9 +284,11 @@ fn unknown_functions_are_inputs_and_recorded_as_approximations() {
     let frob = b.func("frob", b.void, &[("p", int_ptr)]);
     let lookup = b.func("lookup", b.int, &[]);
     let clz = b.func("__builtin_clz", b.int, &[("x", b.int)]);
+    let bswap16 = b.func("__builtin_bswap16", b.int, &[("x", b.int)]);
     let main = b.main();
     let (x, y) = (b.local(main, "x", b.int), b.local(main, "y", b.int));
     let (vx, vy) = (b.var(x), b.var(y));
+    let vx2 = vx.clone();
     let x_addr = b.addr(vx.clone());
     b.body(
         main,
@@ -296,11 +298,13 @@ fn unknown_functions_are_inputs_and_recorded_as_approximations() {
             InstrKind::Call { lhs: None, callee: b.callee(frob), args: vec![x_addr] },
             InstrKind::Call { lhs: Some(vx.clone()), callee: b.callee(lookup), args: vec![] },
             InstrKind::Call { lhs: Some(vy.clone()), callee: b.callee(clz), args: vec![vx] },
-            ret(vy),
+            // Only the low 16 bits of a (promoted) bswap16 argument count.
+            InstrKind::Call { lhs: Some(vx2.clone()), callee: b.callee(bswap16), args: vec![b.c(0x7f_0102)] },
+            ret(b.bin(BinOp::Add, vy, vx2)),
         ],
     );
     let run = b.run_with(&Config::default(), vec![int_input(0x00ff_0000)]);
-    assert_eq!(run.outcome, Outcome::Completed(8));
+    assert_eq!(run.outcome, Outcome::Completed(8 + 0x0201));
     assert_eq!(run.unknown_functions, ["frob", "lookup"]);
     assert!(matches!(b.run(vec![int_input(0)]), Outcome::Unsupported(_)));
 }

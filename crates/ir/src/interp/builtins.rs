@@ -119,7 +119,8 @@ impl Machine<'_> {
             | "parity" | "parityl" | "parityll" | "ffs" | "ffsl" | "ffsll" | "bswap16" | "bswap32" | "bswap64"
                 if name.starts_with("__builtin_") =>
             {
-                let (bits, width) = self.int_arg(values, args, 0)?;
+                let width = self.bit_builtin_width(library_name);
+                let bits = self.scalar(arg(0)?)? & crate::layout::low_mask(width);
                 let result = bit_builtin(library_name.trim_end_matches('l'), bits, width)
                     .ok_or_else(|| Outcome::Unsupported(format!("{name} of 0 is undefined")))?;
                 self.int_value(result, ret).map(Some)
@@ -137,12 +138,19 @@ impl Machine<'_> {
         }
     }
 
-    /// Integer argument `i` as (bits, width of its type).
-    fn int_arg(&self, values: &[Value], args: &[Expr], i: usize) -> Flow<(u128, u32)> {
-        let value = values.get(i).ok_or_else(|| self.malformed(format!("missing argument {i}")))?;
-        let width = args.get(i).and_then(|a| self.int_type(a.ty)).map(|t| t.0);
-        let width = width.ok_or_else(|| self.malformed(format!("argument {i} is not an integer")))?;
-        Ok((self.scalar(value)? & crate::layout::low_mask(width), width))
+    /// The operand width of a GCC bit built-in, from its name (`bswap16`,
+    /// `clz` on `unsigned int`, `clzl` on `unsigned long`, `clzll`): an
+    /// implicitly declared built-in receives promoted arguments, so the
+    /// argument's type does not tell.
+    fn bit_builtin_width(&self, name: &str) -> u32 {
+        match name {
+            "bswap16" => 16,
+            "bswap32" => 32,
+            "bswap64" => 64,
+            _ if name.ends_with("ll") => 64,
+            _ if name.ends_with('l') => self.program.data_model.long_bits(),
+            _ => 32,
+        }
     }
 
     fn current_loc(&self) -> crate::loc::Loc {
