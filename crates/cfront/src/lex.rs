@@ -603,15 +603,12 @@ impl<'a, 'f> Lexer<'a, 'f> {
         self.pos += 1;
         loop {
             let b = self.peek(0);
-            if matches!(b, b'+' | b'-') && matches!(self.src[self.pos - 1], b'e' | b'E' | b'p' | b'P') {
-                self.pos += 1;
-            } else if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' {
-                self.pos += 1;
-            } else if b == b'\'' && self.peek(1).is_ascii_alphanumeric() {
-                self.pos += 1; // C23 digit separator
-            } else {
+            let exponent_sign = matches!(b, b'+' | b'-') && matches!(self.src[self.pos - 1], b'e' | b'E' | b'p' | b'P');
+            let digit_separator = b == b'\'' && self.peek(1).is_ascii_alphanumeric();
+            if !(exponent_sign || digit_separator || b.is_ascii_alphanumeric() || b == b'.' || b == b'_') {
                 break;
             }
+            self.pos += 1;
         }
     }
 

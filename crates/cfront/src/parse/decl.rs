@@ -816,9 +816,12 @@ impl<'t, 'a> Parser<'t, 'a> {
                 break;
             }
         }
-        let only_indices = list.iter().all(|d| !matches!(d, Designator::Field(..)));
-        if !list.is_empty() && !(self.eat(P::Assign) || only_indices) {
-            return Err(self.expected("`=`"));
+        if !list.is_empty() && !self.eat(P::Assign) {
+            // GNU's obsolete `[index] value` omits the `=`; fields need it.
+            let only_indices = list.iter().all(|d| !matches!(d, Designator::Field(..)));
+            if !only_indices {
+                return Err(self.expected("`=`"));
+            }
         }
         Ok(list)
     }

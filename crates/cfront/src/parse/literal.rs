@@ -93,7 +93,8 @@ fn float(text: &str, is_hex: bool) -> Result<ExprKind, String> {
     while end < bytes.len() {
         let b = bytes[end].to_ascii_lowercase();
         let is_mantissa_digit = if is_hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() };
-        if (is_mantissa_digit && !seen_exponent) || (seen_exponent && b.is_ascii_digit()) || (b == b'.' && !seen_exponent) {
+        let continues = if seen_exponent { b.is_ascii_digit() } else { is_mantissa_digit || b == b'.' };
+        if continues {
             end += 1;
         } else if b == exponent_marker && !seen_exponent {
             seen_exponent = true;
