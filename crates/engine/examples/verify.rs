@@ -1,7 +1,7 @@
 //! A minimal driver for trying the engine on one C file without the CLI:
 //! `cargo run -p engine --example verify -- FILE [--unwind K]
 //! [--no-unwinding-assertions] [--no-pointer-check] [--no-bounds-check]
-//! [--memory-leak-check] [--force-malloc-success] [--incremental-bmc]
+//! [--memory-leak-check] [--memory-cleanup-check] [--force-malloc-success] [--incremental-bmc]
 //! [--32] [--overflow-check] [--unsigned-overflow-check] [--timeout SECONDS]`. Prints TRUE, FALSE(class) or UNKNOWN(reason).
 
 use engine::{verify, Config, Verdict};
@@ -20,7 +20,8 @@ fn main() {
             "--no-unwinding-assertions" => config.unwinding_assertions = false,
             "--no-pointer-check" => config.pointer_checks = false,
             "--no-bounds-check" => config.bounds_checks = false,
-            "--memory-leak-check" => config.memory_cleanup_checks = true,
+            "--memory-leak-check" => config.memory_leak_checks = true,
+            "--memory-cleanup-check" => config.memory_cleanup_checks = true,
             "--force-malloc-success" => config.force_malloc_success = true,
             "--incremental-bmc" => config.incremental = true,
             "--32" => front.data_model = ir::DataModel::ILP32,

@@ -59,7 +59,7 @@ fn check_bound(
         unwinding_assertions,
         pointer_checks: config.pointer_checks,
         bounds_checks: config.bounds_checks,
-        memory_cleanup_checks: config.memory_cleanup_checks,
+        memory_cleanup_checks: config.memory_cleanup_checks || config.memory_leak_checks,
         force_malloc_success: config.force_malloc_success,
         deadline,
         ..symex::Options::default()

@@ -26,7 +26,9 @@ pub struct Config {
     pub unwinding_assertions: bool,
     pub pointer_checks: bool,
     pub bounds_checks: bool,
-    /// Heap memory still allocated at exit is a violation.
+    /// Heap memory unreachable at exit is a violation (valid-memtrack).
+    pub memory_leak_checks: bool,
+    /// Heap memory still allocated at exit is a violation (valid-memcleanup).
     pub memory_cleanup_checks: bool,
     pub force_malloc_success: bool,
     pub timeout: Option<Duration>,
@@ -45,6 +47,7 @@ impl Default for Config {
             unwinding_assertions: true,
             pointer_checks: true,
             bounds_checks: true,
+            memory_leak_checks: false,
             memory_cleanup_checks: false,
             force_malloc_success: false,
             timeout: None,

@@ -65,7 +65,11 @@ pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) 
         Outcome::UndefinedBehaviour { kind, loc, .. } => *loc == cex.loc && ub_matches(*kind, expected),
         Outcome::Completed(_) if expected == PropertyClass::MemoryCleanup && !run.unfreed_heap.is_empty() => {
             let lost = run.unfreed_heap.iter().any(|block| !block.reachable);
-            return Ok(if lost { PropertyClass::MemoryLeak } else { PropertyClass::MemoryCleanup });
+            return match (lost, config.memory_cleanup_checks) {
+                (true, _) => Ok(PropertyClass::MemoryLeak),
+                (false, true) => Ok(PropertyClass::MemoryCleanup),
+                (false, false) => Err("the memory left allocated at exit is still reachable, which is not a leak".into()),
+            };
         }
         _ => false,
     };

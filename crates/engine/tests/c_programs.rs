@@ -78,8 +78,15 @@ fn memory_safety() {
     let heap = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); if (!p) return 0; *p = 1; free(p); free(p); return 0; }";
     expect_false(heap, &Config::default(), PropertyClass::InvalidFree);
     let leak = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); p = 0; return 0; }";
-    let leaks = Config { memory_cleanup_checks: true, force_malloc_success: true, ..Config::default() };
+    let leaks = Config { memory_leak_checks: true, force_malloc_success: true, ..Config::default() };
     expect_false(leak, &leaks, PropertyClass::MemoryLeak);
+    let reachable = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); exit(0); }";
+    match run(reachable, &leaks) {
+        Verdict::Unknown(reason) => assert!(reason.contains("reachable"), "{reason}"),
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
+    let cleanup = Config { memory_cleanup_checks: true, ..leaks.clone() };
+    expect_false(reachable, &cleanup, PropertyClass::MemoryCleanup);
     let clean = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); if (p) { *p = 3; free(p); } return 0; }";
     expect_true(clean, &leaks);
 }

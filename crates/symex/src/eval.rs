@@ -282,7 +282,11 @@ impl<'a> Symex<'a> {
                 let size = self.pointee_size(a.ty)?;
                 let size = self.store.bv_u64(self.layout.wide_bits(), size);
                 let elements = arith::div(self.store, bytes, size, true);
-                return self.to_result_int(elements, true, ty);
+                let elements = self.to_result_int(elements, true, ty)?;
+                // Pointers into different objects have no defined difference.
+                let unrelated = self.store.var("pointer_difference", self.store.sort(elements));
+                let same = self.same_object(x, y);
+                return Ok(self.store.ite(same, elements, unrelated));
             }
             other => unreachable!("{other:?} handled above"),
         })
@@ -305,8 +309,8 @@ impl<'a> Symex<'a> {
     }
 
     /// Pointer comparison: equality is on the whole pointer; ordering
-    /// compares offsets within one object (other pairs are unspecified in
-    /// C; they compare by object number).
+    /// compares offsets within one object (for pointers into different
+    /// objects C leaves it unspecified, so it is nondeterministic).
     fn pointer_compare(&mut self, op: BinOp, x: TermId, y: TermId) -> TermId {
         if matches!(op, BinOp::Eq | BinOp::Ne) {
             let unknown = |s: &Self, p: TermId| !s.is_null_constant(p) && s.layout.known_targets(s.store, p).is_none();
@@ -316,12 +320,16 @@ impl<'a> Symex<'a> {
             }
             return arith::compare(self.store, op, x, y, false);
         }
-        let (ox, oy) = (self.layout.object_of(self.store, x), self.layout.object_of(self.store, y));
-        let same = self.store.eq(ox, oy);
+        let same = self.same_object(x, y);
         let (fx, fy) = (self.layout.wide_offset_of(self.store, x), self.layout.wide_offset_of(self.store, y));
         let by_offset = arith::compare(self.store, op, fx, fy, true);
-        let by_object = arith::compare(self.store, op, ox, oy, false);
-        self.store.ite(same, by_offset, by_object)
+        let unrelated = self.store.var("pointer_order", Sort::Bool);
+        self.store.ite(same, by_offset, unrelated)
+    }
+
+    fn same_object(&mut self, x: TermId, y: TermId) -> TermId {
+        let (ox, oy) = (self.layout.object_of(self.store, x), self.layout.object_of(self.store, y));
+        self.store.eq(ox, oy)
     }
 
     fn cast(&mut self, operand: &Expr, to: TypeId) -> Result<TermId> {

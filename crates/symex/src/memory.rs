@@ -68,7 +68,7 @@ impl Object {
 }
 
 /// Largest object symex keeps as one bit-vector.
-pub const MAX_OBJECT_BYTES: u64 = 1 << 20;
+pub const MAX_OBJECT_BYTES: u64 = 1 << 16;
 
 /// The table of all objects created during one symbolic execution.
 #[derive(Clone, Debug, Default)]
