@@ -54,6 +54,40 @@ impl cadical::Callbacks for Limits {
     }
 }
 
+/// What an and-node computes, as the CNF encoder sees it: the AIG's
+/// `!(c & t) & !(!c & e)` is a multiplexer (`c ? !t : !e`, which covers
+/// exclusive or), encoded with one variable instead of three.
+#[derive(Copy, Clone, Debug)]
+enum Gate {
+    And(Lit, Lit),
+    Mux { cond: Lit, then: Lit, other: Lit },
+}
+
+impl Gate {
+    fn of(aig: &Aig, a: Lit, b: Lit) -> Gate {
+        let negated_and = |lit: Lit| match aig.node(lit.var()) {
+            Node::And(x, y) if lit.is_negated() => Some([x, y]),
+            _ => None,
+        };
+        if let (Some(left), Some(right)) = (negated_and(a), negated_and(b)) {
+            for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                if left[i] == !right[j] {
+                    return Gate::Mux { cond: left[i], then: !left[1 - i], other: !right[1 - j] };
+                }
+            }
+        }
+        Gate::And(a, b)
+    }
+
+    fn inputs(self) -> impl Iterator<Item = Lit> {
+        let (lits, count) = match self {
+            Gate::And(a, b) => ([a, b, b], 2),
+            Gate::Mux { cond, then, other } => ([cond, then, other], 3),
+        };
+        lits.into_iter().take(count)
+    }
+}
+
 /// CaDiCaL plus the map from AIG variables to SAT variables.
 pub struct CnfSolver {
     sat: cadical::Solver<Limits>,
@@ -175,22 +209,45 @@ impl CnfSolver {
                     stack.pop();
                 }
                 Node::And(a, b) => {
+                    let gate = Gate::of(aig, a, b);
                     let depth = stack.len();
-                    stack.extend([a.var(), b.var()].into_iter().filter(|&v| self.encoded(v).is_none()));
+                    stack.extend(gate.inputs().map(Lit::var).filter(|&v| self.encoded(v).is_none()));
                     if stack.len() > depth {
                         continue;
                     }
-                    let (da, db) = (self.encode_known(a), self.encode_known(b));
                     let x = self.fresh_sat_var();
                     self.sat_var[var.index()] = x;
-                    self.add_clause(&[-x, da]);
-                    self.add_clause(&[-x, db]);
-                    self.add_clause(&[x, -da, -db]);
+                    self.add_gate_clauses(x, gate);
                     stack.pop();
                 }
             }
         }
         self.encode_known(lit)
+    }
+
+    /// Tseitin clauses defining `x` as `gate`.
+    fn add_gate_clauses(&mut self, x: i32, gate: Gate) {
+        match gate {
+            Gate::And(a, b) => {
+                let (a, b) = (self.encode_known(a), self.encode_known(b));
+                self.add_clause(&[-x, a]);
+                self.add_clause(&[-x, b]);
+                self.add_clause(&[x, -a, -b]);
+            }
+            Gate::Mux { cond, then, other } => {
+                let (c, t, e) = (self.encode_known(cond), self.encode_known(then), self.encode_known(other));
+                self.add_clause(&[-c, -t, x]);
+                self.add_clause(&[-c, t, -x]);
+                self.add_clause(&[c, -e, x]);
+                self.add_clause(&[c, e, -x]);
+                // Redundant, but they let propagation skip the condition;
+                // for an exclusive or (t = -e) they are tautologies.
+                if t != -e {
+                    self.add_clause(&[-t, -e, x]);
+                    self.add_clause(&[t, e, -x]);
+                }
+            }
+        }
     }
 
     fn encode_known(&self, lit: Lit) -> i32 {

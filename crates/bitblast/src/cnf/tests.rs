@@ -129,3 +129,31 @@ fn deep_chains_do_not_overflow_the_stack() {
     assert_eq!(solver.solve(&aig, &[]), SatResult::Sat);
     assert!(solver.value(&aig, acc));
 }
+
+/// Multiplexers and exclusive ors get one SAT variable each; their
+/// clauses must force exactly the gate's value under every input.
+#[test]
+fn multiplexers_are_encoded_as_single_gates() {
+    let mut aig = Aig::new();
+    let [c, t, e] = [aig.new_input(), aig.new_input(), aig.new_input()];
+    let mux = aig.mux(c, t, e);
+    let xor = aig.xor(t, e);
+    let mut solver = CnfSolver::new();
+    solver.encode(&aig, mux);
+    solver.encode(&aig, xor);
+    assert_eq!(solver.num_vars(), 1 + 3 + 2, "constant, three inputs, two gates");
+    for pattern in 0..8u32 {
+        let inputs = [c, t, e];
+        let assumptions: Vec<Lit> =
+            inputs.iter().enumerate().map(|(i, &l)| if pattern >> i & 1 == 1 { l } else { !l }).collect();
+        let (vc, vt, ve) = (pattern & 1 == 1, pattern & 2 == 2, pattern & 4 == 4);
+        let want_mux = if vc { vt } else { ve };
+        for (gate, want) in [(mux, want_mux), (xor, vt ^ ve)] {
+            let mut with_gate = assumptions.clone();
+            with_gate.push(if want { !gate } else { gate });
+            assert_eq!(solver.solve(&aig, &with_gate), SatResult::Unsat, "pattern {pattern:03b}");
+        }
+        assert_eq!(solver.solve(&aig, &assumptions), SatResult::Sat);
+        assert_eq!(solver.value(&aig, mux), want_mux);
+    }
+}
