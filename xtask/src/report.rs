@@ -194,16 +194,24 @@ pub fn render_delta(now: &Value, before: &Value, parse_only: bool) -> String {
         let (was, is) = (count(&before), count(&now));
         let _ = writeln!(out, "  {c:<10} {was:>6} -> {is:>6} ({:+})", is as i64 - was as i64);
     }
-    let changed: Vec<String> = common
+    let mut changed: Vec<(bool, String)> = common
         .iter()
         .filter(|id| now[**id] != before[**id])
-        .map(|id| format!("{id}: {} -> {}", before[*id], now[*id]))
+        .map(|id| (!is_regression(&before[*id], &now[*id]), format!("{id}: {} -> {}", before[*id], now[*id])))
         .collect();
+    // Regressions first: they are what a reader must act on.
+    changed.sort();
+    let changed: Vec<String> = changed.into_iter().map(|(_, line)| line).collect();
     let _ = writeln!(out, "  {} tasks changed category", changed.len());
     for line in changed.iter().take(LISTED_CHANGES) {
         let _ = writeln!(out, "    {line}");
     }
     out
+}
+
+/// A change away from the best category, or into one that is a defect.
+fn is_regression(before: &str, now: &str) -> bool {
+    matches!(before, "accepted" | "correct") || matches!(now, "crash" | "hang" | "wrong")
 }
 
 #[cfg(test)]
@@ -259,6 +267,10 @@ mod tests {
         let text = render_delta(&now, &before, true);
         assert!(text.contains("accepted        1 ->      2 (+1)"), "{text}");
         assert!(text.contains("a: rejected -> accepted"), "{text}");
+        let later = to_json(&[result("a", "true", Outcome::Accepted), result("b", "true", Outcome::Crash("x".into()))], true, "t2");
+        let text = render_delta(&later, &before, true);
+        let (regression, improvement) = (text.find("b: accepted -> crash").unwrap(), text.find("a: rejected -> accepted").unwrap());
+        assert!(regression < improvement, "regressions come first:\n{text}");
     }
 
     #[test]
