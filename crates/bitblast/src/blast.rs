@@ -28,7 +28,7 @@ use crate::words::{self, Word};
 /// Widths above this make multipliers and dividers (quadratic circuits)
 /// too large to be useful; such terms are approximated instead (reported
 /// as an unsupported operator).
-const MAX_QUADRATIC_WIDTH: usize = 4096;
+const MAX_QUADRATIC_WIDTH: usize = 1024;
 
 /// Words wider than this are refused: a single such word would take
 /// hundreds of megabytes, and every operation copies words.

@@ -605,3 +605,19 @@ fn float_indices_compare_as_values() {
     let formula = store.and(&facts);
     assert_eq!(check_formula(&store, formula).0, SatResult::Unsat, "two NaN patterns are one index");
 }
+
+#[test]
+fn very_wide_multiplication_is_approximated() {
+    let mut store = TermStore::new();
+    let x = store.var("x", Sort::BitVec(2000));
+    let y = store.var("y", Sort::BitVec(2000));
+    let product = store.bv_mul(x, y);
+    let seven = store.bv_u64(2000, 7);
+    let formula = store.eq(product, seven);
+    let (result, solver) = check_formula(&store, formula);
+    match result {
+        SatResult::Unknown(reason) => assert!(reason.contains("2000-bit"), "{reason}"),
+        other => panic!("expected unknown, got {other:?}"),
+    }
+    assert_eq!(solver.stats().approximated_terms, 1);
+}
