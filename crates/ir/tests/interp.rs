@@ -688,3 +688,33 @@ fn parameters_an_unprototyped_call_leaves_out_are_inputs() {
     // The test provider fills uninitialised bytes with 0xAA, so y != 7.
     assert_eq!(b.run(vec![]), Outcome::Completed(0));
 }
+
+#[test]
+fn main_gets_a_hosted_argc_and_argv() {
+    // int main(int argc, char **argv) { return strlen(argv[argc - 1]) + (argv[argc] == 0 ? 100 : 0); }
+    let mut b = Builder::new();
+    let char_ty = b.p.types.int(8, true);
+    let char_ptr = b.ptr(char_ty);
+    let argv_ty = b.ptr(char_ptr);
+    let strlen = b.func("strlen", b.size_t, &[("s", char_ptr)]);
+    let main = b.func("main", b.int, &[("argc", b.int), ("argv", argv_ty)]);
+    b.p.entry = Some(main);
+    let (argc, argv) = (b.p.functions[main].params[0], b.p.functions[main].params[1]);
+    let n = b.local(main, "n", b.size_t);
+    let nth = |b: &Builder, i: Expr| b.deref(Expr::binary(BinOp::PtrAdd, b.var(argv), i, argv_ty));
+    let last = nth(&b, b.bin(BinOp::Sub, b.var(argc), b.c(1)));
+    let terminated = b.bin(BinOp::Eq, nth(&b, b.var(argc)), Expr::new(ExprKind::Null, char_ptr));
+    let bonus = Expr::new(ExprKind::Ite(Box::new(terminated), Box::new(b.c(100)), Box::new(b.c(0))), b.int);
+    b.body(
+        main,
+        vec![
+            InstrKind::Decl(n),
+            InstrKind::Call { lhs: Some(b.var(n)), callee: b.callee(strlen), args: vec![last] },
+            ret(b.bin(BinOp::Add, Expr::cast(b.var(n), b.int), bonus)),
+        ],
+    );
+    let lengths = |a: u32, c: u32| vec![int_input(2), a.to_le_bytes().to_vec(), c.to_le_bytes().to_vec()];
+    assert_eq!(b.run(lengths(3, 5)), Outcome::Completed(105));
+    assert!(matches!(b.run(vec![int_input(0)]), Outcome::AssumptionViolated { .. }));
+    assert!(matches!(b.run(lengths(3, 1 << 20)), Outcome::AssumptionViolated { .. }));
+}

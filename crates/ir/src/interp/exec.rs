@@ -204,11 +204,7 @@ impl<'a> Machine<'a> {
         let Some(entry) = self.program.entry else {
             return Err(Outcome::Malformed("the program has no entry function".into()));
         };
-        let mut args = Vec::new();
-        for param in self.program.functions[entry].params.clone() {
-            let symbol = &self.program.symbols[param];
-            args.push(self.input(InputKind::EntryArgument(symbol.display_name.clone()), symbol.ty)?);
-        }
+        let args = self.entry_arguments(entry)?;
         self.enter_function(entry, args, None)
     }
 

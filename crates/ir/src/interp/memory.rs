@@ -62,6 +62,8 @@ pub enum ObjectKind {
     Alloca {
         depth: usize,
     },
+    /// The entry function's arguments (`argv` and its strings).
+    Environment,
     Function(FuncId),
 }
 

@@ -6,8 +6,8 @@
 //! (see [`memory`]) with the operator semantics documented in
 //! [`crate::expr`]. Every nondeterministic value (a `Nondet` expression,
 //! a call of a function without a body, the contents of a fresh variable or
-//! heap block, the entry function's parameters, optionally the failure of
-//! `malloc`) is asked from an [`InputProvider`], so a counterexample's
+//! heap block, the entry function's parameters (see [`environment`] for
+//! `main`'s `argc`/`argv`), optionally the failure of `malloc`) is asked from an [`InputProvider`], so a counterexample's
 //! values can be fed back in order. The run records a [`TraceStep`] list and
 //! ends with an [`Outcome`]; step and memory limits keep every run finite.
 //!
@@ -20,6 +20,7 @@
 
 mod builtins;
 mod display;
+mod environment;
 mod eval;
 mod exec;
 pub mod memory;

@@ -1,0 +1,91 @@
+//! The environment a program starts in: the arguments of the entry
+//! function. A C `main(int argc, char **argv[, char **envp])` gets what a
+//! hosted implementation guarantees: `1 <= argc <= MAX_ARGC` (other input
+//! values violate the environment assumption), `argv` an array of `argc`
+//! string pointers and a final NULL, each string of an input length (at
+//! most `MAX_ARG_LEN`) and input contents, NUL-terminated; `envp` an empty
+//! NULL-terminated array. Parameters of any other entry function are plain
+//! inputs.
+
+use super::exec::{Flow, Machine};
+use super::memory::{Bytes, ObjectKind, Pointer};
+use super::value::{sign_extend, Value};
+use super::{InputKind, Outcome};
+use crate::program::FuncId;
+use crate::types::{Type, TypeId};
+
+/// Largest `argc` the environment provides.
+const MAX_ARGC: i128 = 64;
+/// Longest command-line argument string.
+const MAX_ARG_LEN: u64 = 4096;
+
+impl Machine<'_> {
+    /// The values of the entry function's parameters.
+    pub(super) fn entry_arguments(&mut self, entry: FuncId) -> Flow<Vec<Value>> {
+        let params: Vec<(String, TypeId)> = self.program.functions[entry]
+            .params
+            .iter()
+            .map(|p| (self.program.symbols[*p].display_name.clone(), self.program.symbols[*p].ty))
+            .collect();
+        if !self.is_hosted_main(entry, &params) {
+            return params.into_iter().map(|(name, ty)| self.input(InputKind::EntryArgument(name), ty)).collect();
+        }
+        let (argc_name, argc_ty) = params[0].clone();
+        let argc_value = self.input(InputKind::EntryArgument(argc_name), argc_ty)?;
+        let (width, _) = self.int_type(argc_ty).unwrap_or((32, true));
+        let argc = sign_extend(self.scalar(&argc_value)?, width);
+        if !(1..=MAX_ARGC).contains(&argc) {
+            return Err(Outcome::AssumptionViolated { loc: self.program.functions[entry].loc });
+        }
+        let strings = (0..argc).map(|i| self.argument_string(i)).collect::<Flow<Vec<Pointer>>>()?;
+        let argv = self.pointer_array("argv", &strings)?;
+        let mut values = vec![argc_value, Value::Ptr(argv)];
+        if params.len() == 3 {
+            values.push(Value::Ptr(self.pointer_array("envp", &[])?));
+        }
+        Ok(values)
+    }
+
+    /// `main(int, char **)` or `main(int, char **, char **)`.
+    fn is_hosted_main(&self, entry: FuncId, params: &[(String, TypeId)]) -> bool {
+        let types = &self.program.types;
+        let is_char_ptr_ptr = |ty: TypeId| {
+            let inner = types.pointee(ty).and_then(|t| types.pointee(t));
+            inner.is_some_and(|c| matches!(types.get(c), Type::Int { bits: 8, .. }))
+        };
+        self.program.functions[entry].name == "main"
+            && (params.len() == 2 || params.len() == 3)
+            && types.is_integer(params[0].1)
+            && params[1..].iter().all(|(_, ty)| is_char_ptr_ptr(*ty))
+    }
+
+    /// A fresh NUL-terminated string of input length and contents.
+    fn argument_string(&mut self, index: i128) -> Flow<Pointer> {
+        let len_bytes = self.request_input(InputKind::EntryArgument(format!("strlen(argv[{index}])")), None, 4)?;
+        let len = u64::from(u32::from_le_bytes([len_bytes[0], len_bytes[1], len_bytes[2], len_bytes[3]]));
+        if len > MAX_ARG_LEN {
+            let entry = self.program.entry.expect("running the entry function");
+            return Err(Outcome::AssumptionViolated { loc: self.program.functions[entry].loc });
+        }
+        let object = self.allocate(format!("argv[{index}]"), ObjectKind::Environment, len + 1)?;
+        self.fill_uninitialized(object, None)?;
+        let terminator = Pointer { object, offset: len };
+        self.memory.write(terminator, &Bytes::zeroed(1)).map_err(|e| self.access_error(e))?;
+        Ok(Pointer { object, offset: 0 })
+    }
+
+    /// A fresh array holding `pointers` and a final NULL.
+    fn pointer_array(&mut self, name: &str, pointers: &[Pointer]) -> Flow<Pointer> {
+        let width = self.memory.pointer_bytes();
+        let mut bytes = Bytes::zeroed(((pointers.len() as u64 + 1) * width) as usize);
+        for (i, p) in pointers.iter().enumerate() {
+            let mut slot = Bytes::from_u128(u128::from(self.memory.address_of(*p)), width);
+            slot.pointers.insert(0, (*p, width));
+            bytes.write(i as u64 * width, &slot);
+        }
+        let object = self.allocate(name.to_string(), ObjectKind::Environment, bytes.len())?;
+        let start = Pointer { object, offset: 0 };
+        self.memory.write(start, &bytes).map_err(|e| self.access_error(e))?;
+        Ok(start)
+    }
+}
