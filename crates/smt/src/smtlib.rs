@@ -11,10 +11,10 @@
 //! their bit-vector definitions (see `op.rs`), and `FpToBits` into a fresh
 //! bit-vector constant `b` constrained by
 //! `(ite (fp.isNaN x) (= b canonical-NaN) (= ((_ to_fp e s) b) x))`.
-//! `fp.min`/`fp.max` of two zeros are spelled out with tarsier's fixed
-//! choice. `fp.to_sbv`/`fp.to_ubv` out of range are left to the solver
-//! (SMT-LIB leaves them open): there a solver's model may differ from the
-//! evaluator's value, while its `unsat` holds for every choice, ours included.
+//! Where SMT-LIB leaves a result open, tarsier's fixed choice (see `op.rs`)
+//! is spelled out, so that a solver decides exactly the formula the
+//! evaluator and the bit-blaster see: `fp.min`/`fp.max` of two zeros and
+//! `fp.to_sbv`/`fp.to_ubv` of NaN, infinities and out-of-range values.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -196,7 +196,8 @@ impl SmtLibWriter {
     fn define_app(&mut self, store: &TermStore, t: TermId, op: Op, args: &[TermId], out: &mut String) {
         let name = quote(&node_name(t));
         let sort = sort_text(store, store.sort(t));
-        let first_arg_sort = store.sort(args[0]);
+        let arg_sorts: Vec<Sort> = args.iter().map(|&a| store.sort(a)).collect();
+        let first_arg_sort = arg_sorts[0];
         let args: Vec<String> = args.iter().map(|&a| self.reference(store, a)).collect();
         if op == Op::FpToBits {
             let (exp, sig) = first_arg_sort.float_format().expect("float");
@@ -206,7 +207,7 @@ impl SmtLibWriter {
             let _ = writeln!(out, "(assert (ite (fp.isNaN {x}) (= {name} {nan}) (= ((_ to_fp {exp} {sig}) {name}) {x})))");
             return;
         }
-        let body = application(store, op, &args, first_arg_sort);
+        let body = application(store, op, &args, &arg_sorts);
         let _ = writeln!(out, "(define-fun {name} () {sort} {body})");
     }
 }
@@ -215,11 +216,10 @@ fn sort_text(store: &TermStore, sort: Sort) -> String {
     store.sorts().display(sort).to_string()
 }
 
-/// The text of `op` applied to the argument texts `a`, the first of sort
-/// `first_arg_sort`.
-fn application(store: &TermStore, op: Op, a: &[String], first_arg_sort: Sort) -> String {
+/// The text of `op` applied to the argument texts `a` of sorts `arg_sorts`.
+fn application(store: &TermStore, op: Op, a: &[String], arg_sorts: &[Sort]) -> String {
     use Op::*;
-    let width = first_arg_sort.bv_width().unwrap_or(0);
+    let width = arg_sorts[0].bv_width().unwrap_or(0);
     let msb = |x: &str| format!("((_ extract {0} {0}) {x})", width.saturating_sub(1));
     let head = match op {
         BvUaddOverflow => return format!("(bvult (bvadd {0} {1}) {0})", a[0], a[1]),
@@ -249,7 +249,7 @@ fn application(store: &TermStore, op: Op, a: &[String], first_arg_sort: Sort) ->
         FpMin | FpMax => {
             // Zeros of both signs: tarsier's fixed choice (see `op.rs`), which
             // SMT-LIB leaves open.
-            let (exp, sig) = first_arg_sort.float_format().expect("float");
+            let (exp, sig) = arg_sorts[0].float_format().expect("float");
             let (a0, a1) = (&a[0], &a[1]);
             let (sign_test, if_sign, otherwise) = match op {
                 FpMin => ("fp.isNegative", "-zero", "+zero"),
@@ -262,9 +262,39 @@ fn application(store: &TermStore, op: Op, a: &[String], first_arg_sort: Sort) ->
                 plain_name(op)
             );
         }
+        FpToSbv(w) | FpToUbv(w) => return float_to_integer(op, w, a, arg_sorts[1]),
         _ => operator_text(store, op),
     };
     format!("({head} {})", a.join(" "))
+}
+
+/// `fp.to_sbv`/`fp.to_ubv` with tarsier's fixed result `10…0` (see `op.rs`)
+/// where SMT-LIB leaves it open: NaN, infinities, and values whose rounded
+/// integer lies outside the width's range.
+fn float_to_integer(op: Op, width: u32, a: &[String], float_sort: Sort) -> String {
+    let (exp, sig) = float_sort.float_format().expect("float");
+    let (rm, x) = (&a[0], &a[1]);
+    let rounded = format!("(fp.roundToIntegral {rm} {x})");
+    // ±2^k as a literal of the float format, or `None` when it overflows
+    // the format (then every finite value is within that bound).
+    let power_of_two = |k: u32, negative: bool| {
+        let emax = (1u64 << (exp - 1)) - 1;
+        (k as u64 <= emax).then(|| {
+            let biased = crate::bv::BvValue::from_u64(exp, k as u64 + emax);
+            let sign = if negative { "#b1" } else { "#b0" };
+            format!("(fp {sign} {} {})", biased.to_smtlib(), crate::bv::BvValue::zero(sig - 1).to_smtlib())
+        })
+    };
+    let (low, high) = match op {
+        Op::FpToSbv(_) => (power_of_two(width - 1, true), power_of_two(width - 1, false)),
+        _ => (Some(format!("(_ +zero {exp} {sig})")), power_of_two(width, false)),
+    };
+    let mut in_range = vec![format!("(not (fp.isNaN {x}))"), format!("(not (fp.isInfinite {x}))")];
+    in_range.extend(low.map(|l| format!("(fp.geq {rounded} {l})")));
+    in_range.extend(high.map(|h| format!("(fp.lt {rounded} {h})")));
+    let name = if matches!(op, Op::FpToSbv(_)) { "fp.to_sbv" } else { "fp.to_ubv" };
+    let invalid = crate::bv::BvValue::signed_min(width).to_smtlib();
+    format!("(ite (and {}) ((_ {name} {width}) {rm} {x}) {invalid})", in_range.join(" "))
 }
 
 /// SMT-LIB names of the non-indexed operators.

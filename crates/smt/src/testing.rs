@@ -71,10 +71,6 @@ pub(crate) struct Generator {
     /// Previously generated expressions, reused to create sharing (x - x,
     /// x & ~x, ite(c, a, a), …) that the rewriter's rules look for.
     pub(crate) pool: Vec<(Sort, Rc<Expr>)>,
-    /// Leave out operators whose SMT-LIB result is unspecified in some cases
-    /// and not spelled out by the printer (`fp.to_sbv`, `fp.to_ubv`), for
-    /// comparison with external solvers that resolve those cases their way.
-    pub(crate) fully_specified_only: bool,
 }
 
 impl Generator {
@@ -94,7 +90,7 @@ impl Generator {
         vars.push(store.var("f", FP_SORT));
         vars.push(store.var("g", FP_SORT));
         vars.push(store.var("r", Sort::RoundingMode));
-        Generator { rng: Rng::new(seed), store, array_sort, vars, pool: Vec::new(), fully_specified_only: false }
+        Generator { rng: Rng::new(seed), store, array_sort, vars, pool: Vec::new() }
     }
 
     fn chance(&mut self, percent: u64) -> bool {
@@ -275,7 +271,7 @@ impl Generator {
             }
             10 if w == ARRAY_ELEM_WIDTH => (Select, vec![self.array_sort, Sort::BitVec(ARRAY_INDEX_WIDTH)]),
             11 if w == FP_EXP + FP_SIG => (FpToBits, vec![FP_SORT]),
-            12 | 13 if !self.fully_specified_only => {
+            12 | 13 => {
                 ([FpToSbv(w), FpToUbv(w)][self.rng.below(2) as usize], vec![Sort::RoundingMode, FP_SORT])
             }
             _ => (BvAdd, vec![s, s]),

@@ -92,7 +92,6 @@ fn run_z3(script: &str) -> Option<Vec<String>> {
 #[test]
 fn printed_formulas_mean_what_the_evaluator_says() {
     let mut g = Generator::new(11);
-    g.fully_specified_only = true;
     let mut script = String::from("(set-logic ALL)\n");
     let mut expected = Vec::new();
     for case in 0..150 {
@@ -147,36 +146,73 @@ fn terms_print_compactly_for_messages() {
     assert_eq!(short, "(bvmul ((_ sign_extend 8) |x|) (bvmul ((_ sign_extend 8) |x|) (bvmul … …)))");
 }
 
+/// A script that asks, for each `(pins, t)`, whether `t` can differ from its
+/// evaluator value when the variables are pinned (`pins`: var, value).
+fn disagreement_queries(s: &mut TermStore, cases: &[(Vec<(TermId, Value)>, TermId)]) -> String {
+    let mut script = String::from("(set-logic ALL)\n");
+    for (pins, t) in cases {
+        let mut model = crate::eval::Model::new();
+        let mut assertions = Vec::new();
+        for (var, value) in pins {
+            model.set(s.as_var(*var).unwrap(), value.clone());
+            let c = s.constant(value.clone());
+            assertions.push(s.eq(*var, c));
+        }
+        let expected = eval(s, *t, &model).unwrap();
+        let expected = s.constant(expected);
+        let agrees = s.eq(*t, expected);
+        assertions.push(s.not(agrees));
+        let body = to_smtlib2(s, &assertions, "ALL");
+        script.push_str(&format!("(push 1)\n{}(pop 1)\n", body.strip_prefix("(set-logic ALL)\n").unwrap()));
+    }
+    script
+}
+
+fn assert_z3_finds_no_disagreement(s: &mut TermStore, cases: &[(Vec<(TermId, Value)>, TermId)]) {
+    let script = disagreement_queries(s, cases);
+    let Some(answers) = run_z3(&script) else {
+        eprintln!("skipped: no z3 on PATH (pip install z3-solver provides one)");
+        return;
+    };
+    assert_eq!(answers, vec!["unsat".to_string(); cases.len()]);
+}
+
+fn f32_value(x: f32) -> Value {
+    Value::Fp(FpValue::from_bits(8, 24, BvValue::from_u64(32, x.to_bits() as u64)))
+}
+
 /// The printer spells out tarsier's choice for `fp.min`/`fp.max` of zeros,
 /// so a solver must agree with the evaluator on every combination of signs.
 #[test]
 fn solvers_see_the_fixed_min_max_of_zeros() {
     let mut s = TermStore::new();
-    let mut script = String::from("(set-logic ALL)\n");
-    let mut cases = 0;
+    let [a, b] = ["a", "b"].map(|n| s.var(n, Sort::float32()));
+    let mut cases = Vec::new();
     for op in [Op::FpMin, Op::FpMax] {
-        for (a_negative, b_negative) in [(false, false), (false, true), (true, false), (true, true)] {
-            let [a, b] = ["a", "b"].map(|n| s.var(n, Sort::float32()));
-            let pins = [(a, a_negative), (b, b_negative)].map(|(v, negative)| {
-                let zero = s.fp_const(FpValue::zero(8, 24, negative));
-                s.eq(v, zero)
-            });
-            let result = s.mk(op, &[a, b]);
-            let mut model = crate::eval::Model::new();
-            model.set(s.as_var(a).unwrap(), Value::Fp(FpValue::zero(8, 24, a_negative)));
-            model.set(s.as_var(b).unwrap(), Value::Fp(FpValue::zero(8, 24, b_negative)));
-            let expected = eval(&s, result, &model).unwrap();
-            let expected = s.constant(expected);
-            let agrees = s.eq(result, expected);
-            let disagrees = s.not(agrees);
-            let body = to_smtlib2(&s, &[pins[0], pins[1], disagrees], "ALL");
-            script.push_str(&format!("(push 1)\n{}(pop 1)\n", body.strip_prefix("(set-logic ALL)\n").unwrap()));
-            cases += 1;
+        let t = s.mk(op, &[a, b]);
+        for (a_zero, b_zero) in [(0.0, 0.0), (0.0, -0.0), (-0.0, 0.0), (-0.0, -0.0)] {
+            cases.push((vec![(a, f32_value(a_zero)), (b, f32_value(b_zero))], t));
         }
     }
-    let Some(answers) = run_z3(&script) else {
-        eprintln!("skipped: no z3 on PATH (pip install z3-solver provides one)");
-        return;
-    };
-    assert_eq!(answers, vec!["unsat".to_string(); cases]);
+    assert_z3_finds_no_disagreement(&mut s, &cases);
+}
+
+/// Conversions to 8-bit integers at and beyond the range limits, where the
+/// printer spells out the fixed `10…0` result.
+#[test]
+fn solvers_see_the_fixed_out_of_range_conversions() {
+    let mut s = TermStore::new();
+    let x = s.var("x", Sort::float32());
+    let rtz = s.rm_const(crate::sort::RoundingMode::Rtz);
+    let rne = s.rm_const(crate::sort::RoundingMode::Rne);
+    let mut cases = Vec::new();
+    for op in [Op::FpToSbv(8), Op::FpToUbv(8)] {
+        for rm in [rtz, rne] {
+            let t = s.mk(op, &[rm, x]);
+            for value in [127.0, 127.5, 128.0, -128.0, -128.5, -129.0, 255.0, 255.5, 256.0, -0.5, -1.0, f32::NAN, f32::INFINITY] {
+                cases.push((vec![(x, f32_value(value))], t));
+            }
+        }
+    }
+    assert_z3_finds_no_disagreement(&mut s, &cases);
 }
