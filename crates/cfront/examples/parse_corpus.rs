@@ -183,6 +183,11 @@ fn report(tasks: &[Task], outcomes: &[Outcome], wall: Duration) {
     for m in all.iter().take(5) {
         time_single_file(&m.path, m.opts.clone());
     }
+    println!("the C library headers of the parser tests:");
+    let headers = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parse_data/headers/glibc_headers.c");
+    for model in [DataModel::LP64, DataModel::ILP32] {
+        time_single_file(&headers, Options { data_model: model, ..Options::default() });
+    }
 }
 
 /// Preprocesses `path` once and prints the lex+parse throughput: the best
