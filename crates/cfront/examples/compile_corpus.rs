@@ -4,7 +4,7 @@
 //! accepted and the most common reasons for the others.
 //!
 //! ```text
-//! cargo run --release -p cfront --example compile_corpus -- [CORPUS_DIR] [-j N] [--show-failures]
+//! cargo run --release -p cfront --example compile_corpus -- [CORPUS_DIR] [-j N] [--show-failures] [--only ID_PREFIX]
 //! ```
 
 use cfront::diag::{Diagnostics, Severity};
@@ -37,6 +37,7 @@ fn main() {
     let mut corpus = PathBuf::from(DEFAULT_CORPUS);
     let mut threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let mut show_failures = false;
+    let mut only = String::new();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -45,12 +46,16 @@ fn main() {
                 threads = args.get(i).and_then(|n| n.parse().ok()).unwrap_or(threads);
             }
             "--show-failures" => show_failures = true,
+            "--only" => {
+                i += 1;
+                only = args.get(i).cloned().unwrap_or_default();
+            }
             other => corpus = PathBuf::from(other),
         }
         i += 1;
     }
     let tasks = match load_manifest(&corpus) {
-        Ok(tasks) => tasks,
+        Ok(tasks) => tasks.into_iter().filter(|t| t.id.starts_with(&only)).collect::<Vec<_>>(),
         Err(e) => {
             eprintln!("compile_corpus: {e}");
             std::process::exit(2);
@@ -125,7 +130,7 @@ fn run_task(task: &Task) -> Outcome {
         },
         Ok((None, diags)) => {
             let first = diags.list.iter().find(|d| d.severity == Severity::Error);
-            Outcome::Rejected(first.map_or_else(|| "no diagnostic".to_string(), |d| d.message.clone()))
+            Outcome::Rejected(first.map_or_else(|| "no diagnostic".to_string(), |d| format!("{} (line {})", d.message, d.loc.line)))
         }
     }
 }
@@ -135,6 +140,7 @@ fn reason_key(message: &str) -> String {
     let mut out = String::new();
     let mut in_quote = false;
     let headline = message.lines().next().unwrap_or("");
+    let headline = headline.split(" (line ").next().unwrap_or(headline);
     let headline = headline.rsplit(": ").next().unwrap_or(headline);
     for c in headline.chars() {
         match c {

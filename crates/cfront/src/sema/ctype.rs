@@ -272,34 +272,44 @@ pub fn common_int_kind(a: IntKind, b: IntKind, bits: impl Fn(IntKind) -> u32) ->
     }
 }
 
-/// Type compatibility (C11 6.2.7), ignoring top-level qualifiers only when
-/// `ignore_quals` is set; `enum_kind` gives an enum's compatible integer type.
-pub fn compatible(a: &CType, b: &CType, enum_kind: &dyn Fn(EnumId) -> IntKind) -> bool {
+/// What compatibility needs to know about named types.
+pub trait TypeEnv {
+    /// An enum's compatible integer type.
+    fn enum_kind(&self, e: EnumId) -> IntKind;
+    /// Whether two distinct records are compatible (same tag and members:
+    /// the same struct declared in two translation units).
+    fn records_compatible(&self, a: CompositeId, b: CompositeId) -> bool;
+}
+
+/// Type compatibility (C11 6.2.7), qualifiers included.
+pub fn compatible(a: &CType, b: &CType, env: &dyn TypeEnv) -> bool {
     if a.quals != b.quals {
         return false;
     }
-    compatible_unqualified(a, b, enum_kind)
+    compatible_unqualified(a, b, env)
 }
 
-pub fn compatible_unqualified(a: &CType, b: &CType, enum_kind: &dyn Fn(EnumId) -> IntKind) -> bool {
+/// Type compatibility ignoring top-level qualifiers.
+pub fn compatible_unqualified(a: &CType, b: &CType, env: &dyn TypeEnv) -> bool {
     match (&a.kind, &b.kind) {
         (Kind::Enum(x), Kind::Enum(y)) => x == y,
-        (Kind::Enum(e), Kind::Int(k)) | (Kind::Int(k), Kind::Enum(e)) => enum_kind(*e) == *k,
-        (Kind::Pointer(x), Kind::Pointer(y)) => compatible(x, y, enum_kind),
+        (Kind::Enum(e), Kind::Int(k)) | (Kind::Int(k), Kind::Enum(e)) => env.enum_kind(*e) == *k,
+        (Kind::Record(x), Kind::Record(y)) => x == y || env.records_compatible(*x, *y),
+        (Kind::Pointer(x), Kind::Pointer(y)) => compatible(x, y, env),
         (Kind::Array(x, sx), Kind::Array(y, sy)) => {
             let sizes_ok = match (sx, sy) {
                 (ArraySize::Fixed(m), ArraySize::Fixed(n)) => m == n,
                 _ => true,
             };
-            sizes_ok && compatible(x, y, enum_kind)
+            sizes_ok && compatible(x, y, env)
         }
-        (Kind::Function(f), Kind::Function(g)) => compatible_fns(f, g, enum_kind),
+        (Kind::Function(f), Kind::Function(g)) => compatible_fns(f, g, env),
         (x, y) => x == y,
     }
 }
 
-fn compatible_fns(f: &FnType, g: &FnType, enum_kind: &dyn Fn(EnumId) -> IntKind) -> bool {
-    if !compatible(&f.ret, &g.ret, enum_kind) {
+fn compatible_fns(f: &FnType, g: &FnType, env: &dyn TypeEnv) -> bool {
+    if !compatible(&f.ret, &g.ret, env) {
         return false;
     }
     if f.unprototyped || g.unprototyped {
@@ -310,7 +320,7 @@ fn compatible_fns(f: &FnType, g: &FnType, enum_kind: &dyn Fn(EnumId) -> IntKind)
     }
     f.variadic == g.variadic
         && f.params.len() == g.params.len()
-        && f.params.iter().zip(&g.params).all(|(p, q)| compatible_unqualified(p, q, enum_kind))
+        && f.params.iter().zip(&g.params).all(|(p, q)| compatible_unqualified(p, q, env))
 }
 
 /// The composite of two compatible types (C11 6.2.7p3): array sizes and
@@ -387,9 +397,19 @@ mod tests {
         assert_eq!(common_int_kind(Int, Long, lp64_bits), Long);
     }
 
+    struct UnsignedEnums;
+    impl TypeEnv for UnsignedEnums {
+        fn enum_kind(&self, _: EnumId) -> IntKind {
+            IntKind::UInt
+        }
+        fn records_compatible(&self, _: CompositeId, _: CompositeId) -> bool {
+            false
+        }
+    }
+
     #[test]
     fn compatibility_distinguishes_char_kinds_and_qualifiers() {
-        let ek = |_| IntKind::UInt;
+        let ek = UnsignedEnums;
         let c = CType::new(Kind::Int(IntKind::Char));
         let sc = CType::new(Kind::Int(IntKind::SChar));
         assert!(!compatible(&c, &sc, &ek));

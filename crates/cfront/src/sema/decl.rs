@@ -3,7 +3,7 @@
 //! scope with their linkage across translation units, function
 //! definitions (prototyped and K&R), and `_Static_assert`.
 
-use super::ctype::{self, ArraySize, CType, FloatKind, FnType, IntKind, Kind};
+use super::ctype::{self, ArraySize, CType, FloatKind, FnType, IntKind, Kind, TypeEnv};
 use super::layout::{MemberShape, RecordAttrs};
 use super::scope::{Ordinary, Tag};
 use super::types::{CField, EnumInfo, RecordInfo};
@@ -385,13 +385,26 @@ impl<'a> Sema<'a> {
                 }
                 Some(Tag::Enum(_)) => Err(self.error(r.loc, format!("`{tag}` defined as a different kind of tag"))),
                 None => {
-                    let id = self.new_record(kind, Some(tag), r.loc);
+                    // Declared only: the same tag's definition in an earlier
+                    // unit serves, so pointer types agree across units.
+                    let earlier = self.records_by_tag.get(tag).and_then(|ids| {
+                        ids.iter().copied().find(|id| self.tcx.records[id.0 as usize].kind == kind)
+                    });
+                    let id = match earlier {
+                        Some(id) if !tag.is_empty() => id,
+                        _ => self.new_record(kind, Some(tag), r.loc),
+                    };
                     self.scopes.insert_tag(tag, Tag::Record(id));
                     Ok(CType::new(Kind::Record(id)))
                 }
             };
         };
-        let id = match r.tag.as_deref().map(|t| (t, self.scopes.lookup_tag_current(t))) {
+        let current = r.tag.as_deref().map(|t| (t, self.scopes.lookup_tag_current(t)));
+        let current = match current {
+            Some((t, Some(Tag::Record(id)))) if (id.0 as usize) < self.unit_first_record => Some((t, None)),
+            other => other,
+        };
+        let id = match current {
             Some((t, Some(Tag::Record(id)))) => {
                 let info = &self.tcx.records[id.0 as usize];
                 if info.complete || info.kind != kind {
@@ -421,7 +434,28 @@ impl<'a> Sema<'a> {
         self.tcx.records[id.0 as usize].fields = cfields;
         self.tcx.complete_record(id, &shapes, attrs);
         self.tcx.sync_composite(&mut self.prog.types, id);
-        Ok(CType::new(Kind::Record(id)))
+        Ok(CType::new(Kind::Record(self.unify_record(id, r.tag.as_deref()))))
+    }
+
+    /// The same struct defined in an earlier unit (same tag and members)
+    /// is one type of the program: its id is used from now on.
+    fn unify_record(&mut self, id: CompositeId, tag: Option<&str>) -> CompositeId {
+        let key = tag.unwrap_or("").to_string();
+        let earlier = self.records_by_tag.get(&key).and_then(|ids| {
+            ids.iter().copied().find(|e| (e.0 as usize) < self.unit_first_record && self.tcx.records_compatible(*e, id))
+        });
+        match earlier {
+            Some(e) => {
+                if let Some(t) = tag {
+                    self.scopes.insert_tag(t, Tag::Record(e));
+                }
+                e
+            }
+            None => {
+                self.records_by_tag.entry(key).or_default().push(id);
+                id
+            }
+        }
     }
 
     fn record_members(&mut self, fields: &[ast::FieldDecl]) -> R<(Vec<CField>, Vec<MemberShape>)> {
@@ -749,7 +783,7 @@ impl<'a> Sema<'a> {
     fn merge_declaration(&mut self, sym: SymbolId, ty: &CType, loc: Loc) -> R<()> {
         let old = self.sym_types[&sym].clone();
         let tcx = &self.tcx;
-        let ok = ctype::compatible_unqualified(&old, ty, &|e| tcx.enum_kind(e));
+        let ok = ctype::compatible_unqualified(&old, ty, tcx);
         if !ok {
             let prev = self.prog.symbols[sym].loc;
             let name = self.prog.symbols[sym].display_name.clone();

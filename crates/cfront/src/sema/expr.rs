@@ -121,9 +121,6 @@ impl<'a> Sema<'a> {
     /// The value of `e` after lvalue conversion and decay.
     pub(super) fn rvalue(&mut self, e: &ast::Expr) -> R<Val> {
         let v = self.expr(e)?;
-        if v.ty.is_vector() {
-            return Err(self.error(e.loc, "unsupported: GCC vector types"));
-        }
         Ok(self.to_rvalue(v))
     }
 
@@ -206,7 +203,7 @@ impl<'a> Sema<'a> {
             A::TypesCompatible(a, b) => {
                 let (ta, tb) = (self.type_name(a)?, self.type_name(b)?);
                 let tcx = &self.tcx;
-                let same = ctype::compatible_unqualified(&ta, &tb, &|e| tcx.enum_kind(e));
+                let same = ctype::compatible_unqualified(&ta, &tb, tcx);
                 Ok(self.int_val(i128::from(same), CType::int()))
             }
             A::ChooseExpr(c, a, b) => {
@@ -451,6 +448,12 @@ impl<'a> Sema<'a> {
         if matches!(from.kind, Kind::Complex(_)) || matches!(to.kind, Kind::Complex(_)) {
             return Err(self.error(loc, "unsupported: complex arithmetic"));
         }
+        if to.is_record() || from.is_record() {
+            return self.record_value(v, to, loc);
+        }
+        if to.is_vector() || from.is_vector() {
+            return self.vector_value(v, to, loc);
+        }
         if to.is_bool() && from.is_scalar() {
             return Ok(match self.to_bool(v, loc)? {
                 e if e.ty == to_ir => e,
@@ -485,6 +488,24 @@ impl<'a> Sema<'a> {
             }
             _ => Err(self.error(loc, "incompatible types in conversion")),
         }
+    }
+
+    /// A struct/union value as type `to`: the same record, or the same
+    /// struct declared in another unit (reinterpreted: equal layout).
+    pub(super) fn record_value(&mut self, v: Val, to: &CType, loc: Loc) -> R<Expr> {
+        let (Kind::Record(a), Kind::Record(b)) = (&v.ty.kind, &to.kind) else {
+            return Err(self.error(loc, "incompatible types: struct or union and a non-record type"));
+        };
+        if a == b {
+            return Ok(v.e);
+        }
+        if !ctype::TypeEnv::records_compatible(&self.tcx, *a, *b) {
+            return Err(self.error(loc, "incompatible struct or union types"));
+        }
+        let to_ir = self.ir_ty(to);
+        let size_t = self.tcx.size_t();
+        let zero = self.int_val(0, size_t).e;
+        Ok(Expr::new(ExprKind::ByteExtract { value: Box::new(v.e), offset: Box::new(zero) }, to_ir))
     }
 
     /// The usual arithmetic conversions: the common type of two operands.
@@ -523,6 +544,9 @@ impl<'a> Sema<'a> {
         match op {
             UnaryOp::Plus | UnaryOp::Minus | UnaryOp::BitNot => {
                 let v = self.rvalue(x)?;
+                if v.ty.is_vector() {
+                    return self.vector_unary(op, v, loc);
+                }
                 let ok = if op == UnaryOp::BitNot { v.ty.is_integer() } else { v.ty.is_arithmetic() };
                 if !ok {
                     return Err(self.error(loc, "invalid operand to unary operator"));
@@ -647,6 +671,9 @@ impl<'a> Sema<'a> {
     /// A binary operator on two rvalues.
     pub(super) fn arith(&mut self, op: BinaryOp, l: Val, r: Val, loc: Loc) -> R<Val> {
         use BinaryOp as B;
+        if l.ty.is_vector() || r.ty.is_vector() {
+            return self.vector_arith(op, l, r, loc);
+        }
         match op {
             B::Add if l.ty.is_pointer() && r.ty.is_integer() => self.ptr_add(l, r, false, loc),
             B::Add if l.ty.is_integer() && r.ty.is_pointer() => self.ptr_add(r, l, false, loc),
@@ -872,12 +899,161 @@ impl<'a> Sema<'a> {
             return Err(self.error(loc, "cast to a struct type"));
         }
         let tcx = &self.tcx;
-        let member = rec.fields.iter().position(|f| ctype::compatible_unqualified(&f.ty, &v.ty, &|e| tcx.enum_kind(e)));
+        let member = rec.fields.iter().position(|f| ctype::compatible_unqualified(&f.ty, &v.ty, tcx));
         let Some(index) = member else {
             return Err(self.error(loc, "cast to a union type that has no member of the operand's type"));
         };
         let irty = self.ir_ty(ty);
         Ok(Val::rv(Expr::new(ExprKind::UnionLit(index as u32, Box::new(v.e)), irty), ty.unqualified()))
+    }
+
+    // ----- GCC vectors: element-wise operations -----
+
+    /// A vector value as type `to`: same type, or a same-size vector
+    /// reinterpreted.
+    fn vector_value(&mut self, v: Val, to: &CType, loc: Loc) -> R<Expr> {
+        let to_ir = self.ir_ty(to);
+        if v.e.ty == to_ir {
+            return Ok(v.e);
+        }
+        let same_size = self.tcx.size_of(&v.ty).ok() == self.tcx.size_of(to).ok();
+        if !(v.ty.is_vector() && to.is_vector() && same_size) {
+            return Err(self.error(loc, "invalid conversion between a vector and another type"));
+        }
+        let size_t = self.tcx.size_t();
+        let zero = self.int_val(0, size_t).e;
+        Ok(Expr::new(ExprKind::ByteExtract { value: Box::new(v.e), offset: Box::new(zero) }, to_ir))
+    }
+
+    /// Lane `i` of an operand: an element of a vector, or a scalar
+    /// converted to the element type.
+    fn lane(&mut self, v: &Val, elem: &CType, i: u64) -> Expr {
+        let irty = self.ir_ty(elem);
+        let size_t = self.tcx.size_t();
+        let idx = self.int_val(i128::from(i), size_t).e;
+        Expr::new(ExprKind::Index(Box::new(v.e.clone()), Box::new(idx)), irty)
+    }
+
+    /// The vector of `items`, kept in a temporary so later lanes read it
+    /// once.
+    fn vector_result(&mut self, elem: CType, items: Vec<Expr>, loc: Loc) -> Val {
+        let ty = CType::new(Kind::Vector(Box::new(elem), items.len() as u64));
+        let irty = self.ir_ty(&ty);
+        let e = self.temp(Expr::new(ExprKind::ArrayLit(items), irty), &ty, loc);
+        Val::rv(e, ty)
+    }
+
+    fn vector_arith(&mut self, op: BinaryOp, l: Val, r: Val, loc: Loc) -> R<Val> {
+        use BinaryOp as B;
+        let vector = if l.ty.is_vector() { l.ty.clone() } else { r.ty.clone() };
+        let Kind::Vector(elem, n) = vector.kind.clone() else {
+            return Err(self.error(loc, "internal error: vector operation without a vector"));
+        };
+        let elem = *elem;
+        let mut operands = Vec::new();
+        for v in [l, r] {
+            if v.ty.is_vector() {
+                if self.ir_ty(&v.ty) != self.ir_ty(&vector) {
+                    return Err(self.error(loc, "vector operands of different types"));
+                }
+                operands.push(v);
+            } else {
+                let e = self.cast_to(v, &elem, loc, false)?;
+                operands.push(Val::rv(e, elem.clone()));
+            }
+        }
+        let irop = match op {
+            B::Add => BinOp::Add,
+            B::Sub => BinOp::Sub,
+            B::Mul => BinOp::Mul,
+            B::Div => BinOp::Div,
+            B::Rem => BinOp::Rem,
+            B::BitAnd => BinOp::BitAnd,
+            B::BitOr => BinOp::BitOr,
+            B::BitXor => BinOp::BitXor,
+            B::Shl => BinOp::Shl,
+            B::Shr => BinOp::Shr,
+            B::Lt => BinOp::Lt,
+            B::Gt => BinOp::Gt,
+            B::Le => BinOp::Le,
+            B::Ge => BinOp::Ge,
+            B::Eq => BinOp::Eq,
+            B::Ne => BinOp::Ne,
+            B::LogAnd | B::LogOr => return Err(self.error(loc, "unsupported: logical operators on GCC vectors")),
+        };
+        let integer_only = matches!(op, B::Rem | B::BitAnd | B::BitOr | B::BitXor | B::Shl | B::Shr);
+        if integer_only && !elem.is_integer() {
+            return Err(self.error(loc, "invalid operands to a vector integer operator"));
+        }
+        let elem_ir = self.ir_ty(&elem);
+        // Comparisons give -1 (true) or 0 in a signed integer of the element's size.
+        let result_elem = if irop.is_comparison() {
+            let bytes = self.tcx.size_of(&elem).unwrap_or(4);
+            CType::new(Kind::Int(match bytes {
+                1 => IntKind::SChar,
+                2 => IntKind::Short,
+                8 => IntKind::LongLong,
+                _ => IntKind::Int,
+            }))
+        } else {
+            elem.clone()
+        };
+        let result_ir = self.ir_ty(&result_elem);
+        let bt = self.prog.types.bool();
+        let mut items = Vec::new();
+        for i in 0..n {
+            let a = if operands[0].ty.is_vector() { self.lane(&operands[0], &elem, i) } else { operands[0].e.clone() };
+            let b = if operands[1].ty.is_vector() { self.lane(&operands[1], &elem, i) } else { operands[1].e.clone() };
+            items.push(if irop.is_comparison() {
+                let cmp = Expr::binary(irop, a, b, bt);
+                let all_ones = Expr::int(ir::layout::low_mask(self.tcx.size_of(&result_elem).unwrap_or(4) as u32 * 8), result_ir);
+                Expr::new(ExprKind::Ite(Box::new(cmp), Box::new(all_ones), Box::new(Expr::int(0, result_ir))), result_ir)
+            } else {
+                Expr::binary(irop, a, b, elem_ir)
+            });
+        }
+        Ok(self.vector_result(result_elem, items, loc))
+    }
+
+    fn vector_unary(&mut self, op: UnaryOp, v: Val, loc: Loc) -> R<Val> {
+        let Kind::Vector(elem, n) = v.ty.kind.clone() else {
+            return Err(self.error(loc, "internal error: vector operation without a vector"));
+        };
+        let irop = match op {
+            UnaryOp::Plus => return Ok(v),
+            UnaryOp::Minus => UnOp::Neg,
+            _ if elem.is_integer() => UnOp::BitNot,
+            _ => return Err(self.error(loc, "invalid operand to a vector operator")),
+        };
+        let elem_ir = self.ir_ty(&elem);
+        let items = (0..n).map(|i| Expr::unary(irop, self.lane(&v, &elem, i), elem_ir)).collect();
+        Ok(self.vector_result(*elem, items, loc))
+    }
+
+    /// `__builtin_shufflevector(a, b, i...)`: lane `i` of the concatenation of `a` and `b`.
+    fn shuffle_vector(&mut self, args: &[ast::Expr], loc: Loc) -> R<Val> {
+        let [a, b, indices @ ..] = args else {
+            return Err(self.error(loc, "`__builtin_shufflevector` needs two vectors and indices"));
+        };
+        let (av, bv) = (self.rvalue(a)?, self.rvalue(b)?);
+        let Kind::Vector(elem, n) = av.ty.kind.clone() else {
+            return Err(self.error(a.loc, "`__builtin_shufflevector` operand is not a vector"));
+        };
+        if self.ir_ty(&av.ty) != self.ir_ty(&bv.ty) {
+            return Err(self.error(b.loc, "`__builtin_shufflevector` operands of different types"));
+        }
+        let mut items = Vec::new();
+        for index in indices {
+            let i = self.const_int(index, "shuffle index")?;
+            let lane = match i {
+                -1 => Expr::new(ExprKind::Zero, self.ir_ty(&elem)),
+                i if (0..n as i128).contains(&i) => self.lane(&av, &elem, i as u64),
+                i if (n as i128..2 * n as i128).contains(&i) => self.lane(&bv, &elem, i as u64 - n),
+                _ => return Err(self.error(index.loc, "shuffle index out of range")),
+            };
+            items.push(lane);
+        }
+        Ok(self.vector_result(*elem, items, loc))
     }
 
     // ----- calls -----
@@ -963,6 +1139,7 @@ impl<'a> Sema<'a> {
                 let e = self.cast_to(v, &long, loc, true)?;
                 Ok(Some(Val::rv(e, long)))
             }
+            ("__builtin_shufflevector", _) => self.shuffle_vector(args, loc).map(Some),
             ("__builtin_constant_p", [x]) => {
                 let errors = self.diags.list.len();
                 let scratch = self.scratch(|s| s.rvalue(x));
@@ -1016,8 +1193,15 @@ impl<'a> Sema<'a> {
 
     fn index(&mut self, a: &ast::Expr, i: &ast::Expr, loc: Loc) -> R<Val> {
         let av = self.expr(a)?;
-        if av.ty.is_vector() {
-            return Err(self.error(loc, "unsupported: GCC vector types"));
+        if let Kind::Vector(elem, _) = &av.ty.kind {
+            let elem = elem.as_ref().clone().with_quals(av.ty.quals);
+            let idx = self.rvalue(i)?;
+            if !idx.ty.is_integer() {
+                return Err(self.error(loc, "vector subscript is not an integer"));
+            }
+            let irty = self.ir_ty(&elem);
+            let e = Expr::new(ExprKind::Index(Box::new(av.e), Box::new(idx.e)), irty);
+            return Ok(Val { e, ty: elem, lvalue: av.lvalue, bit_width: None });
         }
         let (arr, idx) = if av.ty.is_array() || av.ty.is_pointer() || !av.ty.is_integer() {
             (av, self.rvalue(i)?)
@@ -1143,7 +1327,7 @@ impl<'a> Sema<'a> {
                 Some(tn) => {
                     let ty = self.type_name(tn)?;
                     let tcx = &self.tcx;
-                    if ctype::compatible(&v.ty.unqualified(), &ty, &|e| tcx.enum_kind(e)) {
+                    if ctype::compatible(&v.ty.unqualified(), &ty, tcx) {
                         return self.expr(e);
                     }
                 }

@@ -8,7 +8,6 @@
 //! zero as C requires; static objects are zero before the init function runs.
 
 use super::ctype::{ArraySize, CType, Kind};
-use super::expr::Val;
 use super::{Sema, R};
 use crate::ast::{self, Designator, InitItem, Initializer};
 use ir::{Expr, ExprKind, InstrKind, Loc};
@@ -67,10 +66,6 @@ impl<'a> Sema<'a> {
 
     /// Assigns the initial value `init` to the object `target` of type `ty`.
     pub(super) fn initialize(&mut self, target: Expr, ty: &CType, init: &Initializer, zero_first: bool) -> R<()> {
-        if ty.is_vector() {
-            let loc = list_loc(init).unwrap_or(Loc::NONE);
-            return Err(self.error(loc, "unsupported: GCC vector types"));
-        }
         match init {
             Initializer::Expr(e) => self.init_from_expr(target, ty, e),
             Initializer::List(items, loc) => {
@@ -100,24 +95,19 @@ impl<'a> Sema<'a> {
             return Err(self.error(e.loc, "array initializer must be a braced list or a string literal"));
         }
         let v = self.rvalue(e)?;
-        let value = self.assign_conversion(v, ty, e.loc)?;
+        let value = self.cast_to(v, &ty.unqualified(), e.loc, false)?;
         self.emit(InstrKind::Assign(target, value), e.loc);
         Ok(())
-    }
-
-    fn assign_conversion(&mut self, v: Val, ty: &CType, loc: Loc) -> R<Expr> {
-        if ty.is_record() {
-            if v.ty.unqualified() != ty.unqualified() {
-                return Err(self.error(loc, "initializing a struct or union from an incompatible type"));
-            }
-            return Ok(v.e);
-        }
-        self.cast_to(v, &ty.unqualified(), loc, false)
     }
 
     /// A braced list that initializes exactly the object `target`.
     fn init_braced(&mut self, target: Expr, ty: &CType, items: &[InitItem], loc: Loc) -> R<()> {
         match &ty.kind {
+            Kind::Vector(elem, n) => {
+                let mut pos = 0;
+                self.fill_array(&target, elem, Some(*n), items, &mut pos, true)?;
+                Ok(())
+            }
             Kind::Array(elem, size) => {
                 // `char s[] = {"abc"}`
                 if let [InitItem { designators, init: Initializer::Expr(e) }] = items {
@@ -323,6 +313,13 @@ impl<'a> Sema<'a> {
                         _ => None,
                     };
                     return self.fill_array(&target, elem, limit, items, pos, false).map(|_| ());
+                }
+                if let Kind::Vector(elem, n) = &ty.kind {
+                    if self.expr_type(e)?.is_vector() {
+                        *pos += 1;
+                        return self.init_from_expr(target, ty, e);
+                    }
+                    return self.fill_array(&target, elem, Some(*n), items, pos, false).map(|_| ());
                 }
                 if ty.is_record() && self.expr_type(e)?.unqualified() == ty.unqualified() {
                     *pos += 1;

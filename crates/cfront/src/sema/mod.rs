@@ -239,6 +239,11 @@ pub struct Sema<'a> {
     in_record: u32,
     /// Functions whose body is being lowered (catches recursive redefinition).
     defining: HashSet<FuncId>,
+    /// Complete records by tag ("" for anonymous ones), to unify the same
+    /// struct across units; records before `unit_first_record` belong to
+    /// earlier units.
+    records_by_tag: HashMap<String, Vec<ir::CompositeId>>,
+    unit_first_record: usize,
     /// Symbols whose type a later declaration completed.
     stale: HashSet<SymbolId>,
     /// Errors of internal functions, reported only if the function is used.
@@ -281,6 +286,8 @@ impl<'a> Sema<'a> {
             in_params: 0,
             in_record: 0,
             defining: HashSet::new(),
+            records_by_tag: HashMap::new(),
+            unit_first_record: 0,
             stale: HashSet::new(),
             deferred: Vec::new(),
         }
@@ -288,6 +295,7 @@ impl<'a> Sema<'a> {
 
     fn lower_unit(&mut self, unit: &TranslationUnit) {
         self.scopes = scope::Scopes::new();
+        self.unit_first_record = self.tcx.records.len();
         self.unit_file = unit
             .items
             .iter()

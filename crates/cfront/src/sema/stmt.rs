@@ -365,15 +365,7 @@ impl<'a> Sema<'a> {
             }
             Some(e) => {
                 let v = self.rvalue(e)?;
-                let converted = if ret.is_record() {
-                    if v.ty.unqualified() != ret {
-                        return Err(self.error(e.loc, "returning an incompatible struct or union"));
-                    }
-                    v.e
-                } else {
-                    self.cast_to(v, &ret, e.loc, false)?
-                };
-                Some(converted)
+                Some(self.cast_to(v, &ret, e.loc, false)?)
             }
             None if ret.is_void() => None,
             None => {

@@ -1,7 +1,8 @@
 //! The program's struct/union and enum tables, sizes and alignments of C
 //! types per data model, and the mapping of C types to IR types.
 
-use super::ctype::{ArraySize, CType, EnumId, FloatKind, IntKind, Kind};
+use super::ctype::{compatible, ArraySize, CType, EnumId, FloatKind, IntKind, Kind, TypeEnv};
+use std::cell::RefCell;
 use super::layout::{self, MemberShape, RecordAttrs};
 use ir::{ArrayLen, CompositeId, CompositeKind, DataModel, FloatFormat, FnSig, Loc, Type, TypeId, TypeTable};
 
@@ -67,11 +68,42 @@ pub struct TypeCtx {
     pub dm: DataModel,
     pub records: Vec<RecordInfo>,
     pub enums: Vec<EnumInfo>,
+    /// Record pairs assumed compatible while comparing recursive records.
+    assumed: RefCell<Vec<(CompositeId, CompositeId)>>,
+}
+
+impl TypeEnv for TypeCtx {
+    fn enum_kind(&self, e: EnumId) -> IntKind {
+        TypeCtx::enum_kind(self, e)
+    }
+
+    fn records_compatible(&self, a: CompositeId, b: CompositeId) -> bool {
+        if self.assumed.borrow().contains(&(a, b)) {
+            return true;
+        }
+        let (ra, rb) = (&self.records[a.0 as usize], &self.records[b.0 as usize]);
+        let anonymous = |r: &RecordInfo| r.tag.starts_with("__anon");
+        if ra.kind != rb.kind || (ra.tag != rb.tag && !(anonymous(ra) && anonymous(rb))) {
+            return false;
+        }
+        if !ra.complete || !rb.complete {
+            return true;
+        }
+        if ra.fields.len() != rb.fields.len() {
+            return false;
+        }
+        self.assumed.borrow_mut().push((a, b));
+        let same = ra.fields.iter().zip(&rb.fields).all(|(x, y)| {
+            x.name == y.name && x.bit_width == y.bit_width && compatible(&x.ty, &y.ty, self)
+        });
+        self.assumed.borrow_mut().pop();
+        same
+    }
 }
 
 impl TypeCtx {
     pub fn new(dm: DataModel) -> TypeCtx {
-        TypeCtx { dm, records: Vec::new(), enums: Vec::new() }
+        TypeCtx { dm, records: Vec::new(), enums: Vec::new(), assumed: RefCell::new(Vec::new()) }
     }
 
     pub fn enum_kind(&self, id: EnumId) -> IntKind {

@@ -7,3 +7,7 @@ int add(int n) {
     counter += n;
     return counter;
 }
+
+#include "shared.h"
+int pair_sum(struct pair *p) { return p->a + p->b + shared_pair.a - 1; }
+struct pair make_pair(void) { struct pair r = {10, 20}; return r; }
