@@ -41,7 +41,9 @@ impl<'a> Symex<'a> {
             _ if ["__ESBMC_", "__CPROVER_", "__VERIFIER_", "pthread_"].iter().any(|p| name.starts_with(p)) => {
                 return Err(Stop::unsupported(format!("intrinsic `{name}`"), self.loc));
             }
-            "realloc" => return Err(Stop::unsupported("realloc", self.loc)),
+            "realloc" | "fesetround" | "fesetenv" | "feupdateenv" => {
+                return Err(Stop::unsupported(format!("`{name}`"), self.loc));
+            }
             _ => {
                 let writes_through_pointer = args.iter().any(|a| self.program.types.is_pointer(a.ty));
                 self.approximate(

@@ -13,8 +13,6 @@ use smt::{BvValue, Sort, TermId};
 /// with a stack large enough for it).
 const MAX_EXPRESSION_DEPTH: u32 = 5_000;
 
-const FLOAT_UNSUPPORTED: &str = "floating point not supported yet";
-
 impl<'a> Symex<'a> {
     pub(crate) fn eval(&mut self, e: &Expr) -> Result<TermId> {
         if self.depth >= MAX_EXPRESSION_DEPTH {
@@ -230,10 +228,10 @@ impl<'a> Symex<'a> {
     }
 
     fn unary(&mut self, op: UnOp, operand: &Expr, ty: TypeId) -> Result<TermId> {
-        if self.is_float(ty) && op == UnOp::Neg {
-            return Err(Stop::unsupported(FLOAT_UNSUPPORTED, self.loc));
-        }
         let v = self.eval(operand)?;
+        if self.is_float(ty) && op == UnOp::Neg {
+            return Ok(self.float_negate(v));
+        }
         Ok(match op {
             UnOp::Neg => self.store.bv_neg(v),
             UnOp::BitNot => self.store.bv_not(v),
@@ -242,10 +240,10 @@ impl<'a> Symex<'a> {
     }
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: TypeId) -> Result<TermId> {
-        if self.is_float(a.ty) || self.is_float(b.ty) {
-            return Err(Stop::unsupported(FLOAT_UNSUPPORTED, self.loc));
-        }
         let (x, y) = (self.eval(a)?, self.eval(b)?);
+        if self.is_float(a.ty) {
+            return self.float_binary(op, x, y, a.ty);
+        }
         let signed = self.program.types.is_signed(a.ty);
         let is_bool = self.store.sort(x) == Sort::Bool;
         Ok(match op {
@@ -334,13 +332,10 @@ impl<'a> Symex<'a> {
 
     fn cast(&mut self, operand: &Expr, to: TypeId) -> Result<TermId> {
         let from = operand.ty;
-        if self.is_float(from) || self.is_float(to) {
-            if self.is_float(from) && self.is_float(to) && self.program.types.get(from) == self.program.types.get(to) {
-                return self.eval(operand);
-            }
-            return Err(Stop::unsupported(FLOAT_UNSUPPORTED, self.loc));
-        }
         let v = self.eval(operand)?;
+        if self.is_float(from) || self.is_float(to) {
+            return self.float_cast(v, from, to);
+        }
         let types = &self.program.types;
         let (from_ptr, to_ptr) = (types.is_pointer(from), types.is_pointer(to));
         match repr::value_sort(self.program, to, self.loc)? {

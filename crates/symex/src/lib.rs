@@ -17,6 +17,7 @@
 pub mod arith;
 pub mod equation;
 mod exec;
+mod float;
 pub mod memory;
 mod place;
 pub mod repr;

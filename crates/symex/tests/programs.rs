@@ -416,12 +416,21 @@ fn unions_reinterpret_bytes_little_endian() {
 }
 
 #[test]
-fn floating_point_arithmetic_is_reported_unsupported() {
-    let mut b = Builder::new();
-    let double = b.ty(Type::Float(ir::FloatFormat::Double));
-    let d = b.local("d", double);
-    let sum = Expr::binary(BinOp::Add, d.clone(), d.clone(), double);
-    b.assign(d, sum);
-    let err = check(&b.finish(), &Options::default()).unwrap_err();
-    assert!(err.to_string().contains("floating point not supported yet"), "{err}");
+fn float_arithmetic_is_ieee_and_long_double_is_refused() {
+    let check_sum = |claim: u128, format: ir::FloatFormat| {
+        let mut b = Builder::new();
+        let float = b.ty(Type::Float(format));
+        let d = b.local("d", float);
+        b.assign(d.clone(), Expr::new(ExprKind::FloatConst(0x3fb9_9999_9999_999a), float)); // 0.1
+        let sum = Expr::binary(BinOp::Add, d.clone(), Expr::new(ExprKind::FloatConst(0x3fc9_9999_9999_999a), float), float); // + 0.2
+        b.assign(d.clone(), sum);
+        let ok = Expr::binary(BinOp::Eq, d, Expr::new(ExprKind::FloatConst(claim), float), b.boolean);
+        b.assert(ok);
+        check(&b.finish(), &Options::default())
+    };
+    // 0.1 + 0.2 is 0.30000000000000004 in binary64, not 0.3.
+    assert_eq!(check_sum(0x3fd3_3333_3333_3334, ir::FloatFormat::Double).unwrap(), Answer::Safe);
+    assert!(violated(PropertyClass::UserAssertion)(&check_sum(0x3fd3_3333_3333_3333, ir::FloatFormat::Double).unwrap()));
+    let err = check_sum(0, ir::FloatFormat::X87Extended).unwrap_err();
+    assert!(err.to_string().contains("long double"), "{err}");
 }

@@ -1,0 +1,121 @@
+//! Floating-point operators on terms: values are kept as their IEEE bits
+//! (see [`crate::repr`]) and converted to SMT floating-point terms around
+//! each operation, in round-to-nearest-even (the C default; programs that
+//! change the rounding mode are refused). The x87 80-bit format is not
+//! supported. A NaN produced by arithmetic gets the canonical quiet NaN
+//! bits (positive sign).
+
+use crate::exec::Symex;
+use crate::{repr, Result, Stop};
+use ir::{BinOp, FloatFormat, Type, TypeId};
+use smt::{Op, RoundingMode, Sort, TermId};
+
+impl<'a> Symex<'a> {
+    /// SMT `(exponent, significand)` widths of a float type.
+    fn float_format(&self, ty: TypeId) -> Result<(u32, u32)> {
+        match self.program.types.get(ty) {
+            Type::Float(FloatFormat::X87Extended) => {
+                Err(Stop::unsupported("x87 long double arithmetic", self.loc))
+            }
+            Type::Float(format) => Ok((format.exponent_bits(), format.significand_bits())),
+            _ => unreachable!("float_format of a non-float type"),
+        }
+    }
+
+    fn to_fp(&mut self, bits: TermId, ty: TypeId) -> Result<TermId> {
+        let (exp, sig) = self.float_format(ty)?;
+        Ok(self.store.mk(Op::FpFromBits { exp, sig }, &[bits]))
+    }
+
+    fn from_fp(&mut self, fp: TermId) -> TermId {
+        self.store.mk(Op::FpToBits, &[fp])
+    }
+
+    fn nearest_even(&mut self) -> TermId {
+        self.store.rm_const(RoundingMode::Rne)
+    }
+
+    /// `a op b` on floats of type `ty` (bits in, bits or `Bool` out).
+    pub(crate) fn float_binary(&mut self, op: BinOp, x: TermId, y: TermId, ty: TypeId) -> Result<TermId> {
+        let (fx, fy) = (self.to_fp(x, ty)?, self.to_fp(y, ty)?);
+        let rm = self.nearest_even();
+        let arithmetic = |op| (op, true);
+        let (smt_op, rounded) = match op {
+            BinOp::Add => arithmetic(Op::FpAdd),
+            BinOp::Sub => arithmetic(Op::FpSub),
+            BinOp::Mul => arithmetic(Op::FpMul),
+            BinOp::Div => arithmetic(Op::FpDiv),
+            BinOp::Eq => (Op::FpEq, false),
+            BinOp::Ne => {
+                let eq = self.store.mk(Op::FpEq, &[fx, fy]);
+                return Ok(self.store.not(eq));
+            }
+            BinOp::Lt => (Op::FpLt, false),
+            BinOp::Le => (Op::FpLeq, false),
+            BinOp::Gt => (Op::FpGt, false),
+            BinOp::Ge => (Op::FpGeq, false),
+            other => return Err(Stop::unsupported(format!("operator {other:?} on floating-point values"), self.loc)),
+        };
+        if rounded {
+            let result = self.store.mk(smt_op, &[rm, fx, fy]);
+            Ok(self.from_fp(result))
+        } else {
+            Ok(self.store.mk(smt_op, &[fx, fy]))
+        }
+    }
+
+    /// `-x`: flips the sign bit (exact, NaN payloads included).
+    pub(crate) fn float_negate(&mut self, x: TermId) -> TermId {
+        let w = self.store.sort(x).bv_width().expect("float bits");
+        let sign = self.store.bv_const(smt::BvValue::one(w).shl_by(w - 1));
+        self.store.bv_xor(x, sign)
+    }
+
+    /// Conversions from or to a float type (`value` of type `from`).
+    pub(crate) fn float_cast(&mut self, value: TermId, from: TypeId, to: TypeId) -> Result<TermId> {
+        let types = &self.program.types;
+        let (from_float, to_float) = (types.is_float(from), types.is_float(to));
+        if types.is_pointer(from) || types.is_pointer(to) {
+            return Err(Stop::unsupported("conversion between pointer and floating point", self.loc));
+        }
+        let rm = self.nearest_even();
+        if from_float && to_float {
+            if types.get(from) == types.get(to) {
+                return Ok(value);
+            }
+            let (exp, sig) = self.float_format(to)?;
+            let fp = self.to_fp(value, from)?;
+            let converted = self.store.mk(Op::ToFp { exp, sig }, &[rm, fp]);
+            return Ok(self.from_fp(converted));
+        }
+        if to_float {
+            let (exp, sig) = self.float_format(to)?;
+            let (bits, signed) = match self.store.sort(value) {
+                Sort::Bool => {
+                    let one = self.store.bv_u64(1, 1);
+                    let zero = self.store.bv_u64(1, 0);
+                    (self.store.ite(value, one, zero), false)
+                }
+                _ => (value, types.is_signed(from)),
+            };
+            let op = if signed { Op::ToFpFromSbv { exp, sig } } else { Op::ToFpFromUbv { exp, sig } };
+            let converted = self.store.mk(op, &[rm, bits]);
+            return Ok(self.from_fp(converted));
+        }
+        let fp = self.to_fp(value, from)?;
+        match repr::value_sort(self.program, to, self.loc)? {
+            Sort::Bool => {
+                let zero = self.store.mk(Op::FpIsZero, &[fp]);
+                Ok(self.store.not(zero))
+            }
+            Sort::BitVec(w) => {
+                // C truncates towards zero; out-of-range values are undefined
+                // (the instrumentation's float-to-int check), here unspecified.
+                let rtz = self.store.rm_const(RoundingMode::Rtz);
+                let op = if self.program.types.is_signed(to) { Op::FpToSbv(w) } else { Op::FpToUbv(w) };
+                Ok(self.store.mk(op, &[rtz, fp]))
+            }
+            other => unreachable!("conversion to sort {other:?}"),
+        }
+    }
+}
