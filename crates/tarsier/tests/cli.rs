@@ -164,3 +164,41 @@ fn timeout_ends_a_run_with_unknown() {
     assert!(out.elapsed < std::time::Duration::from_secs(20), "took {:?}", out.elapsed);
     assert!(out.stdout.ends_with("the time limit of 1 s is reached\nVERIFICATION UNKNOWN\n"), "{}", out.stdout);
 }
+
+#[test]
+fn show_ir_prints_the_functions() {
+    if !front_end_ready("show_ir_prints_the_functions") {
+        return;
+    }
+    let dir = scratch_dir("cli-show-ir");
+    let file = write(&dir, "f.c", "int twice(int x) { return 2 * x; }\nint main(void) { return twice(1); }\n");
+    let out = run([file.to_str().unwrap(), "--show-ir"]);
+    assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{}", out.stderr);
+    assert!(out.stdout.contains("fn twice") && out.stdout.contains("fn main"), "{}", out.stdout);
+}
+
+#[test]
+fn unknown_entry_function_is_an_input_error() {
+    if !front_end_ready("unknown_entry_function_is_an_input_error") {
+        return;
+    }
+    let dir = scratch_dir("cli-entry");
+    let file = write(&dir, "e.c", "int worker(void) { return 0; }\nint main(void) { return 0; }\n");
+    let out = run([file.to_str().unwrap(), "--function", "worker", "--parse-only"]);
+    assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{}", out.stderr);
+    let out = run([file.to_str().unwrap(), "--function", "no_such_function", "--parse-only"]);
+    assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "{}", out.stderr);
+    assert!(out.stderr.contains("no_such_function"), "{}", out.stderr);
+}
+
+#[test]
+fn preprocessed_input_skips_the_preprocessor() {
+    if !front_end_ready("preprocessed_input_skips_the_preprocessor") {
+        return;
+    }
+    let dir = scratch_dir("cli-dot-i");
+    let file = write(&dir, "p.i", "# 1 \"p.c\"\nint main(void) { return 0; }\n");
+    // A preprocessor that always fails proves that none is run.
+    let out = run([file.to_str().unwrap(), "--cpp", "false", "--parse-only"]);
+    assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{}", out.stderr);
+}
