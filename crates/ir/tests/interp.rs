@@ -232,6 +232,16 @@ fn nondet_inputs_drive_an_assertion_violation() {
 
     assert_eq!(b.run(vec![int_input(7)]), Outcome::Completed(0));
     assert!(matches!(b.run(vec![]), Outcome::InputsExhausted { .. }));
+
+    // Replaying the recorded inputs reproduces the violation.
+    let recorded =
+        run.trace
+            .iter()
+            .filter_map(|s| if let TraceStep::Input { bytes, .. } = s { Some(bytes.clone()) } else { None });
+    let mut replay = interp::InputList::new(recorded);
+    let again = interp::run(&b.p, &Config::default(), &mut replay);
+    assert_eq!(again.outcome, run.outcome);
+    assert_eq!(replay.remaining(), 0);
 }
 
 #[test]

@@ -112,6 +112,28 @@ impl<F: FnMut(&InputRequest) -> Option<Vec<u8>>> InputProvider for F {
     }
 }
 
+/// Replays a fixed list of values in order (a counterexample's inputs).
+#[derive(Clone, Debug, Default)]
+pub struct InputList {
+    values: std::collections::VecDeque<Vec<u8>>,
+}
+
+impl InputList {
+    pub fn new(values: impl IntoIterator<Item = Vec<u8>>) -> InputList {
+        InputList { values: values.into_iter().collect() }
+    }
+    /// Values not consumed by the run.
+    pub fn remaining(&self) -> usize {
+        self.values.len()
+    }
+}
+
+impl InputProvider for InputList {
+    fn next_input(&mut self, _request: &InputRequest) -> Option<Vec<u8>> {
+        self.values.pop_front()
+    }
+}
+
 /// A violated assertion.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Violation {
