@@ -483,8 +483,9 @@ impl Machine<'_> {
         match field.bit_width {
             Some(width) => {
                 let bit = (field.offset_bits % 8) as u32;
-                let span = bytes.slice(start, bitfield_bytes(bit, width).min(bytes.len() - start));
-                Ok(Value::Scalar(self.extract_bits(&span, bit, width, field.ty)))
+                let len = bitfield_bytes(bit, width);
+                let start = self.checked_range(i128::from(start), len, bytes.len())?;
+                Ok(Value::Scalar(self.extract_bits(&bytes.slice(start, len), bit, width, field.ty)))
             }
             None => {
                 let size = self.size(field.ty)?;
