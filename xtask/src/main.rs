@@ -32,7 +32,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("corpus") => parse_corpus_args(&args[1..]).and_then(|opts| corpus_command(&opts)),
-        Some("bench-frontend") => binary_arg(&args[1..]).and_then(|binary| bench_command(binary)),
+        Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("-h" | "--help") => {
             print!("{USAGE}");
             Ok(())
