@@ -2,14 +2,15 @@
 //! mismatches:
 //! `cargo run --release -p ieee --example fp_reference -- --cases 1000000`
 //! Options: `--cases N` (per operation and format, default 1000000),
-//! `--formats f16,f32,f64,f128,x87` (default f32,f64), `--ops add,fma,...`
+//! `--formats f16,f32,f64,f128,x87,bf16,e4m4,e3m3,e17m47,e5m120` (default
+//! f32,f64; the last five are unusual widths), `--ops add,fma,...`
 //! (default all), `--seed S`. Exits with status 1 on any mismatch.
 
 #[path = "../tests/oracle/mod.rs"]
 mod oracle;
 
-use oracle::{run_format, table, Tally};
-use rustc_apfloat::ieee::{Double, Half, Quad, Single, X87DoubleExtended};
+use oracle::{run_format, table, Fp6, Fp8, Tally, WidePrecision, WideRange};
+use rustc_apfloat::ieee::{BFloat, Double, Half, Quad, Single, X87DoubleExtended};
 
 struct Options {
     cases: u64,
@@ -53,6 +54,11 @@ fn main() {
             "f64" => run_format::<Double>(cases, seed, only),
             "f128" => run_format::<Quad>(cases, seed, only),
             "x87" => run_format::<X87DoubleExtended>(cases, seed, only),
+            "bf16" => run_format::<BFloat>(cases, seed, only),
+            "e4m4" => run_format::<Fp8>(cases, seed, only),
+            "e3m3" => run_format::<Fp6>(cases, seed, only),
+            "e17m47" => run_format::<WideRange>(cases, seed, only),
+            "e5m120" => run_format::<WidePrecision>(cases, seed, only),
             other => {
                 eprintln!("fp_reference: unknown format {other}");
                 std::process::exit(2);

@@ -210,13 +210,12 @@ impl Fp {
         if exp >= 0 {
             return self;
         }
-        let shifted = BigUint::from_u128(sig).shr_round(exp.unsigned_abs());
-        let integral = shifted.kept.to_u128().expect("integral part fits") ;
-        let integral = integral + mode.rounds_up(negative, integral & 1 == 1, shifted.round, shifted.sticky) as u128;
-        if integral == 0 {
-            return Fp::zero(self.format(), negative);
+        match integral_magnitude(negative, sig, exp, mode) {
+            0 => Fp::zero(self.format(), negative),
+            // Only formats whose largest values are not integral (emax <
+            // sig_bits - 1, none of the standard ones) can overflow here.
+            integral => Exact::from_u128(negative, integral, 0).round(self.format(), RoundingMode::NearestEven),
         }
-        Exact::from_u128(negative, integral, 0).round(self.format(), RoundingMode::NearestEven)
     }
 
     /// SMT-LIB `fp.min`: a NaN operand yields the other; of `-0` and `+0`
@@ -249,6 +248,14 @@ impl Fp {
             rhs
         }
     }
+}
+
+/// The magnitude of `sig * 2^exp` (`exp < 0`) rounded to an integer in
+/// direction `mode` (applied to the signed value).
+pub(crate) fn integral_magnitude(negative: bool, sig: u128, exp: i64, mode: RoundingMode) -> u128 {
+    let shifted = BigUint::from_u128(sig).shr_round(exp.unsigned_abs());
+    let truncated = shifted.kept.to_u128().expect("integral part of a u128 fits");
+    truncated + mode.rounds_up(negative, truncated & 1 == 1, shifted.round, shifted.sticky) as u128
 }
 
 fn fma_finite(x: Fp, y: Fp, z: Fp, mode: RoundingMode) -> Fp {
@@ -328,6 +335,22 @@ mod tests {
         assert_eq!(value(double(3.5).remainder(double(1.0))), -0.5);
         assert!(double(f64::INFINITY).remainder(double(2.0)).is_nan());
         assert_eq!(value(double(2.0).remainder(double(f64::INFINITY))), 2.0);
+    }
+
+    /// The smallest format, (2,2): values 0, 0.5, 1, 1.5, 2, 3, inf.
+    #[test]
+    fn tiny_format_rounds_to_its_few_values() {
+        let tiny = Format::new(2, 2).unwrap();
+        let (half, one, one_and_half, two) = (Fp::from_bits(tiny, 1), Fp::from_bits(tiny, 2), Fp::from_bits(tiny, 3), Fp::from_bits(tiny, 4));
+        assert_eq!(half.remainder(one_and_half), half);
+        assert_eq!(half.remainder(-one), half);
+        assert_eq!((-one_and_half).round_to_integral(NearestAway), -two);
+        assert_eq!(one_and_half.round_to_integral(TowardPositive), two);
+        assert_eq!(one_and_half.round_to_integral(NearestEven), two);
+        assert_eq!(two.add(two, NearestEven), Fp::infinity(tiny, false));
+        assert_eq!(two.add(two, TowardZero).to_bits(), 5);
+        assert_eq!(half.mul(half, NearestEven), Fp::zero(tiny, false));
+        assert_eq!(half.mul(half, TowardPositive), half);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! given mode; out of range or NaN is `None`, which C calls undefined and
 //! SMT-LIB leaves unspecified).
 
+use crate::arith::integral_magnitude;
 use crate::format::Format;
 use crate::round::{Exact, RoundingMode};
 use crate::value::{Fp, Unpacked};
@@ -30,11 +31,12 @@ impl Fp {
 
     /// The integral value in direction `mode` as an unsigned magnitude and
     /// sign, `None` for NaN, infinities and magnitudes of 2^128 or more.
+    /// Rounded exactly, not through the format: in formats whose largest
+    /// values are not integral the integer may exceed the format's range.
     fn to_integer_parts(self, mode: RoundingMode) -> Option<(bool, u128)> {
-        match self.round_to_integral(mode).unpack() {
+        match self.unpack() {
             Unpacked::Zero { .. } => Some((false, 0)),
-            // Integral, so a negative exponent only strips trailing zeros.
-            Unpacked::Finite { negative, sig, exp } if exp < 0 => Some((negative, sig >> exp.unsigned_abs())),
+            Unpacked::Finite { negative, sig, exp } if exp < 0 => Some((negative, integral_magnitude(negative, sig, exp, mode))),
             Unpacked::Finite { negative, sig, exp } => {
                 let bits = 128 - sig.leading_zeros() as i64;
                 (bits + exp <= 128).then(|| (negative, sig << exp))
@@ -93,6 +95,18 @@ mod tests {
         assert_eq!(double(-(2f64.powi(127))).to_i128(128, TowardZero), Some(i128::MIN));
         assert_eq!(double(f64::NAN).to_i128(64, TowardZero), None);
         assert_eq!(double(f64::INFINITY).to_u128(128, TowardZero), None);
+    }
+
+    #[test]
+    fn integers_beyond_a_narrow_format_still_convert() {
+        // In (5,120) the largest value is just below 2^16 and not integral.
+        let narrow = Format::new(5, 120).unwrap();
+        let largest = Fp::max_finite(narrow, false);
+        assert_eq!(largest.to_u128(32, TowardPositive), Some(65536));
+        assert_eq!(largest.to_u128(32, TowardZero), Some(65535));
+        assert_eq!((-largest).to_i128(17, NearestEven), Some(-65536));
+        assert_eq!(largest.to_i128(17, NearestEven), None);
+        assert_eq!(largest.round_to_integral(TowardPositive), Fp::infinity(narrow, false));
     }
 
     #[test]
