@@ -247,6 +247,29 @@ mod tests {
         assert_eq!(parse_double(&format!("0.{}1e100000", "0".repeat(100_000))), 1e-1);
     }
 
+    /// Random texts over the literal alphabet: an answer or an error, never a panic.
+    #[test]
+    fn arbitrary_text_never_panics() {
+        let alphabet = b"0123456789.eEpPxX+-nafi";
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        for _ in 0..20_000 {
+            let mut next = || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            let length = next() % 12;
+            let text: String = (0..length).map(|_| alphabet[(next() % alphabet.len() as u64) as usize] as char).collect();
+            let text = if next() % 4 == 0 { format!("0x{text}") } else { text };
+            for format in [Format::HALF, Format::X87] {
+                if let Ok(value) = Fp::parse(format, &text, TowardNegative) {
+                    assert_eq!(value.format(), format);
+                }
+            }
+        }
+    }
+
     #[test]
     fn specials_and_errors() {
         assert!(Fp::parse(Format::HALF, "-INF", NearestEven).unwrap().is_infinite());
