@@ -26,6 +26,7 @@ fn main() {
     }
     let built = start.elapsed();
     let nodes = store.len();
+    let rss_after_build = resident_mb();
 
     let mut model = Model::new();
     model.set(store.as_var(x).unwrap(), Value::Bv(BvValue::from_u64(32, 3)));
@@ -41,9 +42,17 @@ fn main() {
     let printed = start.elapsed();
 
     println!("steps {steps}, terms {nodes}, result {value}");
+    println!("resident after build {rss_after_build:.0} MB ({:.0} bytes per term)", rss_after_build * 1e6 / nodes as f64);
     println!("build   {:>8.1} ms  ({:.0} ns per app call)", ms(built), built.as_nanos() as f64 / (4 * steps) as f64);
     println!("eval    {:>8.1} ms", ms(evaluated));
     println!("smtlib2 {:>8.1} ms  ({} bytes)", ms(printed), text.len());
+}
+
+/// Resident memory of this process (Linux), 0 where unavailable.
+fn resident_mb() -> f64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: f64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0.0);
+    pages * 4096.0 / 1e6
 }
 
 fn ms(d: std::time::Duration) -> f64 {

@@ -248,7 +248,7 @@ impl<'a> Evaluator<'a> {
                 continue;
             }
             let value = match self.store.kind(t) {
-                TermKind::Const(v) => v.clone(),
+                TermKind::Const(v) => (**v).clone(),
                 TermKind::Var(var) => self.var_value(*var)?,
                 TermKind::App { args, .. } if !children_done => {
                     stack.push((t, true));

@@ -13,7 +13,8 @@
 
 use std::hash::{Hash, Hasher};
 
-use rustc_hash::{FxHashMap, FxHasher};
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
 
 use crate::bv::BvValue;
 use crate::op::{result_sort, Op, SortError};
@@ -53,10 +54,11 @@ impl std::fmt::Debug for VarId {
 }
 
 /// What a term is. Constants are never arrays: array constants are built
-/// from `ConstArray` and `Store` applications.
+/// from `ConstArray` and `Store` applications. The value is boxed to keep
+/// every node small (most nodes are applications).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum TermKind {
-    Const(Value),
+    Const(Box<Value>),
     Var(VarId),
     App { op: Op, args: Box<[TermId]> },
 }
@@ -74,18 +76,13 @@ struct VarInfo {
     term: TermId,
 }
 
-/// Ids sharing one structural hash (almost always exactly one).
-#[derive(Clone, Debug)]
-enum Bucket {
-    One(TermId),
-    Many(Vec<TermId>),
-}
-
 /// Owner of all terms, variables and array sorts of one problem.
 #[derive(Clone, Debug, Default)]
 pub struct TermStore {
     nodes: Vec<Node>,
-    buckets: FxHashMap<u64, Bucket>,
+    /// Hash-consing index: ids of constants and applications, found by
+    /// structural hash and compared with the nodes themselves (no key copies).
+    table: HashTable<TermId>,
     vars: Vec<VarInfo>,
     sorts: SortTable,
     /// Nesting of rewriter calls; rewriting stops below a fixed depth so that
@@ -100,7 +97,16 @@ enum NodeKey<'a> {
     App(Op, &'a [TermId]),
 }
 
-impl NodeKey<'_> {
+impl<'a> NodeKey<'a> {
+    /// The key of an interned (constant or application) node.
+    fn of(kind: &'a TermKind) -> NodeKey<'a> {
+        match kind {
+            TermKind::Const(v) => NodeKey::Const(v),
+            TermKind::App { op, args } => NodeKey::App(*op, args),
+            TermKind::Var(_) => unreachable!("variables are not hash-consed"),
+        }
+    }
+
     fn structural_hash(self) -> u64 {
         let mut hasher = FxHasher::default();
         match self {
@@ -112,7 +118,7 @@ impl NodeKey<'_> {
 
     fn matches(self, kind: &TermKind) -> bool {
         match (self, kind) {
-            (NodeKey::Const(v), TermKind::Const(w)) => v == w,
+            (NodeKey::Const(v), TermKind::Const(w)) => v == &**w,
             (NodeKey::App(op, args), TermKind::App { op: o, args: a }) => op == *o && args == &a[..],
             _ => false,
         }
@@ -120,7 +126,7 @@ impl NodeKey<'_> {
 
     fn to_kind(self) -> TermKind {
         match self {
-            NodeKey::Const(v) => TermKind::Const(v.clone()),
+            NodeKey::Const(v) => TermKind::Const(Box::new(v.clone())),
             NodeKey::App(op, args) => TermKind::App { op, args: args.into() },
         }
     }
@@ -243,25 +249,13 @@ impl TermStore {
     /// Returns the existing id of `key` or adds it with `sort`.
     fn intern(&mut self, key: NodeKey<'_>, sort: Sort) -> TermId {
         let hash = key.structural_hash();
-        let found = match self.buckets.get(&hash) {
-            Some(Bucket::One(id)) => key.matches(&self.nodes[id.index()].kind).then_some(*id),
-            Some(Bucket::Many(ids)) => ids.iter().copied().find(|id| key.matches(&self.nodes[id.index()].kind)),
-            None => None,
-        };
-        if let Some(id) = found {
+        let nodes = &self.nodes;
+        if let Some(&id) = self.table.find(hash, |&id| key.matches(&nodes[id.index()].kind)) {
             return id;
         }
         let id = self.push(key.to_kind(), sort);
-        match self.buckets.get_mut(&hash) {
-            None => {
-                self.buckets.insert(hash, Bucket::One(id));
-            }
-            Some(Bucket::One(first)) => {
-                let first = *first;
-                self.buckets.insert(hash, Bucket::Many(vec![first, id]));
-            }
-            Some(Bucket::Many(ids)) => ids.push(id),
-        }
+        let nodes = &self.nodes;
+        self.table.insert_unique(hash, id, |&id| NodeKey::of(&nodes[id.index()].kind).structural_hash());
         id
     }
 
