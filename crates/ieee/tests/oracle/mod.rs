@@ -1,15 +1,22 @@
 //! The reference oracle: every `ieee` operation checked against an
 //! independent implementation (`rustc_apfloat`, a port of LLVM's APFloat),
-//! the standard library's float printing, and, for square roots (which the
-//! reference lacks), an exact bracketing check in 256-bit integers written
-//! here. Shared by the `reference` test (a fixed sample) and the
-//! `fp_reference` example (millions of cases).
+//! the host FPU (binary32/64, nearest-even) and the standard library's
+//! float printing; square roots (which the reference lacks) by an exact
+//! bracketing in 256-bit integers, and decimal parsing by exact comparison
+//! (`exact`), both written here. Shared by the `reference` test (a fixed
+//! sample) and the `fp_reference` example (millions of cases).
 //!
-//! NaN results are compared as "is NaN" (payloads are not specified by
-//! SMT-LIB). `min`/`max` of `-0` and `+0` are skipped: the reference returns
-//! its first operand, `ieee` prefers `-0` for min and `+0` for max; both
-//! are allowed by SMT-LIB.
+//! Differences that are not `ieee` bugs, and how they are handled:
+//! - NaN results compare as "is NaN" (SMT-LIB has one NaN).
+//! - `min`/`max` of `-0` and `+0`: the reference returns its first operand;
+//!   `ieee` returns `-0` for min and `+0` for max (checked here instead).
+//! - The reference's decimal reader misrounds exactly representable long
+//!   literals toward zero (TowardZero/TowardNegative), hence `exact`.
+//! - The reference panics converting to 1-bit signed integers, and its
+//!   roundToIntegral and remainder fail (wrong results, assertion, endless
+//!   loop) in formats with emax < sig_bits: those cases are not generated.
 
+// Shared by a test and an example, each of which uses only part of it.
 #![allow(dead_code)]
 
 mod exact;
