@@ -54,11 +54,6 @@ impl Lit {
             Lit::FALSE
         }
     }
-
-    /// The literal with the negation flag cleared.
-    pub fn positive(self) -> Lit {
-        Lit(self.0 & !1)
-    }
 }
 
 impl std::ops::Not for Lit {

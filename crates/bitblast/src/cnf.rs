@@ -145,11 +145,6 @@ impl CnfSolver {
         self.num_solves
     }
 
-    /// Answer of the last solve while the formula is unchanged since.
-    pub fn last_result(&self) -> Option<SatResult> {
-        self.last_result
-    }
-
     pub fn solve_time(&self) -> Duration {
         self.solve_time
     }
