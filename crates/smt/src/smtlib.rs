@@ -39,13 +39,17 @@ pub fn to_smtlib2(store: &TermStore, assertions: &[TermId], logic: &str) -> Stri
     out
 }
 
+/// Deepest nesting [`term_to_string`] renders, whatever it is asked: keeps
+/// its recursion far from the stack limit.
+const MAX_RENDER_DEPTH: u32 = 200;
+
 /// `t` as one SMT-LIB expression for messages and debugging: subterms
-/// deeper than `max_depth` are elided as `…`, so the text stays short and
-/// the (depth-bounded) recursion safe. Not for solvers: shared subterms are
-/// repeated and non-SMT-LIB operators keep their tarsier names.
+/// deeper than `max_depth` (at most 200) are elided as `…`, so the text
+/// stays short and the recursion shallow. Not for solvers: shared subterms
+/// are repeated and non-SMT-LIB operators keep their tarsier names.
 pub fn term_to_string(store: &TermStore, t: TermId, max_depth: u32) -> String {
     let mut out = String::new();
-    write_term(store, t, max_depth, &mut out);
+    write_term(store, t, max_depth.min(MAX_RENDER_DEPTH), &mut out);
     out
 }
 

@@ -142,6 +142,12 @@ fn terms_print_compactly_for_messages() {
     }
     assert_eq!(term_to_string(&s, wide, 5), "((_ sign_extend 8) |x|)");
     let short = term_to_string(&s, t, 3);
+    let mut deeper = t;
+    for _ in 0..1000 {
+        deeper = s.bv_add(deeper, wide);
+    }
+    let capped = term_to_string(&s, deeper, u32::MAX);
+    assert_eq!(capped.matches("bvadd").count(), 200, "rendering depth is capped");
     // Commutative operands are ordered by id: the older `wide` comes first.
     assert_eq!(short, "(bvmul ((_ sign_extend 8) |x|) (bvmul ((_ sign_extend 8) |x|) (bvmul … …)))");
 }
