@@ -724,11 +724,15 @@ impl<'a> Sema<'a> {
     /// `extern` at block scope), merging it with earlier declarations.
     fn declare_linked(&mut self, name: &str, link_name: &str, ty: &CType, internal: bool, loc: Loc) -> R<SymbolId> {
         let prior = match self.scopes.lookup_file(name) {
-            Some(Ordinary::Symbol { sym }) => Some((*sym, Linkage::Internal)),
-            _ => self.externals.get(link_name).map(|e| (e.0, Linkage::External)),
+            Some(Ordinary::Symbol { sym }) => Some(*sym),
+            // An internal name never refers to another unit's object.
+            _ if internal => None,
+            _ => self.externals.get(link_name).map(|e| e.0),
         };
-        if let Some((sym, _)) = prior {
-            self.merge_declaration(sym, ty, loc)?;
+        if let Some(sym) = prior {
+            // An `asm` label makes a second name for a symbol (glibc's
+            // redirects) whose declared type may differ: the first type stays.
+            self.merge_declaration(sym, ty, loc, name != link_name)?;
             if self.scopes.at_file_scope() {
                 self.scopes.insert_file(name, Ordinary::Symbol { sym });
             }
@@ -779,11 +783,15 @@ impl<'a> Sema<'a> {
     }
 
     /// Checks a redeclaration against the earlier type and stores the
-    /// composite type.
-    fn merge_declaration(&mut self, sym: SymbolId, ty: &CType, loc: Loc) -> R<()> {
+    /// composite type. An `aliased` declaration (another name through an
+    /// `asm` label, as glibc's redirects) may differ: the first type stays.
+    fn merge_declaration(&mut self, sym: SymbolId, ty: &CType, loc: Loc, aliased: bool) -> R<()> {
         let old = self.sym_types[&sym].clone();
         let tcx = &self.tcx;
         let ok = ctype::compatible_unqualified(&old, ty, tcx);
+        if !ok && aliased {
+            return Ok(());
+        }
         if !ok {
             let prev = self.prog.symbols[sym].loc;
             let name = self.prog.symbols[sym].display_name.clone();
@@ -825,7 +833,14 @@ impl<'a> Sema<'a> {
             return Err(self.error(loc, format!("`{name}` redeclared as a different kind of symbol")));
         };
         if self.prog.functions[func].body.is_some() || self.defining.contains(&func) {
+            if f.specs.is_inline || self.inline_defined.contains(&func) {
+                // The same inline definition from a header seen by several units.
+                return Ok(());
+            }
             return Err(self.error(loc, format!("redefinition of function `{name}`")));
+        }
+        if f.specs.is_inline {
+            self.inline_defined.insert(func);
         }
         self.defining.insert(func);
         let deferrable = internal || f.specs.is_inline;

@@ -239,6 +239,8 @@ pub struct Sema<'a> {
     in_record: u32,
     /// Functions whose body is being lowered (catches recursive redefinition).
     defining: HashSet<FuncId>,
+    /// Functions whose definition was `inline` (a repeated one is skipped).
+    inline_defined: HashSet<FuncId>,
     /// Complete records by tag ("" for anonymous ones), to unify the same
     /// struct across units; records before `unit_first_record` belong to
     /// earlier units.
@@ -286,6 +288,7 @@ impl<'a> Sema<'a> {
             in_params: 0,
             in_record: 0,
             defining: HashSet::new(),
+            inline_defined: HashSet::new(),
             records_by_tag: HashMap::new(),
             unit_first_record: 0,
             stale: HashSet::new(),

@@ -11,3 +11,5 @@ int add(int n) {
 #include "shared.h"
 int pair_sum(struct pair *p) { return p->a + p->b + shared_pair.a - 1; }
 struct pair make_pair(void) { struct pair r = {10, 20}; return r; }
+int helper(void) { return 2; }
+int lib_helper(void) { return helper() + pair_first(&shared_pair); }

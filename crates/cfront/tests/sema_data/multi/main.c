@@ -4,6 +4,8 @@ int add(int);
 int external_only(void);
 static int hidden = 1;
 int check_pairs(void);
+int lib_helper(void);
+static int helper(void) { return 1; }   /* not lib.c's external helper */
 
 int main(void) {
     add(2);
@@ -11,6 +13,7 @@ int main(void) {
     if (counter != 5) return 1;
     if (hidden != 1) return 2;
     if (!check_pairs()) return 3;
+    if (helper() != 1 || lib_helper() != 3) return 4;
     return 0;
 }
 
