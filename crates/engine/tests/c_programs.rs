@@ -87,6 +87,9 @@ fn memory_safety() {
     }
     let cleanup = Config { memory_cleanup_checks: true, ..leaks.clone() };
     expect_false(reachable, &cleanup, PropertyClass::MemoryCleanup);
+    let sized = |index: &str| format!("{NONDET}#include <stdlib.h>\nint main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 0 && n < 10); int *a = malloc(n * sizeof(int)); if (!a) return 0; a[{index}] = 1; return 0; }}");
+    expect_true(&sized("n - 1"), &Config::default());
+    expect_false(&sized("n"), &Config::default(), PropertyClass::PointerDereference);
     let clean = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); if (p) { *p = 3; free(p); } return 0; }";
     expect_true(clean, &leaks);
 }

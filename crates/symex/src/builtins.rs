@@ -14,6 +14,10 @@ use smt::{BvValue, TermId};
 /// Largest constant byte count `memset`/`memcpy` copy as one bit-vector.
 const MAX_BLOCK_BYTES: u64 = 1 << 16;
 
+/// Capacity of an allocation of symbolic size; larger requests are cut off
+/// like a loop bound (an unwinding assertion, or an assumption).
+const SYMBOLIC_ALLOCATION_BYTES: u64 = 1 << 10;
+
 impl<'a> Symex<'a> {
     pub(crate) fn call_builtin(&mut self, func: FuncId, lhs: Option<&Expr>, args: &[Expr], values: &[TermId]) -> Result<()> {
         let name = self.program.functions[func].name.as_str();
@@ -105,9 +109,31 @@ impl<'a> Symex<'a> {
         Ok(size)
     }
 
+    /// The byte count `args[0] * ... * args[count-1]` in the wide width,
+    /// capped at [`SYMBOLIC_ALLOCATION_BYTES`] by a bound on the path.
+    fn symbolic_size(&mut self, values: &[TermId], count: usize, what: &str) -> Result<TermId> {
+        let wide = self.layout.wide_bits();
+        let mut size = self.store.bv_u64(wide, 1);
+        for i in 0..count {
+            let v = self.arg(values, i, what)?;
+            let v = repr::resize(self.store, v, wide, false);
+            size = self.store.bv_mul(size, v);
+        }
+        let cap = self.store.bv_u64(wide, SYMBOLIC_ALLOCATION_BYTES);
+        let too_big = self.store.bv_ult(cap, size);
+        let cut = self.store.and2(self.state.guard, too_big);
+        self.bound_exceeded(cut, &format!("{what} of more than {SYMBOLIC_ALLOCATION_BYTES} bytes"));
+        Ok(size)
+    }
+
     fn allocate(&mut self, values: &[TermId], count: usize, zeroed: bool, what: &str) -> Result<TermId> {
-        let size = self.constant_size(values, count, what)?;
+        let constant = (0..count).all(|i| values.get(i).is_some_and(|&v| self.store.as_bv_const(v).is_some()));
+        let size = if constant { self.constant_size(values, count, what)? } else { SYMBOLIC_ALLOCATION_BYTES };
         let o = self.objects.add(ObjectKind::Heap { loc: self.loc }, format!("dynamic_object@{}", self.loc.line), size);
+        if !constant {
+            let size_term = self.symbolic_size(values, count, what)?;
+            self.objects.set_symbolic_size(o, size_term);
+        }
         let bits = self.objects.get(o).value_bits();
         let succeeds = if self.options.force_malloc_success {
             self.store.true_term()

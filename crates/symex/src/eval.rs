@@ -124,7 +124,8 @@ impl<'a> Symex<'a> {
                 let size_bits = repr::value_sort(self.program, e.ty, self.loc)?.bv_width().unwrap_or(64);
                 let mut value = self.store.var("object_size", Sort::BitVec(size_bits));
                 for (o, cond) in self.pointer_targets(p) {
-                    let size = self.store.bv_u64(size_bits, self.objects.get(o).size);
+                    let size = self.object_size(o);
+                    let size = repr::resize(self.store, size, size_bits, false);
                     value = self.store.ite(cond, size, value);
                 }
                 Ok(value)

@@ -206,7 +206,7 @@ impl<'a> Symex<'a> {
 
     /// A loop or recursion bound was reached on the current path: assert
     /// or assume that the path goes no further.
-    fn bound_exceeded(&mut self, guard: TermId, what: &str) {
+    pub fn bound_exceeded(&mut self, guard: TermId, what: &str) {
         if self.store.is_false(guard) {
             return;
         }

@@ -50,8 +50,10 @@ pub struct Object {
     pub kind: ObjectKind,
     /// Name for traces and messages.
     pub name: String,
-    /// Size in bytes.
+    /// Size in bytes (for a symbolic size: the capacity modelled).
     pub size: u64,
+    /// A symbolic size in bytes (in the wide offset width), at most `size`.
+    pub size_term: Option<TermId>,
     /// The number used in pointers, once the address has been taken.
     pub number: Option<u64>,
 }
@@ -79,7 +81,11 @@ pub struct Objects {
 
 impl Objects {
     pub fn add(&mut self, kind: ObjectKind, name: String, size: u64) -> ObjectId {
-        self.objects.push(Object { kind, name, size, number: None })
+        self.objects.push(Object { kind, name, size, size_term: None, number: None })
+    }
+    /// Gives `id` the symbolic size `size` (at most its capacity).
+    pub fn set_symbolic_size(&mut self, id: ObjectId, size: TermId) {
+        self.objects[id].size_term = Some(size);
     }
     pub fn get(&self, id: ObjectId) -> &Object {
         &self.objects[id]

@@ -51,6 +51,14 @@ impl<'a> Symex<'a> {
         repr::resize(self.store, value, self.layout.wide_bits(), signed)
     }
 
+    /// The size of `object` in bytes, in the wide width.
+    pub(crate) fn object_size(&mut self, object: ObjectId) -> TermId {
+        match self.objects.get(object).size_term {
+            Some(size) => size,
+            None => self.wide_const(self.objects.get(object).size),
+        }
+    }
+
     /// The objects `pointer` may point to, with the condition for each.
     pub(crate) fn pointer_targets(&mut self, pointer: TermId) -> Vec<(ObjectId, TermId)> {
         let objects: Vec<ObjectId> = match self.layout.known_targets(self.store, pointer) {
@@ -164,11 +172,12 @@ impl<'a> Symex<'a> {
 
     /// Condition that `bits` bits at `bit_offset` lie inside `object`.
     fn in_bounds(&mut self, object: ObjectId, bit_offset: TermId, bits: u32) -> TermId {
-        let size_bits = self.objects.get(object).size * 8;
         let zero = self.wide_const(0);
         let width = self.wide_const(u64::from(bits));
         let end = self.store.bv_add(bit_offset, width);
-        let limit = self.wide_const(size_bits);
+        let eight = self.wide_const(8);
+        let size = self.object_size(object);
+        let limit = self.store.bv_mul(size, eight);
         let low = self.store.bv_sle(zero, bit_offset);
         let high = self.store.bv_sle(end, limit);
         self.store.and2(low, high)
