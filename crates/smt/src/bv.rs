@@ -349,19 +349,41 @@ impl BvValue {
 
     /// Shift left by a constant bit count (≥ width gives zero).
     pub fn shl_by(&self, amount: u32) -> BvValue {
-        let mut v = BvValue::zero(self.width);
-        for i in amount..self.width {
-            if self.bit(i - amount) {
-                v.set_bit(i, true);
+        if amount >= self.width {
+            return BvValue::zero(self.width);
+        }
+        let (word_shift, bit_shift) = ((amount / 64) as usize, amount % 64);
+        let mut words = vec![0u64; self.words.len()];
+        for i in word_shift..words.len() {
+            let src = i - word_shift;
+            words[i] = self.words[src] << bit_shift;
+            if bit_shift > 0 && src > 0 {
+                words[i] |= self.words[src - 1] >> (64 - bit_shift);
             }
         }
+        let mut v = BvValue { width: self.width, words };
+        v.clear_unused_bits();
         v
     }
 
+    /// Shift right by a constant bit count, filling with `fill` bits.
     fn shr_by(&self, amount: u32, fill: bool) -> BvValue {
-        let mut v = if fill { BvValue::ones(self.width) } else { BvValue::zero(self.width) };
-        for i in 0..self.width.saturating_sub(amount) {
-            v.set_bit(i, self.bit(i + amount));
+        if amount >= self.width {
+            return if fill { BvValue::ones(self.width) } else { BvValue::zero(self.width) };
+        }
+        let (word_shift, bit_shift) = ((amount / 64) as usize, amount % 64);
+        let n = self.words.len();
+        let mut words = vec![0u64; n];
+        for (i, word) in words.iter_mut().enumerate().take(n - word_shift) {
+            let src = i + word_shift;
+            *word = self.words[src] >> bit_shift;
+            if bit_shift > 0 && src + 1 < n {
+                *word |= self.words[src + 1] << (64 - bit_shift);
+            }
+        }
+        let mut v = BvValue { width: self.width, words };
+        if fill {
+            v = v.or(&BvValue::ones(self.width).shl_by(self.width - amount));
         }
         v
     }
@@ -393,25 +415,16 @@ impl BvValue {
 
     /// `self` is the high part: result width is the sum of widths.
     pub fn concat(&self, low: &BvValue) -> BvValue {
-        let mut v = low.zero_extend(self.width);
-        for i in 0..self.width {
-            if self.bit(i) {
-                v.set_bit(low.width + i, true);
-            }
-        }
-        v
+        let width = self.width + low.width;
+        let high = BvValue::from_words(width, &self.words).shl_by(low.width);
+        high.or(&low.zero_extend(self.width))
     }
 
     /// Bits `hi..=lo`; requires `lo <= hi < width`.
     pub fn extract(&self, hi: u32, lo: u32) -> BvValue {
         assert!(lo <= hi && hi < self.width, "extract [{hi}:{lo}] of width {}", self.width);
-        let mut v = BvValue::zero(hi - lo + 1);
-        for i in lo..=hi {
-            if self.bit(i) {
-                v.set_bit(i - lo, true);
-            }
-        }
-        v
+        let shifted = self.shr_by(lo, false);
+        BvValue::from_words(hi - lo + 1, &shifted.words)
     }
 
     pub fn zero_extend(&self, extra: u32) -> BvValue {
@@ -419,13 +432,11 @@ impl BvValue {
     }
 
     pub fn sign_extend(&self, extra: u32) -> BvValue {
-        let mut v = self.zero_extend(extra);
-        if self.msb() {
-            for i in self.width..self.width + extra {
-                v.set_bit(i, true);
-            }
+        let v = self.zero_extend(extra);
+        if !self.msb() || extra == 0 {
+            return v;
         }
-        v
+        v.or(&BvValue::ones(self.width + extra).shl_by(self.width))
     }
 
     /// Unsigned comparison.

@@ -153,3 +153,34 @@ fn wide_hand_cases() {
     assert_eq!(two_199.urem(&BvValue::zero(w)), two_199);
     assert_eq!(ones.to_smtlib().len(), 202);
 }
+
+/// Word-level shifts, slices and extensions against bit-by-bit definitions
+/// at widths that cross word boundaries.
+#[test]
+fn wide_structural_operations_match_bitwise_definitions() {
+    let mut rng = Rng::new(4);
+    for _ in 0..400 {
+        let w = 1 + rng.below(300) as u32;
+        let words: Vec<u64> = (0..5).map(|_| rng.next_u64()).collect();
+        let x = BvValue::from_words(w, &words);
+        let k = rng.below(w as u64 + 2) as u32;
+        let bit_or = |i: i64, fill: bool| if i >= 0 && i < w as i64 { x.bit(i as u32) } else { fill };
+        let by_bits = |f: &dyn Fn(u32) -> bool, width: u32| {
+            BvValue::from_bits_lsb_first(&(0..width).map(f).collect::<Vec<_>>())
+        };
+        assert_eq!(x.shl_by(k), by_bits(&|i| bit_or(i as i64 - k as i64, false), w), "shl w={w} k={k}");
+        let amount = BvValue::from_u64(w.max(64), k as u64).extract(w - 1, 0);
+        let k_eff = amount.to_u64().filter(|&a| a < w as u64).map_or(w, |a| a as u32);
+        assert_eq!(x.lshr(&amount), by_bits(&|i| bit_or(i as i64 + k_eff as i64, false), w), "lshr w={w} k={k}");
+        assert_eq!(x.ashr(&amount), by_bits(&|i| bit_or(i as i64 + k_eff as i64, x.msb()), w), "ashr w={w} k={k}");
+        let lo = rng.below(w as u64) as u32;
+        let hi = lo + rng.below((w - lo) as u64) as u32;
+        assert_eq!(x.extract(hi, lo), by_bits(&|i| x.bit(lo + i), hi - lo + 1), "extract w={w} [{hi}:{lo}]");
+        let extra = rng.below(130) as u32;
+        assert_eq!(x.sign_extend(extra), by_bits(&|i| bit_or(i as i64, x.msb()), w + extra), "sext w={w}");
+        let v = 1 + rng.below(200) as u32;
+        let y = BvValue::from_words(v, &[rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()]);
+        let joined = by_bits(&|i| if i < v { y.bit(i) } else { x.bit(i - v) }, w + v);
+        assert_eq!(x.concat(&y), joined, "concat w={w} v={v}");
+    }
+}
