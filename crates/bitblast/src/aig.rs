@@ -229,14 +229,6 @@ impl Aig {
         self.or(take_then, take_other)
     }
 
-    /// Majority of three: the carry of a full adder.
-    pub fn majority(&mut self, a: Lit, b: Lit, c: Lit) -> Lit {
-        let ab = self.and(a, b);
-        let a_or_b = self.or(a, b);
-        let c_and_either = self.and(c, a_or_b);
-        self.or(ab, c_and_either)
-    }
-
     /// Conjunction of any number of literals (true when empty).
     pub fn and_all(&mut self, lits: impl IntoIterator<Item = Lit>) -> Lit {
         let mut acc = Lit::TRUE;
@@ -356,7 +348,6 @@ mod tests {
             aig.xor(a, b),
             aig.xnor(b, c),
             aig.mux(a, b, c),
-            aig.majority(a, b, c),
             aig.implies(ab, c),
         ];
         for pattern in 0..8u32 {
@@ -369,7 +360,6 @@ mod tests {
                 va ^ vb,
                 vb == vc,
                 if va { vb } else { vc },
-                (va as u8 + vb as u8 + vc as u8) >= 2,
                 !(va && vb) || vc,
             ];
             for (gate, want) in gates.iter().zip(expected) {

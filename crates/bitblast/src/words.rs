@@ -129,6 +129,8 @@ pub fn sle(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Lit {
 }
 
 /// Ripple-carry addition with a carry in; returns the sum and the carry out.
+/// The carry is `half ? carry : x` (the majority of x, y and the carry),
+/// which shares the half sum and is one multiplexer gate in the CNF.
 pub fn add_with_carry(aig: &mut Aig, a: &[Lit], b: &[Lit], carry_in: Lit) -> (Word, Lit) {
     check_widths(a, b);
     let mut carry = carry_in;
@@ -136,7 +138,7 @@ pub fn add_with_carry(aig: &mut Aig, a: &[Lit], b: &[Lit], carry_in: Lit) -> (Wo
     for (&x, &y) in a.iter().zip(b) {
         let half = aig.xor(x, y);
         sum.push(aig.xor(half, carry));
-        carry = aig.majority(x, y, carry);
+        carry = aig.mux(half, carry, x);
     }
     (sum, carry)
 }
