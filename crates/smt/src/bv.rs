@@ -354,11 +354,10 @@ impl BvValue {
         }
         let (word_shift, bit_shift) = ((amount / 64) as usize, amount % 64);
         let mut words = vec![0u64; self.words.len()];
-        for i in word_shift..words.len() {
-            let src = i - word_shift;
-            words[i] = self.words[src] << bit_shift;
+        for (src, word) in words.iter_mut().skip(word_shift).enumerate() {
+            *word = self.words[src] << bit_shift;
             if bit_shift > 0 && src > 0 {
-                words[i] |= self.words[src - 1] >> (64 - bit_shift);
+                *word |= self.words[src - 1] >> (64 - bit_shift);
             }
         }
         let mut v = BvValue { width: self.width, words };
