@@ -8,7 +8,10 @@ use std::time::Instant;
 use smt::{eval, to_smtlib2, BvValue, Model, Sort, TermStore, Value};
 
 fn main() {
-    let steps: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let steps: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
     let mut store = TermStore::new();
     let x = store.var("x", Sort::BitVec(32));
     let y = store.var("y", Sort::BitVec(32));
@@ -29,8 +32,14 @@ fn main() {
     let rss_after_build = resident_mb();
 
     let mut model = Model::new();
-    model.set(store.as_var(x).unwrap(), Value::Bv(BvValue::from_u64(32, 3)));
-    model.set(store.as_var(y).unwrap(), Value::Bv(BvValue::from_u64(32, 7)));
+    model.set(
+        store.as_var(x).unwrap(),
+        Value::Bv(BvValue::from_u64(32, 3)),
+    );
+    model.set(
+        store.as_var(y).unwrap(),
+        Value::Bv(BvValue::from_u64(32, 7)),
+    );
     let start = Instant::now();
     let value = eval(&store, t, &model).expect("evaluates");
     let evaluated = start.elapsed();
@@ -42,8 +51,15 @@ fn main() {
     let printed = start.elapsed();
 
     println!("steps {steps}, terms {nodes}, result {value}");
-    println!("resident after build {rss_after_build:.0} MB ({:.0} bytes per term)", rss_after_build * 1e6 / nodes as f64);
-    println!("build   {:>8.1} ms  ({:.0} ns per app call)", ms(built), built.as_nanos() as f64 / (4 * steps) as f64);
+    println!(
+        "resident after build {rss_after_build:.0} MB ({:.0} bytes per term)",
+        rss_after_build * 1e6 / nodes as f64
+    );
+    println!(
+        "build   {:>8.1} ms  ({:.0} ns per app call)",
+        ms(built),
+        built.as_nanos() as f64 / (4 * steps) as f64
+    );
     println!("eval    {:>8.1} ms", ms(evaluated));
     println!("smtlib2 {:>8.1} ms  ({} bytes)", ms(printed), text.len());
 }
@@ -51,7 +67,11 @@ fn main() {
 /// Resident memory of this process (Linux), 0 where unavailable.
 fn resident_mb() -> f64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: f64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0.0);
+    let pages: f64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0.0);
     pages * 4096.0 / 1e6
 }
 

@@ -120,8 +120,14 @@ pub fn parse_sexps(text: &str) -> Result<Vec<SExp>, String> {
         match token.as_str() {
             "(" => stack.push(Vec::new()),
             ")" => {
-                let list = stack.pop().filter(|_| !stack.is_empty()).ok_or("unbalanced ')' in solver answer")?;
-                stack.last_mut().expect("outer level").push(SExp::List(list));
+                let list = stack
+                    .pop()
+                    .filter(|_| !stack.is_empty())
+                    .ok_or("unbalanced ')' in solver answer")?;
+                stack
+                    .last_mut()
+                    .expect("outer level")
+                    .push(SExp::List(list));
             }
             _ => stack.last_mut().expect("a level").push(SExp::Atom(token)),
         }
@@ -144,7 +150,9 @@ fn parse_bits(e: &SExp) -> Result<BvValue, String> {
         };
         let mut bits = Vec::with_capacity(digits.len() * radix_bits);
         for c in digits.chars().rev() {
-            let digit = c.to_digit(1 << radix_bits).ok_or_else(|| format!("bad digit in {atom}"))?;
+            let digit = c
+                .to_digit(1 << radix_bits)
+                .ok_or_else(|| format!("bad digit in {atom}"))?;
             bits.extend((0..radix_bits).map(|i| digit >> i & 1 == 1));
         }
         if bits.is_empty() {
@@ -155,7 +163,9 @@ fn parse_bits(e: &SExp) -> Result<BvValue, String> {
     match e.list().unwrap_or_default() {
         [SExp::Atom(underscore), SExp::Atom(value), SExp::Atom(width)] if underscore == "_" => {
             let width: u32 = width.parse().map_err(|_| format!("bad width {width}"))?;
-            let decimal = value.strip_prefix("bv").ok_or_else(|| format!("expected (_ bvN w), got {value}"))?;
+            let decimal = value
+                .strip_prefix("bv")
+                .ok_or_else(|| format!("expected (_ bvN w), got {value}"))?;
             decimal_to_bv(decimal, width)
         }
         _ => Err(format!("expected a bit-vector value, got {}", e.describe())),
@@ -170,8 +180,12 @@ fn decimal_to_bv(decimal: &str, width: u32) -> Result<BvValue, String> {
     let ten = BvValue::from_u64(width + 4, 10);
     let mut value = BvValue::zero(width + 4);
     for c in decimal.chars() {
-        let digit = c.to_digit(10).ok_or_else(|| format!("bad numeral {decimal}"))?;
-        value = value.mul(&ten).add(&BvValue::from_u64(width + 4, digit as u64));
+        let digit = c
+            .to_digit(10)
+            .ok_or_else(|| format!("bad numeral {decimal}"))?;
+        value = value
+            .mul(&ten)
+            .add(&BvValue::from_u64(width + 4, digit as u64));
         if value.significant_bits() > width {
             return Err(format!("numeral {decimal} does not fit {width} bits"));
         }
@@ -180,29 +194,40 @@ fn decimal_to_bv(decimal: &str, width: u32) -> Result<BvValue, String> {
 }
 
 fn parse_float(e: &SExp, exp: u32, sig: u32) -> Result<FpValue, String> {
-    let items = e.list().ok_or_else(|| format!("expected a float, got {}", e.describe()))?;
+    let items = e
+        .list()
+        .ok_or_else(|| format!("expected a float, got {}", e.describe()))?;
     match items {
         [SExp::Atom(fp), sign, exponent, significand] if fp == "fp" => {
-            let bits = parse_bits(sign)?.concat(&parse_bits(exponent)?).concat(&parse_bits(significand)?);
+            let bits = parse_bits(sign)?
+                .concat(&parse_bits(exponent)?)
+                .concat(&parse_bits(significand)?);
             if bits.width() != exp + sig {
-                return Err(format!("float literal of {} bits for format ({exp}, {sig})", bits.width()));
+                return Err(format!(
+                    "float literal of {} bits for format ({exp}, {sig})",
+                    bits.width()
+                ));
             }
             Ok(FpValue::from_bits(exp, sig, bits))
         }
-        [SExp::Atom(underscore), SExp::Atom(kind), _, _] if underscore == "_" => match kind.as_str() {
-            "NaN" => Ok(FpValue::nan(exp, sig)),
-            "+zero" => Ok(FpValue::zero(exp, sig, false)),
-            "-zero" => Ok(FpValue::zero(exp, sig, true)),
-            "+oo" => Ok(FpValue::infinity(exp, sig, false)),
-            "-oo" => Ok(FpValue::infinity(exp, sig, true)),
-            _ => Err(format!("unknown float constant {kind}")),
-        },
+        [SExp::Atom(underscore), SExp::Atom(kind), _, _] if underscore == "_" => {
+            match kind.as_str() {
+                "NaN" => Ok(FpValue::nan(exp, sig)),
+                "+zero" => Ok(FpValue::zero(exp, sig, false)),
+                "-zero" => Ok(FpValue::zero(exp, sig, true)),
+                "+oo" => Ok(FpValue::infinity(exp, sig, false)),
+                "-oo" => Ok(FpValue::infinity(exp, sig, true)),
+                _ => Err(format!("unknown float constant {kind}")),
+            }
+        }
         _ => Err(format!("expected a float, got {}", e.describe())),
     }
 }
 
 fn parse_rounding_mode(e: &SExp) -> Result<RoundingMode, String> {
-    let name = e.atom().ok_or_else(|| format!("expected a rounding mode, got {}", e.describe()))?;
+    let name = e
+        .atom()
+        .ok_or_else(|| format!("expected a rounding mode, got {}", e.describe()))?;
     Ok(match name {
         "RNE" | "roundNearestTiesToEven" => RoundingMode::Rne,
         "RNA" | "roundNearestTiesToAway" => RoundingMode::Rna,
@@ -228,7 +253,10 @@ fn parse_array(e: &SExp, sort: Sort, sorts: &SortTable) -> Result<Value, String>
                 let default = parse_value(default, elem_sort, sorts)?;
                 let mut array = ArrayValue::constant(sort, default);
                 for (index, value) in writes.into_iter().rev() {
-                    array = array.store(parse_value(index, index_sort, sorts)?, parse_value(value, elem_sort, sorts)?);
+                    array = array.store(
+                        parse_value(index, index_sort, sorts)?,
+                        parse_value(value, elem_sort, sorts)?,
+                    );
                 }
                 return Ok(Value::Array(Arc::new(array)));
             }
@@ -271,7 +299,13 @@ mod tests {
     fn parses_nested_lists_quoted_symbols_and_comments() {
         let parsed = parse_sexps("((|a b| #b01) ; note\n (y \"s\"\"q\"))").unwrap();
         let pair = |a: &str, b: &str| SExp::List(vec![SExp::Atom(a.into()), SExp::Atom(b.into())]);
-        assert_eq!(parsed, vec![SExp::List(vec![pair("a b", "#b01"), pair("y", "\"s\"\"q\"")])]);
+        assert_eq!(
+            parsed,
+            vec![SExp::List(vec![
+                pair("a b", "#b01"),
+                pair("y", "\"s\"\"q\"")
+            ])]
+        );
         assert!(parse_sexps("((a)").is_err());
         assert!(parse_sexps("a)").is_err());
         let deep = "(".repeat(100_000) + &")".repeat(100_000);
@@ -281,19 +315,40 @@ mod tests {
     #[test]
     fn parses_scalar_values() {
         let t = SortTable::default();
-        assert_eq!(parse_value(&one("#b101"), Sort::BitVec(3), &t), Ok(Value::Bv(BvValue::from_u64(3, 5))));
-        assert_eq!(parse_value(&one("#xff"), Sort::BitVec(8), &t), Ok(Value::Bv(BvValue::from_u64(8, 255))));
-        assert_eq!(parse_value(&one("(_ bv300 9)"), Sort::BitVec(9), &t), Ok(Value::Bv(BvValue::from_u64(9, 300))));
+        assert_eq!(
+            parse_value(&one("#b101"), Sort::BitVec(3), &t),
+            Ok(Value::Bv(BvValue::from_u64(3, 5)))
+        );
+        assert_eq!(
+            parse_value(&one("#xff"), Sort::BitVec(8), &t),
+            Ok(Value::Bv(BvValue::from_u64(8, 255)))
+        );
+        assert_eq!(
+            parse_value(&one("(_ bv300 9)"), Sort::BitVec(9), &t),
+            Ok(Value::Bv(BvValue::from_u64(9, 300)))
+        );
         assert!(parse_value(&one("(_ bv300 8)"), Sort::BitVec(8), &t).is_err());
         assert!(parse_value(&one("#b101"), Sort::BitVec(4), &t).is_err());
         let f32 = Sort::float32();
         let one_f = parse_value(&one("(fp #b0 #x7f #b00000000000000000000000)"), f32, &t).unwrap();
         assert_eq!(one_f.as_fp().unwrap().bits().to_u64(), Some(0x3f80_0000));
         let minus_inf = parse_value(&one("(_ -oo 8 24)"), f32, &t).unwrap();
-        assert_eq!(minus_inf.as_fp().unwrap().bits().to_u64(), Some(0xff80_0000));
-        assert_eq!(parse_value(&one("(_ NaN 8 24)"), f32, &t), Ok(Value::Fp(FpValue::nan(8, 24))));
-        assert_eq!(parse_value(&one("roundTowardZero"), Sort::RoundingMode, &t), Ok(Value::Rm(RoundingMode::Rtz)));
-        assert_eq!(parse_value(&one("true"), Sort::Bool, &t), Ok(Value::Bool(true)));
+        assert_eq!(
+            minus_inf.as_fp().unwrap().bits().to_u64(),
+            Some(0xff80_0000)
+        );
+        assert_eq!(
+            parse_value(&one("(_ NaN 8 24)"), f32, &t),
+            Ok(Value::Fp(FpValue::nan(8, 24)))
+        );
+        assert_eq!(
+            parse_value(&one("roundTowardZero"), Sort::RoundingMode, &t),
+            Ok(Value::Rm(RoundingMode::Rtz))
+        );
+        assert_eq!(
+            parse_value(&one("true"), Sort::Bool, &t),
+            Ok(Value::Bool(true))
+        );
     }
 
     #[test]
@@ -303,8 +358,14 @@ mod tests {
         let text = "(store (store ((as const (Array (_ BitVec 2) (_ BitVec 3))) #b000) #b01 #b111) #b01 #b010)";
         let value = parse_value(&one(text), sort, &t).unwrap();
         let array = value.as_array().unwrap();
-        assert_eq!(array.select(&Value::Bv(BvValue::from_u64(2, 1))), Value::Bv(BvValue::from_u64(3, 2)));
-        assert_eq!(array.select(&Value::Bv(BvValue::from_u64(2, 3))), Value::Bv(BvValue::zero(3)));
+        assert_eq!(
+            array.select(&Value::Bv(BvValue::from_u64(2, 1))),
+            Value::Bv(BvValue::from_u64(3, 2))
+        );
+        assert_eq!(
+            array.select(&Value::Bv(BvValue::from_u64(2, 3))),
+            Value::Bv(BvValue::zero(3))
+        );
         assert!(parse_value(&one("(_ as-array k!0)"), sort, &t).is_err());
     }
 }

@@ -28,12 +28,18 @@ impl BvValue {
     /// error the caller must have rejected).
     pub fn zero(width: u32) -> BvValue {
         assert!(width > 0, "bit-vector width must be at least 1");
-        BvValue { width, words: vec![0; word_count(width)] }
+        BvValue {
+            width,
+            words: vec![0; word_count(width)],
+        }
     }
 
     /// The all-ones value of `width` bits.
     pub fn ones(width: u32) -> BvValue {
-        let mut v = BvValue { width, words: vec![u64::MAX; word_count(width)] };
+        let mut v = BvValue {
+            width,
+            words: vec![u64::MAX; word_count(width)],
+        };
         v.clear_unused_bits();
         v
     }
@@ -65,7 +71,10 @@ impl BvValue {
     /// `value` in two's complement, sign-extended or truncated to `width`.
     pub fn from_i128(width: u32, value: i128) -> BvValue {
         let fill = if value < 0 { u64::MAX } else { 0 };
-        let mut v = BvValue { width, words: vec![fill; word_count(width).max(2)] };
+        let mut v = BvValue {
+            width,
+            words: vec![fill; word_count(width).max(2)],
+        };
         v.words[0] = value as u64;
         v.words[1] = (value >> 64) as u64;
         v.words.truncate(word_count(width));
@@ -121,7 +130,11 @@ impl BvValue {
     }
 
     pub fn set_bit(&mut self, index: u32, value: bool) {
-        assert!(index < self.width, "bit index {index} out of width {}", self.width);
+        assert!(
+            index < self.width,
+            "bit index {index} out of width {}",
+            self.width
+        );
         let word = &mut self.words[(index / 64) as usize];
         let mask = 1u64 << (index % 64);
         if value {
@@ -150,7 +163,10 @@ impl BvValue {
 
     /// The unsigned value if it fits in 64 bits.
     pub fn to_u64(&self) -> Option<u64> {
-        self.words[1..].iter().all(|&w| w == 0).then_some(self.words[0])
+        self.words[1..]
+            .iter()
+            .all(|&w| w == 0)
+            .then_some(self.words[0])
     }
 
     /// The unsigned value if it fits in 128 bits.
@@ -192,14 +208,25 @@ impl BvValue {
 
     fn zip_words(&self, other: &BvValue, f: impl Fn(u64, u64) -> u64) -> BvValue {
         assert_eq!(self.width, other.width, "bit-vector width mismatch");
-        let words = self.words.iter().zip(&other.words).map(|(&a, &b)| f(a, b)).collect();
-        let mut v = BvValue { width: self.width, words };
+        let words = self
+            .words
+            .iter()
+            .zip(&other.words)
+            .map(|(&a, &b)| f(a, b))
+            .collect();
+        let mut v = BvValue {
+            width: self.width,
+            words,
+        };
         v.clear_unused_bits();
         v
     }
 
     pub fn not(&self) -> BvValue {
-        let mut v = BvValue { width: self.width, words: self.words.iter().map(|w| !w).collect() };
+        let mut v = BvValue {
+            width: self.width,
+            words: self.words.iter().map(|w| !w).collect(),
+        };
         v.clear_unused_bits();
         v
     }
@@ -232,7 +259,10 @@ impl BvValue {
                 s2
             })
             .collect();
-        let mut v = BvValue { width: self.width, words };
+        let mut v = BvValue {
+            width: self.width,
+            words,
+        };
         v.clear_unused_bits();
         v
     }
@@ -261,7 +291,10 @@ impl BvValue {
                 carry = t >> 64;
             }
         }
-        let mut v = BvValue { width: self.width, words: acc };
+        let mut v = BvValue {
+            width: self.width,
+            words: acc,
+        };
         v.clear_unused_bits();
         v
     }
@@ -269,7 +302,10 @@ impl BvValue {
     /// Unsigned quotient and remainder by shift-and-subtract; `divisor` ≠ 0.
     fn udivrem_nonzero(&self, divisor: &BvValue) -> (BvValue, BvValue) {
         if let (Some(a), Some(b)) = (self.to_u128(), divisor.to_u128()) {
-            return (BvValue::from_u128(self.width, a / b), BvValue::from_u128(self.width, a % b));
+            return (
+                BvValue::from_u128(self.width, a / b),
+                BvValue::from_u128(self.width, a % b),
+            );
         }
         let mut quotient = BvValue::zero(self.width);
         let mut remainder = BvValue::zero(self.width);
@@ -329,7 +365,11 @@ impl BvValue {
     pub fn smod(&self, other: &BvValue) -> BvValue {
         let remainder = self.abs().urem(&other.abs());
         if remainder.is_zero() || other.is_zero() {
-            return if other.is_zero() { self.clone() } else { remainder };
+            return if other.is_zero() {
+                self.clone()
+            } else {
+                remainder
+            };
         }
         match (self.msb(), other.msb()) {
             (false, false) => remainder,
@@ -360,7 +400,10 @@ impl BvValue {
                 *word |= self.words[src - 1] >> (64 - bit_shift);
             }
         }
-        let mut v = BvValue { width: self.width, words };
+        let mut v = BvValue {
+            width: self.width,
+            words,
+        };
         v.clear_unused_bits();
         v
     }
@@ -368,7 +411,11 @@ impl BvValue {
     /// Shift right by a constant bit count, filling with `fill` bits.
     fn shr_by(&self, amount: u32, fill: bool) -> BvValue {
         if amount >= self.width {
-            return if fill { BvValue::ones(self.width) } else { BvValue::zero(self.width) };
+            return if fill {
+                BvValue::ones(self.width)
+            } else {
+                BvValue::zero(self.width)
+            };
         }
         let (word_shift, bit_shift) = ((amount / 64) as usize, amount % 64);
         let n = self.words.len();
@@ -380,7 +427,10 @@ impl BvValue {
                 *word |= self.words[src + 1] << (64 - bit_shift);
             }
         }
-        let mut v = BvValue { width: self.width, words };
+        let mut v = BvValue {
+            width: self.width,
+            words,
+        };
         if fill {
             v = v.or(&BvValue::ones(self.width).shl_by(self.width - amount));
         }
@@ -421,7 +471,11 @@ impl BvValue {
 
     /// Bits `hi..=lo`; requires `lo <= hi < width`.
     pub fn extract(&self, hi: u32, lo: u32) -> BvValue {
-        assert!(lo <= hi && hi < self.width, "extract [{hi}:{lo}] of width {}", self.width);
+        assert!(
+            lo <= hi && hi < self.width,
+            "extract [{hi}:{lo}] of width {}",
+            self.width
+        );
         let shifted = self.shr_by(lo, false);
         BvValue::from_words(hi - lo + 1, &shifted.words)
     }

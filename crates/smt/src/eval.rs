@@ -34,7 +34,9 @@ impl fmt::Display for EvalError {
         match self {
             EvalError::Unassigned(v) => write!(f, "no value for variable {v:?}"),
             EvalError::Unsupported(what) => write!(f, "unsupported: evaluation of {what}"),
-            EvalError::IllSortedModel(v) => write!(f, "model value of wrong sort for variable {v:?}"),
+            EvalError::IllSortedModel(v) => {
+                write!(f, "model value of wrong sort for variable {v:?}")
+            }
         }
     }
 }
@@ -77,7 +79,10 @@ pub fn default_value(sort: Sort, sorts: &SortTable) -> Value {
         Sort::Array(_) => {
             let (_, elem) = sorts.array_parts(sort).expect("array sort");
             // Element sorts nest only as deep as array types do.
-            Value::Array(Arc::new(ArrayValue::constant(sort, default_value(elem, sorts))))
+            Value::Array(Arc::new(ArrayValue::constant(
+                sort,
+                default_value(elem, sorts),
+            )))
         }
     }
 }
@@ -92,7 +97,11 @@ fn domain_size(sort: Sort) -> Result<Option<u128>, EvalError> {
         // Every NaN pattern (2^sig - 2 of them) is one value.
         Sort::Float { exp, sig } => pow2(exp + sig).map(|n| n - (1u128 << sig) + 3),
         Sort::RoundingMode => Some(5),
-        Sort::Array(_) => return Err(EvalError::Unsupported("equality of arrays indexed by arrays".into())),
+        Sort::Array(_) => {
+            return Err(EvalError::Unsupported(
+                "equality of arrays indexed by arrays".into(),
+            ))
+        }
     })
 }
 
@@ -126,7 +135,11 @@ pub fn eval_op(op: Op, args: &[&Value], sorts: &SortTable) -> Result<Value, Eval
     }
     let b = |v: BvValue| Ok(Value::Bv(v));
     match op {
-        Ite => Ok(if args[0].as_bool().expect("Bool condition") { args[1].clone() } else { args[2].clone() }),
+        Ite => Ok(if args[0].as_bool().expect("Bool condition") {
+            args[1].clone()
+        } else {
+            args[2].clone()
+        }),
         BvNot => b(bv(args[0]).not()),
         BvNeg => b(bv(args[0]).neg()),
         BvAnd => b(bv(args[0]).and(bv(args[1]))),
@@ -152,9 +165,14 @@ pub fn eval_op(op: Op, args: &[&Value], sorts: &SortTable) -> Result<Value, Eval
         Select => Ok(args[0].as_array().expect("array").select(args[1])),
         Store => {
             let array = args[0].as_array().expect("array");
-            Ok(Value::Array(Arc::new(array.store(args[1].clone(), args[2].clone()))))
+            Ok(Value::Array(Arc::new(
+                array.store(args[1].clone(), args[2].clone()),
+            )))
         }
-        ConstArray(sort) => Ok(Value::Array(Arc::new(ArrayValue::constant(sort, args[0].clone())))),
+        ConstArray(sort) => Ok(Value::Array(Arc::new(ArrayValue::constant(
+            sort,
+            args[0].clone(),
+        )))),
         FpAbs => Ok(Value::Fp(fp(args[0]).abs())),
         FpNeg => Ok(Value::Fp(fp(args[0]).negate())),
         FpFromBits { exp, sig } => Ok(Value::Fp(FpValue::from_bits(exp, sig, bv(args[0]).clone()))),
@@ -227,7 +245,11 @@ pub struct Evaluator<'a> {
 
 impl<'a> Evaluator<'a> {
     pub fn new(store: &'a TermStore, model: &'a Model) -> Evaluator<'a> {
-        Evaluator { store, model, memo: FxHashMap::default() }
+        Evaluator {
+            store,
+            model,
+            memo: FxHashMap::default(),
+        }
     }
 
     fn var_value(&self, var: VarId) -> Result<Value, EvalError> {
@@ -252,7 +274,11 @@ impl<'a> Evaluator<'a> {
                 TermKind::Var(var) => self.var_value(*var)?,
                 TermKind::App { args, .. } if !children_done => {
                     stack.push((t, true));
-                    stack.extend(args.iter().filter(|a| !self.memo.contains_key(a)).map(|&a| (a, false)));
+                    stack.extend(
+                        args.iter()
+                            .filter(|a| !self.memo.contains_key(a))
+                            .map(|&a| (a, false)),
+                    );
                     continue;
                 }
                 TermKind::App { op, args } => {
@@ -294,11 +320,17 @@ mod tests {
         let mut s = TermStore::new();
         let x = s.var("x", Sort::BitVec(4));
         let mut m = Model::new();
-        assert_eq!(eval(&s, x, &m), Err(EvalError::Unassigned(s.as_var(x).unwrap())));
+        assert_eq!(
+            eval(&s, x, &m),
+            Err(EvalError::Unassigned(s.as_var(x).unwrap()))
+        );
         m.fill_unassigned = true;
         assert_eq!(eval(&s, x, &m), Ok(Value::Bv(BvValue::zero(4))));
         m.set(s.as_var(x).unwrap(), Value::Bool(true));
-        assert_eq!(eval(&s, x, &m), Err(EvalError::IllSortedModel(s.as_var(x).unwrap())));
+        assert_eq!(
+            eval(&s, x, &m),
+            Err(EvalError::IllSortedModel(s.as_var(x).unwrap()))
+        );
     }
 
     #[test]
@@ -317,7 +349,10 @@ mod tests {
         for _ in 0..200_000 {
             expected = expected.wrapping_add(1) ^ 5;
         }
-        assert_eq!(eval(&s, t, &m), Ok(Value::Bv(BvValue::from_u64(32, expected as u64))));
+        assert_eq!(
+            eval(&s, t, &m),
+            Ok(Value::Bv(BvValue::from_u64(32, expected as u64)))
+        );
     }
 
     #[test]

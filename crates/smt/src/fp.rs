@@ -17,19 +17,29 @@ use crate::sort::RoundingMode;
 use crate::value::{FpValue, Value};
 
 fn ieee_format(exp: u32, sig: u32) -> Result<ieee::Format, EvalError> {
-    ieee::Format::new(exp, sig)
-        .ok_or_else(|| EvalError::Unsupported(format!("floating-point format ({exp}, {sig}) in evaluation")))
+    ieee::Format::new(exp, sig).ok_or_else(|| {
+        EvalError::Unsupported(format!(
+            "floating-point format ({exp}, {sig}) in evaluation"
+        ))
+    })
 }
 
 fn to_ieee(v: &FpValue) -> Result<ieee::Fp, EvalError> {
     let format = ieee_format(v.exp, v.sig)?;
-    Ok(ieee::Fp::from_bits(format, v.bits().to_u128().expect("format fits in 128 bits")))
+    Ok(ieee::Fp::from_bits(
+        format,
+        v.bits().to_u128().expect("format fits in 128 bits"),
+    ))
 }
 
 fn from_ieee(v: ieee::Fp) -> Value {
     let format = v.format();
     let (exp, sig) = (format.exp_bits(), format.sig_bits());
-    Value::Fp(FpValue::from_bits(exp, sig, BvValue::from_u128(exp + sig, v.to_bits())))
+    Value::Fp(FpValue::from_bits(
+        exp,
+        sig,
+        BvValue::from_u128(exp + sig, v.to_bits()),
+    ))
 }
 
 fn ieee_rounding(rm: RoundingMode) -> ieee::RoundingMode {
@@ -69,12 +79,16 @@ pub(crate) fn eval_fp_arith(op: Op, args: &[&Value]) -> Result<Value, EvalError>
         ToFp { exp, sig } => from_ieee(float(args[1])?.convert(ieee_format(exp, sig)?, rm())),
         ToFpFromSbv { exp, sig } => {
             let bv = args[1].as_bv().expect("sort-checked bit-vector");
-            let value = bv.to_i128().ok_or_else(|| too_wide("signed operand", bv.width()))?;
+            let value = bv
+                .to_i128()
+                .ok_or_else(|| too_wide("signed operand", bv.width()))?;
             from_ieee(ieee::Fp::from_i128(ieee_format(exp, sig)?, value, rm()))
         }
         ToFpFromUbv { exp, sig } => {
             let bv = args[1].as_bv().expect("sort-checked bit-vector");
-            let value = bv.to_u128().ok_or_else(|| too_wide("unsigned operand", bv.width()))?;
+            let value = bv
+                .to_u128()
+                .ok_or_else(|| too_wide("unsigned operand", bv.width()))?;
             from_ieee(ieee::Fp::from_u128(ieee_format(exp, sig)?, value, rm()))
         }
         FpToSbv(width) | FpToUbv(width) => {
@@ -97,7 +111,11 @@ mod tests {
     use super::*;
 
     fn f32(x: f32) -> Value {
-        Value::Fp(FpValue::from_bits(8, 24, BvValue::from_u64(32, x.to_bits() as u64)))
+        Value::Fp(FpValue::from_bits(
+            8,
+            24,
+            BvValue::from_u64(32, x.to_bits() as u64),
+        ))
     }
 
     fn apply(op: Op, args: &[Value]) -> Result<Value, EvalError> {
@@ -111,40 +129,73 @@ mod tests {
     #[test]
     fn arithmetic_matches_host_floats_in_nearest_even() {
         let rne = rm(RoundingMode::Rne);
-        let cases = [(1.5f32, 2.25f32), (1e30, -3e-30), (0.1, 0.2), (-0.0, 0.0), (f32::MAX, f32::MAX)];
+        let cases = [
+            (1.5f32, 2.25f32),
+            (1e30, -3e-30),
+            (0.1, 0.2),
+            (-0.0, 0.0),
+            (f32::MAX, f32::MAX),
+        ];
         for (a, b) in cases {
             let args = [rne.clone(), f32(a), f32(b)];
             assert_eq!(apply(Op::FpAdd, &args), Ok(f32(a + b)), "{a} + {b}");
             assert_eq!(apply(Op::FpMul, &args), Ok(f32(a * b)), "{a} * {b}");
             assert_eq!(apply(Op::FpDiv, &args), Ok(f32(a / b)), "{a} / {b}");
         }
-        assert_eq!(apply(Op::FpSqrt, &[rne.clone(), f32(2.0)]), Ok(f32(2f32.sqrt())));
-        assert_eq!(apply(Op::FpDiv, &[rne, f32(0.0), f32(0.0)]), Ok(f32(f32::NAN)));
+        assert_eq!(
+            apply(Op::FpSqrt, &[rne.clone(), f32(2.0)]),
+            Ok(f32(2f32.sqrt()))
+        );
+        assert_eq!(
+            apply(Op::FpDiv, &[rne, f32(0.0), f32(0.0)]),
+            Ok(f32(f32::NAN))
+        );
     }
 
     #[test]
     fn conversions_and_unspecified_cases() {
         let rtz = rm(RoundingMode::Rtz);
         let to_int = |op: Op, x: f32| apply(op, &[rtz.clone(), f32(x)]).unwrap();
-        assert_eq!(to_int(Op::FpToSbv(32), -2.7), Value::Bv(BvValue::from_i128(32, -2)));
-        assert_eq!(to_int(Op::FpToUbv(8), 255.9), Value::Bv(BvValue::from_u64(8, 255)));
-        assert_eq!(to_int(Op::FpToUbv(8), 256.0), Value::Bv(BvValue::signed_min(8)));
-        assert_eq!(to_int(Op::FpToSbv(16), f32::NAN), Value::Bv(BvValue::signed_min(16)));
+        assert_eq!(
+            to_int(Op::FpToSbv(32), -2.7),
+            Value::Bv(BvValue::from_i128(32, -2))
+        );
+        assert_eq!(
+            to_int(Op::FpToUbv(8), 255.9),
+            Value::Bv(BvValue::from_u64(8, 255))
+        );
+        assert_eq!(
+            to_int(Op::FpToUbv(8), 256.0),
+            Value::Bv(BvValue::signed_min(8))
+        );
+        assert_eq!(
+            to_int(Op::FpToSbv(16), f32::NAN),
+            Value::Bv(BvValue::signed_min(16))
+        );
         let from = apply(
             Op::ToFpFromSbv { exp: 8, sig: 24 },
-            &[rm(RoundingMode::Rne), Value::Bv(BvValue::from_i128(64, -16_777_217))],
+            &[
+                rm(RoundingMode::Rne),
+                Value::Bv(BvValue::from_i128(64, -16_777_217)),
+            ],
         );
         assert_eq!(from, Ok(f32(-16_777_216.0)));
         let min = apply(Op::FpMin, &[f32(0.0), f32(-0.0)]).unwrap();
         assert_eq!(min, f32(-0.0));
         let to_double = apply(Op::ToFp { exp: 11, sig: 53 }, &[rtz, f32(0.1)]).unwrap();
-        assert_eq!(to_double.as_fp().unwrap().bits().to_u64(), Some((0.1f32 as f64).to_bits()));
+        assert_eq!(
+            to_double.as_fp().unwrap().bits().to_u64(),
+            Some((0.1f32 as f64).to_bits())
+        );
     }
 
     #[test]
     fn formats_beyond_the_ieee_crate_are_unsupported() {
         let huge = Value::Fp(FpValue::zero(30, 200, false));
         let args = [rm(RoundingMode::Rne), huge.clone(), huge];
-        assert!(matches!(apply(Op::FpAdd, &args), Err(EvalError::Unsupported(_))));
+        assert!(matches!(
+            apply(Op::FpAdd, &args),
+            Err(EvalError::Unsupported(_))
+        ));
     }
 }

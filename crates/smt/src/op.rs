@@ -80,7 +80,10 @@ pub enum Op {
     BvSge,
     /// First argument is the high part.
     Concat,
-    Extract { hi: u32, lo: u32 },
+    Extract {
+        hi: u32,
+        lo: u32,
+    },
     ZeroExtend(u32),
     SignExtend(u32),
     RotateLeft(u32),
@@ -125,17 +128,29 @@ pub enum Op {
     FpIsNegative,
     FpIsPositive,
     /// `(rm, float)` → float of format `(exp, sig)`.
-    ToFp { exp: u32, sig: u32 },
+    ToFp {
+        exp: u32,
+        sig: u32,
+    },
     /// `(rm, signed bv)` → float.
-    ToFpFromSbv { exp: u32, sig: u32 },
+    ToFpFromSbv {
+        exp: u32,
+        sig: u32,
+    },
     /// `(rm, unsigned bv)` → float.
-    ToFpFromUbv { exp: u32, sig: u32 },
+    ToFpFromUbv {
+        exp: u32,
+        sig: u32,
+    },
     /// `(rm, float)` → signed bv of the given width (unspecified when out of range or NaN).
     FpToSbv(u32),
     /// `(rm, float)` → unsigned bv of the given width (unspecified when out of range or NaN).
     FpToUbv(u32),
     /// bv of width `exp + sig` → float (reinterpretation).
-    FpFromBits { exp: u32, sig: u32 },
+    FpFromBits {
+        exp: u32,
+        sig: u32,
+    },
     /// float → its IEEE encoding (canonical pattern for NaN).
     FpToBits,
 }
@@ -149,7 +164,11 @@ pub struct SortError {
 
 impl fmt::Display for SortError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ill-sorted application of {:?}: {}", self.op, self.message)
+        write!(
+            f,
+            "ill-sorted application of {:?}: {}",
+            self.op, self.message
+        )
     }
 }
 
@@ -198,14 +217,20 @@ impl Op {
 }
 
 fn error(op: Op, message: impl Into<String>) -> SortError {
-    SortError { op, message: message.into() }
+    SortError {
+        op,
+        message: message.into(),
+    }
 }
 
 fn expect_arity(op: Op, args: &[Sort], arity: usize) -> Result<(), SortError> {
     if args.len() == arity {
         Ok(())
     } else {
-        Err(error(op, format!("expects {arity} arguments, got {}", args.len())))
+        Err(error(
+            op,
+            format!("expects {arity} arguments, got {}", args.len()),
+        ))
     }
 }
 
@@ -219,7 +244,9 @@ fn all_bool(op: Op, args: &[Sort]) -> Result<Sort, SortError> {
 /// Width of the single bit-vector argument.
 fn unary_bv(op: Op, args: &[Sort]) -> Result<u32, SortError> {
     expect_arity(op, args, 1)?;
-    args[0].bv_width().ok_or_else(|| error(op, format!("expects a bit-vector, got {:?}", args[0])))
+    args[0]
+        .bv_width()
+        .ok_or_else(|| error(op, format!("expects a bit-vector, got {:?}", args[0])))
 }
 
 /// Width of two equally wide bit-vector arguments.
@@ -227,7 +254,10 @@ fn binary_bv(op: Op, args: &[Sort]) -> Result<u32, SortError> {
     expect_arity(op, args, 2)?;
     match (args[0], args[1]) {
         (Sort::BitVec(a), Sort::BitVec(b)) if a == b => Ok(a),
-        _ => Err(error(op, format!("expects two bit-vectors of equal width, got {args:?}"))),
+        _ => Err(error(
+            op,
+            format!("expects two bit-vectors of equal width, got {args:?}"),
+        )),
     }
 }
 
@@ -240,7 +270,8 @@ fn checked_width(op: Op, width: u64) -> Result<Sort, SortError> {
 
 /// Format of a single float argument (after an optional rounding mode).
 fn float_arg(op: Op, sort: Sort) -> Result<(u32, u32), SortError> {
-    sort.float_format().ok_or_else(|| error(op, format!("expects a float, got {sort:?}")))
+    sort.float_format()
+        .ok_or_else(|| error(op, format!("expects a float, got {sort:?}")))
 }
 
 fn valid_float_format(op: Op, exp: u32, sig: u32) -> Result<Sort, SortError> {
@@ -257,13 +288,19 @@ fn float_operands(op: Op, args: &[Sort], float_count: usize) -> Result<Sort, Sor
     let rm_count = op.takes_rounding_mode() as usize;
     expect_arity(op, args, rm_count + float_count)?;
     if rm_count == 1 && args[0] != Sort::RoundingMode {
-        return Err(error(op, format!("first argument must be a RoundingMode, got {:?}", args[0])));
+        return Err(error(
+            op,
+            format!("first argument must be a RoundingMode, got {:?}", args[0]),
+        ));
     }
     let floats = &args[rm_count..];
     float_arg(op, floats[0])?;
     match floats.iter().all(|&s| s == floats[0]) {
         true => Ok(floats[0]),
-        false => Err(error(op, format!("expects floats of one format, got {floats:?}"))),
+        false => Err(error(
+            op,
+            format!("expects floats of one format, got {floats:?}"),
+        )),
     }
 }
 
@@ -289,17 +326,19 @@ pub fn result_sort(op: Op, args: &[Sort], sorts: &SortTable) -> Result<Sort, Sor
         }
         Eq | Distinct => {
             if args.len() < 2 || args.iter().any(|&s| s != args[0]) {
-                return Err(error(op, format!("expects at least two arguments of one sort, got {args:?}")));
+                return Err(error(
+                    op,
+                    format!("expects at least two arguments of one sort, got {args:?}"),
+                ));
             }
             Ok(Sort::Bool)
         }
         BvNot | BvNeg => unary_bv(op, args).map(Sort::BitVec),
-        BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem | BvSdiv | BvSrem | BvSmod | BvShl
-        | BvLshr | BvAshr => binary_bv(op, args).map(Sort::BitVec),
-        BvUlt | BvUle | BvUgt | BvUge | BvSlt | BvSle | BvSgt | BvSge | BvUaddOverflow | BvSaddOverflow
-        | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow | BvSmulOverflow | BvSdivOverflow => {
-            binary_bv(op, args).map(|_| Sort::Bool)
-        }
+        BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem | BvSdiv | BvSrem
+        | BvSmod | BvShl | BvLshr | BvAshr => binary_bv(op, args).map(Sort::BitVec),
+        BvUlt | BvUle | BvUgt | BvUge | BvSlt | BvSle | BvSgt | BvSge | BvUaddOverflow
+        | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow | BvSmulOverflow
+        | BvSdivOverflow => binary_bv(op, args).map(|_| Sort::Bool),
         Concat => {
             expect_arity(op, args, 2)?;
             match (args[0], args[1]) {
@@ -331,23 +370,28 @@ pub fn result_sort(op: Op, args: &[Sort], sorts: &SortTable) -> Result<Sort, Sor
             expect_arity(op, args, 3)?;
             match sorts.array_parts(args[0]) {
                 Some((index, elem)) if index == args[1] && elem == args[2] => Ok(args[0]),
-                _ => Err(error(op, format!("expects (Array I E, I, E), got {args:?}"))),
+                _ => Err(error(
+                    op,
+                    format!("expects (Array I E, I, E), got {args:?}"),
+                )),
             }
         }
         ConstArray(sort) => {
             expect_arity(op, args, 1)?;
             match sorts.array_parts(sort) {
                 Some((_, elem)) if elem == args[0] => Ok(sort),
-                _ => Err(error(op, format!("element {:?} does not fit array sort {sort:?}", args[0]))),
+                _ => Err(error(
+                    op,
+                    format!("element {:?} does not fit array sort {sort:?}", args[0]),
+                )),
             }
         }
         FpAbs | FpNeg | FpSqrt | FpRoundToIntegral => float_operands(op, args, 1),
         FpAdd | FpSub | FpMul | FpDiv | FpRem | FpMin | FpMax => float_operands(op, args, 2),
         FpFma => float_operands(op, args, 3),
         FpEq | FpLt | FpLeq | FpGt | FpGeq => float_operands(op, args, 2).map(|_| Sort::Bool),
-        FpIsNaN | FpIsInfinite | FpIsZero | FpIsNormal | FpIsSubnormal | FpIsNegative | FpIsPositive => {
-            float_operands(op, args, 1).map(|_| Sort::Bool)
-        }
+        FpIsNaN | FpIsInfinite | FpIsZero | FpIsNormal | FpIsSubnormal | FpIsNegative
+        | FpIsPositive => float_operands(op, args, 1).map(|_| Sort::Bool),
         ToFp { exp, sig } => {
             float_operands(op, args, 1)?;
             valid_float_format(op, exp, sig)
@@ -355,7 +399,10 @@ pub fn result_sort(op: Op, args: &[Sort], sorts: &SortTable) -> Result<Sort, Sor
         ToFpFromSbv { exp, sig } | ToFpFromUbv { exp, sig } => {
             expect_arity(op, args, 2)?;
             if args[0] != Sort::RoundingMode || args[1].bv_width().is_none() {
-                return Err(error(op, format!("expects (RoundingMode, BitVec), got {args:?}")));
+                return Err(error(
+                    op,
+                    format!("expects (RoundingMode, BitVec), got {args:?}"),
+                ));
             }
             valid_float_format(op, exp, sig)
         }
@@ -371,7 +418,10 @@ pub fn result_sort(op: Op, args: &[Sort], sorts: &SortTable) -> Result<Sort, Sor
             let sort = valid_float_format(op, exp, sig)?;
             match exp as u64 + sig as u64 == w as u64 {
                 true => Ok(sort),
-                false => Err(error(op, format!("bit-vector of width {w} is not a ({exp}, {sig}) float"))),
+                false => Err(error(
+                    op,
+                    format!("bit-vector of width {w} is not a ({exp}, {sig}) float"),
+                )),
             }
         }
         FpToBits => {
@@ -393,8 +443,14 @@ mod tests {
         assert_eq!(result_sort(Op::BvAdd, &[bv8, bv8], &t), Ok(bv8));
         assert!(result_sort(Op::BvAdd, &[bv8, Sort::BitVec(4)], &t).is_err());
         assert_eq!(result_sort(Op::BvUlt, &[bv8, bv8], &t), Ok(Sort::Bool));
-        assert_eq!(result_sort(Op::Concat, &[bv8, Sort::BitVec(4)], &t), Ok(Sort::BitVec(12)));
-        assert_eq!(result_sort(Op::Extract { hi: 7, lo: 4 }, &[bv8], &t), Ok(Sort::BitVec(4)));
+        assert_eq!(
+            result_sort(Op::Concat, &[bv8, Sort::BitVec(4)], &t),
+            Ok(Sort::BitVec(12))
+        );
+        assert_eq!(
+            result_sort(Op::Extract { hi: 7, lo: 4 }, &[bv8], &t),
+            Ok(Sort::BitVec(4))
+        );
         assert!(result_sort(Op::Extract { hi: 8, lo: 4 }, &[bv8], &t).is_err());
         assert!(result_sort(Op::Extract { hi: 3, lo: 4 }, &[bv8], &t).is_err());
         assert!(result_sort(Op::ZeroExtend(u32::MAX), &[bv8], &t).is_err());
@@ -404,9 +460,15 @@ mod tests {
     fn array_and_float_signatures() {
         let mut t = SortTable::default();
         let arr = t.array(Sort::BitVec(4), Sort::Bool);
-        assert_eq!(result_sort(Op::Select, &[arr, Sort::BitVec(4)], &t), Ok(Sort::Bool));
+        assert_eq!(
+            result_sort(Op::Select, &[arr, Sort::BitVec(4)], &t),
+            Ok(Sort::Bool)
+        );
         assert!(result_sort(Op::Select, &[arr, Sort::BitVec(5)], &t).is_err());
-        assert_eq!(result_sort(Op::Store, &[arr, Sort::BitVec(4), Sort::Bool], &t), Ok(arr));
+        assert_eq!(
+            result_sort(Op::Store, &[arr, Sort::BitVec(4), Sort::Bool], &t),
+            Ok(arr)
+        );
         assert_eq!(result_sort(Op::ConstArray(arr), &[Sort::Bool], &t), Ok(arr));
         let f32 = Sort::float32();
         let rm = Sort::RoundingMode;
@@ -414,9 +476,18 @@ mod tests {
         assert!(result_sort(Op::FpAdd, &[f32, f32], &t).is_err());
         assert_eq!(result_sort(Op::FpRem, &[f32, f32], &t), Ok(f32));
         assert_eq!(result_sort(Op::FpToBits, &[f32], &t), Ok(Sort::BitVec(32)));
-        assert_eq!(result_sort(Op::FpFromBits { exp: 8, sig: 24 }, &[Sort::BitVec(32)], &t), Ok(f32));
-        assert_eq!(result_sort(Op::ToFp { exp: 11, sig: 53 }, &[rm, f32], &t), Ok(Sort::float64()));
-        assert_eq!(result_sort(Op::FpToSbv(32), &[rm, f32], &t), Ok(Sort::BitVec(32)));
+        assert_eq!(
+            result_sort(Op::FpFromBits { exp: 8, sig: 24 }, &[Sort::BitVec(32)], &t),
+            Ok(f32)
+        );
+        assert_eq!(
+            result_sort(Op::ToFp { exp: 11, sig: 53 }, &[rm, f32], &t),
+            Ok(Sort::float64())
+        );
+        assert_eq!(
+            result_sort(Op::FpToSbv(32), &[rm, f32], &t),
+            Ok(Sort::BitVec(32))
+        );
         assert_eq!(result_sort(Op::FpIsNaN, &[f32], &t), Ok(Sort::Bool));
     }
 }

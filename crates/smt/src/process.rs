@@ -42,7 +42,12 @@ impl ProcessSolver {
     /// Starts `program args…` (which must read SMT-LIB2 on standard input,
     /// e.g. `z3 -in -smt2`) for problems in `logic`. `time_limit` bounds each
     /// check.
-    pub fn spawn(program: &str, args: &[&str], logic: &str, time_limit: Option<Duration>) -> std::io::Result<Self> {
+    pub fn spawn(
+        program: &str,
+        args: &[&str],
+        logic: &str,
+        time_limit: Option<Duration>,
+    ) -> std::io::Result<Self> {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -85,7 +90,11 @@ impl ProcessSolver {
         if self.broken.is_some() {
             return;
         }
-        if let Err(e) = self.stdin.write_all(text.as_bytes()).and_then(|_| self.stdin.flush()) {
+        if let Err(e) = self
+            .stdin
+            .write_all(text.as_bytes())
+            .and_then(|_| self.stdin.flush())
+        {
             self.fail(format!("cannot write to the solver process: {e}"));
         }
     }
@@ -96,13 +105,20 @@ impl ProcessSolver {
         let mut text = String::new();
         loop {
             let line = match deadline {
-                Some(d) => self.lines.recv_timeout(d.saturating_duration_since(Instant::now())),
-                None => self.lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                Some(d) => self
+                    .lines
+                    .recv_timeout(d.saturating_duration_since(Instant::now())),
+                None => self
+                    .lines
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
             };
             match line {
                 Ok(line) => text.push_str(&line),
                 Err(RecvTimeoutError::Timeout) => return Err("time limit reached".into()),
-                Err(RecvTimeoutError::Disconnected) => return Err("the solver process ended".into()),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err("the solver process ended".into())
+                }
             }
             text.push('\n');
             // Complete once the parentheses balance (a partial answer fails to parse).
@@ -127,7 +143,9 @@ impl ProcessSolver {
         }
         let reference = self.write_term(store, t);
         let name = format!("|a!{}|", self.assumption_names.len());
-        self.send(&format!("(declare-fun {name} () Bool)\n(assert (= {name} {reference}))\n"));
+        self.send(&format!(
+            "(declare-fun {name} () Bool)\n(assert (= {name} {reference}))\n"
+        ));
         self.assumption_names.insert(t, name.clone());
         name
     }
@@ -143,9 +161,15 @@ impl ProcessSolver {
         let names: Vec<&str> = vars.iter().map(|(_, n)| n.as_str()).collect();
         self.send(&format!("(get-value ({}))\n", names.join(" ")));
         let answer = self.receive(self.time_limit.map(|l| Instant::now() + l))?;
-        let pairs = answer.list().ok_or_else(|| format!("unexpected get-value answer {}", answer.describe()))?;
+        let pairs = answer
+            .list()
+            .ok_or_else(|| format!("unexpected get-value answer {}", answer.describe()))?;
         if pairs.len() != vars.len() {
-            return Err(format!("get-value answered {} values for {} variables", pairs.len(), vars.len()));
+            return Err(format!(
+                "get-value answered {} values for {} variables",
+                pairs.len(),
+                vars.len()
+            ));
         }
         for ((t, _), pair) in vars.iter().zip(pairs) {
             let value = match pair.list() {
@@ -166,7 +190,10 @@ impl Solver for ProcessSolver {
 
     fn check(&mut self, store: &TermStore, assumptions: &[TermId]) -> SatResult {
         self.model = None;
-        let names: Vec<String> = assumptions.iter().map(|&a| self.assumption_name(store, a)).collect();
+        let names: Vec<String> = assumptions
+            .iter()
+            .map(|&a| self.assumption_name(store, a))
+            .collect();
         self.send(&format!("(check-sat-assuming ({}))\n", names.join(" ")));
         let result = match &self.broken {
             Some(reason) => SatResult::Unknown(reason.clone()),
@@ -177,7 +204,10 @@ impl Solver for ProcessSolver {
                     SatResult::Unknown("the external solver answered unknown".into())
                 }
                 Ok(other) => {
-                    self.fail(format!("unexpected answer from the solver: {}", other.describe()));
+                    self.fail(format!(
+                        "unexpected answer from the solver: {}",
+                        other.describe()
+                    ));
                     SatResult::Unknown(self.broken.clone().expect("just set"))
                 }
                 Err(reason) => {

@@ -40,11 +40,20 @@ const MAX_ITE_PUSH_NODES: usize = 64;
 
 /// A simplified term for `op(args)` (well sorted, of sort `sort`), or `None`
 /// to intern the application unchanged.
-pub(crate) fn simplify(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) -> Option<TermId> {
+pub(crate) fn simplify(
+    store: &mut TermStore,
+    op: Op,
+    args: &[TermId],
+    sort: Sort,
+) -> Option<TermId> {
     // Empty and singleton conjunctions never reach the store, at any depth:
     // every application then has arguments, and printing stays valid.
     if matches!(op, Op::And | Op::Or) && args.len() <= 1 {
-        return Some(args.first().copied().unwrap_or_else(|| store.bool_const(op == Op::And)));
+        return Some(
+            args.first()
+                .copied()
+                .unwrap_or_else(|| store.bool_const(op == Op::And)),
+        );
     }
     if store.rewrite_depth >= MAX_REWRITE_DEPTH {
         return None;
@@ -58,7 +67,11 @@ pub(crate) fn simplify(store: &mut TermStore, op: Op, args: &[TermId], sort: Sor
 /// Evaluates applications whose arguments are all constants. Operators
 /// without an implemented semantics (FP arithmetic) are left alone.
 fn fold_constants(store: &mut TermStore, op: Op, args: &[TermId]) -> Option<TermId> {
-    let result = match args.iter().map(|&a| store.const_value(a)).collect::<Option<Vec<&Value>>>() {
+    let result = match args
+        .iter()
+        .map(|&a| store.const_value(a))
+        .collect::<Option<Vec<&Value>>>()
+    {
         Some(values) => eval_op(op, &values, store.sorts()),
         // Arrays are never constants, but (dis)equalities of arrays built
         // from constants fold too.
@@ -110,8 +123,8 @@ fn simplify_by_op(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) ->
             let w = sort.bv_width().expect("bit-vector");
             simplify_rotate_left(store, w - k % w, args[0])
         }
-        BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow | BvSmulOverflow
-        | BvSdivOverflow => simplify_overflow(store, op, args[0], args[1]),
+        BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow
+        | BvSmulOverflow | BvSdivOverflow => simplify_overflow(store, op, args[0], args[1]),
         Select => simplify_select(store, args[0], args[1]),
         Store => simplify_store(store, args[0], args[1], args[2]),
         FpNeg => (store.op(args[0]) == Some(FpNeg)).then(|| store.args(args[0])[0]),
@@ -145,14 +158,18 @@ fn simplify_and_or(store: &mut TermStore, is_and: bool, args: &[TermId]) -> Opti
             flat.push(a);
         }
     }
-    if flat.iter().any(|&a| store.as_bool_const(a) == Some(absorbing)) {
+    if flat
+        .iter()
+        .any(|&a| store.as_bool_const(a) == Some(absorbing))
+    {
         return Some(store.bool_const(absorbing));
     }
     flat.retain(|&a| store.as_bool_const(a) != Some(!absorbing));
     flat.sort_unstable();
     flat.dedup();
-    let has_complement =
-        flat.iter().any(|&a| store.op(a) == Some(Op::Not) && flat.binary_search(&store.args(a)[0]).is_ok());
+    let has_complement = flat
+        .iter()
+        .any(|&a| store.op(a) == Some(Op::Not) && flat.binary_search(&store.args(a)[0]).is_ok());
     if has_complement {
         return Some(store.bool_const(absorbing));
     }
@@ -194,7 +211,8 @@ fn simplify_ite(store: &mut TermStore, c: TermId, a: TermId, b: TermId) -> Optio
     }
     // ite(c, ite(c, x, _), y) = ite(c, x, y) and symmetrically.
     let branch_under = |store: &TermStore, t: TermId, take_then: bool| {
-        (store.op(t) == Some(Op::Ite) && store.args(t)[0] == c).then(|| store.args(t)[if take_then { 1 } else { 2 }])
+        (store.op(t) == Some(Op::Ite) && store.args(t)[0] == c)
+            .then(|| store.args(t)[if take_then { 1 } else { 2 }])
     };
     if let Some(x) = branch_under(store, a, true) {
         return Some(store.ite(c, x, b));
@@ -262,7 +280,9 @@ fn simplify_eq(store: &mut TermStore, a: TermId, b: TermId) -> Option<TermId> {
             }
         }
         // x + c1 = c2  ⇔  x = c2 - c1.
-        let Some(c2) = store.as_bv_const(y).cloned() else { continue };
+        let Some(c2) = store.as_bv_const(y).cloned() else {
+            continue;
+        };
         if let Some((term, c1)) = split_constant_addend(store, x) {
             let rhs = store.bv_const(c2.sub(&c1));
             return Some(store.eq(term, rhs));
@@ -284,7 +304,8 @@ fn split_concat_equality(store: &mut TermStore, a: TermId, b: TermId) -> Option<
             let k_high = store.bv_const(k.extract(k.width() - 1, low_width));
             let k_low = store.bv_const(k.extract(low_width - 1, 0));
             (k_high, k_low)
-        } else if store.op(y) == Some(Op::Concat) && store.sort(store.args(y)[1]) == store.sort(low) {
+        } else if store.op(y) == Some(Op::Concat) && store.sort(store.args(y)[1]) == store.sort(low)
+        {
             (store.args(y)[0], store.args(y)[1])
         } else {
             continue;
@@ -309,7 +330,8 @@ fn constant_array(store: &TermStore, t: TermId) -> Option<ArrayValue> {
                 a = args[0];
             }
             Op::ConstArray(sort) => {
-                let mut value = ArrayValue::constant(sort, store.const_value(store.args(a)[0])?.clone());
+                let mut value =
+                    ArrayValue::constant(sort, store.const_value(store.args(a)[0])?.clone());
                 for (index, elem) in writes.into_iter().rev() {
                     value = value.store(index.clone(), elem.clone());
                 }
@@ -337,13 +359,23 @@ fn split_constant_addend(store: &TermStore, t: TermId) -> Option<(TermId, BvValu
 fn simplify_bitwise(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
     let w = store.sort(a).bv_width().expect("bit-vector");
     if a == b {
-        return Some(if op == Op::BvXor { store.bv_const(BvValue::zero(w)) } else { a });
+        return Some(if op == Op::BvXor {
+            store.bv_const(BvValue::zero(w))
+        } else {
+            a
+        });
     }
     if are_complements(store, a, b) {
-        return Some(store.bv_const(if op == Op::BvAnd { BvValue::zero(w) } else { BvValue::ones(w) }));
+        return Some(store.bv_const(if op == Op::BvAnd {
+            BvValue::zero(w)
+        } else {
+            BvValue::ones(w)
+        }));
     }
     for (x, y) in [(a, b), (b, a)] {
-        let Some(c) = store.as_bv_const(y) else { continue };
+        let Some(c) = store.as_bv_const(y) else {
+            continue;
+        };
         let (zero, ones) = (c.is_zero(), c.is_ones());
         match op {
             Op::BvAnd if zero => return Some(y),
@@ -372,7 +404,9 @@ fn simplify_arith(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option
         return Some(store.bv_add(a, minus_c));
     }
     for (x, y) in [(a, b), (b, a)] {
-        let Some(c) = store.as_bv_const(y).cloned() else { continue };
+        let Some(c) = store.as_bv_const(y).cloned() else {
+            continue;
+        };
         match op {
             Op::BvAdd if c.is_zero() => return Some(x),
             Op::BvMul if c.is_zero() => return Some(y),
@@ -384,7 +418,11 @@ fn simplify_arith(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option
             let inner = store.args(x);
             for (z, k) in [(inner[0], inner[1]), (inner[1], inner[0])] {
                 if let Some(c0) = store.as_bv_const(k) {
-                    let combined = if op == Op::BvAdd { c0.add(&c) } else { c0.mul(&c) };
+                    let combined = if op == Op::BvAdd {
+                        c0.add(&c)
+                    } else {
+                        c0.mul(&c)
+                    };
                     let combined = store.bv_const(combined);
                     return Some(store.mk(op, &[z, combined]));
                 }
@@ -441,8 +479,16 @@ fn simplify_comparison(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> O
         BvUgt => return Some(store.mk(BvUlt, &[b, a])),
         BvSgt => return Some(store.mk(BvSlt, &[b, a])),
         BvUge | BvSge | BvUle | BvSle => {
-            let strict = if matches!(op, BvUge | BvUle) { BvUlt } else { BvSlt };
-            let (x, y) = if matches!(op, BvUge | BvSge) { (a, b) } else { (b, a) };
+            let strict = if matches!(op, BvUge | BvUle) {
+                BvUlt
+            } else {
+                BvSlt
+            };
+            let (x, y) = if matches!(op, BvUge | BvSge) {
+                (a, b)
+            } else {
+                (b, a)
+            };
             // a >= b ⇔ ¬(a < b);  a <= b ⇔ ¬(b < a).
             let lt = store.mk(strict, &[x, y]);
             return Some(store.not(lt));
@@ -479,7 +525,9 @@ fn as_extract(store: &TermStore, t: TermId) -> Option<(u32, u32, TermId)> {
 
 fn simplify_concat(store: &mut TermStore, high: TermId, low: TermId) -> Option<TermId> {
     // Adjacent slices of one term merge back.
-    if let (Some((h1, l1, x)), Some((h2, l2, y))) = (as_extract(store, high), as_extract(store, low)) {
+    if let (Some((h1, l1, x)), Some((h2, l2, y))) =
+        (as_extract(store, high), as_extract(store, low))
+    {
         if x == y && l1 == h2 + 1 {
             return Some(store.extract(h1, l2, x));
         }
@@ -496,7 +544,12 @@ fn simplify_concat(store: &mut TermStore, high: TermId, low: TermId) -> Option<T
     None
 }
 
-fn simplify_extract(store: &mut TermStore, mut hi: u32, mut lo: u32, arg: TermId) -> Option<TermId> {
+fn simplify_extract(
+    store: &mut TermStore,
+    mut hi: u32,
+    mut lo: u32,
+    arg: TermId,
+) -> Option<TermId> {
     // Descend through slices and concatenations that contain the whole range.
     let mut x = arg;
     loop {
@@ -537,7 +590,8 @@ fn simplify_extract(store: &mut TermStore, mut hi: u32, mut lo: u32, arg: TermId
     // as object ++ offset, constants) is a choice between the slices.
     if store.op(x) == Some(Op::Ite) {
         let sliceable = |store: &TermStore, t: TermId| {
-            store.const_value(t).is_some() || matches!(store.op(t), Some(Op::Concat | Op::Extract { .. }))
+            store.const_value(t).is_some()
+                || matches!(store.op(t), Some(Op::Concat | Op::Extract { .. }))
         };
         let pushed = push_into_ite_tree(store, x, MAX_ITE_PUSH_NODES, sliceable, |store, leaf| {
             store.extract(hi, lo, leaf)
@@ -585,10 +639,16 @@ fn simplify_rotate_left(store: &mut TermStore, amount: u32, a: TermId) -> Option
 fn simplify_overflow(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {
     use Op::*;
     let w = store.sort(a).bv_width().expect("bit-vector");
-    let is_const = |store: &TermStore, t: TermId, pred: fn(&BvValue) -> bool| store.as_bv_const(t).is_some_and(pred);
-    let either = |store: &TermStore, pred: fn(&BvValue) -> bool| is_const(store, a, pred) || is_const(store, b, pred);
+    let is_const = |store: &TermStore, t: TermId, pred: fn(&BvValue) -> bool| {
+        store.as_bv_const(t).is_some_and(pred)
+    };
+    let either = |store: &TermStore, pred: fn(&BvValue) -> bool| {
+        is_const(store, a, pred) || is_const(store, b, pred)
+    };
     let never = match op {
-        BvUaddOverflow | BvSaddOverflow | BvUmulOverflow | BvSmulOverflow => either(store, BvValue::is_zero),
+        BvUaddOverflow | BvSaddOverflow | BvUmulOverflow | BvSmulOverflow => {
+            either(store, BvValue::is_zero)
+        }
         BvUsubOverflow | BvSsubOverflow => is_const(store, b, BvValue::is_zero),
         BvSdivOverflow => store.as_bv_const(b).is_some_and(|c| !c.is_ones()),
         _ => false,
@@ -621,7 +681,13 @@ fn simplify_select(store: &mut TermStore, array: TermId, index: TermId) -> Optio
             // Reads distribute over a choice of arrays (merges in symbolic
             // execution), so that the reads reach stores and variables.
             Some(Op::Ite) => {
-                return push_into_ite_tree(store, a, usize::MAX, |_, _| true, |store, leaf| store.select(leaf, index));
+                return push_into_ite_tree(
+                    store,
+                    a,
+                    usize::MAX,
+                    |_, _| true,
+                    |store, leaf| store.select(leaf, index),
+                );
             }
             _ => break,
         }
@@ -678,7 +744,12 @@ fn push_into_ite_tree(
     Some(image[&root])
 }
 
-fn simplify_store(store: &mut TermStore, array: TermId, index: TermId, value: TermId) -> Option<TermId> {
+fn simplify_store(
+    store: &mut TermStore,
+    array: TermId,
+    index: TermId,
+    value: TermId,
+) -> Option<TermId> {
     // Writing back what is there changes nothing.
     if store.op(value) == Some(Op::Select) && store.args(value) == [array, index] {
         return Some(array);

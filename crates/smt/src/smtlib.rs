@@ -83,12 +83,14 @@ fn operator_text(store: &TermStore, op: Op) -> String {
         SignExtend(n) => indexed("sign_extend", &[n]),
         RotateLeft(n) => indexed("rotate_left", &[n]),
         RotateRight(n) => indexed("rotate_right", &[n]),
-        ToFp { exp, sig } | ToFpFromSbv { exp, sig } | FpFromBits { exp, sig } => indexed("to_fp", &[exp, sig]),
+        ToFp { exp, sig } | ToFpFromSbv { exp, sig } | FpFromBits { exp, sig } => {
+            indexed("to_fp", &[exp, sig])
+        }
         ToFpFromUbv { exp, sig } => indexed("to_fp_unsigned", &[exp, sig]),
         FpToSbv(w) => indexed("fp.to_sbv", &[w]),
         FpToUbv(w) => indexed("fp.to_ubv", &[w]),
-        FpToBits | BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow
-        | BvSmulOverflow | BvSdivOverflow => format!("{op:?}"),
+        FpToBits | BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow
+        | BvUmulOverflow | BvSmulOverflow | BvSdivOverflow => format!("{op:?}"),
         _ => plain_name(op).to_string(),
     }
 }
@@ -111,12 +113,19 @@ fn fp_literal(v: &FpValue) -> String {
     let bits = v.bits();
     let width = v.exp + v.sig;
     let sign = bits.extract(width - 1, width - 1).to_smtlib();
-    format!("(fp {sign} {} {})", v.exponent_field().to_smtlib(), v.significand_field().to_smtlib())
+    format!(
+        "(fp {sign} {} {})",
+        v.exponent_field().to_smtlib(),
+        v.significand_field().to_smtlib()
+    )
 }
 
 /// Quotes a symbol; `|` and `\` cannot appear inside quotes and become `_`.
 fn quote(name: &str) -> String {
-    let cleaned: String = name.chars().map(|c| if c == '|' || c == '\\' { '_' } else { c }).collect();
+    let cleaned: String = name
+        .chars()
+        .map(|c| if c == '|' || c == '\\' { '_' } else { c })
+        .collect();
     format!("|{cleaned}|")
 }
 
@@ -130,7 +139,8 @@ fn node_name(t: TermId) -> String {
 /// variables.
 fn is_reserved_name(name: &str) -> bool {
     let numbered = |prefix| {
-        name.strip_prefix(prefix).is_some_and(|rest: &str| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+        name.strip_prefix(prefix)
+            .is_some_and(|rest: &str| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
     };
     numbered("t!") || numbered("a!")
 }
@@ -164,13 +174,22 @@ impl SmtLibWriter {
     fn declare_var(&mut self, store: &TermStore, t: TermId, out: &mut String) {
         let hint = store.var_name(store.as_var(t).expect("variable"));
         let hint = quote(hint).trim_matches('|').to_string();
-        let mut name = if hint.is_empty() { "v".to_string() } else { hint.clone() };
+        let mut name = if hint.is_empty() {
+            "v".to_string()
+        } else {
+            hint.clone()
+        };
         let mut suffix = 0;
         while is_reserved_name(&name) || self.used_names.contains(&name) {
             suffix += 1;
             name = format!("{hint}#{suffix}");
         }
-        let _ = writeln!(out, "(declare-fun {} () {})", quote(&name), sort_text(store, store.sort(t)));
+        let _ = writeln!(
+            out,
+            "(declare-fun {} () {})",
+            quote(&name),
+            sort_text(store, store.sort(t))
+        );
         self.used_names.insert(name.clone());
         self.var_names.insert(t, name);
     }
@@ -188,7 +207,12 @@ impl SmtLibWriter {
                 TermKind::Var(_) => self.declare_var(store, t, out),
                 TermKind::App { args, .. } if !children_done => {
                     stack.push((t, true));
-                    stack.extend(args.iter().rev().filter(|a| !self.defined.contains(a)).map(|&a| (a, false)));
+                    stack.extend(
+                        args.iter()
+                            .rev()
+                            .filter(|a| !self.defined.contains(a))
+                            .map(|&a| (a, false)),
+                    );
                     continue;
                 }
                 TermKind::App { op, args } => self.define_app(store, t, *op, args, out),
@@ -197,7 +221,14 @@ impl SmtLibWriter {
         }
     }
 
-    fn define_app(&mut self, store: &TermStore, t: TermId, op: Op, args: &[TermId], out: &mut String) {
+    fn define_app(
+        &mut self,
+        store: &TermStore,
+        t: TermId,
+        op: Op,
+        args: &[TermId],
+        out: &mut String,
+    ) {
         let name = quote(&node_name(t));
         let sort = sort_text(store, store.sort(t));
         let arg_sorts: Vec<Sort> = args.iter().map(|&a| store.sort(a)).collect();
@@ -237,11 +268,20 @@ fn application(store: &TermStore, op: Op, a: &[String], arg_sorts: &[Sort]) -> S
             return format!("(and ({same} {m0} {m1}) (distinct {mr} {m0}))");
         }
         BvUmulOverflow => {
-            let product = format!("(bvmul ((_ zero_extend {width}) {}) ((_ zero_extend {width}) {}))", a[0], a[1]);
-            return format!("(distinct ((_ extract {} {width}) {product}) (_ bv0 {width}))", 2 * width - 1);
+            let product = format!(
+                "(bvmul ((_ zero_extend {width}) {}) ((_ zero_extend {width}) {}))",
+                a[0], a[1]
+            );
+            return format!(
+                "(distinct ((_ extract {} {width}) {product}) (_ bv0 {width}))",
+                2 * width - 1
+            );
         }
         BvSmulOverflow => {
-            let product = format!("(bvmul ((_ sign_extend {width}) {}) ((_ sign_extend {width}) {}))", a[0], a[1]);
+            let product = format!(
+                "(bvmul ((_ sign_extend {width}) {}) ((_ sign_extend {width}) {}))",
+                a[0], a[1]
+            );
             let low = format!("((_ extract {} 0) {product})", width - 1);
             return format!("(distinct {product} ((_ sign_extend {width}) {low}))");
         }
@@ -286,19 +326,39 @@ fn float_to_integer(op: Op, width: u32, a: &[String], float_sort: Sort) -> Strin
         (k as u64 <= emax).then(|| {
             let biased = crate::bv::BvValue::from_u64(exp, k as u64 + emax);
             let sign = if negative { "#b1" } else { "#b0" };
-            format!("(fp {sign} {} {})", biased.to_smtlib(), crate::bv::BvValue::zero(sig - 1).to_smtlib())
+            format!(
+                "(fp {sign} {} {})",
+                biased.to_smtlib(),
+                crate::bv::BvValue::zero(sig - 1).to_smtlib()
+            )
         })
     };
     let (low, high) = match op {
-        Op::FpToSbv(_) => (power_of_two(width - 1, true), power_of_two(width - 1, false)),
-        _ => (Some(format!("(_ +zero {exp} {sig})")), power_of_two(width, false)),
+        Op::FpToSbv(_) => (
+            power_of_two(width - 1, true),
+            power_of_two(width - 1, false),
+        ),
+        _ => (
+            Some(format!("(_ +zero {exp} {sig})")),
+            power_of_two(width, false),
+        ),
     };
-    let mut in_range = vec![format!("(not (fp.isNaN {x}))"), format!("(not (fp.isInfinite {x}))")];
+    let mut in_range = vec![
+        format!("(not (fp.isNaN {x}))"),
+        format!("(not (fp.isInfinite {x}))"),
+    ];
     in_range.extend(low.map(|l| format!("(fp.geq {rounded} {l})")));
     in_range.extend(high.map(|h| format!("(fp.lt {rounded} {h})")));
-    let name = if matches!(op, Op::FpToSbv(_)) { "fp.to_sbv" } else { "fp.to_ubv" };
+    let name = if matches!(op, Op::FpToSbv(_)) {
+        "fp.to_sbv"
+    } else {
+        "fp.to_ubv"
+    };
     let invalid = crate::bv::BvValue::signed_min(width).to_smtlib();
-    format!("(ite (and {}) ((_ {name} {width}) {rm} {x}) {invalid})", in_range.join(" "))
+    format!(
+        "(ite (and {}) ((_ {name} {width}) {rm} {x}) {invalid})",
+        in_range.join(" ")
+    )
 }
 
 /// SMT-LIB names of the non-indexed operators.
@@ -364,10 +424,26 @@ fn plain_name(op: Op) -> &'static str {
         FpIsSubnormal => "fp.isSubnormal",
         FpIsNegative => "fp.isNegative",
         FpIsPositive => "fp.isPositive",
-        Extract { .. } | ZeroExtend(_) | SignExtend(_) | RotateLeft(_) | RotateRight(_) | ConstArray(_)
-        | ToFp { .. } | ToFpFromSbv { .. } | ToFpFromUbv { .. } | FpToSbv(_) | FpToUbv(_) | FpFromBits { .. }
-        | FpToBits | BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow
-        | BvSmulOverflow | BvSdivOverflow => unreachable!("{op:?} is printed with indices or expanded"),
+        Extract { .. }
+        | ZeroExtend(_)
+        | SignExtend(_)
+        | RotateLeft(_)
+        | RotateRight(_)
+        | ConstArray(_)
+        | ToFp { .. }
+        | ToFpFromSbv { .. }
+        | ToFpFromUbv { .. }
+        | FpToSbv(_)
+        | FpToUbv(_)
+        | FpFromBits { .. }
+        | FpToBits
+        | BvUaddOverflow
+        | BvSaddOverflow
+        | BvUsubOverflow
+        | BvSsubOverflow
+        | BvUmulOverflow
+        | BvSmulOverflow
+        | BvSdivOverflow => unreachable!("{op:?} is printed with indices or expanded"),
     }
 }
 

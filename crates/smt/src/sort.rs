@@ -18,7 +18,10 @@ pub enum Sort {
     /// An IEEE-754 binary format: `exp` exponent bits, `sig` significand bits
     /// *including* the hidden bit (SMT-LIB convention: Float32 is (8, 24)).
     /// Both are ≥ 2.
-    Float { exp: u32, sig: u32 },
+    Float {
+        exp: u32,
+        sig: u32,
+    },
     RoundingMode,
     /// An array sort interned in the store's [`SortTable`].
     Array(ArraySortId),
@@ -84,8 +87,13 @@ pub enum RoundingMode {
 }
 
 impl RoundingMode {
-    pub const ALL: [RoundingMode; 5] =
-        [RoundingMode::Rne, RoundingMode::Rna, RoundingMode::Rtp, RoundingMode::Rtn, RoundingMode::Rtz];
+    pub const ALL: [RoundingMode; 5] = [
+        RoundingMode::Rne,
+        RoundingMode::Rna,
+        RoundingMode::Rtp,
+        RoundingMode::Rtn,
+        RoundingMode::Rtz,
+    ];
 
     pub fn smtlib_name(self) -> &'static str {
         match self {
@@ -111,7 +119,10 @@ impl SortTable {
     /// # Panics
     /// If `index` or `elem` is not [`Sort::is_valid`] (a bug in the caller).
     pub fn array(&mut self, index: Sort, elem: Sort) -> Sort {
-        assert!(index.is_valid() && elem.is_valid(), "invalid array sort ({index:?}, {elem:?})");
+        assert!(
+            index.is_valid() && elem.is_valid(),
+            "invalid array sort ({index:?}, {elem:?})"
+        );
         let next = ArraySortId(self.arrays.len() as u32);
         let id = *self.lookup.entry((index, elem)).or_insert(next);
         if id == next {
@@ -151,7 +162,12 @@ impl fmt::Display for SortDisplay<'_> {
             Sort::RoundingMode => write!(f, "RoundingMode"),
             Sort::Array(_) => {
                 let (index, elem) = self.table.array_parts(self.sort).expect("array sort");
-                write!(f, "(Array {} {})", self.table.display(index), self.table.display(elem))
+                write!(
+                    f,
+                    "(Array {} {})",
+                    self.table.display(index),
+                    self.table.display(elem)
+                )
             }
         }
     }
@@ -170,6 +186,9 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
         let nested = table.array(Sort::Bool, a);
-        assert_eq!(table.display(nested).to_string(), "(Array Bool (Array (_ BitVec 32) (_ BitVec 8)))");
+        assert_eq!(
+            table.display(nested).to_string(),
+            "(Array Bool (Array (_ BitVec 32) (_ BitVec 8)))"
+        );
     }
 }

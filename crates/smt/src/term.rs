@@ -119,7 +119,9 @@ impl<'a> NodeKey<'a> {
     fn matches(self, kind: &TermKind) -> bool {
         match (self, kind) {
             (NodeKey::Const(v), TermKind::Const(w)) => v == &**w,
-            (NodeKey::App(op, args), TermKind::App { op: o, args: a }) => op == *o && args == &a[..],
+            (NodeKey::App(op, args), TermKind::App { op: o, args: a }) => {
+                op == *o && args == &a[..]
+            }
             _ => false,
         }
     }
@@ -127,7 +129,10 @@ impl<'a> NodeKey<'a> {
     fn to_kind(self) -> TermKind {
         match self {
             NodeKey::Const(v) => TermKind::Const(Box::new(v.clone())),
-            NodeKey::App(op, args) => TermKind::App { op, args: args.into() },
+            NodeKey::App(op, args) => TermKind::App {
+                op,
+                args: args.into(),
+            },
         }
     }
 }
@@ -236,7 +241,11 @@ impl TermStore {
         assert!(sort.is_valid(), "variable {name} of invalid sort {sort:?}");
         let id = VarId(self.vars.len() as u32);
         let term = self.push(TermKind::Var(id), sort);
-        self.vars.push(VarInfo { name: name.to_string(), sort, term });
+        self.vars.push(VarInfo {
+            name: name.to_string(),
+            sort,
+            term,
+        });
         term
     }
 
@@ -250,12 +259,17 @@ impl TermStore {
     fn intern(&mut self, key: NodeKey<'_>, sort: Sort) -> TermId {
         let hash = key.structural_hash();
         let nodes = &self.nodes;
-        if let Some(&id) = self.table.find(hash, |&id| key.matches(&nodes[id.index()].kind)) {
+        if let Some(&id) = self
+            .table
+            .find(hash, |&id| key.matches(&nodes[id.index()].kind))
+        {
             return id;
         }
         let id = self.push(key.to_kind(), sort);
         let nodes = &self.nodes;
-        self.table.insert_unique(hash, id, |&id| NodeKey::of(&nodes[id.index()].kind).structural_hash());
+        self.table.insert_unique(hash, id, |&id| {
+            NodeKey::of(&nodes[id.index()].kind).structural_hash()
+        });
         id
     }
 
@@ -508,7 +522,10 @@ mod tests {
         let mut s = TermStore::new();
         let sort = s.array_sort(Sort::BitVec(4), Sort::BitVec(8));
         let value = crate::value::ArrayValue::constant(sort, Value::Bv(BvValue::from_u64(8, 7)))
-            .store(Value::Bv(BvValue::from_u64(4, 2)), Value::Bv(BvValue::from_u64(8, 9)));
+            .store(
+                Value::Bv(BvValue::from_u64(4, 2)),
+                Value::Bv(BvValue::from_u64(8, 9)),
+            );
         let t = s.constant(Value::Array(std::sync::Arc::new(value.clone())));
         assert_eq!(s.sort(t), sort);
         let evaluated = crate::eval::eval(&s, t, &crate::eval::Model::default()).unwrap();

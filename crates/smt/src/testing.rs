@@ -36,7 +36,11 @@ impl Rng {
     /// Mostly random bits, often an edge value (0, 1, all ones, signed
     /// extremes), truncated to `width`.
     pub(crate) fn interesting_u128(&mut self, width: u32) -> u128 {
-        let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
+        let mask = if width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << width) - 1
+        };
         let raw = match self.below(8) {
             0 => 0,
             1 => 1,
@@ -58,7 +62,10 @@ pub(crate) enum Expr {
 
 pub(crate) const FP_EXP: u32 = 3;
 pub(crate) const FP_SIG: u32 = 3;
-pub(crate) const FP_SORT: Sort = Sort::Float { exp: FP_EXP, sig: FP_SIG };
+pub(crate) const FP_SORT: Sort = Sort::Float {
+    exp: FP_EXP,
+    sig: FP_SIG,
+};
 pub(crate) const ARRAY_INDEX_WIDTH: u32 = 2;
 pub(crate) const ARRAY_ELEM_WIDTH: u32 = 3;
 pub(crate) const MAX_WIDTH: u32 = 8;
@@ -76,7 +83,10 @@ pub(crate) struct Generator {
 impl Generator {
     pub(crate) fn new(seed: u64) -> Generator {
         let mut store = TermStore::new();
-        let array_sort = store.array_sort(Sort::BitVec(ARRAY_INDEX_WIDTH), Sort::BitVec(ARRAY_ELEM_WIDTH));
+        let array_sort = store.array_sort(
+            Sort::BitVec(ARRAY_INDEX_WIDTH),
+            Sort::BitVec(ARRAY_ELEM_WIDTH),
+        );
         let mut vars = Vec::new();
         for i in 0..3 {
             vars.push(store.var(&format!("p{i}"), Sort::Bool));
@@ -90,7 +100,13 @@ impl Generator {
         vars.push(store.var("f", FP_SORT));
         vars.push(store.var("g", FP_SORT));
         vars.push(store.var("r", Sort::RoundingMode));
-        Generator { rng: Rng::new(seed), store, array_sort, vars, pool: Vec::new() }
+        Generator {
+            rng: Rng::new(seed),
+            store,
+            array_sort,
+            vars,
+            pool: Vec::new(),
+        }
     }
 
     fn chance(&mut self, percent: u64) -> bool {
@@ -101,9 +117,11 @@ impl Generator {
         match sort {
             Sort::Bool => Value::Bool(self.chance(50)),
             Sort::BitVec(w) => Value::Bv(BvValue::from_u128(w, self.rng.interesting_u128(w))),
-            Sort::Float { exp, sig } => {
-                Value::Fp(FpValue::from_bits(exp, sig, BvValue::from_u64(exp + sig, self.rng.next_u64())))
-            }
+            Sort::Float { exp, sig } => Value::Fp(FpValue::from_bits(
+                exp,
+                sig,
+                BvValue::from_u64(exp + sig, self.rng.next_u64()),
+            )),
             Sort::RoundingMode => Value::Rm(RoundingMode::ALL[self.rng.below(5) as usize]),
             Sort::Array(_) => {
                 let elem = Sort::BitVec(ARRAY_ELEM_WIDTH);
@@ -118,9 +136,16 @@ impl Generator {
     }
 
     fn leaf(&mut self, sort: Sort) -> Rc<Expr> {
-        let candidates: Vec<TermId> = self.vars.iter().copied().filter(|&v| self.store.sort(v) == sort).collect();
+        let candidates: Vec<TermId> = self
+            .vars
+            .iter()
+            .copied()
+            .filter(|&v| self.store.sort(v) == sort)
+            .collect();
         if !candidates.is_empty() && (self.chance(60) || matches!(sort, Sort::Array(_))) {
-            return Rc::new(Expr::Var(candidates[self.rng.below(candidates.len() as u64) as usize]));
+            return Rc::new(Expr::Var(
+                candidates[self.rng.below(candidates.len() as u64) as usize],
+            ));
         }
         if let Sort::Array(_) = sort {
             unreachable!("array variables exist");
@@ -145,7 +170,12 @@ impl Generator {
     /// A random expression of `sort` at most `depth` operators deep.
     pub(crate) fn expr(&mut self, sort: Sort, depth: u32) -> Rc<Expr> {
         if self.chance(25) {
-            let reusable: Vec<Rc<Expr>> = self.pool.iter().filter(|(s, _)| *s == sort).map(|(_, e)| e.clone()).collect();
+            let reusable: Vec<Rc<Expr>> = self
+                .pool
+                .iter()
+                .filter(|(s, _)| *s == sort)
+                .map(|(_, e)| e.clone())
+                .collect();
             if !reusable.is_empty() {
                 return reusable[self.rng.below(reusable.len() as u64) as usize].clone();
             }
@@ -175,11 +205,22 @@ impl Generator {
     /// Mostly an expression with the operator of `e` whose operands are
     /// partly those of `e` and partly fresh leaves; sometimes just a leaf.
     fn sibling(&mut self, e: &Rc<Expr>) -> Rc<Expr> {
-        let Expr::App(op, args) = e.as_ref() else { return self.leaf(self.sort_of(e)) };
+        let Expr::App(op, args) = e.as_ref() else {
+            return self.leaf(self.sort_of(e));
+        };
         if self.chance(25) {
             return self.leaf(self.sort_of(e));
         }
-        let args = args.iter().map(|a| if self.chance(50) { a.clone() } else { self.leaf(self.sort_of(a)) }).collect();
+        let args = args
+            .iter()
+            .map(|a| {
+                if self.chance(50) {
+                    a.clone()
+                } else {
+                    self.leaf(self.sort_of(a))
+                }
+            })
+            .collect();
         Rc::new(Expr::App(*op, args))
     }
 
@@ -189,7 +230,8 @@ impl Generator {
             Expr::Const(v) => v.sort(),
             Expr::App(op, args) => {
                 let arg_sorts: Vec<Sort> = args.iter().map(|a| self.sort_of(a)).collect();
-                crate::op::result_sort(*op, &arg_sorts, self.store.sorts()).expect("generated terms are well sorted")
+                crate::op::result_sort(*op, &arg_sorts, self.store.sorts())
+                    .expect("generated terms are well sorted")
             }
         }
     }
@@ -209,7 +251,10 @@ impl Generator {
             4 | 12 | 13 => {
                 let s = [b, w, w, self.array_sort, FP_SORT][self.rng.below(5) as usize];
                 let op = [Eq, Distinct][self.rng.below(2) as usize];
-                (op, vec![s; 2 + (op == Distinct && self.chance(50)) as usize])
+                (
+                    op,
+                    vec![s; 2 + (op == Distinct && self.chance(50)) as usize],
+                )
             }
             5..=7 => {
                 let ops = [BvUlt, BvUle, BvUgt, BvUge, BvSlt, BvSle, BvSgt, BvSge];
@@ -228,12 +273,26 @@ impl Generator {
                 (ops[self.rng.below(ops.len() as u64) as usize], vec![w, w])
             }
             10 => {
-                let ops = [FpIsNaN, FpIsInfinite, FpIsZero, FpIsNormal, FpIsSubnormal, FpIsNegative, FpIsPositive];
-                (ops[self.rng.below(ops.len() as u64) as usize], vec![FP_SORT])
+                let ops = [
+                    FpIsNaN,
+                    FpIsInfinite,
+                    FpIsZero,
+                    FpIsNormal,
+                    FpIsSubnormal,
+                    FpIsNegative,
+                    FpIsPositive,
+                ];
+                (
+                    ops[self.rng.below(ops.len() as u64) as usize],
+                    vec![FP_SORT],
+                )
             }
             _ => {
                 let ops = [FpEq, FpLt, FpLeq, FpGt, FpGeq];
-                (ops[self.rng.below(ops.len() as u64) as usize], vec![FP_SORT, FP_SORT])
+                (
+                    ops[self.rng.below(ops.len() as u64) as usize],
+                    vec![FP_SORT, FP_SORT],
+                )
             }
         }
     }
@@ -246,8 +305,8 @@ impl Generator {
             0 => ([BvNot, BvNeg][self.rng.below(2) as usize], vec![s]),
             1..=4 => {
                 let ops = [
-                    BvAnd, BvOr, BvXor, BvAdd, BvSub, BvMul, BvUdiv, BvUrem, BvSdiv, BvSrem, BvSmod, BvShl, BvLshr,
-                    BvAshr,
+                    BvAnd, BvOr, BvXor, BvAdd, BvSub, BvMul, BvUdiv, BvUrem, BvSdiv, BvSrem,
+                    BvSmod, BvShl, BvLshr, BvAshr,
                 ];
                 (ops[self.rng.below(ops.len() as u64) as usize], vec![s, s])
             }
@@ -262,24 +321,35 @@ impl Generator {
             }
             8 if w >= 2 => {
                 let narrow = 1 + self.rng.below((w - 1) as u64) as u32;
-                let op = [ZeroExtend(w - narrow), SignExtend(w - narrow)][self.rng.below(2) as usize];
+                let op =
+                    [ZeroExtend(w - narrow), SignExtend(w - narrow)][self.rng.below(2) as usize];
                 (op, vec![Sort::BitVec(narrow)])
             }
             9 => {
                 let k = self.rng.below(2 * w as u64) as u32;
-                ([RotateLeft(k), RotateRight(k)][self.rng.below(2) as usize], vec![s])
+                (
+                    [RotateLeft(k), RotateRight(k)][self.rng.below(2) as usize],
+                    vec![s],
+                )
             }
-            10 if w == ARRAY_ELEM_WIDTH => (Select, vec![self.array_sort, Sort::BitVec(ARRAY_INDEX_WIDTH)]),
+            10 if w == ARRAY_ELEM_WIDTH => (
+                Select,
+                vec![self.array_sort, Sort::BitVec(ARRAY_INDEX_WIDTH)],
+            ),
             11 if w == FP_EXP + FP_SIG => (FpToBits, vec![FP_SORT]),
-            12 | 13 => {
-                ([FpToSbv(w), FpToUbv(w)][self.rng.below(2) as usize], vec![Sort::RoundingMode, FP_SORT])
-            }
+            12 | 13 => (
+                [FpToSbv(w), FpToUbv(w)][self.rng.below(2) as usize],
+                vec![Sort::RoundingMode, FP_SORT],
+            ),
             _ => (BvAdd, vec![s, s]),
         }
     }
 
     fn array_op(&mut self) -> (Op, Vec<Sort>) {
-        let (index, elem) = (Sort::BitVec(ARRAY_INDEX_WIDTH), Sort::BitVec(ARRAY_ELEM_WIDTH));
+        let (index, elem) = (
+            Sort::BitVec(ARRAY_INDEX_WIDTH),
+            Sort::BitVec(ARRAY_ELEM_WIDTH),
+        );
         match self.rng.below(4) {
             0 | 1 => (Op::Store, vec![self.array_sort, index, elem]),
             2 => (Op::ConstArray(self.array_sort), vec![elem]),
@@ -321,7 +391,9 @@ impl Generator {
             Expr::Const(v) => self.store.constant(v.clone()),
             Expr::App(op, args) => {
                 let args: Vec<TermId> = args.iter().map(|a| self.build(a)).collect();
-                self.store.app(*op, &args).expect("generator builds well-sorted terms")
+                self.store
+                    .app(*op, &args)
+                    .expect("generator builds well-sorted terms")
             }
         }
     }
@@ -343,14 +415,17 @@ pub(crate) fn naive_eval(e: &Expr, store: &TermStore, model: &Model) -> Value {
         Expr::Const(v) => v.clone(),
         Expr::App(op, args) => {
             let values: Vec<Value> = args.iter().map(|a| naive_eval(a, store, model)).collect();
-            eval_op(*op, &values.iter().collect::<Vec<_>>(), store.sorts()).expect("every generated operator has a semantics")
+            eval_op(*op, &values.iter().collect::<Vec<_>>(), store.sorts())
+                .expect("every generated operator has a semantics")
         }
     }
 }
 
 pub(crate) fn semantically_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Array(x), Value::Array(y)) => x.extensionally_equal(y, Some(1 << ARRAY_INDEX_WIDTH)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.extensionally_equal(y, Some(1 << ARRAY_INDEX_WIDTH))
+        }
         _ => a == b,
     }
 }

@@ -23,14 +23,24 @@ pub fn post_order(store: &TermStore, roots: &[TermId]) -> Vec<TermId> {
             continue;
         }
         stack.push((t, true));
-        stack.extend(store.args(t).iter().rev().filter(|a| !seen.contains(a)).map(|&a| (a, false)));
+        stack.extend(
+            store
+                .args(t)
+                .iter()
+                .rev()
+                .filter(|a| !seen.contains(a))
+                .map(|&a| (a, false)),
+        );
     }
     order
 }
 
 /// The variables reachable from `roots`, in first-visit order.
 pub fn free_vars(store: &TermStore, roots: &[TermId]) -> Vec<VarId> {
-    post_order(store, roots).into_iter().filter_map(|t| store.as_var(t)).collect()
+    post_order(store, roots)
+        .into_iter()
+        .filter_map(|t| store.as_var(t))
+        .collect()
 }
 
 /// `roots` with every occurrence of a key of `replacement` replaced by its
@@ -40,9 +50,17 @@ pub fn free_vars(store: &TermStore, roots: &[TermId]) -> Vec<VarId> {
 ///
 /// # Panics
 /// If a replacement changes a sort (a bug in the caller).
-pub fn substitute(store: &mut TermStore, roots: &[TermId], replacement: &FxHashMap<TermId, TermId>) -> Vec<TermId> {
+pub fn substitute(
+    store: &mut TermStore,
+    roots: &[TermId],
+    replacement: &FxHashMap<TermId, TermId>,
+) -> Vec<TermId> {
     for (&from, &to) in replacement {
-        assert_eq!(store.sort(from), store.sort(to), "substitution must preserve sorts");
+        assert_eq!(
+            store.sort(from),
+            store.sort(to),
+            "substitution must preserve sorts"
+        );
     }
     let mut image: FxHashMap<TermId, TermId> = FxHashMap::default();
     let mut stack: Vec<(TermId, bool)> = roots.iter().map(|&r| (r, false)).collect();
@@ -60,12 +78,20 @@ pub fn substitute(store: &mut TermStore, roots: &[TermId], replacement: &FxHashM
         };
         if !children_done {
             stack.push((t, true));
-            stack.extend(args.iter().filter(|a| !image.contains_key(a)).map(|&a| (a, false)));
+            stack.extend(
+                args.iter()
+                    .filter(|a| !image.contains_key(a))
+                    .map(|&a| (a, false)),
+            );
             continue;
         }
         let (op, args) = (*op, args.clone());
         let new_args: Vec<TermId> = args.iter().map(|a| image[a]).collect();
-        let rebuilt = if new_args[..] == args[..] { t } else { store.mk(op, &new_args) };
+        let rebuilt = if new_args[..] == args[..] {
+            t
+        } else {
+            store.mk(op, &new_args)
+        };
         image.insert(t, rebuilt);
     }
     roots.iter().map(|r| image[r]).collect()
@@ -89,7 +115,10 @@ mod tests {
         let product = s.bv_mul(sum, sum);
         let order = post_order(&s, &[product, sum]);
         assert_eq!(order, vec![x, y, sum, product]);
-        assert_eq!(free_vars(&s, &[product]), vec![s.as_var(x).unwrap(), s.as_var(y).unwrap()]);
+        assert_eq!(
+            free_vars(&s, &[product]),
+            vec![s.as_var(x).unwrap(), s.as_var(y).unwrap()]
+        );
     }
 
     #[test]
@@ -111,9 +140,16 @@ mod tests {
             let substituted = substitute(&mut g.store, &[t], &replacement)[0];
             let expected = eval(&g.store, t, &model).unwrap();
             let actual = eval(&g.store, substituted, &Model::new()).expect("no variables left");
-            assert!(crate::testing::semantically_equal(&expected, &actual), "{expected} vs {actual}");
+            assert!(
+                crate::testing::semantically_equal(&expected, &actual),
+                "{expected} vs {actual}"
+            );
             if !matches!(sort, Sort::Array(_)) {
-                assert!(g.store.const_value(substituted).is_some(), "scalar terms fold to constants: {}", crate::smtlib::to_smtlib2(&g.store, &[substituted], "ALL"));
+                assert!(
+                    g.store.const_value(substituted).is_some(),
+                    "scalar terms fold to constants: {}",
+                    crate::smtlib::to_smtlib2(&g.store, &[substituted], "ALL")
+                );
             }
         }
     }
@@ -133,7 +169,10 @@ mod tests {
         assert_eq!(free_vars(&s, &[renamed]), vec![s.as_var(x_next).unwrap()]);
         let mut m = Model::new();
         m.set(s.as_var(x).unwrap(), Value::Bv(BvValue::from_u64(16, 77)));
-        m.set(s.as_var(x_next).unwrap(), Value::Bv(BvValue::from_u64(16, 77)));
+        m.set(
+            s.as_var(x_next).unwrap(),
+            Value::Bv(BvValue::from_u64(16, 77)),
+        );
         assert_eq!(eval(&s, t, &m), eval(&s, renamed, &m));
     }
 }

@@ -64,7 +64,10 @@ impl Value {
         match self {
             Value::Bool(_) => Sort::Bool,
             Value::Bv(v) => Sort::BitVec(v.width()),
-            Value::Fp(v) => Sort::Float { exp: v.exp, sig: v.sig },
+            Value::Fp(v) => Sort::Float {
+                exp: v.exp,
+                sig: v.sig,
+            },
             Value::Rm(_) => Sort::RoundingMode,
             Value::Array(a) => a.sort,
         }
@@ -236,7 +239,11 @@ pub struct ArrayValue {
 
 impl ArrayValue {
     pub fn constant(sort: Sort, default: Value) -> ArrayValue {
-        ArrayValue { sort, default, entries: BTreeMap::new() }
+        ArrayValue {
+            sort,
+            default,
+            entries: BTreeMap::new(),
+        }
     }
 
     pub fn default_value(&self) -> &Value {
@@ -266,7 +273,8 @@ impl ArrayValue {
     /// the index sort when it is small enough to matter (an array whose
     /// entries cover the whole domain equals one with another default).
     pub fn extensionally_equal(&self, other: &ArrayValue, index_domain_size: Option<u128>) -> bool {
-        let keys: std::collections::BTreeSet<&Value> = self.entries.keys().chain(other.entries.keys()).collect();
+        let keys: std::collections::BTreeSet<&Value> =
+            self.entries.keys().chain(other.entries.keys()).collect();
         if keys.iter().any(|k| self.select(k) != other.select(k)) {
             return false;
         }
@@ -286,7 +294,10 @@ mod tests {
     fn nan_patterns_are_canonical() {
         assert_eq!(f32_value(0xffc0_0001), f32_value(0x7fc0_0000));
         assert_eq!(f32_value(0x7f80_0001).bits().to_u64(), Some(0x7fc0_0000));
-        assert_eq!(FpValue::nan(11, 53).bits().to_u64(), Some(0x7ff8_0000_0000_0000));
+        assert_eq!(
+            FpValue::nan(11, 53).bits().to_u64(),
+            Some(0x7ff8_0000_0000_0000)
+        );
     }
 
     #[test]
@@ -296,12 +307,18 @@ mod tests {
         assert!(inf.is_infinite() && inf.is_positive());
         let neg_zero = FpValue::zero(8, 24, true);
         assert!(neg_zero.is_zero() && neg_zero.is_negative());
-        assert_eq!(neg_zero.ieee_cmp(&FpValue::zero(8, 24, false)), Some(std::cmp::Ordering::Equal));
+        assert_eq!(
+            neg_zero.ieee_cmp(&FpValue::zero(8, 24, false)),
+            Some(std::cmp::Ordering::Equal)
+        );
         let one = f32_value(0x3f80_0000);
         let minus_two = f32_value(0xc000_0000);
         assert!(one.is_normal());
         assert_eq!(minus_two.ieee_cmp(&one), Some(std::cmp::Ordering::Less));
-        assert_eq!(one.negate().ieee_cmp(&minus_two), Some(std::cmp::Ordering::Greater));
+        assert_eq!(
+            one.negate().ieee_cmp(&minus_two),
+            Some(std::cmp::Ordering::Greater)
+        );
         assert!(f32_value(1).is_subnormal());
         assert_eq!(FpValue::nan(8, 24).ieee_cmp(&one), None);
     }

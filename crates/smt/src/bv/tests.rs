@@ -34,25 +34,81 @@ fn check_pair(w: u32, a: u128, b: u128) {
     assert_eq!(x.and(&y), u(a & b), "and {ctx}");
     assert_eq!(x.or(&y), u(a | b), "or {ctx}");
     assert_eq!(x.xor(&y), u(a ^ b), "xor {ctx}");
-    assert_eq!(x.udiv(&y), u(a.checked_div(b).unwrap_or(u128::MAX)), "udiv {ctx}");
+    assert_eq!(
+        x.udiv(&y),
+        u(a.checked_div(b).unwrap_or(u128::MAX)),
+        "udiv {ctx}"
+    );
     assert_eq!(x.urem(&y), u(if b == 0 { a } else { a % b }), "urem {ctx}");
-    let sdiv = if sb == 0 { if sa < 0 { 1 } else { -1 } } else { sa / sb };
+    let sdiv = if sb == 0 {
+        if sa < 0 {
+            1
+        } else {
+            -1
+        }
+    } else {
+        sa / sb
+    };
     assert_eq!(x.sdiv(&y), bits(w, sdiv), "sdiv {ctx}");
-    assert_eq!(x.srem(&y), bits(w, if sb == 0 { sa } else { sa % sb }), "srem {ctx}");
-    assert_eq!(x.smod(&y), bits(w, if sb == 0 { sa } else { sa.rem_euclid(sb) + if sb < 0 && sa.rem_euclid(sb) != 0 { sb } else { 0 } }), "smod {ctx}");
+    assert_eq!(
+        x.srem(&y),
+        bits(w, if sb == 0 { sa } else { sa % sb }),
+        "srem {ctx}"
+    );
+    assert_eq!(
+        x.smod(&y),
+        bits(
+            w,
+            if sb == 0 {
+                sa
+            } else {
+                sa.rem_euclid(sb)
+                    + if sb < 0 && sa.rem_euclid(sb) != 0 {
+                        sb
+                    } else {
+                        0
+                    }
+            }
+        ),
+        "smod {ctx}"
+    );
     let shift = if b >= w as u128 { w } else { b as u32 };
-    assert_eq!(x.shl(&y), u(if shift >= w { 0 } else { a << shift }), "shl {ctx}");
-    assert_eq!(x.lshr(&y), u(if shift >= w { 0 } else { a >> shift }), "lshr {ctx}");
+    assert_eq!(
+        x.shl(&y),
+        u(if shift >= w { 0 } else { a << shift }),
+        "shl {ctx}"
+    );
+    assert_eq!(
+        x.lshr(&y),
+        u(if shift >= w { 0 } else { a >> shift }),
+        "lshr {ctx}"
+    );
     assert_eq!(x.ashr(&y), bits(w, sa >> shift.min(127)), "ashr {ctx}");
     assert_eq!(x.ucmp(&y), a.cmp(&b), "ucmp {ctx}");
     assert_eq!(x.scmp(&y), sa.cmp(&sb), "scmp {ctx}");
     assert_eq!(x.uadd_overflows(&y), a + b > mask(w), "uaddo {ctx}");
-    assert_eq!(x.sadd_overflows(&y), !fits_signed(w, sa + sb), "saddo {ctx}");
+    assert_eq!(
+        x.sadd_overflows(&y),
+        !fits_signed(w, sa + sb),
+        "saddo {ctx}"
+    );
     assert_eq!(x.usub_overflows(&y), a < b, "usubo {ctx}");
-    assert_eq!(x.ssub_overflows(&y), !fits_signed(w, sa - sb), "ssubo {ctx}");
+    assert_eq!(
+        x.ssub_overflows(&y),
+        !fits_signed(w, sa - sb),
+        "ssubo {ctx}"
+    );
     assert_eq!(x.umul_overflows(&y), a * b > mask(w), "umulo {ctx}");
-    assert_eq!(x.smul_overflows(&y), !fits_signed(w, sa * sb), "smulo {ctx}");
-    assert_eq!(x.sdiv_overflows(&y), sb == -1 && !fits_signed(w, -sa), "sdivo {ctx}");
+    assert_eq!(
+        x.smul_overflows(&y),
+        !fits_signed(w, sa * sb),
+        "smulo {ctx}"
+    );
+    assert_eq!(
+        x.sdiv_overflows(&y),
+        sb == -1 && !fits_signed(w, -sa),
+        "sdivo {ctx}"
+    );
     assert_eq!(x.to_i128(), Some(sa), "to_i128 {ctx}");
 }
 
@@ -87,17 +143,31 @@ fn structural_operations_match_reference() {
         let x = BvValue::from_u128(w, a);
         let lo = rng.below(w as u64) as u32;
         let hi = lo + rng.below((w - lo) as u64) as u32;
-        assert_eq!(x.extract(hi, lo).to_u128(), Some((a >> lo) & mask(hi - lo + 1)));
+        assert_eq!(
+            x.extract(hi, lo).to_u128(),
+            Some((a >> lo) & mask(hi - lo + 1))
+        );
         let extra = rng.below(20) as u32;
         assert_eq!(x.zero_extend(extra).to_u128(), Some(a));
         assert_eq!(x.sign_extend(extra), bits(w + extra, signed(w, a)));
         let v = 1 + rng.below(40) as u32;
         let b = rng.interesting_u128(v);
-        assert_eq!(x.concat(&BvValue::from_u128(v, b)).to_u128(), Some(a << v | b));
+        assert_eq!(
+            x.concat(&BvValue::from_u128(v, b)).to_u128(),
+            Some(a << v | b)
+        );
         let k = rng.below(100) as u32;
         let r = k % w;
-        let rotated = if r == 0 { a } else { ((a << r) | (a >> (w - r))) & mask(w) };
-        assert_eq!(x.rotate_left(k).to_u128(), Some(rotated), "rotl w={w} a={a} k={k}");
+        let rotated = if r == 0 {
+            a
+        } else {
+            ((a << r) | (a >> (w - r))) & mask(w)
+        };
+        assert_eq!(
+            x.rotate_left(k).to_u128(),
+            Some(rotated),
+            "rotl w={w} a={a} k={k}"
+        );
         assert_eq!(x.rotate_left(k).rotate_right(k), x);
     }
 }
@@ -142,12 +212,24 @@ fn wide_hand_cases() {
     assert_eq!(two_199, BvValue::signed_min(w));
     assert!(two_199.sdiv_overflows(&ones));
     assert_eq!(two_199.sdiv(&ones), two_199, "min / -1 wraps to min");
-    assert_eq!(BvValue::from_i128(w, -5).sdiv(&BvValue::from_i128(w, 2)), BvValue::from_i128(w, -2));
-    assert_eq!(BvValue::from_i128(w, -5).smod(&BvValue::from_i128(w, 3)), BvValue::from_i128(w, 1));
+    assert_eq!(
+        BvValue::from_i128(w, -5).sdiv(&BvValue::from_i128(w, 2)),
+        BvValue::from_i128(w, -2)
+    );
+    assert_eq!(
+        BvValue::from_i128(w, -5).smod(&BvValue::from_i128(w, 3)),
+        BvValue::from_i128(w, 1)
+    );
     assert_eq!(BvValue::from_i128(w, -5).to_i128(), Some(-5));
     assert_eq!(two_199.to_i128(), None);
-    assert_eq!(two_100.udiv(&BvValue::from_u64(w, 1 << 40)), BvValue::one(w).shl_by(60));
-    assert_eq!(two_199.ashr(&BvValue::from_u64(w, 198)), BvValue::from_i128(w, -2));
+    assert_eq!(
+        two_100.udiv(&BvValue::from_u64(w, 1 << 40)),
+        BvValue::one(w).shl_by(60)
+    );
+    assert_eq!(
+        two_199.ashr(&BvValue::from_u64(w, 198)),
+        BvValue::from_i128(w, -2)
+    );
     assert_eq!(two_199.lshr(&BvValue::from_u64(w, 1000)), BvValue::zero(w));
     assert_eq!(two_199.udiv(&BvValue::zero(w)), ones);
     assert_eq!(two_199.urem(&BvValue::zero(w)), two_199);
@@ -164,22 +246,59 @@ fn wide_structural_operations_match_bitwise_definitions() {
         let words: Vec<u64> = (0..5).map(|_| rng.next_u64()).collect();
         let x = BvValue::from_words(w, &words);
         let k = rng.below(w as u64 + 2) as u32;
-        let bit_or = |i: i64, fill: bool| if i >= 0 && i < w as i64 { x.bit(i as u32) } else { fill };
+        let bit_or = |i: i64, fill: bool| {
+            if i >= 0 && i < w as i64 {
+                x.bit(i as u32)
+            } else {
+                fill
+            }
+        };
         let by_bits = |f: &dyn Fn(u32) -> bool, width: u32| {
             BvValue::from_bits_lsb_first(&(0..width).map(f).collect::<Vec<_>>())
         };
-        assert_eq!(x.shl_by(k), by_bits(&|i| bit_or(i as i64 - k as i64, false), w), "shl w={w} k={k}");
+        assert_eq!(
+            x.shl_by(k),
+            by_bits(&|i| bit_or(i as i64 - k as i64, false), w),
+            "shl w={w} k={k}"
+        );
         let amount = BvValue::from_u64(w.max(64), k as u64).extract(w - 1, 0);
-        let k_eff = amount.to_u64().filter(|&a| a < w as u64).map_or(w, |a| a as u32);
-        assert_eq!(x.lshr(&amount), by_bits(&|i| bit_or(i as i64 + k_eff as i64, false), w), "lshr w={w} k={k}");
-        assert_eq!(x.ashr(&amount), by_bits(&|i| bit_or(i as i64 + k_eff as i64, x.msb()), w), "ashr w={w} k={k}");
+        let k_eff = amount
+            .to_u64()
+            .filter(|&a| a < w as u64)
+            .map_or(w, |a| a as u32);
+        assert_eq!(
+            x.lshr(&amount),
+            by_bits(&|i| bit_or(i as i64 + k_eff as i64, false), w),
+            "lshr w={w} k={k}"
+        );
+        assert_eq!(
+            x.ashr(&amount),
+            by_bits(&|i| bit_or(i as i64 + k_eff as i64, x.msb()), w),
+            "ashr w={w} k={k}"
+        );
         let lo = rng.below(w as u64) as u32;
         let hi = lo + rng.below((w - lo) as u64) as u32;
-        assert_eq!(x.extract(hi, lo), by_bits(&|i| x.bit(lo + i), hi - lo + 1), "extract w={w} [{hi}:{lo}]");
+        assert_eq!(
+            x.extract(hi, lo),
+            by_bits(&|i| x.bit(lo + i), hi - lo + 1),
+            "extract w={w} [{hi}:{lo}]"
+        );
         let extra = rng.below(130) as u32;
-        assert_eq!(x.sign_extend(extra), by_bits(&|i| bit_or(i as i64, x.msb()), w + extra), "sext w={w}");
+        assert_eq!(
+            x.sign_extend(extra),
+            by_bits(&|i| bit_or(i as i64, x.msb()), w + extra),
+            "sext w={w}"
+        );
         let v = 1 + rng.below(200) as u32;
-        let y = BvValue::from_words(v, &[rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()]);
+        let y = BvValue::from_words(
+            v,
+            &[
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64(),
+            ],
+        );
         let joined = by_bits(&|i| if i < v { y.bit(i) } else { x.bit(i - v) }, w + v);
         assert_eq!(x.concat(&y), joined, "concat w={w} v={v}");
     }

@@ -16,7 +16,9 @@ fn z3(time_limit: Option<Duration>) -> Option<ProcessSolver> {
 
 #[test]
 fn finds_models_and_respects_assumptions_incrementally() {
-    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else { return };
+    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else {
+        return;
+    };
     let mut s = TermStore::new();
     let x = s.var("x", Sort::BitVec(8));
     let y = s.var("y", Sort::BitVec(8));
@@ -30,7 +32,10 @@ fn finds_models_and_respects_assumptions_incrementally() {
         solver.assert(&s, t);
     }
     assert_eq!(solver.check(&s, &[]), SatResult::Sat);
-    let (xv, yv) = (solver.model_value(&s, x).unwrap(), solver.model_value(&s, y).unwrap());
+    let (xv, yv) = (
+        solver.model_value(&s, x).unwrap(),
+        solver.model_value(&s, y).unwrap(),
+    );
     let (xv, yv) = (xv.as_bv().unwrap().clone(), yv.as_bv().unwrap().clone());
     assert_eq!(xv.mul(&yv), BvValue::from_u64(8, 143));
     assert_eq!(solver.model_value(&s, factors), Ok(Value::Bool(true)));
@@ -45,16 +50,24 @@ fn finds_models_and_respects_assumptions_incrementally() {
     let two = s.bv_u64(8, 2);
     let x_two = s.eq(x, two);
     assert_eq!(solver.check(&s, &[x_two]), SatResult::Unsat);
-    assert_eq!(solver.check(&s, &[]), SatResult::Sat, "assumptions do not stick");
+    assert_eq!(
+        solver.check(&s, &[]),
+        SatResult::Sat,
+        "assumptions do not stick"
+    );
 }
 
 #[test]
 fn models_round_trip_values_of_every_sort() {
-    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else { return };
+    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else {
+        return;
+    };
     let mut g = Generator::new(5);
     let model = g.random_model();
     for v in g.vars.clone() {
-        let value = g.store.constant(model.get(g.store.as_var(v).unwrap()).unwrap().clone());
+        let value = g
+            .store
+            .constant(model.get(g.store.as_var(v).unwrap()).unwrap().clone());
         let pin = g.store.eq(v, value);
         solver.assert(&g.store, pin);
     }
@@ -62,14 +75,23 @@ fn models_round_trip_values_of_every_sort() {
     let answer = solver.model(&g.store);
     for v in g.vars.clone() {
         let var = g.store.as_var(v).unwrap();
-        let (want, got) = (model.get(var).unwrap(), answer.get(var).expect("solver gave a value"));
-        assert!(crate::testing::semantically_equal(want, got), "{}: want {want}, got {got}", g.store.var_name(var));
+        let (want, got) = (
+            model.get(var).unwrap(),
+            answer.get(var).expect("solver gave a value"),
+        );
+        assert!(
+            crate::testing::semantically_equal(want, got),
+            "{}: want {want}, got {got}",
+            g.store.var_name(var)
+        );
     }
 }
 
 #[test]
 fn satisfying_models_satisfy_random_formulas() {
-    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else { return };
+    let Some(mut solver) = z3(Some(Duration::from_secs(20))) else {
+        return;
+    };
     let mut g = Generator::new(9);
     let mut answered = 0;
     for _ in 0..60 {
@@ -89,7 +111,9 @@ fn satisfying_models_satisfy_random_formulas() {
 
 #[test]
 fn time_limit_gives_unknown_and_the_solver_stays_unknown() {
-    let Some(mut solver) = z3(Some(Duration::from_millis(50))) else { return };
+    let Some(mut solver) = z3(Some(Duration::from_millis(50))) else {
+        return;
+    };
     let mut s = TermStore::new();
     let w = 128;
     let x = s.var("x", Sort::BitVec(w));
@@ -108,7 +132,9 @@ fn time_limit_gives_unknown_and_the_solver_stays_unknown() {
     for t in [factors, x_big, y_big, no_overflow] {
         solver.assert(&s, t);
     }
-    assert!(matches!(solver.check(&s, &[]), SatResult::Unknown(reason) if reason.contains("time limit")));
+    assert!(
+        matches!(solver.check(&s, &[]), SatResult::Unknown(reason) if reason.contains("time limit"))
+    );
     assert!(matches!(solver.check(&s, &[]), SatResult::Unknown(_)));
     assert_eq!(solver.model(&s).get(s.as_var(x).unwrap()), None);
 }

@@ -50,7 +50,8 @@ fn structured_operands(s: &mut TermStore, w: u32, x: TermId, y: TermId, p: TermI
     let ite_x0 = s.ite(p, x, zero);
     let shifted = s.mk(Op::BvShl, &[x, one]);
     let mut operands = vec![
-        x, y, not_x, neg_x, x_plus_1, x_plus_y, ite_xy, ite_12, ite_x0, shifted, zero, one, two, ones, min, max,
+        x, y, not_x, neg_x, x_plus_1, x_plus_y, ite_xy, ite_12, ite_x0, shifted, zero, one, two,
+        ones, min, max,
     ];
     if w >= 2 {
         let (x_high, y_high) = (s.extract(w - 1, 1, x), s.extract(w - 1, 1, y));
@@ -66,14 +67,42 @@ fn structured_operands(s: &mut TermStore, w: u32, x: TermId, y: TermId, p: TermI
     operands
 }
 
-
 #[test]
 fn binary_rules_hold_exhaustively_on_structured_operands() {
     use Op::*;
     let ops = [
-        BvAnd, BvOr, BvXor, BvAdd, BvSub, BvMul, BvUdiv, BvUrem, BvSdiv, BvSrem, BvSmod, BvShl, BvLshr, BvAshr, BvUlt,
-        BvUle, BvUgt, BvUge, BvSlt, BvSle, BvSgt, BvSge, BvUaddOverflow, BvSaddOverflow, BvUsubOverflow,
-        BvSsubOverflow, BvUmulOverflow, BvSmulOverflow, BvSdivOverflow, Eq, Distinct, Concat,
+        BvAnd,
+        BvOr,
+        BvXor,
+        BvAdd,
+        BvSub,
+        BvMul,
+        BvUdiv,
+        BvUrem,
+        BvSdiv,
+        BvSrem,
+        BvSmod,
+        BvShl,
+        BvLshr,
+        BvAshr,
+        BvUlt,
+        BvUle,
+        BvUgt,
+        BvUge,
+        BvSlt,
+        BvSle,
+        BvSgt,
+        BvSge,
+        BvUaddOverflow,
+        BvSaddOverflow,
+        BvUsubOverflow,
+        BvSsubOverflow,
+        BvUmulOverflow,
+        BvSmulOverflow,
+        BvSdivOverflow,
+        Eq,
+        Distinct,
+        Concat,
     ];
     for w in 1..=3u32 {
         let mut s = TermStore::new();
@@ -91,14 +120,27 @@ fn binary_rules_hold_exhaustively_on_structured_operands() {
         }
         for assignment in 0..1u64 << (2 * w + 1) {
             let mut model = Model::new();
-            model.set(s.as_var(x).unwrap(), Value::Bv(BvValue::from_u64(w, assignment)));
-            model.set(s.as_var(y).unwrap(), Value::Bv(BvValue::from_u64(w, assignment >> w)));
-            model.set(s.as_var(p).unwrap(), Value::Bool(assignment >> (2 * w) == 1));
+            model.set(
+                s.as_var(x).unwrap(),
+                Value::Bv(BvValue::from_u64(w, assignment)),
+            );
+            model.set(
+                s.as_var(y).unwrap(),
+                Value::Bv(BvValue::from_u64(w, assignment >> w)),
+            );
+            model.set(
+                s.as_var(p).unwrap(),
+                Value::Bool(assignment >> (2 * w) == 1),
+            );
             let mut evaluator = crate::eval::Evaluator::new(&s, &model);
             for &(op, a, b, t) in &cases {
                 let operands = [evaluator.eval(a).unwrap(), evaluator.eval(b).unwrap()];
                 let expected = eval_op(op, &operands.each_ref(), s.sorts()).unwrap();
-                assert_eq!(evaluator.eval(t).unwrap(), expected, "{op:?}({a:?}, {b:?}) at w={w}, assignment {assignment}");
+                assert_eq!(
+                    evaluator.eval(t).unwrap(),
+                    expected,
+                    "{op:?}({a:?}, {b:?}) at w={w}, assignment {assignment}"
+                );
             }
         }
     }
@@ -119,7 +161,9 @@ fn boolean_rules_hold_exhaustively_on_structured_operands() {
     let ite_pqr = s.ite(p, q, r);
     let ite_not = s.ite(not_p, q, r);
     let p_xor_q = s.xor(p, q);
-    let operands = [p, q, not_p, p_and_q, p_or_not_q, ite_pqr, ite_not, p_xor_q, t, f];
+    let operands = [
+        p, q, not_p, p_and_q, p_or_not_q, ite_pqr, ite_not, p_xor_q, t, f,
+    ];
     let mut cases = Vec::new();
     for op in [And, Or, Xor, Implies, Eq, Distinct] {
         for &a in &operands {
@@ -145,7 +189,11 @@ fn boolean_rules_hold_exhaustively_on_structured_operands() {
         for (op, args, t) in &cases {
             let values: Vec<Value> = args.iter().map(|&a| evaluator.eval(a).unwrap()).collect();
             let expected = eval_op(*op, &values.iter().collect::<Vec<_>>(), s.sorts()).unwrap();
-            assert_eq!(evaluator.eval(*t).unwrap(), expected, "{op:?}{args:?} under assignment {assignment}");
+            assert_eq!(
+                evaluator.eval(*t).unwrap(),
+                expected,
+                "{op:?}{args:?} under assignment {assignment}"
+            );
         }
     }
 }
@@ -244,7 +292,11 @@ fn read_over_write_and_store_rules_fire() {
     let c3 = s.bv_u64(8, 3);
     assert_eq!(s.select(a2, c3), s.select(a, c3));
     let symbolic_read = s.select(a2, i);
-    assert_eq!(s.op(symbolic_read), Some(Op::Select), "symbolic index stays a select");
+    assert_eq!(
+        s.op(symbolic_read),
+        Some(Op::Select),
+        "symbolic index stays a select"
+    );
     let read = s.select(a, i);
     assert_eq!(s.store(a, i, read), a);
     let twice = s.store(a1, c1, i);
@@ -293,7 +345,11 @@ fn slices_distribute_over_small_choices_of_concatenations() {
     let x = s.var("x", Sort::BitVec(64));
     let opaque = s.ite(c, x, p1);
     let slice = s.extract(63, 56, opaque);
-    assert_eq!(s.op(slice), Some(Op::Extract { hi: 63, lo: 56 }), "variables are not sliced through ite");
+    assert_eq!(
+        s.op(slice),
+        Some(Op::Extract { hi: 63, lo: 56 }),
+        "variables are not sliced through ite"
+    );
 }
 
 #[test]
@@ -307,7 +363,11 @@ fn long_chains_neither_recurse_nor_grow_quadratically() {
         let p = s.var(&format!("p{k}"), Sort::Bool);
         guard = s.and2(guard, p);
     }
-    assert!(s.len() - before < 3 * n, "{} terms for {n} conjuncts", s.len() - before);
+    assert!(
+        s.len() - before < 3 * n,
+        "{} terms for {n} conjuncts",
+        s.len() - before
+    );
     assert_eq!(s.sort(guard), Sort::Bool);
     // Reads over a long store chain with constant indices.
     let sort = s.array_sort(Sort::BitVec(32), Sort::BitVec(8));

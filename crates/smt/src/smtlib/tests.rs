@@ -46,7 +46,10 @@ fn symbols_are_quoted_cleaned_and_unique() {
     let all = s.and(&[a, b, c, d]);
     let text = to_smtlib2(&s, &[all], "QF_BV");
     for declared in ["|a_b|", "|a_b#1|", "|t!1#1|", "|v|"] {
-        assert!(text.contains(&format!("(declare-fun {declared} () Bool)")), "{declared} missing in\n{text}");
+        assert!(
+            text.contains(&format!("(declare-fun {declared} () Bool)")),
+            "{declared} missing in\n{text}"
+        );
     }
 }
 
@@ -60,28 +63,55 @@ fn output_is_linear_in_the_dag_size() {
     let zero = s.bv_u64(32, 0);
     let goal = s.eq(t, zero);
     let text = to_smtlib2(&s, &[goal], "QF_BV");
-    assert!(text.len() < 10_000 * 80, "{} bytes for 10000 shared nodes", text.len());
+    assert!(
+        text.len() < 10_000 * 80,
+        "{} bytes for 10000 shared nodes",
+        text.len()
+    );
 }
 
 #[test]
 fn literals_of_every_scalar_sort() {
     let f32 = |bits: u64| Value::Fp(FpValue::from_bits(8, 24, BvValue::from_u64(32, bits)));
-    assert_eq!(value_literal(&f32(0x3f80_0000)), "(fp #b0 #b01111111 #b00000000000000000000000)");
-    assert_eq!(value_literal(&f32(0xff80_0000)), "(fp #b1 #b11111111 #b00000000000000000000000)");
+    assert_eq!(
+        value_literal(&f32(0x3f80_0000)),
+        "(fp #b0 #b01111111 #b00000000000000000000000)"
+    );
+    assert_eq!(
+        value_literal(&f32(0xff80_0000)),
+        "(fp #b1 #b11111111 #b00000000000000000000000)"
+    );
     assert_eq!(value_literal(&f32(0x7fc0_1234)), "(_ NaN 8 24)");
     assert_eq!(value_literal(&Value::Bool(false)), "false");
     assert_eq!(value_literal(&Value::Bv(BvValue::from_u64(3, 5))), "#b101");
-    assert_eq!(value_literal(&Value::Rm(crate::sort::RoundingMode::Rtz)), "RTZ");
+    assert_eq!(
+        value_literal(&Value::Rm(crate::sort::RoundingMode::Rtz)),
+        "RTZ"
+    );
 }
 
 /// Runs `script` through `z3` and returns its answer lines, or `None` when
 /// no `z3` is installed.
 fn run_z3(script: &str) -> Option<Vec<String>> {
-    let mut child =
-        Command::new("z3").args(["-in", "-smt2"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
-    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write to z3");
+    let mut child = Command::new("z3")
+        .args(["-in", "-smt2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .ok()?;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write to z3");
     let output = child.wait_with_output().expect("z3 runs");
-    Some(String::from_utf8_lossy(&output.stdout).lines().map(str::to_string).collect())
+    Some(
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    )
 }
 
 /// Random formulas, each with all variables pinned to a random model: the
@@ -105,7 +135,9 @@ fn printed_formulas_mean_what_the_evaluator_says() {
             .clone()
             .into_iter()
             .map(|v| {
-                let c = g.store.constant(model.get(g.store.as_var(v).unwrap()).unwrap().clone());
+                let c = g
+                    .store
+                    .constant(model.get(g.store.as_var(v).unwrap()).unwrap().clone());
                 g.store.eq(v, c)
             })
             .collect();
@@ -125,7 +157,12 @@ fn printed_formulas_mean_what_the_evaluator_says() {
         eprintln!("skipped: no z3 on PATH (pip install z3-solver provides one)");
         return;
     };
-    assert_eq!(answers.len(), expected.len(), "z3 answered:\n{}", answers.join("\n"));
+    assert_eq!(
+        answers.len(),
+        expected.len(),
+        "z3 answered:\n{}",
+        answers.join("\n")
+    );
     for ((case, want), got) in expected.iter().zip(&answers) {
         assert_eq!(got, want, "case {case}");
     }
@@ -147,9 +184,16 @@ fn terms_print_compactly_for_messages() {
         deeper = s.bv_add(deeper, wide);
     }
     let capped = term_to_string(&s, deeper, u32::MAX);
-    assert_eq!(capped.matches("bvadd").count(), 200, "rendering depth is capped");
+    assert_eq!(
+        capped.matches("bvadd").count(),
+        200,
+        "rendering depth is capped"
+    );
     // Commutative operands are ordered by id: the older `wide` comes first.
-    assert_eq!(short, "(bvmul ((_ sign_extend 8) |x|) (bvmul ((_ sign_extend 8) |x|) (bvmul … …)))");
+    assert_eq!(
+        short,
+        "(bvmul ((_ sign_extend 8) |x|) (bvmul ((_ sign_extend 8) |x|) (bvmul … …)))"
+    );
 }
 
 /// A script that asks, for each `(pins, t)`, whether `t` can differ from its
@@ -169,7 +213,10 @@ fn disagreement_queries(s: &mut TermStore, cases: &[(Vec<(TermId, Value)>, TermI
         let agrees = s.eq(*t, expected);
         assertions.push(s.not(agrees));
         let body = to_smtlib2(s, &assertions, "ALL");
-        script.push_str(&format!("(push 1)\n{}(pop 1)\n", body.strip_prefix("(set-logic ALL)\n").unwrap()));
+        script.push_str(&format!(
+            "(push 1)\n{}(pop 1)\n",
+            body.strip_prefix("(set-logic ALL)\n").unwrap()
+        ));
     }
     script
 }
@@ -184,7 +231,11 @@ fn assert_z3_finds_no_disagreement(s: &mut TermStore, cases: &[(Vec<(TermId, Val
 }
 
 fn f32_value(x: f32) -> Value {
-    Value::Fp(FpValue::from_bits(8, 24, BvValue::from_u64(32, x.to_bits() as u64)))
+    Value::Fp(FpValue::from_bits(
+        8,
+        24,
+        BvValue::from_u64(32, x.to_bits() as u64),
+    ))
 }
 
 /// The printer spells out tarsier's choice for `fp.min`/`fp.max` of zeros,
@@ -215,7 +266,21 @@ fn solvers_see_the_fixed_out_of_range_conversions() {
     for op in [Op::FpToSbv(8), Op::FpToUbv(8)] {
         for rm in [rtz, rne] {
             let t = s.mk(op, &[rm, x]);
-            for value in [127.0, 127.5, 128.0, -128.0, -128.5, -129.0, 255.0, 255.5, 256.0, -0.5, -1.0, f32::NAN, f32::INFINITY] {
+            for value in [
+                127.0,
+                127.5,
+                128.0,
+                -128.0,
+                -128.5,
+                -129.0,
+                255.0,
+                255.5,
+                256.0,
+                -0.5,
+                -1.0,
+                f32::NAN,
+                f32::INFINITY,
+            ] {
                 cases.push((vec![(x, f32_value(value))], t));
             }
         }
