@@ -850,7 +850,7 @@ impl<'a> Sema<'a> {
         let outer_ctx = std::mem::replace(&mut self.fx, ctx);
         self.saved.push(outer_ctx);
         self.scopes.push();
-        let result = self.function_body(func, &params, &f.body, loc);
+        let result = self.function_body(func, &params, fdecl, &f.body, loc);
         self.scopes.pop();
         let Some(outer_ctx) = self.saved.pop() else {
             return Err(self.error(loc, "internal error: lost the enclosing context"));
@@ -868,7 +868,14 @@ impl<'a> Sema<'a> {
         result
     }
 
-    fn function_body(&mut self, func: ir::FuncId, params: &[(Option<String>, CType, Loc)], body: &ast::Block, loc: Loc) -> R<()> {
+    fn function_body(
+        &mut self,
+        func: ir::FuncId,
+        params: &[(Option<String>, CType, Loc)],
+        fdecl: &ast::FunctionDecl,
+        body: &ast::Block,
+        loc: Loc,
+    ) -> R<()> {
         let mut syms = Vec::new();
         for (i, (pname, pty, ploc)) in params.iter().enumerate() {
             let display = pname.clone().unwrap_or_else(|| format!("$param{i}"));
@@ -884,9 +891,35 @@ impl<'a> Sema<'a> {
             syms.push(sym);
         }
         self.prog.functions[func].params = syms;
+        if fdecl.kr_names.is_empty() {
+            for (p, (_, pty, _)) in fdecl.params.iter().zip(params) {
+                if has_unknown_array(pty) {
+                    self.variably_modified_param(p, pty)?;
+                }
+            }
+        }
         let result = self.block_items(&body.items);
         self.implicit_return(body.loc);
         result
+    }
+
+    /// A parameter like `int m[n][n]`: its signature type has an array of
+    /// unknown size; in the body the sizes are evaluated at entry and the
+    /// name refers to a copy of the parameter with the variably modified type.
+    fn variably_modified_param(&mut self, p: &ast::ParamDecl, signature_ty: &CType) -> R<()> {
+        let Some(name) = &p.declarator.name else { return Ok(()) };
+        let Some(Ordinary::Symbol { sym }) = self.scopes.lookup(name).cloned() else { return Ok(()) };
+        let base = self.resolve_specs(&p.specs)?;
+        let full = adjust_param(self.apply_declarator(base, &p.declarator)?);
+        if full == *signature_ty {
+            return Ok(());
+        }
+        let copy = self.fresh_local(name, &full, p.loc);
+        let copy_ir = self.prog.symbols[copy].ty;
+        let param = Expr::sym(sym, self.prog.symbols[sym].ty);
+        self.emit(InstrKind::Assign(Expr::sym(copy, copy_ir), Expr::cast(param, copy_ir)), p.loc);
+        self.scopes.insert(name, Ordinary::Symbol { sym: copy });
+        Ok(())
     }
 
     /// The return at the end of a body: `main` returns 0, other non-void
@@ -920,6 +953,18 @@ impl<'a> Sema<'a> {
         let ty = self.sym_types[&sym].clone();
         self.scopes.insert_file(name, Ordinary::Symbol { sym });
         Ok((sym, ty))
+    }
+}
+
+/// Whether a (pointer or array) type contains an array of unknown size.
+fn has_unknown_array(ty: &CType) -> bool {
+    let mut t = ty;
+    loop {
+        match &t.kind {
+            Kind::Array(_, ArraySize::Unknown) => return true,
+            Kind::Array(e, _) | Kind::Pointer(e) => t = e,
+            _ => return false,
+        }
     }
 }
 

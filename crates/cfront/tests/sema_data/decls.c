@@ -25,6 +25,7 @@ static const char *name(void) { return __func__; }
 
 int fwd(int);
 int fwd(int x) { return x * 3; }
+int check_vla_param(void);
 
 int main(void) {
     node_t n2 = {2, 0};
@@ -65,5 +66,19 @@ int main(void) {
     CHECK(__builtin_choose_expr(1, 4, 5.0) == 4);
     CHECK(__builtin_constant_p(3 + 4) && !__builtin_constant_p(x));
     CHECK(__builtin_expect(x == 1, 1));
+    CHECK(check_vla_param());
     return 0;
+}
+
+/* A variably modified parameter: its sizes are evaluated at entry. */
+static unsigned dim = 3;
+static int trace(int m[dim][dim]) {
+    int s = 0;
+    for (unsigned i = 0; i < dim; i++) s += m[i][i];
+    return s;
+}
+
+int check_vla_param(void) {
+    int m[3][3] = {{1, 0, 0}, {0, 2, 0}, {0, 0, 3}};
+    return trace(m) == 6;
 }
