@@ -268,10 +268,20 @@ enum Piece<'a> {
 }
 
 /// Pieces printing `operand`, parenthesised when it is itself an operator
-/// application so the printed form needs no precedence rules.
+/// application, so the printed form needs no precedence rules.
 fn operand(expr: &Expr) -> [Piece<'_>; 3] {
-    let needs_parens = matches!(expr.kind, ExprKind::Binary(..) | ExprKind::Ite(..));
-    if needs_parens {
+    parenthesised_if(expr, matches!(expr.kind, ExprKind::Binary(..) | ExprKind::Ite(..)))
+}
+
+/// Pieces printing the operand of a prefix operator or cast; constants are
+/// parenthesised too, so `-(1i32)` stays distinct from the constant `-1i32`.
+fn prefix_operand(expr: &Expr) -> [Piece<'_>; 3] {
+    let constant = matches!(expr.kind, ExprKind::IntConst(_) | ExprKind::FloatConst(_));
+    parenthesised_if(expr, constant || matches!(expr.kind, ExprKind::Binary(..) | ExprKind::Ite(..)))
+}
+
+fn parenthesised_if(expr: &Expr, parens: bool) -> [Piece<'_>; 3] {
+    if parens {
         [Piece::Text("("), Piece::Expr(expr), Piece::Text(")")]
     } else {
         [Piece::Text(""), Piece::Expr(expr), Piece::Text("")]
@@ -362,7 +372,7 @@ fn expr_pieces<'a>(namer: Namer<'_>, expr: &'a Expr) -> Vec<Piece<'a>> {
         ExprKind::Nondet => vec![Piece::Owned(format!("nondet({})", ty_text()))],
         ExprKind::Unary(op, inner) => {
             let mut pieces = vec![Piece::Text(op.symbol())];
-            pieces.extend(operand(inner));
+            pieces.extend(prefix_operand(inner));
             pieces
         }
         ExprKind::Binary(op, lhs, rhs) => {
@@ -373,7 +383,7 @@ fn expr_pieces<'a>(namer: Namer<'_>, expr: &'a Expr) -> Vec<Piece<'a>> {
         }
         ExprKind::Cast(inner) => {
             let mut pieces = vec![Piece::Owned(format!("({})", ty_text()))];
-            pieces.extend(operand(inner));
+            pieces.extend(prefix_operand(inner));
             pieces
         }
         ExprKind::Ite(cond, then, other) => {
@@ -561,7 +571,11 @@ impl Display for FunctionDisplay<'_> {
             ""
         };
         let loc = program.display_loc(func.loc).to_string();
-        writeln!(f, "{header}{role}   // {loc}")?;
+        if loc.is_empty() {
+            writeln!(f, "{header}{role}")?;
+        } else {
+            writeln!(f, "{header}{role}   // {loc}")?;
+        }
         for (index, instr) in func.body.iter().flatten().enumerate() {
             let labels = program.labels.iter().filter(|l| l.function == self.func && l.at.0 as usize == index);
             for label in labels {
@@ -714,12 +728,14 @@ out:
             e = Expr::unary(UnOp::Neg, e, int);
         }
         let text = p.display_expr(&e).to_string();
-        assert_eq!(text.len(), 100_000 + "1i32".len());
-        // Dropping a deep Box chain recurses; unlink it iteratively.
+        // Dropping a deep Box chain recurses; unlink it iteratively before
+        // any assertion can fail and unwind.
         let mut node = e;
         while let ExprKind::Unary(_, inner) = node.kind {
             node = *inner;
         }
+        assert_eq!(text.len(), 100_000 + "(1i32)".len());
+        assert!(text.starts_with("---") && text.ends_with("-(1i32)"));
     }
 
     #[test]
