@@ -193,7 +193,14 @@ fn eval_bool_op(op: Op, args: &[&Value], sorts: &SortTable) -> Result<Option<boo
         Or => bools(args).any(|b| b),
         Xor => bools(args).fold(false, |acc, b| acc ^ b),
         Implies => !args[0].as_bool().expect("Bool") || args[1].as_bool().expect("Bool"),
-        Eq => values_equal(args[0], args[1], sorts)?,
+        Eq => {
+            for other in &args[1..] {
+                if !values_equal(args[0], other, sorts)? {
+                    return Ok(Some(false));
+                }
+            }
+            true
+        }
         Distinct => {
             for (i, a) in args.iter().enumerate() {
                 for b in &args[i + 1..] {
@@ -313,6 +320,20 @@ mod tests {
         m.set(s.as_var(y).unwrap(), Value::Bv(BvValue::from_u64(8, 100)));
         assert_eq!(eval(&s, sum, &m), Ok(Value::Bv(BvValue::from_u64(8, 44))));
         assert_eq!(eval(&s, lt, &m), Ok(Value::Bool(true)));
+    }
+
+    #[test]
+    fn chained_equality_compares_every_argument() {
+        let mut s = TermStore::new();
+        let [x, y, z] = ["x", "y", "z"].map(|n| s.var(n, Sort::BitVec(4)));
+        let all_equal = s.app(Op::Eq, &[x, y, z]).unwrap();
+        let mut m = Model::new();
+        for (v, value) in [(x, 3), (y, 3), (z, 5)] {
+            m.set(s.as_var(v).unwrap(), Value::Bv(BvValue::from_u64(4, value)));
+        }
+        assert_eq!(eval(&s, all_equal, &m), Ok(Value::Bool(false)));
+        m.set(s.as_var(z).unwrap(), Value::Bv(BvValue::from_u64(4, 3)));
+        assert_eq!(eval(&s, all_equal, &m), Ok(Value::Bool(true)));
     }
 
     #[test]
