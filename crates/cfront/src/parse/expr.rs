@@ -95,6 +95,13 @@ impl<'t, 'a> Parser<'t, 'a> {
     /// Binary operators of precedence `min_prec` and tighter, left
     /// associative: a loop, so long chains do not recurse.
     fn binary_expr(&mut self, min_prec: u8) -> PResult<Expr> {
+        let mut links = 0;
+        let chain = self.binary_chain(min_prec, &mut links);
+        self.release_chain(links);
+        chain
+    }
+
+    fn binary_chain(&mut self, min_prec: u8, links: &mut u32) -> PResult<Expr> {
         let mut lhs = self.cast_expr()?;
         loop {
             let Some((op, prec)) = (match self.kind() {
@@ -107,6 +114,7 @@ impl<'t, 'a> Parser<'t, 'a> {
                 return Ok(lhs);
             }
             let loc = self.bump().loc;
+            self.charge_chain_link(links)?;
             let rhs = self.binary_expr(prec + 1)?;
             lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), loc };
         }
@@ -201,8 +209,16 @@ impl<'t, 'a> Parser<'t, 'a> {
 
     /// Postfix operators. A call is located at its callee (where a reader
     /// looks for it), the other operators at their operator token.
-    fn postfix_ops(&mut self, mut expr: Expr) -> PResult<Expr> {
+    fn postfix_ops(&mut self, expr: Expr) -> PResult<Expr> {
+        let mut links = 0;
+        let chain = self.postfix_chain(expr, &mut links);
+        self.release_chain(links);
+        chain
+    }
+
+    fn postfix_chain(&mut self, mut expr: Expr, links: &mut u32) -> PResult<Expr> {
         loop {
+            self.charge_chain_link(links)?;
             let mut loc = self.loc();
             let kind = match self.kind() {
                 TokKind::Punct(P::LBracket) => {

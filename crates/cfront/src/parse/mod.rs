@@ -22,6 +22,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// Nesting limit for expressions, statements, declarators and initializers.
 const MAX_DEPTH: u32 = 1000;
+/// Left-deep chains (`a + b + c ...`, `p->next->next ...`) are built by
+/// loops, not recursion, but every this many links cost one nesting level:
+/// the tree's depth then stays below `MAX_DEPTH * CHAIN_LINKS_PER_LEVEL`,
+/// which later stages can walk and drop on an ordinary thread's stack.
+const CHAIN_LINKS_PER_LEVEL: u32 = 16;
 /// The parse runs on its own thread with this stack, so that `MAX_DEPTH`
 /// nested constructs fit whatever the caller's stack is.
 const PARSE_STACK_BYTES: usize = 256 << 20;
@@ -204,12 +209,37 @@ impl<'t, 'a> Parser<'t, 'a> {
     /// Runs `f` one nesting level deeper, failing cleanly past [`MAX_DEPTH`].
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         if self.depth >= MAX_DEPTH {
-            return Err(self.error_at(self.loc(), format!("nesting deeper than {MAX_DEPTH} levels is not supported")));
+            return Err(self.too_deep());
         }
         self.depth += 1;
         let result = f(self);
         self.depth -= 1;
         result
+    }
+
+    /// Counts one more link of a left-deep chain (see [`CHAIN_LINKS_PER_LEVEL`]).
+    fn charge_chain_link(&mut self, links: &mut u32) -> PResult<()> {
+        if (*links + 1) % CHAIN_LINKS_PER_LEVEL == 0 {
+            if self.depth >= MAX_DEPTH {
+                return Err(self.too_deep());
+            }
+            self.depth += 1;
+        }
+        *links += 1;
+        Ok(())
+    }
+
+    fn too_deep(&self) -> ParseError {
+        let chain_limit = MAX_DEPTH * CHAIN_LINKS_PER_LEVEL;
+        let message = format!(
+            "unsupported: nesting deeper than {MAX_DEPTH} levels (an operator chain of {CHAIN_LINKS_PER_LEVEL} links counts as one; at most {chain_limit})"
+        );
+        self.error_at(self.loc(), message)
+    }
+
+    /// Gives back the nesting levels a finished chain of `links` was charged.
+    fn release_chain(&mut self, links: u32) {
+        self.depth -= links / CHAIN_LINKS_PER_LEVEL;
     }
 
     // ---- scopes: typedef names versus ordinary identifiers ----
