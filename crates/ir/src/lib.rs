@@ -5,6 +5,14 @@
 //! are typed and side-effect free; every instruction carries its source
 //! location. The IR knows no C syntax: the front end (`cfront`) lowers C into
 //! it, and every later stage (analysis, symex, the interpreter) reads it.
+//!
+//! Besides the data types (`types`, `expr`, `instr`, `program`, `loc`,
+//! `entity`) the crate owns the utilities every stage shares: `layout`
+//! (sizes, alignments and integer ranges per data model), `print` (the
+//! `--show-ir` text), `validate` (well-formedness checks with precise
+//! messages), `visit` (non-recursive expression walks), `build` (adding
+//! symbols and functions consistently) and `interp` (the concrete
+//! interpreter that replays counterexamples).
 
 pub mod build;
 pub mod entity;

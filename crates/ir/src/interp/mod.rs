@@ -4,19 +4,42 @@
 //!
 //! It runs `init`, then `entry`, over a byte-addressed memory of objects
 //! (see [`memory`]) with the operator semantics documented in
-//! [`crate::expr`]. Every nondeterministic value (a `Nondet` expression,
-//! a call of a function without a body, the contents of a fresh variable or
-//! heap block, the entry function's parameters (see [`environment`] for
-//! `main`'s `argc`/`argv`), optionally the failure of `malloc`) is asked from an [`InputProvider`], so a counterexample's
-//! values can be fed back in order. The run records a [`TraceStep`] list and
-//! ends with an [`Outcome`]; step and memory limits keep every run finite.
+//! [`crate::expr`], and records a [`TraceStep`] list. A run ends with an
+//! [`Outcome`]; step, memory, call-depth and expression-depth limits keep
+//! every run finite, and a run executes on its own thread with a large
+//! stack, so no input makes it overflow.
+//!
+//! Inputs: every nondeterministic value is asked from an
+//! [`InputProvider`] as little-endian bytes, in execution order, so a
+//! counterexample's values can be fed back ([`InputList`]). The requests,
+//! which symbolic execution must reproduce to build a replayable input list:
+//! - `Decl`: the variable's whole initial contents ([`InputKind::Uninitialized`]);
+//! - a `Nondet` expression, when evaluated: `Assign` evaluates its right
+//!   side before its left side, operands left to right, `Ite` only the
+//!   taken branch, `&&`/`||` short-circuit;
+//! - a call: callee, then arguments left to right, then the result place;
+//!   a body-less callee's result is [`InputKind::NondetCall`] (for
+//!   `__VERIFIER_nondet_*`, `nondet_*`, `__ESBMC_nondet*`,
+//!   `__CPROVER_nondet*`) or [`InputKind::ExternalCall`] (any other
+//!   function, not for `void`); parameters an unprototyped call leaves out
+//!   are `Uninitialized`;
+//! - `malloc`/`realloc`/`alloca`: when [`Config::malloc_may_fail`], first a
+//!   one-byte [`InputKind::AllocationFailure`] flag (not for `alloca`), then
+//!   the block's contents; `calloc` blocks are zero;
+//! - the entry function's parameters: each one as an
+//!   [`InputKind::EntryArgument`]; for `main(int argc, char **argv)`
+//!   instead `argc` (1 to 64), then for each argument string its length
+//!   (4 bytes, at most 4096) and its contents.
 //!
 //! Functions with a body always run their body; the built-in library
 //! functions (assumptions, assertions, `malloc` and friends, `mem*`,
 //! `strlen`, `exit`, `abort`, bit-counting GCC built-ins) are interpreted
 //! only when the program gives no body; any other body-less function is
-//! recorded in [`Run::unknown_functions`]. `reach_error` and `__VERIFIER_error` are the reach-error property
-//! itself, so calling them is a violation even when they have a body.
+//! recorded in [`Run::unknown_functions`]. `reach_error` and
+//! `__VERIFIER_error` are the reach-error property itself, so calling them
+//! is a violation even when they have a body. Threads and inline assembly
+//! are [`Outcome::Unsupported`], as is arithmetic on floating-point formats
+//! other than `float` and `double` (loads, stores and constants of them work).
 
 mod builtins;
 mod display;
