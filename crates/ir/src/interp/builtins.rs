@@ -11,7 +11,7 @@ use super::{InputKind, Outcome, UbKind};
 use crate::expr::Expr;
 use crate::instr::PropertyClass;
 use crate::program::FuncId;
-use crate::types::{Type, TypeId};
+use crate::types::Type;
 
 /// Longest string read for an assertion message.
 const MESSAGE_LIMIT: u64 = 1024;
@@ -108,12 +108,12 @@ impl Machine<'_> {
                 let right = self.memory.read(b, len).map_err(|e| self.access_error(e))?;
                 let difference = left.data.iter().zip(&right.data).find(|(x, y)| x != y);
                 let result = difference.map_or(0i128, |(x, y)| i128::from(*x) - i128::from(*y));
-                self.int_value(result as u128, ret).map(Some)
+                self.int_result(result as u128, ret).map(Some)
             }
             "strlen" => {
                 let s = self.pointer(arg(0)?)?;
                 let len = self.string_length(s, u64::MAX)?;
-                self.int_value(u128::from(len), ret).map(Some)
+                self.int_result(u128::from(len), ret).map(Some)
             }
             "clz" | "clzl" | "clzll" | "ctz" | "ctzl" | "ctzll" | "popcount" | "popcountl" | "popcountll"
             | "parity" | "parityl" | "parityll" | "ffs" | "ffsl" | "ffsll" | "bswap16" | "bswap32" | "bswap64"
@@ -123,7 +123,7 @@ impl Machine<'_> {
                 let bits = self.scalar(arg(0)?)? & crate::layout::low_mask(width);
                 let result = bit_builtin(library_name.trim_end_matches('l'), bits, width)
                     .ok_or_else(|| Outcome::Unsupported(format!("{name} of 0 is undefined")))?;
-                self.int_value(result, ret).map(Some)
+                self.int_result(result, ret).map(Some)
             }
             _ if NONDET_PREFIXES.iter().any(|prefix| name.starts_with(prefix)) => {
                 self.input(InputKind::NondetCall(name.to_string()), ret).map(Some)
@@ -168,13 +168,6 @@ impl Machine<'_> {
     fn size_arg(&self, value: &Value) -> Flow<u64> {
         let bits = self.scalar(value)?;
         u64::try_from(bits).map_err(|_| Outcome::MemoryLimit)
-    }
-
-    fn int_value(&self, bits: u128, ty: TypeId) -> Flow<Value> {
-        match self.int_type(ty) {
-            Some((width, _)) => Ok(Value::Scalar(bits & crate::layout::low_mask(width))),
-            None => Err(self.malformed("a library function declared with a non-integer result".into())),
-        }
     }
 
     /// Whether the allocation fails, when failures are enabled.

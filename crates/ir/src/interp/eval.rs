@@ -234,9 +234,11 @@ impl Machine<'_> {
         self.pointer(&value)
     }
 
-    fn int_result(&self, bits: u128, ty: TypeId) -> Flow<Value> {
-        let (width, _) =
-            self.int_type(ty).ok_or_else(|| self.malformed("pointer primitive of non-integer type".into()))?;
+    /// `bits` as a value of the integer type `ty` (truncated to its width).
+    pub(super) fn int_result(&self, bits: u128, ty: TypeId) -> Flow<Value> {
+        let (width, _) = self.int_type(ty).ok_or_else(|| {
+            self.malformed(format!("an integer result of type {}", self.program.types.display(ty)))
+        })?;
         Ok(Value::Scalar(bits & low_mask(width)))
     }
 
