@@ -149,10 +149,8 @@ impl<'a> Sema<'a> {
             A::Ident(name) => self.ident(name, loc),
             A::IntLit { value, suffix, decimal } => self.int_lit(*value, *suffix, *decimal, loc),
             A::FloatLit { text, suffix, imaginary } => {
-                if *imaginary {
-                    return Err(self.error(loc, "unsupported: complex arithmetic (imaginary constant)"));
-                }
-                self.float_lit(text, *suffix, loc)
+                let v = self.float_lit(text, *suffix, loc)?;
+                Ok(if *imaginary { self.imaginary(v) } else { v })
             }
             A::CharLit { value, prefix } => {
                 let ty = CType::new(Kind::Int(char_lit_kind(*prefix)));
@@ -399,7 +397,7 @@ impl<'a> Sema<'a> {
             return Ok(Expr::binary(BinOp::Ne, v.e, zero, b));
         }
         if matches!(v.ty.kind, Kind::Complex(_)) {
-            return Err(self.error(loc, "unsupported: complex arithmetic"));
+            return self.complex_convert(v, &CType::new(Kind::Bool), loc);
         }
         Err(self.error(loc, "a scalar value is required here"))
     }
@@ -446,7 +444,10 @@ impl<'a> Sema<'a> {
         let to_ir = self.ir_ty(to);
         let from = &v.ty;
         if matches!(from.kind, Kind::Complex(_)) || matches!(to.kind, Kind::Complex(_)) {
-            return Err(self.error(loc, "unsupported: complex arithmetic"));
+            if v.e.ty == to_ir {
+                return Ok(v.e);
+            }
+            return self.complex_convert(v, to, loc);
         }
         if to.is_record() || from.is_record() {
             return self.record_value(v, to, loc);
@@ -511,7 +512,16 @@ impl<'a> Sema<'a> {
     /// The usual arithmetic conversions: the common type of two operands.
     fn common_type(&mut self, a: &CType, b: &CType, loc: Loc) -> R<CType> {
         if matches!(a.kind, Kind::Complex(_)) || matches!(b.kind, Kind::Complex(_)) {
-            return Err(self.error(loc, "unsupported: complex arithmetic"));
+            let kind_of = |t: &CType| match t.kind {
+                Kind::Complex(k) | Kind::Float(k) => Some(k),
+                _ => None,
+            };
+            let kind = match (kind_of(a), kind_of(b)) {
+                (Some(x), Some(y)) => if x.rank() >= y.rank() { x } else { y },
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => return Err(self.error(loc, "invalid complex operands")),
+            };
+            return Ok(CType::new(Kind::Complex(kind)));
         }
         match (&a.kind, &b.kind) {
             (Kind::Float(x), Kind::Float(y)) => Ok(CType::new(Kind::Float(if x.rank() >= y.rank() { *x } else { *y }))),
@@ -552,7 +562,11 @@ impl<'a> Sema<'a> {
                     return Err(self.error(loc, "invalid operand to unary operator"));
                 }
                 if matches!(v.ty.kind, Kind::Complex(_)) {
-                    return Err(self.error(loc, "unsupported: complex arithmetic"));
+                    return match op {
+                        UnaryOp::Plus => Ok(v),
+                        UnaryOp::Minus => self.complex_unary(true, v, loc),
+                        _ => self.complex_unary(false, v, loc),
+                    };
                 }
                 let v = self.promote(v);
                 let irop = match op {
@@ -595,7 +609,10 @@ impl<'a> Sema<'a> {
                 let pre = matches!(op, UnaryOp::PreInc | UnaryOp::PreDec);
                 self.inc_dec(x, inc, pre, loc)
             }
-            UnaryOp::Real | UnaryOp::Imag => Err(self.error(loc, "unsupported: complex arithmetic (__real__/__imag__)")),
+            UnaryOp::Real | UnaryOp::Imag => {
+                let v = self.expr(x)?;
+                self.real_imag(v, op == UnaryOp::Imag, loc)
+            }
         }
     }
 
@@ -673,6 +690,13 @@ impl<'a> Sema<'a> {
         use BinaryOp as B;
         if l.ty.is_vector() || r.ty.is_vector() {
             return self.vector_arith(op, l, r, loc);
+        }
+        let complex = matches!(l.ty.kind, Kind::Complex(_)) || matches!(r.ty.kind, Kind::Complex(_));
+        if complex && l.ty.is_arithmetic() && r.ty.is_arithmetic() {
+            let Kind::Complex(kind) = self.common_type(&l.ty, &r.ty, loc)?.kind else {
+                return Err(self.error(loc, "invalid complex operands"));
+            };
+            return self.complex_arith(op, l, r, kind, loc);
         }
         match op {
             B::Add if l.ty.is_pointer() && r.ty.is_integer() => self.ptr_add(l, r, false, loc),

@@ -9,6 +9,7 @@
 //! the program being built, the function being lowered (its instruction
 //! list, labels and temporaries) and the entry point [`lower`].
 
+mod complex;
 mod consteval;
 mod ctype;
 mod decl;
