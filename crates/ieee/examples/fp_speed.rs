@@ -9,6 +9,9 @@ use std::time::Instant;
 const OPERANDS: usize = 256;
 const ROUNDS: usize = 200;
 
+/// An operation under test, on two operands (unary ones ignore the second).
+type Operation = fn(Fp, Fp, RoundingMode) -> Fp;
+
 /// Normal operands with exponents within ±8 of 1 and random fractions.
 fn operands(format: Format) -> Vec<Fp> {
     let mut state = 0x9E37_79B9_7F4A_7C15_u64;
@@ -40,7 +43,7 @@ fn nanoseconds_per_op(values: &[Fp], op: impl Fn(Fp, Fp) -> Fp) -> f64 {
 fn main() {
     let mode = RoundingMode::NearestEven;
     let formats = [("f16", Format::HALF), ("f32", Format::SINGLE), ("f64", Format::DOUBLE), ("x87", Format::X87), ("f128", Format::QUAD)];
-    let ops: [(&str, fn(Fp, Fp, RoundingMode) -> Fp); 9] = [
+    let ops: [(&str, Operation); 9] = [
         ("add", |a, b, m| a.add(b, m)),
         ("mul", |a, b, m| a.mul(b, m)),
         ("div", |a, b, m| a.div(b, m)),
