@@ -419,10 +419,19 @@ impl<'a> Symex<'a> {
     pub(crate) fn assign(&mut self, lhs: &Expr, value: TermId) -> Result<()> {
         let place = self.place(lhs)?;
         self.write_place(&place, lhs.ty, value)?;
+        if self.is_string_literal(lhs) {
+            return Ok(());
+        }
         let function = self.frames.last().map(|f| f.func).unwrap_or(ir::FuncId(0));
         let text = self.lvalue_text(lhs);
         self.equation.steps.push(TraceStep { guard: self.state.guard, loc: self.loc, function, lhs: text, ty: lhs.ty, value });
         Ok(())
+    }
+
+    /// String literal contents are set up by the init function; they are
+    /// not steps of the user's program.
+    fn is_string_literal(&self, lvalue: &Expr) -> bool {
+        matches!(lvalue.kind, ExprKind::Sym(s) if self.program.symbols[s].kind == SymbolKind::StringLiteral)
     }
 
     /// The lvalue as C text for traces (indices shown symbolically).

@@ -34,7 +34,7 @@ pub fn run(config: &Config) -> Exit {
             let _ = write!(std::io::stdout().lock(), "{program}");
             Exit::Success
         }
-        (Action::Verify, Some(_)) => verdict_unknown(&format!("{UNSUPPORTED} the verification engine is not built yet")),
+        (Action::Verify, Some(program)) => crate::verify::run(config, program),
     }
 }
 

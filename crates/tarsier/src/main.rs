@@ -9,6 +9,7 @@ mod driver;
 mod exit;
 mod help;
 mod limits;
+mod verify;
 
 use exit::Exit;
 use std::process::ExitCode;
