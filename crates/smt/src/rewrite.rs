@@ -11,7 +11,8 @@
 //!
 //! Normal forms chosen here (the bit-blaster need not handle the others
 //! specially, but must still accept them since deep nesting skips rewriting):
-//! `Implies` becomes `Or`; `Distinct` of two becomes `Not(Eq)`; `BvUgt`,
+//! `Implies` becomes `Or`; `Eq` of more than two becomes a conjunction of
+//! binary `Eq`s; `Distinct` of two becomes `Not(Eq)`; `BvUgt`,
 //! `BvUge`, `BvUle` (and signed) become `BvUlt`/`BvSlt` (under `Not`);
 //! `ZeroExtend` becomes `Concat` with zeros; subtraction of a constant
 //! becomes addition; shifts and rotations by constants become
@@ -101,6 +102,14 @@ fn simplify_by_op(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) ->
             Some(store.or2(not_a, args[1]))
         }
         Ite => simplify_ite(store, args[0], args[1], args[2]),
+        // Chained equality (SMT-LIB `(= a b c)`) is a conjunction of links.
+        Eq if args.len() > 2 => {
+            let links: Vec<TermId> = args
+                .windows(2)
+                .map(|pair| store.eq(pair[0], pair[1]))
+                .collect();
+            Some(store.and(&links))
+        }
         Eq => simplify_eq(store, args[0], args[1]),
         Distinct if args.len() == 2 => {
             let eq = store.eq(args[0], args[1]);

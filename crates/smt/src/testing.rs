@@ -251,10 +251,7 @@ impl Generator {
             4 | 12 | 13 => {
                 let s = [b, w, w, self.array_sort, FP_SORT][self.rng.below(5) as usize];
                 let op = [Eq, Distinct][self.rng.below(2) as usize];
-                (
-                    op,
-                    vec![s; 2 + (op == Distinct && self.chance(50)) as usize],
-                )
+                (op, vec![s; 2 + self.chance(30) as usize])
             }
             5..=7 => {
                 let ops = [BvUlt, BvUle, BvUgt, BvUge, BvSlt, BvSle, BvSgt, BvSge];

@@ -236,6 +236,9 @@ fn simple_rules_fire() {
     let five = s.bv_u64(8, 5);
     let eq = s.eq(x_plus_3, five);
     assert_eq!(eq, s.eq(x, two), "x + 3 = 5 solves to x = 2");
+    let y8 = s.var("y8", Sort::BitVec(8));
+    let chained = s.mk(Op::Eq, &[x, y8, x]);
+    assert_eq!(chained, s.eq(x, y8), "x = y = x is x = y");
     let c = s.var("c", Sort::Bool);
     let merged = s.ite(c, one, two);
     assert_eq!(s.eq(merged, one), c);
