@@ -256,8 +256,8 @@ impl BigUint {
 
     /// Floor of the square root (Newton's iteration from above).
     pub fn isqrt(&self) -> BigUint {
-        if self.is_zero() {
-            return BigUint::zero();
+        if let Some(small) = self.to_u128() {
+            return BigUint::from_u128(isqrt_u128(small));
         }
         let mut x = BigUint::from_u128(1).shl(self.bit_len().div_ceil(2));
         loop {
@@ -300,6 +300,22 @@ impl BigUint {
             text.push_str(&format!("{chunk:019}"));
         }
         text
+    }
+}
+
+/// Floor of the square root of a `u128` (Newton's iteration from above,
+/// without allocation: the binary32/binary64 square roots fit here).
+fn isqrt_u128(n: u128) -> u128 {
+    if n == 0 {
+        return 0;
+    }
+    let mut x = 1u128 << (128 - n.leading_zeros()).div_ceil(2);
+    loop {
+        let y = (x + n / x) >> 1;
+        if y >= x {
+            return x;
+        }
+        x = y;
     }
 }
 
@@ -410,6 +426,14 @@ mod tests {
 
     #[test]
     fn square_roots_are_floors() {
+        let wide = [big(u128::MAX).mul(&big(u128::MAX)), big(u128::MAX).add(&big(1)), big(1).shl(255)];
+        for v in wide {
+            let s = v.isqrt();
+            assert!(s.mul(&s) <= v);
+            let s1 = s.add(&big(1));
+            assert!(s1.mul(&s1) > v);
+        }
+        assert_eq!(big(u128::MAX).isqrt().to_u128(), Some(u64::MAX as u128));
         for v in samples().take(300) {
             let s = big(v).isqrt();
             assert!(s.mul(&s) <= big(v));
