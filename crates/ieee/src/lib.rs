@@ -30,6 +30,9 @@
 //! - `round_to_integral` in a custom format whose largest values are not
 //!   integral (emax < sig_bits - 1; no standard format) can round up past
 //!   the largest value and then gives infinity.
+//! - Caller bugs panic with a message, bad data never does: operands of
+//!   different formats, bit patterns wider than the format, integer widths
+//!   outside 1..=128. Text input gets a `ParseFloatError` with its offset.
 //! - Decimal output (`Display`) is the shortest text that reads back to the
 //!   same value, in Rust's `{:e}` style; `to_decimal_exact` is the full
 //!   expansion.
