@@ -6,7 +6,7 @@
 //! IR's exact semantics per type (wrap-around, truncation, sign extension);
 //! a division by zero or any non-constant operand makes the result unknown.
 
-use ir::{BinOp, Expr, ExprKind, Type, TypeId, TypeTable, UnOp};
+use ir::{BinOp, Expr, ExprKind, FloatFormat, Type, TypeId, TypeTable, UnOp};
 
 /// Nesting beyond this is not folded (the result is "not constant").
 const MAX_DEPTH: u32 = 4096;
@@ -80,6 +80,16 @@ fn fold_cast(tt: &TypeTable, x: &Expr, to_bits: u32, depth: u32) -> Option<u128>
     if matches!(x.kind, ExprKind::Null) {
         return Some(0);
     }
+    if float_format(tt, x.ty).is_some() {
+        let v = fold_float(tt, x, depth + 1)?;
+        if to_bits == 1 {
+            return Some(u128::from(v != 0.0));
+        }
+        // Only values that fit are folded (others are undefined behaviour).
+        let t = v.trunc();
+        let limit = 2f64.powi(to_bits.min(127) as i32);
+        return (t.abs() < limit).then_some(t as i128 as u128);
+    }
     let (from_bits, from_signed) = int_shape(tt, x.ty)?;
     let a = fold(tt, x, depth + 1)?;
     if to_bits == 1 && matches!(tt.get(x.ty), Type::Int { .. }) {
@@ -90,6 +100,18 @@ fn fold_cast(tt: &TypeTable, x: &Expr, to_bits: u32, depth: u32) -> Option<u128>
 }
 
 fn fold_binary(tt: &TypeTable, op: BinOp, l: &Expr, r: &Expr, bits: u32, depth: u32) -> Option<u128> {
+    if op.is_comparison() && float_format(tt, l.ty).is_some() {
+        let (a, b) = (fold_float(tt, l, depth + 1)?, fold_float(tt, r, depth + 1)?);
+        let holds = match op {
+            BinOp::Eq => a == b,
+            BinOp::Ne => a != b,
+            BinOp::Lt => a < b,
+            BinOp::Le => a <= b,
+            BinOp::Gt => a > b,
+            _ => a >= b,
+        };
+        return Some(u128::from(holds));
+    }
     let (lbits, lsigned) = int_shape(tt, l.ty)?;
     let a = fold(tt, l, depth + 1)?;
     if matches!(op, BinOp::And | BinOp::Or) {
@@ -145,6 +167,58 @@ fn fold_binary(tt: &TypeTable, op: BinOp, l: &Expr, r: &Expr, bits: u32, depth: 
     })
 }
 
+/// `Single` or `Double`: the formats folded exactly with host floats.
+fn float_format(tt: &TypeTable, ty: TypeId) -> Option<FloatFormat> {
+    match tt.get(ty) {
+        Type::Float(f @ (FloatFormat::Single | FloatFormat::Double)) => Some(*f),
+        _ => None,
+    }
+}
+
+/// Rounds to the format's precision (f32 arithmetic is exact through f64).
+fn round_to(format: FloatFormat, v: f64) -> f64 {
+    if format == FloatFormat::Single {
+        f64::from(v as f32)
+    } else {
+        v
+    }
+}
+
+/// Folds a `float`/`double` expression (arithmetic constant expressions
+/// in array sizes and static assertions).
+fn fold_float(tt: &TypeTable, e: &Expr, depth: u32) -> Option<f64> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let format = float_format(tt, e.ty)?;
+    let v = match &e.kind {
+        ExprKind::FloatConst(bits) => match format {
+            FloatFormat::Single => f64::from(f32::from_bits(*bits as u32)),
+            _ => f64::from_bits(*bits as u64),
+        },
+        ExprKind::Unary(UnOp::Neg, x) => -fold_float(tt, x, depth + 1)?,
+        ExprKind::Cast(x) => match int_shape(tt, x.ty) {
+            Some((bits, signed)) => {
+                let raw = fold(tt, x, depth + 1)?;
+                if signed { sign_extend(raw, bits) as f64 } else { raw as f64 }
+            }
+            None => fold_float(tt, x, depth + 1)?,
+        },
+        ExprKind::Binary(op, l, r) => {
+            let (a, b) = (fold_float(tt, l, depth + 1)?, fold_float(tt, r, depth + 1)?);
+            match op {
+                BinOp::Add => a + b,
+                BinOp::Sub => a - b,
+                BinOp::Mul => a * b,
+                BinOp::Div => a / b,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(round_to(format, v))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +270,21 @@ mod tests {
         let rhs = Expr::binary(BinOp::Ne, div0, Expr::int(0, int), b);
         let e = Expr::binary(BinOp::And, Expr::int(0, b), rhs, b);
         assert_eq!(fold_value(&tt, &e), Some(0));
+    }
+
+    #[test]
+    fn float_comparisons_and_conversions_fold() {
+        let (mut tt, int, _, b) = tt();
+        let f = tt.intern(Type::Float(FloatFormat::Single));
+        let d = tt.intern(Type::Float(FloatFormat::Double));
+        let third_f = Expr::new(ExprKind::FloatConst(u128::from((1.0f32 / 3.0).to_bits())), f);
+        let third_d = Expr::new(ExprKind::FloatConst(u128::from((1.0f64 / 3.0).to_bits())), d);
+        let widened = Expr::cast(third_f, d);
+        assert_eq!(fold_value(&tt, &Expr::binary(BinOp::Eq, widened, third_d, b)), Some(0));
+        let x = Expr::new(ExprKind::FloatConst(u128::from((-2.75f64).to_bits())), d);
+        assert_eq!(fold_value(&tt, &Expr::cast(x, int)), Some(-2));
+        let big = Expr::new(ExprKind::FloatConst(u128::from(1e20f64.to_bits())), d);
+        assert_eq!(fold_value(&tt, &Expr::cast(big, int)), None);
     }
 
     #[test]

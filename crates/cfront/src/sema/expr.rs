@@ -233,6 +233,8 @@ impl<'a> Sema<'a> {
                 let units = self.fx.name.bytes().map(u32::from).collect::<Vec<_>>();
                 Ok(self.string_lit(&units, ast::StrPrefix::None, loc))
             }
+            // C23 keywords, when no header defined them as macros.
+            None if name == "true" || name == "false" => Ok(self.int_val(i128::from(name == "true"), CType::new(Kind::Bool))),
             None if name == "__ESBMC_return_value" && !self.saved.is_empty() && !self.fx.ret.is_void() => {
                 Ok(self.return_value_symbol(loc))
             }

@@ -1,6 +1,11 @@
 /* Floating-point literals and conversions. */
 #define CHECK(c) do { if (!(c)) return __LINE__; } while (0)
 
+/* Arithmetic constant expressions fold exactly in array sizes. */
+int exact[(0x1.0p-95f == 2.524355e-29f) ? 1 : -1];
+int rounded[(0.1f != 0.1) ? 1 : -1];
+_Static_assert((int)2.9 == 2, "conversion truncates");
+
 int main(void) {
     double d = 0.1;
     float f = 0.1f;
