@@ -250,3 +250,32 @@ fn ir_printouts_match() {
     }
     assert!(mismatches.is_empty(), "IR differs (UPDATE_SEMA_IR=1 to accept):\n{}", mismatches.join("\n"));
 }
+
+/// Inputs that once could exhaust time, memory or arithmetic: each must
+/// compile or be rejected with a diagnostic, quickly and without a panic.
+#[test]
+fn hostile_inputs_get_diagnostics_not_panics() {
+    let deep_braces = format!("int x = {}1{};", "{".repeat(3000), "}".repeat(3000));
+    let deep_blocks = format!("int main(void) {{ {} return 0; {} }}", "{".repeat(3000), "}".repeat(3000));
+    let snippets = [
+        "struct big { char a[1ULL << 62]; char b[1ULL << 62]; }; int main(void) { return sizeof(struct big) > 0; }",
+        "int a[100] = {[0 ... 1 << 30] = 1}; int main(void) { return 0; }",
+        "char s[1ULL << 40] = \"abc\"; int main(void) { return s[1]; }",
+        "typedef int v __attribute__((vector_size(1 << 30))); int main(void) { return 0; }",
+        "int main(void) { int x = 1 / 0; return x << 40; }",
+        "enum e { A = 1ULL << 63, B }; int main(void) { return B; }",
+        "int main(void) { double d = 1e999999999999; float f = 0x1p-99999999; return d > f; }",
+        "struct s; int main(void) { struct s *p = 0; return p->x; }",
+        "int main(void) { goto *0; }",
+        "int f(int); int main(void) { return f(1, 2); }",
+        "int main(void) { int a[2]; a = a; return 0; }",
+        deep_braces.as_str(),
+        deep_blocks.as_str(),
+    ];
+    for src in snippets {
+        let started = std::time::Instant::now();
+        let outcome = std::panic::catch_unwind(|| compile_src(src, DataModel::LP64).map(|_| ()));
+        assert!(outcome.is_ok(), "panic on: {src}");
+        assert!(started.elapsed().as_secs() < 20, "too slow on: {src}");
+    }
+}

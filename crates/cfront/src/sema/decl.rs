@@ -12,6 +12,9 @@ use crate::ast::{self, BasicType, Derived, ExternalDecl, StorageClass, TypeSpec}
 use ir::{CompositeId, CompositeKind, Expr, ExprKind, InstrKind, Loc, SymbolId, SymbolKind};
 use std::rc::Rc;
 
+/// Vector operations are expanded lane by lane: bounded.
+const MAX_VECTOR_LANES: u64 = 1024;
+
 /// `aligned` without an argument means the target's biggest alignment.
 const BIGGEST_ALIGNMENT: u64 = 16;
 
@@ -191,6 +194,9 @@ impl<'a> Sema<'a> {
         let elem_size = self.tcx.size_of(&ty).unwrap_or(0);
         if !ty.is_arithmetic() || elem_size == 0 || bytes <= 0 || bytes as u64 % elem_size != 0 {
             return Err(self.error(loc, "invalid vector type"));
+        }
+        if bytes as u64 / elem_size > MAX_VECTOR_LANES {
+            return Err(self.error(loc, format!("unsupported: vectors of more than {MAX_VECTOR_LANES} elements")));
         }
         let quals = ty.quals;
         Ok(CType::new(Kind::Vector(Box::new(ty.unqualified()), bytes as u64 / elem_size)).with_quals(quals))

@@ -20,6 +20,9 @@ fn string_literal(e: &ast::Expr) -> Option<&[u32]> {
     }
 }
 
+/// Longest run of elements an initializer is expanded into.
+const MAX_EXPANDED_ELEMENTS: i128 = 1 << 16;
+
 fn list_loc(init: &Initializer) -> Option<Loc> {
     match init {
         Initializer::List(_, loc) => Some(*loc),
@@ -86,6 +89,17 @@ impl<'a> Sema<'a> {
                     ArraySize::Fixed(n) => *n,
                     _ => units.len() as u64 + 1,
                 };
+                if len > units.len() as u64 + MAX_EXPANDED_ELEMENTS as u64 {
+                    // A huge array holding a short string: zero, then the characters.
+                    let zero = Expr::new(ExprKind::Zero, target.ty);
+                    self.emit(InstrKind::Assign(target.clone(), zero), e.loc);
+                    let elem_ir = self.ir_ty(elem);
+                    for (i, u) in units.iter().enumerate() {
+                        let sub = self.element(&target, elem, i as u64);
+                        self.emit(InstrKind::Assign(sub, Expr::int(u128::from(*u), elem_ir)), e.loc);
+                    }
+                    return Ok(());
+                }
                 let value = self.string_array_value(units, elem, len);
                 self.emit(InstrKind::Assign(target, value), e.loc);
                 return Ok(());
@@ -102,6 +116,13 @@ impl<'a> Sema<'a> {
 
     /// A braced list that initializes exactly the object `target`.
     fn init_braced(&mut self, target: Expr, ty: &CType, items: &[InitItem], loc: Loc) -> R<()> {
+        self.enter(loc)?;
+        let result = self.init_braced_kind(target, ty, items, loc);
+        self.leave();
+        result
+    }
+
+    fn init_braced_kind(&mut self, target: Expr, ty: &CType, items: &[InitItem], loc: Loc) -> R<()> {
         match &ty.kind {
             Kind::Vector(elem, n) => {
                 let mut pos = 0;
@@ -180,6 +201,7 @@ impl<'a> Sema<'a> {
                     let loc = list_loc(&item.init).unwrap_or(Loc::NONE);
                     return Err(self.error(loc, "array designator index out of range"));
                 }
+                self.check_range(lo, hi, &item.init)?;
                 for i in lo..=hi {
                     let sub = self.element(target, elem, i as u64);
                     self.designated(sub, elem, &item.designators[1..], &item.init)?;
@@ -204,6 +226,15 @@ impl<'a> Sema<'a> {
             count = count.max(index);
         }
         Ok(count)
+    }
+
+    /// GNU range designators are expanded element by element: bounded.
+    fn check_range(&mut self, lo: i128, hi: i128, init: &Initializer) -> R<()> {
+        if hi - lo >= MAX_EXPANDED_ELEMENTS {
+            let loc = list_loc(init).unwrap_or(Loc::NONE);
+            return Err(self.error(loc, format!("unsupported: designator range of more than {MAX_EXPANDED_ELEMENTS} elements")));
+        }
+        Ok(())
     }
 
     fn element(&mut self, target: &Expr, elem: &CType, index: u64) -> Expr {
@@ -370,6 +401,7 @@ impl<'a> Sema<'a> {
             }
             (Designator::Range(a, b), Kind::Array(elem, _)) => {
                 let (lo, hi) = (self.const_int(a, "array designator")?, self.const_int(b, "array designator")?);
+                self.check_range(lo, hi, init)?;
                 for i in lo.max(0)..=hi {
                     let sub = self.element(&target, elem, i as u64);
                     self.designated(sub, elem, rest, init)?;

@@ -44,7 +44,7 @@ fn round_up(value: u64, multiple: u64) -> u64 {
     if multiple <= 1 {
         value
     } else {
-        value.div_ceil(multiple) * multiple
+        value.div_ceil(multiple).saturating_mul(multiple)
     }
 }
 
@@ -67,7 +67,7 @@ pub fn layout_struct(members: &[MemberShape], attrs: RecordAttrs) -> Layout {
             None => {
                 offset = round_up(offset, m_align * 8);
                 offsets.push(offset);
-                offset += m.size * 8;
+                offset = offset.saturating_add(m.size.saturating_mul(8));
                 align = align.max(m_align);
             }
             Some(0) => {
@@ -84,7 +84,7 @@ pub fn layout_struct(members: &[MemberShape], attrs: RecordAttrs) -> Layout {
                     offset = round_up(offset, unit);
                 }
                 offsets.push(offset);
-                offset += width;
+                offset = offset.saturating_add(width);
                 if m.named {
                     align = align.max(m_align);
                 }
@@ -102,7 +102,7 @@ pub fn layout_union(members: &[MemberShape], attrs: RecordAttrs) -> Layout {
         let m_align = member_align(m, attrs);
         let bits = match m.bit_width {
             Some(w) => u64::from(w),
-            None => m.size * 8,
+            None => m.size.saturating_mul(8),
         };
         size_bits = size_bits.max(bits);
         if m.named || m.bit_width.is_none() {

@@ -323,7 +323,14 @@ impl<'a> Sema<'a> {
         let entry = self.opts.entry.clone().unwrap_or_else(|| "main".to_string());
         match self.prog.function(&entry) {
             Some(f) if self.prog.functions[f].body.is_some() => self.prog.entry = Some(f),
-            _ => self.diags.error(Loc::NONE, format!("entry function `{entry}` is not defined")),
+            found => {
+                // An entry whose body failed to lower: its errors explain why.
+                if let Some(at) = self.deferred.iter().position(|(f, _)| Some(*f) == found) {
+                    let (_, errors) = self.deferred.swap_remove(at);
+                    self.diags.list.extend(errors);
+                }
+                self.diags.error(Loc::NONE, format!("entry function `{entry}` is not defined"));
+            }
         }
         fixup::retype_stale_references(&mut self.prog, &self.stale);
         let reachable = fixup::reachable_functions(&self.prog);
