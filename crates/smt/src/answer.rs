@@ -34,15 +34,34 @@ impl Drop for SExp {
 }
 
 impl SExp {
-    /// A short description for error messages (never the whole, possibly
-    /// deep, expression).
+    /// A short rendering for error messages: at most 3 levels deep and about
+    /// 80 characters, never the whole (possibly huge) expression.
     pub fn describe(&self) -> String {
+        let mut out = String::new();
+        self.describe_into(3, &mut out);
+        if out.chars().count() > 80 {
+            out = out.chars().take(80).collect::<String>() + "…";
+        }
+        out
+    }
+
+    fn describe_into(&self, depth_left: u32, out: &mut String) {
         match self {
-            SExp::Atom(a) => a.chars().take(80).collect(),
-            SExp::List(items) => match items.first() {
-                Some(SExp::Atom(head)) => format!("({head} …) with {} items", items.len()),
-                _ => format!("a list of {} items", items.len()),
-            },
+            SExp::Atom(a) => out.push_str(a),
+            SExp::List(_) if depth_left == 0 => out.push('…'),
+            SExp::List(items) => {
+                out.push('(');
+                for (i, item) in items.iter().take(8).enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    item.describe_into(depth_left - 1, out);
+                }
+                if items.len() > 8 {
+                    out.push_str(" …");
+                }
+                out.push(')');
+            }
         }
     }
 
@@ -309,7 +328,10 @@ mod tests {
         assert!(parse_sexps("((a)").is_err());
         assert!(parse_sexps("a)").is_err());
         let deep = "(".repeat(100_000) + &")".repeat(100_000);
-        assert_eq!(parse_sexps(&deep).unwrap().len(), 1);
+        let parsed = parse_sexps(&deep).unwrap();
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(parsed[0].describe(), "(((…)))");
+        assert_eq!(one("(_ as-array k!0)").describe(), "(_ as-array k!0)");
     }
 
     #[test]

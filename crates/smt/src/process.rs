@@ -35,7 +35,8 @@ pub struct ProcessSolver {
     /// Why the process can no longer be used, once that happened.
     broken: Option<String>,
     last_result: Option<SatResult>,
-    model: Option<Model>,
+    /// The model read after the last `Sat`, or why it could not be read.
+    model: Option<Result<Model, String>>,
 }
 
 impl ProcessSolver {
@@ -160,7 +161,15 @@ impl ProcessSolver {
         }
         let names: Vec<&str> = vars.iter().map(|(_, n)| n.as_str()).collect();
         self.send(&format!("(get-value ({}))\n", names.join(" ")));
-        let answer = self.receive(self.time_limit.map(|l| Instant::now() + l))?;
+        // A lost answer leaves the conversation out of step: give up on the
+        // process. An unreadable value (e.g. an array as a lambda) does not.
+        let answer = match self.receive(self.time_limit.map(|l| Instant::now() + l)) {
+            Ok(answer) => answer,
+            Err(reason) => {
+                self.fail(reason.clone());
+                return Err(reason);
+            }
+        };
         let pairs = answer
             .list()
             .ok_or_else(|| format!("unexpected get-value answer {}", answer.describe()))?;
@@ -221,27 +230,35 @@ impl Solver for ProcessSolver {
     }
 
     fn model_value(&mut self, store: &TermStore, t: TermId) -> Result<Value, EvalError> {
-        let model = self.model(store);
-        eval(store, t, &model)
+        self.read_model(store);
+        match &self.model {
+            Some(Ok(model)) => eval(store, t, model),
+            Some(Err(reason)) => Err(EvalError::Unsupported(format!(
+                "reading the solver's model: {reason}"
+            ))),
+            None => eval(store, t, &Model::new()),
+        }
     }
 
     /// After `Sat`, the solver's values of every variable written so far;
     /// otherwise (or when the answer cannot be read) an empty model that
     /// fills nothing, so evaluating with it reports the missing values.
     fn model(&mut self, store: &TermStore) -> Model {
-        if self.last_result != Some(SatResult::Sat) || self.broken.is_some() {
-            return Model::new();
+        self.read_model(store);
+        match &self.model {
+            Some(Ok(model)) => model.clone(),
+            _ => Model::new(),
         }
-        if self.model.is_none() {
-            match self.fetch_model(store) {
-                Ok(model) => self.model = Some(model),
-                Err(reason) => {
-                    self.fail(reason);
-                    return Model::new();
-                }
-            }
+    }
+}
+
+impl ProcessSolver {
+    /// Fetches the model once after a `Sat` answer.
+    fn read_model(&mut self, store: &TermStore) {
+        if self.model.is_none() && self.last_result == Some(SatResult::Sat) && self.broken.is_none()
+        {
+            self.model = Some(self.fetch_model(store));
         }
-        self.model.clone().expect("model just fetched")
     }
 }
 

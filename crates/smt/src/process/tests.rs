@@ -138,3 +138,51 @@ fn time_limit_gives_unknown_and_the_solver_stays_unknown() {
     assert!(matches!(solver.check(&s, &[]), SatResult::Unknown(_)));
     assert_eq!(solver.model(&s).get(s.as_var(x).unwrap()), None);
 }
+
+/// A stand-in solver written in shell: answers every check with `answer`
+/// and every get-value with `values`.
+fn scripted(answer: &str, values: &str) -> ProcessSolver {
+    let script = format!(
+        "while read -r line; do case \"$line\" in *check-sat*) echo '{answer}';; *get-value*) echo '{values}';; esac; done"
+    );
+    ProcessSolver::spawn("sh", &["-c", &script], "ALL", Some(Duration::from_secs(20)))
+        .expect("sh starts")
+}
+
+#[test]
+fn unreadable_model_values_are_errors_but_the_solver_goes_on() {
+    let mut s = TermStore::new();
+    let sort = s.array_sort(Sort::BitVec(4), Sort::BitVec(4));
+    let a = s.var("a", sort);
+    let zero = s.bv_u64(4, 0);
+    let read = s.select(a, zero);
+    let goal = s.eq(read, zero);
+    let mut solver = scripted("sat", "((|a| (_ as-array k!0)))");
+    solver.assert(&s, goal);
+    assert_eq!(solver.check(&s, &[]), SatResult::Sat);
+    assert!(
+        matches!(solver.model_value(&s, read), Err(EvalError::Unsupported(reason)) if reason.contains("as-array"))
+    );
+    assert_eq!(solver.check(&s, &[]), SatResult::Sat, "still usable");
+}
+
+#[test]
+fn dead_or_confused_solvers_give_unknown() {
+    let mut s = TermStore::new();
+    let p = s.var("p", Sort::Bool);
+    let mut confused = scripted("maybe", "()");
+    confused.assert(&s, p);
+    assert!(
+        matches!(confused.check(&s, &[]), SatResult::Unknown(reason) if reason.contains("unexpected answer"))
+    );
+    let mut dead = ProcessSolver::spawn(
+        "sh",
+        &["-c", "exit 0"],
+        "ALL",
+        Some(Duration::from_secs(20)),
+    )
+    .unwrap();
+    dead.assert(&s, p);
+    assert!(matches!(dead.check(&s, &[]), SatResult::Unknown(_)));
+    assert_eq!(dead.model(&s).get(s.as_var(p).unwrap()), None);
+}
