@@ -112,12 +112,12 @@ impl<'a> Symex<'a> {
             ExprKind::PointerObject(p) => {
                 let p = self.eval(p)?;
                 let object = self.layout.object_of(self.store, p);
-                self.to_result_int(object, false, e.ty)
+                self.resize_to_type(object, false, e.ty)
             }
             ExprKind::PointerOffset(p) => {
                 let p = self.eval(p)?;
                 let offset = self.layout.wide_offset_of(self.store, p);
-                self.to_result_int(offset, true, e.ty)
+                self.resize_to_type(offset, true, e.ty)
             }
             ExprKind::ObjectSize(p) => {
                 let p = self.eval(p)?;
@@ -186,7 +186,7 @@ impl<'a> Symex<'a> {
         }
     }
 
-    fn to_result_int(&mut self, v: TermId, signed: bool, ty: TypeId) -> Result<TermId> {
+    fn resize_to_type(&mut self, v: TermId, signed: bool, ty: TypeId) -> Result<TermId> {
         match repr::value_sort(self.program, ty, self.loc)? {
             Sort::BitVec(w) => Ok(repr::resize(self.store, v, w, signed)),
             _ => Err(Stop::unsupported("pointer primitive of non-integer type", self.loc)),
@@ -281,7 +281,7 @@ impl<'a> Symex<'a> {
                 let size = self.pointee_size(a.ty)?;
                 let size = self.store.bv_u64(self.layout.wide_bits(), size);
                 let elements = arith::div(self.store, bytes, size, true);
-                let elements = self.to_result_int(elements, true, ty)?;
+                let elements = self.resize_to_type(elements, true, ty)?;
                 // Pointers into different objects have no defined difference.
                 let unrelated = self.store.var("pointer_difference", self.store.sort(elements));
                 let same = self.same_object(x, y);

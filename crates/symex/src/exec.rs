@@ -254,7 +254,7 @@ impl<'a> Symex<'a> {
         if self.steps > self.options.max_steps {
             return Err(Stop::StepLimit { loc: self.loc });
         }
-        if self.steps % 256 == 0 {
+        if self.steps.is_multiple_of(256) {
             if let Some(deadline) = self.options.deadline {
                 if Instant::now() >= deadline {
                     return Err(Stop::Timeout);

@@ -22,12 +22,12 @@ impl<'a> Symex<'a> {
         }
     }
 
-    fn to_fp(&mut self, bits: TermId, ty: TypeId) -> Result<TermId> {
+    fn fp_of_bits(&mut self, bits: TermId, ty: TypeId) -> Result<TermId> {
         let (exp, sig) = self.float_format(ty)?;
         Ok(self.store.mk(Op::FpFromBits { exp, sig }, &[bits]))
     }
 
-    fn from_fp(&mut self, fp: TermId) -> TermId {
+    fn bits_of_fp(&mut self, fp: TermId) -> TermId {
         self.store.mk(Op::FpToBits, &[fp])
     }
 
@@ -37,7 +37,7 @@ impl<'a> Symex<'a> {
 
     /// `a op b` on floats of type `ty` (bits in, bits or `Bool` out).
     pub(crate) fn float_binary(&mut self, op: BinOp, x: TermId, y: TermId, ty: TypeId) -> Result<TermId> {
-        let (fx, fy) = (self.to_fp(x, ty)?, self.to_fp(y, ty)?);
+        let (fx, fy) = (self.fp_of_bits(x, ty)?, self.fp_of_bits(y, ty)?);
         let rm = self.nearest_even();
         let arithmetic = |op| (op, true);
         let (smt_op, rounded) = match op {
@@ -58,7 +58,7 @@ impl<'a> Symex<'a> {
         };
         if rounded {
             let result = self.store.mk(smt_op, &[rm, fx, fy]);
-            Ok(self.from_fp(result))
+            Ok(self.bits_of_fp(result))
         } else {
             Ok(self.store.mk(smt_op, &[fx, fy]))
         }
@@ -84,9 +84,9 @@ impl<'a> Symex<'a> {
                 return Ok(value);
             }
             let (exp, sig) = self.float_format(to)?;
-            let fp = self.to_fp(value, from)?;
+            let fp = self.fp_of_bits(value, from)?;
             let converted = self.store.mk(Op::ToFp { exp, sig }, &[rm, fp]);
-            return Ok(self.from_fp(converted));
+            return Ok(self.bits_of_fp(converted));
         }
         if to_float {
             let (exp, sig) = self.float_format(to)?;
@@ -100,9 +100,9 @@ impl<'a> Symex<'a> {
             };
             let op = if signed { Op::ToFpFromSbv { exp, sig } } else { Op::ToFpFromUbv { exp, sig } };
             let converted = self.store.mk(op, &[rm, bits]);
-            return Ok(self.from_fp(converted));
+            return Ok(self.bits_of_fp(converted));
         }
-        let fp = self.to_fp(value, from)?;
+        let fp = self.fp_of_bits(value, from)?;
         match repr::value_sort(self.program, to, self.loc)? {
             Sort::Bool => {
                 let zero = self.store.mk(Op::FpIsZero, &[fp]);
