@@ -38,6 +38,11 @@ pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<I
     outcome
 }
 
+fn is_memory_safety(class: PropertyClass) -> bool {
+    use PropertyClass::*;
+    matches!(class, PointerDereference | ArrayBounds | InvalidFree | MemoryLeak | MemoryCleanup)
+}
+
 fn describe_stop(program: &Program, stop: &Stop) -> String {
     match stop {
         Stop::Unsupported { loc, .. } | Stop::StepLimit { loc } if !loc.is_none() => {
@@ -153,6 +158,13 @@ impl Run<'_> {
         if let Some(call) = cex.unmodelled_calls.first() {
             let reason = format!(
                 "a violation of `{}` was found on a path through `{call}`, which has no body and is not modelled",
+                cex.property.message
+            );
+            return self.outcome(Verdict::Unknown(reason));
+        }
+        if self.execution.equation.unconstrained_entry_pointers && is_memory_safety(cex.property.class) {
+            let reason = format!(
+                "a violation of `{}` was found, but the entry function's pointer parameters are not modelled",
                 cex.property.message
             );
             return self.outcome(Verdict::Unknown(reason));

@@ -119,6 +119,17 @@ fn floats_fold_exactly_and_are_never_guessed() {
 }
 
 #[test]
+fn entry_pointer_parameters_are_approximations_only_when_read() {
+    let unused = format!("{NONDET}int main(int argc, char **argv) {{ assert(argc == argc); return 0; }}");
+    expect_true(&unused, &Config::default());
+    let used = format!("{NONDET}int main(int argc, char **argv) {{ char c = argv[0][0]; return c; }}");
+    match run(&used, &Config::default()) {
+        Verdict::Unknown(reason) => assert!(reason.contains("entry function"), "{reason}"),
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
+}
+
+#[test]
 fn violations_through_unmodelled_functions_are_not_trusted() {
     let source = format!("{NONDET}extern int external(int *p);\nint main() {{ int x = 0; assert(external(&x) != 5); return 0; }}");
     match run(&source, &Config::default()) {

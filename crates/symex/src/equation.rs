@@ -98,6 +98,9 @@ pub struct Equation {
     /// A loop or recursion bound cut paths off by assumption
     /// (`--no-unwinding-assertions`), so the result is only bounded.
     pub bound_assumed: bool,
+    /// A pointer parameter of the entry function was read: what it points
+    /// to is not modelled, so memory-safety violations are not trusted.
+    pub unconstrained_entry_pointers: bool,
     /// Function and loop-bound counts, for statistics.
     pub executed_instructions: u64,
 }

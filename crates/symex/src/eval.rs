@@ -35,6 +35,11 @@ impl<'a> Symex<'a> {
                     let o = self.function_object(func);
                     return self.address_of_object(o);
                 }
+                if self.entry_pointer_params.contains(symbol) {
+                    let name = &self.program.symbols[*symbol].display_name;
+                    self.approximate(format!("pointer parameter `{name}` of the entry function is unconstrained"), true);
+                    self.equation.unconstrained_entry_pointers = true;
+                }
                 let place = self.place(e)?;
                 self.read_place(&place, e.ty)
             }

@@ -74,6 +74,9 @@ pub(crate) struct Symex<'a> {
     pub loc: Loc,
     /// Nesting depth of expression evaluation (bounded, see `eval`).
     pub depth: u32,
+    /// Pointer parameters of the entry function: their targets are not
+    /// modelled, so reading one is an approximation.
+    pub entry_pointer_params: std::collections::HashSet<SymbolId>,
 }
 
 impl<'a> Symex<'a> {
@@ -95,6 +98,7 @@ impl<'a> Symex<'a> {
             steps: 0,
             loc: Loc::NONE,
             depth: 0,
+            entry_pointer_params: Default::default(),
         }
     }
 
@@ -232,10 +236,7 @@ impl<'a> Symex<'a> {
             let sym = &self.program.symbols[p];
             self.loc = sym.loc;
             if self.program.types.is_pointer(sym.ty) {
-                self.approximate(
-                    format!("pointer parameter `{}` of the entry function is unconstrained", sym.display_name),
-                    true,
-                );
+                self.entry_pointer_params.insert(p);
             }
             let name = sym.display_name.clone();
             values.push(self.fresh(&name, sym.ty, InputKind::EntryArgument(name.clone()))?);
