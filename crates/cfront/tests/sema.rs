@@ -279,3 +279,21 @@ fn hostile_inputs_get_diagnostics_not_panics() {
         assert!(started.elapsed().as_secs() < 20, "too slow on: {src}");
     }
 }
+
+#[test]
+fn undeclared_library_functions_get_their_prototypes() {
+    let src = "int main(void) { int *p = malloc(sizeof(int)); *p = 3; int r = *p; free(p); return r - 3; }\n";
+    let (program, diags) = compile_src(src, DataModel::LP64).expect("compiles");
+    let f = program.function("malloc").expect("declared");
+    let ir::Type::Function(sig) = program.types.get(program.functions[f].ty) else { panic!("not a function type") };
+    assert!(matches!(program.types.get(sig.ret), ir::Type::Pointer(_)));
+    assert!(diags.list.iter().any(|d| d.message.contains("built-in function `malloc`")));
+    assert_eq!(run_program(&program), Outcome::Completed(0));
+}
+
+#[test]
+fn a_later_declaration_replaces_an_assumed_prototype() {
+    let src = "int main(void) { return strchr(\"ab\", 'b') == 0; }\nchar *strchr(const char *s, int c);\n";
+    let (program, _) = compile_src(src, DataModel::LP64).expect("the program's own prototype wins");
+    ir::validate(&program).expect("calls lowered before the declaration stay well-typed");
+}

@@ -330,6 +330,15 @@ impl<'a> Sema<'a> {
         Ok(align)
     }
 
+    /// The `#pragma pack(N)` in force at a record definition (recorded by the
+    /// parser as the attribute `pack(N)`): the largest member alignment, 0
+    /// for none. Like gcc, values that are not powers of two are ignored.
+    fn pack_attr(&mut self, attrs: &[ast::Attribute]) -> R<u64> {
+        let Some(e) = attrs.iter().find(|a| a.name == "pack").and_then(|a| a.args.first()) else { return Ok(0) };
+        let n = self.const_int(e, "#pragma pack value")?;
+        Ok(if n > 0 && (n & (n - 1)) == 0 { n as u64 } else { 0 })
+    }
+
     fn alignas(&mut self, specs: &[ast::AlignSpec]) -> R<u64> {
         let mut align = 0;
         for s in specs {
@@ -435,7 +444,7 @@ impl<'a> Sema<'a> {
         let attrs = RecordAttrs {
             packed: has_attr(&r.attrs, "packed") || has_attr(outer_attrs, "packed"),
             align: self.aligned_attr(&r.attrs)?.max(self.aligned_attr(outer_attrs)?),
-            max_align: 0,
+            max_align: self.pack_attr(&r.attrs)?,
         };
         self.tcx.records[id.0 as usize].fields = cfields;
         self.tcx.complete_record(id, &shapes, attrs);
@@ -798,6 +807,12 @@ impl<'a> Sema<'a> {
         if !ok && aliased {
             return Ok(());
         }
+        if !ok && self.implicit_builtins.remove(&sym) {
+            // The program's own declaration replaces an assumed prototype.
+            let irty = self.ir_ty(ty);
+            self.retype_symbol(sym, irty, ty.clone());
+            return Ok(());
+        }
         if !ok {
             let prev = self.prog.symbols[sym].loc;
             let name = self.prog.symbols[sym].display_name.clone();
@@ -806,6 +821,11 @@ impl<'a> Sema<'a> {
         }
         let merged = ctype::composite(&old, ty);
         let irty = self.ir_ty(&merged);
+        self.retype_symbol(sym, irty, merged);
+        Ok(())
+    }
+
+    fn retype_symbol(&mut self, sym: SymbolId, irty: ir::TypeId, ty: CType) {
         if irty != self.prog.symbols[sym].ty {
             self.stale.insert(sym);
         }
@@ -813,8 +833,7 @@ impl<'a> Sema<'a> {
         if let SymbolKind::Function(f) = self.prog.symbols[sym].kind {
             self.prog.functions[f].ty = irty;
         }
-        self.sym_types.insert(sym, merged);
-        Ok(())
+        self.sym_types.insert(sym, ty);
     }
 
     // ----- function definitions -----
@@ -944,18 +963,32 @@ impl<'a> Sema<'a> {
     }
 
     /// Implicitly declares `int name()` for a call of an undeclared function.
+    /// A builtin or library function gets its known prototype instead, and
+    /// a name another unit declares is that unit's function.
     pub(super) fn implicit_function(&mut self, name: &str, loc: Loc) -> R<(SymbolId, CType)> {
+        if let Some((sym, _, _)) = self.externals.get(name) {
+            let sym = *sym;
+            self.scopes.insert_file(name, Ordinary::Symbol { sym });
+            return Ok((sym, self.sym_types[&sym].clone()));
+        }
+        let known = super::builtins::prototype(name, &self.tcx.size_t());
         let quiet = ["__VERIFIER_", "nondet_", "__ESBMC_", "__CPROVER_", "__builtin_"].iter().any(|p| name.starts_with(p));
         if !quiet {
-            self.warn(loc, format!("implicit declaration of function `{name}`"));
+            let kind = if known.is_some() { "built-in " } else { "" };
+            self.warn(loc, format!("implicit declaration of {kind}function `{name}`"));
         }
-        let ty = CType::new(Kind::Function(Rc::new(FnType {
-            ret: CType::int(),
-            params: Vec::new(),
-            variadic: false,
-            unprototyped: true,
-        })));
+        let ty = known.clone().unwrap_or_else(|| {
+            CType::new(Kind::Function(Rc::new(FnType {
+                ret: CType::int(),
+                params: Vec::new(),
+                variadic: false,
+                unprototyped: true,
+            })))
+        });
         let sym = self.declare_linked(name, name, &ty, false, loc)?;
+        if known.is_some() {
+            self.implicit_builtins.insert(sym);
+        }
         let ty = self.sym_types[&sym].clone();
         self.scopes.insert_file(name, Ordinary::Symbol { sym });
         Ok((sym, ty))

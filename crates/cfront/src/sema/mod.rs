@@ -9,6 +9,7 @@
 //! the program being built, the function being lowered (its instruction
 //! list, labels and temporaries) and the entry point [`lower`].
 
+mod builtins;
 mod complex;
 mod consteval;
 mod ctype;
@@ -247,6 +248,8 @@ pub struct Sema<'a> {
     /// earlier units.
     records_by_tag: HashMap<String, Vec<ir::CompositeId>>,
     unit_first_record: usize,
+    /// Functions declared implicitly with an assumed library prototype.
+    implicit_builtins: HashSet<SymbolId>,
     /// Symbols whose type a later declaration completed.
     stale: HashSet<SymbolId>,
     /// Errors of internal functions, reported only if the function is used.
@@ -292,6 +295,7 @@ impl<'a> Sema<'a> {
             inline_defined: HashSet::new(),
             records_by_tag: HashMap::new(),
             unit_first_record: 0,
+            implicit_builtins: HashSet::new(),
             stale: HashSet::new(),
             deferred: Vec::new(),
         }
