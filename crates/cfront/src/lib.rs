@@ -9,6 +9,7 @@
 pub mod ast;
 pub mod diag;
 pub mod lex;
+pub mod model_headers;
 pub mod parse;
 pub mod preprocess;
 pub mod sema;

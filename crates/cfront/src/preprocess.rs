@@ -42,6 +42,7 @@ pub fn run(input: &Path, opts: &Options, diags: &mut Diagnostics) -> Option<Stri
     for dir in &opts.include_dirs {
         args.push(format!("-I{}", dir.display()));
     }
+    args.extend(crate::model_headers::include_dir().map(|dir| format!("-idirafter{}", dir.display())));
     for file in &opts.include_files {
         args.push("-include".to_string());
         args.push(file.display().to_string());

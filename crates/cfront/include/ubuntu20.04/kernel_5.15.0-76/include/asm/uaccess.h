@@ -1,0 +1,61 @@
+/* tarsier model of <asm/uaccess.h> (kernel 5.15, x86-64): copy_to_user,
+   copy_from_user, clear_user and access_ok.
+
+   The two address spaces are modelled as two arrays, user_memory and
+   kernel_memory, of USER_MEMORY_SPACE and KERNEL_MEMORY_SPACE bytes: a
+   pointer is a valid user address when it points into user_memory.
+   Programs take their buffers from these arrays. As in the kernel,
+   access_ok(addr, n) says whether [addr, addr + n) is user memory, and the
+   copy functions return the number of bytes NOT copied: everything when the
+   user range fails access_ok (nothing is copied), 0 after a full copy. The
+   kernel side of a copy is an ordinary pointer, so copying from or to an
+   invalid kernel buffer is a memory error the verifier reports. */
+#ifndef TARSIER_MODEL_ASM_UACCESS_H
+#define TARSIER_MODEL_ASM_UACCESS_H
+
+#include <string.h>
+#include "../linux/types.h"
+
+#define USER_MEMORY_SPACE 10000
+#define KERNEL_MEMORY_SPACE 10000
+
+char user_memory[USER_MEMORY_SPACE];
+char kernel_memory[KERNEL_MEMORY_SPACE];
+
+static inline int access_ok(const void __user *addr, unsigned long size)
+{
+  const char *first = (const char *)addr;
+  if (first == NULL)
+    return 0;
+  return first >= user_memory && first <= user_memory + USER_MEMORY_SPACE &&
+         size <= (unsigned long)(user_memory + USER_MEMORY_SPACE - first);
+}
+
+static inline unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
+{
+  if (!access_ok(to, n))
+    return n;
+  memcpy(to, from, n);
+  return 0;
+}
+
+static inline unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
+{
+  if (!access_ok(from, n)) {
+    /* The kernel zero-fills the destination of a failed copy. */
+    memset(to, 0, n);
+    return n;
+  }
+  memcpy(to, from, n);
+  return 0;
+}
+
+static inline unsigned long clear_user(void __user *to, unsigned long n)
+{
+  if (!access_ok(to, n))
+    return n;
+  memset(to, 0, n);
+  return 0;
+}
+
+#endif
