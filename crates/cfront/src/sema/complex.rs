@@ -142,7 +142,7 @@ impl<'a> Sema<'a> {
                 Ok(Val { e, ty: CType::new(Kind::Float(kind)).with_quals(v.ty.quals), lvalue: v.lvalue, bit_width: None })
             }
             _ if v.ty.is_arithmetic() => {
-                let v = self.to_rvalue(v);
+                let v = self.decay(v);
                 if !imaginary {
                     return Ok(v);
                 }

@@ -31,6 +31,9 @@ fn has_attr(attrs: &[ast::Attribute], name: &str) -> bool {
     attrs.iter().any(|a| a.name == name)
 }
 
+/// A parameter: its name (if any), adjusted type and location.
+type Param = (Option<String>, CType, Loc);
+
 /// How a declared name links.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Linkage {
@@ -192,7 +195,7 @@ impl<'a> Sema<'a> {
         };
         let bytes = self.const_int(arg, "vector size")?;
         let elem_size = self.tcx.size_of(&ty).unwrap_or(0);
-        if !ty.is_arithmetic() || elem_size == 0 || bytes <= 0 || bytes as u64 % elem_size != 0 {
+        if !ty.is_arithmetic() || elem_size == 0 || bytes <= 0 || !(bytes as u64).is_multiple_of(elem_size) {
             return Err(self.error(loc, "invalid vector type"));
         }
         if bytes as u64 / elem_size > MAX_VECTOR_LANES {
@@ -209,7 +212,7 @@ impl<'a> Sema<'a> {
         f: &ast::FunctionDecl,
         ret: CType,
         kr_decls: Option<&[ast::Declaration]>,
-    ) -> R<(FnType, Vec<(Option<String>, CType, Loc)>)> {
+    ) -> R<(FnType, Vec<Param>)> {
         let mut params = Vec::new();
         if !f.kr_names.is_empty() {
             for name in &f.kr_names {
@@ -235,7 +238,7 @@ impl<'a> Sema<'a> {
         Ok((fnty, params))
     }
 
-    fn prototype_params(&mut self, f: &ast::FunctionDecl) -> R<Vec<(Option<String>, CType, Loc)>> {
+    fn prototype_params(&mut self, f: &ast::FunctionDecl) -> R<Vec<Param>> {
         let mut params = Vec::new();
         for p in &f.params {
             let base = self.resolve_specs(&p.specs)?;
@@ -896,7 +899,7 @@ impl<'a> Sema<'a> {
     fn function_body(
         &mut self,
         func: ir::FuncId,
-        params: &[(Option<String>, CType, Loc)],
+        params: &[Param],
         fdecl: &ast::FunctionDecl,
         body: &ast::Block,
         loc: Loc,

@@ -27,7 +27,7 @@ pub struct Val {
 }
 
 impl Val {
-    fn rv(e: Expr, ty: CType) -> Val {
+    pub(super) fn rv(e: Expr, ty: CType) -> Val {
         Val { e, ty, lvalue: false, bit_width: None }
     }
 }
@@ -121,13 +121,13 @@ impl<'a> Sema<'a> {
     /// The value of `e` after lvalue conversion and decay.
     pub(super) fn rvalue(&mut self, e: &ast::Expr) -> R<Val> {
         let v = self.expr(e)?;
-        Ok(self.to_rvalue(v))
+        Ok(self.decay(v))
     }
 
     /// The truth value of a scalar expression, as a `Bool`.
     pub(super) fn cond(&mut self, e: &ast::Expr) -> R<Expr> {
         let v = self.rvalue(e)?;
-        self.to_bool(v, e.loc)
+        self.truth(v, e.loc)
     }
 
     /// Evaluates `e` for its side effects only.
@@ -354,7 +354,7 @@ impl<'a> Sema<'a> {
 
     // ----- conversions -----
 
-    pub(super) fn to_rvalue(&mut self, v: Val) -> Val {
+    pub(super) fn decay(&mut self, v: Val) -> Val {
         match &v.ty.kind {
             Kind::Array(elem, _) => {
                 let ptr = CType::pointer_to((**elem).clone());
@@ -375,7 +375,7 @@ impl<'a> Sema<'a> {
     }
 
     /// The truth value of a scalar (`!= 0`), as a `Bool`.
-    pub(super) fn to_bool(&mut self, v: Val, loc: Loc) -> R<Expr> {
+    pub(super) fn truth(&mut self, v: Val, loc: Loc) -> R<Expr> {
         let b = self.prog.types.bool();
         if let ExprKind::Cast(inner) = &v.e.kind {
             if inner.ty == b && v.ty.is_integer() {
@@ -458,7 +458,7 @@ impl<'a> Sema<'a> {
             return self.vector_value(v, to, loc);
         }
         if to.is_bool() && from.is_scalar() {
-            return Ok(match self.to_bool(v, loc)? {
+            return Ok(match self.truth(v, loc)? {
                 e if e.ty == to_ir => e,
                 e => self.fold_const(Expr::cast(e, to_ir)),
             });
@@ -837,7 +837,7 @@ impl<'a> Sema<'a> {
             None => {
                 let v = self.rvalue(c)?;
                 let saved = Val { e: self.temp(v.e.clone(), &v.ty, loc), ..v };
-                (self.to_bool(saved.clone(), loc)?, Some(saved))
+                (self.truth(saved.clone(), loc)?, Some(saved))
             }
         };
         if !complex {
@@ -1095,7 +1095,7 @@ impl<'a> Sema<'a> {
                 let (sym, ty) = self.implicit_function(name, f.loc)?;
                 let irty = self.prog.symbols[sym].ty;
                 let v = Val { e: Expr::sym(sym, irty), ty, lvalue: false, bit_width: None };
-                self.to_rvalue(v)
+                self.decay(v)
             }
             _ => self.rvalue(f)?,
         };
@@ -1176,7 +1176,7 @@ impl<'a> Sema<'a> {
                 };
                 Ok(Some(self.int_val(i128::from(constant), CType::int())))
             }
-            _ => Ok(None),
+            _ => self.overflow_builtin(name, args, loc),
         }
     }
 
@@ -1234,7 +1234,7 @@ impl<'a> Sema<'a> {
         } else {
             // `i[a]`
             let iv = self.expr(i)?;
-            (iv, self.to_rvalue(av))
+            (iv, self.decay(av))
         };
         if !idx.ty.is_integer() {
             return Err(self.error(loc, "array subscript is not an integer"));
@@ -1248,7 +1248,7 @@ impl<'a> Sema<'a> {
                 return Ok(Val { e, ty: elem, lvalue: true, bit_width: None });
             }
         }
-        let p = self.to_rvalue(arr);
+        let p = self.decay(arr);
         let Some(elem) = p.ty.pointee().cloned() else {
             return Err(self.error(loc, "subscripted value is not an array or pointer"));
         };

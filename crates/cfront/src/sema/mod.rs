@@ -19,6 +19,7 @@ mod fixup;
 mod floatlit;
 mod init;
 mod layout;
+mod overflow;
 mod scope;
 mod stmt;
 mod types;

@@ -1,0 +1,239 @@
+//! Overflow-checking arithmetic built-ins, lowered exactly: GCC's
+//! `__builtin_{add,sub,mul}_overflow(a, b, &r)`, their `_p` forms and the
+//! typed `__builtin_{s,u}{add,sub,mul}{,l,ll}_overflow`, and ESBMC's
+//! `__ESBMC_overflow_result_{plus,minus,mult,shl,unary_minus}`, which return
+//! the struct that `DEFINE_ESBMC_OVERFLOW_TYPE(T)` (predefined by the
+//! preprocessor driver) declares as `__ESBMC_overflow_result` with members
+//! `T result` and `_Bool overflow`.
+//!
+//! All of them compute the mathematically exact result in a signed type wide
+//! enough that it cannot wrap, store it wrapped to the result type `T`, and
+//! report overflow when the wrapped value differs from the exact one (for a
+//! left shift also when the count is negative or not below the promoted
+//! operand's width, where the shift itself is undefined).
+
+use super::ctype::{CType, IntKind, Kind};
+use super::expr::Val;
+use super::scope::Ordinary;
+use super::{Sema, R};
+use crate::ast;
+use ir::{BinOp, Expr, ExprKind, InstrKind, Loc, UnOp};
+
+/// The exact operation of an overflow built-in.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum ExactOp {
+    Add,
+    Sub,
+    Mul,
+    Shl,
+    Neg,
+}
+
+/// The ESBMC result-struct name and the operation of each ESBMC built-in.
+const ESBMC_RESULT_TYPE: &str = "__ESBMC_overflow_result";
+const ESBMC_BUILTINS: &[(&str, ExactOp)] = &[
+    ("__ESBMC_overflow_result_plus", ExactOp::Add),
+    ("__ESBMC_overflow_result_minus", ExactOp::Sub),
+    ("__ESBMC_overflow_result_mult", ExactOp::Mul),
+    ("__ESBMC_overflow_result_shl", ExactOp::Shl),
+    ("__ESBMC_overflow_result_unary_minus", ExactOp::Neg),
+];
+
+/// How a GCC overflow built-in names its operation and operand type.
+struct GccForm {
+    op: ExactOp,
+    /// `_p`: the third argument only gives the result type.
+    predicate: bool,
+    /// The typed forms convert both operands to this type first.
+    operand_type: Option<IntKind>,
+}
+
+fn gcc_form(name: &str) -> Option<GccForm> {
+    let rest = name.strip_prefix("__builtin_")?;
+    let (rest, predicate) = match rest.strip_suffix("_overflow_p") {
+        Some(r) => (r, true),
+        None => (rest.strip_suffix("_overflow")?, false),
+    };
+    let op_of = |word: &str| match word {
+        "add" => Some(ExactOp::Add),
+        "sub" => Some(ExactOp::Sub),
+        "mul" => Some(ExactOp::Mul),
+        _ => None,
+    };
+    if let Some(op) = op_of(rest) {
+        return Some(GccForm { op, predicate, operand_type: None });
+    }
+    if predicate {
+        return None;
+    }
+    let (signed, typed) = match rest.as_bytes().first()? {
+        b's' => (true, &rest[1..]),
+        b'u' => (false, &rest[1..]),
+        _ => return None,
+    };
+    let (word, size) = typed.split_at(typed.len().min(3));
+    let kind = match (size, signed) {
+        ("", true) => IntKind::Int,
+        ("", false) => IntKind::UInt,
+        ("l", true) => IntKind::Long,
+        ("l", false) => IntKind::ULong,
+        ("ll", true) => IntKind::LongLong,
+        ("ll", false) => IntKind::ULongLong,
+        _ => return None,
+    };
+    Some(GccForm { op: op_of(word)?, predicate, operand_type: Some(kind) })
+}
+
+impl<'a> Sema<'a> {
+    /// Lowers `name(args)` when it is one of the overflow built-ins; `None`
+    /// for every other name.
+    pub(super) fn overflow_builtin(&mut self, name: &str, args: &[ast::Expr], loc: Loc) -> R<Option<Val>> {
+        if let Some(&(_, op)) = ESBMC_BUILTINS.iter().find(|(n, _)| *n == name) {
+            return self.esbmc_overflow_result(name, op, args, loc).map(Some);
+        }
+        match gcc_form(name) {
+            Some(form) => self.gcc_overflow(name, form, args, loc).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn esbmc_overflow_result(&mut self, name: &str, op: ExactOp, args: &[ast::Expr], loc: Loc) -> R<Val> {
+        let arity = if op == ExactOp::Neg { 1 } else { 2 };
+        if args.len() != arity {
+            return Err(self.error(loc, format!("`{name}` takes {arity} argument(s)")));
+        }
+        let record_ty = match self.scopes.lookup(ESBMC_RESULT_TYPE) {
+            Some(Ordinary::Typedef(ty)) => ty.unqualified(),
+            _ => {
+                let msg = format!("`{name}` needs `{ESBMC_RESULT_TYPE}`: declare it with DEFINE_ESBMC_OVERFLOW_TYPE(T)");
+                return Err(self.error(loc, msg));
+            }
+        };
+        let Kind::Record(id) = record_ty.kind else {
+            return Err(self.error(loc, format!("`{ESBMC_RESULT_TYPE}` is not a struct")));
+        };
+        let result_ty = match self.tcx.find_field(id, "result") {
+            Some(path) if self.tcx.find_field(id, "overflow").is_some() => path.field.ty.unqualified(),
+            _ => return Err(self.error(loc, format!("`{ESBMC_RESULT_TYPE}` needs members `result` and `overflow`"))),
+        };
+        let a = self.integer_operand(&args[0], name)?;
+        let b = match args.get(1) {
+            Some(x) => Some(self.integer_operand(x, name)?),
+            None => None,
+        };
+        let (result, overflow) = self.exact_arith(op, a, b, &result_ty, loc)?;
+        let fields = self.tcx.records[id.0 as usize].fields.clone();
+        let mut values = Vec::with_capacity(fields.len());
+        for field in &fields {
+            let value = match field.name.as_str() {
+                "result" => result.clone(),
+                "overflow" => self.cast_to(Val::rv(overflow.clone(), CType::new(Kind::Bool)), &field.ty, loc, true)?,
+                _ => Expr::new(ExprKind::Zero, self.ir_ty(&field.ty)),
+            };
+            values.push(value);
+        }
+        let irty = self.ir_ty(&record_ty);
+        Ok(Val::rv(Expr::new(ExprKind::StructLit(values), irty), record_ty))
+    }
+
+    fn gcc_overflow(&mut self, name: &str, form: GccForm, args: &[ast::Expr], loc: Loc) -> R<Val> {
+        let [a, b, target] = args else {
+            return Err(self.error(loc, format!("`{name}` takes 3 arguments")));
+        };
+        let mut a = self.integer_operand(a, name)?;
+        let mut b = self.integer_operand(b, name)?;
+        if let Some(kind) = form.operand_type {
+            let ty = CType::new(Kind::Int(kind));
+            a = Val::rv(self.cast_to(a, &ty, loc, true)?, ty.clone());
+            b = Val::rv(self.cast_to(b, &ty, loc, true)?, ty);
+        }
+        let bool_ty = CType::new(Kind::Bool);
+        if form.predicate {
+            // The third argument only names the result type; it is not evaluated.
+            let (probe, _) = self.scratch(|s| s.rvalue(target))?;
+            let result_ty = self.checked_result_type(probe.ty.unqualified(), name, loc)?;
+            let (_, overflow) = self.exact_arith(form.op, a, Some(b), &result_ty, loc)?;
+            return Ok(Val::rv(overflow, bool_ty));
+        }
+        let pointer = self.rvalue(target)?;
+        let pointee = match pointer.ty.pointee() {
+            Some(t) if !t.quals.is_const => t.clone(),
+            _ => return Err(self.error(loc, format!("the third argument of `{name}` must point to a modifiable integer"))),
+        };
+        let result_ty = self.checked_result_type(pointee.unqualified(), name, loc)?;
+        let (result, overflow) = self.exact_arith(form.op, a, Some(b), &result_ty, loc)?;
+        // Read before the store: the result may overwrite an operand.
+        let overflow = self.temp(overflow, &bool_ty, loc);
+        let irty = self.ir_ty(&result_ty);
+        let place = match pointer.e.kind {
+            ExprKind::AddrOf(x) if x.ty == irty => *x,
+            kind => Expr::new(ExprKind::Deref(Box::new(Expr::new(kind, pointer.e.ty))), irty),
+        };
+        self.emit(InstrKind::Assign(place, result), loc);
+        Ok(Val::rv(overflow, bool_ty))
+    }
+
+    fn integer_operand(&mut self, e: &ast::Expr, name: &str) -> R<Val> {
+        let v = self.rvalue(e)?;
+        if !v.ty.is_integer() {
+            return Err(self.error(e.loc, format!("the operands of `{name}` must be integers")));
+        }
+        Ok(self.promote(v))
+    }
+
+    fn checked_result_type(&mut self, ty: CType, name: &str, loc: Loc) -> R<CType> {
+        match ty.kind {
+            Kind::Int(_) | Kind::Enum(_) => Ok(ty),
+            _ => Err(self.error(loc, format!("the result of `{name}` must be a (non-_Bool) integer"))),
+        }
+    }
+
+    /// The exact result of `op` wrapped to `to`, and whether wrapping
+    /// changed it (a `Bool` expression).
+    fn exact_arith(&mut self, op: ExactOp, a: Val, b: Option<Val>, to: &CType, loc: Loc) -> R<(Expr, Expr)> {
+        let bits_of = |s: &Self, ty: &CType| s.tcx.int_kind_of(ty).map_or(1, |k| s.tcx.int_bits(k));
+        let a_bits = bits_of(self, &a.ty);
+        let b_bits = b.as_ref().map_or(1, |b| bits_of(self, &b.ty));
+        let to_bits = bits_of(self, to);
+        if to_bits == 1 && !matches!(to.kind, Kind::Int(_)) {
+            return Err(self.error(loc, "unsupported: overflow built-in with a _Bool result"));
+        }
+        // Wide enough for any sum, difference or product of the operands, and
+        // for a left shift by fewer than the left operand's bits.
+        let wide = self.prog.types.int(2 * a_bits.max(b_bits).max(to_bits) + 2, true);
+        let ea = Expr::cast(a.e, wide);
+        let mut undefined_shift = None;
+        let exact = match (op, b) {
+            (ExactOp::Neg, _) => Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(ea)), wide),
+            (_, None) => return Err(self.error(loc, "overflow built-in without a second operand")),
+            (op, Some(b)) => {
+                let eb = Expr::cast(b.e, wide);
+                let bin = match op {
+                    ExactOp::Add => BinOp::Add,
+                    ExactOp::Sub => BinOp::Sub,
+                    ExactOp::Mul => BinOp::Mul,
+                    _ => {
+                        let bool_ty = self.prog.types.bool();
+                        let negative = Expr::new(ExprKind::Binary(BinOp::Lt, Box::new(eb.clone()), Box::new(Expr::int(0, wide))), bool_ty);
+                        let too_far = Expr::new(
+                            ExprKind::Binary(BinOp::Ge, Box::new(eb.clone()), Box::new(Expr::int(u128::from(a_bits), wide))),
+                            bool_ty,
+                        );
+                        undefined_shift = Some(Expr::new(ExprKind::Binary(BinOp::Or, Box::new(negative), Box::new(too_far)), bool_ty));
+                        BinOp::Shl
+                    }
+                };
+                Expr::new(ExprKind::Binary(bin, Box::new(ea), Box::new(eb)), wide)
+            }
+        };
+        let to_ir = self.ir_ty(to);
+        let result = Expr::cast(exact.clone(), to_ir);
+        let bool_ty = self.prog.types.bool();
+        let changed = Expr::new(ExprKind::Binary(BinOp::Ne, Box::new(Expr::cast(result.clone(), wide)), Box::new(exact)), bool_ty);
+        let overflow = match undefined_shift {
+            Some(undefined) => Expr::new(ExprKind::Binary(BinOp::Or, Box::new(undefined), Box::new(changed)), bool_ty),
+            None => changed,
+        };
+        Ok((result, overflow))
+    }
+}
