@@ -3,6 +3,9 @@
 //! - `corpus`: runs the release binary on the regression corpus and scores
 //!   it (verdicts, or front-end acceptance with `--parse-only`).
 //! - `bench-frontend`: front-end throughput in MB/s of preprocessed C.
+//! - `fp-oracle`: floating-point results checked against the host machine.
+
+mod fp_oracle;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -26,6 +29,16 @@ tasks:
       --binary PATH     run this tarsier instead of building the release one
   bench-frontend    front-end speed (MB/s of preprocessed C)
       --binary PATH     as above
+  fp-oracle         floating-point results against native gcc (-frounding-math)
+      --cases N         cases per op/format/mode (default 4)
+      --ops LIST        add,sub,mul,div,fma,sqrt,fmin,fmax,rint,nearbyint,
+                        convert,from-int,to-int,lt,le,eq (default all)
+      --formats LIST    float,double (default all)
+      --modes LIST      rne,rup,rdn,rtz (default all)
+      --seed S          generator seed (default 1)
+      --timeout S       per-task limit in seconds (default 20)
+      --jobs N          parallel runs (default: number of CPUs)
+      --tarsier PATH    run this tarsier instead of building the release one
 ";
 
 fn main() -> ExitCode {
@@ -33,6 +46,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("corpus") => parse_corpus_args(&args[1..]).and_then(|opts| corpus_command(&opts)),
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
+        Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("-h" | "--help") => {
             print!("{USAGE}");
             Ok(())
@@ -187,4 +201,43 @@ fn bench_command(binary: Option<PathBuf>) -> Result<(), String> {
     let saved = save_json(&out_dir, &timestamp, &bench::to_json(&figures, &timestamp))?;
     println!("figures saved to {}", saved.display());
     Ok(())
+}
+
+fn parse_fp_oracle_args(args: &[String]) -> Result<fp_oracle::Options, String> {
+    let mut opts = fp_oracle::Options {
+        cases: 4,
+        ops: fp_oracle::Op::ALL.to_vec(),
+        formats: fp_oracle::Format::ALL.to_vec(),
+        modes: fp_oracle::Mode::ALL.to_vec(),
+        seed: 1,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        timeout: Duration::from_secs(20),
+        tarsier: None,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--cases" => opts.cases = number(arg, &value()?)?,
+            "--ops" => opts.ops = fp_oracle::parse_ops(&value()?)?,
+            "--formats" => opts.formats = fp_oracle::parse_formats(&value()?)?,
+            "--modes" => opts.modes = fp_oracle::parse_modes(&value()?)?,
+            "--seed" => opts.seed = number(arg, &value()?)?,
+            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
+            "--jobs" => opts.jobs = number(arg, &value()?)?,
+            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unknown fp-oracle option '{other}'\n{USAGE}")),
+        }
+    }
+    Ok(opts)
+}
+
+fn fp_oracle_command(opts: &fp_oracle::Options) -> Result<(), String> {
+    let binary = tarsier_binary(opts.tarsier.clone())?;
+    let out_dir = corpus::workspace_root().join("target/fp-oracle");
+    if fp_oracle::run(opts, &binary, &out_dir)? {
+        Ok(())
+    } else {
+        Err("tarsier gave wrong answers (listed above)".into())
+    }
 }
