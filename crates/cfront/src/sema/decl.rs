@@ -871,7 +871,6 @@ impl<'a> Sema<'a> {
             self.inline_defined.insert(func);
         }
         self.defining.insert(func);
-        let deferrable = internal || f.specs.is_inline;
         let diags_before = self.diags.list.len();
         let fname = self.prog.functions[func].name.clone();
         let ctx = FnCtx::new(func, &fname, ret.unqualified());
@@ -885,9 +884,10 @@ impl<'a> Sema<'a> {
         };
         let ctx = std::mem::replace(&mut self.fx, outer_ctx);
         let failed = self.diags.list[diags_before..].iter().any(|d| d.severity == crate::diag::Severity::Error);
-        if deferrable && failed {
+        if failed {
             // Header code often holds inline functions a program never
-            // calls; their errors count only if the function is reachable.
+            // calls: errors count only if the function is reachable from
+            // the entry or the init function (see `finish`).
             let errors = self.diags.list.split_off(diags_before);
             self.deferred.push((func, errors));
             return Ok(());

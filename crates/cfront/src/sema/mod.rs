@@ -253,7 +253,8 @@ pub struct Sema<'a> {
     implicit_builtins: HashSet<SymbolId>,
     /// Symbols whose type a later declaration completed.
     stale: HashSet<SymbolId>,
-    /// Errors of internal functions, reported only if the function is used.
+    /// Errors of functions whose body failed to lower, reported only if the
+    /// function is reachable: an unreachable body cannot affect a verdict.
     deferred: Vec<(FuncId, Vec<crate::diag::Diagnostic>)>,
 }
 
