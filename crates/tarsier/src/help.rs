@@ -29,11 +29,12 @@ DESCRIPTION:
 STATUS:
     The front end (preprocess, parse, type-check, lower to the IR) works;
     a construct it does not handle yet is reported with an error that
-    starts with 'unsupported:'. The verification engine is not built yet,
-    so a verification run prints the program's diagnostics and answers
-    VERIFICATION UNKNOWN with the reason 'unsupported: the verification
-    engine is not built yet'. Every verification flag below is accepted
-    and checked already.
+    starts with 'unsupported:'. Verification is bounded model checking
+    (one bound, or incremental); --k-induction runs incremental BMC for
+    now. Options the engine does not implement yet (--nan-check,
+    --data-races-check, --deadlock-check, --termination, rounding modes
+    other than nearest, --property, --json, --multi-property) answer
+    VERIFICATION UNKNOWN with the reason, never a verdict that ignores them.
 
 INPUT OPTIONS:
     -D NAME[=VALUE], -DNAME[=VALUE]
@@ -64,7 +65,7 @@ ACTIONS:
     (neither)
         Verify the program.
 
-VERIFICATION OPTIONS (accepted; the engine is not built yet):
+VERIFICATION OPTIONS:
     --unwind N
         Unwind every loop at most N times. Without it, loops are unrolled
         until they exit.
@@ -144,8 +145,8 @@ EXIT STATUS:
     70  internal error in tarsier (a bug; please report it with the input)
 
 EXAMPLES:
-    tarsier examples/overflow.c
-        Verify one file.
+    tarsier examples/overflow.c --overflow-check
+        Verify one file, with signed overflow checks.
     tarsier main.c lib.c --unwind 10 --overflow-check
         Verify a two-file program, unwinding loops 10 times, with signed
         overflow checks.

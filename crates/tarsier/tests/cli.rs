@@ -42,23 +42,30 @@ fn missing_file_is_an_input_error_naming_it() {
 }
 
 #[test]
-fn verification_flags_are_accepted_and_answer_unknown_with_a_reason() {
+fn verification_flags_are_accepted_and_the_verdict_matches_the_exit_code() {
     let dir = scratch_dir("cli-verify");
     let file = write(&dir, "ok.c", "int main(void) { return 0; }\n");
-    let out = run([
-        file.to_str().unwrap(),
-        "--unwind",
-        "3",
-        "--k-induction",
-        "--overflow-check",
-        "--timeout=5",
-        "--round-to-zero",
-    ]);
-    let lines: Vec<&str> = out.stdout.lines().collect();
-    assert_eq!(exit_code(&out), Some(EXIT_UNKNOWN), "{}{}", out.stdout, out.stderr);
-    assert_eq!(lines.last(), Some(&"VERIFICATION UNKNOWN"));
-    let reason = lines.len().checked_sub(2).map(|i| lines[i]).unwrap_or_default();
-    assert!(reason.starts_with("unsupported: "), "no reason before the verdict: {}", out.stdout);
+    let file = file.to_str().unwrap();
+    let runs = [
+        vec![file, "--unwind", "3", "--overflow-check", "--timeout=30", "--no-bounds-check", "--force-malloc-success"],
+        vec![file, "--k-induction", "--memory-leak-check", "--unsigned-overflow-check"],
+        vec![file, "--round-to-zero", "--nan-check", "--json"],
+    ];
+    for args in runs {
+        let out = run(&args);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        let expected_exit = match lines.last() {
+            Some(&"VERIFICATION SUCCESSFUL") => EXIT_SUCCESS,
+            Some(&"VERIFICATION FAILED") => 10,
+            Some(&"VERIFICATION UNKNOWN") => {
+                let reason = lines.len().checked_sub(2).map(|i| lines[i]).unwrap_or_default();
+                assert!(!reason.trim().is_empty(), "UNKNOWN without a reason: {}", out.stdout);
+                EXIT_UNKNOWN
+            }
+            _ => panic!("{args:?}: no verdict as the last line:\n{}{}", out.stdout, out.stderr),
+        };
+        assert_eq!(exit_code(&out), Some(expected_exit), "{args:?}: {}", out.stdout);
+    }
 }
 
 #[test]
