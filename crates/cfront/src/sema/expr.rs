@@ -559,16 +559,16 @@ impl<'a> Sema<'a> {
                 if v.ty.is_vector() {
                     return self.vector_unary(op, v, loc);
                 }
-                let ok = if op == UnaryOp::BitNot { v.ty.is_integer() } else { v.ty.is_arithmetic() };
-                if !ok {
-                    return Err(self.error(loc, "invalid operand to unary operator"));
-                }
                 if matches!(v.ty.kind, Kind::Complex(_)) {
                     return match op {
                         UnaryOp::Plus => Ok(v),
                         UnaryOp::Minus => self.complex_unary(true, v, loc),
                         _ => self.complex_unary(false, v, loc),
                     };
+                }
+                let ok = if op == UnaryOp::BitNot { v.ty.is_integer() } else { v.ty.is_arithmetic() };
+                if !ok {
+                    return Err(self.error(loc, "invalid operand to unary operator"));
                 }
                 let v = self.promote(v);
                 let irop = match op {
@@ -1056,6 +1056,31 @@ impl<'a> Sema<'a> {
         Ok(self.vector_result(*elem, items, loc))
     }
 
+    /// `__builtin_convertvector(v, T)`: each lane converted to `T`'s element
+    /// type (the type arrives as a typedef name).
+    fn convert_vector(&mut self, v: &ast::Expr, t: &ast::Expr, loc: Loc) -> R<Val> {
+        let target = match &t.kind {
+            A::Ident(name) => match self.scopes.lookup(name) {
+                Some(Ordinary::Typedef(ty)) => ty.clone(),
+                _ => return Err(self.error(t.loc, "`__builtin_convertvector` needs a vector type name")),
+            },
+            _ => return Err(self.error(t.loc, "`__builtin_convertvector` needs a vector type name")),
+        };
+        let value = self.rvalue(v)?;
+        let (Kind::Vector(from, n), Kind::Vector(to, m)) = (value.ty.kind.clone(), target.kind.clone()) else {
+            return Err(self.error(loc, "`__builtin_convertvector` converts between vector types"));
+        };
+        if n != m {
+            return Err(self.error(loc, "`__builtin_convertvector` between vectors of different lengths"));
+        }
+        let mut items = Vec::new();
+        for i in 0..n {
+            let lane = Val::rv(self.lane(&value, &from, i), (*from).clone());
+            items.push(self.cast_to(lane, &to, loc, true)?);
+        }
+        Ok(self.vector_result(*to, items, loc))
+    }
+
     /// `__builtin_shufflevector(a, b, i...)`: lane `i` of the concatenation of `a` and `b`.
     fn shuffle_vector(&mut self, args: &[ast::Expr], loc: Loc) -> R<Val> {
         let [a, b, indices @ ..] = args else {
@@ -1166,6 +1191,7 @@ impl<'a> Sema<'a> {
                 Ok(Some(Val::rv(e, long)))
             }
             ("__builtin_shufflevector", _) => self.shuffle_vector(args, loc).map(Some),
+            ("__builtin_convertvector", [v, t]) => self.convert_vector(v, t, loc).map(Some),
             ("__builtin_constant_p", [x]) => {
                 let errors = self.diags.list.len();
                 let scratch = self.scratch(|s| s.rvalue(x));

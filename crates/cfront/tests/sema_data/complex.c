@@ -20,6 +20,8 @@ int main(void) {
     CHECK(r == 3.0);
     _Complex double n = -x;
     CHECK(__real__ n == -3.0 && __imag__ n == -2.0);
+    _Complex double conj = ~x;                             /* GNU conjugate */
+    CHECK(__real__ conj == 3.0 && __imag__ conj == -2.0);
     CHECK(__imag__ r == 0.0 && __real__ r == 3.0);
     CHECK(x);
     CHECK(sizeof(_Complex double) == 16 && sizeof(_Complex float) == 8);

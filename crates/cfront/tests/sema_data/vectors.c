@@ -31,5 +31,8 @@ int main(void) {
     v4si s = __builtin_shufflevector(a, b, 0, 4, 3, 7);
     CHECK(s[0] == 1 && s[1] == 1 && s[2] == 4 && s[3] == 7);
     CHECK(sizeof(v4qu) == 4);
+    typedef float v4sf __attribute__((vector_size(16)));
+    v4sf fl = __builtin_convertvector(a, v4sf);
+    CHECK(fl[1] == 10.0f);
     return 0;
 }
