@@ -9,8 +9,9 @@
 //! arrays cost circuits proportional to their reads and writes, never to
 //! the size of the index domain.
 //!
-//! What the blaster cannot translate exactly (floating-point arithmetic,
-//! array equality, reads of arrays that are neither variables nor built
+//! Floating-point operators go through the exact circuits of [`crate::fp`].
+//! What the blaster cannot translate exactly (FP operators without a
+//! circuit there, array equality, reads of arrays that are neither variables nor built
 //! from stores) becomes a fresh unconstrained word: an over-approximation.
 //! Unsatisfiability stays exact; the solver must not trust a satisfying
 //! assignment while any approximation exists (see [`Blaster::approximation`]).
@@ -23,6 +24,7 @@ use smt::{BvValue, FpValue, Op, RoundingMode, Sort, TermId, TermKind, TermStore,
 
 use crate::aig::{Aig, Lit};
 use crate::cnf::Limits;
+use crate::fp;
 use crate::words::{self, Word};
 
 /// Widths above this make multipliers and dividers (quadratic circuits)
@@ -40,8 +42,9 @@ const MAX_AIG_VARS: usize = 100_000_000;
 /// Tasks between two looks at the solver limits (deadline, interrupt).
 const TASKS_PER_LIMIT_CHECK: u32 = 4096;
 
-/// Why floating-point terms are approximated (until the FP circuits land).
-pub const FP_UNSUPPORTED: &str = "floating point not supported by the bit-blaster yet";
+/// Why floating-point terms without an exact circuit are approximated.
+pub const FP_UNSUPPORTED: &str =
+    "floating point: operator without an exact circuit (fma, sqrt, rem, roundToIntegral) or format beyond the circuit limits";
 
 /// Interned index word of an array read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -125,7 +128,8 @@ fn scalar_width(sort: Sort) -> Option<usize> {
     }
 }
 
-fn rounding_mode_index(rm: RoundingMode) -> usize {
+/// The index of a rounding mode in `RoundingMode::ALL`: its word's value.
+pub(crate) fn rounding_mode_index(rm: RoundingMode) -> usize {
     RoundingMode::ALL.iter().position(|&m| m == rm).expect("every mode is listed")
 }
 
@@ -134,7 +138,7 @@ fn bv_bits(value: &BvValue) -> Word {
 }
 
 /// The word of a scalar constant; `None` for array values.
-fn constant_word(value: &Value) -> Option<Word> {
+pub(crate) fn constant_word(value: &Value) -> Option<Word> {
     Some(match value {
         Value::Bool(b) => bool_word(Lit::constant(*b)),
         Value::Bv(bv) => bv_bits(bv),
@@ -317,7 +321,11 @@ impl Blaster {
                 }
                 let arg_words: Vec<Word> = args.iter().map(|a| self.words[a].clone()).collect();
                 let arg_sort = args.first().map(|&a| store.sort(a));
-                match apply(&mut self.aig, *op, arg_sort, &arg_words) {
+                let word = apply(&mut self.aig, *op, arg_sort, &arg_words).or_else(|| {
+                    let arg_sorts: Vec<Sort> = args.iter().map(|&a| store.sort(a)).collect();
+                    fp::apply(&mut self.aig, *op, sort, &arg_sorts, &arg_words)
+                });
+                match word {
                     Some(word) => Step::Done(word),
                     None => {
                         let reason = unsupported_reason(store, sort, args);

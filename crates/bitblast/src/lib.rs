@@ -9,8 +9,8 @@
 //!   significant bit first) so that other encoders, floating point first,
 //!   build their circuits from the same operations. Floats are words of
 //!   their IEEE encoding, rounding modes the 3-bit index into
-//!   `RoundingMode::ALL`; FP operators without a circuit are the `None`
-//!   arm of `blast::apply`, which is where FP circuits plug in.
+//!   `RoundingMode::ALL`; FP operators are exact circuits (`fp`), except
+//!   those listed there, which stay approximated.
 //! - Only the cone of influence of asserted and assumed literals reaches
 //!   the SAT solver, and each AIG node is encoded once for the solver's
 //!   whole life, so incremental checks only pay for new structure.
@@ -26,6 +26,7 @@
 pub mod aig;
 pub mod blast;
 pub mod cnf;
+pub mod fp;
 pub mod solver;
 pub mod stats;
 pub mod words;

@@ -452,8 +452,9 @@ fn float_arithmetic_is_approximated_soundly() {
     let mut store = TermStore::new();
     let x = store.var("x", Sort::float32());
     let rm = store.rm_const(smt::RoundingMode::Rne);
-    let sum = store.mk(Op::FpAdd, &[rm, x, x]);
-    let is_nan = store.mk(Op::FpIsNaN, &[sum]);
+    // Square roots have no exact circuit yet.
+    let root = store.mk(Op::FpSqrt, &[rm, x]);
+    let is_nan = store.mk(Op::FpIsNaN, &[root]);
     let mut solver = BitBlastSolver::new();
     solver.assert(&store, is_nan);
     match solver.check(&store, &[]) {
