@@ -695,14 +695,20 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<bool, String
     });
     let scores: Vec<Score> = tasks.iter().zip(&outcomes).map(|(t, o)| score(o, t.expect_true)).collect();
     print!("{}", render_table(&cases, &tasks, &scores));
-    let wrong: Vec<&Task> = tasks.iter().zip(&scores).filter(|(_, &s)| s == Score::Wrong).map(|(t, _)| t).collect();
     print!("{}", unknown_reasons(&outcomes));
+    let wrong: Vec<&Task> = tasks.iter().zip(&scores).filter(|(_, &s)| s == Score::Wrong).map(|(t, _)| t).collect();
+    report_wrong(&wrong, &out_dir.join("wrong"))?;
+    Ok(wrong.is_empty())
+}
+
+/// Lists the wrong answers and copies their tasks to `wrong_dir` (emptied
+/// first, so it holds exactly this run's).
+fn report_wrong(wrong: &[&Task], wrong_dir: &Path) -> Result<(), String> {
+    fresh_dir(wrong_dir)?;
     if wrong.is_empty() {
         println!("no wrong answers");
-        return Ok(true);
+        return Ok(());
     }
-    let wrong_dir = out_dir.join("wrong");
-    std::fs::create_dir_all(&wrong_dir).map_err(|e| format!("{}: {e}", wrong_dir.display()))?;
     println!("WRONG answers (soundness bugs), copied to {}:", wrong_dir.display());
     for task in wrong {
         let name = task.path.file_name().unwrap_or_default();
@@ -711,7 +717,7 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<bool, String
         let expected = if task.expect_true { "TRUE" } else { "FALSE" };
         println!("  {} (expected {expected})", copy.display());
     }
-    Ok(false)
+    Ok(())
 }
 
 /// Compiles and runs the batch program once for all cases.
@@ -734,11 +740,17 @@ fn native_results(cases: &[Case], out_dir: &Path) -> Result<Vec<u64>, String> {
     parse_native_output(&out.stdout, cases.len())
 }
 
-fn write_tasks(cases: &[Case], native: &[u64], dir: &Path) -> Result<Vec<Task>, String> {
+/// Creates `dir` empty, so no file of an earlier run is mistaken for one
+/// of this run.
+fn fresh_dir(dir: &Path) -> Result<(), String> {
     if dir.exists() {
         std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
+}
+
+fn write_tasks(cases: &[Case], native: &[u64], dir: &Path) -> Result<Vec<Task>, String> {
+    fresh_dir(dir)?;
     let mut tasks = Vec::new();
     for (index, (case, &bits)) in cases.iter().zip(native).enumerate() {
         let check = Check::of_native(case, bits);
@@ -810,7 +822,7 @@ fn unknown_reasons(outcomes: &[Outcome]) -> String {
         }
     }
     let mut ranked: Vec<(String, usize)> = counts.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1));
+    ranked.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
     let mut text = String::new();
     for (reason, count) in ranked.iter().take(8) {
         let _ = writeln!(text, "{count:>6}  {reason}");
