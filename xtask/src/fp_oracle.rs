@@ -588,7 +588,7 @@ pub fn task_program(case: &Case, check: Check, flipped: bool) -> String {
     for (operand, &bits) in ["x", "y", "z"].iter().zip(&case.operands) {
         let _ = writeln!(text, "  {ty} {operand} = __VERIFIER_nondet_{nondet}();");
         if case.op == Op::FromInt {
-            let _ = writeln!(text, "  __VERIFIER_assume({operand} == (long long)0x{bits:x}ull);");
+            let _ = writeln!(text, "  __VERIFIER_assume({operand} == {});", long_long_literal(bits as i64));
         } else {
             let bits_ty = case.format.bits_type();
             let _ = writeln!(text, "  {bits_ty} {operand}_bits;\n  memcpy(&{operand}_bits, &{operand}, sizeof {operand}_bits);");
@@ -603,6 +603,16 @@ pub fn task_program(case: &Case, check: Check, flipped: bool) -> String {
     let _ = writeln!(text, "  {} r_bits;\n  memcpy(&r_bits, &r, sizeof r_bits);", result.bits_type());
     let _ = writeln!(text, "  __VERIFIER_assert({});\n  return 0;\n}}", check.condition(case, flipped));
     text
+}
+
+/// `value` as a C constant of type `long long` (the most negative one has
+/// no literal of its own).
+fn long_long_literal(value: i64) -> String {
+    if value == i64::MIN {
+        format!("({}LL - 1)", i64::MIN + 1)
+    } else {
+        format!("{value}LL")
+    }
 }
 
 /// Options of `cargo xtask fp-oracle`.
@@ -935,7 +945,8 @@ mod tests {
         let from_int = case(Op::FromInt, Format::Double, vec![u64::MAX]);
         let text = task_program(&from_int, Check::Bits(0xbff0_0000_0000_0000), false);
         assert!(text.contains("long long x = __VERIFIER_nondet_longlong();"), "{text}");
-        assert!(text.contains("__VERIFIER_assume(x == (long long)0xffffffffffffffffull);"), "{text}");
+        assert!(text.contains("__VERIFIER_assume(x == -1LL);"), "{text}");
+        assert_eq!(long_long_literal(i64::MIN), "(-9223372036854775807LL - 1)");
         assert!(text.contains("double r = (double)x;") && text.contains("uint64_t r_bits;"), "{text}");
         let narrow = case(Op::Convert, Format::Double, vec![0]);
         assert!(task_program(&narrow, Check::Bits(0), false).contains("float r = (float)x;"));
