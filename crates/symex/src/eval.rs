@@ -13,6 +13,10 @@ use smt::{BvValue, Sort, TermId};
 /// with a stack large enough for it).
 const MAX_EXPRESSION_DEPTH: u32 = 5_000;
 
+/// Variables through which programs select the floating-point rounding
+/// mode; float operations here always round to nearest-even.
+const ROUNDING_MODE_VARIABLES: [&str; 2] = ["__ESBMC_rounding_mode", "__CPROVER_rounding_mode"];
+
 impl<'a> Symex<'a> {
     pub(crate) fn eval(&mut self, e: &Expr) -> Result<TermId> {
         if self.depth >= MAX_EXPRESSION_DEPTH {
@@ -422,6 +426,12 @@ impl<'a> Symex<'a> {
 
     /// `lhs = value`, recorded for the trace.
     pub(crate) fn assign(&mut self, lhs: &Expr, value: TermId) -> Result<()> {
+        if let ExprKind::Sym(symbol) = lhs.kind {
+            let name = self.program.symbols[symbol].name.as_str();
+            if ROUNDING_MODE_VARIABLES.contains(&name) {
+                return Err(Stop::unsupported(format!("changing the rounding mode through `{name}`"), self.loc));
+            }
+        }
         let place = self.place(lhs)?;
         self.write_place(&place, lhs.ty, value)?;
         if self.is_string_literal(lhs) {
