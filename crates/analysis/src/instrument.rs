@@ -135,15 +135,18 @@ enum Intrinsic {
     Nondet,
 }
 
-fn classify(name: &str, has_body: bool) -> Option<Intrinsic> {
+/// `writes_through_pointers`: the function takes a pointer, so a
+/// nondet-named one (`__VERIFIER_nondet_memory(p, n)`) may fill memory and
+/// is not just a value source; it stays a call for symex to approximate.
+fn classify(name: &str, has_body: bool, writes_through_pointers: bool) -> Option<Intrinsic> {
     match name {
-        "reach_error" | "__VERIFIER_error" => return Some(Intrinsic::ReachError),
-        _ if has_body => return None,
+        "reach_error" | "__VERIFIER_error" => Some(Intrinsic::ReachError),
+        _ if has_body => None,
         "assert" | "__VERIFIER_assert" => Some(Intrinsic::Assert(None)),
         "__ESBMC_assert" | "__CPROVER_assert" => Some(Intrinsic::Assert(Some(1))),
         "__assert_fail" | "__assert_rtn" | "__assert" => Some(Intrinsic::AssertFail),
         "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" => Some(Intrinsic::Assume),
-        _ if is_nondet_name(name) => Some(Intrinsic::Nondet),
+        _ if is_nondet_name(name) && !writes_through_pointers => Some(Intrinsic::Nondet),
         _ => None,
     }
 }
@@ -189,7 +192,7 @@ impl FunctionPass<'_> {
     fn instruction(&mut self, instr: &Instr) {
         let loc = instr.loc;
         if let InstrKind::Call { lhs, callee, args } = &instr.kind {
-            if let Some(intrinsic) = self.intrinsic(callee) {
+            if let Some(intrinsic) = self.intrinsic(callee, args) {
                 for arg in args {
                     self.check_expr(arg, loc);
                 }
@@ -203,11 +206,12 @@ impl FunctionPass<'_> {
         self.out.push(instr.clone());
     }
 
-    fn intrinsic(&self, callee: &Expr) -> Option<Intrinsic> {
+    fn intrinsic(&self, callee: &Expr, args: &[Expr]) -> Option<Intrinsic> {
         let ExprKind::Sym(sym) = callee.kind else { return None };
         let SymbolKind::Function(f) = self.program.symbols[sym].kind else { return None };
         let function = &self.program.functions[f];
-        classify(&function.name, function.body.is_some())
+        let takes_pointer = args.iter().any(|a| matches!(self.program.types.get(a.ty), Type::Pointer(_)));
+        classify(&function.name, function.body.is_some(), takes_pointer)
     }
 
     fn rewrite_intrinsic(&mut self, intrinsic: Intrinsic, lhs: Option<&Expr>, args: &[Expr], loc: Loc) {
@@ -355,8 +359,24 @@ impl FunctionPass<'_> {
                 let min = Expr::int(1u128 << (bits - 1), a.ty);
                 found.push((self.cmp(BinOp::Ne, (**a).clone(), min), PropertyClass::SignedOverflow, "arithmetic overflow on signed negation"));
             }
-            ExprKind::Binary(BinOp::Shl | BinOp::Shr, _, amount) if self.checks.shift => {
-                found.push((self.shift_in_range(amount, bits), PropertyClass::Shift, "shift amount out of range"));
+            // Only zero negates without leaving the unsigned range.
+            ExprKind::Unary(UnOp::Neg, a) if !signed && self.checks.unsigned_overflow => {
+                let zero = Expr::int(0, a.ty);
+                found.push((self.cmp(BinOp::Eq, (**a).clone(), zero), PropertyClass::UnsignedOverflow, "arithmetic overflow on unsigned negation"));
+            }
+            ExprKind::Binary(op @ (BinOp::Shl | BinOp::Shr), a, amount) => {
+                if self.checks.shift {
+                    found.push((self.shift_in_range(amount, bits), PropertyClass::Shift, "shift amount out of range"));
+                }
+                let (enabled, class) = if signed {
+                    (self.checks.signed_overflow, PropertyClass::SignedOverflow)
+                } else {
+                    (self.checks.unsigned_overflow, PropertyClass::UnsignedOverflow)
+                };
+                if *op == BinOp::Shl && enabled {
+                    let message = if signed { "arithmetic overflow on signed shl" } else { "arithmetic overflow on unsigned shl" };
+                    found.push((self.fits_after_widening(BinOp::Shl, a, amount, bits, signed), class, message));
+                }
             }
             ExprKind::Cast(inner) => found = self.cast_checks(inner, e.ty),
             _ => {}
@@ -401,11 +421,12 @@ impl FunctionPass<'_> {
     }
 
     /// The operation computed exactly in twice the width gives the same
-    /// value as the wrapped one: `ext(trunc(r)) == r`.
+    /// value as the wrapped one: `ext(trunc(r)) == r`. A shift keeps its
+    /// amount operand as it is (the IR takes any integer type there).
     fn fits_after_widening(&mut self, op: BinOp, a: &Expr, b: &Expr, bits: u32, signed: bool) -> Expr {
         let wide = self.program.types.int(2 * bits, signed);
         let wa = Expr::cast(a.clone(), wide);
-        let wb = Expr::cast(b.clone(), wide);
+        let wb = if op == BinOp::Shl { b.clone() } else { Expr::cast(b.clone(), wide) };
         let exact = Expr::binary(op, wa, wb, wide);
         let narrow = Expr::cast(exact.clone(), a.ty);
         let back = Expr::cast(narrow, wide);

@@ -132,11 +132,13 @@ fn overflow_checks_follow_the_flags() {
         Instr::new(InstrKind::Assign(u.clone(), Expr::binary(BinOp::Mul, u.clone(), u.clone(), uint)), at(2)),
         Instr::new(InstrKind::Assign(x.clone(), Expr::unary(UnOp::Neg, x.clone(), int)), at(3)),
         Instr::new(InstrKind::Assign(x.clone(), Expr::cast(u.clone(), int)), at(4)),
+        Instr::new(InstrKind::Assign(u.clone(), Expr::unary(UnOp::Neg, u.clone(), uint)), at(5)),
+        Instr::new(InstrKind::Assign(x.clone(), Expr::binary(BinOp::Shl, x.clone(), u.clone(), int)), at(6)),
     ];
     let mut none = b.program.clone();
     none.functions[main].body = Some(body.clone());
     instrument(&mut none, &Checks::default());
-    assert_eq!(none.functions[main].body.as_ref().unwrap().len(), 4, "no checks by default");
+    assert_eq!(none.functions[main].body.as_ref().unwrap().len(), 6, "no checks by default");
 
     b.program.functions[main].body = Some(body);
     let checks = Checks { signed_overflow: true, unsigned_overflow: true, conversion: true, ..Checks::default() };
@@ -149,6 +151,10 @@ fn overflow_checks_follow_the_flags() {
             "assert UnsignedOverflow",
             "Assign",
             "assert SignedOverflow",
+            "Assign",
+            "assert SignedOverflow",
+            "Assign",
+            "assert UnsignedOverflow",
             "Assign",
             "assert SignedOverflow",
             "Assign"
@@ -168,4 +174,21 @@ fn assertions_off_drops_user_assertions_but_not_reach_error() {
     let checks = Checks { assertions: false, ..Checks::default() };
     instrument(&mut b.program, &checks);
     assert_eq!(classes(b.program.functions[main].body.as_ref().unwrap()), ["assert ReachError"]);
+}
+
+#[test]
+fn nondet_functions_taking_pointers_stay_calls() {
+    let mut b = Builder::new();
+    let int = b.int();
+    let void = b.program.types.void();
+    let char_ptr = {
+        let c = b.program.types.int(8, true);
+        b.program.types.pointer_to(c)
+    };
+    let (_, fill) = b.function("__VERIFIER_nondet_memory", void, vec![char_ptr, int], None);
+    let (main, _) = b.function("main", int, vec![], None);
+    let p = b.local("p", char_ptr, main);
+    b.program.functions[main].body = Some(vec![call(&fill, None, vec![p, Expr::int(4, int)], 1)]);
+    instrument(&mut b.program, &Checks::default());
+    assert_eq!(classes(b.program.functions[main].body.as_ref().unwrap()), ["Call"]);
 }
