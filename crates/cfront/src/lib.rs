@@ -4,11 +4,13 @@
 //! into tokens ([`lex`]) whose locations follow the line markers back to the
 //! original files, parsed into an [`ast`] ([`parse`]), and type-checked and
 //! lowered to the IR ([`sema`]). Several translation units are linked into
-//! one [`ir::Program`].
+//! one [`ir::Program`], with the C library models the program needs
+//! ([`library_models`]).
 
 pub mod ast;
 pub mod diag;
 pub mod lex;
+pub mod library_models;
 pub mod model_headers;
 pub mod parse;
 pub mod preprocess;
@@ -32,6 +34,9 @@ pub struct Options {
     pub cpp: Option<String>,
     /// The entry function (`main` when `None`).
     pub entry: Option<String>,
+    /// Link the C library models (crate `models`) for the library functions
+    /// the program calls without defining them.
+    pub library_models: bool,
 }
 
 impl Default for Options {
@@ -43,6 +48,7 @@ impl Default for Options {
             include_files: Vec::new(),
             cpp: None,
             entry: None,
+            library_models: true,
         }
     }
 }
@@ -68,5 +74,8 @@ pub fn parse_files(
 pub fn compile(inputs: &[PathBuf], opts: &Options, diags: &mut Diagnostics) -> Option<ir::Program> {
     let mut files = SourceFiles::default();
     let units = parse_files(inputs, opts, &mut files, diags)?;
+    if opts.library_models {
+        return library_models::lower_with_models(units, files, opts, diags);
+    }
     sema::lower(&units, files, opts, diags)
 }

@@ -1,0 +1,93 @@
+//! Counts, over the expected-TRUE tasks of a corpus manifest, the called
+//! functions that have no body (neither in the program nor in the library
+//! models), so the most needed library models can be chosen, and reports
+//! how many tasks call none. `--no-models` measures the front end without
+//! the models (the "before" figure).
+//!
+//! ```text
+//! cargo run --release -p cfront --example library_calls -- [CORPUS_DIR] [--no-models] [--all-tags]
+//! ```
+
+use cfront::diag::Diagnostics;
+use cfront::Options;
+use ir::DataModel;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+const DEFAULT_CORPUS: &str = "/work/shared/corpus/esbmc-regression";
+/// Functions symex and the interpreter implement themselves.
+const BUILT_INS: &[&str] = &["malloc", "calloc", "realloc", "free", "alloca", "memcpy", "memmove", "memset", "abort", "exit", "_Exit", "_exit", "__assert_fail", "assert", "reach_error"];
+const INTRINSIC_PREFIXES: &[&str] = &["__VERIFIER_", "__ESBMC_", "__CPROVER_", "nondet_", "__builtin_", "pthread_"];
+const TOP: usize = 60;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let models = !args.iter().any(|a| a == "--no-models");
+    let all_tags = args.iter().any(|a| a == "--all-tags");
+    let corpus = PathBuf::from(args.iter().find(|a| !a.starts_with("--")).map_or(DEFAULT_CORPUS, String::as_str));
+    let manifest = match std::fs::read_to_string(corpus.join("manifest.jsonl")) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("library_calls: {}: {e}", corpus.display());
+            std::process::exit(2);
+        }
+    };
+    let mut missing: HashMap<String, usize> = HashMap::new();
+    let (mut tasks, mut compiled, mut clean) = (0, 0, 0);
+    let started = Instant::now();
+    for line in manifest.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        if json["expected"] != "true" || (!all_tags && json["tag"] != "CORE") {
+            continue;
+        }
+        tasks += 1;
+        let Some(program) = compile_task(&corpus, &json, models) else { continue };
+        compiled += 1;
+        let names = bodiless_called(&program);
+        if names.is_empty() {
+            clean += 1;
+        }
+        for name in names {
+            *missing.entry(name).or_default() += 1;
+        }
+    }
+    println!("expected-TRUE tasks: {tasks}, compiled: {compiled}, calling no body-less library function: {clean}");
+    println!("front-end time: {:.1}s", started.elapsed().as_secs_f64());
+    let mut sorted: Vec<_> = missing.into_iter().collect();
+    sorted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    for (name, count) in sorted.into_iter().take(TOP) {
+        println!("{count:6}  {name}");
+    }
+}
+
+fn compile_task(corpus: &Path, json: &serde_json::Value, models: bool) -> Option<ir::Program> {
+    let id = json["id"].as_str()?;
+    let dir = corpus.join(id);
+    let mut opts = Options {
+        data_model: if json["data_model"] == "ILP32" { DataModel::ILP32 } else { DataModel::LP64 },
+        entry: json["entry"].as_str().map(str::to_string),
+        library_models: models,
+        ..Options::default()
+    };
+    for flag in json["cflags"].as_array()?.iter().filter_map(|f| f.as_str()) {
+        if flag.starts_with("-D") || flag.starts_with("-U") {
+            opts.macro_args.push(flag.to_string());
+        } else if let Some(include_dir) = flag.strip_prefix("-I") {
+            opts.include_dirs.push(dir.join(include_dir));
+        }
+    }
+    let files: Vec<PathBuf> = json["files"].as_array()?.iter().filter_map(|f| f.as_str()).map(|f| corpus.join(f)).collect();
+    let result = std::panic::catch_unwind(|| cfront::compile(&files, &opts, &mut Diagnostics::default()));
+    result.ok().flatten()
+}
+
+/// Names of the body-less, non-built-in functions the program refers to.
+fn bodiless_called(program: &ir::Program) -> Vec<String> {
+    let mut names: Vec<String> = cfront::library_models::referenced_bodiless(program)
+        .into_iter()
+        .filter(|name| !BUILT_INS.contains(&name.as_str()) && !INTRINSIC_PREFIXES.iter().any(|p| name.starts_with(p)))
+        .collect();
+    names.sort();
+    names
+}

@@ -1,0 +1,247 @@
+//! Linking the C library models (crate `models`) into a program on demand.
+//!
+//! The program is lowered first on its own. When it calls a function it
+//! does not define and a model defines, the model files are parsed (they
+//! need no preprocessor), cut down to the definitions the program needs,
+//! directly or through other models, and lowered together with the
+//! program's units. So a function the program defines always wins over the
+//! model, and models the program never calls do not appear in the IR.
+//! Which model refers to which name is learnt once per data model by
+//! lowering all models alone.
+
+use crate::ast::{ExternalDecl, StorageClass, TranslationUnit};
+use crate::diag::{Diagnostics, Severity};
+use crate::{lex, parse, sema, Options};
+use ir::{DataModel, Expr, ExprKind, InstrKind, Program, SourceFiles, SymbolKind};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// The directory name model locations are reported under.
+const MODEL_DIR: &str = "<tarsier models>";
+
+/// Lowers `units` and links the models the program needs.
+pub fn lower_with_models(
+    units: Vec<TranslationUnit>,
+    files: SourceFiles,
+    opts: &Options,
+    diags: &mut Diagnostics,
+) -> Option<Program> {
+    let program = sema::lower(&units, files.clone(), opts, diags)?;
+    let Some(graph) = model_graph(opts.data_model) else {
+        diags.warning(ir::Loc::NONE, "unsupported: the C library models do not compile; library calls stay nondeterministic");
+        return Some(program);
+    };
+    let needed = needed_names(&program, graph);
+    if needed.is_empty() {
+        return Some(program);
+    }
+    let mut linked_diags = Diagnostics::default();
+    let linked = link(units, files, opts, &needed, &mut linked_diags);
+    match linked {
+        Some(linked) => Some(linked),
+        None => {
+            let first = linked_diags.list.iter().find(|d| d.severity == Severity::Error);
+            let reason = first.map_or_else(|| "no diagnostic".to_string(), |d| d.message.clone());
+            diags.warning(ir::Loc::NONE, format!("unsupported: linking the C library models failed ({reason}); library calls stay nondeterministic"));
+            Some(program)
+        }
+    }
+}
+
+/// The names of the body-less functions that some function body refers to
+/// (calls them or takes their address).
+pub fn referenced_bodiless(program: &Program) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for function in program.functions.values() {
+        for instr in function.body.iter().flatten() {
+            for expr in instr_exprs(&instr.kind) {
+                for node in expr.walk() {
+                    let ExprKind::Sym(sym) = node.kind else { continue };
+                    if let SymbolKind::Function(f) = program.symbols[sym].kind {
+                        if program.functions[f].body.is_none() {
+                            names.insert(program.functions[f].name.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The expressions an instruction evaluates or writes.
+fn instr_exprs(kind: &InstrKind) -> Vec<&Expr> {
+    match kind {
+        InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
+        InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => vec![cond],
+        InstrKind::Call { lhs, callee, args } => lhs.iter().chain([callee]).chain(args).collect(),
+        InstrKind::Return(value) => value.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// What the models define and which names each definition refers to.
+struct ModelGraph {
+    /// Model function or global name -> the function and global names its
+    /// body or initializer refers to.
+    refers_to: HashMap<String, BTreeSet<String>>,
+}
+
+/// The model graph for `model`, computed once; `None` if the models do not
+/// compile (a bug of the models, reported as a warning by the caller).
+fn model_graph(model: DataModel) -> Option<&'static ModelGraph> {
+    static ILP32: OnceLock<Option<ModelGraph>> = OnceLock::new();
+    static LP64: OnceLock<Option<ModelGraph>> = OnceLock::new();
+    let cell = match model {
+        DataModel::ILP32 => &ILP32,
+        DataModel::LP64 => &LP64,
+    };
+    cell.get_or_init(|| build_graph(model, &mut Diagnostics::default())).as_ref()
+}
+
+fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> {
+    let mut files = SourceFiles::default();
+    let units = parse_models(model, &mut files, diags)?;
+    // Lowering needs an entry function; any model serves.
+    let entry = Some("strlen".to_string());
+    let opts = Options { data_model: model, library_models: false, entry, ..Options::default() };
+    let program = sema::lower(&units, files, &opts, diags)?;
+    // A body that fails to lower is left body-less with its errors held back.
+    let defined = units.iter().flat_map(|u| &u.items).filter_map(|item| match item {
+        ExternalDecl::Function(f) => f.declarator.name.as_deref(),
+        _ => None,
+    });
+    for name in defined {
+        if program.function(name).is_none_or(|f| program.functions[f].body.is_none()) {
+            diags.error(ir::Loc::NONE, format!("model `{name}` does not lower"));
+            return None;
+        }
+    }
+    let mut refers_to: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for (id, function) in program.functions.iter() {
+        let Some(body) = &function.body else { continue };
+        let is_init = program.init == Some(id);
+        for instr in body {
+            let exprs = instr_exprs(&instr.kind);
+            // Global initializers live in the init function: a global refers
+            // to what the assignments to it read.
+            let owner = match (&instr.kind, is_init) {
+                (InstrKind::Assign(lhs, _), true) => match root_symbol(lhs) {
+                    Some(root) => program.symbols[root].name.clone(),
+                    None => continue,
+                },
+                (_, true) => continue,
+                _ => function.name.clone(),
+            };
+            let names = refers_to.entry(owner).or_default();
+            for node in exprs.iter().flat_map(|e| e.walk()) {
+                if let ExprKind::Sym(sym) = node.kind {
+                    let symbol = &program.symbols[sym];
+                    if matches!(symbol.kind, SymbolKind::Function(_) | SymbolKind::Global) {
+                        names.insert(symbol.name.clone());
+                    }
+                }
+            }
+        }
+    }
+    Some(ModelGraph { refers_to })
+}
+
+/// The variable an lvalue is part of.
+fn root_symbol(lvalue: &Expr) -> Option<ir::SymbolId> {
+    lvalue.walk().find_map(|node| match node.kind {
+        ExprKind::Sym(sym) => Some(sym),
+        _ => None,
+    })
+}
+
+/// The model names the program needs: the models of the body-less functions
+/// it refers to and, transitively, what those refer to (including
+/// declarations of non-model functions such as the verification
+/// intrinsics). Empty when no model is called.
+fn needed_names(program: &Program, graph: &ModelGraph) -> HashSet<String> {
+    let mut pending: Vec<String> =
+        referenced_bodiless(program).into_iter().filter(|name| graph.refers_to.contains_key(name)).collect();
+    let defined: HashSet<&str> =
+        program.functions.values().filter(|f| f.body.is_some()).map(|f| f.name.as_str()).collect();
+    let mut needed = HashSet::new();
+    while let Some(name) = pending.pop() {
+        if defined.contains(name.as_str()) || !needed.insert(name.clone()) {
+            continue;
+        }
+        pending.extend(graph.refers_to.get(&name).into_iter().flatten().cloned());
+    }
+    needed
+}
+
+/// Parses every model file, prefixed with the data model's prelude.
+fn parse_models(model: DataModel, files: &mut SourceFiles, diags: &mut Diagnostics) -> Option<Vec<TranslationUnit>> {
+    let mut units = Vec::new();
+    for (name, text) in models::UNITS {
+        let source = format!("{}{text}", models::prelude(model));
+        let path = Path::new(MODEL_DIR).join(name);
+        let tokens = lex::tokenize(&source, &path, files, diags)?;
+        units.push(parse::parse(&tokens, diags)?);
+    }
+    Some(units)
+}
+
+/// Lowers the program's units with the `needed` parts of the models.
+fn link(
+    mut units: Vec<TranslationUnit>,
+    mut files: SourceFiles,
+    opts: &Options,
+    needed: &HashSet<String>,
+    diags: &mut Diagnostics,
+) -> Option<Program> {
+    let models = parse_models(opts.data_model, &mut files, diags)?;
+    units.extend(models.into_iter().map(|unit| keep_needed(unit, needed)).filter(defines_something));
+    sema::lower(&units, files, opts, diags)
+}
+
+/// `unit` without the definitions and declarations of names not `needed`
+/// (type definitions stay).
+fn keep_needed(unit: TranslationUnit, needed: &HashSet<String>) -> TranslationUnit {
+    let is_needed = |name: &Option<String>| name.as_ref().is_some_and(|n| needed.contains(n));
+    let items = unit
+        .items
+        .into_iter()
+        .filter(|item| match item {
+            ExternalDecl::Function(f) => is_needed(&f.declarator.name),
+            ExternalDecl::Declaration(d) => {
+                d.specs.storage == Some(StorageClass::Typedef) || d.declarators.iter().any(|i| is_needed(&i.declarator.name))
+            }
+            ExternalDecl::StaticAssert(_) | ExternalDecl::Asm(..) => true,
+        })
+        .collect();
+    TranslationUnit { items }
+}
+
+fn defines_something(unit: &TranslationUnit) -> bool {
+    unit.items.iter().any(|item| matches!(item, ExternalDecl::Function(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_compile_in_both_data_models() {
+        for model in [DataModel::ILP32, DataModel::LP64] {
+            let mut diags = Diagnostics::default();
+            let graph = build_graph(model, &mut diags);
+            let errors: Vec<_> = diags.list.iter().filter(|d| d.severity == Severity::Error).map(|d| &d.message).collect();
+            assert!(graph.is_some() && errors.is_empty(), "{model:?}: {errors:?}");
+        }
+    }
+
+    #[test]
+    fn graph_follows_calls_and_initializers() {
+        let graph = model_graph(DataModel::LP64).expect("models compile");
+        assert!(graph.refers_to["strcat"].contains("strcpy"));
+        assert!(graph.refers_to["strcat"].contains("strlen"));
+        assert!(graph.refers_to["__ctype_b_loc"].contains("__tarsier_ctype_b_entry"));
+        assert!(graph.refers_to["__tarsier_ctype_b_entry"].contains("__tarsier_ctype_b"));
+    }
+}
