@@ -21,9 +21,15 @@ use std::sync::{Mutex, OnceLock};
 /// Predefined for every C input: the tool's own macro, the contract
 /// annotation that programs written for ESBMC-style verifiers put before
 /// function definitions (kept as an attribute for the contract checker),
-/// and no warnings (diagnostics are the type checker's job).
-const VERIFIER_MACROS: &[&str] =
-    &["-D__TARSIER__=1", "-D__ESBMC_contract=__attribute__((annotate(\"__ESBMC_contract\")))", "-w"];
+/// the declaration of the result type of the ESBMC overflow built-ins (see
+/// `sema::overflow`), and no warnings (diagnostics are the type checker's
+/// job).
+const VERIFIER_MACROS: &[&str] = &[
+    "-D__TARSIER__=1",
+    "-D__ESBMC_contract=__attribute__((annotate(\"__ESBMC_contract\")))",
+    "-DDEFINE_ESBMC_OVERFLOW_TYPE(T)=typedef struct { T result; _Bool overflow; } __ESBMC_overflow_result;",
+    "-w",
+];
 
 /// Preprocesses `input`. Returns `None` after reporting an error.
 pub fn run(input: &Path, opts: &Options, diags: &mut Diagnostics) -> Option<String> {

@@ -191,18 +191,20 @@ impl<'a> Sema<'a> {
     /// The exact result of `op` wrapped to `to`, and whether wrapping
     /// changed it (a `Bool` expression).
     fn exact_arith(&mut self, op: ExactOp, a: Val, b: Option<Val>, to: &CType, loc: Loc) -> R<(Expr, Expr)> {
-        let bits_of = |s: &Self, ty: &CType| s.tcx.int_kind_of(ty).map_or(1, |k| s.tcx.int_bits(k));
-        let a_bits = bits_of(self, &a.ty);
-        let b_bits = b.as_ref().map_or(1, |b| bits_of(self, &b.ty));
-        let to_bits = bits_of(self, to);
-        if to_bits == 1 && !matches!(to.kind, Kind::Int(_)) {
-            return Err(self.error(loc, "unsupported: overflow built-in with a _Bool result"));
-        }
-        // Wide enough for any sum, difference or product of the operands, and
-        // for a left shift by fewer than the left operand's bits.
-        let wide = self.prog.types.int(2 * a_bits.max(b_bits).max(to_bits) + 2, true);
+        let a_shape = self.int_shape(&a.ty);
+        let b_shape = match &b {
+            Some(b) => self.int_shape(&b.ty),
+            None => a_shape,
+        };
+        let to_shape = self.int_shape(to);
+        let Some((wide_bits, wide_signed)) = exact_width(op, a_shape, b_shape, to_shape) else {
+            return Err(self.error(loc, "unsupported: exact overflow check of this operation on 128-bit integers"));
+        };
+        let wide = self.prog.types.int(wide_bits, wide_signed);
+        let bool_ty = self.prog.types.bool();
+        let binary = |op, l: Expr, r: Expr, ty| Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), ty);
         let ea = Expr::cast(a.e, wide);
-        let mut undefined_shift = None;
+        let mut undefined = None;
         let exact = match (op, b) {
             (ExactOp::Neg, _) => Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(ea)), wide),
             (_, None) => return Err(self.error(loc, "overflow built-in without a second operand")),
@@ -213,27 +215,93 @@ impl<'a> Sema<'a> {
                     ExactOp::Sub => BinOp::Sub,
                     ExactOp::Mul => BinOp::Mul,
                     _ => {
-                        let bool_ty = self.prog.types.bool();
-                        let negative = Expr::new(ExprKind::Binary(BinOp::Lt, Box::new(eb.clone()), Box::new(Expr::int(0, wide))), bool_ty);
-                        let too_far = Expr::new(
-                            ExprKind::Binary(BinOp::Ge, Box::new(eb.clone()), Box::new(Expr::int(u128::from(a_bits), wide))),
-                            bool_ty,
-                        );
-                        undefined_shift = Some(Expr::new(ExprKind::Binary(BinOp::Or, Box::new(negative), Box::new(too_far)), bool_ty));
+                        let count = Expr::cast(eb.clone(), self.prog.types.int(b_shape.0 + 1, true));
+                        let count_ty = count.ty;
+                        let negative = binary(BinOp::Lt, count.clone(), Expr::int(0, count_ty), bool_ty);
+                        let too_far = binary(BinOp::Ge, count, Expr::int(u128::from(a_shape.0), count_ty), bool_ty);
+                        undefined = Some(binary(BinOp::Or, negative, too_far, bool_ty));
                         BinOp::Shl
                     }
                 };
-                Expr::new(ExprKind::Binary(bin, Box::new(ea), Box::new(eb)), wide)
+                binary(bin, ea, eb, wide)
             }
         };
         let to_ir = self.ir_ty(to);
         let result = Expr::cast(exact.clone(), to_ir);
-        let bool_ty = self.prog.types.bool();
-        let changed = Expr::new(ExprKind::Binary(BinOp::Ne, Box::new(Expr::cast(result.clone(), wide)), Box::new(exact)), bool_ty);
-        let overflow = match undefined_shift {
-            Some(undefined) => Expr::new(ExprKind::Binary(BinOp::Or, Box::new(undefined), Box::new(changed)), bool_ty),
-            None => changed,
-        };
+        let mut overflow = binary(BinOp::Ne, Expr::cast(result.clone(), wide), exact, bool_ty);
+        if !wide_signed && to_shape.1 {
+            // The exact value is non-negative here; a negative result wrapped.
+            let negative = binary(BinOp::Lt, result.clone(), Expr::int(0, to_ir), bool_ty);
+            overflow = binary(BinOp::Or, overflow, negative, bool_ty);
+        }
+        if let Some(undefined) = undefined {
+            overflow = binary(BinOp::Or, undefined, overflow, bool_ty);
+        }
         Ok((result, overflow))
     }
+
+    /// Width and signedness of an integer type (`_Bool`: 1, unsigned).
+    fn int_shape(&self, ty: &CType) -> (u32, bool) {
+        match self.tcx.int_kind_of(ty) {
+            Some(kind) => (self.tcx.int_bits(kind), kind.is_signed()),
+            None => (1, false),
+        }
+    }
 }
+
+/// The integer type in which `op` on operands of the given (width,
+/// signedness) shapes is exact and which holds every value of the result
+/// shape: signed when one of at most 128 bits suffices, else unsigned when
+/// all values are non-negative and fit 128 bits; `None` otherwise.
+fn exact_width(op: ExactOp, a: (u32, bool), b: (u32, bool), to: (u32, bool)) -> Option<(u32, bool)> {
+    // Bits of a signed type holding every value of a shape.
+    let holding = |(bits, signed): (u32, bool)| if signed { bits } else { bits + 1 };
+    let (wa, wb) = (holding(a), holding(b));
+    let signed_bits = match op {
+        ExactOp::Add | ExactOp::Sub => wa.max(wb) + 1,
+        ExactOp::Mul => wa + wb,
+        ExactOp::Shl => wa + a.0 - 1,
+        ExactOp::Neg => wa + 1,
+    }
+    .max(holding(to));
+    if signed_bits <= 128 {
+        return Some((signed_bits, true));
+    }
+    let unsigned_bits = match op {
+        ExactOp::Add => a.0.max(b.0) + 1,
+        ExactOp::Mul => a.0 + b.0,
+        ExactOp::Shl => 2 * a.0 - 1,
+        ExactOp::Sub | ExactOp::Neg => return None,
+    }
+    .max(to.0);
+    (!a.1 && !b.1 && unsigned_bits <= 128).then_some((unsigned_bits, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_widths_fit_the_ir_and_hold_every_result() {
+        let (s32, u32_, s64, u64_) = ((32, true), (32, false), (64, true), (64, false));
+        assert_eq!(exact_width(ExactOp::Add, s32, s32, s32), Some((33, true)));
+        assert_eq!(exact_width(ExactOp::Mul, s64, s64, s64), Some((128, true)));
+        assert_eq!(exact_width(ExactOp::Mul, s64, u64_, s64), None, "129 bits, and negative products");
+        assert_eq!(exact_width(ExactOp::Mul, u64_, u64_, s64), Some((128, false)));
+        assert_eq!(exact_width(ExactOp::Shl, u64_, s32, u32_), Some((128, true)));
+        assert_eq!(exact_width(ExactOp::Sub, u64_, (128, false), u64_), None);
+        assert_eq!(exact_width(ExactOp::Neg, (8, true), (8, true), (8, true)), Some((9, true)));
+    }
+
+    #[test]
+    fn gcc_names_are_recognised_with_their_operand_types() {
+        assert!(gcc_form("__builtin_umullll_overflow").is_none(), "no such builtin");
+        let typed = gcc_form("__builtin_umulll_overflow").unwrap();
+        assert!(typed.op == ExactOp::Mul && typed.operand_type == Some(IntKind::ULongLong) && !typed.predicate);
+        let p = gcc_form("__builtin_sub_overflow_p").unwrap();
+        assert!(p.op == ExactOp::Sub && p.predicate && p.operand_type.is_none());
+        assert!(gcc_form("__builtin_sadd_overflow_p").is_none());
+        assert!(gcc_form("__builtin_add").is_none());
+    }
+}
+
