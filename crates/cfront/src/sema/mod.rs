@@ -4,10 +4,18 @@
 //! The submodules split the work by C construct: [`ctype`] (C types and
 //! their rules), [`types`] (record/enum tables, sizes, IR mapping),
 //! [`layout`], [`consteval`], [`floatlit`], [`scope`], [`decl`]
-//! (declarations, linkage, functions), [`init`] (initializers), [`expr`]
-//! and [`stmt`]. This file holds the lowering state shared by all of them:
-//! the program being built, the function being lowered (its instruction
-//! list, labels and temporaries) and the entry point [`lower`].
+//! (declarations, linkage, functions), [`builtins`] (prototypes of
+//! undeclared library functions), [`init`] (initializers), [`expr`],
+//! [`complex`], [`stmt`], and [`fixup`] (whole-program passes at the end).
+//! This file holds the lowering state shared by all of them: the program
+//! being built, the function being lowered (its instruction list, labels
+//! and temporaries) and the entry point [`lower`].
+//!
+//! Decisions: globals are zero before `__tarsier_init` assigns their
+//! initial values (string literal contents first); a function body that
+//! fails to lower rejects the program only if it is reachable from the
+//! entry or init function; the same struct in several units is one IR
+//! composite.
 
 mod builtins;
 mod complex;
