@@ -580,7 +580,8 @@ pub fn parse_native_output(text: &str, count: usize) -> Result<Vec<u64>, String>
 /// operation under the case's mode, and the check (or its negation when
 /// `flipped`) asserted.
 pub fn task_program(case: &Case, check: Check, flipped: bool) -> String {
-    let mut text = String::from(HEADERS);
+    let mut text = task_comment(case, check, flipped);
+    text.push_str(HEADERS);
     let ty = case.operand_type();
     let nondet = if case.op == Op::FromInt { "longlong".to_string() } else { ty.to_string() };
     let _ = writeln!(text, "extern {ty} __VERIFIER_nondet_{nondet}(void);");
@@ -603,6 +604,26 @@ pub fn task_program(case: &Case, check: Check, flipped: bool) -> String {
     let _ = writeln!(text, "  {} r_bits;\n  memcpy(&r_bits, &r, sizeof r_bits);", result.bits_type());
     let _ = writeln!(text, "  __VERIFIER_assert({});\n  return 0;\n}}", check.condition(case, flipped));
     text
+}
+
+/// The task's opening comment: what it computes, what it checks and the
+/// verdict it expects, for whoever re-runs it.
+fn task_comment(case: &Case, check: Check, flipped: bool) -> String {
+    let operands: Vec<String> = case.operands.iter().map(|o| format!("0x{o:x}")).collect();
+    let checked = match check {
+        Check::Bits(bits) if flipped => format!("the result's bits equal 0x{bits:x} with bit {} flipped", case.flip_bit),
+        Check::Bits(bits) => format!("the result's bits equal the native 0x{bits:x}"),
+        Check::IsNan => format!("the result is {}a NaN (C fixes no NaN sign or payload)", if flipped { "not " } else { "" }),
+        Check::IsZero => format!("the result is {}a zero (C lets fmin/fmax return either zero)", if flipped { "not " } else { "" }),
+    };
+    let verdict = if flipped { "FALSE" } else { "TRUE" };
+    format!(
+        "/* fp-oracle: {} on {} under {}, operand bits {}.\n   Checks that {checked}; expected {verdict}. */\n",
+        case.op.name(),
+        case.format.name(),
+        case.mode.macro_name(),
+        operands.join(", ")
+    )
 }
 
 /// `value` as a C constant of type `long long` (the most negative one has
@@ -932,7 +953,10 @@ mod tests {
         assert!(same.contains("__VERIFIER_assume(y_bits == 0x1ull);"), "{same}");
         assert!(same.contains("fesetround(FE_UPWARD);\n  float r = x + y;"), "{same}");
         assert!(same.contains("__VERIFIER_assert(r_bits == 0x3f800000u);"), "{same}");
+        assert!(same.starts_with("/* fp-oracle: add on float under FE_UPWARD, operand bits 0x3f800000, 0x1.\n"), "{same}");
+        assert!(same.contains("bits equal the native 0x3f800000; expected TRUE. */"), "{same}");
         let flip = task_program(&add, Check::Bits(0x3f80_0000), true);
+        assert!(flip.contains("with bit 3 flipped; expected FALSE. */"), "{flip}");
         assert!(flip.contains("__VERIFIER_assert(r_bits == 0x3f800008u);"), "{flip}");
         let nan = task_program(&add, Check::IsNan, true);
         assert!(nan.contains("__VERIFIER_assert(r == r);"), "{nan}");

@@ -30,7 +30,7 @@ tasks:
   bench-frontend    front-end speed (MB/s of preprocessed C)
       --binary PATH     as above
   fp-oracle         floating-point results against native gcc (-frounding-math)
-      --cases N         cases per op/format/mode (default 4)
+      --cases N         cases per op/format/mode (default 8)
       --ops LIST        add,sub,mul,div,fma,sqrt,fmin,fmax,rint,nearbyint,
                         convert,from-int,to-int,lt,le,eq (default all)
       --formats LIST    float,double (default all)
@@ -205,7 +205,7 @@ fn bench_command(binary: Option<PathBuf>) -> Result<(), String> {
 
 fn parse_fp_oracle_args(args: &[String]) -> Result<fp_oracle::Options, String> {
     let mut opts = fp_oracle::Options {
-        cases: 4,
+        cases: 8,
         ops: fp_oracle::Op::ALL.to_vec(),
         formats: fp_oracle::Format::ALL.to_vec(),
         modes: fp_oracle::Mode::ALL.to_vec(),
