@@ -109,3 +109,41 @@ pub fn float_to_int(
     signed_min[width - 1] = Lit::TRUE;
     words::mux(aig, invalid, &signed_min, &result)
 }
+
+/// `fp.roundToIntegral`: the integer nearest by `mode`, in the same
+/// format, keeping the sign of the operand (so `-0.3` may become `-0`).
+pub fn round_to_integral(aig: &mut Aig, format: Format, mode: &Mode, bits: &[Lit]) -> Word {
+    let x = unpack(aig, format, bits);
+    let sig = format.sig;
+    let width = x.exponent.len();
+    // From 2^(sig - 1) on every value is an integer already.
+    let integral = words::slt(aig, &signed_constant(sig as i128 - 2, width), &x.exponent);
+
+    // Bit 0 weighs 1/2 after the shift: the guard bit, the integer above.
+    let placed = words::concat(&x.significand, &[Lit::FALSE]);
+    let distance = words::sub(aig, &signed_constant(sig as i128 - 1, width), &x.exponent);
+    let distance = words::mux(aig, integral, &words::constant(0, width), &distance);
+    let (shifted, sticky) = words::lshr_sticky(aig, &placed, &distance);
+    let (guard, integer) = (shifted[0], &shifted[1..]);
+    let up = mode.rounds_up(aig, x.class.sign, integer[0], guard, sticky);
+    let integer = words::zero_extend(integer, 1);
+    let mut increment = words::constant(0, integer.len());
+    increment[0] = up;
+    let magnitude = words::add(aig, &integer, &increment);
+    // The magnitude has at most `sig + 1` bits, so converting it is exact.
+    let (significand, leading_zeros) = words::normalize(aig, &magnitude, width);
+    let exponent = words::sub(aig, &signed_constant(sig as i128, width), &leading_zeros);
+    let rounded = round(
+        aig,
+        format,
+        mode,
+        x.class.sign,
+        &exponent,
+        &significand,
+        Lit::FALSE,
+    );
+
+    let unchanged = aig.or_all([integral, x.class.infinite, x.class.zero]);
+    let result = words::mux(aig, unchanged, bits, &rounded);
+    words::mux(aig, x.class.nan, &format.nan(), &result)
+}

@@ -124,6 +124,7 @@ fn check_all_ops(format: (u32, u32), values: &[u128], pairs: impl Iterator<Item 
             check(op, &[a.clone(), b.clone()]);
         }
         for rm in modes() {
+            check(Op::FpRoundToIntegral, &[rm.clone(), a.clone()]);
             for op in ROUNDING_ARITHMETIC {
                 check(op, &[rm.clone(), a.clone(), b.clone()]);
             }
