@@ -216,6 +216,15 @@ impl Op {
         }
     }
 
+    /// The C type of the operands.
+    fn operand_type(self, format: Format) -> &'static str {
+        if self == Op::FromInt {
+            "long long"
+        } else {
+            format.name()
+        }
+    }
+
     fn result(self, format: Format) -> ResultKind {
         match self {
             Op::Convert => ResultKind::Float(format.other()),
@@ -301,16 +310,6 @@ pub struct Case {
     pub operands: Vec<u64>,
     /// Which result bit the FALSE variant flips (below the result width).
     pub flip_bit: u32,
-}
-
-impl Case {
-    fn operand_type(&self) -> &'static str {
-        if self.op == Op::FromInt {
-            "long long"
-        } else {
-            self.format.name()
-        }
-    }
 }
 
 /// What a task asserts about the result.
@@ -503,15 +502,29 @@ pub fn native_program(cases: &[Case]) -> String {
          static unsigned long long b64(double d) { unsigned long long u; memcpy(&u, &d, 8); return u; }\n",
     );
     let combos: Vec<(Op, Format)> = distinct_combos(cases);
-    text.push_str("static unsigned long long eval(int combo, const unsigned long long *a) {\n  switch (combo) {\n");
+    text.push_str(&eval_function(&combos));
+    text.push_str(&case_table(cases, &combos));
+    text.push_str(
+        "int main(void) {\n  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {\n\
+         \x20   if (fesetround(cases[i].mode) != 0) return 2;\n\
+         \x20   unsigned long long bits = eval(cases[i].combo, cases[i].a);\n\
+         \x20   fesetround(FE_TONEAREST);\n\
+         \x20   printf(\"%zu %llx\\n\", i, bits);\n  }\n  return 0;\n}\n",
+    );
+    text
+}
+
+/// `eval(combo, operands)`: one branch per operation and format, operands
+/// and result in `volatile` variables so the compiler computes at run time.
+fn eval_function(combos: &[(Op, Format)]) -> String {
+    let mut text = String::from("static unsigned long long eval(int combo, const unsigned long long *a) {\n  switch (combo) {\n");
     for (index, &(op, format)) in combos.iter().enumerate() {
-        let case = Case { op, format, mode: Mode::ToNearest, operands: Vec::new(), flip_bit: 0 };
         let read = |i: usize| match (op, format) {
             (Op::FromInt, _) => format!("(long long)a[{i}]"),
             (_, Format::Float) => format!("f32(a[{i}])"),
             (_, Format::Double) => format!("f64(a[{i}])"),
         };
-        let ty = case.operand_type();
+        let ty = op.operand_type(format);
         let result = op.result(format);
         let bits = match result {
             ResultKind::Float(Format::Float) => "b32(r)",
@@ -529,7 +542,12 @@ pub fn native_program(cases: &[Case]) -> String {
         );
     }
     text.push_str("  }\n  return 0;\n}\n");
-    text.push_str("static const struct { int combo, mode; unsigned long long a[3]; } cases[] = {\n");
+    text
+}
+
+/// The `cases` table: operation, rounding mode and operand bits per case.
+fn case_table(cases: &[Case], combos: &[(Op, Format)]) -> String {
+    let mut text = String::from("static const struct { int combo, mode; unsigned long long a[3]; } cases[] = {\n");
     for case in cases {
         let combo = combos.iter().position(|&c| c == (case.op, case.format)).unwrap_or_default();
         let operand = |i: usize| case.operands.get(i).copied().unwrap_or(0);
@@ -542,13 +560,7 @@ pub fn native_program(cases: &[Case]) -> String {
             operand(2)
         );
     }
-    text.push_str(
-        "};\nint main(void) {\n  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {\n\
-         \x20   if (fesetround(cases[i].mode) != 0) return 2;\n\
-         \x20   unsigned long long bits = eval(cases[i].combo, cases[i].a);\n\
-         \x20   fesetround(FE_TONEAREST);\n\
-         \x20   printf(\"%zu %llx\\n\", i, bits);\n  }\n  return 0;\n}\n",
-    );
+    text.push_str("};\n");
     text
 }
 
@@ -582,7 +594,7 @@ pub fn parse_native_output(text: &str, count: usize) -> Result<Vec<u64>, String>
 pub fn task_program(case: &Case, check: Check, flipped: bool) -> String {
     let mut text = task_comment(case, check, flipped);
     text.push_str(HEADERS);
-    let ty = case.operand_type();
+    let ty = case.op.operand_type(case.format);
     let nondet = if case.op == Op::FromInt { "longlong".to_string() } else { ty.to_string() };
     let _ = writeln!(text, "extern {ty} __VERIFIER_nondet_{nondet}(void);");
     text.push_str("extern void __VERIFIER_assume(int);\nextern void __VERIFIER_assert(int);\n\nint main(void) {\n");
@@ -714,6 +726,9 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<bool, String
                 cases.extend(generate_cases(&mut rng, op, format, mode, opts.cases));
             }
         }
+    }
+    if cases.is_empty() {
+        return Err("no case selected (--cases 0?)".into());
     }
     let native = native_results(&cases, out_dir)?;
     let tasks = write_tasks(&cases, &native, &out_dir.join("cases"))?;
