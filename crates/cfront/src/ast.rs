@@ -136,6 +136,9 @@ pub enum TypeSpec {
     AutoType,
     /// `__builtin_va_list`.
     VaList,
+    /// C23 `_BitInt(width)` (clang's `_ExtInt(width)`), `unsigned` when
+    /// written with `unsigned`.
+    BitInt { width: Box<Expr>, unsigned: bool },
     /// `int` implied: no type specifier was written (`static x;`, K&R code).
     Implicit,
 }

@@ -39,6 +39,14 @@ struct BasicSpec {
 }
 
 impl BasicSpec {
+    /// `_BitInt(width)` with these specifiers, which may only say `signed`
+    /// or `unsigned` (once).
+    fn bit_int(&self, width: Box<Expr>) -> Option<TypeSpec> {
+        let others = [self.void, self.bool_, self.char_, self.short, self.int, self.long, self.float, self.double, self.int128];
+        let plain = others.iter().all(|&n| n == 0) && self.float_n.is_none() && !self.complex;
+        (plain && self.signed + self.unsigned <= 1).then(|| TypeSpec::BitInt { width, unsigned: self.unsigned == 1 })
+    }
+
     fn add(&mut self, kw: Kw) {
         self.any = true;
         match kw {
@@ -335,6 +343,7 @@ impl<'t, 'a> Parser<'t, 'a> {
         let mut basic = BasicSpec::default();
         let mut other_type = false;
         let mut basic_loc = loc;
+        let mut bit_int_width = None;
         loop {
             let tok = self.peek();
             match tok.kind {
@@ -369,8 +378,12 @@ impl<'t, 'a> Parser<'t, 'a> {
                 TokKind::Kw(Kw::Decimal) => {
                     return Err(self.error_at(tok.loc, "unsupported: decimal floating types"));
                 }
-                TokKind::Kw(Kw::BitInt) => {
-                    return Err(self.error_at(tok.loc, "unsupported: bit-precise integer types (_BitInt/_ExtInt)"));
+                TokKind::Kw(Kw::BitInt) if !other_type && bit_int_width.is_none() => {
+                    self.bump();
+                    self.expect(P::LParen)?;
+                    bit_int_width = Some(Box::new(self.assign_expr()?));
+                    self.expect(P::RParen)?;
+                    basic_loc = tok.loc;
                 }
                 TokKind::Ident if !other_type && !basic.any && self.ident_names_type(0) => {
                     let name = self.text(tok);
@@ -384,7 +397,11 @@ impl<'t, 'a> Parser<'t, 'a> {
                 _ => break,
             }
         }
-        if basic.any {
+        if let Some(width) = bit_int_width {
+            specs.ty = basic
+                .bit_int(width)
+                .ok_or_else(|| self.error_at(basic_loc, "invalid combination of type specifiers"))?;
+        } else if basic.any {
             let ty = basic
                 .normalise()
                 .ok_or_else(|| self.error_at(basic_loc, "invalid combination of type specifiers"))?;

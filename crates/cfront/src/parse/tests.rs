@@ -115,3 +115,18 @@ fn expressions_are_located_at_their_operator_or_callee() {
     let ExprKind::Binary(_, call, index) = &sum.kind else { panic!() };
     assert_eq!((call.loc.col, index.loc.col), (7, 15));
 }
+
+#[test]
+fn bit_precise_integers_keep_width_and_signedness() {
+    let unit = parse_text("unsigned _BitInt(3 + 4) a; _ExtInt(10) b; signed _BitInt(2) c; int d = (_BitInt(9))1;").unwrap();
+    let spec = |i: usize| match &unit.items[i] {
+        ExternalDecl::Declaration(d) => d.specs.ty.clone(),
+        other => panic!("not a declaration: {other:?}"),
+    };
+    assert!(matches!(spec(0), TypeSpec::BitInt { unsigned: true, width } if matches!(width.kind, ExprKind::Binary(..))));
+    assert!(matches!(spec(1), TypeSpec::BitInt { unsigned: false, .. }));
+    assert!(matches!(spec(2), TypeSpec::BitInt { unsigned: false, .. }));
+    for bad in ["long _BitInt(8) x;", "_BitInt(8) int x;", "unsigned signed _BitInt(8) x;", "_BitInt x;"] {
+        assert!(parse_text(bad).is_err(), "{bad} was accepted");
+    }
+}

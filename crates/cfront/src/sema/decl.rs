@@ -104,6 +104,7 @@ impl<'a> Sema<'a> {
             TypeSpec::TypeofType(tn) => self.type_name(tn)?,
             TypeSpec::AutoType => return Err(self.error(specs.loc, "`__auto_type` needs an initializer")),
             TypeSpec::VaList => CType::pointer_to(CType::void()),
+            TypeSpec::BitInt { .. } => return Err(self.error(specs.loc, "unsupported: bit-precise integer types (_BitInt/_ExtInt)")),
             TypeSpec::Implicit => CType::int(),
         };
         let ty = self.apply_vector_size(ty, &specs.attrs, specs.loc)?;

@@ -30,7 +30,7 @@ int a = @;
 // ----
 void g(void) { int h(void) { return 0; } }
 // ----
-_BitInt(7) small;
+long _BitInt(7) small;
 // ----
 static extern int two_storage;
 // ----

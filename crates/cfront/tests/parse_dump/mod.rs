@@ -217,6 +217,7 @@ fn type_spec(t: &TypeSpec) -> String {
         TypeSpec::TypeofType(t) => format!("typeof({})", type_name(t)),
         TypeSpec::AutoType => "auto_type".into(),
         TypeSpec::VaList => "va_list".into(),
+        TypeSpec::BitInt { width, unsigned } => format!("{}_BitInt({})", if *unsigned { "unsigned " } else { "" }, expr(width)),
         TypeSpec::Implicit => "implicit-int".into(),
     }
 }
