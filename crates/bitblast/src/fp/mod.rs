@@ -12,7 +12,7 @@
 //! Special operands (NaN, infinities, zeros) are selected around the
 //! finite path. NaN results are the canonical NaN, as in the evaluator.
 //!
-//! Operators without a circuit here (fma, sqrt, rem) and
+//! Operators without a circuit here (fma, rem) and
 //! formats beyond the limits below return `None` and stay on the
 //! blaster's sound approximation.
 
@@ -20,6 +20,7 @@ mod arith;
 mod compare;
 mod convert;
 mod round;
+mod sqrt;
 mod unpack;
 
 #[cfg(test)]
@@ -181,6 +182,7 @@ pub fn apply(aig: &mut Aig, op: Op, sort: Sort, arg_sorts: &[Sort], args: &[Word
         FpSub => arith::add(aig, format()?, rm(), &args[1], &args[2], true),
         FpMul => arith::mul(aig, format()?, rm(), &args[1], &args[2]),
         FpDiv => arith::div(aig, format()?, rm(), &args[1], &args[2]),
+        FpSqrt => sqrt::sqrt(aig, format()?, rm(), &args[1]),
         FpRoundToIntegral => convert::round_to_integral(aig, format()?, rm(), &args[1]),
         ToFp { .. } => convert::float_to_float(aig, format()?, Format::of(sort)?, rm(), &args[1]),
         ToFpFromSbv { .. } | ToFpFromUbv { .. } if args[1].len() <= MAX_INT_BITS => {
