@@ -142,6 +142,10 @@ impl Task {
         if let Some(label) = &self.error_label {
             args.extend(["--error-label".into(), label.clone()]);
         }
+        // The reference tool's own options change what the verdict means;
+        // passed through, an option tarsier lacks is a usage error (scored
+        // as an error), never silently dropped into a wrong verdict.
+        args.extend(self.extra_flags.iter().flat_map(|f| f.split_whitespace().map(str::to_string)));
         args
     }
 }
@@ -206,6 +210,13 @@ mod tests {
         ];
         assert_eq!(args, expected);
         assert!(!task.is_core());
+    }
+
+    #[test]
+    fn reference_tool_options_are_passed_through() {
+        let line = LINE.replace(r#""extra_flags": []"#, r#""extra_flags": ["--context-bound 2", "--ub-shift-check"]"#);
+        let args = parse_task(&line).unwrap().verify_args(Path::new("/c"));
+        assert!(args.ends_with(&["--context-bound".to_string(), "2".into(), "--ub-shift-check".into()]));
     }
 
     #[test]

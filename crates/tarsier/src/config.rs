@@ -49,6 +49,8 @@ pub struct Checks {
     pub div_by_zero: bool,
     pub signed_overflow: bool,
     pub unsigned_overflow: bool,
+    /// Shift amounts out of range (`--ub-shift-check`).
+    pub shift: bool,
     pub memory_leak: bool,
     pub nan: bool,
     pub data_races: bool,
@@ -65,6 +67,7 @@ impl Default for Checks {
             div_by_zero: true,
             signed_overflow: false,
             unsigned_overflow: false,
+            shift: false,
             memory_leak: false,
             nan: false,
             data_races: false,

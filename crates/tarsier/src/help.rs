@@ -90,9 +90,14 @@ PROPERTY OPTIONS:
     --no-div-by-zero-check
         Do not check division and remainder by zero.
     --overflow-check
-        Check signed arithmetic overflow (and shifts).
+        Check signed arithmetic overflow: + - * / %, unary minus, and <<
+        (the exact result must fit the type).
     --unsigned-overflow-check
-        Also check unsigned arithmetic wrap-around.
+        Also check unsigned wrap-around of + - * <<, and negation of a
+        non-zero unsigned value.
+    --ub-shift-check
+        Check that shift amounts are neither negative nor at least the
+        width of the shifted operand.
     --memory-leak-check
         Check that allocated memory is freed or reachable at exit.
     --nan-check

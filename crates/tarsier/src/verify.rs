@@ -50,6 +50,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
         div_by_zero: checks.div_by_zero,
         signed_overflow: checks.signed_overflow,
         unsigned_overflow: checks.unsigned_overflow,
+        shift: checks.shift,
         error_label: config.verify.error_label.clone(),
         ..analysis::Checks::default()
     }
