@@ -297,3 +297,13 @@ fn a_later_declaration_replaces_an_assumed_prototype() {
     let (program, _) = compile_src(src, DataModel::LP64).expect("the program's own prototype wins");
     ir::validate(&program).expect("calls lowered before the declaration stay well-typed");
 }
+
+#[test]
+fn mismatched_calls_of_undeclared_library_functions_stay_unprototyped() {
+    let src = "int main(void) { puts(); return 0; }\n";
+    let (program, diags) = compile_src(src, DataModel::LP64).expect("accepted like `int puts()`");
+    ir::validate(&program).expect("valid IR");
+    assert!(diags.list.iter().any(|d| d.message.contains("does not match the library prototype")));
+    let declared = "#include <stdio.h>\nint main(void) { puts(); return 0; }\n";
+    assert!(compile_src(declared, DataModel::LP64).is_err(), "a declared prototype is enforced");
+}

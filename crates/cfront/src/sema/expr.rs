@@ -139,7 +139,16 @@ impl<'a> Sema<'a> {
             // The old value is not needed: no temporary.
             A::Unary(UnaryOp::PostInc, x) => self.inc_dec(x, true, true, e.loc).map(|_| ()),
             A::Unary(UnaryOp::PostDec, x) => self.inc_dec(x, false, true, e.loc).map(|_| ()),
-            _ => self.expr(e).map(|_| ()),
+            _ => {
+                // `p->f;` or `a[i];` still accesses memory: keep the read so
+                // its pointer and bounds checks happen.
+                let v = self.rvalue(e)?;
+                let reads_memory = v.e.walk().any(|n| matches!(n.kind, ExprKind::Deref(_) | ExprKind::Index(..)));
+                if reads_memory && !v.ty.is_void() {
+                    self.temp(v.e, &v.ty, e.loc);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -1127,13 +1136,24 @@ impl<'a> Sema<'a> {
         let Some(fnty) = callee.ty.pointee().and_then(|p| p.fn_type()).cloned() else {
             return Err(self.error(loc, "called object is not a function or function pointer"));
         };
-        let prototyped = !fnty.unprototyped || (!fnty.params.is_empty() && fnty.params.len() == args.len());
-        if !fnty.unprototyped {
-            let (n, m) = (fnty.params.len(), args.len());
-            if m < n || (m > n && !fnty.variadic) {
+        let (n, m) = (fnty.params.len(), args.len());
+        let arity_ok = m == n || (m > n && fnty.variadic);
+        let assumed = match &callee.e.kind {
+            ExprKind::AddrOf(inner) => matches!(inner.kind, ExprKind::Sym(s) if self.implicit_builtins.contains(&s)),
+            _ => false,
+        };
+        let mut fnty = fnty;
+        let relaxed = !fnty.unprototyped && !arity_ok;
+        if relaxed {
+            if !assumed {
                 return Err(self.error(loc, format!("function expects {n} argument(s), {m} given")));
             }
+            // C types an undeclared function as `int f()`: the assumed
+            // library prototype only applies to calls that fit it.
+            self.warn(loc, format!("call does not match the library prototype ({n} argument(s), {m} given)"));
+            fnty = std::rc::Rc::new(ctype::FnType { unprototyped: true, params: Vec::new(), ..(*fnty).clone() });
         }
+        let prototyped = !fnty.unprototyped || (!fnty.params.is_empty() && fnty.params.len() == args.len());
         let mut lowered = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let v = self.rvalue(a)?;
@@ -1150,6 +1170,11 @@ impl<'a> Sema<'a> {
             lowered.push(e);
         }
         let callee_e = match callee.e.kind {
+            _ if relaxed => {
+                let ptr = CType::pointer_to(CType::new(Kind::Function(fnty.clone())));
+                let ptr_ir = self.ir_ty(&ptr);
+                Expr::cast(callee.e, ptr_ir)
+            }
             ExprKind::AddrOf(inner) if matches!(inner.kind, ExprKind::Sym(_)) => *inner,
             kind => Expr::new(kind, callee.e.ty),
         };
