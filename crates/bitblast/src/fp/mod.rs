@@ -12,7 +12,7 @@
 //! Special operands (NaN, infinities, zeros) are selected around the
 //! finite path. NaN results are the canonical NaN, as in the evaluator.
 //!
-//! Operators without a circuit here (fma, rem) and
+//! Operators without a circuit here (rem) and
 //! formats beyond the limits below return `None` and stay on the
 //! blaster's sound approximation.
 
@@ -181,6 +181,7 @@ pub fn apply(aig: &mut Aig, op: Op, sort: Sort, arg_sorts: &[Sort], args: &[Word
         FpAdd => arith::add(aig, format()?, rm(), &args[1], &args[2], false),
         FpSub => arith::add(aig, format()?, rm(), &args[1], &args[2], true),
         FpMul => arith::mul(aig, format()?, rm(), &args[1], &args[2]),
+        FpFma => arith::fma(aig, format()?, rm(), &args[1], &args[2], &args[3]),
         FpDiv => arith::div(aig, format()?, rm(), &args[1], &args[2]),
         FpSqrt => sqrt::sqrt(aig, format()?, rm(), &args[1]),
         FpRoundToIntegral => convert::round_to_integral(aig, format()?, rm(), &args[1]),

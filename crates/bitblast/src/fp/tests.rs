@@ -178,6 +178,49 @@ fn double_precision_random_operands() {
     random_pairs(F64, 64, 30, 40);
 }
 
+/// The encoding of `-(x · y)` rounded to nearest.
+fn negated_product(format: (u32, u32), x: u128, y: u128) -> u128 {
+    let args = [Value::Rm(RoundingMode::Rne), float(format, x), float(format, y)];
+    let refs: Vec<&Value> = args.iter().collect();
+    let product = smt::eval_op(Op::FpMul, &refs, &SortTable::default()).expect("evaluator");
+    let bits = product.as_fp().expect("float").bits().to_u128().expect("narrow");
+    bits ^ 1 << (format.0 + format.1 - 1)
+}
+
+/// Special operands in every combination, then random ones.
+#[test]
+fn fused_multiply_add() {
+    let mut rng = Rng::new(5);
+    for (format, random_triples) in [(TINY, 3000), (F16, 1500), (F32, 1500), (F64, 600)] {
+        let specials = special_values(format);
+        let values = operands(format, &mut rng, 100);
+        let mut triples = Vec::new();
+        for &x in &specials {
+            for &y in &specials {
+                triples.push((x, y, specials[rng.below(specials.len())]));
+            }
+        }
+        for _ in 0..random_triples {
+            let pick = |rng: &mut Rng| values[rng.below(values.len())];
+            let (x, y) = (pick(&mut rng), pick(&mut rng));
+            // Half of the addends cancel the product's leading bits.
+            let z = match rng.below(2) {
+                0 => pick(&mut rng),
+                _ => negated_product(format, x, y),
+            };
+            triples.push((x, y, z));
+        }
+        for (x, y, z) in triples {
+            let args = [float(format, x), float(format, y), float(format, z)];
+            for rm in modes() {
+                let mut all = vec![rm];
+                all.extend(args.iter().cloned());
+                check(Op::FpFma, &all);
+            }
+        }
+    }
+}
+
 #[test]
 fn conversions_between_formats() {
     let formats = [TINY, (4, 5), F16, F32, F64];
@@ -257,7 +300,13 @@ fn operators_without_circuits_are_left_to_the_approximation() {
     let f32_sort = Sort::Float { exp: 8, sig: 24 };
     let x = words::inputs(&mut aig, 32);
     let sorts = [f32_sort, f32_sort];
-    let remainder = apply(&mut aig, Op::FpRem, f32_sort, &sorts, &[x.clone(), x.clone()]);
+    let remainder = apply(
+        &mut aig,
+        Op::FpRem,
+        f32_sort,
+        &sorts,
+        &[x.clone(), x.clone()],
+    );
     assert!(remainder.is_none());
     let huge = Sort::Float { exp: 100, sig: 24 };
     let wide = words::inputs(&mut aig, 124);
