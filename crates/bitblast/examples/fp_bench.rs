@@ -32,6 +32,7 @@ fn apply(store: &mut TermStore, op: Op, rm: TermId, x: TermId, sort: Sort) -> Te
 fn apply2(store: &mut TermStore, op: Op, rm: TermId, x: TermId, c: TermId) -> TermId {
     match op {
         Op::FpAdd | Op::FpSub | Op::FpMul | Op::FpDiv => store.mk(op, &[rm, x, c]),
+        Op::FpFma => store.mk(op, &[rm, x, c, c]),
         Op::FpLt | Op::FpEq => store.mk(op, &[x, c]),
         Op::FpIsSubnormal => store.mk(op, &[x]),
         _ => store.mk(op, &[rm, x]),
@@ -77,11 +78,14 @@ fn main() {
         let (exp, sig) = sort.float_format().expect("float sort");
         let other = if exp == 8 { Sort::float64() } else { Sort::float32() };
         let (other_exp, other_sig) = other.float_format().expect("float sort");
-        let float_ops: [(&str, Op); 10] = [
+        let float_ops: [(&str, Op); 13] = [
             ("add", Op::FpAdd),
             ("sub", Op::FpSub),
             ("mul", Op::FpMul),
             ("div", Op::FpDiv),
+            ("fma x*c+c", Op::FpFma),
+            ("sqrt", Op::FpSqrt),
+            ("roundToIntegral", Op::FpRoundToIntegral),
             ("lt", Op::FpLt),
             ("eq", Op::FpEq),
             ("isSubnormal", Op::FpIsSubnormal),
