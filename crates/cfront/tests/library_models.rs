@@ -96,7 +96,7 @@ fn data_programs_agree_with_the_native_libc() {
     std::fs::create_dir_all(&out_dir).expect("temp dir");
     for file in data_files() {
         let exe = out_dir.join(file.file_stem().expect("name"));
-        let built = Command::new("cc").arg("-w").arg("-o").arg(&exe).arg(&file).status();
+        let built = Command::new("cc").arg("-w").arg("-o").arg(&exe).arg(&file).arg("-lm").status();
         if !built.is_ok_and(|s| s.success()) {
             eprintln!("skipped: no working C compiler to check {}", file.display());
             return;

@@ -21,6 +21,7 @@ pub const UNITS: &[(&str, &str)] = &[
     ("ctype.c", include_str!("../c/ctype.c")),
     ("stdio.c", include_str!("../c/stdio.c")),
     ("unistd.c", include_str!("../c/unistd.c")),
+    ("math.c", include_str!("../c/math.c")),
 ];
 
 /// The library types the models use, as glibc defines them for `model`.
