@@ -33,7 +33,7 @@ fn apply2(store: &mut TermStore, op: Op, rm: TermId, x: TermId, c: TermId) -> Te
     match op {
         Op::FpAdd | Op::FpSub | Op::FpMul | Op::FpDiv => store.mk(op, &[rm, x, c]),
         Op::FpFma => store.mk(op, &[rm, x, c, c]),
-        Op::FpLt | Op::FpEq => store.mk(op, &[x, c]),
+        Op::FpLt | Op::FpEq | Op::FpRem => store.mk(op, &[x, c]),
         Op::FpIsSubnormal => store.mk(op, &[x]),
         _ => store.mk(op, &[rm, x]),
     }
@@ -78,7 +78,7 @@ fn main() {
         let (exp, sig) = sort.float_format().expect("float sort");
         let other = if exp == 8 { Sort::float64() } else { Sort::float32() };
         let (other_exp, other_sig) = other.float_format().expect("float sort");
-        let float_ops: [(&str, Op); 13] = [
+        let float_ops: [(&str, Op); 14] = [
             ("add", Op::FpAdd),
             ("sub", Op::FpSub),
             ("mul", Op::FpMul),
@@ -86,6 +86,7 @@ fn main() {
             ("fma x*c+c", Op::FpFma),
             ("sqrt", Op::FpSqrt),
             ("roundToIntegral", Op::FpRoundToIntegral),
+            ("rem", Op::FpRem),
             ("lt", Op::FpLt),
             ("eq", Op::FpEq),
             ("isSubnormal", Op::FpIsSubnormal),

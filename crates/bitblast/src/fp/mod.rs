@@ -12,13 +12,14 @@
 //! Special operands (NaN, infinities, zeros) are selected around the
 //! finite path. NaN results are the canonical NaN, as in the evaluator.
 //!
-//! Operators without a circuit here (rem) and
-//! formats beyond the limits below return `None` and stay on the
-//! blaster's sound approximation.
+//! Remainders of formats with exponents wider than binary64's (the circuit
+//! has a stage per exponent difference) and formats beyond the limits
+//! below return `None` and stay on the blaster's sound approximation.
 
 mod arith;
 mod compare;
 mod convert;
+mod rem;
 mod round;
 mod sqrt;
 mod unpack;
@@ -181,6 +182,10 @@ pub fn apply(aig: &mut Aig, op: Op, sort: Sort, arg_sorts: &[Sort], args: &[Word
         FpAdd => arith::add(aig, format()?, rm(), &args[1], &args[2], false),
         FpSub => arith::add(aig, format()?, rm(), &args[1], &args[2], true),
         FpMul => arith::mul(aig, format()?, rm(), &args[1], &args[2]),
+        FpRem if format()?.exp <= rem::MAX_EXP_BITS => {
+            let nearest = round::Mode::decode(aig, &words::constant(0, 3));
+            rem::rem(aig, format()?, &nearest, &args[0], &args[1])
+        }
         FpFma => arith::fma(aig, format()?, rm(), &args[1], &args[2], &args[3]),
         FpDiv => arith::div(aig, format()?, rm(), &args[1], &args[2]),
         FpSqrt => sqrt::sqrt(aig, format()?, rm(), &args[1]),

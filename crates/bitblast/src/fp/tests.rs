@@ -20,7 +20,8 @@ const F32: (u32, u32) = (8, 24);
 const F64: (u32, u32) = (11, 53);
 
 const ROUNDING_ARITHMETIC: [Op; 4] = [Op::FpAdd, Op::FpSub, Op::FpMul, Op::FpDiv];
-const BINARY: [Op; 7] = [
+const BINARY: [Op; 8] = [
+    Op::FpRem,
     Op::FpMin,
     Op::FpMax,
     Op::FpEq,
@@ -180,10 +181,19 @@ fn double_precision_random_operands() {
 
 /// The encoding of `-(x · y)` rounded to nearest.
 fn negated_product(format: (u32, u32), x: u128, y: u128) -> u128 {
-    let args = [Value::Rm(RoundingMode::Rne), float(format, x), float(format, y)];
+    let args = [
+        Value::Rm(RoundingMode::Rne),
+        float(format, x),
+        float(format, y),
+    ];
     let refs: Vec<&Value> = args.iter().collect();
     let product = smt::eval_op(Op::FpMul, &refs, &SortTable::default()).expect("evaluator");
-    let bits = product.as_fp().expect("float").bits().to_u128().expect("narrow");
+    let bits = product
+        .as_fp()
+        .expect("float")
+        .bits()
+        .to_u128()
+        .expect("narrow");
     bits ^ 1 << (format.0 + format.1 - 1)
 }
 
@@ -299,15 +309,20 @@ fn operators_without_circuits_are_left_to_the_approximation() {
     let mut aig = Aig::new();
     let f32_sort = Sort::Float { exp: 8, sig: 24 };
     let x = words::inputs(&mut aig, 32);
-    let sorts = [f32_sort, f32_sort];
-    let remainder = apply(
+    // Remainders of exponents wider than binary64's.
+    let f128_sort = Sort::Float { exp: 15, sig: 113 };
+    let y = words::inputs(&mut aig, 128);
+    let sorts = [f128_sort, f128_sort];
+    let remainder = apply(&mut aig, Op::FpRem, f128_sort, &sorts, &[y.clone(), y]);
+    assert!(remainder.is_none());
+    assert!(apply(
         &mut aig,
         Op::FpRem,
         f32_sort,
-        &sorts,
-        &[x.clone(), x.clone()],
-    );
-    assert!(remainder.is_none());
+        &[f32_sort, f32_sort],
+        &[x.clone(), x.clone()]
+    )
+    .is_some());
     let huge = Sort::Float { exp: 100, sig: 24 };
     let wide = words::inputs(&mut aig, 124);
     assert!(apply(&mut aig, Op::FpIsNaN, Sort::Bool, &[huge], &[wide]).is_none());

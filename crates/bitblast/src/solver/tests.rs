@@ -450,10 +450,10 @@ fn wide_array_indices_stay_small() {
 #[test]
 fn float_arithmetic_is_approximated_soundly() {
     let mut store = TermStore::new();
-    let x = store.var("x", Sort::float32());
-    // Remainders have no exact circuit yet: a NaN remainder of two
+    let x = store.var("x", Sort::Float { exp: 15, sig: 113 });
+    // Binary128 remainders have no exact circuit: a NaN remainder of two
     // ordinary numbers is impossible, but only the evaluator knows.
-    let one = store.fp_const(smt::FpValue::from_bits(8, 24, BvValue::from_u64(32, 1f32.to_bits() as u64)));
+    let one = store.fp_const(smt::FpValue::from_bits(15, 113, BvValue::from_u128(128, 0x3FFF << 112)));
     let remainder = store.mk(Op::FpRem, &[x, one]);
     let is_nan = store.mk(Op::FpIsNaN, &[remainder]);
     let x_nan = store.mk(Op::FpIsNaN, &[x]);
