@@ -189,7 +189,11 @@ pub fn apply(aig: &mut Aig, op: Op, sort: Sort, arg_sorts: &[Sort], args: &[Word
         FpFma => arith::fma(aig, format()?, rm(), &args[1], &args[2], &args[3]),
         FpDiv => arith::div(aig, format()?, rm(), &args[1], &args[2]),
         FpSqrt => sqrt::sqrt(aig, format()?, rm(), &args[1]),
-        FpRoundToIntegral => convert::round_to_integral(aig, format()?, rm(), &args[1]),
+        // Formats whose largest values are not integers would round past
+        // them; the circuit assumes they are (as in every real format).
+        FpRoundToIntegral if format()?.emax() >= format()?.sig as i128 - 1 => {
+            convert::round_to_integral(aig, format()?, rm(), &args[1])
+        }
         ToFp { .. } => convert::float_to_float(aig, format()?, Format::of(sort)?, rm(), &args[1]),
         ToFpFromSbv { .. } | ToFpFromUbv { .. } if args[1].len() <= MAX_INT_BITS => {
             let signed = matches!(op, ToFpFromSbv { .. });

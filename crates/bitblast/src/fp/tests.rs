@@ -309,6 +309,19 @@ fn operators_without_circuits_are_left_to_the_approximation() {
     let mut aig = Aig::new();
     let f32_sort = Sort::Float { exp: 8, sig: 24 };
     let x = words::inputs(&mut aig, 32);
+    // A format whose largest values are not integers (emax 3, sig 8).
+    let odd_sort = Sort::Float { exp: 3, sig: 8 };
+    let odd = words::inputs(&mut aig, 11);
+    let sorts = [Sort::RoundingMode, odd_sort];
+    let rne = words::constant(0, 3);
+    assert!(apply(
+        &mut aig,
+        Op::FpRoundToIntegral,
+        odd_sort,
+        &sorts,
+        &[rne, odd]
+    )
+    .is_none());
     // Remainders of exponents wider than binary64's.
     let f128_sort = Sort::Float { exp: 15, sig: 113 };
     let y = words::inputs(&mut aig, 128);
