@@ -49,11 +49,14 @@ fn round_up(value: u64, multiple: u64) -> u64 {
 }
 
 fn member_align(m: &MemberShape, attrs: RecordAttrs) -> u64 {
-    let mut align = if attrs.packed || m.packed { 1 } else { m.align.max(1) };
+    let natural = if attrs.packed || m.packed { 1 } else { m.align.max(1) };
+    let align = natural.max(m.explicit_align);
+    // `#pragma pack` caps even a member's explicit `aligned(N)` (as gcc does).
     if attrs.max_align > 0 {
-        align = align.min(attrs.max_align);
+        align.min(attrs.max_align)
+    } else {
+        align
     }
-    align.max(m.explicit_align)
 }
 
 /// Lays out a struct.
@@ -134,6 +137,14 @@ mod tests {
         let l = layout_struct(&[plain(1, 1), plain(4, 4), plain(1, 1)], RecordAttrs::default());
         assert_eq!(l.offsets_bits, vec![0, 32, 64]);
         assert_eq!((l.size, l.align), (12, 4));
+    }
+
+    #[test]
+    fn pragma_pack_caps_explicit_member_alignment() {
+        let attrs = RecordAttrs { max_align: 2, ..Default::default() };
+        let aligned_int = MemberShape { explicit_align: 8, ..plain(4, 4) };
+        let l = layout_struct(&[plain(1, 1), aligned_int], attrs);
+        assert_eq!((l.offsets_bits[1], l.size, l.align), (16, 6, 2));
     }
 
     #[test]
