@@ -44,7 +44,7 @@ impl BasicSpec {
     fn bit_int(&self, width: Box<Expr>) -> Option<TypeSpec> {
         let others = [self.void, self.bool_, self.char_, self.short, self.int, self.long, self.float, self.double, self.int128];
         let plain = others.iter().all(|&n| n == 0) && self.float_n.is_none() && !self.complex;
-        (plain && self.signed + self.unsigned <= 1).then(|| TypeSpec::BitInt { width, unsigned: self.unsigned == 1 })
+        (plain && self.signed + self.unsigned <= 1).then_some(TypeSpec::BitInt { width, unsigned: self.unsigned == 1 })
     }
 
     fn add(&mut self, kw: Kw) {
