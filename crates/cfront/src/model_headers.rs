@@ -11,10 +11,22 @@ use std::sync::OnceLock;
 
 /// Each model header: its path relative to the include directory, and its text.
 const HEADERS: &[(&str, &str)] = &[
-    (KERNEL_TYPES, include_str!("../include/ubuntu20.04/kernel_5.15.0-76/include/linux/types.h")),
-    (KERNEL_SLAB, include_str!("../include/ubuntu20.04/kernel_5.15.0-76/include/linux/slab.h")),
-    (KERNEL_SPINLOCK, include_str!("../include/ubuntu20.04/kernel_5.15.0-76/include/linux/spinlock.h")),
-    (KERNEL_UACCESS, include_str!("../include/ubuntu20.04/kernel_5.15.0-76/include/asm/uaccess.h")),
+    (
+        KERNEL_TYPES,
+        include_str!("../include/ubuntu20.04/kernel_5.15.0-76/include/linux/types.h"),
+    ),
+    (
+        KERNEL_SLAB,
+        include_str!("../include/ubuntu20.04/kernel_5.15.0-76/include/linux/slab.h"),
+    ),
+    (
+        KERNEL_SPINLOCK,
+        include_str!("../include/ubuntu20.04/kernel_5.15.0-76/include/linux/spinlock.h"),
+    ),
+    (
+        KERNEL_UACCESS,
+        include_str!("../include/ubuntu20.04/kernel_5.15.0-76/include/asm/uaccess.h"),
+    ),
 ];
 
 const KERNEL_TYPES: &str = "ubuntu20.04/kernel_5.15.0-76/include/linux/types.h";
@@ -29,7 +41,8 @@ const KERNEL_UACCESS: &str = "ubuntu20.04/kernel_5.15.0-76/include/asm/uaccess.h
 pub fn include_dir() -> Option<PathBuf> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("tarsier-model-headers-{:016x}", contents_hash()));
+        let dir =
+            std::env::temp_dir().join(format!("tarsier-model-headers-{:016x}", contents_hash()));
         for (path, text) in HEADERS {
             let file = dir.join(path);
             if std::fs::read_to_string(&file).is_ok_and(|old| old == *text) {
@@ -63,7 +76,11 @@ mod tests {
     fn every_header_is_written_with_its_text() {
         let dir = include_dir().expect("temporary directory is writable");
         for (path, text) in HEADERS {
-            assert_eq!(std::fs::read_to_string(dir.join(path)).unwrap(), *text, "{path}");
+            assert_eq!(
+                std::fs::read_to_string(dir.join(path)).unwrap(),
+                *text,
+                "{path}"
+            );
         }
     }
 }

@@ -61,22 +61,40 @@ fn questions() -> Vec<String> {
 }
 
 fn gcc_answers(questions: &[String], gcc_flags: &[&str], dir: &std::path::Path) -> Vec<u64> {
-    let mut probe = format!("#include <stddef.h>\n{DEFINITIONS}\nconst unsigned int layout_probe[] = {{\n");
+    let mut probe =
+        format!("#include <stddef.h>\n{DEFINITIONS}\nconst unsigned int layout_probe[] = {{\n");
     for q in questions {
         let _ = writeln!(probe, "    {q},");
     }
     probe.push_str("};\n");
     let file = write(dir, "probe.c", &probe);
-    let out = Command::new("gcc").args(gcc_flags).args(["-S", "-O0", "-o", "-"]).arg(&file).output().expect("gcc runs");
-    assert!(out.status.success(), "gcc rejects the probe:\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("gcc")
+        .args(gcc_flags)
+        .args(["-S", "-O0", "-o", "-"])
+        .arg(&file)
+        .output()
+        .expect("gcc runs");
+    assert!(
+        out.status.success(),
+        "gcc rejects the probe:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let asm = String::from_utf8_lossy(&out.stdout);
     let values: Vec<u64> = asm
         .lines()
         .skip_while(|l| !l.starts_with("layout_probe:"))
         .skip(1)
-        .map_while(|l| l.trim().strip_prefix(".long").map(|v| v.trim().parse().expect("a number")))
+        .map_while(|l| {
+            l.trim()
+                .strip_prefix(".long")
+                .map(|v| v.trim().parse().expect("a number"))
+        })
         .collect();
-    assert_eq!(values.len(), questions.len(), "cannot read gcc's answers from:\n{asm}");
+    assert_eq!(
+        values.len(),
+        questions.len(),
+        "cannot read gcc's answers from:\n{asm}"
+    );
     values
 }
 
@@ -84,7 +102,10 @@ fn static_asserts(questions: &[String], answers: &[u64], off_by_one: Option<usiz
     let mut text = format!("#include <stddef.h>\n{DEFINITIONS}\n");
     for (i, (q, a)) in questions.iter().zip(answers).enumerate() {
         let value = if off_by_one == Some(i) { a + 1 } else { *a };
-        let _ = writeln!(text, "_Static_assert({q} == {value}, \"pack check {i}: {q} == {value}\");");
+        let _ = writeln!(
+            text,
+            "_Static_assert({q} == {value}, \"pack check {i}: {q} == {value}\");"
+        );
     }
     text.push_str("int main(void) { return 0; }\n");
     text
@@ -96,22 +117,55 @@ fn check_data_model(model_flag: &str, gcc_flags: &[&str]) {
         return;
     }
     if !gcc_works(gcc_flags) {
-        println!("SKIP {test}: 'gcc {}' cannot compile here", gcc_flags.join(" "));
+        println!(
+            "SKIP {test}: 'gcc {}' cannot compile here",
+            gcc_flags.join(" ")
+        );
         return;
     }
     let dir = scratch_dir(&test);
     let questions = questions();
     let answers = gcc_answers(&questions, gcc_flags, &dir);
     let good = write(&dir, "pack.c", &static_asserts(&questions, &answers, None));
-    let out = run([good.as_os_str(), model_flag.as_ref(), "--parse-only".as_ref()]);
-    let failed: Vec<&str> = out.stderr.lines().filter(|l| l.contains("error:")).collect();
-    assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{test}: tarsier disagrees with gcc on:\n{}", failed.join("\n"));
+    let out = run([
+        good.as_os_str(),
+        model_flag.as_ref(),
+        "--parse-only".as_ref(),
+    ]);
+    let failed: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.contains("error:"))
+        .collect();
+    assert_eq!(
+        exit_code(&out),
+        Some(EXIT_SUCCESS),
+        "{test}: tarsier disagrees with gcc on:\n{}",
+        failed.join("\n")
+    );
 
     for wrong_index in [0, questions.len() / 2] {
-        let wrong = write(&dir, "pack_wrong.c", &static_asserts(&questions, &answers, Some(wrong_index)));
-        let out = run([wrong.as_os_str(), model_flag.as_ref(), "--parse-only".as_ref()]);
-        assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "{test}: a wrong value was accepted:\n{}", out.stderr);
-        assert!(out.stderr.contains(&format!("pack check {wrong_index}:")), "the failing check is not named:\n{}", out.stderr);
+        let wrong = write(
+            &dir,
+            "pack_wrong.c",
+            &static_asserts(&questions, &answers, Some(wrong_index)),
+        );
+        let out = run([
+            wrong.as_os_str(),
+            model_flag.as_ref(),
+            "--parse-only".as_ref(),
+        ]);
+        assert_eq!(
+            exit_code(&out),
+            Some(EXIT_INPUT_ERROR),
+            "{test}: a wrong value was accepted:\n{}",
+            out.stderr
+        );
+        assert!(
+            out.stderr.contains(&format!("pack check {wrong_index}:")),
+            "the failing check is not named:\n{}",
+            out.stderr
+        );
     }
 }
 

@@ -61,7 +61,11 @@ fn gcc_form(name: &str) -> Option<GccForm> {
         _ => None,
     };
     if let Some(op) = op_of(rest) {
-        return Some(GccForm { op, predicate, operand_type: None });
+        return Some(GccForm {
+            op,
+            predicate,
+            operand_type: None,
+        });
     }
     if predicate {
         return None;
@@ -81,13 +85,22 @@ fn gcc_form(name: &str) -> Option<GccForm> {
         ("ll", false) => IntKind::ULongLong,
         _ => return None,
     };
-    Some(GccForm { op: op_of(word)?, predicate, operand_type: Some(kind) })
+    Some(GccForm {
+        op: op_of(word)?,
+        predicate,
+        operand_type: Some(kind),
+    })
 }
 
 impl<'a> Sema<'a> {
     /// Lowers `name(args)` when it is one of the overflow built-ins; `None`
     /// for every other name.
-    pub(super) fn overflow_builtin(&mut self, name: &str, args: &[ast::Expr], loc: Loc) -> R<Option<Val>> {
+    pub(super) fn overflow_builtin(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        loc: Loc,
+    ) -> R<Option<Val>> {
         if let Some(&(_, op)) = ESBMC_BUILTINS.iter().find(|(n, _)| *n == name) {
             return self.esbmc_overflow_result(name, op, args, loc).map(Some);
         }
@@ -97,7 +110,13 @@ impl<'a> Sema<'a> {
         }
     }
 
-    fn esbmc_overflow_result(&mut self, name: &str, op: ExactOp, args: &[ast::Expr], loc: Loc) -> R<Val> {
+    fn esbmc_overflow_result(
+        &mut self,
+        name: &str,
+        op: ExactOp,
+        args: &[ast::Expr],
+        loc: Loc,
+    ) -> R<Val> {
         let arity = if op == ExactOp::Neg { 1 } else { 2 };
         if args.len() != arity {
             return Err(self.error(loc, format!("`{name}` takes {arity} argument(s)")));
@@ -113,8 +132,15 @@ impl<'a> Sema<'a> {
             return Err(self.error(loc, format!("`{ESBMC_RESULT_TYPE}` is not a struct")));
         };
         let result_ty = match self.tcx.find_field(id, "result") {
-            Some(path) if self.tcx.find_field(id, "overflow").is_some() => path.field.ty.unqualified(),
-            _ => return Err(self.error(loc, format!("`{ESBMC_RESULT_TYPE}` needs members `result` and `overflow`"))),
+            Some(path) if self.tcx.find_field(id, "overflow").is_some() => {
+                path.field.ty.unqualified()
+            }
+            _ => {
+                return Err(self.error(
+                    loc,
+                    format!("`{ESBMC_RESULT_TYPE}` needs members `result` and `overflow`"),
+                ))
+            }
         };
         let a = self.integer_operand(&args[0], name)?;
         let b = match args.get(1) {
@@ -127,13 +153,21 @@ impl<'a> Sema<'a> {
         for field in &fields {
             let value = match field.name.as_str() {
                 "result" => result.clone(),
-                "overflow" => self.cast_to(Val::rv(overflow.clone(), CType::new(Kind::Bool)), &field.ty, loc, true)?,
+                "overflow" => self.cast_to(
+                    Val::rv(overflow.clone(), CType::new(Kind::Bool)),
+                    &field.ty,
+                    loc,
+                    true,
+                )?,
                 _ => Expr::new(ExprKind::Zero, self.ir_ty(&field.ty)),
             };
             values.push(value);
         }
         let irty = self.ir_ty(&record_ty);
-        Ok(Val::rv(Expr::new(ExprKind::StructLit(values), irty), record_ty))
+        Ok(Val::rv(
+            Expr::new(ExprKind::StructLit(values), irty),
+            record_ty,
+        ))
     }
 
     fn gcc_overflow(&mut self, name: &str, form: GccForm, args: &[ast::Expr], loc: Loc) -> R<Val> {
@@ -158,7 +192,12 @@ impl<'a> Sema<'a> {
         let pointer = self.rvalue(target)?;
         let pointee = match pointer.ty.pointee() {
             Some(t) if !t.quals.is_const => t.clone(),
-            _ => return Err(self.error(loc, format!("the third argument of `{name}` must point to a modifiable integer"))),
+            _ => {
+                return Err(self.error(
+                    loc,
+                    format!("the third argument of `{name}` must point to a modifiable integer"),
+                ))
+            }
         };
         let result_ty = self.checked_result_type(pointee.unqualified(), name, loc)?;
         let (result, overflow) = self.exact_arith(form.op, a, Some(b), &result_ty, loc)?;
@@ -167,7 +206,10 @@ impl<'a> Sema<'a> {
         let irty = self.ir_ty(&result_ty);
         let place = match pointer.e.kind {
             ExprKind::AddrOf(x) if x.ty == irty => *x,
-            kind => Expr::new(ExprKind::Deref(Box::new(Expr::new(kind, pointer.e.ty))), irty),
+            kind => Expr::new(
+                ExprKind::Deref(Box::new(Expr::new(kind, pointer.e.ty))),
+                irty,
+            ),
         };
         self.emit(InstrKind::Assign(place, result), loc);
         Ok(Val::rv(overflow, bool_ty))
@@ -184,13 +226,23 @@ impl<'a> Sema<'a> {
     fn checked_result_type(&mut self, ty: CType, name: &str, loc: Loc) -> R<CType> {
         match ty.kind {
             Kind::Int(_) | Kind::Enum(_) => Ok(ty),
-            _ => Err(self.error(loc, format!("the result of `{name}` must be a (non-_Bool) integer"))),
+            _ => Err(self.error(
+                loc,
+                format!("the result of `{name}` must be a (non-_Bool) integer"),
+            )),
         }
     }
 
     /// The exact result of `op` wrapped to `to`, and whether wrapping
     /// changed it (a `Bool` expression).
-    fn exact_arith(&mut self, op: ExactOp, a: Val, b: Option<Val>, to: &CType, loc: Loc) -> R<(Expr, Expr)> {
+    fn exact_arith(
+        &mut self,
+        op: ExactOp,
+        a: Val,
+        b: Option<Val>,
+        to: &CType,
+        loc: Loc,
+    ) -> R<(Expr, Expr)> {
         let a_shape = self.int_shape(&a.ty);
         let b_shape = match &b {
             Some(b) => self.int_shape(&b.ty),
@@ -198,11 +250,16 @@ impl<'a> Sema<'a> {
         };
         let to_shape = self.int_shape(to);
         let Some((wide_bits, wide_signed)) = exact_width(op, a_shape, b_shape, to_shape) else {
-            return Err(self.error(loc, "unsupported: exact overflow check of this operation on 128-bit integers"));
+            return Err(self.error(
+                loc,
+                "unsupported: exact overflow check of this operation on 128-bit integers",
+            ));
         };
         let wide = self.prog.types.int(wide_bits, wide_signed);
         let bool_ty = self.prog.types.bool();
-        let binary = |op, l: Expr, r: Expr, ty| Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), ty);
+        let binary = |op, l: Expr, r: Expr, ty| {
+            Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), ty)
+        };
         let ea = Expr::cast(a.e, wide);
         let mut undefined = None;
         let exact = match (op, b) {
@@ -215,10 +272,17 @@ impl<'a> Sema<'a> {
                     ExactOp::Sub => BinOp::Sub,
                     ExactOp::Mul => BinOp::Mul,
                     _ => {
-                        let count = Expr::cast(eb.clone(), self.prog.types.int(b_shape.0 + 1, true));
+                        let count =
+                            Expr::cast(eb.clone(), self.prog.types.int(b_shape.0 + 1, true));
                         let count_ty = count.ty;
-                        let negative = binary(BinOp::Lt, count.clone(), Expr::int(0, count_ty), bool_ty);
-                        let too_far = binary(BinOp::Ge, count, Expr::int(u128::from(a_shape.0), count_ty), bool_ty);
+                        let negative =
+                            binary(BinOp::Lt, count.clone(), Expr::int(0, count_ty), bool_ty);
+                        let too_far = binary(
+                            BinOp::Ge,
+                            count,
+                            Expr::int(u128::from(a_shape.0), count_ty),
+                            bool_ty,
+                        );
                         undefined = Some(binary(BinOp::Or, negative, too_far, bool_ty));
                         BinOp::Shl
                     }
@@ -253,7 +317,12 @@ impl<'a> Sema<'a> {
 /// signedness) shapes is exact and which holds every value of the result
 /// shape: signed when one of at most 128 bits suffices, else unsigned when
 /// all values are non-negative and fit 128 bits; `None` otherwise.
-fn exact_width(op: ExactOp, a: (u32, bool), b: (u32, bool), to: (u32, bool)) -> Option<(u32, bool)> {
+fn exact_width(
+    op: ExactOp,
+    a: (u32, bool),
+    b: (u32, bool),
+    to: (u32, bool),
+) -> Option<(u32, bool)> {
     // Bits of a signed type holding every value of a shape.
     let holding = |(bits, signed): (u32, bool)| if signed { bits } else { bits + 1 };
     let (wa, wb) = (holding(a), holding(b));
@@ -286,22 +355,41 @@ mod tests {
         let (s32, u32_, s64, u64_) = ((32, true), (32, false), (64, true), (64, false));
         assert_eq!(exact_width(ExactOp::Add, s32, s32, s32), Some((33, true)));
         assert_eq!(exact_width(ExactOp::Mul, s64, s64, s64), Some((128, true)));
-        assert_eq!(exact_width(ExactOp::Mul, s64, u64_, s64), None, "129 bits, and negative products");
-        assert_eq!(exact_width(ExactOp::Mul, u64_, u64_, s64), Some((128, false)));
-        assert_eq!(exact_width(ExactOp::Shl, u64_, s32, u32_), Some((128, true)));
+        assert_eq!(
+            exact_width(ExactOp::Mul, s64, u64_, s64),
+            None,
+            "129 bits, and negative products"
+        );
+        assert_eq!(
+            exact_width(ExactOp::Mul, u64_, u64_, s64),
+            Some((128, false))
+        );
+        assert_eq!(
+            exact_width(ExactOp::Shl, u64_, s32, u32_),
+            Some((128, true))
+        );
         assert_eq!(exact_width(ExactOp::Sub, u64_, (128, false), u64_), None);
-        assert_eq!(exact_width(ExactOp::Neg, (8, true), (8, true), (8, true)), Some((9, true)));
+        assert_eq!(
+            exact_width(ExactOp::Neg, (8, true), (8, true), (8, true)),
+            Some((9, true))
+        );
     }
 
     #[test]
     fn gcc_names_are_recognised_with_their_operand_types() {
-        assert!(gcc_form("__builtin_umullll_overflow").is_none(), "no such builtin");
+        assert!(
+            gcc_form("__builtin_umullll_overflow").is_none(),
+            "no such builtin"
+        );
         let typed = gcc_form("__builtin_umulll_overflow").unwrap();
-        assert!(typed.op == ExactOp::Mul && typed.operand_type == Some(IntKind::ULongLong) && !typed.predicate);
+        assert!(
+            typed.op == ExactOp::Mul
+                && typed.operand_type == Some(IntKind::ULongLong)
+                && !typed.predicate
+        );
         let p = gcc_form("__builtin_sub_overflow_p").unwrap();
         assert!(p.op == ExactOp::Sub && p.predicate && p.operand_type.is_none());
         assert!(gcc_form("__builtin_sadd_overflow_p").is_none());
         assert!(gcc_form("__builtin_add").is_none());
     }
 }
-
