@@ -1,11 +1,12 @@
-//! Counts, over the expected-TRUE tasks of a corpus manifest, the called
-//! functions that have no body (neither in the program nor in the library
-//! models), so the most needed library models can be chosen, and reports
-//! how many tasks call none. `--no-models` measures the front end without
-//! the models (the "before" figure).
+//! Counts, over the expected-TRUE tasks of a corpus manifest (CORE tag
+//! unless `--all-tags`), the called functions that have no body (neither in
+//! the program nor in the library models), so the most needed library
+//! models can be chosen. Each task is compiled without and with the models:
+//! it reports how many tasks call no body-less library function in each
+//! case, and the front-end time of each.
 //!
 //! ```text
-//! cargo run --release -p cfront --example library_calls -- [CORPUS_DIR] [--no-models] [--all-tags]
+//! cargo run --release -p cfront --example library_calls -- [CORPUS_DIR] [--all-tags]
 //! ```
 
 use cfront::diag::Diagnostics;
@@ -13,7 +14,7 @@ use cfront::Options;
 use ir::DataModel;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const DEFAULT_CORPUS: &str = "/work/shared/corpus/esbmc-regression";
 /// Functions symex and the interpreter implement themselves.
@@ -23,7 +24,6 @@ const TOP: usize = 60;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let models = !args.iter().any(|a| a == "--no-models");
     let all_tags = args.iter().any(|a| a == "--all-tags");
     let corpus = PathBuf::from(args.iter().find(|a| !a.starts_with("--")).map_or(DEFAULT_CORPUS, String::as_str));
     let manifest = match std::fs::read_to_string(corpus.join("manifest.jsonl")) {
@@ -34,26 +34,34 @@ fn main() {
         }
     };
     let mut missing: HashMap<String, usize> = HashMap::new();
-    let (mut tasks, mut compiled, mut clean) = (0, 0, 0);
-    let started = Instant::now();
+    let (mut tasks, mut compiled, mut clean_before, mut clean_after) = (0, 0, 0, 0);
+    let (mut time_before, mut time_after) = (Duration::ZERO, Duration::ZERO);
     for line in manifest.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(json) = serde_json::from_str::<serde_json::Value>(line) else { continue };
         if json["expected"] != "true" || (!all_tags && json["tag"] != "CORE") {
             continue;
         }
         tasks += 1;
-        let Some(program) = compile_task(&corpus, &json, models) else { continue };
+        let started = Instant::now();
+        let before = compile_task(&corpus, &json, false);
+        time_before += started.elapsed();
+        let started = Instant::now();
+        let after = compile_task(&corpus, &json, true);
+        time_after += started.elapsed();
+        let (Some(before), Some(after)) = (before, after) else { continue };
         compiled += 1;
-        let names = bodiless_called(&program);
-        if names.is_empty() {
-            clean += 1;
-        }
+        clean_before += usize::from(bodiless_called(&before).is_empty());
+        let names = bodiless_called(&after);
+        clean_after += usize::from(names.is_empty());
         for name in names {
             *missing.entry(name).or_default() += 1;
         }
     }
-    println!("expected-TRUE tasks: {tasks}, compiled: {compiled}, calling no body-less library function: {clean}");
-    println!("front-end time: {:.1}s", started.elapsed().as_secs_f64());
+    println!("expected-TRUE tasks: {tasks}, compiled: {compiled}");
+    println!("calling no body-less library function: {clean_before} without models, {clean_after} with models");
+    let per_task = |total: Duration| total.as_secs_f64() * 1000.0 / tasks.max(1) as f64;
+    println!("front-end time per task: {:.1} ms without models, {:.1} ms with models", per_task(time_before), per_task(time_after));
+    println!("still called without a body (tasks):");
     let mut sorted: Vec<_> = missing.into_iter().collect();
     sorted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     for (name, count) in sorted.into_iter().take(TOP) {

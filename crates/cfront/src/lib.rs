@@ -74,6 +74,18 @@ pub fn parse_files(
 pub fn compile(inputs: &[PathBuf], opts: &Options, diags: &mut Diagnostics) -> Option<ir::Program> {
     let mut files = SourceFiles::default();
     let units = parse_files(inputs, opts, &mut files, diags)?;
+    lower(units, files, opts, diags)
+}
+
+/// Type-checks and lowers parsed units to the IR, linking the library
+/// models when `opts.library_models` asks for them. Returns `None` when an
+/// error was reported in `diags`.
+pub fn lower(
+    units: Vec<ast::TranslationUnit>,
+    files: SourceFiles,
+    opts: &Options,
+    diags: &mut Diagnostics,
+) -> Option<ir::Program> {
     if opts.library_models {
         return library_models::lower_with_models(units, files, opts, diags);
     }
