@@ -1,6 +1,6 @@
 /* tarsier's Linux kernel model headers: kmalloc's size limit and zero-size
-   result, kzalloc's zero fill, and copy_to_user/copy_from_user returning
-   the number of bytes not copied when the user range is not user memory. */
+   result, kzalloc's zero fill, and copies between the address spaces
+   (copies that mix them fail an assertion, which this program avoids). */
 #include <ubuntu20.04/kernel_5.15.0-76/include/linux/slab.h>
 #include <ubuntu20.04/kernel_5.15.0-76/include/asm/uaccess.h>
 #define CHECK(c) do { if (!(c)) return __LINE__; } while (0)
@@ -22,12 +22,9 @@ int main(void) {
 
     kernel_memory[0] = 'k';
     CHECK(copy_to_user(user_memory + 10, kernel_memory, 1) == 0 && user_memory[10] == 'k');
-    CHECK(copy_to_user(kernel_memory + 5, kernel_memory, 1) == 1 && kernel_memory[5] == 0);
-    CHECK(copy_to_user(NULL, kernel_memory, 3) == 3);
-    CHECK(copy_to_user(user_memory + USER_MEMORY_SPACE - 2, kernel_memory, 3) == 3);
+    CHECK(access_ok(user_memory, USER_MEMORY_SPACE) && !access_ok(user_memory + 1, USER_MEMORY_SPACE));
+    CHECK(!access_ok(kernel_memory, 1) && !access_ok(NULL, 1) && !is_user_pointer(kernel_memory));
     user_memory[20] = 'u';
     CHECK(copy_from_user(kernel_memory + 1, user_memory + 20, 1) == 0 && kernel_memory[1] == 'u');
-    kernel_memory[2] = 'x';
-    CHECK(copy_from_user(kernel_memory + 2, kernel_memory, 1) == 1 && kernel_memory[2] == 0);
     return 0;
 }

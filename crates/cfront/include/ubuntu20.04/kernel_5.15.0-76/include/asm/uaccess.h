@@ -7,9 +7,12 @@
    Programs take their buffers from these arrays. As in the kernel,
    access_ok(addr, n) says whether [addr, addr + n) is user memory, and the
    copy functions return the number of bytes NOT copied: everything when the
-   user range fails access_ok (nothing is copied), 0 after a full copy. The
-   kernel side of a copy is an ordinary pointer, so copying from or to an
-   invalid kernel buffer is a memory error the verifier reports. */
+   user range fails access_ok (nothing is copied), 0 after a full copy.
+   Mixing the address spaces is a kernel bug (the kernel's __user checker
+   rejects it), so each copy also asserts that its user range lies in user
+   memory and its kernel pointer does not point into user memory. The kernel
+   side is an ordinary pointer: copying from or to an invalid kernel buffer
+   is a memory error the verifier reports. */
 #ifndef TARSIER_MODEL_ASM_UACCESS_H
 #define TARSIER_MODEL_ASM_UACCESS_H
 
@@ -31,8 +34,16 @@ static inline int access_ok(const void __user *addr, unsigned long size)
          size <= (unsigned long)(user_memory + USER_MEMORY_SPACE - first);
 }
 
+static inline int is_user_pointer(const void *p)
+{
+  const char *c = (const char *)p;
+  return c != NULL && c >= user_memory && c < user_memory + USER_MEMORY_SPACE;
+}
+
 static inline unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
 {
+  __ESBMC_assert(access_ok(to, n), "copy_to_user: destination is not user memory");
+  __ESBMC_assert(!is_user_pointer(from), "copy_to_user: source is user memory");
   if (!access_ok(to, n))
     return n;
   memcpy(to, from, n);
@@ -41,6 +52,8 @@ static inline unsigned long copy_to_user(void __user *to, const void *from, unsi
 
 static inline unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
 {
+  __ESBMC_assert(access_ok(from, n), "copy_from_user: source is not user memory");
+  __ESBMC_assert(!is_user_pointer(to), "copy_from_user: destination is user memory");
   if (!access_ok(from, n)) {
     /* The kernel zero-fills the destination of a failed copy. */
     memset(to, 0, n);
