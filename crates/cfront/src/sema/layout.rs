@@ -73,10 +73,11 @@ pub fn layout_struct(members: &[MemberShape], attrs: RecordAttrs) -> Layout {
                 offset = offset.saturating_add(m.size.saturating_mul(8));
                 align = align.max(m_align);
             }
+            // A zero-width bit-field moves to its declared type's boundary
+            // even under `packed` or `#pragma pack` (gcc does so), and does
+            // not raise the struct's alignment.
             Some(0) => {
-                if !(attrs.packed || m.packed) || m.explicit_align > 0 {
-                    offset = round_up(offset, m_align * 8);
-                }
+                offset = round_up(offset, m.align.max(m.explicit_align).max(1) * 8);
                 offsets.push(offset);
             }
             Some(width) => {
@@ -145,6 +146,20 @@ mod tests {
         let aligned_int = MemberShape { explicit_align: 8, ..plain(4, 4) };
         let l = layout_struct(&[plain(1, 1), aligned_int], attrs);
         assert_eq!((l.offsets_bits[1], l.size, l.align), (16, 6, 2));
+    }
+
+    #[test]
+    fn zero_width_bit_field_ignores_packing() {
+        let members = [plain(1, 1), bits(4, 0, false), plain(1, 1)];
+        for attrs in [
+            RecordAttrs::default(),
+            RecordAttrs { packed: true, ..Default::default() },
+            RecordAttrs { max_align: 1, ..Default::default() },
+        ] {
+            let l = layout_struct(&members, attrs);
+            assert_eq!(l.offsets_bits[2], 32, "{attrs:?}");
+            assert_eq!((l.size, l.align), (5, 1), "{attrs:?}");
+        }
     }
 
     #[test]
