@@ -18,14 +18,41 @@ use std::time::{Duration, Instant};
 
 const DEFAULT_CORPUS: &str = "/work/shared/corpus/esbmc-regression";
 /// Functions symex and the interpreter implement themselves.
-const BUILT_INS: &[&str] = &["malloc", "calloc", "realloc", "free", "alloca", "memcpy", "memmove", "memset", "abort", "exit", "_Exit", "_exit", "__assert_fail", "assert", "reach_error"];
-const INTRINSIC_PREFIXES: &[&str] = &["__VERIFIER_", "__ESBMC_", "__CPROVER_", "nondet_", "__builtin_", "pthread_"];
+const BUILT_INS: &[&str] = &[
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "alloca",
+    "memcpy",
+    "memmove",
+    "memset",
+    "abort",
+    "exit",
+    "_Exit",
+    "_exit",
+    "__assert_fail",
+    "assert",
+    "reach_error",
+];
+const INTRINSIC_PREFIXES: &[&str] = &[
+    "__VERIFIER_",
+    "__ESBMC_",
+    "__CPROVER_",
+    "nondet_",
+    "__builtin_",
+    "pthread_",
+];
 const TOP: usize = 60;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let all_tags = args.iter().any(|a| a == "--all-tags");
-    let corpus = PathBuf::from(args.iter().find(|a| !a.starts_with("--")).map_or(DEFAULT_CORPUS, String::as_str));
+    let corpus = PathBuf::from(
+        args.iter()
+            .find(|a| !a.starts_with("--"))
+            .map_or(DEFAULT_CORPUS, String::as_str),
+    );
     let manifest = match std::fs::read_to_string(corpus.join("manifest.jsonl")) {
         Ok(text) => text,
         Err(e) => {
@@ -37,7 +64,9 @@ fn main() {
     let (mut tasks, mut compiled, mut clean_before, mut clean_after) = (0, 0, 0, 0);
     let (mut time_before, mut time_after) = (Duration::ZERO, Duration::ZERO);
     for line in manifest.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(json) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
         if json["expected"] != "true" || (!all_tags && json["tag"] != "CORE") {
             continue;
         }
@@ -48,7 +77,9 @@ fn main() {
         let started = Instant::now();
         let after = compile_task(&corpus, &json, true);
         time_after += started.elapsed();
-        let (Some(before), Some(after)) = (before, after) else { continue };
+        let (Some(before), Some(after)) = (before, after) else {
+            continue;
+        };
         compiled += 1;
         clean_before += usize::from(bodiless_called(&before).is_empty());
         let names = bodiless_called(&after);
@@ -60,7 +91,11 @@ fn main() {
     println!("expected-TRUE tasks: {tasks}, compiled: {compiled}");
     println!("calling no body-less library function: {clean_before} without models, {clean_after} with models");
     let per_task = |total: Duration| total.as_secs_f64() * 1000.0 / tasks.max(1) as f64;
-    println!("front-end time per task: {:.1} ms without models, {:.1} ms with models", per_task(time_before), per_task(time_after));
+    println!(
+        "front-end time per task: {:.1} ms without models, {:.1} ms with models",
+        per_task(time_before),
+        per_task(time_after)
+    );
     println!("still called without a body (tasks):");
     let mut sorted: Vec<_> = missing.into_iter().collect();
     sorted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -73,7 +108,11 @@ fn compile_task(corpus: &Path, json: &serde_json::Value, models: bool) -> Option
     let id = json["id"].as_str()?;
     let dir = corpus.join(id);
     let mut opts = Options {
-        data_model: if json["data_model"] == "ILP32" { DataModel::ILP32 } else { DataModel::LP64 },
+        data_model: if json["data_model"] == "ILP32" {
+            DataModel::ILP32
+        } else {
+            DataModel::LP64
+        },
         entry: json["entry"].as_str().map(str::to_string),
         library_models: models,
         ..Options::default()
@@ -85,8 +124,14 @@ fn compile_task(corpus: &Path, json: &serde_json::Value, models: bool) -> Option
             opts.include_dirs.push(dir.join(include_dir));
         }
     }
-    let files: Vec<PathBuf> = json["files"].as_array()?.iter().filter_map(|f| f.as_str()).map(|f| corpus.join(f)).collect();
-    let result = std::panic::catch_unwind(|| cfront::compile(&files, &opts, &mut Diagnostics::default()));
+    let files: Vec<PathBuf> = json["files"]
+        .as_array()?
+        .iter()
+        .filter_map(|f| f.as_str())
+        .map(|f| corpus.join(f))
+        .collect();
+    let result =
+        std::panic::catch_unwind(|| cfront::compile(&files, &opts, &mut Diagnostics::default()));
     result.ok().flatten()
 }
 
@@ -94,7 +139,10 @@ fn compile_task(corpus: &Path, json: &serde_json::Value, models: bool) -> Option
 fn bodiless_called(program: &ir::Program) -> Vec<String> {
     let mut names: Vec<String> = cfront::library_models::referenced_bodiless(program)
         .into_iter()
-        .filter(|name| !BUILT_INS.contains(&name.as_str()) && !INTRINSIC_PREFIXES.iter().any(|p| name.starts_with(p)))
+        .filter(|name| {
+            !BUILT_INS.contains(&name.as_str())
+                && !INTRINSIC_PREFIXES.iter().any(|p| name.starts_with(p))
+        })
         .collect();
     names.sort();
     names

@@ -29,7 +29,10 @@ pub fn lower_with_models(
 ) -> Option<Program> {
     let program = sema::lower(&units, files.clone(), opts, diags)?;
     let Some(graph) = model_graph(opts.data_model) else {
-        diags.warning(ir::Loc::NONE, "unsupported: the C library models do not compile; library calls stay nondeterministic");
+        diags.warning(
+            ir::Loc::NONE,
+            "unsupported: the C library models do not compile; library calls stay nondeterministic",
+        );
         return Some(program);
     };
     let needed = needed_names(&program, graph);
@@ -41,7 +44,10 @@ pub fn lower_with_models(
     match linked {
         Some(linked) => Some(linked),
         None => {
-            let first = linked_diags.list.iter().find(|d| d.severity == Severity::Error);
+            let first = linked_diags
+                .list
+                .iter()
+                .find(|d| d.severity == Severity::Error);
             let reason = first.map_or_else(|| "no diagnostic".to_string(), |d| d.message.clone());
             diags.warning(ir::Loc::NONE, format!("unsupported: linking the C library models failed ({reason}); library calls stay nondeterministic"));
             Some(program)
@@ -57,7 +63,9 @@ pub fn referenced_bodiless(program: &Program) -> BTreeSet<String> {
         for instr in function.body.iter().flatten() {
             for expr in instr_exprs(&instr.kind) {
                 for node in expr.walk() {
-                    let ExprKind::Sym(sym) = node.kind else { continue };
+                    let ExprKind::Sym(sym) = node.kind else {
+                        continue;
+                    };
                     if let SymbolKind::Function(f) = program.symbols[sym].kind {
                         if program.functions[f].body.is_none() {
                             names.insert(program.functions[f].name.clone());
@@ -74,7 +82,9 @@ pub fn referenced_bodiless(program: &Program) -> BTreeSet<String> {
 fn instr_exprs(kind: &InstrKind) -> Vec<&Expr> {
     match kind {
         InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
-        InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => vec![cond],
+        InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => {
+            vec![cond]
+        }
         InstrKind::Call { lhs, callee, args } => lhs.iter().chain([callee]).chain(args).collect(),
         InstrKind::Return(value) => value.iter().collect(),
         _ => Vec::new(),
@@ -97,7 +107,8 @@ fn model_graph(model: DataModel) -> Option<&'static ModelGraph> {
         DataModel::ILP32 => &ILP32,
         DataModel::LP64 => &LP64,
     };
-    cell.get_or_init(|| build_graph(model, &mut Diagnostics::default())).as_ref()
+    cell.get_or_init(|| build_graph(model, &mut Diagnostics::default()))
+        .as_ref()
 }
 
 fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> {
@@ -105,15 +116,26 @@ fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> 
     let units = parse_models(model, &mut files, diags)?;
     // Lowering needs an entry function; any model serves.
     let entry = Some("strlen".to_string());
-    let opts = Options { data_model: model, library_models: false, entry, ..Options::default() };
+    let opts = Options {
+        data_model: model,
+        library_models: false,
+        entry,
+        ..Options::default()
+    };
     let program = sema::lower(&units, files, &opts, diags)?;
     // A body that fails to lower is left body-less with its errors held back.
-    let defined = units.iter().flat_map(|u| &u.items).filter_map(|item| match item {
-        ExternalDecl::Function(f) => f.declarator.name.as_deref(),
-        _ => None,
-    });
+    let defined = units
+        .iter()
+        .flat_map(|u| &u.items)
+        .filter_map(|item| match item {
+            ExternalDecl::Function(f) => f.declarator.name.as_deref(),
+            _ => None,
+        });
     for name in defined {
-        if program.function(name).is_none_or(|f| program.functions[f].body.is_none()) {
+        if program
+            .function(name)
+            .is_none_or(|f| program.functions[f].body.is_none())
+        {
             diags.error(ir::Loc::NONE, format!("model `{name}` does not lower"));
             return None;
         }
@@ -161,10 +183,16 @@ fn root_symbol(lvalue: &Expr) -> Option<ir::SymbolId> {
 /// declarations of non-model functions such as the verification
 /// intrinsics). Empty when no model is called.
 fn needed_names(program: &Program, graph: &ModelGraph) -> HashSet<String> {
-    let mut pending: Vec<String> =
-        referenced_bodiless(program).into_iter().filter(|name| graph.refers_to.contains_key(name)).collect();
-    let defined: HashSet<&str> =
-        program.functions.values().filter(|f| f.body.is_some()).map(|f| f.name.as_str()).collect();
+    let mut pending: Vec<String> = referenced_bodiless(program)
+        .into_iter()
+        .filter(|name| graph.refers_to.contains_key(name))
+        .collect();
+    let defined: HashSet<&str> = program
+        .functions
+        .values()
+        .filter(|f| f.body.is_some())
+        .map(|f| f.name.as_str())
+        .collect();
     let mut needed = HashSet::new();
     while let Some(name) = pending.pop() {
         if defined.contains(name.as_str()) || !needed.insert(name.clone()) {
@@ -176,7 +204,11 @@ fn needed_names(program: &Program, graph: &ModelGraph) -> HashSet<String> {
 }
 
 /// Parses every model file, prefixed with the data model's prelude.
-fn parse_models(model: DataModel, files: &mut SourceFiles, diags: &mut Diagnostics) -> Option<Vec<TranslationUnit>> {
+fn parse_models(
+    model: DataModel,
+    files: &mut SourceFiles,
+    diags: &mut Diagnostics,
+) -> Option<Vec<TranslationUnit>> {
     let mut units = Vec::new();
     for (name, text) in models::UNITS {
         let source = format!("{}{text}", models::prelude(model));
@@ -196,7 +228,12 @@ fn link(
     diags: &mut Diagnostics,
 ) -> Option<Program> {
     let models = parse_models(opts.data_model, &mut files, diags)?;
-    units.extend(models.into_iter().map(|unit| keep_needed(unit, needed)).filter(defines_something));
+    units.extend(
+        models
+            .into_iter()
+            .map(|unit| keep_needed(unit, needed))
+            .filter(defines_something),
+    );
     sema::lower(&units, files, opts, diags)
 }
 
@@ -210,7 +247,8 @@ fn keep_needed(unit: TranslationUnit, needed: &HashSet<String>) -> TranslationUn
         .filter(|item| match item {
             ExternalDecl::Function(f) => is_needed(&f.declarator.name),
             ExternalDecl::Declaration(d) => {
-                d.specs.storage == Some(StorageClass::Typedef) || d.declarators.iter().any(|i| is_needed(&i.declarator.name))
+                d.specs.storage == Some(StorageClass::Typedef)
+                    || d.declarators.iter().any(|i| is_needed(&i.declarator.name))
             }
             ExternalDecl::StaticAssert(_) | ExternalDecl::Asm(..) => true,
         })
@@ -219,7 +257,9 @@ fn keep_needed(unit: TranslationUnit, needed: &HashSet<String>) -> TranslationUn
 }
 
 fn defines_something(unit: &TranslationUnit) -> bool {
-    unit.items.iter().any(|item| matches!(item, ExternalDecl::Function(_)))
+    unit.items
+        .iter()
+        .any(|item| matches!(item, ExternalDecl::Function(_)))
 }
 
 #[cfg(test)]
@@ -231,8 +271,16 @@ mod tests {
         for model in [DataModel::ILP32, DataModel::LP64] {
             let mut diags = Diagnostics::default();
             let graph = build_graph(model, &mut diags);
-            let errors: Vec<_> = diags.list.iter().filter(|d| d.severity == Severity::Error).map(|d| &d.message).collect();
-            assert!(graph.is_some() && errors.is_empty(), "{model:?}: {errors:?}");
+            let errors: Vec<_> = diags
+                .list
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| &d.message)
+                .collect();
+            assert!(
+                graph.is_some() && errors.is_empty(),
+                "{model:?}: {errors:?}"
+            );
         }
     }
 

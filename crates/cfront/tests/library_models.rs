@@ -24,17 +24,31 @@ const INTRINSICS: &[&str] = &["__VERIFIER_", "__builtin_"];
 fn data_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models_data");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "c"))
+                .collect()
+        })
         .unwrap_or_default();
     files.sort();
     files
 }
 
 fn compile(file: &Path, model: DataModel, library_models: bool) -> Result<Program, String> {
-    let opts = Options { data_model: model, library_models, ..Options::default() };
+    let opts = Options {
+        data_model: model,
+        library_models,
+        ..Options::default()
+    };
     let mut diags = Diagnostics::default();
     let program = cfront::compile(&[file.to_path_buf()], &opts, &mut diags);
-    let rendered = || diags.list.iter().map(|d| format!("{}:{}: {}\n", d.loc.line, d.loc.col, d.message)).collect::<String>();
+    let rendered = || {
+        diags
+            .list
+            .iter()
+            .map(|d| format!("{}:{}: {}\n", d.loc.line, d.loc.col, d.message))
+            .collect::<String>()
+    };
     let program = program.ok_or_else(rendered)?;
     ir::validate(&program).map_err(|e| format!("invalid IR:\n{}", e.join("\n")))?;
     Ok(program)
@@ -64,17 +78,28 @@ fn compile_src(src: &str) -> Program {
 #[test]
 fn data_programs_get_the_standard_results() {
     let files = data_files();
-    assert!(files.len() >= 3, "expected the models_data programs, found {}", files.len());
+    assert!(
+        files.len() >= 3,
+        "expected the models_data programs, found {}",
+        files.len()
+    );
     let mut failures = Vec::new();
     for file in &files {
-        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         for model in [DataModel::LP64, DataModel::ILP32] {
             match compile(file, model, true) {
                 Ok(program) => {
-                    let missing: Vec<String> = cfront::library_models::referenced_bodiless(&program)
-                        .into_iter()
-                        .filter(|n| !BUILT_INS.contains(&n.as_str()) && !INTRINSICS.iter().any(|p| n.starts_with(p)))
-                        .collect();
+                    let missing: Vec<String> =
+                        cfront::library_models::referenced_bodiless(&program)
+                            .into_iter()
+                            .filter(|n| {
+                                !BUILT_INS.contains(&n.as_str())
+                                    && !INTRINSICS.iter().any(|p| n.starts_with(p))
+                            })
+                            .collect();
                     if !missing.is_empty() {
                         failures.push(format!("{name} ({model:?}): not modelled: {missing:?}"));
                     }
@@ -92,17 +117,30 @@ fn data_programs_get_the_standard_results() {
 
 #[test]
 fn data_programs_agree_with_the_native_libc() {
-    let out_dir = std::env::temp_dir().join(format!("tarsier-models-native-{}", std::process::id()));
+    let out_dir =
+        std::env::temp_dir().join(format!("tarsier-models-native-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).expect("temp dir");
     for file in data_files() {
         let exe = out_dir.join(file.file_stem().expect("name"));
-        let built = Command::new("cc").arg("-w").arg("-o").arg(&exe).arg(&file).arg("-lm").status();
+        let built = Command::new("cc")
+            .arg("-w")
+            .arg("-o")
+            .arg(&exe)
+            .arg(&file)
+            .arg("-lm")
+            .status();
         if !built.is_ok_and(|s| s.success()) {
             eprintln!("skipped: no working C compiler to check {}", file.display());
             return;
         }
         let status = Command::new(&exe).status().expect("run native program");
-        assert_eq!(status.code(), Some(0), "{} fails natively at line {:?}", file.display(), status.code());
+        assert_eq!(
+            status.code(),
+            Some(0),
+            "{} fails natively at line {:?}",
+            file.display(),
+            status.code()
+        );
     }
 }
 
@@ -118,22 +156,47 @@ fn a_program_definition_wins_over_the_model() {
 #[test]
 fn only_the_models_a_program_calls_are_linked() {
     let program = compile_src("#include <string.h>\n#include <ctype.h>\nint main(void) { return strcat((char[8]){\"a\"}, \"b\")[1] != 'b'; }\n");
-    assert!(program.function("strcat").is_some_and(|f| program.functions[f].body.is_some()));
-    assert!(program.function("strcpy").is_some_and(|f| program.functions[f].body.is_some()), "strcat's callee");
+    assert!(program
+        .function("strcat")
+        .is_some_and(|f| program.functions[f].body.is_some()));
+    assert!(
+        program
+            .function("strcpy")
+            .is_some_and(|f| program.functions[f].body.is_some()),
+        "strcat's callee"
+    );
     for unused in ["strstr", "strdup", "isdigit", "__ctype_b_loc", "printf"] {
-        assert!(program.function(unused).is_none_or(|f| program.functions[f].body.is_none()), "{unused} linked");
+        assert!(
+            program
+                .function(unused)
+                .is_none_or(|f| program.functions[f].body.is_none()),
+            "{unused} linked"
+        );
     }
-    assert!(!program.symbols.values().any(|s| s.name.contains("__tarsier_ctype")), "unused table linked");
+    assert!(
+        !program
+            .symbols
+            .values()
+            .any(|s| s.name.contains("__tarsier_ctype")),
+        "unused table linked"
+    );
     assert!(matches!(run(&program, 0), Outcome::Completed(0)));
     let plain = compile_src("int main(void) { return 0; }\n");
-    assert_eq!(plain.functions.len(), 2, "only main and the initializer:\n{plain}");
+    assert_eq!(
+        plain.functions.len(),
+        2,
+        "only main and the initializer:\n{plain}"
+    );
 }
 
 #[test]
 fn models_can_be_switched_off() {
-    let file = snippet_file("#include <string.h>\nint main(void) { return strlen(\"ab\") != 2; }\n");
+    let file =
+        snippet_file("#include <string.h>\nint main(void) { return strlen(\"ab\") != 2; }\n");
     let program = compile(&file, DataModel::LP64, false).unwrap_or_else(|e| panic!("{e}"));
-    assert!(program.function("strlen").is_some_and(|f| program.functions[f].body.is_none()));
+    assert!(program
+        .function("strlen")
+        .is_some_and(|f| program.functions[f].body.is_none()));
 }
 
 #[test]
@@ -141,21 +204,38 @@ fn nondeterministic_models_stay_in_their_ranges() {
     // Inputs of all ones are -1 as int: allowed for getchar (EOF) and
     // putchar (an error), not for rand.
     let rand = compile_src("#include <stdlib.h>\nint main(void) { return rand() < 0; }\n");
-    assert!(matches!(run(&rand, 0xff), Outcome::AssumptionViolated { .. }));
+    assert!(matches!(
+        run(&rand, 0xff),
+        Outcome::AssumptionViolated { .. }
+    ));
     assert!(matches!(run(&rand, 0x12), Outcome::Completed(0)));
-    let getchar = compile_src("#include <stdio.h>\nint main(void) { int c = getchar(); return c < -1 || c > 255; }\n");
+    let getchar = compile_src(
+        "#include <stdio.h>\nint main(void) { int c = getchar(); return c < -1 || c > 255; }\n",
+    );
     assert!(matches!(run(&getchar, 0xff), Outcome::Completed(0)));
-    assert!(matches!(run(&getchar, 0x01), Outcome::AssumptionViolated { .. }), "257 is no character");
-    let putchar = compile_src("#include <stdio.h>\nint main(void) { return putchar('A') != 'A'; }\n");
-    assert!(matches!(run(&putchar, 0x41), Outcome::AssumptionViolated { .. }), "0x41414141 is neither");
+    assert!(
+        matches!(run(&getchar, 0x01), Outcome::AssumptionViolated { .. }),
+        "257 is no character"
+    );
+    let putchar =
+        compile_src("#include <stdio.h>\nint main(void) { return putchar('A') != 'A'; }\n");
+    assert!(
+        matches!(run(&putchar, 0x41), Outcome::AssumptionViolated { .. }),
+        "0x41414141 is neither"
+    );
     assert!(matches!(run(&putchar, 0xff), Outcome::Completed(1)));
-    let printf = compile_src("#include <stdio.h>\nint main(void) { printf(\"%d\\n\", 5); puts(\"x\"); return 0; }\n");
-    assert!(printf.function("printf").is_some_and(|f| printf.functions[f].body.is_some()));
+    let printf = compile_src(
+        "#include <stdio.h>\nint main(void) { printf(\"%d\\n\", 5); puts(\"x\"); return 0; }\n",
+    );
+    assert!(printf
+        .function("printf")
+        .is_some_and(|f| printf.functions[f].body.is_some()));
     assert!(matches!(run(&printf, 0), Outcome::Completed(0)));
 }
 
 #[test]
 fn time_stores_through_its_argument() {
-    let program = compile_src("#include <time.h>\nint main(void) { time_t t; return time(&t) != t; }\n");
+    let program =
+        compile_src("#include <time.h>\nint main(void) { time_t t; return time(&t) != t; }\n");
     assert!(matches!(run(&program, 0x5a), Outcome::Completed(0)));
 }

@@ -39,7 +39,10 @@ mod tests {
     #[test]
     fn no_unit_needs_the_preprocessor() {
         for (file, text) in UNITS {
-            assert!(!text.lines().any(|l| l.trim_start().starts_with('#')), "{file} uses a preprocessor directive");
+            assert!(
+                !text.lines().any(|l| l.trim_start().starts_with('#')),
+                "{file} uses a preprocessor directive"
+            );
         }
     }
 }
