@@ -196,7 +196,17 @@ impl<'a> Symex<'a> {
             let inside = self.in_bounds(t.object, t.bit_offset, bits);
             valid.push(self.store.and2(t.cond, inside));
         }
-        let Some(pointer) = place.pointer else { return valid };
+        let Some(pointer) = place.pointer else {
+            // A variable accessed directly can still be left through an
+            // index into an array of unknown length (a flexible array member).
+            if self.options.bounds_checks {
+                for (t, &ok) in place.targets.iter().zip(&valid) {
+                    let inside = self.store.implies(t.cond, ok);
+                    self.assert(inside, PropertyClass::ArrayBounds, "array bounds violated: access outside the object");
+                }
+            }
+            return valid;
+        };
         if !self.options.pointer_checks {
             return valid;
         }
