@@ -131,6 +131,8 @@ enum Intrinsic {
     /// `__assert_fail("expr", file, line, function)`.
     AssertFail,
     ReachError,
+    /// `__builtin_unreachable()`: reaching it is undefined behaviour.
+    Unreachable,
     Assume,
     Nondet,
 }
@@ -145,6 +147,7 @@ fn classify(name: &str, has_body: bool, writes_through_pointers: bool) -> Option
         "assert" | "__VERIFIER_assert" => Some(Intrinsic::Assert(None)),
         "__ESBMC_assert" | "__CPROVER_assert" => Some(Intrinsic::Assert(Some(1))),
         "__assert_fail" | "__assert_rtn" | "__assert" => Some(Intrinsic::AssertFail),
+        "__builtin_unreachable" => Some(Intrinsic::Unreachable),
         "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" => Some(Intrinsic::Assume),
         _ if is_nondet_name(name) && !writes_through_pointers => Some(Intrinsic::Nondet),
         _ => None,
@@ -236,6 +239,12 @@ impl FunctionPass<'_> {
                 let message = text.map_or_else(|| "assertion".to_string(), |t| format!("assertion {t}"));
                 let f = self.false_expr();
                 self.assert(f, PropertyClass::UserAssertion, message, loc);
+            }
+            Intrinsic::Unreachable => {
+                if self.checks.assertions {
+                    let f = self.false_expr();
+                    self.assert(f, PropertyClass::UserAssertion, "unreachable code reached".into(), loc);
+                }
             }
             Intrinsic::ReachError => {
                 let f = self.false_expr();

@@ -169,11 +169,23 @@ fn assertions_off_drops_user_assertions_but_not_reach_error() {
     let void = b.program.types.void();
     let (_, check) = b.function("__VERIFIER_assert", void, vec![int], None);
     let (_, reach) = b.function("__VERIFIER_error", void, vec![], None);
+    let (_, unreachable) = b.function("__builtin_unreachable", void, vec![], None);
     let (main, _) = b.function("main", int, vec![], None);
-    b.program.functions[main].body = Some(vec![call(&check, None, vec![Expr::int(0, int)], 1), call(&reach, None, vec![], 2)]);
+    let body = vec![
+        call(&check, None, vec![Expr::int(0, int)], 1),
+        call(&reach, None, vec![], 2),
+        call(&unreachable, None, vec![], 3),
+    ];
+    b.program.functions[main].body = Some(body.clone());
+    let mut with_assertions = b.program.clone();
     let checks = Checks { assertions: false, ..Checks::default() };
     instrument(&mut b.program, &checks);
     assert_eq!(classes(b.program.functions[main].body.as_ref().unwrap()), ["assert ReachError"]);
+    instrument(&mut with_assertions, &Checks::default());
+    assert_eq!(
+        classes(with_assertions.functions[main].body.as_ref().unwrap()),
+        ["assert UserAssertion", "assert ReachError", "assert UserAssertion"]
+    );
 }
 
 #[test]

@@ -8,8 +8,8 @@
 use super::ctype::{CType, FloatKind, FnType, IntKind, Kind};
 use std::rc::Rc;
 
-/// (name, return type, parameter types) in a compact code: `v` void, `i`
-/// int, `u` unsigned, `l` long, `L` unsigned long, `w` long long, `W`
+/// (name, return type, parameter types) in a compact code: `v` void, `c`
+/// char, `C` unsigned char, `h` short, `H` unsigned short, `i` int, `u` unsigned, `l` long, `L` unsigned long, `w` long long, `W`
 /// unsigned long long, `z` size_t, `p` void *, `s` char *, `d` double, `f`
 /// float, `e` long double, `b` _Bool; a trailing `.` means variadic.
 const PROTOTYPES: &[(&str, &str, &str)] = &[
@@ -105,11 +105,37 @@ const PROTOTYPES: &[(&str, &str, &str)] = &[
     ("__builtin_add_overflow", "b", "."),
     ("__builtin_sub_overflow", "b", "."),
     ("__builtin_mul_overflow", "b", "."),
+    // SV-COMP's input functions: their names fix their types.
+    ("__VERIFIER_nondet_bool", "b", ""),
+    ("__VERIFIER_nondet__Bool", "b", ""),
+    ("__VERIFIER_nondet_char", "c", ""),
+    ("__VERIFIER_nondet_uchar", "C", ""),
+    ("__VERIFIER_nondet_u8", "C", ""),
+    ("__VERIFIER_nondet_short", "h", ""),
+    ("__VERIFIER_nondet_ushort", "H", ""),
+    ("__VERIFIER_nondet_u16", "H", ""),
+    ("__VERIFIER_nondet_int", "i", ""),
+    ("__VERIFIER_nondet_uint", "u", ""),
+    ("__VERIFIER_nondet_unsigned", "u", ""),
+    ("__VERIFIER_nondet_u32", "u", ""),
+    ("__VERIFIER_nondet_long", "l", ""),
+    ("__VERIFIER_nondet_ulong", "L", ""),
+    ("__VERIFIER_nondet_longlong", "w", ""),
+    ("__VERIFIER_nondet_ulonglong", "W", ""),
+    ("__VERIFIER_nondet_size_t", "z", ""),
+    ("__VERIFIER_nondet_float", "f", ""),
+    ("__VERIFIER_nondet_double", "d", ""),
+    ("__VERIFIER_nondet_pointer", "p", ""),
+    ("__VERIFIER_nondet_pchar", "s", ""),
 ];
 
 fn code_type(c: char, size_t: &CType) -> CType {
     match c {
         'v' => CType::void(),
+        'c' => CType::new(Kind::Int(IntKind::Char)),
+        'C' => CType::new(Kind::Int(IntKind::UChar)),
+        'h' => CType::new(Kind::Int(IntKind::Short)),
+        'H' => CType::new(Kind::Int(IntKind::UShort)),
         'u' => CType::new(Kind::Int(IntKind::UInt)),
         'l' => CType::new(Kind::Int(IntKind::Long)),
         'L' => CType::new(Kind::Int(IntKind::ULong)),
@@ -153,5 +179,7 @@ mod tests {
         let f = isnan.fn_type().expect("function");
         assert!(f.params.is_empty() && f.variadic);
         assert!(prototype("nondet_int", &size_t).is_none());
+        let uint = prototype("__VERIFIER_nondet_uint", &size_t).expect("known");
+        assert_eq!(uint.fn_type().expect("function").ret, CType::new(Kind::Int(IntKind::UInt)));
     }
 }
