@@ -52,7 +52,7 @@ fn compile(config: &Config, diags: &mut Diagnostics) -> (Option<ir::Program>, So
     let Some(units) = cfront::parse_files(&config.inputs, &config.front, &mut files, diags) else {
         return (None, files);
     };
-    let program = cfront::sema::lower(&units, files.clone(), &config.front, diags);
+    let program = cfront::lower(units, files.clone(), &config.front, diags);
     let files = program.as_ref().map_or(files, |p| p.files.clone());
     (program, files)
 }
