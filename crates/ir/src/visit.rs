@@ -31,6 +31,33 @@ impl Expr {
         }
     }
 
+    /// The direct operands of this node, left to right, for rewriting.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match &mut self.kind {
+            ExprKind::Sym(_)
+            | ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Null
+            | ExprKind::Zero
+            | ExprKind::Nondet => vec![],
+            ExprKind::Unary(_, e)
+            | ExprKind::Cast(e)
+            | ExprKind::AddrOf(e)
+            | ExprKind::Deref(e)
+            | ExprKind::Member(e, _)
+            | ExprKind::UnionLit(_, e)
+            | ExprKind::PointerObject(e)
+            | ExprKind::PointerOffset(e)
+            | ExprKind::ObjectSize(e)
+            | ExprKind::IsDynamic(e)
+            | ExprKind::IsInvalid(e) => vec![e],
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
+            ExprKind::ByteExtract { value, offset } => vec![value, offset],
+            ExprKind::Ite(a, b, c) | ExprKind::ByteUpdate { value: a, offset: b, update: c } => vec![a, b, c],
+            ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.iter_mut().collect(),
+        }
+    }
+
     /// Every node of the tree, parents before children.
     pub fn walk(&self) -> ExprWalk<'_> {
         ExprWalk { stack: vec![self] }

@@ -219,7 +219,7 @@ impl<'t, 'a> Parser<'t, 'a> {
 
     /// Counts one more link of a left-deep chain (see [`CHAIN_LINKS_PER_LEVEL`]).
     fn charge_chain_link(&mut self, links: &mut u32) -> PResult<()> {
-        if (*links + 1) % CHAIN_LINKS_PER_LEVEL == 0 {
+        if (*links + 1).is_multiple_of(CHAIN_LINKS_PER_LEVEL) {
             if self.depth >= MAX_DEPTH {
                 return Err(self.too_deep());
             }

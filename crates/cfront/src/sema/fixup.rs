@@ -31,32 +31,6 @@ fn instr_exprs_mut(kind: &mut InstrKind) -> Vec<&mut Expr> {
     }
 }
 
-fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
-    match &mut e.kind {
-        ExprKind::Sym(_)
-        | ExprKind::IntConst(_)
-        | ExprKind::FloatConst(_)
-        | ExprKind::Null
-        | ExprKind::Zero
-        | ExprKind::Nondet => vec![],
-        ExprKind::Unary(_, a)
-        | ExprKind::Cast(a)
-        | ExprKind::AddrOf(a)
-        | ExprKind::Deref(a)
-        | ExprKind::Member(a, _)
-        | ExprKind::UnionLit(_, a)
-        | ExprKind::PointerObject(a)
-        | ExprKind::PointerOffset(a)
-        | ExprKind::ObjectSize(a)
-        | ExprKind::IsDynamic(a)
-        | ExprKind::IsInvalid(a) => vec![a],
-        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
-        ExprKind::ByteExtract { value, offset } => vec![value, offset],
-        ExprKind::Ite(a, b, c) | ExprKind::ByteUpdate { value: a, offset: b, update: c } => vec![a, b, c],
-        ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.iter_mut().collect(),
-    }
-}
-
 /// Functions reachable from the entry and init functions through any
 /// reference (calls and addresses taken).
 pub fn reachable_functions(prog: &Program) -> HashSet<FuncId> {
@@ -149,7 +123,7 @@ impl Retype<'_> {
                 e.ty = ty;
                 continue;
             }
-            stack.extend(children_mut(e));
+            stack.extend(Expr::children_mut(e));
         }
     }
 }
