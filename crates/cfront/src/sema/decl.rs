@@ -750,8 +750,10 @@ impl<'a> Sema<'a> {
         };
         if let Some(sym) = prior {
             // An `asm` label makes a second name for a symbol (glibc's
-            // redirects) whose declared type may differ: the first type stays.
-            self.merge_declaration(sym, ty, loc, name != link_name)?;
+            // redirects) whose declared type may differ: the first type
+            // stays, whichever of the two names is declared first.
+            let aliased = name != link_name || self.prog.symbols[sym].display_name != name;
+            self.merge_declaration(sym, ty, loc, aliased)?;
             if self.scopes.at_file_scope() {
                 self.scopes.insert_file(name, Ordinary::Symbol { sym });
             }

@@ -17,3 +17,8 @@ int main(void) {
     CHECK(r == 12);
     return 0;
 }
+
+/* glibc's redirects: a second name for a symbol through an asm label, with
+   another parameter type, declared before the symbol's own name. */
+extern int redirected_alias(long *p, int n) __asm__("redirect_target");
+extern int redirect_target(const int *p, int n);
