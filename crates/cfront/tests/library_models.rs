@@ -201,8 +201,8 @@ fn models_can_be_switched_off() {
 
 #[test]
 fn nondeterministic_models_stay_in_their_ranges() {
-    // Inputs of all ones are -1 as int: allowed for getchar (EOF) and
-    // putchar (an error), not for rand.
+    // Inputs of all ones are -1 as int: allowed for getchar (EOF), not for
+    // rand.
     let rand = compile_src("#include <stdlib.h>\nint main(void) { return rand() < 0; }\n");
     assert!(matches!(
         run(&rand, 0xff),
@@ -217,20 +217,11 @@ fn nondeterministic_models_stay_in_their_ranges() {
         matches!(run(&getchar, 0x01), Outcome::AssumptionViolated { .. }),
         "257 is no character"
     );
-    let putchar =
-        compile_src("#include <stdio.h>\nint main(void) { return putchar('A') != 'A'; }\n");
+    let printf = compile_src("#include <stdio.h>\nint main(void) { return printf(\"x\") != 1; }\n");
     assert!(
-        matches!(run(&putchar, 0x41), Outcome::AssumptionViolated { .. }),
-        "0x41414141 is neither"
+        printf.function("printf").is_some_and(|f| printf.functions[f].body.is_none()),
+        "output functions stay unmodelled, so a verdict resting on their result is not trusted"
     );
-    assert!(matches!(run(&putchar, 0xff), Outcome::Completed(1)));
-    let printf = compile_src(
-        "#include <stdio.h>\nint main(void) { printf(\"%d\\n\", 5); puts(\"x\"); return 0; }\n",
-    );
-    assert!(printf
-        .function("printf")
-        .is_some_and(|f| printf.functions[f].body.is_some()));
-    assert!(matches!(run(&printf, 0), Outcome::Completed(0)));
 }
 
 #[test]

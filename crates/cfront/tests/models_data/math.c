@@ -1,7 +1,6 @@
 // The math.h models that only touch sign and class bits, on every kind of
 // value (zeros, infinities, NaN).
 #include <math.h>
-#include <stdio.h>
 
 #define CHECK(c) do { if (!(c)) return __LINE__; } while (0)
 
@@ -23,10 +22,5 @@ int main(void) {
     CHECK(__isnan(nan) && !__isnan(inf) && !__isnan(1.0) && __isnanf((float)nan) && !__isnanf(1.0f));
     CHECK(__isinf(inf) == 1 && __isinf(-inf) == -1 && __isinf(1e308) == 0 && __isinf(nan) == 0);
     CHECK(__finite(1.0) && !__finite(inf) && !__finite(-inf) && !__finite(nan));
-    FILE *out = stdout;
-    fprintf(out, "%d\n", 1);
-    fputs("", out);
-    fflush(out);
-    perror("");
     return 0;
 }
