@@ -307,3 +307,23 @@ fn mismatched_calls_of_undeclared_library_functions_stay_unprototyped() {
     let declared = "#include <stdio.h>\nint main(void) { puts(); return 0; }\n";
     assert!(compile_src(declared, DataModel::LP64).is_err(), "a declared prototype is enforced");
 }
+
+#[test]
+fn extern_objects_no_unit_defines_start_unknown() {
+    let src = "extern int outside; extern int inside; int inside = 3;\n\
+               int main(void) { return outside + inside; }\n";
+    let (program, _) = compile_src(src, DataModel::LP64).expect("compiles");
+    let init = program.init.expect("init function");
+    let body = program.functions[init].body.as_ref().expect("body");
+    let havocked: Vec<&str> = body
+        .iter()
+        .filter_map(|i| match &i.kind {
+            ir::InstrKind::Assign(lhs, rhs) if rhs.kind == ir::ExprKind::Nondet => match lhs.kind {
+                ir::ExprKind::Sym(s) => Some(program.symbols[s].display_name.as_str()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(havocked, ["outside"]);
+}

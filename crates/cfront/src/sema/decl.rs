@@ -669,6 +669,11 @@ impl<'a> Sema<'a> {
                 let internal = file_scope && storage == Some(StorageClass::Static);
                 let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
                 self.prog.symbols[sym].thread_local |= d.specs.thread_local;
+                if storage == Some(StorageClass::Extern) && id.init.is_none() {
+                    self.extern_objects.push((sym, loc));
+                } else {
+                    self.defined_objects.insert(sym);
+                }
                 let ty = self.sym_types[&sym].clone();
                 self.scopes.insert(&name, Ordinary::Symbol { sym });
                 if let Some(init) = &id.init {

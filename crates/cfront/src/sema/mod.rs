@@ -252,6 +252,11 @@ pub struct Sema<'a> {
     defining: HashSet<FuncId>,
     /// Functions whose definition was `inline` (a repeated one is skipped).
     inline_defined: HashSet<FuncId>,
+    /// Objects declared `extern` without an initializer, and the objects
+    /// some unit defines: one never defined comes from outside the program
+    /// and starts with an unknown value.
+    extern_objects: Vec<(SymbolId, Loc)>,
+    defined_objects: HashSet<SymbolId>,
     /// Complete records by tag ("" for anonymous ones), to unify the same
     /// struct across units; records before `unit_first_record` belong to
     /// earlier units.
@@ -303,6 +308,8 @@ impl<'a> Sema<'a> {
             in_record: 0,
             defining: HashSet::new(),
             inline_defined: HashSet::new(),
+            extern_objects: Vec::new(),
+            defined_objects: HashSet::new(),
             records_by_tag: HashMap::new(),
             unit_first_record: 0,
             implicit_builtins: HashSet::new(),
@@ -328,7 +335,23 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// In the init function: an `extern` object no unit defines gets a
+    /// nondeterministic value (zero would be a guess about another unit).
+    fn havoc_undefined_externs(&mut self) {
+        let externs = std::mem::take(&mut self.extern_objects);
+        for (sym, loc) in externs {
+            let ty = self.prog.symbols[sym].ty;
+            let sized = self.prog.types.size_of(ty, self.prog.data_model).is_some();
+            if self.defined_objects.contains(&sym) || !sized || self.prog.symbols[sym].kind != SymbolKind::Global {
+                continue;
+            }
+            let value = Expr::new(ir::ExprKind::Nondet, ty);
+            self.emit(InstrKind::Assign(Expr::sym(sym, ty), value), loc);
+        }
+    }
+
     fn finish(mut self) -> Option<ir::Program> {
+        self.havoc_undefined_externs();
         self.emit(InstrKind::Return(None), Loc::NONE);
         let mut init_ctx = std::mem::replace(&mut self.fx, FnCtx::new(FuncId(0), "", CType::void()));
         let strings = std::mem::take(&mut self.string_inits);
