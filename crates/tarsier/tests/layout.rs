@@ -10,7 +10,6 @@
 mod common;
 use common::*;
 use std::fmt::Write as _;
-use std::process::Command;
 
 /// Member types written as declarator templates (`{}` is the name).
 const SCALARS: &[&str] = &[
@@ -155,28 +154,6 @@ fn layouts(with_int128: bool) -> Layouts {
     layouts
 }
 
-/// Asks gcc for the value of every question, reading them back from the
-/// assembly of an array initialised with them.
-fn gcc_answers(layouts: &Layouts, gcc_flags: &[&str], dir: &std::path::Path) -> Vec<u64> {
-    let mut probe = format!("#include <stddef.h>\n{}\nconst unsigned int layout_probe[] = {{\n", layouts.definitions);
-    for q in &layouts.questions {
-        let _ = writeln!(probe, "    {q},");
-    }
-    probe.push_str("};\n");
-    let file = write(dir, "probe.c", &probe);
-    let out = Command::new("gcc").args(gcc_flags).args(["-S", "-O0", "-o", "-"]).arg(&file).output().expect("gcc runs");
-    assert!(out.status.success(), "gcc rejects the probe:\n{}", String::from_utf8_lossy(&out.stderr));
-    let asm = String::from_utf8_lossy(&out.stdout);
-    let values: Vec<u64> = asm
-        .lines()
-        .skip_while(|l| !l.starts_with("layout_probe:"))
-        .skip(1)
-        .map_while(|l| l.trim().strip_prefix(".long").map(|v| v.trim().parse().expect("a number")))
-        .collect();
-    assert_eq!(values.len(), layouts.questions.len(), "cannot read gcc's answers from:\n{asm}");
-    values
-}
-
 fn static_asserts(layouts: &Layouts, answers: &[u64], off_by_one: Option<usize>) -> String {
     let mut text = format!("#include <stddef.h>\n{}\n", layouts.definitions);
     for (i, (q, a)) in layouts.questions.iter().zip(answers).enumerate() {
@@ -199,7 +176,7 @@ fn check_data_model(model_flag: &str, gcc_flags: &[&str]) {
     }
     let dir = scratch_dir(&test);
     let layouts = layouts(with_int128);
-    let answers = gcc_answers(&layouts, gcc_flags, &dir);
+    let answers = gcc_layout_answers(&layouts.definitions, &layouts.questions, gcc_flags, &dir);
     let good = write(&dir, "layout.c", &static_asserts(&layouts, &answers, None));
     let out = run([good.as_os_str(), model_flag.as_ref(), "--parse-only".as_ref()]);
     let failed: Vec<&str> = out.stderr.lines().filter(|l| l.contains("error:")).take(20).collect();
@@ -240,7 +217,7 @@ fn gcc_accepts_the_generated_types() {
             continue;
         }
         let layouts = layouts(with_int128);
-        let answers = gcc_answers(&layouts, &flags, &scratch_dir(&format!("layout-gcc{}", flags[0])));
+        let answers = gcc_layout_answers(&layouts.definitions, &layouts.questions, &flags, &scratch_dir(&format!("layout-gcc{}", flags[0])));
         assert!(answers.iter().all(|&a| a < 1 << 16), "implausible layout values from gcc");
     }
 }

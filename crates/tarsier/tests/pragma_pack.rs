@@ -7,7 +7,6 @@
 mod common;
 use common::*;
 use std::fmt::Write as _;
-use std::process::Command;
 
 /// Struct definitions under changing `#pragma pack` states, and the members
 /// whose offsets are asked.
@@ -60,44 +59,6 @@ fn questions() -> Vec<String> {
     questions
 }
 
-fn gcc_answers(questions: &[String], gcc_flags: &[&str], dir: &std::path::Path) -> Vec<u64> {
-    let mut probe =
-        format!("#include <stddef.h>\n{DEFINITIONS}\nconst unsigned int layout_probe[] = {{\n");
-    for q in questions {
-        let _ = writeln!(probe, "    {q},");
-    }
-    probe.push_str("};\n");
-    let file = write(dir, "probe.c", &probe);
-    let out = Command::new("gcc")
-        .args(gcc_flags)
-        .args(["-S", "-O0", "-o", "-"])
-        .arg(&file)
-        .output()
-        .expect("gcc runs");
-    assert!(
-        out.status.success(),
-        "gcc rejects the probe:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let asm = String::from_utf8_lossy(&out.stdout);
-    let values: Vec<u64> = asm
-        .lines()
-        .skip_while(|l| !l.starts_with("layout_probe:"))
-        .skip(1)
-        .map_while(|l| {
-            l.trim()
-                .strip_prefix(".long")
-                .map(|v| v.trim().parse().expect("a number"))
-        })
-        .collect();
-    assert_eq!(
-        values.len(),
-        questions.len(),
-        "cannot read gcc's answers from:\n{asm}"
-    );
-    values
-}
-
 fn static_asserts(questions: &[String], answers: &[u64], off_by_one: Option<usize>) -> String {
     let mut text = format!("#include <stddef.h>\n{DEFINITIONS}\n");
     for (i, (q, a)) in questions.iter().zip(answers).enumerate() {
@@ -125,7 +86,7 @@ fn check_data_model(model_flag: &str, gcc_flags: &[&str]) {
     }
     let dir = scratch_dir(&test);
     let questions = questions();
-    let answers = gcc_answers(&questions, gcc_flags, &dir);
+    let answers = gcc_layout_answers(DEFINITIONS, &questions, gcc_flags, &dir);
     let good = write(&dir, "pack.c", &static_asserts(&questions, &answers, None));
     let out = run([
         good.as_os_str(),

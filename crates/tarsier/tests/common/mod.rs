@@ -123,3 +123,28 @@ impl Rng {
         self.next() % 100 < percent
     }
 }
+
+/// Asks gcc for the value of every layout question (`sizeof(T)`,
+/// `offsetof(T, f)`, ...) about `definitions`, reading them back from the
+/// assembly of an array initialised with them: no need to run (or link)
+/// anything, so it works for `-m32` without 32-bit libraries.
+pub fn gcc_layout_answers(definitions: &str, questions: &[String], gcc_flags: &[&str], dir: &Path) -> Vec<u64> {
+    use std::fmt::Write as _;
+    let mut probe = format!("#include <stddef.h>\n{definitions}\nconst unsigned int layout_probe[] = {{\n");
+    for q in questions {
+        let _ = writeln!(probe, "    {q},");
+    }
+    probe.push_str("};\n");
+    let file = write(dir, "probe.c", &probe);
+    let out = Command::new("gcc").args(gcc_flags).args(["-S", "-O0", "-o", "-"]).arg(&file).output().expect("gcc runs");
+    assert!(out.status.success(), "gcc rejects the probe:\n{}", String::from_utf8_lossy(&out.stderr));
+    let asm = String::from_utf8_lossy(&out.stdout);
+    let values: Vec<u64> = asm
+        .lines()
+        .skip_while(|l| !l.starts_with("layout_probe:"))
+        .skip(1)
+        .map_while(|l| l.trim().strip_prefix(".long").map(|v| v.trim().parse().expect("a number")))
+        .collect();
+    assert_eq!(values.len(), questions.len(), "cannot read gcc's answers from:\n{asm}");
+    values
+}
