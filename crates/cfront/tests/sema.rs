@@ -318,12 +318,23 @@ fn extern_objects_no_unit_defines_start_unknown() {
     let havocked: Vec<&str> = body
         .iter()
         .filter_map(|i| match &i.kind {
-            ir::InstrKind::Assign(lhs, rhs) if rhs.kind == ir::ExprKind::Nondet => match lhs.kind {
-                ir::ExprKind::Sym(s) => Some(program.symbols[s].display_name.as_str()),
+            InstrKind::Assign(lhs, rhs) if rhs.kind == ExprKind::Nondet => match lhs.kind {
+                ExprKind::Sym(s) => Some(program.symbols[s].display_name.as_str()),
                 _ => None,
             },
             _ => None,
         })
         .collect();
     assert_eq!(havocked, ["outside"]);
+}
+
+#[test]
+fn compound_literals_die_with_their_block() {
+    let src = "int main(void) { int *q; { q = &(int){7}; } return *q; }\n";
+    let (program, _) = compile_src(src, DataModel::LP64).expect("compiles");
+    let outcome = run_program(&program);
+    assert!(matches!(outcome, Outcome::UndefinedBehaviour { .. }), "{outcome:?}");
+    let inside = "int main(void) { int *q = &(int){7}; return *q - 7; }\n";
+    let (program, _) = compile_src(inside, DataModel::LP64).expect("compiles");
+    assert!(matches!(run_program(&program), Outcome::Completed(0)));
 }

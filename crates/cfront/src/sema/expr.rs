@@ -1427,7 +1427,13 @@ impl<'a> Sema<'a> {
             self.sym_types.insert(sym, ty.clone());
             sym
         } else {
-            self.fresh_local("$literal", &ty, loc)
+            // Automatic storage for the enclosing block (C11 6.5.2.5p5):
+            // the object dies when the block is left.
+            let sym = self.fresh_local("$literal", &ty, loc);
+            if let Some(block) = self.fx.live.last_mut() {
+                block.locals.push(sym);
+            }
+            sym
         };
         let irty = self.prog.symbols[sym].ty;
         let target = Expr::sym(sym, irty);
