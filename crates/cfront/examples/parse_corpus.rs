@@ -6,26 +6,19 @@
 //! cargo run --release -p cfront --example parse_corpus -- [CORPUS_DIR] [-j N] [--file F.c ...]
 //! ```
 
+mod corpus;
+use corpus::{load_manifest, run_parallel, Task};
+
 use cfront::diag::Diagnostics;
 use cfront::{lex, parse, preprocess, Options};
 use ir::{DataModel, SourceFiles};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-const DEFAULT_CORPUS: &str = "/work/shared/corpus/esbmc-regression";
 /// Lex+parse repetitions when timing the largest inputs.
 const TIMING_REPEATS: u32 = 30;
 /// Below this much CPU time the 10 ms `/proc` ticks make the figure noise.
 const CPU_TIMER_MIN_SECONDS: f64 = 0.1;
-
-struct Task {
-    id: String,
-    files: Vec<PathBuf>,
-    opts: Options,
-    expected: String,
-}
 
 /// One preprocessed input: its size and the time lex+parse took.
 struct Measured {
@@ -42,7 +35,7 @@ struct Outcome {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut corpus = PathBuf::from(DEFAULT_CORPUS);
+    let mut corpus = corpus::default_corpus();
     let mut threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let mut single_files = Vec::new();
     let mut i = 0;
@@ -76,57 +69,8 @@ fn main() {
         }
     };
     let started = Instant::now();
-    let outcomes = run_parallel(&tasks, threads.max(1));
+    let outcomes = run_parallel(&tasks, threads, run_task);
     report(&tasks, &outcomes, started.elapsed());
-}
-
-fn load_manifest(corpus: &Path) -> Result<Vec<Task>, String> {
-    let manifest = corpus.join("manifest.jsonl");
-    let text = std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
-    text.lines().filter(|l| !l.trim().is_empty()).map(|line| task_from_json(corpus, line)).collect()
-}
-
-fn task_from_json(corpus: &Path, line: &str) -> Result<Task, String> {
-    let json: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("manifest: {e}"))?;
-    let strings = |key: &str| -> Vec<String> {
-        json[key].as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
-    };
-    let id = json["id"].as_str().unwrap_or("?").to_string();
-    let files: Vec<PathBuf> = strings("files").iter().map(|f| corpus.join(f)).collect();
-    let dir = corpus.join(&id);
-    let mut opts = Options {
-        data_model: if json["data_model"] == "ILP32" { DataModel::ILP32 } else { DataModel::LP64 },
-        ..Options::default()
-    };
-    for flag in strings("cflags") {
-        if flag.starts_with("-D") || flag.starts_with("-U") {
-            opts.macro_args.push(flag);
-        } else if let Some(include_dir) = flag.strip_prefix("-I") {
-            opts.include_dirs.push(dir.join(include_dir));
-        } else if let Some(file) = flag.strip_prefix("--include-file=") {
-            opts.include_files.push(dir.join(file));
-        }
-    }
-    let expected = json["expected"].as_str().unwrap_or("?").to_string();
-    Ok(Task { id, files, opts, expected })
-}
-
-fn run_parallel(tasks: &[Task], threads: usize) -> Vec<Outcome> {
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(task) = tasks.get(index) else { break };
-                let outcome = run_task(task);
-                results.lock().unwrap_or_else(|e| e.into_inner()).push((index, outcome));
-            });
-        }
-    });
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results.sort_by_key(|(index, _)| *index);
-    results.into_iter().map(|(_, outcome)| outcome).collect()
 }
 
 fn run_task(task: &Task) -> Outcome {
