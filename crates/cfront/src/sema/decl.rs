@@ -31,6 +31,18 @@ fn has_attr(attrs: &[ast::Attribute], name: &str) -> bool {
     attrs.iter().any(|a| a.name == name)
 }
 
+/// A definition of an external object, for the linker's choice of its
+/// initial value.
+#[derive(Clone, Debug)]
+pub(super) struct Definition {
+    /// `__attribute__((weak))`.
+    weak: bool,
+    /// With an initializer (otherwise a tentative definition).
+    initialized: bool,
+    /// The translation unit it is in.
+    unit: String,
+}
+
 /// A parameter: its name (if any), adjusted type and location.
 type Param = (Option<String>, CType, Loc);
 
@@ -676,13 +688,19 @@ impl<'a> Sema<'a> {
                 }
                 let ty = self.sym_types[&sym].clone();
                 self.scopes.insert(&name, Ordinary::Symbol { sym });
-                if let Some(init) = &id.init {
-                    if !file_scope {
-                        return Err(self.error(loc, format!("`extern` variable `{name}` has an initializer")));
-                    }
-                    self.static_initializer(sym, &ty, init)?;
+                if id.init.is_some() && !file_scope {
+                    return Err(self.error(loc, format!("`extern` variable `{name}` has an initializer")));
                 }
-                Ok(())
+                let is_definition = id.init.is_some() || storage != Some(StorageClass::Extern);
+                if internal || !is_definition {
+                    return match &id.init {
+                        Some(init) => self.static_initializer(sym, &ty, init, false),
+                        None => Ok(()),
+                    };
+                }
+                let weak = has_attr(&d.specs.attrs, "weak") || has_attr(&id.declarator.attrs, "weak");
+                let definition = Definition { weak, initialized: id.init.is_some(), unit: self.unit_file.clone() };
+                self.external_definition(sym, &ty, id.init.as_ref(), definition, loc)
             }
             (false, Some(StorageClass::Static)) => {
                 let qualified = format!("{}::{name}", self.fx.name);
@@ -694,7 +712,7 @@ impl<'a> Sema<'a> {
                 self.sym_types.insert(sym, ty.clone());
                 self.scopes.insert(&name, Ordinary::Symbol { sym });
                 match &id.init {
-                    Some(init) => self.static_initializer(sym, &ty, init),
+                    Some(init) => self.static_initializer(sym, &ty, init, false),
                     None => Ok(()),
                 }
             }
@@ -723,17 +741,67 @@ impl<'a> Sema<'a> {
         Ok(())
     }
 
+    /// Lowers the initial value of an external object's definition under
+    /// the linker's rules: a strong definition (with an initializer, or a
+    /// tentative one from another unit) overrides a weak one, whichever
+    /// unit comes first; of two weak ones the first stays. Units are lowered
+    /// in order into one init function, so an overriding definition clears
+    /// the object before its own initializer runs.
+    fn external_definition(
+        &mut self,
+        sym: SymbolId,
+        ty: &CType,
+        init: Option<&ast::Initializer>,
+        definition: Definition,
+        loc: Loc,
+    ) -> R<()> {
+        let (overrides, overridden) = match self.object_definitions.get(&sym) {
+            None => (false, false),
+            Some(old) => {
+                let other_unit = old.unit != definition.unit;
+                let strong_over_weak = |strong: &Definition, weak: &Definition| {
+                    !strong.weak && weak.weak && (strong.initialized || other_unit)
+                };
+                let weak_twice = old.weak && definition.weak && old.initialized && other_unit;
+                (strong_over_weak(&definition, old), strong_over_weak(old, &definition) || weak_twice)
+            }
+        };
+        if overridden {
+            return Ok(());
+        }
+        let known = self.object_definitions.contains_key(&sym);
+        if overrides || !known || definition.initialized {
+            self.object_definitions.insert(sym, definition);
+        }
+        match init {
+            Some(init) => self.static_initializer(sym, ty, init, overrides),
+            None if overrides => {
+                let irty = self.prog.symbols[sym].ty;
+                let zero = Expr::new(ir::ExprKind::Zero, irty);
+                self.in_init_function(|s| s.emit(InstrKind::Assign(Expr::sym(sym, irty), zero), loc));
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Lowers the initializer of an object with static storage into the
-    /// init function.
-    fn static_initializer(&mut self, sym: SymbolId, ty: &CType, init: &ast::Initializer) -> R<()> {
+    /// init function; `zero_first` clears the object before (static objects
+    /// start as zero, so only an overriding definition needs it).
+    fn static_initializer(&mut self, sym: SymbolId, ty: &CType, init: &ast::Initializer, zero_first: bool) -> R<()> {
         let irty = self.prog.symbols[sym].ty;
         let target = Expr::sym(sym, irty);
+        self.in_init_function(|s| s.initialize(target, ty, init, zero_first))
+    }
+
+    /// Runs `lower` with the init function as the function being lowered.
+    fn in_init_function<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
         if self.in_static_context() {
-            return self.initialize(target, ty, init, false);
+            return lower(self);
         }
         let init_ctx = std::mem::replace(&mut self.saved[0], FnCtx::new(ir::FuncId(0), "", CType::void()));
         let own = std::mem::replace(&mut self.fx, init_ctx);
-        let result = self.initialize(target, ty, init, false);
+        let result = lower(self);
         let init_ctx = std::mem::replace(&mut self.fx, own);
         self.saved[0] = init_ctx;
         result

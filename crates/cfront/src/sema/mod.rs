@@ -257,6 +257,9 @@ pub struct Sema<'a> {
     /// and starts with an unknown value.
     extern_objects: Vec<(SymbolId, Loc)>,
     defined_objects: HashSet<SymbolId>,
+    /// Which kind of definition gave each external object its initial value
+    /// (the linker rules: a strong definition overrides a weak one).
+    object_definitions: HashMap<SymbolId, decl::Definition>,
     /// Complete records by tag ("" for anonymous ones), to unify the same
     /// struct across units; records before `unit_first_record` belong to
     /// earlier units.
@@ -310,6 +313,7 @@ impl<'a> Sema<'a> {
             inline_defined: HashSet::new(),
             extern_objects: Vec::new(),
             defined_objects: HashSet::new(),
+            object_definitions: HashMap::new(),
             records_by_tag: HashMap::new(),
             unit_first_record: 0,
             implicit_builtins: HashSet::new(),
