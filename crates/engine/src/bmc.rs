@@ -106,7 +106,7 @@ impl Run<'_> {
         let mut solver = BitBlastSolver::new();
         if !properties.is_empty() {
             let any = self.store.or(&properties);
-            match self.solve(&mut solver, any) {
+            match self.solve_preferring(&mut solver, any) {
                 SatResult::Sat => return BoundResult::Done(self.violation(&mut solver)),
                 SatResult::Unsat => {}
                 SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
@@ -135,6 +135,22 @@ impl Run<'_> {
             Verdict::True
         };
         BoundResult::Done(self.outcome(verdict))
+    }
+
+    /// Solves `query` within the equation's preferences (a counterexample
+    /// the interpreter can replay) first, then without them.
+    fn solve_preferring(&mut self, solver: &mut BitBlastSolver, query: TermId) -> SatResult {
+        let preferences = self.execution.equation.preferences.clone();
+        if !preferences.is_empty() {
+            let mut preferred = preferences;
+            preferred.push(query);
+            let within = self.store.and(&preferred);
+            match self.solve(solver, within) {
+                SatResult::Unsat => {}
+                other => return other,
+            }
+        }
+        self.solve(solver, query)
     }
 
     fn solve(&mut self, solver: &mut BitBlastSolver, query: TermId) -> SatResult {

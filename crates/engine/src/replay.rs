@@ -12,15 +12,19 @@ use symex::InputKind;
 /// Instructions the replay may execute (a counterexample is a bounded path).
 const REPLAY_STEP_LIMIT: u64 = 20_000_000;
 
+/// Entry arguments are matched by name too: symex builds the command line
+/// for the arguments that may exist, the interpreter for those that do.
 fn same_kind(mine: &InputKind, request: &Request) -> bool {
-    matches!(
-        (mine, request),
-        (InputKind::Nondet, Request::Nondet)
-            | (InputKind::ExternalCall(_), Request::ExternalCall(_))
-            | (InputKind::Uninitialized(_), Request::Uninitialized(_))
-            | (InputKind::EntryArgument(_), Request::EntryArgument(_))
-            | (InputKind::AllocationFailure, Request::AllocationFailure)
-    )
+    match (mine, request) {
+        (InputKind::EntryArgument(mine), Request::EntryArgument(asked)) => mine == asked,
+        _ => matches!(
+            (mine, request),
+            (InputKind::Nondet, Request::Nondet)
+                | (InputKind::ExternalCall(_), Request::ExternalCall(_))
+                | (InputKind::Uninitialized(_), Request::Uninitialized(_))
+                | (InputKind::AllocationFailure, Request::AllocationFailure)
+        ),
+    }
 }
 
 /// Serves the counterexample's inputs in order per kind; a request with no

@@ -62,6 +62,9 @@ pub struct Symbol {
     pub kind: SymbolKind,
     /// Declared `_Thread_local`/`__thread`.
     pub thread_local: bool,
+    /// An object of static storage defined with a const-qualified type:
+    /// modifying it after its initialization is undefined (C11 6.7.3p6).
+    pub read_only: bool,
     pub loc: Loc,
 }
 
@@ -122,5 +125,21 @@ impl Program {
     }
     pub fn function(&self, name: &str) -> Option<FuncId> {
         self.function_index.get(name).copied()
+    }
+
+    /// Whether `func` is a hosted `main(int, char **[, char **])`, whose
+    /// arguments are a command line (C11 5.1.2.2.1).
+    pub fn is_hosted_main(&self, func: FuncId) -> bool {
+        let function = &self.functions[func];
+        let types = &self.types;
+        let is_char_ptr_ptr = |ty: TypeId| {
+            let inner = types.pointee(ty).and_then(|t| types.pointee(t));
+            inner.is_some_and(|c| matches!(types.get(c), crate::types::Type::Int { bits: 8, .. }))
+        };
+        let params: Vec<TypeId> = function.params.iter().map(|p| self.symbols[*p].ty).collect();
+        function.name == "main"
+            && (params.len() == 2 || params.len() == 3)
+            && types.is_integer(params[0])
+            && params[1..].iter().all(|ty| is_char_ptr_ptr(*ty))
     }
 }

@@ -101,6 +101,10 @@ pub struct Equation {
     /// A pointer parameter of the entry function was read: what it points
     /// to is not modelled, so memory-safety violations are not trusted.
     pub unconstrained_entry_pointers: bool,
+    /// Conditions on the inputs under which the interpreter can replay a
+    /// counterexample (its environment's limits): a solver looks for a
+    /// violation that satisfies them first.
+    pub preferences: Vec<TermId>,
     /// Function and loop-bound counts, for statistics.
     pub executed_instructions: u64,
 }

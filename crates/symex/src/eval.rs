@@ -39,6 +39,7 @@ impl<'a> Symex<'a> {
                     let o = self.function_object(func);
                     return self.address_of_object(o);
                 }
+                self.reading_command_line(*symbol);
                 if self.entry_pointer_params.contains(symbol) {
                     let name = &self.program.symbols[*symbol].display_name;
                     self.approximate(format!("pointer parameter `{name}` of the entry function is unconstrained"), true);
@@ -380,7 +381,7 @@ impl<'a> Symex<'a> {
         self.store.as_bv_const(v).is_some_and(BvValue::is_zero)
     }
 
-    fn address_of_object(&mut self, object: crate::ObjectId) -> Result<TermId> {
+    pub(crate) fn address_of_object(&mut self, object: crate::ObjectId) -> Result<TermId> {
         let number = self.objects.number(object, &self.layout).ok_or_else(|| {
             Stop::unsupported(format!("more objects have their address taken than {} pointer bits can number", self.layout.object_bits), self.loc)
         })?;
@@ -390,6 +391,7 @@ impl<'a> Symex<'a> {
     pub(crate) fn address_of(&mut self, lvalue: &Expr) -> Result<TermId> {
         match &lvalue.kind {
             ExprKind::Sym(symbol) => {
+                self.reading_command_line(*symbol);
                 let object = self.variable_object(*symbol)?;
                 self.address_of_object(object)
             }

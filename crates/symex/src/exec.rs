@@ -77,6 +77,8 @@ pub(crate) struct Symex<'a> {
     /// Pointer parameters of the entry function: their targets are not
     /// modelled, so reading one is an approximation.
     pub entry_pointer_params: std::collections::HashSet<SymbolId>,
+    /// The hosted `main`'s arguments, when the entry function is one.
+    pub(crate) command_line: Option<crate::environment::CommandLine>,
 }
 
 impl<'a> Symex<'a> {
@@ -99,6 +101,7 @@ impl<'a> Symex<'a> {
             loc: Loc::NONE,
             depth: 0,
             entry_pointer_params: Default::default(),
+            command_line: None,
         }
     }
 
@@ -228,21 +231,6 @@ impl<'a> Symex<'a> {
     }
 
     // ----- driving -----
-
-    fn entry_arguments(&mut self, entry: FuncId) -> Result<Vec<TermId>> {
-        let params = self.program.functions[entry].params.clone();
-        let mut values = Vec::new();
-        for p in params {
-            let sym = &self.program.symbols[p];
-            self.loc = sym.loc;
-            if self.program.types.is_pointer(sym.ty) {
-                self.entry_pointer_params.insert(p);
-            }
-            let name = sym.display_name.clone();
-            values.push(self.fresh(&name, sym.ty, InputKind::EntryArgument(name.clone()))?);
-        }
-        Ok(values)
-    }
 
     /// Runs `func` with `args` to completion (init or entry function).
     fn run_function(&mut self, func: FuncId, args: &[TermId]) -> Result<()> {

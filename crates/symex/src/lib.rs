@@ -16,6 +16,7 @@
 
 pub mod arith;
 pub mod equation;
+mod environment;
 mod exec;
 mod float;
 pub mod memory;
@@ -26,6 +27,7 @@ mod builtins;
 mod eval;
 
 pub use equation::{Approximation, Assertion, Equation, Input, InputKind, TraceStep, UnmodelledCall};
+pub use environment::{MODELLED_ARGC, MODELLED_ARG_LEN};
 pub use exec::{execute, Execution};
 pub use memory::{ObjectId, ObjectKind, Objects, PointerLayout};
 

@@ -43,6 +43,8 @@ pub enum ObjectKind {
     /// A function's return value in one frame instance (never addressable).
     ReturnValue { frame: u32 },
     Function(FuncId),
+    /// The hosted `main`'s argument strings and arrays.
+    Environment,
 }
 
 #[derive(Clone, Debug)]

@@ -272,10 +272,15 @@ impl<'a> Symex<'a> {
         let valid = self.check_access(place, width);
         if place.pointer.is_some() && self.options.pointer_checks {
             for t in &place.targets {
-                if matches!(self.objects.get(t.object).kind, ObjectKind::StringLiteral(_)) {
-                    let not_literal = self.store.not(t.cond);
-                    self.assert(not_literal, PropertyClass::PointerDereference, "dereference failure: write to a string literal");
-                }
+                let message = match self.objects.get(t.object).kind {
+                    ObjectKind::StringLiteral(_) => "dereference failure: write to a string literal",
+                    ObjectKind::Global(symbol) if self.program.symbols[symbol].read_only => {
+                        "dereference failure: write to a const object"
+                    }
+                    _ => continue,
+                };
+                let elsewhere = self.store.not(t.cond);
+                self.assert(elsewhere, PropertyClass::PointerDereference, message);
             }
         }
         let covered = self.store.or(&valid);

@@ -44,3 +44,29 @@ fn a_tentative_definition_in_another_unit_overrides_a_weak_initializer() {
     expect("weak-tentative", &[("a.c", weak.as_str()), ("b.c", tentative)], &["-DEXPECTED=0"], SUCCESSFUL);
     expect("tentative-weak", &[("b.c", tentative), ("a.c", weak.as_str())], &["-DEXPECTED=0"], SUCCESSFUL);
 }
+
+#[test]
+fn writing_through_a_pointer_into_a_const_object_is_a_dereference_failure() {
+    let global = "const int b = 6;\nint main(void) { int *p = (int *)&b; *p = 1; return 0; }\n";
+    expect("const-global", &[("m.c", global)], &[], FAILED);
+    let static_array = "int main(void) { static const char *const b[3]; char *c = (void *)b; *c = 42; return 0; }\n";
+    expect("const-static", &[("m.c", static_array)], &[], FAILED);
+    let reading = "const int b = 6;\nint main(void) { const int *p = &b; return *p - 6; }\n";
+    expect("const-read", &[("m.c", reading)], &[], SUCCESSFUL);
+    let mutable_copy = "#include <string.h>\nconst char b[] = \"abc\";\nint main(void) { char a[4]; memcpy(a, b, 4); memset(a, 0, 1); return 0; }\n";
+    expect("const-copy", &[("m.c", mutable_copy)], &[], SUCCESSFUL);
+}
+
+#[test]
+fn main_gets_a_command_line_of_at_least_one_argument() {
+    let argc_only = "#include <assert.h>\nint main(int argc, char **argv) { assert(argc >= 1); return 0; }\n";
+    expect("argc-positive", &[("m.c", argc_only)], &[], SUCCESSFUL);
+    let memset_by_argc = "#include <string.h>\nconst char b[] = \"abc\";\nint main(int argc, char **argv) { char a[2]; char *c = argc == 1 ? a : (char *)b; memset(c, 0, 1); return 0; }\n";
+    expect("argc-const", &[("m.c", memset_by_argc)], &[], FAILED);
+    let argument = "#include <assert.h>\nint main(int argc, char **argv) { if (argc > 2) assert(argv[2][0] != 'x'); return 0; }\n";
+    expect("argv-contents", &[("m.c", argument)], &[], FAILED);
+    let past_the_end = "int main(int argc, char **argv) { return argv[argc + 1] != 0; }\n";
+    expect("argv-bounds", &[("m.c", past_the_end)], &[], FAILED);
+    let terminated = "#include <assert.h>\nint main(int argc, char **argv) { assert(argv[argc] == 0); return 0; }\n";
+    assert_ne!(verdict("argv-null", &[("m.c", terminated)], &[]), FAILED);
+}

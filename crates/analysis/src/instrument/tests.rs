@@ -24,6 +24,7 @@ impl Builder {
             ty,
             kind: SymbolKind::Function(fid),
             thread_local: false,
+            read_only: false,
             loc: Loc::NONE,
         });
         let id = self.program.functions.push(Function { name: name.into(), symbol, ty, params: vec![], body, loc: Loc::NONE });
@@ -37,6 +38,7 @@ impl Builder {
             ty,
             kind: SymbolKind::Local(f),
             thread_local: false,
+            read_only: false,
             loc: Loc::NONE,
         });
         Expr::sym(sym, ty)

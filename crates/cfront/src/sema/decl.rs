@@ -31,6 +31,15 @@ fn has_attr(attrs: &[ast::Attribute], name: &str) -> bool {
     attrs.iter().any(|a| a.name == name)
 }
 
+/// Whether an object of type `ty` is const as a whole (a const type, or an
+/// array of them).
+fn is_const_object(mut ty: &CType) -> bool {
+    while let (false, Kind::Array(elem, _)) = (ty.quals.is_const, &ty.kind) {
+        ty = elem;
+    }
+    ty.quals.is_const
+}
+
 /// A definition of an external object, for the linker's choice of its
 /// initial value.
 #[derive(Clone, Debug)]
@@ -681,6 +690,9 @@ impl<'a> Sema<'a> {
                 let internal = file_scope && storage == Some(StorageClass::Static);
                 let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
                 self.prog.symbols[sym].thread_local |= d.specs.thread_local;
+                if id.init.is_some() || storage != Some(StorageClass::Extern) {
+                    self.prog.symbols[sym].read_only |= is_const_object(&ty);
+                }
                 if storage == Some(StorageClass::Extern) && id.init.is_none() {
                     self.extern_objects.push((sym, loc));
                 } else {
@@ -709,6 +721,7 @@ impl<'a> Sema<'a> {
                 let sym = self.prog.add_symbol(&unique, irty, SymbolKind::Global, loc);
                 self.prog.symbols[sym].display_name = name.clone();
                 self.prog.symbols[sym].thread_local = d.specs.thread_local;
+                self.prog.symbols[sym].read_only = is_const_object(&ty);
                 self.sym_types.insert(sym, ty.clone());
                 self.scopes.insert(&name, Ordinary::Symbol { sym });
                 match &id.init {

@@ -3,7 +3,7 @@
 //! hosted implementation guarantees: `1 <= argc <= MAX_ARGC` (other input
 //! values violate the environment assumption), `argv` an array of `argc`
 //! string pointers and a final NULL, each string of an input length (at
-//! most `MAX_ARG_LEN`) and input contents, NUL-terminated; `envp` an empty
+//! most `MAX_ARG_LEN`) and input contents (named `argv[i]`), NUL-terminated; `envp` an empty
 //! NULL-terminated array. Parameters of any other entry function are plain
 //! inputs.
 
@@ -12,10 +12,10 @@ use super::memory::{Bytes, ObjectKind, Pointer};
 use super::value::{sign_extend, Value};
 use super::{InputKind, Outcome};
 use crate::program::FuncId;
-use crate::types::{Type, TypeId};
+use crate::types::TypeId;
 
 /// Largest `argc` the environment provides.
-const MAX_ARGC: i128 = 64;
+pub const MAX_ARGC: u64 = 64;
 /// Longest command-line argument string.
 const MAX_ARG_LEN: u64 = 4096;
 
@@ -27,14 +27,14 @@ impl Machine<'_> {
             .iter()
             .map(|p| (self.program.symbols[*p].display_name.clone(), self.program.symbols[*p].ty))
             .collect();
-        if !self.is_hosted_main(entry, &params) {
+        if !self.program.is_hosted_main(entry) {
             return params.into_iter().map(|(name, ty)| self.input(InputKind::EntryArgument(name), ty)).collect();
         }
         let (argc_name, argc_ty) = params[0].clone();
         let argc_value = self.input(InputKind::EntryArgument(argc_name), argc_ty)?;
         let (width, _) = self.int_type(argc_ty).unwrap_or((32, true));
         let argc = sign_extend(self.scalar(&argc_value)?, width);
-        if !(1..=MAX_ARGC).contains(&argc) {
+        if !(1..=i128::from(MAX_ARGC)).contains(&argc) {
             return Err(Outcome::AssumptionViolated { loc: self.program.functions[entry].loc });
         }
         let strings = (0..argc).map(|i| self.argument_string(i)).collect::<Flow<Vec<Pointer>>>()?;
@@ -46,19 +46,6 @@ impl Machine<'_> {
         Ok(values)
     }
 
-    /// `main(int, char **)` or `main(int, char **, char **)`.
-    fn is_hosted_main(&self, entry: FuncId, params: &[(String, TypeId)]) -> bool {
-        let types = &self.program.types;
-        let is_char_ptr_ptr = |ty: TypeId| {
-            let inner = types.pointee(ty).and_then(|t| types.pointee(t));
-            inner.is_some_and(|c| matches!(types.get(c), Type::Int { bits: 8, .. }))
-        };
-        self.program.functions[entry].name == "main"
-            && (params.len() == 2 || params.len() == 3)
-            && types.is_integer(params[0].1)
-            && params[1..].iter().all(|(_, ty)| is_char_ptr_ptr(*ty))
-    }
-
     /// A fresh NUL-terminated string of input length and contents.
     fn argument_string(&mut self, index: i128) -> Flow<Pointer> {
         let len_bytes = self.request_input(InputKind::EntryArgument(format!("strlen(argv[{index}])")), None, 4)?;
@@ -67,10 +54,11 @@ impl Machine<'_> {
             let entry = self.program.entry.expect("running the entry function");
             return Err(Outcome::AssumptionViolated { loc: self.program.functions[entry].loc });
         }
-        let object = self.allocate(format!("argv[{index}]"), ObjectKind::Environment, len + 1)?;
-        self.fill_uninitialized(object, None)?;
-        let terminator = Pointer { object, offset: len };
-        self.memory.write(terminator, &Bytes::zeroed(1)).map_err(|e| self.access_error(e))?;
+        let name = format!("argv[{index}]");
+        let object = self.allocate(name.clone(), ObjectKind::Environment, len + 1)?;
+        let mut contents = self.request_input(InputKind::EntryArgument(name), None, len + 1)?;
+        contents[len as usize] = 0;
+        self.memory.write(Pointer { object, offset: 0 }, &Bytes::from_data(contents)).map_err(|e| self.access_error(e))?;
         Ok(Pointer { object, offset: 0 })
     }
 

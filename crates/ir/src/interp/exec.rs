@@ -192,13 +192,16 @@ impl<'a> Machine<'a> {
 
     fn start_entry(&mut self) -> Flow<()> {
         self.stage = Stage::Entry;
-        let string_objects: Vec<ObjectId> = self
+        let read_only_objects: Vec<ObjectId> = self
             .globals
             .iter()
-            .filter(|(sym, _)| self.program.symbols[**sym].kind == SymbolKind::StringLiteral)
+            .filter(|(sym, _)| {
+                let symbol = &self.program.symbols[**sym];
+                symbol.kind == SymbolKind::StringLiteral || symbol.read_only
+            })
             .map(|(_, object)| *object)
             .collect();
-        for object in string_objects {
+        for object in read_only_objects {
             self.memory.set_read_only(object);
         }
         let Some(entry) = self.program.entry else {

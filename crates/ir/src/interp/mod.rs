@@ -49,6 +49,7 @@ mod exec;
 pub mod memory;
 mod value;
 
+pub use environment::MAX_ARGC;
 pub use memory::{Bytes, ObjectId, ObjectKind, Pointer, UnfreedBlock};
 pub use value::Value;
 
