@@ -723,8 +723,12 @@ fn main_gets_a_hosted_argc_and_argv() {
             ret(b.bin(BinOp::Add, Expr::cast(b.var(n), b.int), bonus)),
         ],
     );
-    let lengths = |a: u32, c: u32| vec![int_input(2), a.to_le_bytes().to_vec(), c.to_le_bytes().to_vec()];
+    // argc, then per argument its length and its contents (whose last
+    // byte the interpreter makes the terminator).
+    let contents = |len: u32| vec![0xAA; len as usize + 1];
+    let lengths = |a: u32, c: u32| vec![int_input(2), a.to_le_bytes().to_vec(), contents(a), c.to_le_bytes().to_vec(), contents(c)];
     assert_eq!(b.run(lengths(3, 5)), Outcome::Completed(105));
     assert!(matches!(b.run(vec![int_input(0)]), Outcome::AssumptionViolated { .. }));
-    assert!(matches!(b.run(lengths(3, 1 << 20)), Outcome::AssumptionViolated { .. }));
+    let too_long = vec![int_input(2), 3u32.to_le_bytes().to_vec(), contents(3), (1u32 << 20).to_le_bytes().to_vec()];
+    assert!(matches!(b.run(too_long), Outcome::AssumptionViolated { .. }));
 }
