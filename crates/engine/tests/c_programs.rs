@@ -95,6 +95,50 @@ fn memory_safety() {
 }
 
 #[test]
+fn variable_length_arrays_are_sized_at_run_time() {
+    let sized = |index: &str| format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 0 && n < 8); int a[n][n + 1]; a[n - 1][n] = 5; assert(sizeof(a) == n * (n + 1) * sizeof(int)); int (*row)[n + 1] = a + 1; assert((char *)row - (char *)a == (n + 1) * sizeof(int)); return a[{index}][n]; }}");
+    expect_true(&sized("n - 1"), &Config::default());
+    expect_false(&sized("n"), &Config::default(), PropertyClass::ArrayBounds);
+    let constant = "int f(int n) { int v[n]; for (int i = 0; i < n; i++) v[i] = i; return sizeof(v) + v[n - 1]; }\nint main() { return f(10) == 49 ? 0 : 1 / 0; }";
+    expect_true(constant, &Config::default());
+    let empty = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n >= 0 && n < 4); char c[n]; return 0; }}");
+    expect_false(&empty, &Config::default(), PropertyClass::ArrayBounds);
+    let negative = "int a = -1;\nint main(void) { int b[a]; return 0; }";
+    expect_false(negative, &Config::default(), PropertyClass::ArrayBounds);
+    let unbounded = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 0); char c[n]; c[n - 1] = 1; return c[n - 1] - 1; }}");
+    match run(&unbounded, &Config::default()) {
+        Verdict::Unknown(reason) => assert!(reason.contains("bound is too small"), "{reason}"),
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
+}
+
+#[test]
+fn allocations_larger_than_the_address_space_fail() {
+    let huge = "#include <stdlib.h>\nint main() { char *p = malloc((size_t)-4); char *q = calloc((size_t)1 << 40, (size_t)1 << 40); return p == 0 && q == 0 ? 0 : 1 / 0; }";
+    expect_true(huge, &Config { force_malloc_success: true, ..Config::default() });
+    let symbolic = format!("{NONDET}#include <stdlib.h>\nint main() {{ size_t n = (size_t)__VERIFIER_nondet_int(); __VERIFIER_assume(n >= ((size_t)1 << 60)); char *p = malloc(n); if (p) p[0] = 1; assert(p == 0); return 0; }}");
+    expect_true(&symbolic, &Config { force_malloc_success: true, ..Config::default() });
+    let zero = "#include <stdlib.h>\nint main() { char *p = malloc(0); if (p) { *p = 1; } return 0; }";
+    expect_false(zero, &Config::default(), PropertyClass::PointerDereference);
+}
+
+#[test]
+fn realloc_moves_the_prefix_and_frees_the_old_block() {
+    let grow = |check: &str| format!("{NONDET}#include <stdlib.h>\nint main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 1 && n < 6); int *p = malloc(2 * sizeof(int)); if (!p) return 0; p[0] = 7; p[1] = 8; int *q = realloc(p, n * sizeof(int)); if (!q) {{ free(p); return 0; }} {check}; free(q); return 0; }}");
+    expect_true(&grow("assert(q[0] == 7 && q[1] == 8)"), &Config::default());
+    expect_false(&grow("assert(q[n - 1] != 8)"), &Config::default(), PropertyClass::UserAssertion);
+    expect_false(&grow("p[0] = 1"), &Config::default(), PropertyClass::PointerDereference);
+    let failure_keeps_old = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); if (!p) return 0; *p = 3; int *q = realloc(p, 2 * sizeof(int)); if (q) { free(q); return 0; } return *p - 3; }";
+    expect_true(failure_keeps_old, &Config::default());
+    let zero_frees = "#include <stdlib.h>\nint main() { int *p = malloc(sizeof(int)); if (!p) return 0; int *q = realloc(p, 0); free(p); return q == 0; }";
+    expect_false(zero_frees, &Config::default(), PropertyClass::InvalidFree);
+    let from_null = "#include <stdlib.h>\nint main() { int *p = realloc(0, sizeof(int)); if (!p) return 0; *p = 1; free(p); return 0; }";
+    expect_true(from_null, &Config { memory_leak_checks: true, ..Config::default() });
+    let not_heap = "#include <stdlib.h>\nint main() { int x; int *q = realloc(&x, 8); return q != 0; }";
+    expect_false(not_heap, &Config::default(), PropertyClass::InvalidFree);
+}
+
+#[test]
 fn pointers_structs_and_calls() {
     let source = format!(
         "{NONDET}struct point {{ int x; int y; }};\n\

@@ -16,6 +16,15 @@ impl DataModel {
     pub fn pointer_bytes(self) -> u64 {
         u64::from(self.pointer_bits() / 8)
     }
+    /// Largest block `malloc` can ever return: larger requests fail with
+    /// NULL. On x86-64 the user address space has 2^47 bytes; on i386
+    /// glibc refuses anything above `PTRDIFF_MAX`.
+    pub fn max_allocation_bytes(self) -> u64 {
+        match self {
+            DataModel::ILP32 => (1 << 31) - 1,
+            DataModel::LP64 => (1 << 47) - 1,
+        }
+    }
     /// Largest alignment the ABI gives a scalar inside a struct.
     fn max_scalar_align(self) -> u64 {
         match self {

@@ -603,22 +603,28 @@ fn exit_abort_and_assume_end_the_run() {
 }
 
 #[test]
-fn huge_allocations_hit_the_memory_limit() {
-    let mut b = Builder::new();
-    let void_ptr = b.ptr(b.void);
-    let malloc = b.func("malloc", void_ptr, &[("size", b.size_t)]);
-    let main = b.main();
-    let raw = b.local(main, "raw", void_ptr);
-    let huge = Expr::int(1 << 40, b.size_t);
-    b.body(
-        main,
-        vec![
-            InstrKind::Decl(raw),
-            InstrKind::Call { lhs: Some(b.var(raw)), callee: b.callee(malloc), args: vec![huge] },
-            ret(b.c(0)),
-        ],
-    );
-    assert_eq!(b.run(vec![]), Outcome::MemoryLimit);
+fn huge_allocations_hit_the_memory_limit_and_impossible_ones_fail() {
+    // raw = malloc(size); return raw == NULL;
+    let program = |size: u128| {
+        let mut b = Builder::new();
+        let void_ptr = b.ptr(b.void);
+        let malloc = b.func("malloc", void_ptr, &[("size", b.size_t)]);
+        let main = b.main();
+        let raw = b.local(main, "raw", void_ptr);
+        let is_null = Expr::binary(BinOp::Eq, b.var(raw), Expr::cast(b.c(0), void_ptr), b.boolean);
+        b.body(
+            main,
+            vec![
+                InstrKind::Decl(raw),
+                InstrKind::Call { lhs: Some(b.var(raw)), callee: b.callee(malloc), args: vec![Expr::int(size, b.size_t)] },
+                ret(Expr::cast(is_null, b.int)),
+            ],
+        );
+        b
+    };
+    assert_eq!(program(1 << 40).run(vec![]), Outcome::MemoryLimit);
+    // Beyond the x86-64 user address space, as malloc(-4) asks.
+    assert_eq!(program(u128::from(u64::MAX - 3)).run(vec![]), Outcome::Completed(1));
 }
 
 #[test]
@@ -661,7 +667,9 @@ fn variable_length_arrays_are_sized_when_declared() {
     );
     assert_eq!(b.run(vec![int_input(3)]), Outcome::Completed(5));
     assert_eq!(ub_kind(&b.run(vec![int_input(2)])), Some(UbKind::OutOfBounds));
-    assert!(matches!(b.run(vec![int_input(-1)]), Outcome::Unsupported(_)));
+    for not_positive in [0, -1] {
+        assert_eq!(ub_kind(&b.run(vec![int_input(not_positive)])), Some(UbKind::NonPositiveArrayLength));
+    }
 }
 
 #[test]

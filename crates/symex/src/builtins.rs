@@ -1,5 +1,5 @@
 //! Calls of functions without a body: the memory-management and libc
-//! functions symex models (`malloc`, `calloc`, `free`, `alloca`, `memcpy`,
+//! functions symex models (`malloc`, `calloc`, `realloc`, `free`, `alloca`, `memcpy`,
 //! `memmove`, `memset`, `abort`, `exit`), and every other external function
 //! as an approximation returning a nondeterministic value.
 
@@ -14,9 +14,13 @@ use smt::{BvValue, TermId};
 /// Largest constant byte count `memset`/`memcpy` copy as one bit-vector.
 const MAX_BLOCK_BYTES: u64 = 1 << 16;
 
-/// Capacity of an allocation of symbolic size; larger requests are cut off
-/// like a loop bound (an unwinding assertion, or an assumption).
-const SYMBOLIC_ALLOCATION_BYTES: u64 = 1 << 10;
+/// A heap allocation: the pointer returned, the object when one can exist,
+/// and the condition under which the allocation succeeded.
+struct Allocation {
+    pointer: TermId,
+    object: Option<crate::ObjectId>,
+    succeeds: TermId,
+}
 
 impl<'a> Symex<'a> {
     pub(crate) fn call_builtin(&mut self, func: FuncId, lhs: Option<&Expr>, args: &[Expr], values: &[TermId]) -> Result<()> {
@@ -25,6 +29,7 @@ impl<'a> Symex<'a> {
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
             "calloc" | "__builtin_calloc" => Some(self.allocate(values, 2, true, "calloc")?),
             "alloca" | "__builtin_alloca" => Some(self.stack_allocate(values)?),
+            "realloc" | "__builtin_realloc" => Some(self.reallocate(values)?),
             "free" | "__builtin_free" => {
                 self.free(self.arg(values, 0, name)?);
                 None
@@ -45,7 +50,7 @@ impl<'a> Symex<'a> {
             _ if ["__ESBMC_", "__CPROVER_", "__VERIFIER_", "pthread_"].iter().any(|p| name.starts_with(p)) => {
                 return Err(Stop::unsupported(format!("intrinsic `{name}`"), self.loc));
             }
-            "realloc" | "fesetround" | "fesetenv" | "feupdateenv" => {
+            "fesetround" | "fesetenv" | "feupdateenv" => {
                 return Err(Stop::unsupported(format!("`{name}`"), self.loc));
             }
             _ => {
@@ -110,8 +115,8 @@ impl<'a> Symex<'a> {
     }
 
     /// The byte count `args[0] * ... * args[count-1]` in the wide width,
-    /// capped at [`SYMBOLIC_ALLOCATION_BYTES`] by a bound on the path.
-    fn symbolic_size(&mut self, values: &[TermId], count: usize, what: &str) -> Result<TermId> {
+    /// where the product of two `size_t` values cannot wrap.
+    fn requested_bytes(&mut self, values: &[TermId], count: usize, what: &str) -> Result<TermId> {
         let wide = self.layout.wide_bits();
         let mut size = self.store.bv_u64(wide, 1);
         for i in 0..count {
@@ -119,41 +124,64 @@ impl<'a> Symex<'a> {
             let v = repr::resize(self.store, v, wide, false);
             size = self.store.bv_mul(size, v);
         }
-        let cap = self.store.bv_u64(wide, SYMBOLIC_ALLOCATION_BYTES);
-        let too_big = self.store.bv_ult(cap, size);
-        let cut = self.store.and2(self.state.guard, too_big);
-        self.bound_exceeded(cut, &format!("{what} of more than {SYMBOLIC_ALLOCATION_BYTES} bytes"));
         Ok(size)
     }
 
     fn allocate(&mut self, values: &[TermId], count: usize, zeroed: bool, what: &str) -> Result<TermId> {
-        let constant = (0..count).all(|i| values.get(i).is_some_and(|&v| self.store.as_bv_const(v).is_some()));
-        let size = if constant { self.constant_size(values, count, what)? } else { SYMBOLIC_ALLOCATION_BYTES };
-        let o = self.objects.add(ObjectKind::Heap { loc: self.loc }, format!("dynamic_object@{}", self.loc.line), size);
-        if !constant {
-            let size_term = self.symbolic_size(values, count, what)?;
-            self.objects.set_symbolic_size(o, size_term);
-        }
-        let bits = self.objects.get(o).value_bits();
-        let succeeds = if self.options.force_malloc_success {
+        let size = self.requested_bytes(values, count, what)?;
+        let always = self.store.true_term();
+        Ok(self.heap_allocate(size, zeroed, always, what)?.pointer)
+    }
+
+    /// A heap block of `size` bytes (a wide term), allocated when
+    /// `requested` holds. As in `ir::interp`, the allocation may fail
+    /// (unless `force_malloc_success`), and a request larger than the data
+    /// model's address space allows always fails: the result is NULL.
+    fn heap_allocate(&mut self, size: TermId, zeroed: bool, requested: TermId, what: &str) -> Result<Allocation> {
+        let path = self.state.guard;
+        self.state.guard = self.store.and2(path, requested);
+        let chosen = if self.options.force_malloc_success {
             self.store.true_term()
         } else {
             let fails = self.store.var(&format!("{what}_fails"), smt::Sort::Bool);
             self.record_input(fails, None, InputKind::AllocationFailure);
             self.store.not(fails)
         };
+        let limit = self.store.bv_u64(self.layout.wide_bits(), self.program.data_model.max_allocation_bytes());
+        let too_big = self.store.bv_ult(limit, size);
+        let representable = self.store.not(too_big);
+        let succeeds = self.store.and(&[requested, chosen, representable]);
+        let result = self.new_heap_object(size, zeroed, succeeds, what);
+        self.state.guard = path;
+        result
+    }
+
+    fn new_heap_object(&mut self, size: TermId, zeroed: bool, succeeds: TermId, what: &str) -> Result<Allocation> {
+        let null = self.layout.null(self.store);
+        if self.store.is_false(succeeds) {
+            return Ok(Allocation { pointer: null, object: None, succeeds });
+        }
+        let sized = self.size_new_object(size, succeeds, what)?;
+        let o = self.objects.add(ObjectKind::Heap { loc: self.loc }, format!("dynamic_object@{}", self.loc.line), sized.capacity);
+        if let Some(term) = sized.symbolic {
+            self.objects.set_symbolic_size(o, term);
+        }
+        let bits = self.objects.get(o).value_bits();
         let contents = if zeroed {
             self.store.bv_u64(bits, 0)
         } else {
+            let path = self.state.guard;
+            self.state.guard = self.store.and2(path, succeeds);
             let contents = self.store.var("dynamic_contents", smt::Sort::BitVec(bits));
             self.record_input(contents, None, InputKind::Uninitialized(what.to_string()));
+            self.state.guard = path;
             contents
         };
         self.state.set_value(o, contents);
         let pointer = self.address_of_heap(o)?;
         self.state.set_alive(o, succeeds);
-        let null = self.layout.null(self.store);
-        Ok(self.store.ite(succeeds, pointer, null))
+        let pointer = self.store.ite(succeeds, pointer, null);
+        Ok(Allocation { pointer, object: Some(o), succeeds })
     }
 
     fn address_of_heap(&mut self, o: crate::ObjectId) -> Result<TermId> {
@@ -181,33 +209,124 @@ impl<'a> Symex<'a> {
     /// `free(pointer)`: NULL is a no-op; anything but the start of a live
     /// heap object is an invalid free.
     fn free(&mut self, pointer: TermId) {
+        self.check_free(pointer);
+        let always = self.store.true_term();
+        self.release(pointer, always);
+    }
+
+    /// The valid-free checks of `free(pointer)`.
+    fn check_free(&mut self, pointer: TermId) {
+        if !self.options.pointer_checks {
+            return;
+        }
         let object = self.layout.object_of(self.store, pointer);
         let null = self.layout.object_number_term(self.store, NULL_OBJECT);
         let is_null = self.store.eq(object, null);
-        let targets = self.pointer_targets(pointer);
-        let dynamic: Vec<_> = targets.into_iter().filter(|(o, _)| self.objects.get(*o).is_dynamic()).collect();
-        if self.options.pointer_checks {
-            let conds: Vec<TermId> = dynamic.iter().map(|(_, c)| *c).collect();
-            let heap = self.store.or(&conds);
-            let ok = self.store.or2(is_null, heap);
-            self.assert(ok, PropertyClass::InvalidFree, "free: argument is not dynamically allocated memory");
-            let offset = self.layout.wide_offset_of(self.store, pointer);
-            let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
-            let at_start = self.store.eq(offset, zero);
-            let ok = self.store.or2(is_null, at_start);
-            self.assert(ok, PropertyClass::InvalidFree, "free: pointer offset is not zero");
-            for &(o, cond) in &dynamic {
-                let alive = self.object_alive(o);
-                let ok = self.store.implies(cond, alive);
-                self.assert(ok, PropertyClass::InvalidFree, "free: double free");
-            }
-        }
-        let f = self.store.false_term();
-        for (o, cond) in dynamic {
+        let dynamic = self.heap_targets(pointer);
+        let conds: Vec<TermId> = dynamic.iter().map(|(_, c)| *c).collect();
+        let heap = self.store.or(&conds);
+        let ok = self.store.or2(is_null, heap);
+        self.assert(ok, PropertyClass::InvalidFree, "free: argument is not dynamically allocated memory");
+        let offset = self.layout.wide_offset_of(self.store, pointer);
+        let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
+        let at_start = self.store.eq(offset, zero);
+        let ok = self.store.or2(is_null, at_start);
+        self.assert(ok, PropertyClass::InvalidFree, "free: pointer offset is not zero");
+        for &(o, cond) in &dynamic {
             let alive = self.object_alive(o);
-            let after = self.store.ite(cond, f, alive);
+            let ok = self.store.implies(cond, alive);
+            self.assert(ok, PropertyClass::InvalidFree, "free: double free");
+        }
+    }
+
+    /// The heap objects `pointer` may point to, with the condition for each.
+    fn heap_targets(&mut self, pointer: TermId) -> Vec<(crate::ObjectId, TermId)> {
+        let targets = self.pointer_targets(pointer);
+        targets.into_iter().filter(|(o, _)| self.objects.get(*o).is_dynamic()).collect()
+    }
+
+    /// Deallocates the heap object `pointer` points to, when `when` holds.
+    fn release(&mut self, pointer: TermId, when: TermId) {
+        let f = self.store.false_term();
+        for (o, cond) in self.heap_targets(pointer) {
+            let alive = self.object_alive(o);
+            let released = self.store.and2(cond, when);
+            let after = self.store.ite(released, f, alive);
             self.state.set_alive(o, after);
         }
+    }
+
+    /// `realloc(old, size)` as in glibc (and `ir::interp`): with a NULL
+    /// `old` it is `malloc(size)`; a size of zero frees `old` and returns
+    /// NULL; otherwise a new block receives the first `min(old size, size)`
+    /// bytes and `old` is freed, unless the allocation fails, which returns
+    /// NULL and leaves `old` alone.
+    fn reallocate(&mut self, values: &[TermId]) -> Result<TermId> {
+        let old = self.arg(values, 0, "realloc")?;
+        let size = self.requested_bytes(&values[1..], 1, "realloc")?;
+        let object = self.layout.object_of(self.store, old);
+        let null = self.layout.object_number_term(self.store, NULL_OBJECT);
+        let is_null = self.store.eq(object, null);
+        let not_null = self.store.not(is_null);
+        let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
+        let zero_size = self.store.eq(size, zero);
+        self.check_free(old);
+        let frees_only = self.store.and2(not_null, zero_size);
+        let requested = self.store.not(frees_only);
+        let new = self.heap_allocate(size, false, requested, "realloc")?;
+        let moves = self.store.and2(new.succeeds, not_null);
+        if let Some(target) = new.object {
+            self.copy_into_new_block(old, target, moves)?;
+        }
+        let releases = self.store.or2(frees_only, moves);
+        self.release(old, releases);
+        Ok(new.pointer)
+    }
+
+    /// Copies the first `min(old size, new size)` bytes of the heap object
+    /// `old` points to into the fresh object `target`, when `moves` holds.
+    fn copy_into_new_block(&mut self, old: TermId, target: crate::ObjectId, moves: TermId) -> Result<()> {
+        let target_size = self.object_size(target);
+        let target_capacity = self.objects.get(target).size;
+        for (source, cond) in self.heap_targets(old) {
+            let copying = self.store.and2(cond, moves);
+            if self.store.is_false(copying) {
+                continue;
+            }
+            let source_size = self.object_size(source);
+            let shorter = self.store.bv_ult(source_size, target_size);
+            let count = self.store.ite(shorter, source_size, target_size);
+            let capacity = self.objects.get(source).size.min(target_capacity);
+            let from = self.object_value(source);
+            let into = self.object_value(target);
+            let copied = self.copy_prefix(from, into, count, capacity)?;
+            let merged = self.store.ite(copying, copied, into);
+            self.state.set_value(target, merged);
+        }
+        Ok(())
+    }
+
+    /// `into` with its first `count` bytes (a wide term, at most
+    /// `capacity`) taken from `from`.
+    fn copy_prefix(&mut self, from: TermId, into: TermId, count: TermId, capacity: u64) -> Result<TermId> {
+        let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
+        if let Some(n) = self.store.as_bv_const(count).and_then(BvValue::to_u64) {
+            if n == 0 {
+                return Ok(into);
+            }
+            let prefix = self.store.extract((n * 8) as u32 - 1, 0, from);
+            return self.insert_bits(into, zero, prefix);
+        }
+        let mut result = into;
+        for i in 0..capacity {
+            let at = self.store.bv_u64(self.layout.wide_bits(), i);
+            let copied = self.store.bv_ult(at, count);
+            let bit = self.store.bv_u64(self.layout.wide_bits(), i * 8);
+            let byte = self.extract_bits(from, bit, 8)?;
+            let with_byte = self.insert_bits(result, bit, byte)?;
+            result = self.store.ite(copied, with_byte, result);
+        }
+        Ok(result)
     }
 
     /// `memcpy(dst, src, n)` with a constant `n`: one read and one write of

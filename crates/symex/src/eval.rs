@@ -289,7 +289,6 @@ impl<'a> Symex<'a> {
                 let (ox, oy) = (self.layout.wide_offset_of(self.store, x), self.layout.wide_offset_of(self.store, y));
                 let bytes = self.store.bv_sub(ox, oy);
                 let size = self.pointee_size(a.ty)?;
-                let size = self.store.bv_u64(self.layout.wide_bits(), size);
                 let elements = arith::div(self.store, bytes, size, true);
                 let elements = self.resize_to_type(elements, true, ty)?;
                 // Pointers into different objects have no defined difference.
@@ -301,19 +300,20 @@ impl<'a> Symex<'a> {
         })
     }
 
-    fn pointee_size(&mut self, pointer_ty: TypeId) -> Result<u64> {
+    /// The size of `*pointer` in bytes, in the wide width (GNU C: 1 for
+    /// `void` and functions).
+    fn pointee_size(&mut self, pointer_ty: TypeId) -> Result<TermId> {
         let pointee = self.program.types.pointee(pointer_ty).expect("pointer arithmetic on a pointer");
-        Ok(match self.program.types.get(pointee) {
-            Type::Void | Type::Function(_) => 1,
-            _ => repr::size_of(self.program, pointee, self.loc)?,
-        })
+        match self.program.types.get(pointee) {
+            Type::Void | Type::Function(_) => Ok(self.store.bv_u64(self.layout.wide_bits(), 1)),
+            _ => self.type_size(pointee),
+        }
     }
 
     /// `index * sizeof(*pointer)` in the wide width.
     fn element_offset(&mut self, pointer_ty: TypeId, index: TermId, index_ty: TypeId) -> Result<TermId> {
         let size = self.pointee_size(pointer_ty)?;
         let i = self.widen_index(index, index_ty);
-        let size = self.store.bv_u64(self.layout.wide_bits(), size);
         Ok(self.store.bv_mul(i, size))
     }
 
@@ -413,10 +413,9 @@ impl<'a> Symex<'a> {
                     Type::Array(elem, _) => *elem,
                     _ => return Err(Stop::unsupported("indexing of a value that is not an array", self.loc)),
                 };
-                let size = repr::size_of(self.program, elem, self.loc)?;
+                let size = self.type_size(elem)?;
                 let i = self.eval(index)?;
                 let i = self.widen_index(i, index.ty);
-                let size = self.store.bv_u64(self.layout.wide_bits(), size);
                 let delta = self.store.bv_mul(i, size);
                 let offset = self.layout.wide_offset_of(self.store, p);
                 let moved = self.store.bv_add(offset, delta);

@@ -115,12 +115,13 @@ impl<'a> Symex<'a> {
                 if let Some(&o) = self.globals.get(&symbol) {
                     return Ok(o);
                 }
-                let size = repr::memory_bits(self.program, sym.ty, sym.loc)? as u64 / 8;
                 let kind = match sym.kind {
                     SymbolKind::Global => ObjectKind::Global(symbol),
                     _ => ObjectKind::StringLiteral(symbol),
                 };
-                let o = self.objects.add(kind, sym.display_name.clone(), size);
+                let name = sym.display_name.clone();
+                let size = self.constant_object_size(sym.ty, sym.loc)?;
+                let o = self.objects.add(kind, name, size);
                 self.globals.insert(symbol, o);
                 Ok(o)
             }
@@ -132,9 +133,16 @@ impl<'a> Symex<'a> {
                 if frame.func != *func {
                     return Err(Stop::unsupported(format!("local `{}` used outside its function", sym.name), self.loc));
                 }
-                let size = repr::memory_bits(self.program, sym.ty, self.loc)? as u64 / 8;
                 let frame_id = frame.id;
-                let o = self.objects.add(ObjectKind::Local { symbol, frame: frame_id }, sym.display_name.clone(), size);
+                let (ty, name) = (sym.ty, sym.display_name.clone());
+                let size = self.type_size(ty)?;
+                let what = if crate::sizes::is_variably_modified(&self.program.types, ty) { "variable-length array" } else { "object" };
+                let everywhere = self.store.true_term();
+                let size = self.size_new_object(size, everywhere, what)?;
+                let o = self.objects.add(ObjectKind::Local { symbol, frame: frame_id }, name, size.capacity);
+                if let Some(term) = size.symbolic {
+                    self.objects.set_symbolic_size(o, term);
+                }
                 self.frames.last_mut().expect("checked above").locals.insert(symbol, o);
                 Ok(o)
             }
@@ -407,6 +415,15 @@ impl<'a> Symex<'a> {
     }
 
     fn declare(&mut self, symbol: SymbolId) -> Result<()> {
+        let ty = self.program.symbols[symbol].ty;
+        if crate::sizes::is_variably_modified(&self.program.types, ty) {
+            self.check_array_lengths(ty)?;
+            if self.store.is_false(self.state.guard) {
+                return Ok(());
+            }
+            // Each execution of the declaration sizes a new array.
+            self.frames.last_mut().expect("frame").locals.remove(&symbol);
+        }
         let o = self.variable_object(symbol)?;
         let sym = &self.program.symbols[symbol];
         let name = sym.display_name.clone();

@@ -24,6 +24,7 @@ mod place;
 pub mod repr;
 mod state;
 mod builtins;
+pub mod sizes;
 mod eval;
 
 pub use equation::{Approximation, Assertion, Equation, Input, InputKind, TraceStep, UnmodelledCall};

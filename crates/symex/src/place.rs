@@ -130,15 +130,20 @@ impl<'a> Symex<'a> {
                 let mut place = self.place(base)?;
                 let i = self.eval(index)?;
                 let i = self.widen_index(i, index.ty);
-                let elem_bits = repr::memory_bits(self.program, elem, self.loc)?;
-                let stride = self.wide_const(u64::from(elem_bits));
+                let elem_size = self.type_size(elem)?;
+                let eight = self.wide_const(8);
+                let stride = self.store.bv_mul(elem_size, eight);
                 let delta = self.store.bv_mul(i, stride);
                 for t in &mut place.targets {
                     t.bit_offset = self.store.bv_add(t.bit_offset, delta);
                 }
-                if let ir::ArrayLen::Fixed(n) = length {
+                let len = match length {
+                    ir::ArrayLen::Fixed(n) => Some(self.wide_const(n)),
+                    ir::ArrayLen::Var(len) => Some(self.vla_length(len)?),
+                    ir::ArrayLen::Unknown => None,
+                };
+                if let Some(len) = len {
                     let zero = self.wide_const(0);
-                    let len = self.wide_const(n);
                     let low = self.store.bv_sle(zero, i);
                     let high = self.store.bv_slt(i, len);
                     let in_range = self.store.and2(low, high);

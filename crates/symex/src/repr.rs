@@ -13,16 +13,19 @@ use smt::{Sort, TermId, TermStore};
 
 /// Size in bytes of a type, or why it has none.
 pub fn size_of(program: &Program, ty: TypeId, loc: Loc) -> Result<u64> {
-    program.types.size_of(ty, program.data_model).ok_or_else(|| {
-        let what = match program.types.get(ty) {
-            Type::Array(_, ArrayLen::Var(_)) => "variable-length array of non-constant size".to_string(),
-            Type::Array(_, ArrayLen::Unknown) => "array of unknown size".to_string(),
-            Type::Void => "object of type void".to_string(),
-            Type::Function(_) => "function used as an object".to_string(),
-            other => format!("object of incomplete type {other:?}"),
-        };
-        Stop::unsupported(what, loc)
-    })
+    program.types.size_of(ty, program.data_model).ok_or_else(|| unsized_type(program, ty, loc))
+}
+
+/// Why `ty` has no constant size.
+pub fn unsized_type(program: &Program, ty: TypeId, loc: Loc) -> Stop {
+    let what = match program.types.get(ty) {
+        Type::Array(_, ArrayLen::Var(_)) => "variable-length array of non-constant size".to_string(),
+        Type::Array(_, ArrayLen::Unknown) => "array of unknown size".to_string(),
+        Type::Void => "object of type void".to_string(),
+        Type::Function(_) => "function used as an object".to_string(),
+        other => format!("object of incomplete type {other:?}"),
+    };
+    Stop::unsupported(what, loc)
 }
 
 /// Bits of a value of type `ty` in memory.

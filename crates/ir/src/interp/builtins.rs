@@ -63,10 +63,9 @@ impl Machine<'_> {
             }
             "calloc" => {
                 let (count, size) = (self.size_arg(arg(0)?)?, self.size_arg(arg(1)?)?);
-                match count.checked_mul(size) {
-                    Some(total) => self.heap_allocate("calloc", total, false).map(Some),
-                    None => Ok(Some(Value::Ptr(Pointer::NULL))),
-                }
+                // An overflowing product is a request no allocator can meet.
+                let total = count.checked_mul(size).unwrap_or(u64::MAX);
+                self.heap_allocate("calloc", total, false).map(Some)
             }
             "realloc" => {
                 let (old, size) = (self.pointer(arg(0)?)?, self.size_arg(arg(1)?)?);
@@ -180,7 +179,7 @@ impl Machine<'_> {
     }
 
     fn heap_allocate(&mut self, allocator: &str, size: u64, uninitialized: bool) -> Flow<Value> {
-        if self.allocation_fails()? {
+        if self.allocation_fails()? || size > self.program.data_model.max_allocation_bytes() {
             return Ok(Value::Ptr(Pointer::NULL));
         }
         let name = self.next_heap_name(allocator);

@@ -65,6 +65,25 @@ impl Machine<'_> {
         }
     }
 
+    /// C11 6.7.6.2p5: each length of a variable-length array must be
+    /// positive (as a signed value: lengths are stored as `size_t`, so a
+    /// negative length shows as one at or above 2^63).
+    pub(super) fn check_array_lengths(&mut self, ty: TypeId) -> Flow<()> {
+        let mut t = ty;
+        while let Type::Array(elem, len) = self.ty(t).clone() {
+            if let ArrayLen::Var(len_sym) = len {
+                let len_ty = self.program.symbols[len_sym].ty;
+                let length = self.load_symbol_int(len_sym, len_ty)?;
+                let (width, _) = self.int_type(len_ty).ok_or_else(|| self.malformed("non-integer VLA length".into()))?;
+                if sign_extend(length as u128, width) <= 0 {
+                    return Err(self.ub(UbKind::NonPositiveArrayLength));
+                }
+            }
+            t = elem;
+        }
+        Ok(())
+    }
+
     fn load_symbol_int(&mut self, sym: SymbolId, ty: TypeId) -> Flow<i128> {
         let place = Place::whole(Pointer { object: self.symbol_object(sym)?, offset: 0 });
         let value = self.load(place, ty)?;

@@ -311,6 +311,7 @@ impl<'a> Machine<'a> {
     /// Starts a local's lifetime with contents from the input provider.
     fn declare(&mut self, sym: SymbolId) -> Flow<()> {
         let ty = self.program.symbols[sym].ty;
+        self.check_array_lengths(ty)?;
         let size = self.size(ty)?;
         let depth = self.frames.len() - 1;
         let existing = self.frames[depth].locals.get(&sym).copied();

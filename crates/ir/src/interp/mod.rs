@@ -188,6 +188,8 @@ pub enum UbKind {
     CallTypeMismatch,
     FloatToIntOverflow,
     OverlappingCopy,
+    /// A variable-length array declared with a length that is not positive.
+    NonPositiveArrayLength,
 }
 
 impl UbKind {
@@ -205,6 +207,7 @@ impl UbKind {
             | UbKind::InvalidFunctionPointer => Some(PropertyClass::PointerDereference),
             UbKind::InvalidFree | UbKind::DoubleFree => Some(PropertyClass::InvalidFree),
             UbKind::FloatToIntOverflow => Some(PropertyClass::FloatToInt),
+            UbKind::NonPositiveArrayLength => Some(PropertyClass::ArrayBounds),
             UbKind::CallTypeMismatch | UbKind::OverlappingCopy => None,
         }
     }
@@ -225,6 +228,7 @@ impl UbKind {
             UbKind::CallTypeMismatch => "call of a function through a pointer of another function type",
             UbKind::FloatToIntOverflow => "float-to-integer conversion out of range",
             UbKind::OverlappingCopy => "memcpy between overlapping blocks",
+            UbKind::NonPositiveArrayLength => "variable-length array of a length that is not positive",
         }
     }
 }
