@@ -26,13 +26,21 @@ pub(crate) fn bmc(program: &Program, config: &Config, unwind: Option<u64>, deadl
 /// violation, a proof, or an answer other than "bound too small".
 pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
     let mut last = None;
+    let mut symex_time = std::time::Duration::ZERO;
     for k in 1..=config.max_bound {
         match check_bound(program, config, Some(k), true, deadline) {
-            BoundResult::Done(outcome) => return outcome,
-            BoundResult::TooSmall(outcome) => last = Some(outcome),
+            BoundResult::Done(mut outcome) => {
+                outcome.stats.symex_time += symex_time;
+                return outcome;
+            }
+            BoundResult::TooSmall(outcome) => {
+                symex_time += outcome.stats.symex_time;
+                last = Some(outcome);
+            }
         }
     }
     let mut outcome = last.unwrap_or_else(|| crate::unknown("incremental BMC ran no bound"));
+    outcome.stats.symex_time = symex_time;
     outcome.verdict =
         Verdict::Unknown(format!("no violation up to bound {}, but loops can run longer", config.max_bound));
     outcome
@@ -70,12 +78,13 @@ fn check_bound(
         ..symex::Options::default()
     };
     let mut store = TermStore::new();
+    let started = Instant::now();
     let execution = match symex::execute(program, &options, &mut store) {
         Ok(execution) => execution,
         Err(stop) => return BoundResult::Done(crate::unknown(&describe_stop(program, &stop))),
     };
-    let mut run = Run { program, config, store, execution, deadline, stats: Stats::default() };
-    run.stats.bound = unwind;
+    let stats = Stats { bound: unwind, symex_time: started.elapsed(), ..Stats::default() };
+    let mut run = Run { program, config, store, execution, deadline, stats };
     run.decide()
 }
 
@@ -162,7 +171,9 @@ impl Run<'_> {
             solver.set_time_limit(Some(left));
         }
         self.stats.solver_calls += 1;
-        solver.check(&self.store, &[query])
+        let result = solver.check(&self.store, &[query]);
+        self.stats.solver = solver.stats();
+        result
     }
 
     fn violation(&mut self, solver: &mut BitBlastSolver) -> Outcome {

@@ -79,6 +79,10 @@ pub struct Stats {
     pub solver_calls: u32,
     /// The bound of the last BMC run (incremental BMC: the final one).
     pub bound: Option<u64>,
+    /// Time spent in symbolic execution, over all bounds.
+    pub symex_time: std::time::Duration,
+    /// Formula size and SAT effort of the last bound's solver.
+    pub solver: bitblast::Stats,
 }
 
 #[derive(Clone, Debug)]

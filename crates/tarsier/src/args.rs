@@ -118,6 +118,9 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
         }
     }
     check_consistency(&config)?;
+    if let Some(property) = config.verify.property {
+        property.configure(&mut config.verify);
+    }
     Ok(Command::Run(Box::new(config)))
 }
 
@@ -210,7 +213,10 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--round-to-minus-inf" => verify.rounding = RoundingMode::TowardNegative,
         "--round-to-zero" => verify.rounding = RoundingMode::TowardZero,
         "--multi-property" => verify.multi_property = true,
-        "--property" => verify.property_file = Some(PathBuf::from(non_empty(name, value_of(value))?)),
+        "--property" => {
+            let path = PathBuf::from(non_empty(name, value_of(value))?);
+            verify.property = Some(crate::svcomp::read(&path).map_err(UsageError)?);
+        }
         "--json" => verify.json = true,
         "--smt-formula" => verify.smt_formula = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--timeout" => verify.timeout = Some(Duration::from_secs(number(name, &value_of(value))?)),
@@ -326,11 +332,28 @@ mod tests {
 
     #[test]
     fn every_flag_has_a_meaning() {
+        let prp = std::env::temp_dir().join(format!("tarsier-args-{}.prp", std::process::id()));
+        std::fs::write(&prp, "CHECK( init(main()), LTL(G ! overflow) )\n").unwrap();
         for flag in FLAGS.iter().filter(|f| !["--help", "-h", "--version", "-V"].contains(&f.name)) {
             let mut config = Config::default();
-            let value = flag.value.map(|_| "1".to_string());
+            let value = match flag.name {
+                "--property" => Some(prp.display().to_string()),
+                _ => flag.value.map(|_| "1".to_string()),
+            };
             apply(&mut config, flag.name, value).unwrap();
         }
+        let _ = std::fs::remove_file(prp);
+    }
+
+    #[test]
+    fn a_property_file_sets_the_checks() {
+        let prp = std::env::temp_dir().join(format!("tarsier-args-memsafety-{}.prp", std::process::id()));
+        std::fs::write(&prp, "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n\
+                              CHECK( init(main()), LTL(G valid-memtrack) )\n").unwrap();
+        let c = run(&["a.c", "--overflow-check", "--property", prp.to_str().unwrap()]).unwrap();
+        let _ = std::fs::remove_file(&prp);
+        assert!(c.verify.checks.memory_leak && !c.verify.checks.signed_overflow && !c.verify.checks.assertions);
+        assert!(run(&["a.c", "--property", "/nonexistent.prp"]).unwrap_err().0.contains("cannot read"));
     }
 
     #[test]

@@ -91,10 +91,13 @@ pub struct VerifyOptions {
     pub error_label: Option<String>,
     /// When false, `malloc` may return NULL.
     pub force_malloc_success: bool,
+    /// Heap memory still allocated at exit is a violation (SV-COMP
+    /// valid-memcleanup; set by a property file).
+    pub memory_cleanup: bool,
     pub timeout: Option<Duration>,
     pub memlimit_mb: Option<u64>,
-    /// An SV-COMP property file.
-    pub property_file: Option<PathBuf>,
+    /// The SV-COMP property of `--property FILE.prp` (it sets the checks).
+    pub property: Option<crate::svcomp::Category>,
     pub json: bool,
     /// Where to write the SMT-LIB2 formula.
     pub smt_formula: Option<PathBuf>,
@@ -112,9 +115,10 @@ impl Default for VerifyOptions {
             unwinding_assertions: true,
             error_label: None,
             force_malloc_success: false,
+            memory_cleanup: false,
             timeout: None,
             memlimit_mb: None,
-            property_file: None,
+            property: None,
             json: false,
             smt_formula: None,
             multi_property: false,

@@ -26,7 +26,7 @@ pub fn run(config: &Config) -> Exit {
         (Action::ParseOnly, Some(_)) => Exit::Success,
         (Action::ParseOnly, None) => Exit::InputError,
         (_, None) => match only_unsupported_errors(&diags) {
-            Some(first) => verdict_unknown(&first),
+            Some(first) => crate::verify::printer(config, None).print(&crate::report::unknown(&first)),
             None => Exit::InputError,
         },
         (Action::ShowIr, Some(program)) => {
@@ -64,13 +64,6 @@ fn only_unsupported_errors(diags: &Diagnostics) -> Option<String> {
     let first = errors.next()?;
     let all_unsupported = first.starts_with(UNSUPPORTED) && errors.all(|m| m.starts_with(UNSUPPORTED));
     all_unsupported.then(|| first.clone())
-}
-
-/// Prints the reason (an `unsupported: ...` line) and the verdict.
-fn verdict_unknown(reason: &str) -> Exit {
-    // A closed stdout (e.g. `| head`) must not turn into a panic.
-    let _ = writeln!(std::io::stdout().lock(), "{reason}\nVERIFICATION UNKNOWN");
-    Exit::Unknown
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ STATUS:
     (one bound, or incremental); --k-induction runs incremental BMC for
     now. Options the engine does not implement yet (--nan-check,
     --data-races-check, --deadlock-check, --termination, rounding modes
-    other than nearest, --property, --json, --multi-property) answer
+    other than nearest, --multi-property) answer
     VERIFICATION UNKNOWN with the reason, never a verdict that ignores them.
 
 INPUT OPTIONS:
@@ -117,11 +117,22 @@ PROPERTY OPTIONS:
     --multi-property
         Report every violated property, not only the first one found.
     --property FILE.prp
-        Check the SV-COMP property in FILE.prp and print the SV-COMP result.
+        Check the SV-COMP property in FILE.prp instead of the checks above:
+        unreach-call (G ! call(reach_error())), no-overflow (signed
+        overflow), valid-memsafety (valid-free, valid-deref,
+        valid-memtrack) or valid-memcleanup; malloc never fails. The
+        SV-COMP result (TRUE, FALSE(unreach-call), FALSE(no-overflow),
+        FALSE(valid-deref), FALSE(valid-free), FALSE(valid-memtrack),
+        FALSE(valid-memcleanup) or UNKNOWN) is printed on the line before
+        the verdict.
 
 OUTPUT OPTIONS:
     --json
-        Print the result as JSON.
+        Print the result as one JSON document instead of text: verdict,
+        reason (UNKNOWN), violated property and trace (FAILED),
+        approximations, the SV-COMP result with --property, and run
+        figures (bound, symex and SAT seconds, AIG and CNF sizes). The
+        exit code is the same as without --json.
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
 

@@ -3,14 +3,15 @@
 //! the resident memory goes over the limit, whatever stage is running.
 
 use crate::exit::Exit;
-use std::io::Write;
+use crate::report::{self, Printer};
 use std::time::{Duration, Instant};
 
 /// How often the watchdog looks at the clock and the memory use.
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
 
-/// Starts the watchdog when a limit is set.
-pub fn start_watchdog(timeout: Option<Duration>, memlimit_mb: Option<u64>) {
+/// Starts the watchdog when a limit is set; it prints its verdict with
+/// `printer`.
+pub fn start_watchdog(timeout: Option<Duration>, memlimit_mb: Option<u64>, printer: Printer<'static>) {
     if timeout.is_none() && memlimit_mb.is_none() {
         return;
     }
@@ -18,11 +19,11 @@ pub fn start_watchdog(timeout: Option<Duration>, memlimit_mb: Option<u64>) {
     let spawned = std::thread::Builder::new().name("watchdog".into()).spawn(move || loop {
         std::thread::sleep(POLL_INTERVAL);
         if let Some(limit) = timeout.filter(|&limit| start.elapsed() >= limit) {
-            give_up(&format!("timeout: the time limit of {} s is reached", limit.as_secs()));
+            give_up(&printer, &format!("timeout: the time limit of {} s is reached", limit.as_secs()));
         }
         if let Some(limit) = memlimit_mb {
             if let Some(used) = resident_megabytes().filter(|&used| used > limit) {
-                give_up(&format!("memory limit: {used} MB in use, over the limit of {limit} MB"));
+                give_up(&printer, &format!("memory limit: {used} MB in use, over the limit of {limit} MB"));
             }
         }
     });
@@ -31,12 +32,9 @@ pub fn start_watchdog(timeout: Option<Duration>, memlimit_mb: Option<u64>) {
     }
 }
 
-fn give_up(reason: &str) -> ! {
-    // Holding the lock keeps the verdict from interleaving with other output.
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{reason}\nVERIFICATION UNKNOWN");
-    let _ = out.flush();
-    std::process::exit(i32::from(Exit::Unknown.code()));
+fn give_up(printer: &Printer, reason: &str) -> ! {
+    let exit: Exit = printer.print(&report::unknown(reason));
+    std::process::exit(i32::from(exit.code()));
 }
 
 /// The resident set size of this process, from `/proc/self/statm`.

@@ -9,6 +9,8 @@ mod driver;
 mod exit;
 mod help;
 mod limits;
+mod report;
+mod svcomp;
 mod verify;
 
 use exit::Exit;
@@ -39,7 +41,7 @@ fn main() -> ExitCode {
         }
         args::Command::Run(config) => config,
     };
-    limits::start_watchdog(config.verify.timeout, config.verify.memlimit_mb);
+    limits::start_watchdog(config.verify.timeout, config.verify.memlimit_mb, verify::printer(&config, None));
     let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES).spawn(move || driver::run(&config));
     match worker.map(|w| w.join()) {
         Ok(Ok(exit)) => exit.into(),

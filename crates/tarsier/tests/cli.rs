@@ -49,7 +49,7 @@ fn verification_flags_are_accepted_and_the_verdict_matches_the_exit_code() {
     let runs = [
         vec![file, "--unwind", "3", "--overflow-check", "--timeout=30", "--no-bounds-check", "--force-malloc-success"],
         vec![file, "--k-induction", "--memory-leak-check", "--unsigned-overflow-check"],
-        vec![file, "--round-to-zero", "--nan-check", "--json"],
+        vec![file, "--round-to-zero", "--nan-check"],
     ];
     for args in runs {
         let out = run(&args);
@@ -66,6 +66,44 @@ fn verification_flags_are_accepted_and_the_verdict_matches_the_exit_code() {
         };
         assert_eq!(exit_code(&out), Some(expected_exit), "{args:?}: {}", out.stdout);
     }
+}
+
+#[test]
+fn json_output_is_one_document_with_verdict_and_trace() {
+    if !front_end_ready("json_output_is_one_document_with_verdict_and_trace") {
+        return;
+    }
+    let dir = scratch_dir("cli-json");
+    let file = write(&dir, "bug.c", "int __VERIFIER_nondet_int(void);\nint main(void) { int x = __VERIFIER_nondet_int(); if (x == 42) { int *p = 0; return *p; } return 0; }\n");
+    let out = run([file.to_str().unwrap(), "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("--json prints one JSON document");
+    assert_eq!(doc["verdict"], "VERIFICATION FAILED", "{}", out.stdout);
+    assert_eq!(exit_code(&out), Some(10));
+    assert_eq!(doc["property"]["line"], 2);
+    assert!(doc["trace"].as_array().is_some_and(|t| t.iter().any(|step| step["value"] == "42")), "{}", out.stdout);
+    assert!(doc["stats"]["cnf_clauses"].as_u64().is_some_and(|n| n > 0), "{}", out.stdout);
+}
+
+#[test]
+fn property_files_select_the_checks_and_print_the_competition_result() {
+    if !front_end_ready("property_files_select_the_checks_and_print_the_competition_result") {
+        return;
+    }
+    let dir = scratch_dir("cli-prp");
+    let unreach = write(&dir, "unreach-call.prp", "CHECK( init(main()), LTL(G ! call(reach_error())) )\n");
+    let overflow = write(&dir, "no-overflow.prp", "CHECK( init(main()), LTL(G ! overflow) )\n");
+    let source = "void reach_error(void);\nint __VERIFIER_nondet_int(void);\n\
+                  int main(void) { int x = __VERIFIER_nondet_int(); int y = x + 1; if (x == 7) reach_error(); return y; }\n";
+    let file = write(&dir, "p.c", source);
+    let file = file.to_str().unwrap();
+    let out = run([file, "--property", unreach.to_str().unwrap()]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[lines.len() - 2..], ["FALSE(unreach-call)", "VERIFICATION FAILED"], "{}", out.stdout);
+    let out = run([file, "--property", overflow.to_str().unwrap()]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[lines.len() - 2..], ["FALSE(no-overflow)", "VERIFICATION FAILED"], "{}", out.stdout);
+    let out = run([file, "--property", dir.join("missing.prp").to_str().unwrap()]);
+    assert_eq!(exit_code(&out), Some(6), "a missing property file is a usage error: {}", out.stderr);
 }
 
 #[test]
