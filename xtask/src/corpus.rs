@@ -89,6 +89,14 @@ impl Task {
         self.extra_flags.is_empty() && self.error_label.is_none()
     }
 
+    /// A task of the BMC issue's score: core, modes bmc and incremental-bmc,
+    /// outside the floating-point suites.
+    pub fn in_bmc_slice(&self) -> bool {
+        self.is_core()
+            && matches!(self.mode.as_str(), "bmc" | "incremental-bmc")
+            && !matches!(self.suite.as_str(), "floats" | "floats-regression")
+    }
+
     /// The task's own folder, which `cflags` paths are relative to.
     pub fn dir(&self, corpus: &Path) -> PathBuf {
         let by_id = corpus.join(&self.id);

@@ -2,9 +2,11 @@
 //! the black-box tests of the `tarsier` binary: the corpus manifest and its
 //! mapping to flags ([`corpus`]), running the binary with a time limit
 //! ([`process`], [`runner`]), scoring and reporting ([`report`]), and the
-//! front-end benchmark ([`bench`]).
+//! benchmarks of the front end ([`bench`]) and of verification
+//! ([`bench_verify`]).
 
 pub mod bench;
+pub mod bench_verify;
 pub mod clock;
 pub mod corpus;
 pub mod process;

@@ -3,6 +3,7 @@
 //! - `corpus`: runs the release binary on the regression corpus and scores
 //!   it (verdicts, or front-end acceptance with `--parse-only`).
 //! - `bench-frontend`: front-end throughput in MB/s of preprocessed C.
+//! - `bench-verify`: verification times and formula sizes on the BMC slice.
 //! - `fp-oracle`: floating-point results checked against the host machine.
 
 mod fp_oracle;
@@ -12,7 +13,7 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 use xtask::corpus::{self, Task};
 use xtask::runner::{self, RunOptions};
-use xtask::{bench, clock, report};
+use xtask::{bench, bench_verify, clock, report};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -29,6 +30,10 @@ tasks:
       --binary PATH     run this tarsier instead of building the release one
   bench-frontend    front-end speed (MB/s of preprocessed C)
       --binary PATH     as above
+  bench-verify      verification times and formula sizes (AIG, CNF) on the
+                    BMC slice (core, bmc + incremental-bmc, no float suites),
+                    compared with the previous run; takes the corpus options
+                    (default --timeout 20)
   fp-oracle         floating-point results against native gcc (-frounding-math)
       --cases N         cases per op/format/mode (default 8)
       --ops LIST        add,sub,mul,div,fma,sqrt,fmin,fmax,rint,nearbyint,
@@ -44,7 +49,8 @@ tasks:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("corpus") => parse_corpus_args(&args[1..]).and_then(|opts| corpus_command(&opts)),
+        Some("corpus") => parse_corpus_args(&args[1..], 10).and_then(|opts| corpus_command(&opts)),
+        Some("bench-verify") => parse_corpus_args(&args[1..], 20).and_then(|opts| bench_verify_command(&opts)),
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("-h" | "--help") => {
@@ -73,14 +79,14 @@ struct CorpusOptions {
     binary: Option<PathBuf>,
 }
 
-fn parse_corpus_args(args: &[String]) -> Result<CorpusOptions, String> {
+fn parse_corpus_args(args: &[String], default_timeout: u64) -> Result<CorpusOptions, String> {
     let mut opts = CorpusOptions {
         parse_only: false,
         filter: None,
         mode: None,
         core: false,
         sample: None,
-        timeout: Duration::from_secs(10),
+        timeout: Duration::from_secs(default_timeout),
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         binary: None,
     };
@@ -147,8 +153,14 @@ fn selected_tasks(tasks: Vec<Task>, opts: &CorpusOptions) -> Vec<Task> {
 }
 
 fn corpus_command(opts: &CorpusOptions) -> Result<(), String> {
+    run_corpus(opts, |_| true).map(|_| ())
+}
+
+/// Runs the selected tasks that `keep` accepts, prints the score and the
+/// changes since the previous run, and saves the results.
+fn run_corpus(opts: &CorpusOptions, keep: impl Fn(&Task) -> bool) -> Result<(String, Vec<runner::TaskResult>), String> {
     let dir = corpus::locate().ok_or("corpus not found: expected ../shared/corpus beside the workspace, or set TARSIER_CORPUS")?;
-    let tasks = selected_tasks(corpus::load_manifest(&dir)?, opts);
+    let tasks: Vec<Task> = selected_tasks(corpus::load_manifest(&dir)?, opts).into_iter().filter(keep).collect();
     if tasks.is_empty() {
         return Err("no task matches the filters".into());
     }
@@ -171,6 +183,24 @@ fn corpus_command(opts: &CorpusOptions) -> Result<(), String> {
     }
     let saved = save_json(&out_dir, &timestamp, &json)?;
     println!("\nresults saved to {}", saved.display());
+    Ok((timestamp, results))
+}
+
+fn bench_verify_command(opts: &CorpusOptions) -> Result<(), String> {
+    if opts.parse_only {
+        return Err("bench-verify measures verification; --parse-only does not apply".into());
+    }
+    let (timestamp, results) = run_corpus(opts, Task::in_bmc_slice)?;
+    let summary = bench_verify::summarise(&results, &timestamp);
+    let out_dir = corpus::workspace_root().join("target/bench/verify");
+    let previous = report::newest_saved(&out_dir, |_| true);
+    println!("\nverification benchmark ({} tasks):", results.len());
+    if let Some((path, _)) = &previous {
+        println!("(previous figures: {})", path.display());
+    }
+    print!("{}", bench_verify::render(&summary, previous.as_ref().map(|(_, v)| v)));
+    let saved = save_json(&out_dir, &timestamp, &summary)?;
+    println!("figures saved to {}", saved.display());
     Ok(())
 }
 

@@ -145,6 +145,10 @@ pub fn to_json(results: &[TaskResult], parse_only: bool, timestamp: &str) -> Val
                 "id": r.task.id, "suite": r.task.suite, "mode": r.task.mode, "expected": r.task.expected,
                 "outcome": r.outcome.kind(), "category": category(r, parse_only),
                 "reason": r.outcome.reason(), "seconds": millis(r.seconds), "cpu_seconds": millis(r.cpu_seconds),
+                "figures": r.figures.as_ref().map(|f| json!({
+                    "aig_ands": f.aig_ands, "cnf_vars": f.cnf_vars, "cnf_clauses": f.cnf_clauses,
+                    "symex_seconds": millis(f.symex_seconds), "sat_seconds": millis(f.sat_seconds),
+                })),
             })
         })
         .collect();
@@ -236,7 +240,7 @@ mod tests {
             cflags: vec![],
             extra_flags: vec![],
         };
-        TaskResult { task, outcome, seconds: 0.5, cpu_seconds: 0.25 }
+        TaskResult { task, outcome, seconds: 0.5, cpu_seconds: 0.25, figures: None }
     }
 
     #[test]

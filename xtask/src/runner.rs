@@ -1,9 +1,12 @@
 //! Runs the `tarsier` binary on corpus tasks in parallel and classifies
-//! each run: the verdict (last stdout line), a front-end rejection, a crash
-//! (the internal-error exit code or a signal), or a timeout.
+//! each run: the verdict (from `--json` output, or the last stdout line), a
+//! front-end rejection, a crash (the internal-error exit code or a signal),
+//! or a timeout. Verification runs also yield their figures (formula sizes,
+//! symex and SAT time).
 
 use crate::corpus::Task;
 use crate::process::{run_with_timeout, Ending, Output};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -50,6 +53,30 @@ impl Outcome {
     }
 }
 
+/// Size and time figures of one verification run (`--json` stats).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Figures {
+    pub aig_ands: u64,
+    pub cnf_vars: u64,
+    pub cnf_clauses: u64,
+    pub symex_seconds: f64,
+    pub sat_seconds: f64,
+}
+
+impl Figures {
+    fn from_json(stats: &Value) -> Option<Figures> {
+        let count = |key: &str| stats[key].as_u64();
+        let seconds = |key: &str| stats[key].as_f64();
+        Some(Figures {
+            aig_ands: count("aig_ands")?,
+            cnf_vars: count("cnf_vars")?,
+            cnf_clauses: count("cnf_clauses")?,
+            symex_seconds: seconds("symex_seconds")?,
+            sat_seconds: seconds("sat_seconds")?,
+        })
+    }
+}
+
 /// Classifies a finished run of tarsier.
 pub fn classify(out: &Output, parse_only: bool) -> Outcome {
     let code = match out.ending {
@@ -67,6 +94,14 @@ pub fn classify(out: &Output, parse_only: bool) -> Outcome {
 }
 
 fn verdict(out: &Output) -> Outcome {
+    if let Some(doc) = json_document(out) {
+        return match doc["verdict"].as_str() {
+            Some("VERIFICATION SUCCESSFUL") => Outcome::Successful,
+            Some("VERIFICATION FAILED") => Outcome::Failed,
+            Some("VERIFICATION UNKNOWN") => Outcome::Unknown(doc["reason"].as_str().unwrap_or("no reason given").to_string()),
+            _ => Outcome::Crash(format!("JSON output without a verdict: {}", doc["verdict"])),
+        };
+    }
     let lines: Vec<&str> = out.stdout.lines().filter(|l| !l.trim().is_empty()).collect();
     match lines.last().map(|l| l.trim()) {
         Some("VERIFICATION SUCCESSFUL") => Outcome::Successful,
@@ -77,6 +112,11 @@ fn verdict(out: &Output) -> Outcome {
         }
         _ => Outcome::Rejected(first_error(&out.stderr)),
     }
+}
+
+/// The `--json` document of a run, when stdout holds one.
+fn json_document(out: &Output) -> Option<Value> {
+    out.stdout.trim_start().starts_with('{').then(|| serde_json::from_str(&out.stdout).ok()).flatten()
 }
 
 /// The first error message of a run, without its location, or the first
@@ -100,6 +140,8 @@ pub struct TaskResult {
     pub seconds: f64,
     /// CPU time (user + system), steadier than wall time on a busy machine.
     pub cpu_seconds: f64,
+    /// Present when the run printed its figures.
+    pub figures: Option<Figures>,
 }
 
 pub struct RunOptions {
@@ -133,16 +175,25 @@ pub fn run_tasks(corpus: &Path, tasks: &[Task], opts: &RunOptions, mut progress:
 
 fn run_task(corpus: &Path, task: &Task, opts: &RunOptions) -> TaskResult {
     let mut args = if opts.parse_only { task.front_args(corpus) } else { task.verify_args(corpus) };
-    if opts.parse_only {
-        args.push("--parse-only".into());
-    }
+    args.push(if opts.parse_only { "--parse-only" } else { "--json" }.into());
     let mut command = Command::new(&opts.binary);
     command.args(&args).current_dir(task.dir(corpus));
-    let (outcome, seconds, cpu_seconds) = match run_with_timeout(&mut command, opts.timeout) {
-        Ok(out) => (classify(&out, opts.parse_only), out.elapsed.as_secs_f64(), out.cpu.as_secs_f64()),
-        Err(err) => (Outcome::Crash(format!("cannot run {}: {err}", opts.binary.display())), 0.0, 0.0),
-    };
-    TaskResult { task: task.clone(), outcome, seconds, cpu_seconds }
+    match run_with_timeout(&mut command, opts.timeout) {
+        Ok(out) => TaskResult {
+            task: task.clone(),
+            outcome: classify(&out, opts.parse_only),
+            seconds: out.elapsed.as_secs_f64(),
+            cpu_seconds: out.cpu.as_secs_f64(),
+            figures: json_document(&out).and_then(|doc| Figures::from_json(&doc["stats"])),
+        },
+        Err(err) => TaskResult {
+            task: task.clone(),
+            outcome: Outcome::Crash(format!("cannot run {}: {err}", opts.binary.display())),
+            seconds: 0.0,
+            cpu_seconds: 0.0,
+            figures: None,
+        },
+    }
 }
 
 #[cfg(test)]
@@ -159,6 +210,20 @@ mod tests {
         assert_eq!(classify(&unknown, false), Outcome::Unknown("unsupported: no engine".into()));
         assert_eq!(classify(&output(Ending::Exited(10), "trace\nVERIFICATION FAILED\n", ""), false), Outcome::Failed);
         assert_eq!(classify(&output(Ending::Exited(0), "VERIFICATION SUCCESSFUL", ""), false), Outcome::Successful);
+    }
+
+    #[test]
+    fn json_output_gives_verdict_reason_and_figures() {
+        let doc = r#"{"verdict": "VERIFICATION UNKNOWN", "reason": "unsupported: x",
+            "stats": {"aig_ands": 7, "cnf_vars": 9, "cnf_clauses": 21, "symex_seconds": 0.5, "sat_seconds": 0.25}}"#;
+        let out = output(Ending::Exited(5), doc, "");
+        assert_eq!(classify(&out, false), Outcome::Unknown("unsupported: x".into()));
+        let stats = &json_document(&out).unwrap()["stats"];
+        let figures = Figures { aig_ands: 7, cnf_vars: 9, cnf_clauses: 21, symex_seconds: 0.5, sat_seconds: 0.25 };
+        assert_eq!(Figures::from_json(stats), Some(figures));
+        let failed = output(Ending::Exited(10), r#"{"verdict": "VERIFICATION FAILED", "stats": {}}"#, "");
+        assert_eq!(classify(&failed, false), Outcome::Failed);
+        assert_eq!(Figures::from_json(&json_document(&failed).unwrap()["stats"]), None);
     }
 
     #[test]
