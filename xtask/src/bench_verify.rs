@@ -87,14 +87,14 @@ pub fn render(now: &Value, previous: Option<&Value>) -> String {
         let _ = writeln!(out, "{label:<34}{:>14}{:>14}{:>9}", number(now[key].as_f64()), number(was), change(now[key].as_f64(), was));
     }
     let _ = writeln!(out, "\nlargest formulas (last bound):");
-    let _ = writeln!(out, "{:<52}{:>11}{:>8}{:>11}{:>11}{:>12}{:>16}", "task", "outcome", "cpu s", "aig ands", "cnf vars", "cnf clauses", "previous clauses");
+    let _ = writeln!(out, "{:<52}{:>11}{:>8}{:>11}{:>11}{:>13}{:>18}", "task", "outcome", "cpu s", "aig ands", "cnf vars", "cnf clauses", "previous clauses");
     for task in now["largest"].as_array().into_iter().flatten() {
         let id = task["id"].as_str().unwrap_or("?");
         let was = previous
             .and_then(|p| p["largest"].as_array()?.iter().find(|t| t["id"] == id)?["cnf_clauses"].as_f64());
         let _ = writeln!(
             out,
-            "{id:<52}{:>11}{:>8.2}{:>11}{:>11}{:>12}{:>16}",
+            "{id:<52}{:>11}{:>8.2}{:>11}{:>11}{:>13}{:>18}",
             task["outcome"].as_str().unwrap_or("?"),
             task["cpu_seconds"].as_f64().unwrap_or(0.0),
             number(task["aig_ands"].as_f64()),
