@@ -1,14 +1,18 @@
-//! Robustness of the front end on broken input: about 200 corpus sources,
-//! mutated deterministically (deleted spans, inserted junk, truncation,
-//! swapped lines, flipped bytes), go through `tarsier --parse-only`. None
-//! may crash or hang, and every rejection must name its place (`file:line:col`,
-//! or `file:line` for the system preprocessor's directive errors).
+//! Robustness on broken input. About 200 corpus sources, mutated
+//! deterministically (deleted spans, inserted junk, truncation, swapped
+//! lines, flipped bytes), go through `tarsier --parse-only`: none may crash
+//! or hang, and every rejection must name its place (`file:line:col`, or
+//! `file:line` for the system preprocessor's directive errors). Programs of
+//! the BMC slice with small changes that mostly keep them valid C (a digit,
+//! an operator, a deleted line) go through the whole pipeline with
+//! `--timeout`: none may crash or run past its time limit.
 
 mod common;
 use common::*;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use xtask::corpus;
+use xtask::runner::Outcome;
 
 const SOURCES: usize = 40;
 const MUTATIONS_PER_SOURCE: usize = 5;
@@ -134,6 +138,76 @@ fn mutated_corpus_inputs_never_crash_or_hang() {
     let problems = problems.into_inner().unwrap();
     println!("{} mutated inputs, {} problems", cases.len(), problems.len());
     assert!(problems.is_empty(), "{} of {} mutated inputs went wrong:\n{}", problems.len(), cases.len(), problems.join("\n"));
+}
+
+const VERIFIED_SOURCES: usize = 30;
+const VERIFIED_MUTATIONS_PER_SOURCE: usize = 2;
+/// tarsier's own limit; the runner's is larger, so a run past it is a hang.
+const VERIFY_TIMEOUT_SECONDS: u64 = 5;
+const HANG_LIMIT: std::time::Duration = std::time::Duration::from_secs(40);
+const OPERATORS: &[u8] = b"+-*/%<>&|^!=";
+
+/// A change that usually keeps the program valid C but changes its meaning.
+fn mutate_meaning(text: &[u8], rng: &mut Rng) -> (Vec<u8>, String) {
+    let mut bytes = text.to_vec();
+    let positions = |pick: &dyn Fn(u8) -> bool| -> Vec<usize> { (0..bytes.len()).filter(|&i| pick(bytes[i])).collect() };
+    let (candidates, replacements): (Vec<usize>, &[u8]) = match rng.below(3) {
+        0 => (positions(&|b: u8| b.is_ascii_digit()), b"0123456789"),
+        1 => (positions(&|b: u8| OPERATORS.contains(&b)), OPERATORS),
+        _ => (positions(&|b: u8| b == b'\n'), b"\n"),
+    };
+    let Some(&at) = candidates.get(rng.below(candidates.len().max(1))) else { return (bytes, "unchanged".into()) };
+    if bytes[at] == b'\n' {
+        let end = bytes[at + 1..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| at + 1 + n);
+        bytes.drain(at..end);
+        return (bytes, format!("deleted the line after byte {at}"));
+    }
+    let new = replacements[rng.below(replacements.len())];
+    let old = std::mem::replace(&mut bytes[at], new);
+    (bytes, format!("replaced {:?} by {:?} at byte {at}", old as char, new as char))
+}
+
+#[test]
+fn mutated_programs_verify_without_crash_or_hang() {
+    let Some(corpus_dir) = corpus::locate() else {
+        println!("SKIP mutated_programs_verify_without_crash_or_hang: corpus not found (../shared/corpus or TARSIER_CORPUS)");
+        return;
+    };
+    let scratch = scratch_dir("mutation-verify");
+    let manifest = corpus::load_manifest(&corpus_dir).expect("the corpus manifest is readable");
+    let slice: Vec<corpus::Task> = manifest.into_iter().filter(corpus::Task::in_bmc_slice).collect();
+    let mut rng = Rng(SEED);
+    let (mut tasks, mut hows) = (Vec::new(), Vec::new());
+    for (n, task) in corpus::sample(&slice, VERIFIED_SOURCES).iter().enumerate() {
+        let Some(source) = task.input_paths(&corpus_dir).into_iter().next() else { continue };
+        let Ok(text) = std::fs::read(&source) else { continue };
+        for m in 0..VERIFIED_MUTATIONS_PER_SOURCE {
+            let (bytes, how) = mutate_meaning(&text, &mut rng);
+            let path = scratch.join(format!("v{n}_m{m}.c"));
+            std::fs::write(&path, bytes).expect("scratch file can be written");
+            let mut mutant = task.clone();
+            hows.push(format!("{} ({how})", path.display()));
+            mutant.files[0] = path.display().to_string();
+            mutant.extra_flags.push(format!("--timeout {VERIFY_TIMEOUT_SECONDS}"));
+            tasks.push(mutant);
+        }
+    }
+    let opts = xtask::runner::RunOptions {
+        binary: PathBuf::from(env!("CARGO_BIN_EXE_tarsier")),
+        parse_only: false,
+        timeout: HANG_LIMIT,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let results = xtask::runner::run_tasks(&corpus_dir, &tasks, &opts, |_| {});
+    let problems: Vec<String> = results
+        .iter()
+        .zip(&hows)
+        .filter(|(r, _)| matches!(r.outcome, Outcome::Crash(_) | Outcome::Timeout))
+        .map(|(r, how)| format!("{} from {how}: {}", r.task.id, r.outcome.reason().unwrap_or("ran past its --timeout")))
+        .collect();
+    let verdicts = results.iter().filter(|r| matches!(r.outcome, Outcome::Successful | Outcome::Failed)).count();
+    println!("{} mutated programs verified: {verdicts} verdicts, {} problems", results.len(), problems.len());
+    assert!(problems.is_empty(), "{} of {} mutated programs went wrong:\n{}", problems.len(), results.len(), problems.join("\n"));
 }
 
 #[test]
