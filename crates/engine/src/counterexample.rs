@@ -15,6 +15,10 @@ pub struct TraceLine {
     pub lhs: String,
     /// The value in C syntax (`&x + 4` for pointers).
     pub value: String,
+    /// Where the value comes from when it is a nondeterministic input
+    /// (`__VERIFIER_nondet_int()`, `nondet`, ...), so the user sees which
+    /// values the counterexample chose.
+    pub input: Option<String>,
 }
 
 /// A nondeterministic input of the counterexample.
@@ -61,7 +65,8 @@ pub(crate) fn build(program: &Program, execution: &Execution, store: &TermStore,
     }
     let (failed_index, failed) = failed.ok_or("the solver's model violates no assertion (internal error)")?;
     let mut trace = Vec::new();
-    for step in &equation.steps[..failed.steps_before] {
+    // Temporaries the front end introduces (`$ret`, ...) are not source-level steps.
+    for step in equation.steps[..failed.steps_before].iter().filter(|s| !s.lhs.starts_with('$')) {
         if !is_true(&mut evaluator, step.guard)? {
             continue;
         }
@@ -71,6 +76,7 @@ pub(crate) fn build(program: &Program, execution: &Execution, store: &TermStore,
             function: program.functions[step.function].name.clone(),
             lhs: step.lhs.clone(),
             value: render(program, execution, step.ty, &value),
+            input: equation.inputs.iter().find(|i| i.value == step.value).map(|i| input_source(&i.kind)),
         });
     }
     let mut inputs = Vec::new();
@@ -95,6 +101,17 @@ pub(crate) fn build(program: &Program, execution: &Execution, store: &TermStore,
         trace,
         inputs,
     })
+}
+
+/// How an input is named in the trace.
+fn input_source(kind: &InputKind) -> String {
+    match kind {
+        InputKind::Nondet => "nondet".to_string(),
+        InputKind::ExternalCall(name) => format!("{name}()"),
+        InputKind::Uninitialized(name) => format!("uninitialised {name}"),
+        InputKind::EntryArgument(name) => format!("argument {name}"),
+        InputKind::AllocationFailure => "allocation failure".to_string(),
+    }
 }
 
 /// Little-endian bytes of a Boolean or bit-vector value.

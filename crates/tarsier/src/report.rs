@@ -75,8 +75,9 @@ impl Printer<'_> {
             }
             Verdict::False(cex) => {
                 out += "Counterexample:\n";
-                for TraceLine { loc, function, lhs, value } in &cex.trace {
-                    out += &format!("  {} {function}: {lhs} = {value}\n", self.place(*loc));
+                for TraceLine { loc, function, lhs, value, input } in &cex.trace {
+                    let source = input.as_ref().map_or(String::new(), |from| format!("    [input: {from}]"));
+                    out += &format!("  {} {function}: {lhs} = {value}{source}\n", self.place(*loc));
                 }
                 out += &format!(
                     "Violated property:\n  {} {}\n  {}\n  {}\n",
@@ -116,7 +117,8 @@ impl Printer<'_> {
                 });
                 doc["trace"] = cex.trace.iter().map(|step| {
                     let (file, line) = self.location(step.loc);
-                    json!({ "file": file, "line": line, "function": step.function, "lhs": step.lhs, "value": step.value })
+                    json!({ "file": file, "line": line, "function": step.function, "lhs": step.lhs, "value": step.value,
+                            "input": step.input })
                 }).collect();
             }
         }

@@ -247,3 +247,22 @@ fn preprocessed_input_skips_the_preprocessor() {
     let out = run([file.to_str().unwrap(), "--cpp", "false", "--parse-only"]);
     assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{}", out.stderr);
 }
+
+/// The README's example session must be what tarsier prints today.
+#[test]
+fn readme_example_output_is_what_tarsier_prints() {
+    if !front_end_ready("readme_example_output_is_what_tarsier_prints") {
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md is readable");
+    let prompt = "$ cargo run --release -- ";
+    let start = readme.find(prompt).expect("the README shows an example command");
+    let session = &readme[start + prompt.len()..];
+    let (command, rest) = session.split_once('\n').unwrap();
+    let shown = &rest[..rest.find("```").expect("the example block is closed")];
+    let mut tarsier = tarsier();
+    tarsier.args(command.split_whitespace()).current_dir(&root);
+    let out = xtask::process::run_with_timeout(&mut tarsier, RUN_LIMIT).expect("the tarsier binary runs");
+    assert_eq!(out.stdout, shown, "README example `{command}` prints something else");
+}
