@@ -18,8 +18,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Body-less functions the models may leave to symex and the interpreter.
 const BUILT_INS: &[&str] = &["malloc", "free", "memcpy", "memset", "__assert_fail"];
-/// Prefixes of the intrinsics the models and the system headers use.
-const INTRINSICS: &[&str] = &["__VERIFIER_", "__builtin_"];
+/// Prefixes of the intrinsics the models and the system headers use, and
+/// of the functions models call where their behaviour is deliberately not
+/// modelled (a verdict resting on such a call is not trusted).
+const INTRINSICS: &[&str] = &["__VERIFIER_", "__builtin_", "__tarsier_unmodelled_"];
 
 fn data_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models_data");
@@ -229,4 +231,31 @@ fn time_stores_through_its_argument() {
     let program =
         compile_src("#include <time.h>\nint main(void) { time_t t; return time(&t) != t; }\n");
     assert!(matches!(run(&program, 0x5a), Outcome::Completed(0)));
+}
+
+#[test]
+fn a_switch_of_locale_reaches_the_unmodelled_marker_unless_to_c() {
+    let to_c = compile_src(
+        "#include <locale.h>\n#include <string.h>\n\
+         int main(void) { return setlocale(LC_ALL, \"C\") == 0 || strcoll(\"b\", \"a\") <= 0; }\n",
+    );
+    assert!(matches!(run(&to_c, 0), Outcome::Completed(0)));
+    // Inputs of zero let setlocale succeed; the collation is then unknown.
+    let collate = compile_src(
+        "#include <locale.h>\n#include <string.h>\n\
+         int main(void) { setlocale(LC_COLLATE, \"cs_CZ\"); return strcoll(\"b\", \"a\") == 0 ? 0 : 1; }\n",
+    );
+    assert!(matches!(run(&collate, 0), Outcome::Completed(0)), "any order, here 0");
+    let ctype = compile_src("#include <locale.h>\nint main(void) { setlocale(LC_CTYPE, \"\"); return 0; }\n");
+    assert!(cfront::library_models::referenced_bodiless(&ctype).contains("__tarsier_unmodelled_locale_switch"));
+}
+
+#[test]
+fn strerror_gives_a_string_for_any_number() {
+    let program = compile_src(
+        "#include <string.h>\nint main(void) { const char *m = strerror(-5); return m == 0 || strlen(m) > 63; }\n",
+    );
+    for byte in [0, 0x20, 0x41] {
+        assert!(matches!(run(&program, byte), Outcome::Completed(0) | Outcome::AssumptionViolated { .. }));
+    }
 }

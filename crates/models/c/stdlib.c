@@ -1,13 +1,24 @@
-/* stdlib.h: integer helpers and the pseudo-random generator. The numeric
-   conversions follow the C locale; a value the result type cannot hold is
-   undefined behaviour by the standard, so the model returns an arbitrary
-   value then. Sums are bounded before they are formed, so the model never
-   wraps (the overflow checks also watch model code). */
+/* stdlib.h: integer helpers, the numeric conversions, the environment,
+   the pseudo-random generator, and errno (glibc's `errno` macro reads
+   `*__errno_location()`). The conversions follow the C locale; atoi and
+   friends on a value the result type cannot hold is undefined behaviour by
+   the standard, so the model returns an arbitrary value then, while the
+   strto* functions saturate and set ERANGE as the standard requires. Sums
+   are bounded before they are formed, so the model never wraps (the
+   overflow checks also watch model code). */
 
 int __VERIFIER_nondet_int(void);
 long __VERIFIER_nondet_long(void);
 long long __VERIFIER_nondet_longlong(void);
 void __VERIFIER_assume(int condition);
+
+int __tarsier_errno;
+
+int *
+__errno_location(void)
+{
+    return &__tarsier_errno;
+}
 
 int
 abs(int x)
@@ -95,4 +106,179 @@ rand(void)
 void
 srand(unsigned int seed)
 {
+}
+
+typedef struct {
+    int quot;
+    int rem;
+} div_t;
+
+typedef struct {
+    long quot;
+    long rem;
+} ldiv_t;
+
+typedef struct {
+    long long quot;
+    long long rem;
+} lldiv_t;
+
+/* Division truncates toward zero (C99), so numer == quot * denom + rem. */
+div_t
+div(int numer, int denom)
+{
+    div_t result = {numer / denom, numer % denom};
+    return result;
+}
+
+ldiv_t
+ldiv(long numer, long denom)
+{
+    ldiv_t result = {numer / denom, numer % denom};
+    return result;
+}
+
+lldiv_t
+lldiv(long long numer, long long denom)
+{
+    lldiv_t result = {numer / denom, numer % denom};
+    return result;
+}
+
+/* The value of the digit character c in bases up to 36, else 36. */
+int
+__tarsier_digit_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A' + 10;
+    return 36;
+}
+
+/* The scan the strto* functions share: the magnitude of the number at the
+   start of s (after white space, a sign and, in base 16 or 0, a "0x"
+   prefix followed by a hex digit) in base 0 or 2..36. Stores the end of
+   the digits, or s itself when there are none, in *end when end is not
+   null; *negative tells the sign and *overflow whether the magnitude
+   exceeds unsigned long long (the digits are consumed all the same). */
+unsigned long long
+__tarsier_scan_integer(const char *s, char **end, int base, int *negative, int *overflow)
+{
+    size_t i = 0;
+    unsigned long long magnitude = 0;
+    while (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))
+        i++;
+    *negative = s[i] == '-';
+    if (s[i] == '-' || s[i] == '+')
+        i++;
+    if ((base == 0 || base == 16) && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')
+        && __tarsier_digit_value(s[i + 2]) < 16) {
+        base = 16;
+        i += 2;
+    } else if (base == 0) {
+        base = s[i] == '0' ? 8 : 10;
+    }
+    size_t first = i;
+    *overflow = 0;
+    for (; __tarsier_digit_value(s[i]) < base; i++) {
+        unsigned long long digit = __tarsier_digit_value(s[i]);
+        if (magnitude > (~0ULL - digit) / base)
+            *overflow = 1;
+        else
+            magnitude = magnitude * base + digit;
+    }
+    if (end != 0)
+        *end = (char *)(i == first ? s : s + i);
+    return magnitude;
+}
+
+/* strtol and strtoll for a result type whose largest value is max: out of
+   range saturates with errno ERANGE, an invalid base gives 0 with errno
+   EINVAL and leaves *end alone (as glibc does). */
+long long
+__tarsier_strto_signed(const char *s, char **end, int base, long long max)
+{
+    int negative, overflow;
+    if (base < 0 || base == 1 || base > 36) {
+        __tarsier_errno = 22; /* EINVAL */
+        return 0;
+    }
+    unsigned long long magnitude = __tarsier_scan_integer(s, end, base, &negative, &overflow);
+    if (overflow || magnitude > (unsigned long long)max + negative) {
+        __tarsier_errno = 34; /* ERANGE */
+        return negative ? -max - 1 : max;
+    }
+    if (!negative || magnitude == 0)
+        return (long long)magnitude;
+    return -(long long)(magnitude - 1) - 1;
+}
+
+/* strtoul and strtoull for a result type whose largest value is max: a
+   minus sign negates in the result type, out of range saturates at max
+   with errno ERANGE. */
+unsigned long long
+__tarsier_strto_unsigned(const char *s, char **end, int base, unsigned long long max)
+{
+    int negative, overflow;
+    if (base < 0 || base == 1 || base > 36) {
+        __tarsier_errno = 22; /* EINVAL */
+        return 0;
+    }
+    unsigned long long magnitude = __tarsier_scan_integer(s, end, base, &negative, &overflow);
+    if (overflow || magnitude > max) {
+        __tarsier_errno = 34; /* ERANGE */
+        return max;
+    }
+    if (!negative || magnitude == 0)
+        return magnitude;
+    return max - magnitude + 1;
+}
+
+long
+strtol(const char *restrict s, char **restrict end, int base)
+{
+    return (long)__tarsier_strto_signed(s, end, base, (long)(~0UL >> 1));
+}
+
+long long
+strtoll(const char *restrict s, char **restrict end, int base)
+{
+    return __tarsier_strto_signed(s, end, base, 9223372036854775807LL);
+}
+
+unsigned long
+strtoul(const char *restrict s, char **restrict end, int base)
+{
+    return (unsigned long)__tarsier_strto_unsigned(s, end, base, ~0UL);
+}
+
+unsigned long long
+strtoull(const char *restrict s, char **restrict end, int base)
+{
+    return __tarsier_strto_unsigned(s, end, base, ~0ULL);
+}
+
+/* Reached for a variable the program's environment may hold: its value is
+   not modelled. */
+char *__tarsier_unmodelled_environment_value(const char *name);
+
+/* glibc finds no variable with an empty name; any other may be unset. */
+char *
+getenv(const char *name)
+{
+    if (name[0] == 0 || __VERIFIER_nondet_int())
+        return 0;
+    return __tarsier_unmodelled_environment_value(name);
+}
+
+/* The next value of glibc's rand_r sequence is some value in range; the
+   state it leaves in *seed is arbitrary. */
+int
+rand_r(unsigned int *seed)
+{
+    *seed = (unsigned int)__VERIFIER_nondet_int();
+    return rand();
 }

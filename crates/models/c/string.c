@@ -1,7 +1,8 @@
 /* string.h, per the C standard: comparisons are on unsigned char values,
    searches include the terminating null character. Each function reads
    and writes through the program's pointers, so the memory checks apply
-   to the bytes it touches. */
+   to the bytes it touches. Collation follows the locale setlocale chose
+   (see locale.c). */
 
 size_t
 strlen(const char *s)
@@ -172,4 +173,112 @@ strdup(const char *s)
     if (copy != 0)
         memcpy(copy, s, size);
     return copy;
+}
+
+char *
+strndup(const char *s, size_t max)
+{
+    size_t length = strnlen(s, max);
+    char *copy = malloc(length + 1);
+    if (copy != 0) {
+        memcpy(copy, s, length);
+        copy[length] = 0;
+    }
+    return copy;
+}
+
+char *
+strpbrk(const char *s, const char *accept)
+{
+    for (size_t i = 0; s[i] != 0; i++)
+        if (strchr(accept, s[i]) != 0)
+            return (char *)(s + i);
+    return 0;
+}
+
+void *
+memrchr(const void *s, int c, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = n; i > 0; i--)
+        if (p[i - 1] == (unsigned char)c)
+            return (void *)(p + i - 1);
+    return 0;
+}
+
+/* The token of s (or, when s is null, of the rest *save holds) up to the
+   next byte of delim, which is overwritten with a null character; *save
+   keeps the rest. */
+char *
+strtok_r(char *restrict s, const char *restrict delim, char **restrict save)
+{
+    if (s == 0)
+        s = *save;
+    s += strspn(s, delim);
+    if (*s == 0) {
+        *save = s;
+        return 0;
+    }
+    char *end = s + strcspn(s, delim);
+    if (*end == 0) {
+        *save = end;
+        return s;
+    }
+    *end = 0;
+    *save = end + 1;
+    return s;
+}
+
+char *__tarsier_strtok_save;
+
+char *
+strtok(char *restrict s, const char *restrict delim)
+{
+    return strtok_r(s, delim, &__tarsier_strtok_save);
+}
+
+int
+__tarsier_lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+int
+strcasecmp(const char *a, const char *b)
+{
+    const unsigned char *x = (const unsigned char *)a;
+    const unsigned char *y = (const unsigned char *)b;
+    size_t i = 0;
+    while (x[i] != 0 && __tarsier_lower(x[i]) == __tarsier_lower(y[i]))
+        i++;
+    return __tarsier_lower(x[i]) - __tarsier_lower(y[i]);
+}
+
+int
+strncasecmp(const char *a, const char *b, size_t n)
+{
+    const unsigned char *x = (const unsigned char *)a;
+    const unsigned char *y = (const unsigned char *)b;
+    size_t i = 0;
+    if (n == 0)
+        return 0;
+    while (i + 1 < n && x[i] != 0 && __tarsier_lower(x[i]) == __tarsier_lower(y[i]))
+        i++;
+    return __tarsier_lower(x[i]) - __tarsier_lower(y[i]);
+}
+
+/* The message text is unknown (no unit defines this array); glibc's are
+   shorter than 64 bytes. POSIX lets a later call overwrite the string, so
+   one buffer serves every call. */
+extern char __tarsier_strerror_text[64];
+int __VERIFIER_nondet_int(void);
+void __VERIFIER_assume(int condition);
+
+char *
+strerror(int errnum)
+{
+    int end = __VERIFIER_nondet_int();
+    __VERIFIER_assume(end >= 0 && end < 64);
+    __tarsier_strerror_text[end] = 0;
+    return __tarsier_strerror_text;
 }

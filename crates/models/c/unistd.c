@@ -1,18 +1,8 @@
-/* Time and sleeping: the clock is arbitrary, sleeping may be interrupted. */
+/* unistd.h: sleeping may be interrupted. */
 
-long __VERIFIER_nondet_long(void);
 unsigned int __VERIFIER_nondet_uint(void);
 int __VERIFIER_nondet_int(void);
 void __VERIFIER_assume(int condition);
-
-time_t
-time(time_t *result)
-{
-    time_t now = __VERIFIER_nondet_long();
-    if (result != 0)
-        *result = now;
-    return now;
-}
 
 /* The seconds left when interrupted, else 0. */
 unsigned int

@@ -21,6 +21,8 @@ pub const UNITS: &[(&str, &str)] = &[
     ("ctype.c", include_str!("../c/ctype.c")),
     ("stdio.c", include_str!("../c/stdio.c")),
     ("unistd.c", include_str!("../c/unistd.c")),
+    ("time.c", include_str!("../c/time.c")),
+    ("locale.c", include_str!("../c/locale.c")),
     ("math.c", include_str!("../c/math.c")),
 ];
 

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 // The string.h models against the values the C standard requires.
 #include <string.h>
 #include <stdlib.h>
@@ -49,5 +50,24 @@ int main(void) {
     char *copy = strdup(s);
     CHECK(copy != NULL && copy != s && strcmp(copy, s) == 0);
     free(copy);
+    char words[] = "- This, a sample.";
+    CHECK(strcmp(strtok(words, " ,.-"), "This") == 0);
+    CHECK(strcmp(strtok(0, " ,.-"), "a") == 0);
+    CHECK(strcmp(strtok(0, " ,.-"), "sample") == 0);
+    CHECK(strtok(0, " ,.-") == 0);
+    char pair[] = "k=v";
+    char *rest;
+    CHECK(strtok_r(pair, "=", &rest) == pair && strcmp(rest, "v") == 0);
+    const char *hay = "This is";
+    CHECK(strpbrk(hay, "aeiou") == hay + 2 && strpbrk(hay, "xyz") == 0);
+    const char *abc = "abcabc";
+    CHECK(memrchr(abc, 'b', 6) == abc + 4 && memrchr(abc, 'b', 1) == 0);
+    char *prefix = strndup("hello", 3);
+    CHECK(prefix != 0 && strcmp(prefix, "hel") == 0);
+    free(prefix);
+    CHECK(strcasecmp("HeLLo", "hello") == 0 && sign(strcasecmp("a", "B")) < 0);
+    CHECK(strncasecmp("ABcd", "abCX", 3) == 0 && sign(strncasecmp("ab", "AC", 2)) < 0);
+    CHECK(strerror(2) != 0);
+    CHECK(sign(strcoll("a", "b")) < 0 && strcoll("x", "x") == 0);
     return 0;
 }
