@@ -114,13 +114,32 @@ fn input_source(kind: &InputKind) -> String {
     }
 }
 
-/// Little-endian bytes of a Boolean or bit-vector value.
+/// Bytes of a byte-array value given back to the interpreter at most
+/// (the contents of a large object; the replay pads with zeros).
+const MAX_ARRAY_INPUT_BYTES: u64 = 1 << 20;
+
+/// Little-endian bytes of a Boolean or bit-vector value; the bytes of a
+/// byte array (offset to byte) up to its last explicit entry.
 fn to_bytes(value: &Value) -> Vec<u8> {
     match value {
         Value::Bool(b) => vec![u8::from(*b)],
         Value::Bv(bv) => {
             let len = bv.width().div_ceil(8) as usize;
             bv.words().iter().flat_map(|w| w.to_le_bytes()).take(len).collect()
+        }
+        Value::Array(array) => {
+            let byte = |v: &Value| v.as_bv().and_then(|b| b.to_u64()).unwrap_or(0) as u8;
+            let entries: Vec<(u64, u8)> = array
+                .entries()
+                .filter_map(|(i, v)| Some((i.as_bv()?.to_u64()?, byte(v))))
+                .filter(|&(i, _)| i < MAX_ARRAY_INPUT_BYTES)
+                .collect();
+            let len = entries.iter().map(|&(i, _)| i + 1).max().unwrap_or(0);
+            let mut bytes = vec![byte(array.default_value()); len as usize];
+            for (i, b) in entries {
+                bytes[i as usize] = b;
+            }
+            bytes
         }
         other => other.to_string().into_bytes(),
     }

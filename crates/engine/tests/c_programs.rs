@@ -105,11 +105,20 @@ fn variable_length_arrays_are_sized_at_run_time() {
     expect_false(&empty, &Config::default(), PropertyClass::ArrayBounds);
     let negative = "int a = -1;\nint main(void) { int b[a]; return 0; }";
     expect_false(negative, &Config::default(), PropertyClass::ArrayBounds);
-    let unbounded = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 0); char c[n]; c[n - 1] = 1; return c[n - 1] - 1; }}");
-    match run(&unbounded, &Config::default()) {
-        Verdict::Unknown(reason) => assert!(reason.contains("bound is too small"), "{reason}"),
-        other => panic!("expected UNKNOWN, got {other:?}"),
-    }
+    // No bound on the length: the array is a byte array of symbolic size.
+    let large = |index: &str, range: &str| format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume({range}); char c[n]; c[n - 1] = 1; c[0] = 2; return c[{index}] == 1 ? 0 : 1 / (n - 1); }}");
+    expect_true(&large("n - 1", "n > 1"), &Config::default());
+    // (A small length keeps the counterexample replayable.)
+    expect_false(&large("n", "n > 1 && n < 100"), &Config::default(), PropertyClass::ArrayBounds);
+}
+
+#[test]
+fn large_objects_are_byte_arrays() {
+    let global = |index: &str| format!("{NONDET}unsigned char big[1 << 20];\nint main() {{ int i = __VERIFIER_nondet_int(); __VERIFIER_assume(i >= 0 && i < (1 << 20)); big[i] = 7; int *word = (int *)(big + 8); *word = 0x01020304; assert(big[9] == 3); return big[{index}] - 7; }}");
+    expect_true(&global("i"), &Config::default());
+    expect_false(&global("i + 1"), &Config::default(), PropertyClass::ArrayBounds);
+    let heap = format!("{NONDET}#include <stdlib.h>\nint main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 4); char *p = malloc(n); if (!p) return 0; p[n - 1] = 5; int *q = realloc(p, (size_t)n * 2); if (!q) {{ free(p); return 0; }} assert(((char *)q)[n - 1] == 5); free(q); return 0; }}");
+    expect_true(&heap, &Config::default());
 }
 
 #[test]

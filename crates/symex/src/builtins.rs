@@ -161,18 +161,15 @@ impl<'a> Symex<'a> {
         if self.store.is_false(succeeds) {
             return Ok(Allocation { pointer: null, object: None, succeeds });
         }
-        let sized = self.size_new_object(size, succeeds, what)?;
-        let o = self.objects.add(ObjectKind::Heap { loc: self.loc }, format!("dynamic_object@{}", self.loc.line), sized.capacity);
-        if let Some(term) = sized.symbolic {
-            self.objects.set_symbolic_size(o, term);
-        }
-        let bits = self.objects.get(o).value_bits();
+        let o = self.add_object(ObjectKind::Heap { loc: self.loc }, format!("dynamic_object@{}", self.loc.line), size)?;
         let contents = if zeroed {
-            self.store.bv_u64(bits, 0)
+            self.objects.mark_zero_filled(o);
+            self.objects.get(o).zero_value(self.store)
         } else {
             let path = self.state.guard;
             self.state.guard = self.store.and2(path, succeeds);
-            let contents = self.store.var("dynamic_contents", smt::Sort::BitVec(bits));
+            let sort = self.objects.get(o).value_sort(self.store);
+            let contents = self.store.var("dynamic_contents", sort);
             self.record_input(contents, None, InputKind::Uninitialized(what.to_string()));
             self.state.guard = path;
             contents
@@ -287,7 +284,6 @@ impl<'a> Symex<'a> {
     /// `old` points to into the fresh object `target`, when `moves` holds.
     fn copy_into_new_block(&mut self, old: TermId, target: crate::ObjectId, moves: TermId) -> Result<()> {
         let target_size = self.object_size(target);
-        let target_capacity = self.objects.get(target).size;
         for (source, cond) in self.heap_targets(old) {
             let copying = self.store.and2(cond, moves);
             if self.store.is_false(copying) {
@@ -296,37 +292,60 @@ impl<'a> Symex<'a> {
             let source_size = self.object_size(source);
             let shorter = self.store.bv_ult(source_size, target_size);
             let count = self.store.ite(shorter, source_size, target_size);
-            let capacity = self.objects.get(source).size.min(target_capacity);
-            let from = self.object_value(source);
             let into = self.object_value(target);
-            let copied = self.copy_prefix(from, into, count, capacity)?;
+            let copied = self.copy_prefix(source, target, count)?;
             let merged = self.store.ite(copying, copied, into);
             self.state.set_value(target, merged);
         }
         Ok(())
     }
 
-    /// `into` with its first `count` bytes (a wide term, at most
-    /// `capacity`) taken from `from`.
-    fn copy_prefix(&mut self, from: TermId, into: TermId, count: TermId, capacity: u64) -> Result<TermId> {
+    /// The value of `target` with its first `count` bytes (a wide term)
+    /// taken from `source`.
+    fn copy_prefix(&mut self, source: crate::ObjectId, target: crate::ObjectId, count: TermId) -> Result<TermId> {
+        let from = self.object_value(source);
+        let into = self.object_value(target);
         let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
         if let Some(n) = self.store.as_bv_const(count).and_then(BvValue::to_u64) {
             if n == 0 {
                 return Ok(into);
             }
-            let prefix = self.store.extract((n * 8) as u32 - 1, 0, from);
-            return self.insert_bits(into, zero, prefix);
+            if n > MAX_BLOCK_BYTES {
+                return Err(Stop::unsupported(format!("realloc copying {n} bytes"), self.loc));
+            }
+            let prefix = self.read_object_bits(source, from, zero, (n * 8) as u32)?;
+            return self.write_object_bits(target, into, zero, prefix);
         }
-        let mut result = into;
-        for i in 0..capacity {
-            let at = self.store.bv_u64(self.layout.wide_bits(), i);
-            let copied = self.store.bv_ult(at, count);
-            let bit = self.store.bv_u64(self.layout.wide_bits(), i * 8);
-            let byte = self.extract_bits(from, bit, 8)?;
-            let with_byte = self.insert_bits(result, bit, byte)?;
-            result = self.store.ite(copied, with_byte, result);
+        // With one block of constant size the count is at most that size.
+        let constant_sizes = [source, target].map(|o| {
+            let object = self.objects.get(o);
+            object.size_term.is_none().then_some(object.size)
+        });
+        if let Some(limit) = constant_sizes.into_iter().flatten().min() {
+            if limit > MAX_BLOCK_BYTES {
+                return Err(Stop::unsupported(format!("realloc copying up to {limit} bytes"), self.loc));
+            }
+            let mut result = into;
+            for i in 0..limit {
+                let at = self.store.bv_u64(self.layout.wide_bits(), i);
+                let copied = self.store.bv_ult(at, count);
+                let bit = self.store.bv_u64(self.layout.wide_bits(), i * 8);
+                let byte = self.read_object_bits(source, from, bit, 8)?;
+                let old = self.read_object_bits(target, result, bit, 8)?;
+                let byte = self.store.ite(copied, byte, old);
+                result = self.write_object_bits(target, result, bit, byte)?;
+            }
+            return Ok(result);
         }
-        Ok(result)
+        // Both blocks are byte arrays of symbolic size. Arrays
+        // cannot be blended per index, so the new block takes the whole old
+        // array: its bytes past the old size are then the old block's bytes
+        // past its end, unconstrained like fresh memory unless the old
+        // block was zero-filled by calloc.
+        if self.objects.get(source).zero_filled {
+            self.approximate("realloc of a zero-filled block of symbolic size: the bytes past its old size are taken as zero", true);
+        }
+        Ok(from)
     }
 
     /// `memcpy(dst, src, n)` with a constant `n`: one read and one write of

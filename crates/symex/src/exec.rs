@@ -120,8 +120,9 @@ impl<'a> Symex<'a> {
                     _ => ObjectKind::StringLiteral(symbol),
                 };
                 let name = sym.display_name.clone();
-                let size = self.constant_object_size(sym.ty, sym.loc)?;
-                let o = self.objects.add(kind, name, size);
+                let size = repr::size_of(self.program, sym.ty, sym.loc)?;
+                let size = self.store.bv_u64(self.layout.wide_bits(), size);
+                let o = self.add_object(kind, name, size)?;
                 self.globals.insert(symbol, o);
                 Ok(o)
             }
@@ -136,13 +137,7 @@ impl<'a> Symex<'a> {
                 let frame_id = frame.id;
                 let (ty, name) = (sym.ty, sym.display_name.clone());
                 let size = self.type_size(ty)?;
-                let what = if crate::sizes::is_variably_modified(&self.program.types, ty) { "variable-length array" } else { "object" };
-                let everywhere = self.store.true_term();
-                let size = self.size_new_object(size, everywhere, what)?;
-                let o = self.objects.add(ObjectKind::Local { symbol, frame: frame_id }, name, size.capacity);
-                if let Some(term) = size.symbolic {
-                    self.objects.set_symbolic_size(o, term);
-                }
+                let o = self.add_object(ObjectKind::Local { symbol, frame: frame_id }, name, size)?;
                 self.frames.last_mut().expect("checked above").locals.insert(symbol, o);
                 Ok(o)
             }
@@ -427,8 +422,8 @@ impl<'a> Symex<'a> {
         let o = self.variable_object(symbol)?;
         let sym = &self.program.symbols[symbol];
         let name = sym.display_name.clone();
-        let bits = self.objects.get(o).value_bits();
-        let value = self.store.var(&name, smt::Sort::BitVec(bits));
+        let sort = self.objects.get(o).value_sort(self.store);
+        let value = self.store.var(&name, sort);
         self.record_input(value, Some(sym.ty), InputKind::Uninitialized(name));
         self.state.set_value(o, value);
         let t = self.store.true_term();
@@ -612,10 +607,12 @@ fn initial_value(
         return v;
     }
     let obj = objects.get(object);
-    let bits = obj.value_bits();
     let v = match obj.kind {
-        ObjectKind::Global(_) | ObjectKind::StringLiteral(_) | ObjectKind::Function(_) => store.bv_u64(bits, 0),
-        _ => store.var(&obj.name, smt::Sort::BitVec(bits)),
+        ObjectKind::Global(_) | ObjectKind::StringLiteral(_) | ObjectKind::Function(_) => obj.zero_value(store),
+        _ => {
+            let sort = obj.value_sort(store);
+            store.var(&obj.name, sort)
+        }
     };
     initial_values.insert(object, v);
     v

@@ -2,9 +2,13 @@
 //!
 //! Every variable instance (a global, or a local in one call-frame
 //! instance), string literal, allocation instance and function is an
-//! [`Object`]. An object's value is a single bit-vector of `8 * size` bits
-//! (byte `i` in bits `8i..8i+8`, little-endian), so field access, array
-//! indexing, unions and type punning are all bit-ranges of it.
+//! [`Object`]. A small object of constant size has as value a single
+//! bit-vector of `8 * size` bits (byte `i` in bits `8i..8i+8`,
+//! little-endian), so field access, array indexing, unions and type
+//! punning are all bit-ranges of it. An object of symbolic size or larger
+//! than [`MAX_OBJECT_BYTES`] is a byte array instead (`Array(BV64, BV8)`,
+//! byte offset to byte): accesses become selects and stores of the bytes
+//! they cover, which the bit-blaster resolves by read-over-write.
 //!
 //! A pointer is a bit-vector of the data model's pointer width: the high
 //! [`PointerLayout::object_bits`] bits name the object, the low bits are a
@@ -56,6 +60,10 @@ pub struct Object {
     pub size: u64,
     /// A symbolic size in bytes (in the wide offset width), at most `size`.
     pub size_term: Option<TermId>,
+    /// The value is a byte array rather than a bit-vector.
+    pub byte_array: bool,
+    /// Created with every byte zero (by `calloc`).
+    pub zero_filled: bool,
     /// The number used in pointers, once the address has been taken.
     pub number: Option<u64>,
 }
@@ -66,6 +74,24 @@ impl Object {
     pub fn value_bits(&self) -> u32 {
         (self.size.max(1) * 8) as u32
     }
+    /// The sort of the object's value.
+    pub fn value_sort(&self, store: &mut TermStore) -> Sort {
+        if self.byte_array {
+            store.array_sort(Sort::BitVec(BYTE_INDEX_BITS), Sort::BitVec(8))
+        } else {
+            Sort::BitVec(self.value_bits())
+        }
+    }
+    /// The value with every byte zero.
+    pub fn zero_value(&self, store: &mut TermStore) -> TermId {
+        match self.value_sort(store) {
+            Sort::BitVec(bits) => store.bv_u64(bits, 0),
+            array => {
+                let zero = store.bv_u64(8, 0);
+                store.const_array(array, zero)
+            }
+        }
+    }
     pub fn is_dynamic(&self) -> bool {
         matches!(self.kind, ObjectKind::Heap { .. })
     }
@@ -73,6 +99,9 @@ impl Object {
 
 /// Largest object symex keeps as one bit-vector.
 pub const MAX_OBJECT_BYTES: u64 = 1 << 16;
+
+/// Width of the byte offsets that index a byte-array object.
+pub const BYTE_INDEX_BITS: u32 = 64;
 
 /// The table of all objects created during one symbolic execution.
 #[derive(Clone, Debug, Default)]
@@ -83,11 +112,18 @@ pub struct Objects {
 
 impl Objects {
     pub fn add(&mut self, kind: ObjectKind, name: String, size: u64) -> ObjectId {
-        self.objects.push(Object { kind, name, size, size_term: None, number: None })
+        self.objects.push(Object { kind, name, size, size_term: None, byte_array: false, zero_filled: false, number: None })
     }
     /// Gives `id` the symbolic size `size` (at most its capacity).
     pub fn set_symbolic_size(&mut self, id: ObjectId, size: TermId) {
         self.objects[id].size_term = Some(size);
+    }
+    pub fn mark_zero_filled(&mut self, id: ObjectId) {
+        self.objects[id].zero_filled = true;
+    }
+    /// Makes `id` a byte-array object (before it has a value).
+    pub fn set_byte_array(&mut self, id: ObjectId) {
+        self.objects[id].byte_array = true;
     }
     pub fn get(&self, id: ObjectId) -> &Object {
         &self.objects[id]

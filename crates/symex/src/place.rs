@@ -261,7 +261,7 @@ impl<'a> Symex<'a> {
                 continue;
             }
             let whole = self.object_value(t.object);
-            let part = self.extract_bits(whole, t.bit_offset, bits)?;
+            let part = self.read_object_bits(t.object, whole, t.bit_offset, bits)?;
             value = Some(match value {
                 None => part,
                 Some(rest) => self.store.ite(ok, part, rest),
@@ -298,7 +298,7 @@ impl<'a> Symex<'a> {
                 continue;
             }
             let old = self.object_value(t.object);
-            let new = self.insert_bits(old, t.bit_offset, bits)?;
+            let new = self.write_object_bits(t.object, old, t.bit_offset, bits)?;
             let merged = self.store.ite(ok, new, old);
             self.state.set_value(t.object, merged);
         }

@@ -1,35 +1,22 @@
 //! Run-time sizes: the size of a type as a term (variable-length arrays
 //! are sized by the current values of their length variables), and the
-//! sizing of new objects whose size may be symbolic.
+//! creation of objects whose size may be symbolic.
 //!
-//! An object of symbolic size keeps the flat bit-vector representation of
-//! [`crate::memory`] with a fixed capacity of [`SYMBOLIC_OBJECT_BYTES`]; its
-//! real size is a term that the bounds checks compare against. A path on
-//! which the size exceeds the capacity is cut off like a loop bound (an
-//! unwinding assertion, or an assumption that makes TRUE bounded), so the
-//! capacity never silently hides an access.
+//! A new object of constant size up to [`MAX_OBJECT_BYTES`] is a flat
+//! bit-vector of exactly its size; a larger one, or one whose size is only
+//! known as a term, is a byte array (see [`crate::memory`]) whose size term
+//! the bounds checks compare against.
 
 use crate::exec::Symex;
-use crate::memory::MAX_OBJECT_BYTES;
+use crate::memory::{ObjectId, ObjectKind, MAX_OBJECT_BYTES};
 use crate::{repr, Result, Stop};
 use ir::{ArrayLen, Expr, PropertyClass, Type, TypeId};
 use smt::{BvValue, TermId};
-
-/// Capacity of an object of symbolic size.
-pub const SYMBOLIC_OBJECT_BYTES: u64 = 1 << 10;
 
 /// Run-time sizes saturate here: far above any object that can be
 /// modelled, and low enough that a product of two saturated factors still
 /// fits the wide offset width without wrapping.
 const SATURATED_SIZE_LOG2: u32 = 66;
-
-/// The size of a new object: its modelled capacity in bytes and, when the
-/// size is not a constant, the size term (at most the capacity on every
-/// path that continues).
-pub(crate) struct ObjectSize {
-    pub capacity: u64,
-    pub symbolic: Option<TermId>,
-}
 
 /// Whether `ty` is (or has as elements) a variable-length array.
 pub fn is_variably_modified(types: &ir::TypeTable, ty: TypeId) -> bool {
@@ -109,32 +96,23 @@ impl<'a> Symex<'a> {
         self.store.ite(fits, product, limit)
     }
 
-    /// The size of a new object of the constant-size type `ty`.
-    pub(crate) fn constant_object_size(&self, ty: TypeId, loc: ir::Loc) -> Result<u64> {
-        let size = repr::size_of(self.program, ty, loc)?;
-        if size > MAX_OBJECT_BYTES {
-            return Err(Stop::unsupported(format!("object of {size} bytes"), loc));
+    /// A new object of `size` bytes (a wide term), flat when the size is a
+    /// small constant and a byte array otherwise.
+    pub(crate) fn add_object(&mut self, kind: ObjectKind, name: String, size: TermId) -> Result<ObjectId> {
+        let constant = self.store.as_bv_const(size).and_then(BvValue::to_u64);
+        let offsets = 1u64 << (self.layout.offset_bits() - 1);
+        if let Some(c) = constant.filter(|&c| c > offsets) {
+            return Err(Stop::unsupported(format!("object of {c} bytes (pointer offsets reach {offsets})"), self.loc));
         }
-        Ok(size)
-    }
-
-    /// Sizes a new object of `size` bytes (a wide term) that is created
-    /// when `created` holds. A constant size is exact; a symbolic one gets
-    /// the capacity [`SYMBOLIC_OBJECT_BYTES`] and paths where it is larger
-    /// are cut off as a bound.
-    pub(crate) fn size_new_object(&mut self, size: TermId, created: TermId, what: &str) -> Result<ObjectSize> {
-        if let Some(c) = self.store.as_bv_const(size) {
-            return match c.to_u64() {
-                Some(c) if c <= MAX_OBJECT_BYTES => Ok(ObjectSize { capacity: c, symbolic: None }),
-                Some(c) => Err(Stop::unsupported(format!("{what} of {c} bytes"), self.loc)),
-                None => Err(Stop::unsupported(format!("{what} of more than 2^64 bytes"), self.loc)),
-            };
+        let capacity = constant.unwrap_or(self.program.data_model.max_allocation_bytes());
+        let o = self.objects.add(kind, name, capacity);
+        if constant.is_none() {
+            self.objects.set_symbolic_size(o, size);
         }
-        let cap = self.store.bv_u64(self.layout.wide_bits(), SYMBOLIC_OBJECT_BYTES);
-        let too_big = self.store.bv_ult(cap, size);
-        let cut = self.store.and(&[self.state.guard, created, too_big]);
-        self.bound_exceeded(cut, &format!("{what} of more than {SYMBOLIC_OBJECT_BYTES} bytes"));
-        Ok(ObjectSize { capacity: SYMBOLIC_OBJECT_BYTES, symbolic: Some(size) })
+        if constant.is_none_or(|c| c > MAX_OBJECT_BYTES) {
+            self.objects.set_byte_array(o);
+        }
+        Ok(o)
     }
 }
 
