@@ -319,7 +319,7 @@ impl<'a> Symex<'a> {
         // With one block of constant size the count is at most that size.
         let constant_sizes = [source, target].map(|o| {
             let object = self.objects.get(o);
-            object.size_term.is_none().then_some(object.size)
+            (object.size_term.is_none() || !object.byte_array).then_some(object.size)
         });
         if let Some(limit) = constant_sizes.into_iter().flatten().min() {
             if limit > MAX_BLOCK_BYTES {

@@ -56,9 +56,11 @@ pub struct Object {
     pub kind: ObjectKind,
     /// Name for traces and messages.
     pub name: String,
-    /// Size in bytes (for a symbolic size: the capacity modelled).
+    /// Size in bytes; with a `size_term`, the capacity of a flat value
+    /// (unused for a byte array).
     pub size: u64,
-    /// A symbolic size in bytes (in the wide offset width), at most `size`.
+    /// A symbolic size in bytes (in the wide offset width); a flat
+    /// object's is at most `size`.
     pub size_term: Option<TermId>,
     /// The value is a byte array rather than a bit-vector.
     pub byte_array: bool,
@@ -114,7 +116,7 @@ impl Objects {
     pub fn add(&mut self, kind: ObjectKind, name: String, size: u64) -> ObjectId {
         self.objects.push(Object { kind, name, size, size_term: None, byte_array: false, zero_filled: false, number: None })
     }
-    /// Gives `id` the symbolic size `size` (at most its capacity).
+    /// Gives `id` the symbolic size `size` (at most a flat object's capacity).
     pub fn set_symbolic_size(&mut self, id: ObjectId, size: TermId) {
         self.objects[id].size_term = Some(size);
     }

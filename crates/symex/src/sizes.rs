@@ -104,8 +104,7 @@ impl<'a> Symex<'a> {
         if let Some(c) = constant.filter(|&c| c > offsets) {
             return Err(Stop::unsupported(format!("object of {c} bytes (pointer offsets reach {offsets})"), self.loc));
         }
-        let capacity = constant.unwrap_or(self.program.data_model.max_allocation_bytes());
-        let o = self.objects.add(kind, name, capacity);
+        let o = self.objects.add(kind, name, constant.unwrap_or(0));
         if constant.is_none() {
             self.objects.set_symbolic_size(o, size);
         }
