@@ -38,7 +38,7 @@ impl Program {
         let func = FuncId(self.functions.len() as u32);
         let symbol = self.add_symbol(name, ty, SymbolKind::Function(func), loc);
         let pushed =
-            self.functions.push(Function { name: name.to_string(), symbol, ty, params: vec![], body: None, loc });
+            self.functions.push(Function { name: name.to_string(), symbol, ty, params: vec![], body: None, variadic_area: None, loc });
         debug_assert_eq!(pushed, func);
         self.function_index.insert(name.to_string(), func);
         let param_syms = params.iter().map(|(pname, pty)| self.add_local(func, pname, *pty, loc)).collect();

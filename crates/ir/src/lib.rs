@@ -11,7 +11,8 @@
 //! (sizes, alignments and integer ranges per data model), `print` (the
 //! `--show-ir` text), `validate` (well-formedness checks with precise
 //! messages), `visit` (non-recursive expression walks), `build` (adding
-//! symbols and functions consistently) and `interp` (the concrete
+//! symbols and functions consistently), `varargs` (where a call's extra
+//! arguments live) and `interp` (the concrete
 //! interpreter that replays counterexamples).
 
 pub mod build;
@@ -25,6 +26,7 @@ pub mod print;
 pub mod program;
 pub mod types;
 pub mod validate;
+pub mod varargs;
 pub mod visit;
 
 pub use entity::{EntityRef, PrimaryMap};

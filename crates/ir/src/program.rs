@@ -77,6 +77,10 @@ pub struct Function {
     pub params: Vec<SymbolId>,
     /// `None` for a function that is declared but has no definition.
     pub body: Option<Vec<Instr>>,
+    /// The argument area of a variadic function with a body: a hidden local
+    /// that every frame gets on entry, holding the call's extra arguments
+    /// (see [`crate::varargs`]).
+    pub variadic_area: Option<SymbolId>,
     pub loc: Loc,
 }
 

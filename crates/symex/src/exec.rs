@@ -40,6 +40,7 @@ struct DeferredCall {
     state: State,
     callee: FuncId,
     args: Vec<TermId>,
+    arg_types: Vec<ir::TypeId>,
 }
 
 pub(crate) struct Frame {
@@ -237,7 +238,8 @@ impl<'a> Symex<'a> {
 
     /// Runs `func` with `args` to completion (init or entry function).
     fn run_function(&mut self, func: FuncId, args: &[TermId]) -> Result<()> {
-        self.push_frame(func, args)?;
+        let arg_types: Vec<ir::TypeId> = self.program.functions[func].params.iter().map(|p| self.program.symbols[*p].ty).collect();
+        self.push_frame(func, args, &arg_types)?;
         self.run()
     }
 
@@ -433,7 +435,8 @@ impl<'a> Symex<'a> {
 
     // ----- calls -----
 
-    pub fn push_frame(&mut self, func: FuncId, args: &[TermId]) -> Result<()> {
+    /// Enters `func` with arguments `args` of types `arg_types`.
+    pub fn push_frame(&mut self, func: FuncId, args: &[TermId], arg_types: &[ir::TypeId]) -> Result<()> {
         let function = &self.program.functions[func];
         let id = self.next_frame_id;
         self.next_frame_id += 1;
@@ -470,12 +473,42 @@ impl<'a> Symex<'a> {
             let m = repr::to_memory(self.program, self.store, ty, value, self.loc)?;
             self.state.set_value(o, m);
         }
+        match function.variadic_area {
+            Some(area) => {
+                let fixed = function.params.len();
+                self.fill_variadic_area(area, &args[fixed..], arg_types.get(fixed..).unwrap_or_default())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Creates the new frame's argument area: uninitialized bytes with the
+    /// extra arguments stored at their slots (see `ir::varargs`).
+    fn fill_variadic_area(&mut self, area: SymbolId, values: &[TermId], types: &[ir::TypeId]) -> Result<()> {
+        let Some((offsets, size)) = ir::varargs::area_layout(&self.program.types, types, self.program.data_model) else {
+            return Err(Stop::unsupported("a variadic argument has a type without a size", self.loc));
+        };
+        let frame = self.frames.last_mut().expect("pushed");
+        let name = self.program.symbols[area].display_name.clone();
+        let o = self.objects.add(ObjectKind::Local { symbol: area, frame: frame.id }, name.clone(), size);
+        frame.locals.insert(area, o);
+        let bits = self.objects.get(o).value_bits();
+        let mut whole = self.store.var(&name, smt::Sort::BitVec(bits));
+        self.record_input(whole, None, InputKind::Uninitialized(name));
+        for ((&value, &ty), offset) in values.iter().zip(types).zip(offsets) {
+            let m = repr::to_memory(self.program, self.store, ty, value, self.loc)?;
+            let at = self.store.bv_u64(self.layout.wide_bits(), offset * 8);
+            whole = self.insert_bits(whole, at, m)?;
+        }
+        self.state.set_value(o, whole);
+        let t = self.store.true_term();
+        self.state.set_alive(o, t);
         Ok(())
     }
 
     /// Enters `callee` (true), or cuts the path if its recursion bound is
     /// reached (false).
-    fn enter(&mut self, callee: FuncId, args: Vec<TermId>) -> Result<bool> {
+    fn enter(&mut self, callee: FuncId, args: Vec<TermId>, arg_types: &[ir::TypeId]) -> Result<bool> {
         let active = self.frames.iter().filter(|f| f.func == callee).count() as u64;
         if active > 0 && self.options.unwind.is_some_and(|k| active >= k) {
             let name = self.program.functions[callee].name.clone();
@@ -483,7 +516,7 @@ impl<'a> Symex<'a> {
             self.bound_exceeded(guard, &format!("recursion of {name}"));
             return Ok(false);
         }
-        self.push_frame(callee, &args)?;
+        self.push_frame(callee, &args, arg_types)?;
         Ok(true)
     }
 
@@ -492,21 +525,22 @@ impl<'a> Symex<'a> {
         for a in args {
             values.push(self.eval(a)?);
         }
+        let arg_types: Vec<ir::TypeId> = args.iter().map(|a| a.ty).collect();
         if let ExprKind::Sym(symbol) = &callee.kind {
             if let SymbolKind::Function(func) = self.program.symbols[*symbol].kind {
                 if self.program.functions[func].body.is_none() {
                     return self.call_builtin(func, lhs, args, &values);
                 }
-                if !self.enter(func, values)? {
+                if !self.enter(func, values, &arg_types)? {
                     self.advance();
                 }
                 return Ok(());
             }
         }
-        self.call_through_pointer(callee, values)
+        self.call_through_pointer(callee, values, arg_types)
     }
 
-    fn call_through_pointer(&mut self, callee: &'a Expr, values: Vec<TermId>) -> Result<()> {
+    fn call_through_pointer(&mut self, callee: &'a Expr, values: Vec<TermId>, arg_types: Vec<ir::TypeId>) -> Result<()> {
         let pointer = self.eval(callee)?;
         let numbers = self.layout.known_targets(self.store, pointer).ok_or_else(|| {
             Stop::unsupported("call through a function pointer whose targets are not known", self.loc)
@@ -522,7 +556,12 @@ impl<'a> Symex<'a> {
             any.push(is_it);
             let guard = self.store.and2(self.state.guard, is_it);
             if !self.store.is_false(guard) {
-                cases.push(DeferredCall { state: self.state.with_guard(guard), callee: func, args: values.clone() });
+                cases.push(DeferredCall {
+                    state: self.state.with_guard(guard),
+                    callee: func,
+                    args: values.clone(),
+                    arg_types: arg_types.clone(),
+                });
             }
         }
         let some_target = self.store.or(&any);
@@ -549,7 +588,7 @@ impl<'a> Symex<'a> {
             };
             let done = std::mem::replace(&mut self.state, case.state);
             frame.pending.entry(frame.pc + 1).or_default().push(done);
-            if self.enter(case.callee, case.args)? {
+            if self.enter(case.callee, case.args, &case.arg_types)? {
                 return Ok(());
             }
         }

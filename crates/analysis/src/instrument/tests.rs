@@ -27,7 +27,7 @@ impl Builder {
             read_only: false,
             loc: Loc::NONE,
         });
-        let id = self.program.functions.push(Function { name: name.into(), symbol, ty, params: vec![], body, loc: Loc::NONE });
+        let id = self.program.functions.push(Function { name: name.into(), symbol, ty, params: vec![], body, variadic_area: None, loc: Loc::NONE });
         self.program.function_index.insert(name.into(), id);
         (id, Expr::sym(symbol, ty))
     }

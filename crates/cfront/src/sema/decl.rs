@@ -877,6 +877,7 @@ impl<'a> Sema<'a> {
                 ty: irty,
                 params: Vec::new(),
                 body: None,
+                variadic_area: None,
                 loc,
             });
             self.prog.function_index.insert(unique.to_string(), func);
@@ -1008,6 +1009,9 @@ impl<'a> Sema<'a> {
             syms.push(sym);
         }
         self.prog.functions[func].params = syms;
+        if fdecl.variadic {
+            self.declare_variadic_area(func, loc);
+        }
         if fdecl.kr_names.is_empty() {
             for (p, (_, pty, _)) in fdecl.params.iter().zip(params) {
                 if has_unknown_array(pty) {

@@ -205,7 +205,7 @@ impl<'a> Sema<'a> {
             A::CompoundLiteral(tn, items) => self.compound_literal(tn, items, loc),
             A::StmtExpr(block) => self.stmt_expr(block),
             A::Generic(c, assocs) => self.generic(c, assocs, loc),
-            A::VaArg(..) => Err(self.error(loc, "unsupported: va_arg")),
+            A::VaArg(list, tn) => self.va_arg(list, tn, loc),
             A::Offsetof(tn, parts) => self.offsetof(tn, parts, loc),
             A::TypesCompatible(a, b) => {
                 let (ta, tb) = (self.type_name(a)?, self.type_name(b)?);
@@ -1227,7 +1227,10 @@ impl<'a> Sema<'a> {
                 };
                 Ok(Some(self.int_val(i128::from(constant), CType::int())))
             }
-            _ => self.overflow_builtin(name, args, loc),
+            _ => match self.va_builtin(name, args, loc)? {
+                Some(v) => Ok(Some(v)),
+                None => self.overflow_builtin(name, args, loc),
+            },
         }
     }
 

@@ -6,7 +6,7 @@
 //! [`layout`], [`consteval`], [`floatlit`], [`scope`], [`decl`]
 //! (declarations, linkage, functions), [`builtins`] (prototypes of
 //! undeclared library functions), [`init`] (initializers), [`expr`],
-//! [`complex`], [`stmt`], and [`fixup`] (whole-program passes at the end).
+//! [`complex`], [`stmt`], [`varargs`] (variadic functions) and [`fixup`] (whole-program passes at the end).
 //! This file holds the lowering state shared by all of them: the program
 //! being built, the function being lowered (its instruction list, labels
 //! and temporaries) and the entry point [`lower`].
@@ -31,6 +31,7 @@ mod overflow;
 mod scope;
 mod stmt;
 mod types;
+mod varargs;
 
 use crate::ast::TranslationUnit;
 use crate::diag::Diagnostics;

@@ -185,7 +185,7 @@ impl<'a> Machine<'a> {
             self.globals.insert(sym, object);
         }
         match program.init {
-            Some(init) => self.enter_function(init, vec![], None),
+            Some(init) => self.enter_function(init, vec![], &[], None),
             None => self.start_entry(),
         }
     }
@@ -208,10 +208,12 @@ impl<'a> Machine<'a> {
             return Err(Outcome::Malformed("the program has no entry function".into()));
         };
         let args = self.entry_arguments(entry)?;
-        self.enter_function(entry, args, None)
+        let arg_types: Vec<TypeId> = self.program.functions[entry].params.iter().map(|p| self.program.symbols[*p].ty).collect();
+        self.enter_function(entry, args, &arg_types, None)
     }
 
-    fn enter_function(&mut self, func: FuncId, args: Vec<Value>, result: Option<ResultSlot>) -> Flow<()> {
+    /// Pushes a frame for `func` with arguments `args` of types `arg_types`.
+    fn enter_function(&mut self, func: FuncId, args: Vec<Value>, arg_types: &[TypeId], result: Option<ResultSlot>) -> Flow<()> {
         let function = &self.program.functions[func];
         if function.body.is_none() {
             return Err(self.malformed(format!("call of `{}`, which has no body", function.name)));
@@ -230,14 +232,37 @@ impl<'a> Machine<'a> {
         let params: Vec<(ObjectId, TypeId)> =
             function.params.iter().map(|p| (locals[p], self.program.symbols[*p].ty)).collect();
         self.frames.push(Frame { func, pc: 0, locals, allocas: Vec::new(), result });
-        // Extra (variadic) arguments have no parameter to go to; parameters
-        // an unprototyped call leaves out hold whatever was there: inputs.
+        // Parameters an unprototyped call leaves out hold whatever was
+        // there: inputs. Extra (variadic) arguments go to the argument area.
         let mut args = args.into_iter();
         for (object, ty) in params {
             match args.next() {
                 Some(value) => self.store(Place::whole(Pointer { object, offset: 0 }), ty, &value)?,
                 None => self.fill_uninitialized(object, Some(ty))?,
             }
+        }
+        match self.program.functions[func].variadic_area {
+            Some(area) => {
+                let extra_types = arg_types.get(self.program.functions[func].params.len()..).unwrap_or_default();
+                self.fill_variadic_area(area, args.collect(), extra_types)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Creates the new frame's argument area and stores the extra
+    /// arguments in it (the layout of `crate::varargs`).
+    fn fill_variadic_area(&mut self, area: SymbolId, values: Vec<Value>, types: &[TypeId]) -> Flow<()> {
+        let Some((offsets, size)) = crate::varargs::area_layout(&self.program.types, types, self.program.data_model) else {
+            return Err(self.malformed("a variadic argument has a type without a size".into()));
+        };
+        let depth = self.frames.len() - 1;
+        let name = self.program.symbols[area].display_name.clone();
+        let object = self.allocate(name, ObjectKind::Local { symbol: area, depth }, size)?;
+        self.frames[depth].locals.insert(area, object);
+        self.fill_uninitialized(object, None)?;
+        for ((value, &ty), offset) in values.iter().zip(types).zip(offsets) {
+            self.store(Place::whole(Pointer { object, offset }), ty, value)?;
         }
         Ok(())
     }
@@ -357,7 +382,8 @@ impl<'a> Machine<'a> {
             self.frames.last_mut().expect("frame").pc = pc + 1;
             let result =
                 lhs.zip(result_place).map(|(lhs, place)| ResultSlot { place, lhs: lhs.clone(), caller_instr: pc });
-            return self.enter_function(func, values, result);
+            let arg_types: Vec<TypeId> = args.iter().map(|a| a.ty).collect();
+            return self.enter_function(func, values, &arg_types, result);
         }
         let result = self.call_builtin(func, &values, args)?;
         if let (Some(lhs), Some(place), Some(value)) = (lhs, result_place, result) {

@@ -1,0 +1,138 @@
+//! User-defined variadic functions end to end: `va_start`, `va_arg`,
+//! `va_copy`, `va_end`, a `va_list` passed on, calls through pointers, both
+//! data models; FALSE verdicts are replayed by the interpreter.
+
+mod common;
+use common::*;
+
+/// The verdict line tarsier prints for `source` with `flags`.
+fn verdict(test: &str, source: &str, flags: &[&str]) -> String {
+    let dir = scratch_dir(test);
+    let file = write(&dir, "main.c", source);
+    let mut args = vec![file.to_str().unwrap()];
+    args.extend(flags);
+    let out = run(&args);
+    let last = out.stdout.lines().last().unwrap_or_default().to_string();
+    format!("{last}\n{}{}", out.stdout, out.stderr)
+}
+
+fn assert_verdict(test: &str, source: &str, flags: &[&str], expected: &str) {
+    if !front_end_ready(test) {
+        return;
+    }
+    let answer = verdict(test, source, flags);
+    assert!(answer.starts_with(expected), "{test}: expected {expected}, got {answer}");
+}
+
+const SUM: &str = r#"
+#include <stdarg.h>
+#include <assert.h>
+int sum(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += va_arg(ap, int);
+  va_end(ap);
+  return s;
+}
+"#;
+
+#[test]
+fn va_arg_reads_the_arguments_in_order() {
+    let program = format!("{SUM}int main(void) {{ assert(sum(3, 1, 20, 300) == 321); return 0; }}\n");
+    assert_verdict("va_sum_ok", &program, &[], "VERIFICATION SUCCESSFUL");
+    let wrong = format!("{SUM}int main(void) {{ assert(sum(2, 1, 2) == 4); return 0; }}\n");
+    assert_verdict("va_sum_wrong", &wrong, &[], "VERIFICATION FAILED");
+}
+
+#[test]
+fn reading_past_the_last_argument_is_an_invalid_dereference() {
+    let program = format!("{SUM}int main(void) {{ return sum(3, 1, 2); }}\n");
+    assert_verdict("va_past_end", &program, &[], "VERIFICATION FAILED");
+}
+
+const MIXED: &str = r#"
+#include <stdarg.h>
+#include <assert.h>
+struct pair { char c; long long v; };
+long long mixed(int tag, ...) {
+  va_list ap, copy;
+  va_start(ap, tag);
+  va_copy(copy, ap);
+  long long a = va_arg(ap, long long);
+  char *s = va_arg(ap, char *);
+  struct pair p = va_arg(ap, struct pair);
+  int last = va_arg(ap, int);
+  va_end(ap);
+  long long again = va_arg(copy, long long);
+  va_end(copy);
+  assert(a == again);
+  return a + s[1] + p.c + p.v + last;
+}
+int main(void) {
+  struct pair p = { 3, 4000 };
+  assert(mixed(0, 10000000000LL, "xy", p, 5) == 10000000000LL + 'y' + 3 + 4000 + 5);
+  return 0;
+}
+"#;
+
+#[test]
+fn arguments_of_any_size_keep_their_slots_in_both_data_models() {
+    assert_verdict("va_mixed_64", MIXED, &["--64"], "VERIFICATION SUCCESSFUL");
+    assert_verdict("va_mixed_32", MIXED, &["--32"], "VERIFICATION SUCCESSFUL");
+}
+
+const FORWARD: &str = r#"
+#include <stdarg.h>
+#include <assert.h>
+static int vmax(int n, va_list ap) {
+  int m = va_arg(ap, int);
+  for (int i = 1; i < n; i++) { int x = va_arg(ap, int); if (x > m) m = x; }
+  return m;
+}
+static int max(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  int m = vmax(n, ap);
+  va_end(ap);
+  return m;
+}
+int main(void) {
+  int (*f)(int, ...) = max;
+  int x = __VERIFIER_nondet_int();
+  assert(f(3, 4, x, 2) >= 4);
+  assert(f(3, 4, x, 2) != 7);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_va_list_passed_on_and_a_call_through_a_pointer() {
+    let program = FORWARD.replace("__VERIFIER_nondet_int()", "3");
+    assert_verdict("va_forward_ok", &program, &[], "VERIFICATION SUCCESSFUL");
+    let program = format!("int __VERIFIER_nondet_int(void);\n{FORWARD}");
+    assert_verdict("va_forward_nondet", &program, &[], "VERIFICATION FAILED");
+}
+
+#[test]
+fn a_va_list_never_started_is_an_invalid_dereference() {
+    let program = r#"
+#include <stdarg.h>
+int first(int n, ...) { va_list ap, aq; va_copy(aq, ap); return va_arg(aq, int); }
+int main(void) { return first(1, 2); }
+"#;
+    assert_verdict("va_unstarted", program, &[], "VERIFICATION FAILED");
+}
+
+#[test]
+fn va_start_outside_a_variadic_function_is_an_input_error() {
+    if !front_end_ready("va_start_fixed") {
+        return;
+    }
+    let dir = scratch_dir("va_start_fixed");
+    let file = write(&dir, "main.c", "#include <stdarg.h>\nint f(int n) { va_list ap; va_start(ap, n); return 0; }\nint main(void) { return f(1); }\n");
+    let out = run([file.as_os_str()]);
+    assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "{}", out.stderr);
+    assert!(out.stderr.contains("main.c:2:") && out.stderr.contains("fixed arguments"), "{}", out.stderr);
+}
