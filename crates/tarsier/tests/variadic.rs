@@ -5,25 +5,6 @@
 mod common;
 use common::*;
 
-/// The verdict line tarsier prints for `source` with `flags`.
-fn verdict(test: &str, source: &str, flags: &[&str]) -> String {
-    let dir = scratch_dir(test);
-    let file = write(&dir, "main.c", source);
-    let mut args = vec![file.to_str().unwrap()];
-    args.extend(flags);
-    let out = run(&args);
-    let last = out.stdout.lines().last().unwrap_or_default().to_string();
-    format!("{last}\n{}{}", out.stdout, out.stderr)
-}
-
-fn assert_verdict(test: &str, source: &str, flags: &[&str], expected: &str) {
-    if !front_end_ready(test) {
-        return;
-    }
-    let answer = verdict(test, source, flags);
-    assert!(answer.starts_with(expected), "{test}: expected {expected}, got {answer}");
-}
-
 const SUM: &str = r#"
 #include <stdarg.h>
 #include <assert.h>

@@ -1021,6 +1021,7 @@ impl<'a> Sema<'a> {
         }
         let result = self.block_items(&body.items);
         self.implicit_return(body.loc);
+        self.emit_computed_goto_dispatch();
         result
     }
 

@@ -217,7 +217,7 @@ impl<'a> Sema<'a> {
                 let pick = self.const_int(c, "`__builtin_choose_expr` condition")?;
                 self.expr(if pick != 0 { a } else { b })
             }
-            A::LabelAddr(_) => Err(self.error(loc, "unsupported: address of a label")),
+            A::LabelAddr(name) => self.label_address(name, loc),
         }
     }
 

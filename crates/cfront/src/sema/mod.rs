@@ -6,7 +6,8 @@
 //! [`layout`], [`consteval`], [`floatlit`], [`scope`], [`decl`]
 //! (declarations, linkage, functions), [`builtins`] (prototypes of
 //! undeclared library functions), [`init`] (initializers), [`expr`],
-//! [`complex`], [`stmt`], [`varargs`] (variadic functions) and [`fixup`] (whole-program passes at the end).
+//! [`complex`], [`stmt`], [`labels`] (label addresses, computed goto),
+//! [`varargs`] (variadic functions) and [`fixup`] (whole-program passes at the end).
 //! This file holds the lowering state shared by all of them: the program
 //! being built, the function being lowered (its instruction list, labels
 //! and temporaries) and the entry point [`lower`].
@@ -26,6 +27,7 @@ mod expr;
 mod fixup;
 mod floatlit;
 mod init;
+mod labels;
 mod layout;
 mod overflow;
 mod scope;
@@ -151,6 +153,9 @@ struct FnCtx {
     return_value: Option<SymbolId>,
     /// Declarations to repeat at a block's start (position, locals).
     hoists: Vec<(usize, Vec<SymbolId>)>,
+    /// Labels whose address is taken, with their hidden objects.
+    label_addresses: Vec<(String, SymbolId)>,
+    computed_gotos: Vec<labels::ComputedGoto>,
     counter: u32,
 }
 
@@ -217,6 +222,8 @@ impl FnCtx {
             live: vec![OpenBlock::new()],
             return_value: None,
             hoists: Vec::new(),
+            label_addresses: Vec::new(),
+            computed_gotos: Vec::new(),
             counter: 0,
         }
     }

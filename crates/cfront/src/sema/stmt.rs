@@ -101,7 +101,7 @@ impl<'a> Sema<'a> {
                 self.goto(label, loc);
                 Ok(())
             }
-            StmtKind::ComputedGoto(_) => Err(self.error(loc, "unsupported: computed goto")),
+            StmtKind::ComputedGoto(target) => self.computed_goto(target, loc),
             StmtKind::Break => {
                 let Some(t) = self.fx.breaks.last().copied() else {
                     return Err(self.error(loc, "`break` not in a loop or switch"));
@@ -144,7 +144,7 @@ impl<'a> Sema<'a> {
 
     /// The label named `name`, created on first mention (labels have
     /// function scope; `goto` may precede the label).
-    fn user_label(&mut self, name: &str, used_at: Option<Loc>) -> Label {
+    pub(super) fn user_label(&mut self, name: &str, used_at: Option<Loc>) -> Label {
         if let Some((label, used)) = self.fx.user_labels.get_mut(name) {
             if used.is_none() {
                 *used = used_at;

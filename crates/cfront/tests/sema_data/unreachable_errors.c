@@ -5,8 +5,8 @@
 int sum(int n, ...) {
     va_list ap;
     va_start(ap, n);
-    int s = 0;
-    for (int i = 0; i < n; i++) s += va_arg(ap, int);
+    float s = 0;
+    for (int i = 0; i < n; i++) s += va_arg(ap, float);
     va_end(ap);
     return s;
 }

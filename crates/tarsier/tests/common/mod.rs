@@ -148,3 +148,24 @@ pub fn gcc_layout_answers(definitions: &str, questions: &[String], gcc_flags: &[
     assert_eq!(values.len(), questions.len(), "cannot read gcc's answers from:\n{asm}");
     values
 }
+
+/// The verdict line tarsier prints for the C program `source` run with
+/// `flags`, followed by its whole output.
+pub fn verdict(test: &str, source: &str, flags: &[&str]) -> String {
+    let dir = scratch_dir(test);
+    let file = write(&dir, "main.c", source);
+    let mut args = vec![file.to_str().unwrap()];
+    args.extend(flags);
+    let out = run(&args);
+    let last = out.stdout.lines().last().unwrap_or_default().to_string();
+    format!("{last}\n{}{}", out.stdout, out.stderr)
+}
+
+/// Checks the verdict for `source` (skipped while the front end is not built).
+pub fn assert_verdict(test: &str, source: &str, flags: &[&str], expected: &str) {
+    if !front_end_ready(test) {
+        return;
+    }
+    let answer = verdict(test, source, flags);
+    assert!(answer.starts_with(expected), "{test}: expected {expected}, got {answer}");
+}
