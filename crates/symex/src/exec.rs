@@ -492,13 +492,13 @@ impl<'a> Symex<'a> {
         let name = self.program.symbols[area].display_name.clone();
         let o = self.objects.add(ObjectKind::Local { symbol: area, frame: frame.id }, name.clone(), size);
         frame.locals.insert(area, o);
-        let bits = self.objects.get(o).value_bits();
-        let mut whole = self.store.var(&name, smt::Sort::BitVec(bits));
+        let sort = self.objects.get(o).value_sort(self.store);
+        let mut whole = self.store.var(&name, sort);
         self.record_input(whole, None, InputKind::Uninitialized(name));
         for ((&value, &ty), offset) in values.iter().zip(types).zip(offsets) {
             let m = repr::to_memory(self.program, self.store, ty, value, self.loc)?;
             let at = self.store.bv_u64(self.layout.wide_bits(), offset * 8);
-            whole = self.insert_bits(whole, at, m)?;
+            whole = self.write_object_bits(o, whole, at, m)?;
         }
         self.state.set_value(o, whole);
         let t = self.store.true_term();
