@@ -17,8 +17,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// The directory name model locations are reported under.
-const MODEL_DIR: &str = "<tarsier models>";
 
 /// Lowers `units` and links the models the program needs.
 pub fn lower_with_models(
@@ -212,7 +210,7 @@ fn parse_models(
     let mut units = Vec::new();
     for (name, text) in models::UNITS {
         let source = format!("{}{text}", models::prelude(model));
-        let path = Path::new(MODEL_DIR).join(name);
+        let path = Path::new(ir::LIBRARY_MODEL_DIR).join(name);
         let tokens = lex::tokenize(&source, &path, files, diags)?;
         units.push(parse::parse(&tokens, diags)?);
     }

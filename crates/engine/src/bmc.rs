@@ -2,6 +2,7 @@
 //! "some property is violated", then one for "some unwinding assertion is
 //! reachable", and the verdict rules of DESIGN.md §9.
 
+use crate::counterexample::Target;
 use crate::{counterexample, replay, Config, Outcome, Stats, Verdict};
 use bitblast::BitBlastSolver;
 use ir::{Program, PropertyClass};
@@ -125,6 +126,11 @@ impl Run<'_> {
             let any = self.store.or(&unwinding);
             match self.solve(&mut solver, any) {
                 SatResult::Sat => {
+                    if self.config.unwinding_failures_are_violations && !self.config.incremental {
+                        if let Some(outcome) = self.unwinding_violation(&mut solver) {
+                            return BoundResult::Done(outcome);
+                        }
+                    }
                     let bound = self.stats.bound.unwrap_or(0);
                     let reason = format!("no violation up to bound {bound}, but the bound is too small (unwinding assertion)");
                     return BoundResult::TooSmall(self.outcome(Verdict::Unknown(reason)));
@@ -176,9 +182,25 @@ impl Run<'_> {
         result
     }
 
+    /// A replayed violation of an unwinding assertion of a program loop;
+    /// `None` when the loop belongs to a library model (the user did not
+    /// write it) or the replay does not confirm it.
+    fn unwinding_violation(&mut self, solver: &mut BitBlastSolver) -> Option<Outcome> {
+        let model = solver.model(&self.store);
+        let cex = counterexample::build(self.program, &self.execution, &self.store, &model, Target::UnwindingAssertions).ok()?;
+        let in_model = self.program.files.name(cex.loc.file).starts_with(ir::LIBRARY_MODEL_DIR);
+        if in_model || !cex.unmodelled_calls.is_empty() {
+            return None;
+        }
+        let class = replay::confirm(self.program, &cex, self.config).ok()?;
+        let mut cex = cex;
+        cex.property.class = class;
+        Some(self.outcome(Verdict::False(Box::new(cex))))
+    }
+
     fn violation(&mut self, solver: &mut BitBlastSolver) -> Outcome {
         let model = solver.model(&self.store);
-        let cex = match counterexample::build(self.program, &self.execution, &self.store, &model) {
+        let cex = match counterexample::build(self.program, &self.execution, &self.store, &model, Target::Properties) {
             Ok(cex) => cex,
             Err(reason) => return self.outcome(Verdict::Unknown(reason)),
         };

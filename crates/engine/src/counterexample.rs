@@ -50,12 +50,26 @@ fn is_true(evaluator: &mut Evaluator, t: TermId) -> Result<bool, String> {
     }
 }
 
-pub(crate) fn build(program: &Program, execution: &Execution, store: &TermStore, model: &Model) -> Result<Counterexample, String> {
+/// Which assertions a counterexample may violate.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Target {
+    Properties,
+    UnwindingAssertions,
+}
+
+pub(crate) fn build(
+    program: &Program,
+    execution: &Execution,
+    store: &TermStore,
+    model: &Model,
+    target: Target,
+) -> Result<Counterexample, String> {
     let equation = &execution.equation;
     let mut evaluator = Evaluator::new(store, model);
     let mut failed = None;
     for (index, assertion) in equation.assertions.iter().enumerate() {
-        if assertion.property.class == ir::PropertyClass::UnwindingAssertion {
+        let unwinding = assertion.property.class == ir::PropertyClass::UnwindingAssertion;
+        if unwinding != (target == Target::UnwindingAssertions) {
             continue;
         }
         if is_true(&mut evaluator, assertion.guard)? && !is_true(&mut evaluator, assertion.condition)? {

@@ -24,6 +24,11 @@ pub struct Config {
     /// When false, the bound is assumed and a clean result is only
     /// [`Verdict::BoundedTrue`].
     pub unwinding_assertions: bool,
+    /// A program loop (not one of a library model) that runs past the
+    /// bound is a violation of its unwinding assertion (FALSE, replayed),
+    /// as CBMC and ESBMC report it; otherwise it makes the result UNKNOWN
+    /// ("bound too small").
+    pub unwinding_failures_are_violations: bool,
     pub pointer_checks: bool,
     pub bounds_checks: bool,
     /// Heap memory unreachable at exit is a violation (valid-memtrack).
@@ -45,6 +50,7 @@ impl Default for Config {
         Config {
             unwind: None,
             unwinding_assertions: true,
+            unwinding_failures_are_violations: false,
             pointer_checks: true,
             bounds_checks: true,
             memory_leak_checks: false,

@@ -55,10 +55,12 @@ impl interp::InputProvider for Inputs<'_> {
 /// on success returns the property class the replay established (a leak
 /// found by the cleanup check is a memtrack leak when unreachable).
 pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) -> Result<PropertyClass, String> {
+    let unwinding = cex.property.class == PropertyClass::UnwindingAssertion;
     let interp_config = interp::Config {
         step_limit: REPLAY_STEP_LIMIT,
         malloc_may_fail: !config.force_malloc_success,
         record_trace: false,
+        unwind: config.unwind.filter(|_| unwinding),
         ..interp::Config::default()
     };
     let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()] };

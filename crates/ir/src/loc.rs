@@ -27,6 +27,11 @@ impl Loc {
     }
 }
 
+/// The folder name under which the front end registers the C library
+/// models it links into a program (`<tarsier models>/string.c`), so later
+/// stages can tell the user's code from the library's.
+pub const LIBRARY_MODEL_DIR: &str = "<tarsier models>";
+
 /// The table of file names that [`FileId`]s refer to. File 0 is always the
 /// pseudo-file `<built-in>`.
 #[derive(Clone, Debug)]

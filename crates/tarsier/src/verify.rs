@@ -35,6 +35,9 @@ fn engine_config(config: &Config) -> engine::Config {
         timeout: verify.timeout,
         smt_formula: verify.smt_formula.clone(),
         incremental: verify.engine != Engine::Bmc && verify.unwind.is_none(),
+        // SV-COMP answers only its own property; a loop past the bound is
+        // not a violation of it.
+        unwinding_failures_are_violations: verify.property.is_none(),
         ..engine::Config::default()
     }
 }

@@ -5,6 +5,7 @@ use super::eval::Place;
 use super::memory::{AccessError, Lifetime, Memory, ObjectId, ObjectKind, Pointer};
 use super::value::{sign_extend, Value};
 use super::{Config, InputKind, InputProvider, InputRequest, Outcome, Run, TraceStep, UbKind, Violation};
+use super::unwind::{self, LoopCounts};
 use crate::expr::{Expr, ExprKind};
 use crate::instr::{InstrIdx, InstrKind, Property, PropertyClass};
 use crate::loc::Loc;
@@ -31,6 +32,7 @@ pub(super) struct Frame {
     pub locals: HashMap<SymbolId, ObjectId>,
     pub allocas: Vec<ObjectId>,
     result: Option<ResultSlot>,
+    loops: LoopCounts,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -231,7 +233,7 @@ impl<'a> Machine<'a> {
         }
         let params: Vec<(ObjectId, TypeId)> =
             function.params.iter().map(|p| (locals[p], self.program.symbols[*p].ty)).collect();
-        self.frames.push(Frame { func, pc: 0, locals, allocas: Vec::new(), result });
+        self.frames.push(Frame { func, pc: 0, locals, allocas: Vec::new(), result, loops: LoopCounts::default() });
         // Parameters an unprototyped call leaves out hold whatever was
         // there: inputs. Extra (variadic) arguments go to the argument area.
         let mut args = args.into_iter();
@@ -274,8 +276,9 @@ impl<'a> Machine<'a> {
             return Err(Outcome::StepLimit);
         }
         let program = self.program;
-        let frame = self.frames.last().expect("the loop runs while a frame exists");
+        let frame = self.frames.last_mut().expect("the loop runs while a frame exists");
         let (func, pc) = (frame.func, frame.pc);
+        frame.loops.arrive(pc);
         let body = program.functions[func].body.as_deref().unwrap_or_default();
         let Some(instr) = body.get(pc) else {
             return Err(self.malformed("control ran past the last instruction".into()));
@@ -307,6 +310,11 @@ impl<'a> Machine<'a> {
             InstrKind::Goto { cond, target } => {
                 if self.truth(cond)? {
                     next = target.0 as usize;
+                    let frame = self.frames.last_mut().expect("frame");
+                    if next <= pc && frame.loops.back_edge(next, self.config.unwind) {
+                        let what = format!("unwinding assertion: loop at {}:{}", program.functions[func].name, instr.loc.line);
+                        return Err(self.violation(PropertyClass::UnwindingAssertion, what));
+                    }
                 }
             }
             InstrKind::Call { lhs, callee, args } => return self.call(lhs.as_ref(), callee, args, pc),
@@ -379,6 +387,10 @@ impl<'a> Machine<'a> {
             self.trace.push(TraceStep::Call { caller, callee: func, loc });
         }
         if function.body.is_some() {
+            let active = self.frames.iter().filter(|f| f.func == func).count();
+            if unwind::recursion_exceeds(active, self.config.unwind) {
+                return Err(self.violation(PropertyClass::UnwindingAssertion, format!("unwinding assertion: recursion of {}", function.name)));
+            }
             self.frames.last_mut().expect("frame").pc = pc + 1;
             let result =
                 lhs.zip(result_place).map(|(lhs, place)| ResultSlot { place, lhs: lhs.clone(), caller_instr: pc });

@@ -47,6 +47,7 @@ mod environment;
 mod eval;
 mod exec;
 pub mod memory;
+mod unwind;
 mod value;
 
 pub use environment::MAX_ARGC;
@@ -77,6 +78,10 @@ pub struct Config {
     pub max_expr_depth: u32,
     /// Deepest call nesting before the run stops with [`Outcome::CallDepthLimit`].
     pub max_call_depth: usize,
+    /// `--unwind N` with unwinding assertions: a loop iterating or a
+    /// function recursing beyond N is a violation of an unwinding
+    /// assertion, counted as symbolic execution counts it.
+    pub unwind: Option<u64>,
 }
 
 impl Default for Config {
@@ -88,6 +93,7 @@ impl Default for Config {
             record_trace: true,
             max_expr_depth: 10_000,
             max_call_depth: 100_000,
+            unwind: None,
         }
     }
 }
