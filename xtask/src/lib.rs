@@ -9,6 +9,7 @@ pub mod bench;
 pub mod bench_verify;
 pub mod clock;
 pub mod corpus;
+pub mod disputed;
 pub mod process;
 pub mod report;
 pub mod runner;

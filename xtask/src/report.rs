@@ -20,6 +20,7 @@ pub fn category(result: &TaskResult, parse_only: bool) -> &'static str {
         (Outcome::Successful, _) if expected == "true" => "correct",
         (Outcome::Failed, _) if expected == "false" => "correct",
         (Outcome::Successful | Outcome::Failed, _) if expected == "unknown" => "unscored",
+        (Outcome::Successful | Outcome::Failed, false) if is_disputed(result) => "disputed",
         (Outcome::Successful | Outcome::Failed, _) => "wrong",
         (Outcome::Unknown(_), _) => "unknown",
         (Outcome::Timeout, false) => "timeout",
@@ -27,11 +28,17 @@ pub fn category(result: &TaskResult, parse_only: bool) -> &'static str {
     }
 }
 
+/// The run gave the verdict C semantics gives on a task whose expected
+/// verdict contradicts it (see `xtask/disputed.txt`).
+fn is_disputed(result: &TaskResult) -> bool {
+    crate::disputed::dispute(&result.task.id).is_some_and(|d| d.verdict == result.outcome.kind())
+}
+
 pub fn categories(parse_only: bool) -> &'static [&'static str] {
     if parse_only {
         &["accepted", "rejected", "crash", "hang"]
     } else {
-        &["correct", "wrong", "unknown", "timeout", "error", "unscored"]
+        &["correct", "wrong", "disputed", "unknown", "timeout", "error", "unscored"]
     }
 }
 
@@ -59,6 +66,10 @@ pub fn render(results: &[TaskResult], parse_only: bool) -> String {
     }
     list(&mut out, "wrong verdicts", results.iter().filter(|r| category(r, parse_only) == "wrong"), |r| {
         format!("{}: expected {}, got {}", r.task.id, r.task.expected, r.outcome.kind())
+    });
+    list(&mut out, "disputed expected verdicts (tarsier follows C semantics)", results.iter().filter(|r| category(r, parse_only) == "disputed"), |r| {
+        let evidence = crate::disputed::dispute(&r.task.id).map_or("", |d| d.evidence);
+        format!("{}: expected {}, got {}: {evidence}", r.task.id, r.task.expected, r.outcome.kind())
     });
     list(&mut out, "crashes and hangs", results.iter().filter(|r| matches!(r.outcome, Outcome::Crash(_) | Outcome::Timeout) && parse_only), |r| {
         format!("{}: {}", r.task.id, r.outcome.reason().unwrap_or("timeout"))
@@ -250,6 +261,16 @@ mod tests {
         assert_eq!(category(&result("a", "unknown", Outcome::Failed), false), "unscored");
         assert_eq!(category(&result("a", "false", Outcome::Unknown("x".into())), false), "unknown");
         assert_eq!(category(&result("a", "false", Outcome::Timeout), true), "hang");
+    }
+
+    #[test]
+    fn only_the_c_semantics_verdict_of_a_disputed_task_is_disputed() {
+        let disputed = "esbmc/github_2618";
+        assert_eq!(category(&result(disputed, "true", Outcome::Failed), false), "disputed");
+        assert_eq!(category(&result(disputed, "true", Outcome::Successful), false), "correct");
+        assert_eq!(category(&result(disputed, "true", Outcome::Unknown("x".into())), false), "unknown");
+        let text = render(&[result(disputed, "true", Outcome::Failed)], false);
+        assert!(text.contains("disputed expected verdicts (tarsier follows C semantics) (1):"), "{text}");
     }
 
     #[test]
