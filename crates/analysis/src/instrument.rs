@@ -341,6 +341,12 @@ impl FunctionPass<'_> {
 
     fn node_checks(&mut self, e: &Expr) -> Vec<(Expr, PropertyClass, &'static str)> {
         let mut found = Vec::new();
+        if let Type::Float(format) = *self.program.types.get(e.ty) {
+            if self.checks.signed_overflow {
+                found.extend(self.float_overflow_check(e, format));
+            }
+            return found;
+        }
         let Some((bits, signed)) = self.int_type(e.ty) else { return found };
         match &e.kind {
             ExprKind::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) => {
@@ -417,6 +423,47 @@ impl FunctionPass<'_> {
             self.cmp(BinOp::Lt, inner.clone(), limit)
         };
         vec![(cond, PropertyClass::SignedOverflow, "arithmetic overflow on signed type conversion")]
+    }
+
+    /// A floating-point operation overflows when its result is infinite
+    /// although the operands it could inherit infinity from are finite
+    /// (ESBMC's definition under `--overflow-check`): both operands of
+    /// `+ - *`, the dividend of `/` (so `1.0 / 0.0` overflows), the operand
+    /// of a conversion to a narrower float.
+    fn float_overflow_check(&mut self, e: &Expr, format: ir::FloatFormat) -> Option<(Expr, PropertyClass, &'static str)> {
+        let (sources, message): (Vec<&Expr>, _) = match &e.kind {
+            ExprKind::Binary(BinOp::Add, a, b) => (vec![a, b], "arithmetic overflow on floating-point +"),
+            ExprKind::Binary(BinOp::Sub, a, b) => (vec![a, b], "arithmetic overflow on floating-point -"),
+            ExprKind::Binary(BinOp::Mul, a, b) => (vec![a, b], "arithmetic overflow on floating-point *"),
+            ExprKind::Binary(BinOp::Div, a, _) => (vec![a], "arithmetic overflow on floating-point /"),
+            ExprKind::Cast(inner) if self.is_wider_float(inner.ty, format) => {
+                (vec![inner], "arithmetic overflow on floating-point type conversion")
+            }
+            _ => return None,
+        };
+        let result_inf = self.is_infinite(e.clone(), format);
+        let mut cond = self.not(result_inf);
+        for source in sources {
+            let Type::Float(source_format) = *self.program.types.get(source.ty) else { return None };
+            let source_inf = self.is_infinite(source.clone(), source_format);
+            cond = self.or(cond, source_inf);
+        }
+        Some((cond, PropertyClass::SignedOverflow, message))
+    }
+
+    fn is_wider_float(&self, ty: TypeId, than: ir::FloatFormat) -> bool {
+        matches!(self.program.types.get(ty), Type::Float(f) if f.exponent_bits() > than.exponent_bits())
+    }
+
+    /// `x == +inf || x == -inf` for a float `x` of `format`.
+    fn is_infinite(&mut self, x: Expr, format: ir::FloatFormat) -> Expr {
+        let inf = format.infinity_bits();
+        let sign = 1u128 << (format.storage_bits() - 1);
+        let plus = Expr::new(ExprKind::FloatConst(inf), x.ty);
+        let minus = Expr::new(ExprKind::FloatConst(inf | sign), x.ty);
+        let is_plus = self.cmp(BinOp::Eq, x.clone(), plus);
+        let is_minus = self.cmp(BinOp::Eq, x, minus);
+        self.or(is_plus, is_minus)
     }
 
     /// `!(a == MIN && b == -1)`

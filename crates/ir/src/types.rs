@@ -67,6 +67,15 @@ impl FloatFormat {
             FloatFormat::Quad => 128,
         }
     }
+    /// The bit pattern of positive infinity (x87: with its explicit integer bit).
+    pub fn infinity_bits(self) -> u128 {
+        let fraction_bits = self.significand_bits() - 1;
+        let exponent_ones = (1u128 << self.exponent_bits()) - 1;
+        match self {
+            FloatFormat::X87Extended => (exponent_ones << 64) | (1u128 << 63),
+            _ => exponent_ones << fraction_bits,
+        }
+    }
 }
 
 /// The length of an array type.

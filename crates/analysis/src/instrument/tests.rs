@@ -165,6 +165,31 @@ fn overflow_checks_follow_the_flags() {
 }
 
 #[test]
+fn float_overflow_is_checked_on_arithmetic_and_narrowing() {
+    let mut b = Builder::new();
+    let int = b.int();
+    let float = b.program.types.intern(Type::Float(ir::FloatFormat::Single));
+    let double = b.program.types.intern(Type::Float(ir::FloatFormat::Double));
+    let (main, _) = b.function("main", int, vec![], None);
+    let f = b.local("f", float, main);
+    let d = b.local("d", double, main);
+    let body = vec![
+        Instr::new(InstrKind::Assign(f.clone(), Expr::binary(BinOp::Mul, f.clone(), f.clone(), float)), at(1)),
+        Instr::new(InstrKind::Assign(f.clone(), Expr::cast(d.clone(), float)), at(2)),
+        Instr::new(InstrKind::Assign(d.clone(), Expr::cast(f.clone(), double)), at(3)),
+    ];
+    b.program.functions[main].body = Some(body);
+    let checks = Checks { signed_overflow: true, ..Checks::default() };
+    instrument(&mut b.program, &checks);
+    let body = b.program.functions[main].body.as_ref().unwrap();
+    assert_eq!(classes(body), ["assert SignedOverflow", "Assign", "assert SignedOverflow", "Assign", "Assign"]);
+    let InstrKind::Assert(cond, property) = &body[0].kind else { unreachable!() };
+    assert_eq!(property.message, "arithmetic overflow on floating-point *");
+    let infinity = Expr::new(ExprKind::FloatConst(0x7f80_0000), float);
+    assert!(cond.walk().any(|node| *node == infinity), "compares with +inf: {cond:?}");
+}
+
+#[test]
 fn assertions_off_drops_user_assertions_but_not_reach_error() {
     let mut b = Builder::new();
     let int = b.int();
