@@ -1126,7 +1126,7 @@ impl<'a> Sema<'a> {
                 if let Some(v) = self.builtin_call(name, args, loc)? {
                     return Ok(v);
                 }
-                let (sym, ty) = self.implicit_function(name, f.loc)?;
+                let (sym, ty) = self.implicit_function(super::builtins::library_name(name), f.loc)?;
                 let irty = self.prog.symbols[sym].ty;
                 let v = Val { e: Expr::sym(sym, irty), ty, lvalue: false, bit_width: None };
                 self.decay(v)
@@ -1227,10 +1227,15 @@ impl<'a> Sema<'a> {
                 };
                 Ok(Some(self.int_val(i128::from(constant), CType::int())))
             }
-            _ => match self.va_builtin(name, args, loc)? {
-                Some(v) => Ok(Some(v)),
-                None => self.overflow_builtin(name, args, loc),
-            },
+            _ => {
+                if let Some(v) = self.va_builtin(name, args, loc)? {
+                    return Ok(Some(v));
+                }
+                match self.float_builtin(name, args, loc)? {
+                    Some(v) => Ok(Some(v)),
+                    None => self.overflow_builtin(name, args, loc),
+                }
+            }
         }
     }
 

@@ -25,6 +25,7 @@ mod ctype;
 mod decl;
 mod expr;
 mod fixup;
+mod float_builtins;
 mod floatlit;
 mod init;
 mod labels;

@@ -1,0 +1,77 @@
+//! Floating-point programs with known verdicts: the classification and
+//! comparison built-ins, the exact math.h models, and the floating-point
+//! overflow property. Each program that holds has a twin whose assertion
+//! is false, so a test cannot pass by answering one verdict everywhere.
+
+mod common;
+
+use common::{front_end_ready, run, scratch_dir, write};
+
+/// The verdict line tarsier prints for `source` run with `flags`.
+fn verdict(test: &str, source: &str, flags: &[&str]) -> String {
+    let dir = scratch_dir(test);
+    let file = write(&dir, "main.c", source);
+    let mut args = vec![file.to_str().expect("utf-8 path")];
+    args.extend_from_slice(flags);
+    let out = run(&args);
+    out.stdout.lines().last().unwrap_or_default().to_string()
+}
+
+fn assert_verdicts(test: &str, holds: &str, fails: &str, flags: &[&str]) {
+    assert_eq!(verdict(test, holds, flags), "VERIFICATION SUCCESSFUL", "{holds}");
+    assert_eq!(verdict(&format!("{test}-false"), fails, flags), "VERIFICATION FAILED", "{fails}");
+}
+
+#[test]
+fn classification_builtins_are_exact_in_every_float_type() {
+    if !front_end_ready("floats-classification") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n\
+             int main(void) {{\n\
+               float sub = 1e-40f; double d = -0.0; float nan = NAN; float inf = INFINITY;\n\
+               assert(isnan(nan) && !isnan(inf) && isinf(-inf) && !isfinite(inf) && isfinite(sub));\n\
+               assert(!isnormal(sub) && isnormal(1.0f) && fpclassify(sub) == FP_SUBNORMAL);\n\
+               assert(fpclassify(d) == FP_ZERO && signbit(d) && !signbit(nan) && __builtin_isinf_sign(-inf) == -1);\n\
+               assert(isunordered(nan, 1.0) && !isgreater(nan, 1.0) && islessgreater(1.0f, 2.0));\n\
+               assert(__builtin_fabs(d) == 0.0 && !signbit(__builtin_fabs(d)) && signbit(__builtin_copysignf(1.0f, -nan)));\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-classification", &program("isnormal(1e-30f) && !isnormal(nan)"), &program("fpclassify(sub) == FP_NORMAL"), &[]);
+}
+
+#[test]
+fn rounding_functions_follow_c_for_nondeterministic_operands() {
+    if !front_end_ready("floats-rounding-functions") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n\
+             float __VERIFIER_nondet_float(void);\n\
+             int main(void) {{\n\
+               float x = __VERIFIER_nondet_float();\n\
+               if (!(x > -1e6f && x < 1e6f)) return 0;\n\
+               assert(floor(-0.5) == -1.0 && ceil(0.5) == 1.0 && trunc(-1.5) == -1.0 && signbit(ceil(-0.5)));\n\
+               assert(round(2.5) == 3.0 && round(-0.5) == -1.0 && rint(2.5) == 2.0 && nearbyintf(-3.5f) == -4.0f);\n\
+               assert(fmin(NAN, 1.5) == 1.5 && fmaxf(x, NAN) == x && fdim(1.0, 3.0) == 0.0 && lround(-2.5) == -3);\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-rounding-functions", &program("fabsf(x - roundf(x)) <= 0.5f"), &program("fabsf(x - roundf(x)) < 0.5f"), &[]);
+}
+
+#[test]
+fn floating_point_overflow_is_a_property_under_overflow_check() {
+    if !front_end_ready("floats-overflow") {
+        return;
+    }
+    let program = |count: u32| format!("int main(void) {{ float f = 1; for (int i = 0; i < {count}; i++) f *= 2; return 0; }}\n");
+    assert_verdicts("floats-overflow", &program(127), &program(128), &["--overflow-check"]);
+    assert_eq!(verdict("floats-overflow-unchecked", &program(128), &[]), "VERIFICATION SUCCESSFUL");
+}
