@@ -439,6 +439,8 @@ pub enum StmtKind {
     Compound(Block),
     /// `decl;` as a block item.
     Decl(Declaration),
+    /// A GNU nested function definition.
+    NestedFunction(Box<FunctionDef>),
     StaticAssert(StaticAssert),
     /// An expression statement; `None` is the empty statement `;`.
     Expr(Option<Expr>),

@@ -241,18 +241,30 @@ impl<'t, 'a> Parser<'t, 'a> {
         Ok(FunctionDef { specs, declarator, kr_decls, body, loc })
     }
 
-    /// A declaration at block scope (the caller saw a declaration start).
+    /// A declaration at block scope where a function definition cannot
+    /// stand (a `for` initializer).
     pub(super) fn declaration(&mut self) -> PResult<Declaration> {
+        let loc = self.loc();
+        match self.block_declaration()? {
+            StmtKind::Decl(declaration) => Ok(declaration),
+            _ => Err(self.error_at(loc, "a function definition is not allowed here")),
+        }
+    }
+
+    /// A declaration or a GNU nested function definition at block scope
+    /// (the caller saw a declaration start).
+    pub(super) fn block_declaration(&mut self) -> PResult<StmtKind> {
         let loc = self.loc();
         let specs = self.decl_specs(false)?;
         if self.eat(P::Semi) {
-            return Ok(Declaration { specs, declarators: Vec::new(), loc });
+            return Ok(StmtKind::Decl(Declaration { specs, declarators: Vec::new(), loc }));
         }
         let head = self.init_declarator_head(&specs)?;
         if matches!(head.declarator.derived.first(), Some(Derived::Function(_))) && self.is(P::LBrace) {
-            return Err(self.error_at(head.declarator.loc, "unsupported: nested function definitions (a GNU extension)"));
+            let function = self.function_definition(specs, head.declarator, loc)?;
+            return Ok(StmtKind::NestedFunction(Box::new(function)));
         }
-        self.declaration_rest(specs, head, loc)
+        Ok(StmtKind::Decl(self.declaration_rest(specs, head, loc)?))
     }
 
     /// A declarator with its asm label, attributes and initializer; the

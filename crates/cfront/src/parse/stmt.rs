@@ -53,7 +53,7 @@ impl<'t, 'a> Parser<'t, 'a> {
         }
         let is_label = self.kind() == TokKind::Ident && self.is_at(1, P::Colon);
         if !is_label && self.starts_decl_specs() && !self.is_attribute_statement() {
-            return Ok(Some(Stmt { kind: StmtKind::Decl(self.declaration()?), loc }));
+            return Ok(Some(Stmt { kind: self.block_declaration()?, loc }));
         }
         Ok(Some(self.statement()?))
     }
@@ -120,7 +120,7 @@ impl<'t, 'a> Parser<'t, 'a> {
             return Ok(Stmt { kind: StmtKind::Expr(None), loc });
         }
         if self.starts_decl_specs() && !self.is_attribute_statement() {
-            return Ok(Stmt { kind: StmtKind::Decl(self.declaration()?), loc });
+            return Ok(Stmt { kind: self.block_declaration()?, loc });
         }
         self.statement()
     }

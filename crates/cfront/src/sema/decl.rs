@@ -229,7 +229,7 @@ impl<'a> Sema<'a> {
 
     /// The function type of a declarator part, with the parameter names.
     /// `kr_decls` gives the parameter types of a K&R definition.
-    fn function_type(
+    pub(super) fn function_type(
         &mut self,
         f: &ast::FunctionDecl,
         ret: CType,
@@ -866,7 +866,7 @@ impl<'a> Sema<'a> {
         Ok(sym)
     }
 
-    fn new_linked_symbol(&mut self, unique: &str, display: &str, ty: &CType, loc: Loc) -> SymbolId {
+    pub(super) fn new_linked_symbol(&mut self, unique: &str, display: &str, ty: &CType, loc: Loc) -> SymbolId {
         let irty = self.ir_ty(ty);
         let sym = if ty.is_function() {
             let func = ir::FuncId(self.prog.functions.len() as u32);
@@ -963,16 +963,7 @@ impl<'a> Sema<'a> {
         self.defining.insert(func);
         let diags_before = self.diags.list.len();
         let fname = self.prog.functions[func].name.clone();
-        let ctx = FnCtx::new(func, &fname, ret.unqualified());
-        let outer_ctx = std::mem::replace(&mut self.fx, ctx);
-        self.saved.push(outer_ctx);
-        self.scopes.push();
-        let result = self.function_body(func, &params, fdecl, &f.body, loc);
-        self.scopes.pop();
-        let Some(outer_ctx) = self.saved.pop() else {
-            return Err(self.error(loc, "internal error: lost the enclosing context"));
-        };
-        let ctx = std::mem::replace(&mut self.fx, outer_ctx);
+        let (result, ctx) = self.lower_function(func, &fname, ret, loc, |s| s.function_body(func, &params, fdecl, &f.body, loc))?;
         let failed = self.diags.list[diags_before..].iter().any(|d| d.severity == crate::diag::Severity::Error);
         if failed {
             // Header code often holds inline functions a program never
@@ -986,7 +977,29 @@ impl<'a> Sema<'a> {
         result
     }
 
-    fn function_body(
+    /// Runs `lower` with a fresh context for function `func` (in a scope
+    /// of its own) and gives back its result and the finished context.
+    pub(super) fn lower_function(
+        &mut self,
+        func: ir::FuncId,
+        name: &str,
+        ret: CType,
+        loc: Loc,
+        lower: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<(R<()>, FnCtx)> {
+        let ctx = FnCtx::new(func, name, ret.unqualified());
+        let outer_ctx = std::mem::replace(&mut self.fx, ctx);
+        self.saved.push(outer_ctx);
+        self.scopes.push();
+        let result = lower(self);
+        self.scopes.pop();
+        let Some(outer_ctx) = self.saved.pop() else {
+            return Err(self.error(loc, "internal error: lost the enclosing context"));
+        };
+        Ok((result, std::mem::replace(&mut self.fx, outer_ctx)))
+    }
+
+    pub(super) fn function_body(
         &mut self,
         func: ir::FuncId,
         params: &[Param],

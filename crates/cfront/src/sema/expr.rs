@@ -82,7 +82,7 @@ pub fn needs_control_flow(e: &ast::Expr) -> bool {
 }
 
 /// `AddrOf`, folding `&*p` to `p`.
-fn addr_of(e: Expr, ptr_ty: ir::TypeId) -> Expr {
+pub(super) fn addr_of(e: Expr, ptr_ty: ir::TypeId) -> Expr {
     match e.kind {
         ExprKind::Deref(p) if p.ty == ptr_ty => *p,
         kind => Expr::new(ExprKind::AddrOf(Box::new(Expr::new(kind, e.ty))), ptr_ty),
@@ -232,6 +232,12 @@ impl<'a> Sema<'a> {
     fn ident(&mut self, name: &str, loc: Loc) -> R<Val> {
         match self.scopes.lookup(name).cloned() {
             Some(Ordinary::Symbol { sym }) => {
+                if self.is_enclosing_local(sym) {
+                    return Ok(self.captured_variable(sym, loc));
+                }
+                if let ir::SymbolKind::Function(func) = self.prog.symbols[sym].kind {
+                    self.check_nested_function_use(func, loc)?;
+                }
                 let ty = self.sym_types[&sym].clone();
                 let irty = self.prog.symbols[sym].ty;
                 Ok(Val { e: Expr::sym(sym, irty), lvalue: !ty.is_function(), ty, bit_width: None })
@@ -1121,7 +1127,15 @@ impl<'a> Sema<'a> {
     /// Lowers a call; with `want_value`, a non-void result goes into a
     /// fresh temporary.
     pub(super) fn call(&mut self, f: &ast::Expr, args: &[ast::Expr], loc: Loc, want_value: bool) -> R<Val> {
+        let captures = self.call_captures(f);
         let callee = match &f.kind {
+            A::Ident(name) if !captures.is_empty() => {
+                let Some(Ordinary::Symbol { sym }) = self.scopes.lookup(name).cloned() else {
+                    return Err(self.error(loc, "internal error: a nested function lost its name"));
+                };
+                let v = Val { e: Expr::sym(sym, self.prog.symbols[sym].ty), ty: self.sym_types[&sym].clone(), lvalue: false, bit_width: None };
+                self.decay(v)
+            }
             A::Ident(name) if self.scopes.lookup(name).is_none() => {
                 if let Some(v) = self.builtin_call(name, args, loc)? {
                     return Ok(v);
@@ -1168,6 +1182,9 @@ impl<'a> Sema<'a> {
                 }
             };
             lowered.push(e);
+        }
+        for outer in captures {
+            lowered.push(self.capture_address(outer, loc));
         }
         let callee_e = match callee.e.kind {
             _ if relaxed => {

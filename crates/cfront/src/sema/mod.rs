@@ -6,7 +6,8 @@
 //! [`layout`], [`consteval`], [`floatlit`], [`scope`], [`decl`]
 //! (declarations, linkage, functions), [`builtins`] (prototypes of
 //! undeclared library functions), [`init`] (initializers), [`expr`],
-//! [`complex`], [`stmt`], [`labels`] (label addresses, computed goto),
+//! [`complex`], [`stmt`], [`labels`] (label addresses, computed goto), [`nested`] (GNU nested
+//! functions),
 //! [`varargs`] (variadic functions) and [`fixup`] (whole-program passes at the end).
 //! This file holds the lowering state shared by all of them: the program
 //! being built, the function being lowered (its instruction list, labels
@@ -30,6 +31,7 @@ mod floatlit;
 mod init;
 mod labels;
 mod layout;
+mod nested;
 mod overflow;
 mod scope;
 mod stmt;
@@ -157,6 +159,9 @@ struct FnCtx {
     /// Labels whose address is taken, with their hidden objects.
     label_addresses: Vec<(String, SymbolId)>,
     computed_gotos: Vec<labels::ComputedGoto>,
+    /// Variables of enclosing functions this nested function uses, with
+    /// the hidden parameters that point to them.
+    captures: Vec<(SymbolId, SymbolId)>,
     counter: u32,
 }
 
@@ -225,6 +230,7 @@ impl FnCtx {
             hoists: Vec::new(),
             label_addresses: Vec::new(),
             computed_gotos: Vec::new(),
+            captures: Vec::new(),
             counter: 0,
         }
     }
@@ -281,6 +287,8 @@ pub struct Sema<'a> {
     /// Errors of functions whose body failed to lower, reported only if the
     /// function is reachable: an unreachable body cannot affect a verdict.
     deferred: Vec<(FuncId, Vec<crate::diag::Diagnostic>)>,
+    /// The nested functions lowered so far.
+    nested: HashMap<FuncId, nested::Nested>,
 }
 
 impl<'a> Sema<'a> {
@@ -328,6 +336,7 @@ impl<'a> Sema<'a> {
             implicit_builtins: HashSet::new(),
             stale: HashSet::new(),
             deferred: Vec::new(),
+            nested: HashMap::new(),
         }
     }
 

@@ -65,6 +65,7 @@ impl<'a> Sema<'a> {
         match &s.kind {
             StmtKind::Compound(b) => self.block(b),
             StmtKind::Decl(d) => self.declaration(d),
+            StmtKind::NestedFunction(f) => self.nested_function(f),
             StmtKind::StaticAssert(sa) => self.static_assert(sa),
             StmtKind::Expr(Some(e)) => self.discard(e),
             StmtKind::Expr(None) => Ok(()),

@@ -63,6 +63,10 @@ impl Dumper {
                 self.line("}");
             }
             StmtKind::Decl(d) => self.line(&format!("decl {}", declaration(d))),
+            StmtKind::NestedFunction(f) => {
+                self.line(&format!("nested function {}", f.declarator.name.as_deref().unwrap_or("?")));
+                self.block_items(&f.body);
+            }
             StmtKind::StaticAssert(sa) => self.line(&static_assert(sa)),
             StmtKind::Expr(None) => self.line(";"),
             StmtKind::Expr(Some(e)) => self.line(&format!("{};", expr(e))),
