@@ -28,7 +28,7 @@ char c = '';
 // ----
 int a = @;
 // ----
-void g(void) { int h(void) { return 0; } }
+void g(void) { for (int h(void) { return 0; } ; ; ) ; }
 // ----
 long _BitInt(7) small;
 // ----

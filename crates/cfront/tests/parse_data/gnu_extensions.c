@@ -39,3 +39,6 @@ done:
     asm ("" :: "r"(v));
     __asm ("" : [out] "=r"(v) : [in] "0"(v));
 }
+
+// GNU nested function
+int outer_with_nested(int k) { int add(int v) { return v + k; } return add(1); }
