@@ -37,6 +37,9 @@ pub struct Options {
     /// Link the C library models (crate `models`) for the library functions
     /// the program calls without defining them.
     pub library_models: bool,
+    /// The rounding mode the program starts in (the initial value of
+    /// `ir::ROUNDING_MODE_VARIABLE`).
+    pub rounding_mode: ir::RoundingMode,
 }
 
 impl Default for Options {
@@ -49,6 +52,7 @@ impl Default for Options {
             cpp: None,
             entry: None,
             library_models: true,
+            rounding_mode: ir::RoundingMode::NearestEven,
         }
     }
 }

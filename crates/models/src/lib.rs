@@ -24,6 +24,7 @@ pub const UNITS: &[(&str, &str)] = &[
     ("time.c", include_str!("../c/time.c")),
     ("locale.c", include_str!("../c/locale.c")),
     ("math.c", include_str!("../c/math.c")),
+    ("fenv.c", include_str!("../c/fenv.c")),
 ];
 
 /// The library types the models use, as glibc defines them for `model`.

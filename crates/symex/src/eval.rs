@@ -13,9 +13,9 @@ use smt::{BvValue, Sort, TermId};
 /// with a stack large enough for it).
 const MAX_EXPRESSION_DEPTH: u32 = 5_000;
 
-/// Variables through which programs select the floating-point rounding
-/// mode; float operations here always round to nearest-even.
-const ROUNDING_MODE_VARIABLES: [&str; 2] = ["__ESBMC_rounding_mode", "__CPROVER_rounding_mode"];
+/// CBMC's rounding-mode variable, whose numbering differs from the one
+/// float operations read (`ir::ROUNDING_MODE_VARIABLE`).
+const ROUNDING_MODE_VARIABLES: [&str; 1] = ["__CPROVER_rounding_mode"];
 
 impl<'a> Symex<'a> {
     pub(crate) fn eval(&mut self, e: &Expr) -> Result<TermId> {

@@ -80,6 +80,8 @@ pub(crate) struct Symex<'a> {
     pub entry_pointer_params: std::collections::HashSet<SymbolId>,
     /// The hosted `main`'s arguments, when the entry function is one.
     pub(crate) command_line: Option<crate::environment::CommandLine>,
+    /// `ir::ROUNDING_MODE_VARIABLE`, read by every rounding float operation.
+    pub(crate) rounding_variable: Option<SymbolId>,
 }
 
 impl<'a> Symex<'a> {
@@ -88,6 +90,7 @@ impl<'a> Symex<'a> {
         Symex {
             program,
             options,
+            rounding_variable: program.rounding_mode_variable(),
             store,
             layout: PointerLayout::for_model(program.data_model),
             objects: Objects::default(),

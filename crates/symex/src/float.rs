@@ -1,8 +1,8 @@
 //! Floating-point operators on terms: values are kept as their IEEE bits
 //! (see [`crate::repr`]) and converted to SMT floating-point terms around
-//! each operation, in round-to-nearest-even (the C default; programs that
-//! change the rounding mode are refused). The x87 80-bit format is not
-//! supported. A NaN produced by arithmetic gets the canonical quiet NaN
+//! each operation, rounded by the current value of the program's
+//! rounding-mode variable (see `ir::rounding`; nearest-even without one),
+//! which may be symbolic. The x87 80-bit format is not supported. A NaN produced by arithmetic gets the canonical quiet NaN
 //! bits (positive sign).
 
 use crate::exec::Symex;
@@ -31,14 +31,29 @@ impl<'a> Symex<'a> {
         self.store.mk(Op::FpToBits, &[fp])
     }
 
-    fn nearest_even(&mut self) -> TermId {
-        self.store.rm_const(RoundingMode::Rne)
+    /// The rounding mode the program state selects, as an SMT term.
+    fn rounding_mode(&mut self) -> Result<TermId> {
+        let nearest_even = self.store.rm_const(RoundingMode::Rne);
+        let Some(variable) = self.rounding_variable else { return Ok(nearest_even) };
+        let ty = self.program.symbols[variable].ty;
+        let value = self.eval(&ir::Expr::sym(variable, ty))?;
+        let Some(width) = self.store.sort(value).bv_width() else {
+            return Err(Stop::unsupported("a rounding-mode variable that is not an integer", self.loc));
+        };
+        let mut mode = nearest_even;
+        for ir_mode in ir::RoundingMode::ALL {
+            let selector = self.store.bv_const(smt::BvValue::from_u128(width, ir_mode.value()));
+            let selected = self.store.eq(value, selector);
+            let smt_mode = self.store.rm_const(smt_rounding(ir_mode));
+            mode = self.store.ite(selected, smt_mode, mode);
+        }
+        Ok(mode)
     }
 
     /// `a op b` on floats of type `ty` (bits in, bits or `Bool` out).
     pub(crate) fn float_binary(&mut self, op: BinOp, x: TermId, y: TermId, ty: TypeId) -> Result<TermId> {
         let (fx, fy) = (self.fp_of_bits(x, ty)?, self.fp_of_bits(y, ty)?);
-        let rm = self.nearest_even();
+        let rm = if op.is_comparison() { self.store.rm_const(RoundingMode::Rne) } else { self.rounding_mode()? };
         let arithmetic = |op| (op, true);
         let (smt_op, rounded) = match op {
             BinOp::Add => arithmetic(Op::FpAdd),
@@ -78,7 +93,7 @@ impl<'a> Symex<'a> {
         if types.is_pointer(from) || types.is_pointer(to) {
             return Err(Stop::unsupported("conversion between pointer and floating point", self.loc));
         }
-        let rm = self.nearest_even();
+        let rm = self.rounding_mode()?;
         if from_float && to_float {
             if types.get(from) == types.get(to) {
                 return Ok(value);
@@ -117,5 +132,15 @@ impl<'a> Symex<'a> {
             }
             other => unreachable!("conversion to sort {other:?}"),
         }
+    }
+}
+
+fn smt_rounding(mode: ir::RoundingMode) -> RoundingMode {
+    match mode {
+        ir::RoundingMode::NearestEven => RoundingMode::Rne,
+        ir::RoundingMode::NearestAway => RoundingMode::Rna,
+        ir::RoundingMode::Upward => RoundingMode::Rtp,
+        ir::RoundingMode::Downward => RoundingMode::Rtn,
+        ir::RoundingMode::TowardZero => RoundingMode::Rtz,
     }
 }

@@ -5,7 +5,8 @@
 //! `-D`, `-U` and `-I` take their argument attached or separate, as `cc`
 //! does; long flags take theirs as `--flag VALUE` or `--flag=VALUE`.
 
-use crate::config::{Action, Config, Engine, RoundingMode};
+use crate::config::{Action, Config, Engine};
+use ir::RoundingMode;
 use ir::DataModel;
 use std::fmt;
 use std::path::PathBuf;
@@ -208,10 +209,10 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--deadlock-check" => checks.deadlock = true,
         "--error-label" => verify.error_label = Some(non_empty(name, value_of(value))?),
         "--force-malloc-success" => verify.force_malloc_success = true,
-        "--round-to-nearest" => verify.rounding = RoundingMode::NearestEven,
-        "--round-to-plus-inf" => verify.rounding = RoundingMode::TowardPositive,
-        "--round-to-minus-inf" => verify.rounding = RoundingMode::TowardNegative,
-        "--round-to-zero" => verify.rounding = RoundingMode::TowardZero,
+        "--round-to-nearest" => front.rounding_mode = RoundingMode::NearestEven,
+        "--round-to-plus-inf" => front.rounding_mode = RoundingMode::Upward,
+        "--round-to-minus-inf" => front.rounding_mode = RoundingMode::Downward,
+        "--round-to-zero" => front.rounding_mode = RoundingMode::TowardZero,
         "--multi-property" => verify.multi_property = true,
         "--property" => {
             let path = PathBuf::from(non_empty(name, value_of(value))?);

@@ -29,16 +29,6 @@ pub enum Engine {
     KInduction,
 }
 
-/// IEEE-754 rounding mode for floating-point operations.
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
-pub enum RoundingMode {
-    #[default]
-    NearestEven,
-    TowardPositive,
-    TowardNegative,
-    TowardZero,
-}
-
 /// Which properties are checked. Defaults: assertions, array bounds,
 /// pointer validity and division by zero on; the rest off.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -103,7 +93,6 @@ pub struct VerifyOptions {
     pub smt_formula: Option<PathBuf>,
     /// Report every violated property, not only the first.
     pub multi_property: bool,
-    pub rounding: RoundingMode,
 }
 
 impl Default for VerifyOptions {
@@ -122,7 +111,6 @@ impl Default for VerifyOptions {
             json: false,
             smt_formula: None,
             multi_property: false,
-            rounding: RoundingMode::NearestEven,
         }
     }
 }

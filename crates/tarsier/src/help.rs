@@ -112,8 +112,9 @@ PROPERTY OPTIONS:
         Assume malloc never returns NULL.
     --round-to-nearest, --round-to-plus-inf, --round-to-minus-inf,
     --round-to-zero
-        The IEEE-754 rounding mode of floating-point operations (default:
-        to nearest, ties to even).
+        The IEEE-754 rounding mode the program starts in (default: to
+        nearest, ties to even); fesetround and __ESBMC_rounding_mode
+        change it while the program runs.
     --multi-property
         Report every violated property, not only the first one found.
     --property FILE.prp

@@ -1,7 +1,7 @@
 //! The verify action: instruments the program with the requested
 //! properties, runs the engine, and prints its outcome ([`crate::report`]).
 
-use crate::config::{Config, Engine, RoundingMode};
+use crate::config::{Config, Engine};
 use crate::exit::Exit;
 use crate::report::{self, Printer, Style};
 
@@ -15,7 +15,6 @@ fn unsupported_request(config: &Config) -> Option<&'static str> {
         (checks.data_races, "data-race checks"),
         (checks.deadlock, "deadlock checks"),
         (checks.termination, "termination checks"),
-        (verify.rounding != RoundingMode::NearestEven, "rounding modes other than nearest-even"),
         (verify.multi_property, "--multi-property"),
     ]
     .into_iter()

@@ -75,3 +75,32 @@ fn floating_point_overflow_is_a_property_under_overflow_check() {
     assert_verdicts("floats-overflow", &program(127), &program(128), &["--overflow-check"]);
     assert_eq!(verdict("floats-overflow-unchecked", &program(128), &[]), "VERIFICATION SUCCESSFUL");
 }
+
+#[test]
+fn rounding_mode_is_program_state_set_by_fesetround_and_the_flags() {
+    if !front_end_ready("floats-rounding-mode") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <fenv.h>\n#include <assert.h>\n\
+             float __VERIFIER_nondet_float(void);\n\
+             int main(void) {{\n\
+               float x = __VERIFIER_nondet_float(), three = 3.0f;\n\
+               if (!(x >= 1.0f && x <= 2.0f)) return 0;\n\
+               int start = fegetround();\n\
+               float nearest = x / three;\n\
+               assert(fesetround(FE_UPWARD) == 0 && fesetround(12345) != 0 && fegetround() == FE_UPWARD);\n\
+               float up = x / three;\n\
+               fesetround(FE_DOWNWARD);\n\
+               float down = x / three;\n\
+               assert(down <= nearest && nearest <= up && (double)down <= (double)x / 3 && (double)x / 3 <= (double)up);\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-rounding-mode", &program("up != down || (double)down * 3 == (double)x"), &program("up != down"), &[]);
+    let start = program("start == FE_TONEAREST");
+    assert_eq!(verdict("floats-rounding-mode-flag", &start, &["--round-to-zero"]), "VERIFICATION FAILED");
+    assert_eq!(verdict("floats-rounding-mode-default", &start, &[]), "VERIFICATION SUCCESSFUL");
+}

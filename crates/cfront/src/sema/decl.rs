@@ -827,7 +827,7 @@ impl<'a> Sema<'a> {
 
     /// Declares an object or function with linkage (file scope, or
     /// `extern` at block scope), merging it with earlier declarations.
-    fn declare_linked(&mut self, name: &str, link_name: &str, ty: &CType, internal: bool, loc: Loc) -> R<SymbolId> {
+    pub(super) fn declare_linked(&mut self, name: &str, link_name: &str, ty: &CType, internal: bool, loc: Loc) -> R<SymbolId> {
         let prior = match self.scopes.lookup_file(name) {
             Some(Ordinary::Symbol { sym }) => Some(*sym),
             // An internal name never refers to another unit's object.

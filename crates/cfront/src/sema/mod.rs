@@ -358,8 +358,17 @@ impl<'a> Sema<'a> {
     }
 
     /// In the init function: an `extern` object no unit defines gets a
-    /// nondeterministic value (zero would be a guess about another unit).
+    /// nondeterministic value (zero would be a guess about another unit),
+    /// except the rounding-mode variable, which the verifier owns: it
+    /// starts at the requested mode (and exists whenever that mode is not
+    /// the default, so every float operation finds it).
     fn havoc_undefined_externs(&mut self) {
+        let rounding = self.opts.rounding_mode;
+        if rounding != ir::RoundingMode::NearestEven && self.prog.rounding_mode_variable().is_none() {
+            if let Ok(sym) = self.declare_linked(ir::ROUNDING_MODE_VARIABLE, ir::ROUNDING_MODE_VARIABLE, &CType::int(), false, Loc::NONE) {
+                self.extern_objects.push((sym, Loc::NONE));
+            }
+        }
         let externs = std::mem::take(&mut self.extern_objects);
         for (sym, loc) in externs {
             let ty = self.prog.symbols[sym].ty;
@@ -367,7 +376,11 @@ impl<'a> Sema<'a> {
             if self.defined_objects.contains(&sym) || !sized || self.prog.symbols[sym].kind != SymbolKind::Global {
                 continue;
             }
-            let value = Expr::new(ir::ExprKind::Nondet, ty);
+            let value = if self.prog.symbols[sym].name == ir::ROUNDING_MODE_VARIABLE {
+                Expr::int(rounding.value(), ty)
+            } else {
+                Expr::new(ir::ExprKind::Nondet, ty)
+            };
             self.emit(InstrKind::Assign(Expr::sym(sym, ty), value), loc);
         }
     }

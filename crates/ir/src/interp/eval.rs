@@ -5,13 +5,14 @@
 use super::exec::{Flow, Machine};
 use super::memory::{Bytes, ObjectKind, Pointer, INVALID_OBJECT};
 use super::value::{
-    float_binary, float_compare, float_to_int, int_binary, int_compare, int_to_float, sign_extend, HostFloat,
+    float_binary, float_compare, float_convert, float_to_int, int_binary, int_compare, int_to_float, sign_extend, HostFloat,
     IntOperand, Value,
 };
 use super::{InputKind, Outcome, UbKind};
 use crate::expr::{BinOp, Expr, ExprKind, UnOp};
 use crate::layout::low_mask;
 use crate::program::{SymbolId, SymbolKind};
+use crate::rounding::RoundingMode;
 use crate::types::{ArrayLen, Field, FloatFormat, Type, TypeId};
 
 /// The location of an lvalue: a pointer, and for a bit-field the bit
@@ -304,14 +305,15 @@ impl Machine<'_> {
             (Type::Pointer(_), Value::Ptr(p), Value::Ptr(q)) => self.pointer_binary(op, p, q, a.ty, ty),
             (Type::Float(format), Value::Scalar(x), Value::Scalar(y)) => {
                 let unsupported = || Outcome::Unsupported(format!("arithmetic on {format:?} floating point"));
-                let (x, y) = (HostFloat::from_bits(format, x), HostFloat::from_bits(format, y));
-                let (x, y) = x.zip(y).ok_or_else(unsupported)?;
                 if op.is_comparison() {
+                    let (x, y) = (HostFloat::from_bits(format, x), HostFloat::from_bits(format, y));
+                    let (x, y) = x.zip(y).ok_or_else(unsupported)?;
                     let truth = float_compare(op, x, y).ok_or_else(|| self.malformed(format!("{op:?} on floats")))?;
                     return Ok(Value::Scalar(u128::from(truth)));
                 }
-                let result = float_binary(op, x, y).ok_or_else(|| self.malformed(format!("{op:?} on floats")))?;
-                Ok(Value::Scalar(result.to_bits()))
+                let mode = self.rounding_mode()?;
+                let result = float_binary(op, format, x, y, mode).ok_or_else(unsupported)?;
+                Ok(Value::Scalar(result))
             }
             (Type::Int { .. } | Type::Bool, Value::Scalar(x), Value::Scalar(y)) => {
                 let operand = |bits, ty| self.int_type(ty).map(|(width, signed)| IntOperand { bits, width, signed });
@@ -371,18 +373,16 @@ impl Machine<'_> {
             }
             (Type::Int { .. } | Type::Bool, Type::Float(format), Value::Scalar(bits)) => {
                 let (width, signed) = self.int_type(from).unwrap_or((1, false));
-                let float = int_to_float(*format, *bits, width, signed).ok_or_else(|| unsupported_float(*format))?;
-                float.to_bits()
+                let mode = self.rounding_mode()?;
+                int_to_float(*format, *bits, width, signed, mode).ok_or_else(|| unsupported_float(*format))?
             }
             (Type::Float(format), Type::Int { bits: width, signed }, Value::Scalar(bits)) => {
                 let float = HostFloat::from_bits(*format, *bits).ok_or_else(|| unsupported_float(*format))?;
                 float_to_int(float.as_f64(), *width, *signed).ok_or_else(|| self.ub(UbKind::FloatToIntOverflow))?
             }
             (Type::Float(from_format), Type::Float(to_format), Value::Scalar(bits)) => {
-                let float = HostFloat::from_bits(*from_format, *bits).ok_or_else(|| unsupported_float(*from_format))?;
-                let converted =
-                    HostFloat::from_f64(*to_format, float.as_f64()).ok_or_else(|| unsupported_float(*to_format))?;
-                converted.to_bits()
+                let mode = self.rounding_mode()?;
+                float_convert(*from_format, *to_format, *bits, mode).ok_or_else(|| unsupported_float(*from_format))?
             }
             (Type::Pointer(_), Type::Int { bits: width, .. }, Value::Ptr(p)) => {
                 u128::from(self.memory.address_of(*p)) & low_mask(*width)
@@ -612,6 +612,18 @@ fn insert_bits(bytes: &mut Bytes, bit: u32, width: u32, value: u128) {
     let merged = (bytes.to_u128() & !mask) | ((value << bit) & mask);
     let len = bytes.len();
     bytes.write(0, &Bytes::from_u128(merged, len));
+}
+
+impl Machine<'_> {
+    /// The rounding mode the program state selects (see `crate::rounding`).
+    fn rounding_mode(&mut self) -> Flow<RoundingMode> {
+        let Some(variable) = self.program.rounding_mode_variable() else { return Ok(RoundingMode::NearestEven) };
+        let ty = self.program.symbols[variable].ty;
+        match self.eval(&Expr::sym(variable, ty))? {
+            Value::Scalar(value) => Ok(RoundingMode::from_value(value)),
+            _ => Err(self.malformed("rounding-mode variable".into())),
+        }
+    }
 }
 
 fn unsupported_float(format: FloatFormat) -> Outcome {

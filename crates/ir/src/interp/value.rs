@@ -5,6 +5,7 @@
 use super::memory::{Bytes, Pointer};
 use crate::expr::BinOp;
 use crate::layout::low_mask;
+use crate::rounding::RoundingMode;
 use crate::types::FloatFormat;
 
 /// A value of a scalar or aggregate type.
@@ -136,47 +137,55 @@ impl HostFloat {
             _ => None,
         }
     }
-    pub fn to_bits(self) -> u128 {
-        match self {
-            HostFloat::F32(v) => u128::from(v.to_bits()),
-            HostFloat::F64(v) => u128::from(v.to_bits()),
-        }
-    }
     pub fn as_f64(self) -> f64 {
         match self {
             HostFloat::F32(v) => f64::from(v),
             HostFloat::F64(v) => v,
         }
     }
-    /// `value` rounded to nearest into `format`.
-    pub fn from_f64(format: FloatFormat, value: f64) -> Option<HostFloat> {
-        match format {
-            FloatFormat::Single => Some(HostFloat::F32(value as f32)),
-            FloatFormat::Double => Some(HostFloat::F64(value)),
-            _ => None,
-        }
+}
+
+/// The exact software format of a float format (x87 is not computed with).
+fn soft_format(format: FloatFormat) -> Option<ieee::Format> {
+    match format {
+        FloatFormat::Half => Some(ieee::Format::HALF),
+        FloatFormat::Single => Some(ieee::Format::SINGLE),
+        FloatFormat::Double => Some(ieee::Format::DOUBLE),
+        FloatFormat::Quad => Some(ieee::Format::QUAD),
+        FloatFormat::X87Extended => None,
     }
 }
 
-/// A float arithmetic operator (both operands of one format), rounding to nearest.
-pub fn float_binary(op: BinOp, a: HostFloat, b: HostFloat) -> Option<HostFloat> {
-    Some(match (a, b) {
-        (HostFloat::F32(x), HostFloat::F32(y)) => HostFloat::F32(match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-            BinOp::Div => x / y,
-            _ => return None,
-        }),
-        (HostFloat::F64(x), HostFloat::F64(y)) => HostFloat::F64(match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-            BinOp::Div => x / y,
-            _ => return None,
-        }),
+fn soft_rounding(mode: RoundingMode) -> ieee::RoundingMode {
+    match mode {
+        RoundingMode::NearestEven => ieee::RoundingMode::NearestEven,
+        RoundingMode::NearestAway => ieee::RoundingMode::NearestAway,
+        RoundingMode::Upward => ieee::RoundingMode::TowardPositive,
+        RoundingMode::Downward => ieee::RoundingMode::TowardNegative,
+        RoundingMode::TowardZero => ieee::RoundingMode::TowardZero,
+    }
+}
+
+/// `x op y` for a float arithmetic operator on the bits of two floats of
+/// `format`, rounded by `mode`, with the NaN an x86 processor gives.
+pub fn float_binary(op: BinOp, format: FloatFormat, x: u128, y: u128, mode: RoundingMode) -> Option<u128> {
+    let soft = soft_format(format)?;
+    let (a, b) = (ieee::Fp::from_bits(soft, x), ieee::Fp::from_bits(soft, y));
+    let rm = soft_rounding(mode);
+    let exact = match op {
+        BinOp::Add => a.add(b, rm),
+        BinOp::Sub => a.sub(b, rm),
+        BinOp::Mul => a.mul(b, rm),
+        BinOp::Div => a.div(b, rm),
         _ => return None,
-    })
+    };
+    Some(exact.x86_nan(&[a, b]).to_bits())
+}
+
+/// The float `bits` of `from` converted to `to`, rounded by `mode`.
+pub fn float_convert(from: FloatFormat, to: FloatFormat, bits: u128, mode: RoundingMode) -> Option<u128> {
+    let value = ieee::Fp::from_bits(soft_format(from)?, bits);
+    Some(value.convert(soft_format(to)?, soft_rounding(mode)).x86_nan(&[value]).to_bits())
 }
 
 /// IEEE comparison of two floats of one format.
@@ -201,17 +210,16 @@ pub fn float_to_int(value: f64, width: u32, signed: bool) -> Option<u128> {
     Some(bits & low_mask(width))
 }
 
-/// The integer `bits` of (`width`, `signed`) rounded to nearest as a float.
-pub fn int_to_float(format: FloatFormat, bits: u128, width: u32, signed: bool) -> Option<HostFloat> {
-    let value = if signed { sign_extend(bits, width) } else { (bits & low_mask(width)) as i128 };
-    let unsigned_big = !signed && bits & low_mask(width) > i128::MAX as u128;
-    match format {
-        FloatFormat::Single if unsigned_big => Some(HostFloat::F32((bits & low_mask(width)) as f32)),
-        FloatFormat::Double if unsigned_big => Some(HostFloat::F64((bits & low_mask(width)) as f64)),
-        FloatFormat::Single => Some(HostFloat::F32(value as f32)),
-        FloatFormat::Double => Some(HostFloat::F64(value as f64)),
-        _ => None,
-    }
+/// The integer `bits` of (`width`, `signed`) as a float of `format`, rounded by `mode`.
+pub fn int_to_float(format: FloatFormat, bits: u128, width: u32, signed: bool, mode: RoundingMode) -> Option<u128> {
+    let soft = soft_format(format)?;
+    let rm = soft_rounding(mode);
+    let value = if signed {
+        ieee::Fp::from_i128(soft, sign_extend(bits, width), rm)
+    } else {
+        ieee::Fp::from_u128(soft, bits & low_mask(width), rm)
+    };
+    Some(value.to_bits())
 }
 
 #[cfg(test)]
@@ -275,9 +283,27 @@ mod tests {
         assert_eq!(float_to_int(-1.0, 32, false), None);
         assert_eq!(float_to_int(i64::MAX as f64, 64, true), None);
         assert_eq!(float_to_int(f64::NAN, 8, true), None);
-        let big = int_to_float(FloatFormat::Double, u128::from(u64::MAX), 64, false).unwrap();
-        assert_eq!(big.as_f64(), 18446744073709551615.0);
-        let minus_one = int_to_float(FloatFormat::Single, 0xff, 8, true).unwrap();
-        assert_eq!(minus_one.as_f64(), -1.0);
+        let nearest = RoundingMode::NearestEven;
+        let big = int_to_float(FloatFormat::Double, u128::from(u64::MAX), 64, false, nearest).unwrap();
+        assert_eq!(f64::from_bits(big as u64), 18446744073709551615.0);
+        let minus_one = int_to_float(FloatFormat::Single, 0xff, 8, true, nearest).unwrap();
+        assert_eq!(f32::from_bits(minus_one as u32), -1.0);
+        let down = int_to_float(FloatFormat::Single, (1 << 24) + 1, 32, false, RoundingMode::Upward).unwrap();
+        assert_eq!(f32::from_bits(down as u32), 16777218.0);
+    }
+
+    #[test]
+    fn float_arithmetic_rounds_by_the_mode_and_makes_x86_nans() {
+        let one = 1f64.to_bits() as u128;
+        let three = 3f64.to_bits() as u128;
+        let third = |mode| f64::from_bits(float_binary(BinOp::Div, FloatFormat::Double, one, three, mode).unwrap() as u64);
+        assert_eq!(third(RoundingMode::NearestEven), 1.0 / 3.0);
+        assert!(third(RoundingMode::Upward) > third(RoundingMode::Downward));
+        assert_eq!(third(RoundingMode::TowardZero), third(RoundingMode::Downward));
+        let zero = 0f32.to_bits() as u128;
+        let nan = float_binary(BinOp::Div, FloatFormat::Single, zero, zero, RoundingMode::NearestEven).unwrap();
+        assert_eq!(nan as u32, (0f32 / 0f32).to_bits(), "the host's default NaN");
+        let narrowed = float_convert(FloatFormat::Double, FloatFormat::Single, third(RoundingMode::NearestEven).to_bits() as u128, RoundingMode::Upward);
+        assert!(f32::from_bits(narrowed.unwrap() as u32) as f64 > 1.0 / 3.0);
     }
 }
