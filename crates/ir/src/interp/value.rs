@@ -302,7 +302,7 @@ mod tests {
         assert_eq!(third(RoundingMode::TowardZero), third(RoundingMode::Downward));
         let zero = 0f32.to_bits() as u128;
         let nan = float_binary(BinOp::Div, FloatFormat::Single, zero, zero, RoundingMode::NearestEven).unwrap();
-        assert_eq!(nan as u32, (0f32 / 0f32).to_bits(), "the host's default NaN");
+        assert_eq!(nan as u32, 0xffc0_0000, "x86's default NaN");
         let narrowed = float_convert(FloatFormat::Double, FloatFormat::Single, third(RoundingMode::NearestEven).to_bits() as u128, RoundingMode::Upward);
         assert!(f32::from_bits(narrowed.unwrap() as u32) as f64 > 1.0 / 3.0);
     }
