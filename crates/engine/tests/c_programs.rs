@@ -105,6 +105,10 @@ fn variable_length_arrays_are_sized_at_run_time() {
     expect_false(&empty, &Config::default(), PropertyClass::ArrayBounds);
     let negative = "int a = -1;\nint main(void) { int b[a]; return 0; }";
     expect_false(negative, &Config::default(), PropertyClass::ArrayBounds);
+    // Two symbolic lengths: the index checks bound the access, so the
+    // solver never relates products of lengths.
+    let matrix = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(), m = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 2 && n < 1000 && m > 2 && m < 1000); int a[n][m]; a[n - 1][m - 1] = 3; a[1][2] = 4; int (*row)[m] = &a[1]; assert((*row)[2] == 4); return a[n - 1][m - 1] - 3; }}");
+    expect_true(&matrix, &Config::default());
     // No bound on the length: the array is a byte array of symbolic size.
     let large = |index: &str, range: &str| format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); __VERIFIER_assume({range}); char c[n]; c[n - 1] = 1; c[0] = 2; return c[{index}] == 1 ? 0 : 1 / (n - 1); }}");
     expect_true(&large("n - 1", "n > 1"), &Config::default());

@@ -31,6 +31,9 @@ pub(crate) struct Place {
     pub bit_field: Option<(u32, bool)>,
     /// Index-in-range conditions of the array indexing on the way.
     pub index_checks: Vec<TermId>,
+    /// A variable accessed through members and indexes of known length
+    /// only: the index checks already keep the access inside the object.
+    pub indexes_bound_it: bool,
     /// Alignment the dereferenced pointer must have (1 when there is none).
     pub alignment: u64,
 }
@@ -91,7 +94,7 @@ impl<'a> Symex<'a> {
             .into_iter()
             .map(|(object, cond)| Target { cond, object, bit_offset })
             .collect();
-        Place { targets, pointer: Some(pointer), bit_field: None, index_checks: Vec::new(), alignment }
+        Place { targets, pointer: Some(pointer), bit_field: None, index_checks: Vec::new(), indexes_bound_it: false, alignment }
     }
 
     pub(crate) fn place(&mut self, lvalue: &Expr) -> Result<Place> {
@@ -101,7 +104,7 @@ impl<'a> Symex<'a> {
                 let cond = self.store.true_term();
                 let bit_offset = self.wide_const(0);
                 let targets = vec![Target { cond, object, bit_offset }];
-                Ok(Place { targets, pointer: None, bit_field: None, index_checks: vec![], alignment: 1 })
+                Ok(Place { targets, pointer: None, bit_field: None, index_checks: vec![], indexes_bound_it: true, alignment: 1 })
             }
             ExprKind::Deref(pointer) => {
                 let p = self.eval(pointer)?;
@@ -142,12 +145,15 @@ impl<'a> Symex<'a> {
                     ir::ArrayLen::Var(len) => Some(self.vla_length(len)?),
                     ir::ArrayLen::Unknown => None,
                 };
-                if let Some(len) = len {
-                    let zero = self.wide_const(0);
-                    let low = self.store.bv_sle(zero, i);
-                    let high = self.store.bv_slt(i, len);
-                    let in_range = self.store.and2(low, high);
-                    place.index_checks.push(in_range);
+                match len {
+                    Some(len) => {
+                        let zero = self.wide_const(0);
+                        let low = self.store.bv_sle(zero, i);
+                        let high = self.store.bv_slt(i, len);
+                        let in_range = self.store.and2(low, high);
+                        place.index_checks.push(in_range);
+                    }
+                    None => place.indexes_bound_it = false,
                 }
                 Ok(place)
             }
@@ -197,6 +203,14 @@ impl<'a> Symex<'a> {
             }
         }
         let mut valid = Vec::new();
+        if place.indexes_bound_it {
+            // Cheaper than the offset bound, which for variable-length
+            // arrays is a product of lengths the solver would have to
+            // relate to the offset's products.
+            let inside = self.store.and(&place.index_checks);
+            valid.extend(place.targets.iter().map(|t| self.store.and2(t.cond, inside)));
+            return valid;
+        }
         for t in &place.targets {
             let inside = self.in_bounds(t.object, t.bit_offset, bits);
             valid.push(self.store.and2(t.cond, inside));
