@@ -24,6 +24,13 @@ struct Allocation {
 
 impl<'a> Symex<'a> {
     pub(crate) fn call_builtin(&mut self, func: FuncId, lhs: Option<&Expr>, args: &[Expr], values: &[TermId]) -> Result<()> {
+        if let Some(value) = self.exact_math(func, values)? {
+            if let Some(lhs) = lhs {
+                self.assign(lhs, value)?;
+            }
+            self.frames.last_mut().expect("frame").pc += 1;
+            return Ok(());
+        }
         let name = self.program.functions[func].name.as_str();
         let result = match name {
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),

@@ -79,6 +79,60 @@ impl<'a> Symex<'a> {
         }
     }
 
+    /// The math.h functions with an exact IEEE result (`sqrt`, `fma`,
+    /// `remainder`, `fmod`, with their `f` forms) called as `func` with
+    /// float bits `values`, in the current rounding mode; `None` for other
+    /// functions.
+    pub(crate) fn exact_math(&mut self, func: ir::FuncId, values: &[TermId]) -> Result<Option<TermId>> {
+        let function = &self.program.functions[func];
+        let name = function.name.as_str();
+        let (base, arity) = match name.trim_end_matches('f') {
+            "sqrt" => ("sqrt", 1),
+            "fma" => ("fma", 3),
+            "remainder" => ("remainder", 2),
+            "fmod" => ("fmod", 2),
+            _ => return Ok(None),
+        };
+        let Type::Function(sig) = self.program.types.get(function.ty) else { return Ok(None) };
+        let ty = sig.ret;
+        let Type::Float(format) = *self.program.types.get(ty) else { return Ok(None) };
+        let fits = |v: &TermId| self.store.sort(*v).bv_width() == Some(format.storage_bits());
+        if values.len() != arity || !values.iter().all(fits) {
+            return Err(Stop::unsupported(format!("call of `{name}` with arguments of other types"), self.loc));
+        }
+        let mut operands = Vec::with_capacity(arity);
+        for &value in values {
+            operands.push(self.fp_of_bits(value, ty)?);
+        }
+        let rm = self.rounding_mode()?;
+        let result = match (base, operands.as_slice()) {
+            ("sqrt", &[x]) => self.store.mk(Op::FpSqrt, &[rm, x]),
+            ("fma", &[x, y, z]) => self.store.mk(Op::FpFma, &[rm, x, y, z]),
+            ("remainder", &[x, y]) => self.store.mk(Op::FpRem, &[x, y]),
+            (_, &[x, y]) => self.fmod(rm, x, y),
+            _ => unreachable!("arity checked"),
+        };
+        Ok(Some(self.bits_of_fp(result)))
+    }
+
+    /// `fmod(x, y)`: the IEEE remainder, moved by one exact step of `|y|`
+    /// towards `x`'s sign when its sign differs (the quotient truncated
+    /// instead of rounded to nearest).
+    fn fmod(&mut self, rm: TermId, x: TermId, y: TermId) -> TermId {
+        let r = self.store.mk(Op::FpRem, &[x, y]);
+        let (r_negative, x_negative) = (self.store.mk(Op::FpIsNegative, &[r]), self.store.mk(Op::FpIsNegative, &[x]));
+        let r_zero = self.store.mk(Op::FpIsZero, &[r]);
+        let signs_agree = self.store.eq(r_negative, x_negative);
+        let signs_differ = self.store.not(signs_agree);
+        let r_nonzero = self.store.not(r_zero);
+        let step_needed = self.store.and2(r_nonzero, signs_differ);
+        let magnitude = self.store.mk(Op::FpAbs, &[y]);
+        let negated = self.store.mk(Op::FpNeg, &[magnitude]);
+        let step = self.store.ite(x_negative, negated, magnitude);
+        let stepped = self.store.mk(Op::FpAdd, &[rm, r, step]);
+        self.store.ite(step_needed, stepped, r)
+    }
+
     /// `-x`: flips the sign bit (exact, NaN payloads included).
     pub(crate) fn float_negate(&mut self, x: TermId) -> TermId {
         let w = self.store.sort(x).bv_width().expect("float bits");

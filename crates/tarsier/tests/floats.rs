@@ -104,3 +104,25 @@ fn rounding_mode_is_program_state_set_by_fesetround_and_the_flags() {
     assert_eq!(verdict("floats-rounding-mode-flag", &start, &["--round-to-zero"]), "VERIFICATION FAILED");
     assert_eq!(verdict("floats-rounding-mode-default", &start, &[]), "VERIFICATION SUCCESSFUL");
 }
+
+#[test]
+fn sqrt_fma_and_fmod_are_exact() {
+    if !front_end_ready("floats-exact-math") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <fenv.h>\n#include <assert.h>\n\
+             float __VERIFIER_nondet_float(void);\n\
+             int main(void) {{\n\
+               float x = __VERIFIER_nondet_float();\n\
+               if (!(x >= 4.0f && x <= 9.0f)) return 0;\n\
+               assert(sqrtf(x) >= 2.0f && fmod(-7.0, 2.0) == -1.0 && remainder(7.0, 2.0) == -1.0);\n\
+               assert(fma(0.1, 10.0, -1.0) != 0.1 * 10.0 - 1.0 && isnan(sqrt(-1.0)));\n\
+               fesetround(FE_UPWARD);\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-exact-math", &program("sqrtf(2.0f) > 1.41421354f"), &program("sqrtf(2.0f) == 1.41421354f"), &[]);
+}

@@ -6,7 +6,7 @@
 
 use super::exec::{Flow, Machine};
 use super::memory::{AccessError, Bytes, ObjectKind, Pointer};
-use super::value::{sign_extend, Value};
+use super::value::{float_library, sign_extend, Value};
 use super::{InputKind, Outcome, UbKind};
 use crate::expr::Expr;
 use crate::instr::PropertyClass;
@@ -17,6 +17,21 @@ use crate::types::Type;
 const MESSAGE_LIMIT: u64 = 1024;
 
 impl Machine<'_> {
+    /// A math.h function with an exact IEEE result, in the current rounding mode.
+    fn exact_math(&mut self, name: &str, ret: crate::types::TypeId, values: &[Value]) -> Flow<Value> {
+        let Type::Float(format) = *self.program.types.get(ret) else {
+            return Err(self.malformed(format!("`{name}` does not return a float")));
+        };
+        let mut operands = Vec::with_capacity(values.len());
+        for value in values {
+            operands.push(self.scalar(value)?);
+        }
+        let mode = self.rounding_mode()?;
+        float_library(name, format, &operands, mode)
+            .map(Value::Scalar)
+            .ok_or_else(|| Outcome::Unsupported(format!("`{name}` on {format:?} floating point")))
+    }
+
     /// Executes the body-less function `func`; returns the call's value.
     pub(super) fn call_builtin(&mut self, func: FuncId, values: &[Value], args: &[Expr]) -> Flow<Option<Value>> {
         let function = &self.program.functions[func];
@@ -51,6 +66,9 @@ impl Machine<'_> {
                     _ => None,
                 };
                 Err(self.violation(PropertyClass::UserAssertion, message.unwrap_or_else(|| "__assert_fail".into())))
+            }
+            "sqrt" | "sqrtf" | "fma" | "fmaf" | "remainder" | "remainderf" | "fmod" | "fmodf" => {
+                self.exact_math(library_name, ret, values).map(Some)
             }
             "abort" => Err(Outcome::Aborted),
             "exit" | "_Exit" | "_exit" => {

@@ -616,7 +616,7 @@ fn insert_bits(bytes: &mut Bytes, bit: u32, width: u32, value: u128) {
 
 impl Machine<'_> {
     /// The rounding mode the program state selects (see `crate::rounding`).
-    fn rounding_mode(&mut self) -> Flow<RoundingMode> {
+    pub(super) fn rounding_mode(&mut self) -> Flow<RoundingMode> {
         let Some(variable) = self.program.rounding_mode_variable() else { return Ok(RoundingMode::NearestEven) };
         let ty = self.program.symbols[variable].ty;
         match self.eval(&Expr::sym(variable, ty))? {

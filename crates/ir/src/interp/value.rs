@@ -188,6 +188,32 @@ pub fn float_convert(from: FloatFormat, to: FloatFormat, bits: u128, mode: Round
     Some(value.convert(soft_format(to)?, soft_rounding(mode)).x86_nan(&[value]).to_bits())
 }
 
+/// The math.h functions with an exact IEEE result that the interpreter
+/// computes (`sqrt`, `fma`, `remainder`, `fmod`, with their `f` forms) on
+/// operand bits of `format`; `None` for other names.
+pub fn float_library(name: &str, format: FloatFormat, operands: &[u128], mode: RoundingMode) -> Option<u128> {
+    let soft = soft_format(format)?;
+    let values: Vec<ieee::Fp> = operands.iter().map(|&bits| ieee::Fp::from_bits(soft, bits)).collect();
+    let rm = soft_rounding(mode);
+    let result = match (name.trim_end_matches('f'), values.as_slice()) {
+        ("sqrt", [x]) => x.sqrt(rm),
+        ("fma", [x, y, z]) => x.fma(*y, *z, rm),
+        ("remainder", [x, y]) => x.remainder(*y),
+        ("fmod", [x, y]) => {
+            // The remainder of the quotient truncated instead of rounded to
+            // nearest: one exact step of |y| towards x's sign.
+            let r = x.remainder(*y);
+            if !r.is_nan() && !r.is_zero() && r.sign_bit() != x.sign_bit() {
+                r.add(y.abs().copy_sign(*x), rm)
+            } else {
+                r
+            }
+        }
+        _ => return None,
+    };
+    Some(result.x86_nan(&values).to_bits())
+}
+
 /// IEEE comparison of two floats of one format.
 pub fn float_compare(op: BinOp, a: HostFloat, b: HostFloat) -> Option<bool> {
     compare_result(op, a.as_f64().partial_cmp(&b.as_f64()))
@@ -290,6 +316,23 @@ mod tests {
         assert_eq!(f32::from_bits(minus_one as u32), -1.0);
         let down = int_to_float(FloatFormat::Single, (1 << 24) + 1, 32, false, RoundingMode::Upward).unwrap();
         assert_eq!(f32::from_bits(down as u32), 16777218.0);
+    }
+
+    #[test]
+    fn exact_library_functions() {
+        let d = |v: f64| v.to_bits() as u128;
+        let call = |name, args: &[f64]| {
+            let bits: Vec<u128> = args.iter().map(|&v| d(v)).collect();
+            f64::from_bits(float_library(name, FloatFormat::Double, &bits, RoundingMode::NearestEven).unwrap() as u64)
+        };
+        assert_eq!(call("sqrt", &[2.0]), 2f64.sqrt());
+        assert_eq!(call("fma", &[0.1, 10.0, -1.0]), 0.1f64.mul_add(10.0, -1.0));
+        assert_eq!(call("remainder", &[5.0, 3.0]), -1.0);
+        assert_eq!(call("fmod", &[5.0, 3.0]), 2.0);
+        assert_eq!(call("fmod", &[-5.0, 3.0]), -2.0);
+        assert!(call("fmod", &[-6.0, 3.0]).is_sign_negative());
+        assert!(call("fmod", &[1.0, 0.0]).is_nan());
+        assert_eq!(float_library("cbrt", FloatFormat::Double, &[d(8.0)], RoundingMode::NearestEven), None);
     }
 
     #[test]
