@@ -49,10 +49,22 @@ impl FloatFormat {
     }
 }
 
-/// Bytes used to store an integer of `bits` bits: the next power of two
-/// bytes (bit-field-width integers round up the same way).
-fn int_storage_bytes(bits: u32) -> u64 {
-    u64::from(bits.div_ceil(8).max(1)).next_power_of_two()
+/// (size, alignment) in bytes of an integer of `bits` bits. Up to 64 bits
+/// and at 128 (`__int128`) the size is the next power of two bytes
+/// (bit-field widths and C23 `_BitInt(N)` round up the same way); other
+/// widths above 64 are C23 `_BitInt(N)`, which the psABIs store as whole
+/// `long long` chunks (8 bytes on x86-64, 4 on i386: clang's rule).
+pub fn int_layout(bits: u32, model: DataModel) -> (u64, u64) {
+    let bytes = u64::from(bits.div_ceil(8).max(1));
+    if bits <= 64 || bits == 128 {
+        let size = bytes.next_power_of_two();
+        return (size, size.min(model.max_scalar_align()));
+    }
+    let chunk = match model {
+        DataModel::ILP32 => 4,
+        DataModel::LP64 => 8,
+    };
+    (bytes.next_multiple_of(chunk), chunk)
 }
 
 impl TypeTable {
@@ -63,7 +75,7 @@ impl TypeTable {
         match self.get(ty) {
             Type::Void | Type::Function(_) => None,
             Type::Bool => Some(1),
-            Type::Int { bits, .. } => Some(int_storage_bytes(*bits)),
+            Type::Int { bits, .. } => Some(int_layout(*bits, model).0),
             Type::Float(format) => Some(format.layout(model).0),
             Type::Pointer(_) => Some(model.pointer_bytes()),
             Type::Array(elem, ArrayLen::Fixed(count)) => self.size_of(*elem, model)?.checked_mul(*count),
@@ -81,7 +93,7 @@ impl TypeTable {
         match self.get(ty) {
             Type::Void | Type::Function(_) => None,
             Type::Bool => Some(1),
-            Type::Int { bits, .. } => Some(int_storage_bytes(*bits).min(model.max_scalar_align())),
+            Type::Int { bits, .. } => Some(int_layout(*bits, model).1),
             Type::Float(format) => Some(format.layout(model).1),
             Type::Pointer(_) => Some(model.pointer_bytes()),
             Type::Array(elem, _) => self.align_of(*elem, model),
@@ -204,6 +216,21 @@ mod tests {
         assert_eq!(t.align_of(long, DataModel::LP64), Some(8));
         assert_eq!(t.bits_of(ld, DataModel::LP64), Some(80));
         assert_eq!(t.bits_of(ptr, DataModel::ILP32), Some(32));
+    }
+
+    #[test]
+    fn odd_integer_widths_follow_clangs_bit_int_layout() {
+        use DataModel::{ILP32, LP64};
+        assert_eq!(int_layout(1, LP64), (1, 1));
+        assert_eq!(int_layout(10, LP64), (2, 2));
+        assert_eq!(int_layout(17, LP64), (4, 4));
+        assert_eq!(int_layout(37, LP64), (8, 8));
+        assert_eq!(int_layout(37, ILP32), (8, 4));
+        assert_eq!(int_layout(65, LP64), (16, 8));
+        assert_eq!(int_layout(65, ILP32), (12, 4));
+        assert_eq!(int_layout(100, ILP32), (16, 4));
+        assert_eq!(int_layout(128, LP64), (16, 16));
+        assert_eq!(int_layout(128, ILP32), (16, 4));
     }
 
     #[test]

@@ -1,72 +1,86 @@
-//! Complex floating types (`_Complex float/double/long double`): a value
-//! is the IR array `{real, imaginary}`. Arithmetic is lowered on the parts
-//! with the textbook formulas (multiplication `(ac-bd) + (ad+bc)i`,
-//! division by `c²+d²`); results that overflow or involve infinities and
-//! NaNs may differ from a C library that implements Annex G's special
-//! cases. Complex integer types are reported as unsupported.
+//! Complex types (`_Complex float/double/long double` and GCC's complex
+//! integers such as `_Complex int`): a value is the IR array `{real,
+//! imaginary}`. Arithmetic is lowered on the parts with the textbook
+//! formulas (multiplication `(ac-bd) + (ad+bc)i`, division by `c²+d²`),
+//! which is what GCC does for integer parts (so integer division by a zero
+//! `c²+d²` is the division-by-zero property). For floating parts, results
+//! that overflow or involve infinities and NaNs may differ from a C library
+//! that implements Annex G's special cases.
 
-use super::ctype::{CType, FloatKind, Kind};
+use super::ctype::{ComplexElem, CType, Kind};
 use super::expr::Val;
 use super::{Sema, R};
 use crate::ast::BinaryOp;
 use ir::{BinOp, Expr, ExprKind, Loc, UnOp};
 
+/// The constant zero of a part type.
+fn zero_part(elem: ComplexElem, ty: ir::TypeId) -> Expr {
+    match elem {
+        ComplexElem::Float(_) => Expr::new(ExprKind::FloatConst(0), ty),
+        ComplexElem::Int(_) => Expr::int(0, ty),
+    }
+}
+
 impl<'a> Sema<'a> {
     /// The real or imaginary part of a complex value, as an expression.
-    pub(super) fn complex_part(&mut self, v: &Val, kind: FloatKind, imaginary: bool) -> Expr {
+    pub(super) fn complex_part(&mut self, v: &Val, elem: ComplexElem, imaginary: bool) -> Expr {
         if let ExprKind::ArrayLit(parts) = &v.e.kind {
             if let Some(part) = parts.get(usize::from(imaginary)) {
                 return part.clone();
             }
         }
-        let part_ir = self.ir_ty(&CType::new(Kind::Float(kind)));
+        let part_ir = self.ir_ty(&elem.part_type());
         let size_t = self.tcx.size_t();
         let index = self.int_val(i128::from(imaginary), size_t).e;
         Expr::new(ExprKind::Index(Box::new(v.e.clone()), Box::new(index)), part_ir)
     }
 
     /// A complex value from its parts.
-    fn complex_value(&mut self, kind: FloatKind, re: Expr, im: Expr) -> Val {
-        let ty = CType::new(Kind::Complex(kind));
+    fn complex_value(&mut self, elem: ComplexElem, re: Expr, im: Expr) -> Val {
+        let ty = CType::new(Kind::Complex(elem));
         let irty = self.ir_ty(&ty);
         Val { e: Expr::new(ExprKind::ArrayLit(vec![re, im]), irty), ty, lvalue: false, bit_width: None }
     }
 
     /// A complex constant `0 + value·i` (an imaginary literal).
     pub(super) fn imaginary(&mut self, imag: Val) -> Val {
-        let Kind::Float(kind) = imag.ty.kind else { return imag };
-        let zero = Expr::new(ExprKind::FloatConst(0), imag.e.ty);
-        self.complex_value(kind, zero, imag.e)
+        let Some(elem) = ComplexElem::of_real(&imag.ty.kind) else { return imag };
+        let zero = zero_part(elem, imag.e.ty);
+        self.complex_value(elem, zero, imag.e)
     }
 
-    /// Both parts of an arithmetic value converted to the float `kind`.
-    fn parts_as(&mut self, v: Val, kind: FloatKind, loc: Loc) -> R<(Expr, Expr)> {
-        let part = CType::new(Kind::Float(kind));
+    /// Both parts of an arithmetic value converted to the part type of `elem`.
+    fn parts_as(&mut self, v: Val, elem: ComplexElem, loc: Loc) -> R<(Expr, Expr)> {
+        let part = elem.part_type();
         let part_ir = self.ir_ty(&part);
         if let Kind::Complex(from) = v.ty.kind {
             let (re, im) = (self.complex_part(&v, from, false), self.complex_part(&v, from, true));
-            if from == kind {
+            if from == elem {
                 return Ok((re, im));
             }
-            return Ok((Expr::cast(re, part_ir), Expr::cast(im, part_ir)));
+            let as_part = |s: &mut Self, e: Expr| {
+                let value = Val { e, ty: from.part_type(), lvalue: false, bit_width: None };
+                s.cast_to(value, &part, loc, true)
+            };
+            return Ok((as_part(self, re)?, as_part(self, im)?));
         }
         let re = self.cast_to(v, &part, loc, true)?;
-        Ok((re, Expr::new(ExprKind::FloatConst(0), part_ir)))
+        Ok((re, zero_part(elem, part_ir)))
     }
 
     /// Converts an arithmetic value to or from a complex type.
     pub(super) fn complex_convert(&mut self, v: Val, to: &CType, loc: Loc) -> R<Expr> {
         match (&v.ty.kind, &to.kind) {
-            (_, Kind::Complex(kind)) if v.ty.is_arithmetic() => {
-                let kind = *kind;
-                let (re, im) = self.parts_as(v, kind, loc)?;
-                Ok(self.complex_value(kind, re, im).e)
+            (_, Kind::Complex(elem)) if v.ty.is_arithmetic() => {
+                let elem = *elem;
+                let (re, im) = self.parts_as(v, elem, loc)?;
+                Ok(self.complex_value(elem, re, im).e)
             }
             (Kind::Complex(from), _) if to.is_bool() => {
                 let from = *from;
                 let b = self.prog.types.bool();
                 let (re, im) = (self.complex_part(&v, from, false), self.complex_part(&v, from, true));
-                let zero = Expr::new(ExprKind::FloatConst(0), re.ty);
+                let zero = zero_part(from, re.ty);
                 let re_set = Expr::binary(BinOp::Ne, re, zero.clone(), b);
                 let im_set = Expr::binary(BinOp::Ne, im, zero, b);
                 Ok(Expr::binary(BinOp::Or, re_set, im_set, b))
@@ -74,18 +88,18 @@ impl<'a> Sema<'a> {
             (Kind::Complex(from), _) if to.is_arithmetic() => {
                 let from = *from;
                 let re = self.complex_part(&v, from, false);
-                let part = Val { e: re, ty: CType::new(Kind::Float(from)), lvalue: false, bit_width: None };
+                let part = Val { e: re, ty: from.part_type(), lvalue: false, bit_width: None };
                 self.cast_to(part, to, loc, true)
             }
             _ => Err(self.error(loc, "invalid conversion of a complex value")),
         }
     }
 
-    /// `l op r` where an operand is complex; both become complex of `kind`.
-    pub(super) fn complex_arith(&mut self, op: BinaryOp, l: Val, r: Val, kind: FloatKind, loc: Loc) -> R<Val> {
-        let part = self.ir_ty(&CType::new(Kind::Float(kind)));
-        let (a, b) = self.parts_as(l, kind, loc)?;
-        let (c, d) = self.parts_as(r, kind, loc)?;
+    /// `l op r` where an operand is complex; both become complex of `elem`.
+    pub(super) fn complex_arith(&mut self, op: BinaryOp, l: Val, r: Val, elem: ComplexElem, loc: Loc) -> R<Val> {
+        let part = self.ir_ty(&elem.part_type());
+        let (a, b) = self.parts_as(l, elem, loc)?;
+        let (c, d) = self.parts_as(r, elem, loc)?;
         let bin = |op, x: &Expr, y: &Expr| Expr::binary(op, x.clone(), y.clone(), part);
         let (re, im) = match op {
             BinaryOp::Add => (bin(BinOp::Add, &a, &c), bin(BinOp::Add, &b, &d)),
@@ -115,20 +129,20 @@ impl<'a> Sema<'a> {
             }
             _ => return Err(self.error(loc, "invalid operands to a complex operator")),
         };
-        let value = self.complex_value(kind, re, im);
+        let value = self.complex_value(elem, re, im);
         let e = self.temp(value.e, &value.ty, loc);
         Ok(Val { e, ..value })
     }
 
     /// `-z`, `+z` and GNU `~z` (conjugate).
     pub(super) fn complex_unary(&mut self, negate_real: bool, v: Val, loc: Loc) -> R<Val> {
-        let Kind::Complex(kind) = v.ty.kind else {
+        let Kind::Complex(elem) = v.ty.kind else {
             return Err(self.error(loc, "internal error: complex operation on a real value"));
         };
-        let part = self.ir_ty(&CType::new(Kind::Float(kind)));
-        let (re, im) = (self.complex_part(&v, kind, false), self.complex_part(&v, kind, true));
+        let part = self.ir_ty(&elem.part_type());
+        let (re, im) = (self.complex_part(&v, elem, false), self.complex_part(&v, elem, true));
         let re = if negate_real { Expr::unary(UnOp::Neg, re, part) } else { re };
-        let value = self.complex_value(kind, re, Expr::unary(UnOp::Neg, im, part));
+        let value = self.complex_value(elem, re, Expr::unary(UnOp::Neg, im, part));
         let e = self.temp(value.e, &value.ty, loc);
         Ok(Val { e, ..value })
     }
@@ -137,9 +151,9 @@ impl<'a> Sema<'a> {
     /// lvalue; of a real value, the value itself or zero.
     pub(super) fn real_imag(&mut self, v: Val, imaginary: bool, loc: Loc) -> R<Val> {
         match v.ty.kind {
-            Kind::Complex(kind) => {
-                let e = self.complex_part(&v, kind, imaginary);
-                Ok(Val { e, ty: CType::new(Kind::Float(kind)).with_quals(v.ty.quals), lvalue: v.lvalue, bit_width: None })
+            Kind::Complex(elem) => {
+                let e = self.complex_part(&v, elem, imaginary);
+                Ok(Val { e, ty: elem.part_type().with_quals(v.ty.quals), lvalue: v.lvalue, bit_width: None })
             }
             _ if v.ty.is_arithmetic() => {
                 let v = self.decay(v);

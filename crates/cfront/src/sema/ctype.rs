@@ -24,10 +24,16 @@ pub enum IntKind {
     ULongLong,
     Int128,
     UInt128,
+    /// C23 `_BitInt(N)` (clang's `_ExtInt(N)`), N in 2..=128.
+    BitInt(u32),
+    /// C23 `unsigned _BitInt(N)`, N in 1..=128.
+    UBitInt(u32),
 }
 
 impl IntKind {
-    /// Conversion rank (C11 6.3.1.1); `_Bool` is below all of these.
+    /// Conversion rank among the standard integer types (C11 6.3.1.1);
+    /// `_Bool` is below all of these. Bit-precise types rank by width
+    /// (see [`rank_key`]); here they only sit above `int`.
     pub fn rank(self) -> u8 {
         use IntKind::*;
         match self {
@@ -37,12 +43,20 @@ impl IntKind {
             Long | ULong => 4,
             LongLong | ULongLong => 5,
             Int128 | UInt128 => 6,
+            BitInt(_) | UBitInt(_) => 7,
         }
     }
     /// Plain `char` is signed on x86.
     pub fn is_signed(self) -> bool {
         use IntKind::*;
-        matches!(self, Char | SChar | Short | Int | Long | LongLong | Int128)
+        matches!(self, Char | SChar | Short | Int | Long | LongLong | Int128 | BitInt(_))
+    }
+    /// The width N of a bit-precise `_BitInt(N)` type.
+    pub fn bit_precise_width(self) -> Option<u32> {
+        match self {
+            IntKind::BitInt(n) | IntKind::UBitInt(n) => Some(n),
+            _ => None,
+        }
     }
     pub fn to_unsigned(self) -> IntKind {
         use IntKind::*;
@@ -53,8 +67,16 @@ impl IntKind {
             Long | ULong => ULong,
             LongLong | ULongLong => ULongLong,
             Int128 | UInt128 => UInt128,
+            BitInt(n) | UBitInt(n) => UBitInt(n),
         }
     }
+}
+
+/// A total order that agrees with integer conversion rank (C23 6.3.1.1):
+/// wider types rank higher; at equal width a standard type ranks above a
+/// bit-precise one, and standard types keep their rank order.
+fn rank_key(k: IntKind, bits: &impl Fn(IntKind) -> u32) -> (u32, u8) {
+    (bits(k), if k.bit_precise_width().is_some() { 0 } else { k.rank() })
 }
 
 /// Real floating types (the `_FloatN` aliases map onto these by format).
@@ -76,6 +98,32 @@ impl FloatKind {
             FloatKind::Double => 2,
             FloatKind::LongDouble => 3,
             FloatKind::Float128 => 4,
+        }
+    }
+}
+
+/// The element type of a complex type: GCC allows integer elements too.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ComplexElem {
+    Float(FloatKind),
+    Int(IntKind),
+}
+
+impl ComplexElem {
+    /// The real type of each part.
+    pub fn part_type(self) -> CType {
+        CType::new(match self {
+            ComplexElem::Float(k) => Kind::Float(k),
+            ComplexElem::Int(k) => Kind::Int(k),
+        })
+    }
+    /// The element kind of a real arithmetic type of that domain (`None`
+    /// for `_Bool`, enums and non-arithmetic types).
+    pub fn of_real(kind: &Kind) -> Option<ComplexElem> {
+        match kind {
+            Kind::Float(k) => Some(ComplexElem::Float(*k)),
+            Kind::Int(k) => Some(ComplexElem::Int(*k)),
+            _ => None,
         }
     }
 }
@@ -109,7 +157,7 @@ pub enum Kind {
     Bool,
     Int(IntKind),
     Float(FloatKind),
-    Complex(FloatKind),
+    Complex(ComplexElem),
     Pointer(Box<CType>),
     Array(Box<CType>, ArraySize),
     Function(Rc<FnType>),
@@ -239,7 +287,11 @@ pub fn int_kind(ty: &CType, enum_kind: impl Fn(EnumId) -> IntKind) -> Option<Int
 /// Integer promotion of a type of the given kind (`None`: `_Bool`).
 /// `bit_width` is the width of a bit-field operand, whose promotion
 /// depends on whether `int` holds all its values (C11 6.3.1.1p2).
+/// Bit-precise types are never promoted (C23 6.3.1.1p2).
 pub fn promoted_kind(kind: Option<IntKind>, bit_width: Option<u32>) -> IntKind {
+    if let Some(k) = kind.filter(|k| k.bit_precise_width().is_some()) {
+        return k;
+    }
     if let (Some(w), Some(k)) = (bit_width, kind) {
         if k.rank() <= IntKind::Int.rank() || w < 32 || (w == 32 && k.is_signed()) {
             return if w < 32 || k.is_signed() { IntKind::Int } else { IntKind::UInt };
@@ -260,10 +312,10 @@ pub fn common_int_kind(a: IntKind, b: IntKind, bits: impl Fn(IntKind) -> u32) ->
         return a;
     }
     if a.is_signed() == b.is_signed() {
-        return if a.rank() >= b.rank() { a } else { b };
+        return if rank_key(a, &bits) >= rank_key(b, &bits) { a } else { b };
     }
     let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
-    if u.rank() >= s.rank() {
+    if rank_key(u, &bits) >= rank_key(s, &bits) {
         u
     } else if bits(s) > bits(u) {
         s
@@ -395,6 +447,31 @@ mod tests {
         assert_eq!(common_int_kind(LongLong, ULong, lp64_bits), ULongLong);
         assert_eq!(common_int_kind(LongLong, ULong, ilp32_bits), LongLong);
         assert_eq!(common_int_kind(Int, Long, lp64_bits), Long);
+    }
+
+    fn bit_precise_bits(k: IntKind) -> u32 {
+        k.bit_precise_width().unwrap_or_else(|| lp64_bits(k))
+    }
+
+    #[test]
+    fn bit_precise_types_are_not_promoted_and_convert_by_width() {
+        use IntKind::*;
+        assert_eq!(promoted_kind(Some(BitInt(10)), None), BitInt(10));
+        assert_eq!(promoted_kind(Some(UBitInt(3)), None), UBitInt(3));
+        let common = |a, b| common_int_kind(a, b, bit_precise_bits);
+        assert_eq!(common(BitInt(10), BitInt(37)), BitInt(37));
+        assert_eq!(common(BitInt(10), UBitInt(10)), UBitInt(10));
+        // int holds every value of unsigned _BitInt(10).
+        assert_eq!(common(Int, UBitInt(10)), Int);
+        assert_eq!(common(BitInt(10), Int), Int);
+        // At equal width the standard type ranks higher.
+        assert_eq!(common(BitInt(32), UInt), UInt);
+        assert_eq!(common(UBitInt(32), Int), UInt);
+        assert_eq!(common(UBitInt(32), UInt), UInt);
+        assert_eq!(common(BitInt(33), UInt), BitInt(33));
+        assert_eq!(common(BitInt(64), ULong), ULong);
+        assert_eq!(common(BitInt(65), ULong), BitInt(65));
+        assert_eq!(common(UBitInt(64), Long), ULong);
     }
 
     struct UnsignedEnums;

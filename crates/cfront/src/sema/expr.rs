@@ -8,7 +8,7 @@
 //! so a guarded `p && *p` never evaluates `*p` with a null `p`.
 
 use super::consteval::fold_value;
-use super::ctype::{self, ArraySize, CType, FloatKind, IntKind, Kind};
+use super::ctype::{self, ArraySize, ComplexElem, CType, FloatKind, IntKind, Kind};
 use super::scope::Ordinary;
 use super::types::float_format;
 use super::{Sema, R};
@@ -279,9 +279,6 @@ impl<'a> Sema<'a> {
 
     fn int_lit(&mut self, value: u128, suffix: ast::IntSuffix, decimal: bool, loc: Loc) -> R<Val> {
         use IntKind::*;
-        if suffix.imaginary {
-            return Err(self.error(loc, "unsupported: complex arithmetic (imaginary constant)"));
-        }
         let candidates: &[IntKind] = match (suffix.unsigned, suffix.long, decimal) {
             (false, 0, true) => &[Int, Long, LongLong],
             (false, 0, false) => &[Int, UInt, Long, ULong, LongLong, ULongLong],
@@ -308,7 +305,8 @@ impl<'a> Sema<'a> {
             }
             None => return Err(self.error(loc, "integer constant is too large for its type")),
         };
-        Ok(self.int_val(value as i128, CType::new(Kind::Int(kind))))
+        let v = self.int_val(value as i128, CType::new(Kind::Int(kind)));
+        Ok(if suffix.imaginary { self.imaginary(v) } else { v })
     }
 
     fn float_lit(&mut self, text: &str, suffix: ast::FloatSuffix, loc: Loc) -> R<Val> {
@@ -529,16 +527,17 @@ impl<'a> Sema<'a> {
     /// The usual arithmetic conversions: the common type of two operands.
     fn common_type(&mut self, a: &CType, b: &CType, loc: Loc) -> R<CType> {
         if matches!(a.kind, Kind::Complex(_)) || matches!(b.kind, Kind::Complex(_)) {
-            let kind_of = |t: &CType| match t.kind {
-                Kind::Complex(k) | Kind::Float(k) => Some(k),
-                _ => None,
+            // The usual arithmetic conversions of the parts' real types.
+            let real = |t: &CType| match t.kind {
+                Kind::Complex(elem) => elem.part_type(),
+                _ => t.unqualified(),
             };
-            let kind = match (kind_of(a), kind_of(b)) {
-                (Some(x), Some(y)) => if x.rank() >= y.rank() { x } else { y },
-                (Some(x), None) | (None, Some(x)) => x,
-                (None, None) => return Err(self.error(loc, "invalid complex operands")),
+            let (ra, rb) = (real(a), real(b));
+            let common = self.common_type(&ra, &rb, loc)?;
+            return match ComplexElem::of_real(&common.kind) {
+                Some(elem) => Ok(CType::new(Kind::Complex(elem))),
+                None => Err(self.error(loc, "invalid complex operands")),
             };
-            return Ok(CType::new(Kind::Complex(kind)));
         }
         match (&a.kind, &b.kind) {
             (Kind::Float(x), Kind::Float(y)) => Ok(CType::new(Kind::Float(if x.rank() >= y.rank() { *x } else { *y }))),

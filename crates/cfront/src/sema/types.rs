@@ -111,6 +111,9 @@ impl TypeCtx {
     }
 
     pub fn int_bits(&self, k: IntKind) -> u32 {
+        if let Some(n) = k.bit_precise_width() {
+            return n;
+        }
         match k.rank() {
             1 => 8,
             2 => 16,
@@ -165,10 +168,9 @@ impl TypeCtx {
             Kind::Void => return Err(SizeError::Void),
             Kind::Function(_) => return Err(SizeError::Function),
             Kind::Bool => 1,
-            Kind::Int(k) => u64::from(self.int_bits(*k) / 8),
-            Kind::Enum(e) => u64::from(self.int_bits(self.enum_kind(*e)) / 8),
+            Kind::Int(_) | Kind::Enum(_) => self.int_layout(ty).0,
             Kind::Float(k) => self.float_size_align(*k).0,
-            Kind::Complex(k) => 2 * self.float_size_align(*k).0,
+            Kind::Complex(e) => 2 * self.size_of(&e.part_type())?,
             Kind::Pointer(_) => p,
             Kind::Array(elem, size) => match size {
                 ArraySize::Fixed(n) => self.size_of(elem)?.saturating_mul(*n),
@@ -197,11 +199,9 @@ impl TypeCtx {
             Kind::Void => return Err(SizeError::Void),
             Kind::Function(_) => return Err(SizeError::Function),
             Kind::Bool => 1,
-            Kind::Int(_) | Kind::Enum(_) => {
-                let bytes = u64::from(self.int_bits(self.int_kind_of(ty).unwrap_or(IntKind::Int)) / 8);
-                if self.dm == DataModel::ILP32 { bytes.min(4) } else { bytes }
-            }
-            Kind::Float(k) | Kind::Complex(k) => self.float_size_align(*k).1,
+            Kind::Int(_) | Kind::Enum(_) => self.int_layout(ty).1,
+            Kind::Float(k) => self.float_size_align(*k).1,
+            Kind::Complex(e) => self.align_of(&e.part_type())?,
             Kind::Pointer(_) => p,
             Kind::Array(elem, _) => self.align_of(elem)?,
             Kind::Record(id) => {
@@ -214,6 +214,12 @@ impl TypeCtx {
             // gcc aligns a vector to its size.
             Kind::Vector(..) => self.size_of(ty)?,
         })
+    }
+
+    /// (size, alignment) of an integer type: the IR's layout of its width.
+    fn int_layout(&self, ty: &CType) -> (u64, u64) {
+        let bits = self.int_bits(self.int_kind_of(ty).unwrap_or(IntKind::Int));
+        ir::layout::int_layout(bits, self.dm)
     }
 
     /// Lays out the record `id` from its fields' types and stores the
@@ -265,8 +271,8 @@ impl TypeCtx {
                 tt.int(self.int_bits(k), k.is_signed())
             }
             Kind::Float(k) => tt.intern(Type::Float(float_format(*k))),
-            Kind::Complex(k) => {
-                let part = tt.intern(Type::Float(float_format(*k)));
+            Kind::Complex(e) => {
+                let part = self.to_ir(tt, &e.part_type());
                 tt.intern(Type::Array(part, ArrayLen::Fixed(2)))
             }
             Kind::Pointer(p) => {
