@@ -1,6 +1,9 @@
 //! Runs the system C preprocessor on `.c` inputs (`.i` inputs are read as
 //! they are) with the options, include paths and data-model macros of the
 //! compilation, and returns the preprocessed text with its line markers.
+//! A `.i` file that still holds directives such as `#include` was never
+//! preprocessed (it is C source under a preprocessed name), so it goes
+//! through the preprocessor as C, with a warning.
 //!
 //! The ILP32 data model is normally `-m32`. Machines without the i386
 //! C library headers cannot preprocess `#include <stdio.h>` that way, so the
@@ -33,8 +36,15 @@ const VERIFIER_MACROS: &[&str] = &[
 
 /// Preprocesses `input`. Returns `None` after reporting an error.
 pub fn run(input: &Path, opts: &Options, diags: &mut Diagnostics) -> Option<String> {
+    let mut as_c = false;
     if input.extension().is_some_and(|ext| ext == "i") {
-        return read_text(input, diags);
+        let text = read_text(input, diags)?;
+        let Some(directive) = unpreprocessed_directive(&text) else {
+            return Some(text);
+        };
+        let name = input.display();
+        diags.warning(Loc::NONE, format!("{name} holds `#{directive}`, so it is not preprocessed: preprocessing it as C"));
+        as_c = true;
     }
     if !input.exists() {
         diags.error(Loc::NONE, format!("{}: no such file", input.display()));
@@ -53,6 +63,9 @@ pub fn run(input: &Path, opts: &Options, diags: &mut Diagnostics) -> Option<Stri
         args.push("-include".to_string());
         args.push(file.display().to_string());
     }
+    if as_c {
+        args.extend(["-x".to_string(), "c".to_string()]);
+    }
     args.push(input.display().to_string());
     match execute(&base.program, &args, "") {
         Ok(output) if output.success => Some(output.stdout),
@@ -66,6 +79,18 @@ pub fn run(input: &Path, opts: &Options, diags: &mut Diagnostics) -> Option<Stri
             None
         }
     }
+}
+
+/// The first directive in `text` that a preprocessor would have consumed
+/// (anything but line markers, `#line`, `#pragma`, `#ident`, `#sccs`).
+fn unpreprocessed_directive(text: &str) -> Option<&str> {
+    text.lines().find_map(|line| {
+        let rest = line.trim_start().strip_prefix('#')?.trim_start();
+        let end = rest.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(rest.len());
+        let word = &rest[..end];
+        let kept = word.is_empty() || word.bytes().all(|b| b.is_ascii_digit()) || matches!(word, "line" | "pragma" | "ident" | "sccs");
+        (!kept).then_some(word)
+    })
 }
 
 fn read_text(input: &Path, diags: &mut Diagnostics) -> Option<String> {
@@ -288,6 +313,25 @@ mod tests {
         assert!(out.contains("int l = 4; int p = 4;"));
         assert!(!out.contains("bad"));
         assert!(out.contains("typedef unsigned int uintptr_t;"));
+    }
+
+    #[test]
+    fn only_i_files_with_leftover_directives_are_preprocessed() {
+        assert_eq!(unpreprocessed_directive("# 1 \"a.c\"\n#pragma pack(1)\n  #line 3\nint x;\n#\n"), None);
+        assert_eq!(unpreprocessed_directive("int x;\n  # include <stdio.h>\n"), Some("include"));
+        let dir = std::env::temp_dir().join(format!("tarsier-pp-i-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (raw, done) = (dir.join("raw.i"), dir.join("done.i"));
+        std::fs::write(&raw, "#define N 3\nint a[N];\n").unwrap();
+        std::fs::write(&done, "# 1 \"x.c\"\nint N;\n").unwrap();
+        let mut diags = Diagnostics::default();
+        let out = run(&raw, &Options::default(), &mut diags).unwrap();
+        assert!(out.contains("int a[3];"), "{out}");
+        assert!(diags.list.iter().any(|d| d.message.contains("holds `#define`")), "{:?}", diags.list);
+        let mut diags = Diagnostics::default();
+        assert_eq!(run(&done, &Options::default(), &mut diags).unwrap(), "# 1 \"x.c\"\nint N;\n");
+        assert!(diags.list.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -150,6 +150,27 @@ fn several_units_link_into_one_program() {
 }
 
 #[test]
+fn an_extern_of_another_type_reinterprets_the_defining_units_object() {
+    let lib = snippet_file("struct pair { short lo, hi; } shared = { 1, 2 };\nint lib_hi(void) { return shared.hi; }\n");
+    let main = snippet_file(
+        "extern int lib_hi(void);\nextern unsigned short shared[];\n\
+         int main(void) { shared[1] = 7; if (lib_hi() != 7 || shared[0] != 1) return 1; return 0; }\n",
+    );
+    for model in [DataModel::LP64, DataModel::ILP32] {
+        let files = [lib.clone(), main.clone()];
+        match compile_and_run(&files, model) {
+            Ok(Outcome::Completed(0)) => {}
+            other => panic!("{model:?}: {other:?}"),
+        }
+        let (_, diags) = compile_files(&files, model).expect("compiles");
+        assert!(diags.list.iter().any(|d| d.message.contains("reinterprets its bytes")), "{:?}", diags.list);
+    }
+    // Declared first, defined later with another type: still a conflict.
+    let err = compile_files(&[main, lib], DataModel::LP64).map(|_| ()).unwrap_err();
+    assert!(err.contains("conflicting types for `shared`"), "{err}");
+}
+
+#[test]
 fn missing_entry_is_an_error_naming_it() {
     let path = snippet_file("int f(void) { return 0; }\n");
     let opts = Options { entry: Some("start".into()), ..Options::default() };

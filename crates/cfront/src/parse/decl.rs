@@ -776,7 +776,12 @@ impl<'t, 'a> Parser<'t, 'a> {
                 break;
             }
             let loc = self.loc();
-            let specs = self.decl_specs(false)?;
+            // A bare name among declared parameters, `f(char *s, n)`, is an
+            // implicit-int parameter, as clang reads it (gcc refuses it).
+            let bare_name = self.kind() == TokKind::Ident
+                && !self.ident_names_type(0)
+                && (self.is_at(1, P::Comma) || self.is_at(1, P::RParen));
+            let specs = self.decl_specs(bare_name)?;
             let mut declarator = self.declarator(DeclaratorKind::Either)?;
             self.attributes_into(&mut declarator.attrs)?;
             if let Some(name) = &declarator.name {

@@ -130,3 +130,15 @@ fn bit_precise_integers_keep_width_and_signedness() {
         assert!(parse_text(bad).is_err(), "{bad} was accepted");
     }
 }
+
+#[test]
+fn a_bare_name_after_declared_parameters_is_an_implicit_int_parameter() {
+    let unit = parse_text("typedef int T; int e(char *f, g, T) { return g; }").unwrap();
+    let ExternalDecl::Function(f) = &unit.items[1] else { panic!() };
+    let Some(Derived::Function(fun)) = f.declarator.derived.first() else { panic!("{:?}", f.declarator) };
+    assert_eq!(fun.params.len(), 3);
+    assert!(matches!(fun.params[1].specs.ty, TypeSpec::Implicit));
+    assert_eq!(fun.params[1].declarator.name.as_deref(), Some("g"));
+    assert!(matches!(fun.params[2].specs.ty, TypeSpec::TypedefName(_)));
+    assert!(parse_text("int e(char *f, g h) { return 0; }").is_err());
+}

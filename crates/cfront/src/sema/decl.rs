@@ -467,10 +467,11 @@ impl<'a> Sema<'a> {
         let id = match current {
             Some((t, Some(Tag::Record(id)))) => {
                 let info = &self.tcx.records[id.0 as usize];
-                if info.complete || info.kind != kind {
-                    let prev = info.loc;
-                    self.diags.note(prev, "previous definition is here");
-                    return Err(self.error(r.loc, format!("redefinition of `{t}`")));
+                if info.complete && info.kind == kind {
+                    return self.record_defined_again(id, t, r, outer_attrs);
+                }
+                if info.kind != kind {
+                    return Err(self.redefinition(id, t, r.loc));
                 }
                 id
             }
@@ -481,6 +482,18 @@ impl<'a> Sema<'a> {
             }
             None => self.new_record(kind, None, r.loc),
         };
+        self.define_record(id, fields, r, outer_attrs)?;
+        Ok(CType::new(Kind::Record(self.unify_record(id, r.tag.as_deref()))))
+    }
+
+    /// Lays out the members of the record `id` from its definition `r`.
+    fn define_record(
+        &mut self,
+        id: CompositeId,
+        fields: &[ast::FieldDecl],
+        r: &ast::RecordSpec,
+        outer_attrs: &[ast::Attribute],
+    ) -> R<()> {
         self.tcx.records[id.0 as usize].loc = r.loc;
         self.in_record += 1;
         let members = self.record_members(fields);
@@ -494,7 +507,41 @@ impl<'a> Sema<'a> {
         self.tcx.records[id.0 as usize].fields = cfields;
         self.tcx.complete_record(id, &shapes, attrs);
         self.tcx.sync_composite(&mut self.prog.types, id);
-        Ok(CType::new(Kind::Record(self.unify_record(id, r.tag.as_deref()))))
+        Ok(())
+    }
+
+    /// A second definition of a tag in the same scope. C23 (6.7.2.3p1,
+    /// tag compatibility) allows it when the content is the same, which is
+    /// what code that copies a system header's definition relies on; it is
+    /// then the same type. Anything else is a redefinition error.
+    fn record_defined_again(
+        &mut self,
+        id: CompositeId,
+        tag: &str,
+        r: &ast::RecordSpec,
+        outer_attrs: &[ast::Attribute],
+    ) -> R<CType> {
+        let Some(fields) = &r.fields else {
+            return Ok(CType::new(Kind::Record(id)));
+        };
+        let kind = self.tcx.records[id.0 as usize].kind;
+        let again = self.new_record(kind, Some(tag), r.loc);
+        self.define_record(again, fields, r, outer_attrs)?;
+        let (a, b) = (&self.tcx.records[id.0 as usize], &self.tcx.records[again.0 as usize]);
+        let same_layout = a.size == b.size
+            && a.align == b.align
+            && a.fields.iter().zip(&b.fields).all(|(x, y)| x.offset_bits == y.offset_bits);
+        if same_layout && self.tcx.records_compatible(id, again) {
+            return Ok(CType::new(Kind::Record(id)));
+        }
+        Err(self.redefinition(id, tag, r.loc))
+    }
+
+    /// The "redefinition" error, with a note at the first definition.
+    fn redefinition(&mut self, id: CompositeId, tag: &str, loc: Loc) -> super::Reported {
+        let prev = self.tcx.records[id.0 as usize].loc;
+        self.diags.note(prev, "previous definition is here");
+        self.error(loc, format!("redefinition of `{tag}`"))
     }
 
     /// The same struct defined in an earlier unit (same tag and members)
@@ -708,6 +755,13 @@ impl<'a> Sema<'a> {
         match (file_scope, storage) {
             (true, _) | (false, Some(StorageClass::Extern)) => {
                 let internal = file_scope && storage == Some(StorageClass::Static);
+                if storage == Some(StorageClass::Extern) && id.init.is_none() {
+                    if let Some(sym) = self.other_units_object(&name, &link_name, &ty) {
+                        self.warn(loc, format!("`{name}` is declared with a type that differs from its definition in another unit: this unit reinterprets its bytes"));
+                        self.scopes.insert(&name, Ordinary::View { sym, ty });
+                        return Ok(());
+                    }
+                }
                 let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
                 self.prog.symbols[sym].thread_local |= d.specs.thread_local;
                 if id.init.is_some() || storage != Some(StorageClass::Extern) {
@@ -843,6 +897,25 @@ impl<'a> Sema<'a> {
     /// True while lowering code of the init function (static initializers).
     pub(super) fn in_static_context(&self) -> bool {
         Some(self.fx.func) == self.prog.init
+    }
+
+    /// The object an earlier unit defines as `link_name` when this unit's
+    /// `extern` declaration gives it an incompatible type. Units are
+    /// compiled apart and the linker joins names, not types, so this unit
+    /// reads and writes the same bytes through its own type (bounds and
+    /// pointer checks still apply to the defined object).
+    fn other_units_object(&self, name: &str, link_name: &str, ty: &CType) -> Option<SymbolId> {
+        match self.scopes.lookup_file(name) {
+            Some(Ordinary::View { sym, ty: seen }) => {
+                return ctype::compatible_unqualified(seen, ty, &self.tcx).then_some(*sym);
+            }
+            Some(_) => return None,
+            None => {}
+        }
+        let sym = self.externals.get(link_name)?.0;
+        let defined = &self.sym_types[&sym];
+        let conflicting = !defined.is_function() && !ctype::compatible_unqualified(defined, ty, &self.tcx);
+        (conflicting && self.defined_objects.contains(&sym)).then_some(sym)
     }
 
     /// Declares an object or function with linkage (file scope, or

@@ -81,6 +81,21 @@ pub fn needs_control_flow(e: &ast::Expr) -> bool {
     false
 }
 
+/// (subtract, unsigned) for the x86 saturating lane builtins
+/// `__builtin_ia32_p{add,sub}{s,us}{b,w}[128|256]`.
+fn x86_saturating(name: &str) -> Option<(bool, bool)> {
+    let op = name.strip_prefix("__builtin_ia32_p")?;
+    let op = op.strip_suffix("128").or_else(|| op.strip_suffix("256")).unwrap_or(op);
+    let op = op.strip_suffix('b').or_else(|| op.strip_suffix('w'))?;
+    match op {
+        "adds" => Some((false, false)),
+        "subs" => Some((true, false)),
+        "addus" => Some((false, true)),
+        "subus" => Some((true, true)),
+        _ => None,
+    }
+}
+
 /// `AddrOf`, folding `&*p` to `p`.
 pub(super) fn addr_of(e: Expr, ptr_ty: ir::TypeId) -> Expr {
     match e.kind {
@@ -241,6 +256,14 @@ impl<'a> Sema<'a> {
                 let ty = self.sym_types[&sym].clone();
                 let irty = self.prog.symbols[sym].ty;
                 Ok(Val { e: Expr::sym(sym, irty), lvalue: !ty.is_function(), ty, bit_width: None })
+            }
+            Some(Ordinary::View { sym, ty }) => {
+                let object = Expr::sym(sym, self.prog.symbols[sym].ty);
+                let object_ptr = self.prog.types.pointer_to(object.ty);
+                let view_ptr = self.ir_ty(&CType::pointer_to(ty.clone()));
+                let address = Expr::cast(addr_of(object, object_ptr), view_ptr);
+                let e = deref(address, self.ir_ty(&ty));
+                Ok(Val { e, ty, lvalue: true, bit_width: None })
             }
             Some(Ordinary::EnumConst { value, ty }) => Ok(self.int_val(value, ty)),
             Some(Ordinary::Typedef(_)) => Err(self.error(loc, format!("unexpected type name `{name}`"))),
@@ -917,11 +940,11 @@ impl<'a> Sema<'a> {
         if let Kind::Record(id) = ty.kind {
             return self.cast_to_union(id, &ty, x, loc);
         }
-        if !ty.is_scalar() {
+        if !ty.is_scalar() && !ty.is_vector() {
             return Err(self.error(loc, "cast to a non-scalar type"));
         }
         let v = self.rvalue(x)?;
-        if !v.ty.is_scalar() {
+        if !v.ty.is_scalar() && !v.ty.is_vector() {
             return Err(self.error(loc, "cast of a non-scalar value"));
         }
         let e = self.cast_to(v, &ty.unqualified(), loc, true)?;
@@ -949,15 +972,17 @@ impl<'a> Sema<'a> {
 
     // ----- GCC vectors: element-wise operations -----
 
-    /// A vector value as type `to`: same type, or a same-size vector
-    /// reinterpreted.
+    /// A vector value as type `to`, or a value as vector type `to`: the
+    /// same type, or the bytes of a same-size vector or integer
+    /// reinterpreted (GCC allows both casts).
     fn vector_value(&mut self, v: Val, to: &CType, loc: Loc) -> R<Expr> {
         let to_ir = self.ir_ty(to);
         if v.e.ty == to_ir {
             return Ok(v.e);
         }
         let same_size = self.tcx.size_of(&v.ty).ok() == self.tcx.size_of(to).ok();
-        if !(v.ty.is_vector() && to.is_vector() && same_size) {
+        let vector_or_integer = |t: &CType| t.is_vector() || t.is_integer();
+        if !(vector_or_integer(&v.ty) && vector_or_integer(to) && same_size) {
             return Err(self.error(loc, "invalid conversion between a vector and another type"));
         }
         let size_t = self.tcx.size_t();
@@ -1093,6 +1118,40 @@ impl<'a> Sema<'a> {
             items.push(self.cast_to(lane, &to, loc, true)?);
         }
         Ok(self.vector_result(*to, items, loc))
+    }
+
+    /// The x86 saturating lane additions and subtractions (`paddsb`,
+    /// `psubusw`, ...): each lane's exact sum or difference, clamped to the
+    /// lane width's signed or unsigned range.
+    fn saturating_lanes(&mut self, a: &ast::Expr, b: &ast::Expr, subtract: bool, unsigned: bool, loc: Loc) -> R<Val> {
+        let (av, bv) = (self.rvalue(a)?, self.rvalue(b)?);
+        let Kind::Vector(elem, n) = av.ty.kind.clone() else {
+            return Err(self.error(a.loc, "a saturating vector builtin needs vector operands"));
+        };
+        let width = self.tcx.int_bits(self.tcx.int_kind_of(&elem).unwrap_or(IntKind::Int));
+        if self.ir_ty(&av.ty) != self.ir_ty(&bv.ty) || width > 16 {
+            return Err(self.error(b.loc, "a saturating vector builtin needs two vectors of 8- or 16-bit lanes"));
+        }
+        let lane_ir = self.prog.types.int(width, !unsigned);
+        let int = CType::int();
+        let int_ir = self.ir_ty(&int);
+        let bool_ir = self.prog.types.bool();
+        let (lo, hi) = if unsigned { (0, (1i128 << width) - 1) } else { (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1) };
+        let (lo, hi) = (self.int_val(lo, int.clone()).e, self.int_val(hi, int).e);
+        let elem_ir = self.ir_ty(&elem);
+        let items = (0..n)
+            .map(|i| {
+                let widen = |s: &mut Self, v: &Val| Expr::cast(Expr::cast(s.lane(v, &elem, i), lane_ir), int_ir);
+                let (x, y) = (widen(self, &av), widen(self, &bv));
+                let exact = Expr::binary(if subtract { BinOp::Sub } else { BinOp::Add }, x, y, int_ir);
+                let above = Expr::binary(BinOp::Gt, exact.clone(), hi.clone(), bool_ir);
+                let below = Expr::binary(BinOp::Lt, exact.clone(), lo.clone(), bool_ir);
+                let upper = Expr::new(ExprKind::Ite(Box::new(above), Box::new(hi.clone()), Box::new(exact)), int_ir);
+                let clamped = Expr::new(ExprKind::Ite(Box::new(below), Box::new(lo.clone()), Box::new(upper)), int_ir);
+                Expr::cast(clamped, elem_ir)
+            })
+            .collect();
+        Ok(self.vector_result(*elem, items, loc))
     }
 
     /// `__builtin_shufflevector(a, b, i...)`: lane `i` of the concatenation of `a` and `b`.
@@ -1232,6 +1291,10 @@ impl<'a> Sema<'a> {
                 Ok(Some(Val::rv(e, long)))
             }
             ("__builtin_shufflevector", _) => self.shuffle_vector(args, loc).map(Some),
+            (_, [a, b]) if x86_saturating(name).is_some() => {
+                let (subtract, unsigned) = x86_saturating(name).unwrap_or_default();
+                self.saturating_lanes(a, b, subtract, unsigned, loc).map(Some)
+            }
             ("__builtin_convertvector", [v, t]) => self.convert_vector(v, t, loc).map(Some),
             ("__builtin_constant_p", [x]) => {
                 let errors = self.diags.list.len();

@@ -10,6 +10,9 @@ use std::collections::HashMap;
 pub enum Ordinary {
     /// An object or function.
     Symbol { sym: SymbolId },
+    /// An object another unit defines, seen through this unit's
+    /// incompatible `extern` declaration of type `ty`: `*(ty *)&sym`.
+    View { sym: SymbolId, ty: CType },
     Typedef(CType),
     EnumConst { value: i128, ty: CType },
 }

@@ -34,5 +34,16 @@ int main(void) {
     typedef float v4sf __attribute__((vector_size(16)));
     v4sf fl = __builtin_convertvector(a, v4sf);
     CHECK(fl[1] == 10.0f);
+    typedef short v2hi __attribute__((vector_size(4)));
+    v2hi pair = (v2hi)(v4qu){1, 2, 3, 4};           /* same-size casts reinterpret */
+    CHECK(pair[0] == 0x0201 && pair[1] == 0x0403);
+    CHECK((unsigned)(v4qu)0x04030201u == 0x04030201u && ((v4qu)0x04030201u)[3] == 4);
+    typedef char v8qi __attribute__((vector_size(8)));     /* x86 saturating lanes */
+    v8qi sa = {100, -100, 1}, sb = {100, -100, 2};
+    v8qi sat = __builtin_ia32_paddsb(sa, sb), usat = __builtin_ia32_paddusb(sa, sb);
+    CHECK(sat[0] == 127 && sat[1] == -128 && sat[2] == 3 && sat[3] == 0);
+    CHECK((unsigned char)usat[0] == 200 && (unsigned char)usat[1] == 255);
+    v8qi floor = __builtin_ia32_psubusb(sa, sb);
+    CHECK(floor[0] == 0 && floor[2] == 0);
     return 0;
 }
