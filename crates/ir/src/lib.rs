@@ -18,6 +18,7 @@
 pub mod build;
 pub mod entity;
 pub mod expr;
+pub mod format;
 pub mod instr;
 pub mod interp;
 pub mod layout;

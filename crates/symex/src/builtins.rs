@@ -1,11 +1,13 @@
 //! Calls of functions without a body: the memory-management and libc
-//! functions symex models (`malloc`, `calloc`, `realloc`, `free`, `alloca`, `memcpy`,
-//! `memmove`, `memset`, `abort`, `exit`), and every other external function
-//! as an approximation returning a nondeterministic value.
+//! functions symex models (`malloc`, `calloc`, `realloc`, `free`, `alloca`,
+//! `memcpy`, `memmove`, `memset`, `abort`, `exit`), the stdio functions
+//! (see `stdio`), and every other external function as an approximation
+//! returning a nondeterministic value.
 
 use crate::exec::Symex;
 use crate::equation::UnmodelledCall;
 use crate::memory::{ObjectKind, NULL_OBJECT};
+use crate::stdio::Stdio;
 use crate::{repr, Result, Stop};
 use crate::equation::InputKind;
 use ir::{Expr, FuncId, PropertyClass};
@@ -23,7 +25,7 @@ struct Allocation {
 }
 
 impl<'a> Symex<'a> {
-    pub(crate) fn call_builtin(&mut self, func: FuncId, lhs: Option<&Expr>, args: &[Expr], values: &[TermId]) -> Result<()> {
+    pub(crate) fn call_builtin(&mut self, func: FuncId, lhs: Option<&Expr>, args: &'a [Expr], values: &[TermId]) -> Result<()> {
         if let Some(value) = self.exact_math(func, values)? {
             if let Some(lhs) = lhs {
                 self.assign(lhs, value)?;
@@ -32,6 +34,7 @@ impl<'a> Symex<'a> {
             return Ok(());
         }
         let name = self.program.functions[func].name.as_str();
+        let mut returns_pointer = true;
         let result = match name {
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
             "calloc" | "__builtin_calloc" => Some(self.allocate(values, 2, true, "calloc")?),
@@ -60,31 +63,46 @@ impl<'a> Symex<'a> {
             "fesetround" | "fesetenv" | "feupdateenv" => {
                 return Err(Stop::unsupported(format!("`{name}`"), self.loc));
             }
-            _ => {
-                let writes_through_pointer = args.iter().any(|a| self.program.types.is_pointer(a.ty));
-                self.approximate(
-                    format!("`{name}` has no body: its result is nondeterministic and its side effects are ignored"),
-                    writes_through_pointer,
-                );
-                let call = UnmodelledCall {
-                    guard: self.state.guard,
-                    name: name.to_string(),
-                    loc: self.loc,
-                    assertions_before: self.equation.assertions.len(),
-                };
-                self.equation.unmodelled_calls.push(call);
-                None
-            }
+            _ => match self.call_stdio(name, args, values)? {
+                Stdio::Modelled(result) => {
+                    returns_pointer = false;
+                    result
+                }
+                Stdio::Other => {
+                    let why = format!("`{name}` has no body: its result is nondeterministic and its side effects are ignored");
+                    self.unmodelled_call(name, args, why);
+                    None
+                }
+                Stdio::Unsupported(what) => {
+                    let why = format!("`{name}` is modelled only in part (unsupported: {what}): its result is nondeterministic and its side effects are ignored");
+                    self.unmodelled_call(name, args, why);
+                    None
+                }
+            },
         };
         if let Some(lhs) = lhs {
             let value = match result {
-                Some(v) => self.fit_to(v, lhs.ty, true)?,
+                Some(v) => self.fit_to(v, lhs.ty, returns_pointer)?,
                 None => self.fresh(&format!("{name}#return"), lhs.ty, InputKind::ExternalCall(name.to_string()))?,
             };
             self.assign(lhs, value)?;
         }
         self.frames.last_mut().expect("frame").pc += 1;
         Ok(())
+    }
+
+    /// A call of a function symex does not model: an approximation, and a
+    /// violation on a path through it is not trusted.
+    fn unmodelled_call(&mut self, name: &str, args: &[Expr], why: String) {
+        let writes_through_pointer = args.iter().any(|a| self.program.types.is_pointer(a.ty));
+        self.approximate(why, writes_through_pointer);
+        let call = UnmodelledCall {
+            guard: self.state.guard,
+            name: name.to_string(),
+            loc: self.loc,
+            assertions_before: self.equation.assertions.len(),
+        };
+        self.equation.unmodelled_calls.push(call);
     }
 
     fn arg(&self, values: &[TermId], index: usize, name: &str) -> Result<TermId> {

@@ -23,6 +23,7 @@ pub mod memory;
 mod place;
 pub mod repr;
 mod state;
+mod stdio;
 mod builtins;
 mod bytes;
 pub mod sizes;

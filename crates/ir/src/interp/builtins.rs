@@ -1,8 +1,9 @@
 //! The library functions the interpreter implements when the program gives
 //! them no body: assumptions and assertions of the verification
-//! interfaces, `exit`/`abort`, heap allocation, `mem*` and `strlen`. Any
-//! other function without a body returns a nondeterministic value (asked
-//! from the input provider) and has no other effect.
+//! interfaces, `exit`/`abort`, heap allocation, `mem*` and `strlen`, and
+//! the stdio output functions of [`super::stdio`]. Any other function
+//! without a body returns a nondeterministic value (asked from the input
+//! provider) and has no other effect.
 
 use super::exec::{Flow, Machine};
 use super::memory::{AccessError, Bytes, ObjectKind, Pointer};
@@ -146,6 +147,9 @@ impl Machine<'_> {
                 self.input(InputKind::NondetCall(name.to_string()), ret).map(Some)
             }
             _ => {
+                if let Some(result) = self.call_stdio(name, values, args, ret)? {
+                    return Ok(result);
+                }
                 self.unknown_functions.insert(name.to_string());
                 if matches!(self.program.types.get(ret), Type::Void) {
                     return Ok(None);
@@ -243,7 +247,7 @@ impl Machine<'_> {
     }
 
     /// Length of the NUL-terminated string at `s`, reading at most `limit` bytes.
-    fn string_length(&self, s: Pointer, limit: u64) -> Flow<u64> {
+    pub(super) fn string_length(&self, s: Pointer, limit: u64) -> Flow<u64> {
         let mut len = 0u64;
         while len < limit {
             let at = Pointer { offset: s.offset.wrapping_add(len), ..s };

@@ -33,7 +33,8 @@
 //!
 //! Functions with a body always run their body; the built-in library
 //! functions (assumptions, assertions, `malloc` and friends, `mem*`,
-//! `strlen`, `exit`, `abort`, bit-counting GCC built-ins) are interpreted
+//! `strlen`, `exit`, `abort`, bit-counting GCC built-ins, printf-style
+//! output) are interpreted
 //! only when the program gives no body; any other body-less function is
 //! recorded in [`Run::unknown_functions`]. `reach_error` and
 //! `__VERIFIER_error` are the reach-error property itself, so calling them
@@ -47,6 +48,7 @@ mod environment;
 mod eval;
 mod exec;
 pub mod memory;
+mod stdio;
 mod unwind;
 mod value;
 

@@ -1,0 +1,641 @@
+//! printf- and scanf-style format strings: parsing into literal text and
+//! conversion specifications, and the exact text a printf conversion
+//! prints for a concrete value (glibc's output). The interpreter prints
+//! with these functions; symex builds the length of the same text as terms
+//! from the same parse, so both agree on which formats are supported.
+
+use crate::program::DataModel;
+use crate::types::{FloatFormat, Type, TypeId, TypeTable};
+
+/// One part of a format string.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Piece {
+    /// Characters copied as they are (`%%` included, as one `%`).
+    Text(Vec<u8>),
+    Conversion(Spec),
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flags {
+    pub left: bool,
+    pub plus: bool,
+    pub space: bool,
+    pub alternate: bool,
+    pub zero: bool,
+}
+
+/// A field width or precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    Fixed(u32),
+    /// `*`: taken from the next `int` argument.
+    FromArgument,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Length {
+    Default,
+    Char,
+    Short,
+    Long,
+    LongLong,
+    IntMax,
+    Size,
+    PtrDiff,
+    LongDouble,
+}
+
+/// A conversion specification: `%[flags][width][.precision][length]conversion`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub flags: Flags,
+    pub width: Option<Count>,
+    pub precision: Option<Count>,
+    pub length: Length,
+    /// The conversion character (`d`, `s`, `[` ...).
+    pub conversion: u8,
+    /// scanf's `*`: the conversion reads but assigns nothing.
+    pub suppressed: bool,
+}
+
+/// What a conversion takes from the argument list (after `*` counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Argument {
+    /// `d`, `i`: an integer of this many bits, printed signed.
+    Signed(u32),
+    /// `u`, `o`, `x`, `X`: an integer of this many bits, printed unsigned.
+    Unsigned(u32),
+    /// `f`, `F`, `e`, `E`, `g`, `G`: a `double`.
+    Double,
+    /// `c`: an `int` printed as `unsigned char`.
+    Char,
+    /// `s`: a pointer to a NUL-terminated string.
+    String,
+    /// `p`: a pointer.
+    Pointer,
+    /// `n`: a pointer to an integer of this many bits that receives the
+    /// count of characters so far.
+    Count(u32),
+}
+
+impl Spec {
+    /// What a printf conversion consumes, or why it is not supported.
+    pub fn printf_argument(&self, model: DataModel) -> Result<Argument, String> {
+        let bits = self.integer_bits(model);
+        let unsupported = || Err(format!("`{}` in a format", self.text()));
+        match (self.conversion, self.length) {
+            (b'd' | b'i', Length::LongDouble) | (b'u' | b'o' | b'x' | b'X' | b'n', Length::LongDouble) => unsupported(),
+            (b'd' | b'i', _) => Ok(Argument::Signed(bits)),
+            (b'u' | b'o' | b'x' | b'X', _) => Ok(Argument::Unsigned(bits)),
+            (b'n', _) => Ok(Argument::Count(bits)),
+            (b'f' | b'F' | b'e' | b'E' | b'g' | b'G', Length::Default | Length::Long) => Ok(Argument::Double),
+            (b'c', Length::Default) => Ok(Argument::Char),
+            (b's', Length::Default) => Ok(Argument::String),
+            (b'p', Length::Default) => Ok(Argument::Pointer),
+            _ => unsupported(),
+        }
+    }
+
+    /// The integer width the length modifier selects.
+    pub fn integer_bits(&self, model: DataModel) -> u32 {
+        match self.length {
+            Length::Char => 8,
+            Length::Short => 16,
+            Length::Long | Length::Size | Length::PtrDiff => model.long_bits(),
+            Length::LongLong | Length::IntMax => 64,
+            Length::Default | Length::LongDouble => 32,
+        }
+    }
+
+    /// The digit base of an integer conversion.
+    pub fn base(&self) -> u32 {
+        match self.conversion {
+            b'o' => 8,
+            b'x' | b'X' | b'p' => 16,
+            _ => 10,
+        }
+    }
+
+    /// The specification as written, for messages.
+    pub fn text(&self) -> String {
+        let mut s = String::from("%");
+        let f = self.flags;
+        for (on, c) in [(f.left, '-'), (f.plus, '+'), (f.space, ' '), (f.alternate, '#'), (f.zero, '0')] {
+            if on {
+                s.push(c);
+            }
+        }
+        let count = |c: Count| match c {
+            Count::Fixed(n) => n.to_string(),
+            Count::FromArgument => "*".to_string(),
+        };
+        if let Some(w) = self.width {
+            s.push_str(&count(w));
+        }
+        if let Some(p) = self.precision {
+            s.push('.');
+            s.push_str(&count(p));
+        }
+        s.push_str(match self.length {
+            Length::Default => "",
+            Length::Char => "hh",
+            Length::Short => "h",
+            Length::Long => "l",
+            Length::LongLong => "ll",
+            Length::IntMax => "j",
+            Length::Size => "z",
+            Length::PtrDiff => "t",
+            Length::LongDouble => "L",
+        });
+        s.push(self.conversion as char);
+        s
+    }
+}
+
+/// The stdio function `name` stands for: without a `__builtin_` prefix
+/// and an `_unlocked` suffix (the variants behave alike in one thread).
+pub fn stdio_name(name: &str) -> &str {
+    let name = name.strip_prefix("__builtin_").unwrap_or(name);
+    name.strip_suffix("_unlocked").unwrap_or(name)
+}
+
+/// Whether an argument of type `ty` fits what a printf conversion takes
+/// (an integer conversion also prints a pointer's address).
+pub fn printf_accepts(argument: Argument, types: &TypeTable, ty: TypeId) -> bool {
+    let ty = types.get(ty);
+    let integer = matches!(ty, Type::Int { .. } | Type::Bool);
+    let pointer = matches!(ty, Type::Pointer(_));
+    match argument {
+        Argument::Signed(_) | Argument::Unsigned(_) => integer || pointer,
+        Argument::Char => integer,
+        Argument::Double => matches!(ty, Type::Float(FloatFormat::Double)),
+        Argument::String | Argument::Pointer | Argument::Count(_) => pointer,
+    }
+}
+
+/// Checks that every conversion of a printf format is supported and has
+/// an argument of a fitting type among `arguments` (`int` for `*`).
+pub fn check_printf_arguments(
+    pieces: &[Piece],
+    model: DataModel,
+    types: &TypeTable,
+    arguments: &[TypeId],
+) -> Result<(), String> {
+    let mut next = arguments.iter();
+    let mut take = |what: &str| next.next().copied().ok_or_else(|| format!("a format with more conversions than arguments ({what})"));
+    for piece in pieces {
+        let Piece::Conversion(spec) = piece else { continue };
+        for count in [spec.width, spec.precision] {
+            if count == Some(Count::FromArgument) && !matches!(types.get(take("*")?), Type::Int { .. }) {
+                return Err(format!("a `*` argument that is not an integer for `{}`", spec.text()));
+            }
+        }
+        let argument = spec.printf_argument(model)?;
+        if !printf_accepts(argument, types, take(&spec.text())?) {
+            return Err(format!("an argument of another type for `{}`", spec.text()));
+        }
+    }
+    Ok(())
+}
+
+/// Largest width or precision accepted (larger ones are unsupported).
+pub const MAX_COUNT: u32 = 1 << 16;
+
+/// Which family a format belongs to: in scanf, a `*` after the `%`
+/// suppresses the assignment; in printf, it is a width argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Printf,
+    Scanf,
+}
+
+/// Parses a printf or scanf format (without its terminating NUL).
+pub fn parse(format: &[u8], dialect: Dialect) -> Result<Vec<Piece>, String> {
+    let mut pieces = Vec::new();
+    let mut text = Vec::new();
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] != b'%' {
+            text.push(format[i]);
+            i += 1;
+            continue;
+        }
+        if format.get(i + 1) == Some(&b'%') {
+            text.push(b'%');
+            i += 2;
+            continue;
+        }
+        let (spec, next) = parse_spec(format, i + 1, dialect)?;
+        if !text.is_empty() {
+            pieces.push(Piece::Text(std::mem::take(&mut text)));
+        }
+        pieces.push(Piece::Conversion(spec));
+        i = next;
+    }
+    if !text.is_empty() {
+        pieces.push(Piece::Text(text));
+    }
+    Ok(pieces)
+}
+
+/// Parses the specification that starts after the `%` at `start`; returns
+/// it and the index after it.
+fn parse_spec(format: &[u8], start: usize, dialect: Dialect) -> Result<(Spec, usize), String> {
+    let mut i = start;
+    let at = |i: usize| format.get(i).copied();
+    let mut spec = Spec {
+        flags: Flags::default(),
+        width: None,
+        precision: None,
+        length: Length::Default,
+        conversion: 0,
+        suppressed: false,
+    };
+    if dialect == Dialect::Scanf && at(i) == Some(b'*') {
+        spec.suppressed = true;
+        i += 1;
+    }
+    while let Some(c) = at(i) {
+        let flag = match c {
+            b'-' => &mut spec.flags.left,
+            b'+' => &mut spec.flags.plus,
+            b' ' => &mut spec.flags.space,
+            b'#' => &mut spec.flags.alternate,
+            b'0' => &mut spec.flags.zero,
+            _ => break,
+        };
+        *flag = true;
+        i += 1;
+    }
+    (spec.width, i) = parse_count(format, i)?;
+    if at(i) == Some(b'.') {
+        let (precision, next) = parse_count(format, i + 1)?;
+        spec.precision = Some(precision.unwrap_or(Count::Fixed(0)));
+        i = next;
+    }
+    let two = (at(i), at(i + 1));
+    (spec.length, i) = match two {
+        (Some(b'h'), Some(b'h')) => (Length::Char, i + 2),
+        (Some(b'l'), Some(b'l')) => (Length::LongLong, i + 2),
+        (Some(b'h'), _) => (Length::Short, i + 1),
+        (Some(b'l'), _) => (Length::Long, i + 1),
+        (Some(b'q'), _) => (Length::LongLong, i + 1),
+        (Some(b'j'), _) => (Length::IntMax, i + 1),
+        (Some(b'z'), _) => (Length::Size, i + 1),
+        (Some(b't'), _) => (Length::PtrDiff, i + 1),
+        (Some(b'L'), _) => (Length::LongDouble, i + 1),
+        _ => (Length::Default, i),
+    };
+    match at(i) {
+        Some(c) if c.is_ascii_alphabetic() || c == b'[' => {
+            spec.conversion = c;
+            Ok((spec, i + 1))
+        }
+        Some(_) => Err(format!("conversion `%{}` in a format", String::from_utf8_lossy(&format[start..=i]))),
+        None => Err("a format that ends inside a conversion".to_string()),
+    }
+}
+
+fn parse_count(format: &[u8], mut i: usize) -> Result<(Option<Count>, usize), String> {
+    if format.get(i) == Some(&b'*') {
+        return Ok((Some(Count::FromArgument), i + 1));
+    }
+    let start = i;
+    let mut n: u32 = 0;
+    while let Some(d) = format.get(i).filter(|c| c.is_ascii_digit()) {
+        n = n.saturating_mul(10).saturating_add(u32::from(d - b'0'));
+        i += 1;
+    }
+    if i == start {
+        return Ok((None, i));
+    }
+    if n > MAX_COUNT {
+        return Err(format!("a field width or precision of {n} in a format"));
+    }
+    Ok((Some(Count::Fixed(n)), i))
+}
+
+/// Width and precision of one conversion once `*` arguments are known: a
+/// negative `*` width means left adjustment, a negative `*` precision none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub left: bool,
+    pub width: u32,
+    pub precision: Option<u32>,
+}
+
+impl Field {
+    /// The field of `spec` with `width` and `precision` arguments for its
+    /// `*` counts.
+    pub fn resolve(spec: &Spec, width: Option<i32>, precision: Option<i32>) -> Field {
+        let mut left = spec.flags.left;
+        let width = match (spec.width, width) {
+            (Some(Count::Fixed(n)), _) => n,
+            (Some(Count::FromArgument), Some(w)) => {
+                left |= w < 0;
+                w.unsigned_abs().min(MAX_COUNT)
+            }
+            _ => 0,
+        };
+        let precision = match (spec.precision, precision) {
+            (Some(Count::Fixed(n)), _) => Some(n),
+            (Some(Count::FromArgument), Some(p)) if p >= 0 => Some((p as u32).min(MAX_COUNT)),
+            _ => None,
+        };
+        Field { left, width, precision }
+    }
+}
+
+/// `body` padded to the field width: spaces on the left or right, or zeros
+/// after the first `zero_at` characters (the sign and prefix).
+fn pad(field: Field, body: Vec<u8>, zero_at: Option<usize>) -> Vec<u8> {
+    let missing = (field.width as usize).saturating_sub(body.len());
+    if missing == 0 {
+        return body;
+    }
+    let mut out = Vec::with_capacity(body.len() + missing);
+    match (field.left, zero_at) {
+        (true, _) => {
+            out.extend_from_slice(&body);
+            out.resize(body.len() + missing, b' ');
+        }
+        (false, Some(at)) => {
+            out.extend_from_slice(&body[..at]);
+            out.resize(at + missing, b'0');
+            out.extend_from_slice(&body[at..]);
+        }
+        (false, None) => {
+            out.resize(missing, b' ');
+            out.extend_from_slice(&body);
+        }
+    }
+    out
+}
+
+/// The text of an integer conversion (`d i u o x X`) of the number
+/// `-magnitude` (if `negative`) or `magnitude`.
+pub fn integer_text(spec: &Spec, field: Field, negative: bool, magnitude: u128) -> Vec<u8> {
+    let mut digits = match (field.precision, magnitude) {
+        (Some(0), 0) => Vec::new(),
+        _ => radix_digits(magnitude, spec.base(), spec.conversion == b'X'),
+    };
+    if let Some(p) = field.precision {
+        let p = p as usize;
+        if digits.len() < p {
+            let mut padded = vec![b'0'; p - digits.len()];
+            padded.extend_from_slice(&digits);
+            digits = padded;
+        }
+    }
+    let mut prefix: Vec<u8> = Vec::new();
+    if negative {
+        prefix.push(b'-');
+    } else if matches!(spec.conversion, b'd' | b'i') && spec.flags.plus {
+        prefix.push(b'+');
+    } else if matches!(spec.conversion, b'd' | b'i') && spec.flags.space {
+        prefix.push(b' ');
+    }
+    if spec.flags.alternate {
+        match spec.conversion {
+            b'o' if digits.first() != Some(&b'0') => digits.insert(0, b'0'),
+            b'x' if magnitude != 0 => prefix.extend_from_slice(b"0x"),
+            b'X' if magnitude != 0 => prefix.extend_from_slice(b"0X"),
+            _ => {}
+        }
+    }
+    let zero_at = (spec.flags.zero && field.precision.is_none()).then_some(prefix.len());
+    prefix.extend_from_slice(&digits);
+    pad(field, prefix, zero_at)
+}
+
+/// The digits of `value` in `base` (2 to 16).
+pub fn radix_digits(mut value: u128, base: u32, upper: bool) -> Vec<u8> {
+    let table: &[u8; 16] = if upper { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
+    let mut digits = Vec::new();
+    loop {
+        digits.push(table[(value % u128::from(base)) as usize]);
+        value /= u128::from(base);
+        if value == 0 {
+            break;
+        }
+    }
+    digits.reverse();
+    digits
+}
+
+/// The text of `%c` of `byte`.
+pub fn char_text(field: Field, byte: u8) -> Vec<u8> {
+    pad(field, vec![byte], None)
+}
+
+/// The text of `%s` of `string` (already cut to the precision).
+pub fn string_text(field: Field, string: &[u8]) -> Vec<u8> {
+    pad(field, string.to_vec(), None)
+}
+
+/// The text of `%p` of a pointer with address `address` (glibc: `(nil)`
+/// for NULL, else like `%#lx`).
+pub fn pointer_text(field: Field, address: u64) -> Vec<u8> {
+    if address == 0 {
+        return pad(field, b"(nil)".to_vec(), None);
+    }
+    let mut body = b"0x".to_vec();
+    body.extend(radix_digits(u128::from(address), 16, false));
+    pad(field, body, None)
+}
+
+/// The text of a floating-point conversion (`f F e E g G`) of `value`.
+pub fn double_text(spec: &Spec, field: Field, value: f64) -> Vec<u8> {
+    let upper = spec.conversion.is_ascii_uppercase();
+    let mut body: Vec<u8> = Vec::new();
+    if value.is_sign_negative() {
+        body.push(b'-');
+    } else if spec.flags.plus {
+        body.push(b'+');
+    } else if spec.flags.space {
+        body.push(b' ');
+    }
+    let sign_len = body.len();
+    if !value.is_finite() {
+        let word: &[u8] = match (value.is_nan(), upper) {
+            (true, false) => b"nan",
+            (true, true) => b"NAN",
+            (false, false) => b"inf",
+            (false, true) => b"INF",
+        };
+        body.extend_from_slice(word);
+        return pad(field, body, None);
+    }
+    let magnitude = value.abs();
+    let precision = field.precision.unwrap_or(6) as usize;
+    let alternate = spec.flags.alternate;
+    let digits = match spec.conversion.to_ascii_lowercase() {
+        b'f' => fixed(magnitude, precision, alternate),
+        b'e' => scientific(magnitude, precision, alternate, upper),
+        _ => general(magnitude, precision, alternate, upper),
+    };
+    body.extend_from_slice(&digits);
+    let zero_at = spec.flags.zero.then_some(sign_len);
+    pad(field, body, zero_at)
+}
+
+fn fixed(magnitude: f64, precision: usize, alternate: bool) -> Vec<u8> {
+    let mut s = format!("{magnitude:.precision$}").into_bytes();
+    if alternate && precision == 0 {
+        s.push(b'.');
+    }
+    s
+}
+
+/// `d.ddde±XX`, and the exponent.
+fn scientific_parts(magnitude: f64, precision: usize) -> (String, i32) {
+    let s = format!("{magnitude:.precision$e}");
+    let (mantissa, exponent) = s.split_once('e').expect("Rust's exponent format has an `e`");
+    (mantissa.to_string(), exponent.parse().expect("a decimal exponent"))
+}
+
+fn scientific(magnitude: f64, precision: usize, alternate: bool, upper: bool) -> Vec<u8> {
+    let (mut mantissa, exponent) = scientific_parts(magnitude, precision);
+    if alternate && precision == 0 {
+        mantissa.push('.');
+    }
+    let e = if upper { 'E' } else { 'e' };
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}{e}{sign}{:02}", exponent.unsigned_abs()).into_bytes()
+}
+
+fn general(magnitude: f64, precision: usize, alternate: bool, upper: bool) -> Vec<u8> {
+    let p = precision.max(1);
+    let (_, x) = scientific_parts(magnitude, p - 1);
+    let mut s = if x < -4 || x >= p as i32 {
+        scientific(magnitude, p - 1, alternate, upper)
+    } else {
+        fixed(magnitude, (p as i32 - 1 - x) as usize, alternate)
+    };
+    if !alternate {
+        s = strip_fraction_zeros(s);
+    }
+    s
+}
+
+/// Removes trailing zeros of the fraction (and a bare point) before any exponent.
+fn strip_fraction_zeros(s: Vec<u8>) -> Vec<u8> {
+    let exponent_at = s.iter().position(|c| matches!(c, b'e' | b'E')).unwrap_or(s.len());
+    let (number, exponent) = s.split_at(exponent_at);
+    if !number.contains(&b'.') {
+        return s;
+    }
+    let mut number = number.to_vec();
+    while number.last() == Some(&b'0') {
+        number.pop();
+    }
+    if number.last() == Some(&b'.') {
+        number.pop();
+    }
+    number.extend_from_slice(exponent);
+    number
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec_of(format: &str) -> Spec {
+        match parse(format.as_bytes(), Dialect::Printf).expect("parses").as_slice() {
+            [Piece::Conversion(spec)] => *spec,
+            other => panic!("not one conversion: {other:?}"),
+        }
+    }
+
+    fn int(format: &str, value: i128) -> String {
+        let spec = spec_of(format);
+        let field = Field::resolve(&spec, None, None);
+        String::from_utf8(integer_text(&spec, field, value < 0, value.unsigned_abs())).unwrap()
+    }
+
+    fn double(format: &str, value: f64) -> String {
+        let spec = spec_of(format);
+        String::from_utf8(double_text(&spec, Field::resolve(&spec, None, None), value)).unwrap()
+    }
+
+    #[test]
+    fn parse_splits_text_and_conversions() {
+        let pieces = parse(b"a%%b%-08.3lds%", Dialect::Printf).unwrap_err();
+        assert!(pieces.contains("ends inside"));
+        let pieces = parse(b"a%%b%-08.3ld!", Dialect::Printf).unwrap();
+        assert_eq!(pieces.len(), 3);
+        assert_eq!(pieces[0], Piece::Text(b"a%b".to_vec()));
+        let Piece::Conversion(spec) = pieces[1] else { panic!() };
+        assert!(spec.flags.left && spec.flags.zero);
+        assert_eq!((spec.width, spec.precision, spec.length), (Some(Count::Fixed(8)), Some(Count::Fixed(3)), Length::Long));
+        assert_eq!(spec.text(), "%-08.3ld");
+        assert_eq!(spec_of("%*.*d").width, Some(Count::FromArgument));
+        assert_eq!(spec_of("%.d").precision, Some(Count::Fixed(0)));
+        assert!(spec_of("%*d").width.is_some() && !spec_of("%*d").suppressed);
+        let scanf = parse(b"%*5d", Dialect::Scanf).unwrap();
+        assert!(matches!(scanf[0], Piece::Conversion(Spec { suppressed: true, width: Some(Count::Fixed(5)), .. })));
+        assert!(parse(b"%99999999d", Dialect::Printf).is_err());
+    }
+
+    #[test]
+    fn arguments_follow_the_length_modifier() {
+        let lp64 = DataModel::LP64;
+        assert_eq!(spec_of("%ld").printf_argument(lp64), Ok(Argument::Signed(64)));
+        assert_eq!(spec_of("%lu").printf_argument(DataModel::ILP32), Ok(Argument::Unsigned(32)));
+        assert_eq!(spec_of("%hhn").printf_argument(lp64), Ok(Argument::Count(8)));
+        assert_eq!(spec_of("%lf").printf_argument(lp64), Ok(Argument::Double));
+        assert!(spec_of("%Lf").printf_argument(lp64).is_err());
+        assert!(spec_of("%ls").printf_argument(lp64).is_err());
+        assert!(spec_of("%a").printf_argument(lp64).is_err());
+    }
+
+    #[test]
+    fn integers_print_like_glibc() {
+        assert_eq!(int("%d", 100000), "100000");
+        assert_eq!(int("%05d", -3), "-0003");
+        assert_eq!(int("%-5d", 3), "3    ");
+        assert_eq!(int("%+d", 3), "+3");
+        assert_eq!(int("% d", 3), " 3");
+        assert_eq!(int("%.0d", 0), "");
+        assert_eq!(int("%5.3d", -7), " -007");
+        assert_eq!(int("%08.3d", 7), "     007");
+        assert_eq!(int("%#x", 255), "0xff");
+        assert_eq!(int("%#x", 0), "0");
+        assert_eq!(int("%02X", 10), "0A");
+        assert_eq!(int("%#o", 8), "010");
+        assert_eq!(int("%#.0o", 0), "0");
+        assert_eq!(int("%#08x", 255), "0x0000ff");
+        assert_eq!(int("%u", 4294967295), "4294967295");
+    }
+
+    #[test]
+    fn doubles_print_like_glibc() {
+        assert_eq!(double("%f", 10000.21), "10000.210000");
+        assert_eq!(double("%.2f", 2.675), "2.67");
+        assert_eq!(double("%.0f", 0.5), "0");
+        assert_eq!(double("%#.0f", 1.0), "1.");
+        assert_eq!(double("%e", 1234.5), "1.234500e+03");
+        assert_eq!(double("%E", 0.0), "0.000000E+00");
+        assert_eq!(double("%g", 100000.0), "100000");
+        assert_eq!(double("%g", 1000000.0), "1e+06");
+        assert_eq!(double("%g", 0.0001), "0.0001");
+        assert_eq!(double("%g", 0.00001), "1e-05");
+        assert_eq!(double("%g", 0.5), "0.5");
+        assert_eq!(double("%#g", 0.5), "0.500000");
+        assert_eq!(double("%08.2f", -1.5), "-0001.50");
+        assert_eq!(double("%f", -0.0), "-0.000000");
+        assert_eq!(double("%5f", f64::INFINITY), "  inf");
+        assert_eq!(double("%F", -f64::NAN), "-NAN");
+    }
+
+    #[test]
+    fn other_conversions_pad_with_spaces() {
+        let field = Field::resolve(&spec_of("%5s"), None, None);
+        assert_eq!(string_text(field, b"ab"), b"   ab");
+        assert_eq!(char_text(Field::resolve(&spec_of("%-3c"), None, None), b'x'), b"x  ");
+        assert_eq!(pointer_text(Field::resolve(&spec_of("%p"), None, None), 0), b"(nil)");
+        assert_eq!(pointer_text(Field::resolve(&spec_of("%p"), None, None), 0x1f), b"0x1f");
+        let star = Field::resolve(&spec_of("%*.*d"), Some(-4), Some(-1));
+        assert_eq!(star, Field { left: true, width: 4, precision: None });
+    }
+}

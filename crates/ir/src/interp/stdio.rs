@@ -1,0 +1,148 @@
+//! The stdio output functions the interpreter implements when the program
+//! gives them no body: `printf`, `fprintf`, `dprintf` (the result is the
+//! length of the text glibc prints, see [`crate::format`]; `%n` stores the
+//! count so far), `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush` and
+//! `perror`, also as `__builtin_*` and `*_unlocked`. Output succeeds and
+//! goes nowhere (a run has no terminal); `%s` strings are read like any
+//! other access, so an invalid one is a dereference failure. A format the
+//! formatter does not support leaves the call to the generic treatment of
+//! unknown functions, as symex does.
+
+use super::exec::{Flow, Machine};
+use super::memory::{Bytes, Pointer};
+use super::value::{sign_extend, Value};
+use crate::expr::Expr;
+use crate::format::{self, Argument, Count, Dialect, Field, Piece, Spec};
+use crate::layout::low_mask;
+use crate::types::{Type, TypeId};
+
+/// Longest format string read.
+const MAX_FORMAT_BYTES: u64 = 4096;
+
+impl Machine<'_> {
+    /// Runs the stdio output function `name`; `None` when `name` is not
+    /// one or its format is not supported. The inner option is the result.
+    pub(super) fn call_stdio(
+        &mut self,
+        name: &str,
+        values: &[Value],
+        args: &[Expr],
+        ret: TypeId,
+    ) -> Flow<Option<Option<Value>>> {
+        let arg = |i: usize| values.get(i).ok_or_else(|| self.malformed(format!("`{name}` needs argument {i}")));
+        let result: u128 = match format::stdio_name(name) {
+            "printf" => return self.print(0, values, args, ret),
+            "fprintf" | "dprintf" => return self.print(1, values, args, ret),
+            "puts" => {
+                let s = self.pointer(arg(0)?)?;
+                u128::from(self.string_length(s, u64::MAX)?) + 1
+            }
+            "fputs" => {
+                let s = self.pointer(arg(0)?)?;
+                self.string_length(s, u64::MAX)?;
+                1
+            }
+            "putchar" | "putc" | "fputc" => self.scalar(arg(0)?)? & 0xff,
+            "fflush" => 0,
+            "perror" => {
+                let s = self.pointer(arg(0)?)?;
+                if !s.is_null() {
+                    self.string_length(s, u64::MAX)?;
+                }
+                return Ok(Some(None));
+            }
+            _ => return Ok(None),
+        };
+        self.int_result(result, ret).map(|v| Some(Some(v)))
+    }
+
+    /// A printf-style call whose format is argument `format_index`.
+    fn print(&mut self, format_index: usize, values: &[Value], args: &[Expr], ret: TypeId) -> Flow<Option<Option<Value>>> {
+        let Some(Value::Ptr(format)) = values.get(format_index) else { return Ok(None) };
+        let length = self.string_length(*format, MAX_FORMAT_BYTES)?;
+        let text = self.memory.read(*format, length).map_err(|e| self.access_error(e))?;
+        let Ok(pieces) = format::parse(&text.data, Dialect::Printf) else { return Ok(None) };
+        let rest = &args[format_index + 1..];
+        let types: Vec<TypeId> = rest.iter().map(|a| a.ty).collect();
+        let model = self.program.data_model;
+        if format::check_printf_arguments(&pieces, model, &self.program.types, &types).is_err() {
+            return Ok(None);
+        }
+        let mut next = format_index + 1;
+        let mut printed: u64 = 0;
+        for piece in &pieces {
+            printed += match piece {
+                Piece::Text(text) => text.len() as u64,
+                Piece::Conversion(spec) => self.conversion_length(spec, values, args, &mut next, printed)?,
+            };
+        }
+        self.int_result(u128::from(printed), ret).map(|v| Some(Some(v)))
+    }
+
+    /// The length of one conversion's text; consumes its arguments.
+    fn conversion_length(
+        &mut self,
+        spec: &Spec,
+        values: &[Value],
+        args: &[Expr],
+        next: &mut usize,
+        printed: u64,
+    ) -> Flow<u64> {
+        let mut star = |machine: &Self, count: Option<Count>| -> Flow<Option<i32>> {
+            if count != Some(Count::FromArgument) {
+                return Ok(None);
+            }
+            *next += 1;
+            Ok(Some(machine.integer_argument(&values[*next - 1], args[*next - 1].ty)? as i32))
+        };
+        let width = star(self, spec.width)?;
+        let precision = star(self, spec.precision)?;
+        let field = Field::resolve(spec, width, precision);
+        let argument = spec.printf_argument(self.program.data_model).map_err(|e| self.malformed(e))?;
+        let (value, ty) = (&values[*next], args[*next].ty);
+        *next += 1;
+        let text = match argument {
+            Argument::Signed(bits) | Argument::Unsigned(bits) => {
+                let raw = self.integer_argument(value, ty)? & low_mask(bits);
+                let signed = sign_extend(raw, bits);
+                let negative = matches!(argument, Argument::Signed(_)) && signed < 0;
+                let magnitude = if negative { signed.unsigned_abs() } else { raw };
+                format::integer_text(spec, field, negative, magnitude)
+            }
+            Argument::Double => format::double_text(spec, field, f64::from_bits(self.scalar(value)? as u64)),
+            Argument::Char => format::char_text(field, self.scalar(value)? as u8),
+            Argument::String => {
+                let s = self.pointer(value)?;
+                let limit = field.precision.map_or(u64::MAX, u64::from);
+                let length = self.string_length(s, limit)?;
+                return Ok(u64::from(field.width).max(length));
+            }
+            Argument::Pointer => format::pointer_text(field, self.memory.address_of(self.pointer(value)?)),
+            Argument::Count(bits) => {
+                let target = self.pointer(value)?;
+                self.store_count(target, printed, bits)?;
+                return Ok(0);
+            }
+        };
+        Ok(text.len() as u64)
+    }
+
+    /// An integer argument's bits, extended by its own type to 128 bits
+    /// (a pointer gives its address).
+    fn integer_argument(&self, value: &Value, ty: TypeId) -> Flow<u128> {
+        if let Value::Ptr(p) = value {
+            return Ok(u128::from(self.memory.address_of(*p)));
+        }
+        let bits = self.scalar(value)?;
+        Ok(match self.program.types.get(ty) {
+            Type::Int { bits: width, signed: true } => sign_extend(bits, *width) as u128,
+            _ => bits,
+        })
+    }
+
+    /// `%n`: stores `count` as a `bits`-bit integer at `target`.
+    fn store_count(&mut self, target: Pointer, count: u64, bits: u32) -> Flow<()> {
+        let bytes = Bytes::from_u128(u128::from(count), u64::from(bits / 8));
+        self.memory.write(target, &bytes).map_err(|e| self.access_error(e))
+    }
+}

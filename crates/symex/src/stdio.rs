@@ -1,0 +1,402 @@
+//! The stdio output functions symex models natively (the interpreter's
+//! `interp::stdio` has the same semantics concretely): `printf`, `fprintf`,
+//! `dprintf`, `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush`,
+//! `perror`, also as `__builtin_*` and `*_unlocked`.
+//!
+//! Output succeeds and writes nothing into program memory except `%n`. The
+//! result of a printf-style call is the length of the text glibc prints,
+//! built as a term over the parsed format (`ir::format`): exact for text,
+//! integers (the digit count of a symbolic value is a sum of range tests),
+//! characters, strings (read byte by byte with the dereference checks) and
+//! constant floating-point values; for a symbolic floating-point value or
+//! an address (`%p`) it is a fresh value constrained to the lengths that
+//! are possible, which is sound for TRUE while a FALSE still needs the
+//! interpreter's exact replay.
+
+use crate::exec::Symex;
+use crate::{repr, Result};
+use ir::format::{self, Argument, Count, Dialect, Field, Piece, Spec, MAX_COUNT};
+use ir::Expr;
+use smt::{BvValue, TermId};
+
+/// Width of the length terms.
+const LENGTH_BITS: u32 = 64;
+
+/// Longest string (format or `%s` argument) read byte by byte.
+const MAX_STRING_BYTES: u64 = 4096;
+
+/// Most characters a `%f`/`%e`/`%g` conversion prints beyond its
+/// precision: sign, 309 integer digits of the largest double, point.
+const MAX_DOUBLE_EXTRA: u64 = 320;
+
+/// What symex made of a call of a body-less function.
+pub(crate) enum Stdio {
+    /// Not a stdio function.
+    Other,
+    /// Modelled; the call's result, if it has one.
+    Modelled(Option<TermId>),
+    /// A stdio function called in a way the model does not cover.
+    Unsupported(String),
+}
+
+/// A field width or precision as terms.
+struct FieldTerms {
+    width: TermId,
+    /// (present, value) of the precision.
+    precision: Option<(TermId, TermId)>,
+    /// The same field when every count is a constant.
+    constant: Option<Field>,
+}
+
+impl<'a> Symex<'a> {
+    /// Models the stdio output function `name` if it is one.
+    pub(crate) fn call_stdio(&mut self, name: &str, args: &'a [Expr], values: &[TermId]) -> Result<Stdio> {
+        let int = |s: &mut Self, v: u64| -> Result<Stdio> { Ok(Stdio::Modelled(Some(s.store.bv_u64(32, v)))) };
+        let Some(&first) = values.first() else { return Ok(Stdio::Other) };
+        match format::stdio_name(name) {
+            "printf" => self.print(0, args, values),
+            "fprintf" | "dprintf" => self.print(1, args, values),
+            "puts" => {
+                let length = self.string_length(first, None)?;
+                let one = self.length_const(1);
+                let sum = self.store.bv_add(length, one);
+                Ok(Stdio::Modelled(Some(repr::resize(self.store, sum, 32, false))))
+            }
+            "fputs" => {
+                self.string_length(first, None)?;
+                int(self, 1)
+            }
+            "putchar" | "putc" | "fputc" => {
+                let byte = repr::resize(self.store, first, 8, false);
+                Ok(Stdio::Modelled(Some(repr::resize(self.store, byte, 32, false))))
+            }
+            "fflush" => int(self, 0),
+            "perror" => {
+                let null = self.layout.null(self.store);
+                let is_null = self.store.eq(first, null);
+                let saved = self.state.guard;
+                let not_null = self.store.not(is_null);
+                self.state.guard = self.store.and2(saved, not_null);
+                let read = self.string_length(first, None);
+                self.state.guard = saved;
+                read?;
+                Ok(Stdio::Modelled(None))
+            }
+            _ => Ok(Stdio::Other),
+        }
+    }
+
+    /// A printf-style call whose format is argument `format_index`.
+    fn print(&mut self, format_index: usize, args: &'a [Expr], values: &[TermId]) -> Result<Stdio> {
+        let Some(&format) = values.get(format_index) else {
+            return Ok(Stdio::Unsupported("a call without its format".into()));
+        };
+        let Some(text) = self.constant_string(format)? else {
+            return Ok(Stdio::Unsupported("a format that is not a constant string".into()));
+        };
+        let pieces = match format::parse(&text, Dialect::Printf) {
+            Ok(pieces) => pieces,
+            Err(why) => return Ok(Stdio::Unsupported(why)),
+        };
+        let rest = &args[format_index + 1..];
+        let types: Vec<ir::TypeId> = rest.iter().map(|a| a.ty).collect();
+        if let Err(why) = format::check_printf_arguments(&pieces, self.program.data_model, &self.program.types, &types) {
+            return Ok(Stdio::Unsupported(why));
+        }
+        let mut next = format_index + 1;
+        let mut printed = self.length_const(0);
+        for piece in &pieces {
+            let length = match piece {
+                Piece::Text(text) => self.length_const(text.len() as u64),
+                Piece::Conversion(spec) => self.conversion_length(spec, args, values, &mut next, printed)?,
+            };
+            printed = self.store.bv_add(printed, length);
+        }
+        Ok(Stdio::Modelled(Some(repr::resize(self.store, printed, 32, false))))
+    }
+
+    fn length_const(&mut self, n: u64) -> TermId {
+        self.store.bv_u64(LENGTH_BITS, n)
+    }
+
+    fn max(&mut self, a: TermId, b: TermId) -> TermId {
+        let less = self.store.bv_ult(a, b);
+        self.store.ite(less, b, a)
+    }
+
+    /// The length of one conversion's text; consumes its arguments.
+    fn conversion_length(
+        &mut self,
+        spec: &Spec,
+        args: &[Expr],
+        values: &[TermId],
+        next: &mut usize,
+        printed: TermId,
+    ) -> Result<TermId> {
+        let field = self.field_terms(spec, values, next);
+        let argument = spec.printf_argument(self.program.data_model).expect("checked with the arguments");
+        let (value, ty) = (values[*next], args[*next].ty);
+        *next += 1;
+        let body = match argument {
+            Argument::Signed(bits) | Argument::Unsigned(bits) => {
+                let signed = matches!(argument, Argument::Signed(_));
+                let value = self.integer_argument(value, ty, bits);
+                self.integer_length(spec, &field, value, bits, signed)
+            }
+            Argument::Double => self.double_length(spec, &field, value),
+            Argument::Char => self.length_const(1),
+            Argument::String => {
+                let limit = field.precision.map(|(present, p)| {
+                    let unlimited = self.length_const(u64::MAX);
+                    self.store.ite(present, p, unlimited)
+                });
+                self.string_length(value, limit)?
+            }
+            Argument::Pointer => self.pointer_length(value),
+            Argument::Count(bits) => {
+                let count = repr::resize(self.store, printed, bits, false);
+                let place = self.deref_place(value, 1);
+                self.write_place_bits(&place, count)?;
+                return Ok(self.length_const(0));
+            }
+        };
+        Ok(self.max(field.width, body))
+    }
+
+    /// The width and precision of `spec`, taking `*` arguments.
+    fn field_terms(&mut self, spec: &Spec, values: &[TermId], next: &mut usize) -> FieldTerms {
+        let limit = self.length_const(u64::from(MAX_COUNT));
+        let zero = self.length_const(0);
+        let mut constant_star = Vec::new();
+        let mut star = |s: &mut Self| {
+            let v = values[*next];
+            *next += 1;
+            constant_star.push(s.store.as_bv_const(v).and_then(BvValue::to_u64).map(|c| c as u32 as i32));
+            // A `*` count is an `int`: its low 32 bits, as the interpreter reads it.
+            let int = repr::resize(s.store, v, 32, false);
+            let wide = repr::resize(s.store, int, LENGTH_BITS, true);
+            let negative = s.store.bv_slt(wide, zero);
+            (negative, wide)
+        };
+        let width = match spec.width {
+            Some(Count::Fixed(n)) => self.length_const(u64::from(n)),
+            Some(Count::FromArgument) => {
+                let (negative, w) = star(self);
+                let minus = self.store.bv_neg(w);
+                let magnitude = self.store.ite(negative, minus, w);
+                let over = self.store.bv_ult(limit, magnitude);
+                self.store.ite(over, limit, magnitude)
+            }
+            None => zero,
+        };
+        let precision = match spec.precision {
+            Some(Count::Fixed(n)) => Some((self.store.true_term(), self.length_const(u64::from(n)))),
+            Some(Count::FromArgument) => {
+                let (negative, p) = star(self);
+                let present = self.store.not(negative);
+                let over = self.store.bv_ult(limit, p);
+                Some((present, self.store.ite(over, limit, p)))
+            }
+            None => None,
+        };
+        let mut stars = constant_star.into_iter();
+        let width_star = (spec.width == Some(Count::FromArgument)).then(|| stars.next().flatten());
+        let precision_star = (spec.precision == Some(Count::FromArgument)).then(|| stars.next().flatten());
+        let constant = match (width_star, precision_star) {
+            (Some(None), _) | (_, Some(None)) => None,
+            (w, p) => Some(Field::resolve(spec, w.flatten(), p.flatten())),
+        };
+        FieldTerms { width, precision, constant }
+    }
+
+    /// An integer argument as `bits` bits: extended by its own type, or,
+    /// for a pointer, an arbitrary address (real addresses are not
+    /// modelled).
+    fn integer_argument(&mut self, value: TermId, ty: ir::TypeId, bits: u32) -> TermId {
+        if self.program.types.is_pointer(ty) {
+            return self.store.var("printed_address", smt::Sort::BitVec(bits));
+        }
+        if self.store.sort(value) == smt::Sort::Bool {
+            let one = self.store.bv_u64(bits, 1);
+            let zero = self.store.bv_u64(bits, 0);
+            return self.store.ite(value, one, zero);
+        }
+        repr::resize(self.store, value, bits, self.program.types.is_signed(ty))
+    }
+
+    /// The length of an integer conversion (`d i u o x X`) without padding.
+    fn integer_length(&mut self, spec: &Spec, field: &FieldTerms, value: TermId, bits: u32, signed: bool) -> TermId {
+        let zero_bits = self.store.bv_u64(bits, 0);
+        let negative = if signed { self.store.bv_slt(value, zero_bits) } else { self.store.false_term() };
+        let minus = self.store.bv_neg(value);
+        let magnitude = self.store.ite(negative, minus, value);
+        let is_zero = self.store.eq(magnitude, zero_bits);
+        let digits = self.digit_count(magnitude, bits, spec.base());
+        let mut shown = digits;
+        let mut padded_by_precision = self.store.false_term();
+        if let Some((present, p)) = field.precision {
+            let zero = self.length_const(0);
+            let p_is_zero = self.store.eq(p, zero);
+            let none = self.store.and(&[present, p_is_zero, is_zero]);
+            shown = self.store.ite(none, zero, digits);
+            let longer = self.store.bv_ult(shown, p);
+            padded_by_precision = self.store.and2(present, longer);
+            shown = self.store.ite(padded_by_precision, p, shown);
+        }
+        let one = self.length_const(1);
+        let zero = self.length_const(0);
+        if spec.flags.alternate && spec.conversion == b'o' {
+            // A leading zero is added unless the digits already start with one.
+            let shows_zero = self.store.bv_ult(zero, shown);
+            let zero_shown = self.store.and2(is_zero, shows_zero);
+            let starts_with_zero = self.store.or2(zero_shown, padded_by_precision);
+            let extra = self.store.ite(starts_with_zero, zero, one);
+            shown = self.store.bv_add(shown, extra);
+        }
+        let mut prefix = if signed && (spec.flags.plus || spec.flags.space) {
+            one
+        } else {
+            self.store.ite(negative, one, zero)
+        };
+        if spec.flags.alternate && matches!(spec.conversion, b'x' | b'X') {
+            let two = self.length_const(2);
+            let extra = self.store.ite(is_zero, zero, two);
+            prefix = self.store.bv_add(prefix, extra);
+        }
+        self.store.bv_add(prefix, shown)
+    }
+
+    /// The number of digits of the unsigned `bits`-bit `magnitude` in `base`.
+    fn digit_count(&mut self, magnitude: TermId, bits: u32, base: u32) -> TermId {
+        let mut count = self.length_const(1);
+        let one = self.length_const(1);
+        let zero = self.length_const(0);
+        let max = ir::layout::low_mask(bits);
+        let mut power = u128::from(base);
+        while power <= max {
+            let threshold = self.store.bv_const(BvValue::from_u128(bits, power));
+            let below = self.store.bv_ult(magnitude, threshold);
+            let extra = self.store.ite(below, zero, one);
+            count = self.store.bv_add(count, extra);
+            power = match power.checked_mul(u128::from(base)) {
+                Some(p) => p,
+                None => break,
+            };
+        }
+        count
+    }
+
+    /// The length of a floating-point conversion without padding: exact
+    /// for a constant, else any length the conversion can print.
+    fn double_length(&mut self, spec: &Spec, field: &FieldTerms, value: TermId) -> TermId {
+        let constant = self.store.as_bv_const(value).and_then(BvValue::to_u64);
+        if let (Some(bits), Some(field)) = (constant, field.constant) {
+            let text = format::double_text(spec, Field { width: 0, ..field }, f64::from_bits(bits));
+            return self.length_const(text.len() as u64);
+        }
+        let precision_limit = match spec.precision {
+            Some(Count::Fixed(n)) => u64::from(n),
+            Some(Count::FromArgument) => u64::from(MAX_COUNT),
+            None => 6,
+        };
+        self.length_between(1, precision_limit + MAX_DOUBLE_EXTRA, "printed_double_length")
+    }
+
+    /// `%p`: `(nil)` for NULL, else `0x` and one to all hex digits of an
+    /// address that is not modelled.
+    fn pointer_length(&mut self, pointer: TermId) -> TermId {
+        let null = self.layout.null(self.store);
+        let is_null = self.store.eq(pointer, null);
+        let nil = self.length_const(5);
+        let digits = u64::from(self.layout.pointer_bits / 4);
+        let address = self.length_between(3, 2 + digits, "printed_address_length");
+        self.store.ite(is_null, nil, address)
+    }
+
+    /// A fresh length in `[low, high]`; always satisfiable, so assuming
+    /// the range cuts no path.
+    fn length_between(&mut self, low: u64, high: u64, name: &str) -> TermId {
+        let length = self.store.var(name, smt::Sort::BitVec(LENGTH_BITS));
+        let (low, high) = (self.length_const(low), self.length_const(high));
+        let above = self.store.bv_ule(low, length);
+        let below = self.store.bv_ule(length, high);
+        let in_range = self.store.and2(above, below);
+        self.assume(in_range);
+        length
+    }
+
+    /// The bytes of the NUL-terminated string at `pointer` if they are all
+    /// constant (checked reads), else `None`.
+    fn constant_string(&mut self, pointer: TermId) -> Result<Option<Vec<u8>>> {
+        let mut text = Vec::new();
+        for i in 0..MAX_STRING_BYTES {
+            let byte = self.read_byte(pointer, i)?;
+            match self.store.as_bv_const(byte).and_then(BvValue::to_u64) {
+                Some(0) => return Ok(Some(text)),
+                Some(c) => text.push(c as u8),
+                None => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The byte at `pointer + index` (a checked read).
+    fn read_byte(&mut self, pointer: TermId, index: u64) -> Result<TermId> {
+        let offset = self.layout.wide_offset_of(self.store, pointer);
+        let delta = self.store.bv_u64(self.layout.wide_bits(), index);
+        let moved = self.store.bv_add(offset, delta);
+        let at = self.layout.with_wide_offset(self.store, pointer, moved);
+        let place = self.deref_place(at, 1);
+        self.read_place_bits(&place, 8)
+    }
+
+    /// The length of the string at `pointer`, reading at most `limit`
+    /// bytes; each byte is read (with the dereference checks) only on the
+    /// paths where the string has not ended before it. A string that runs
+    /// past every object it may lie in has had an out-of-bounds read by
+    /// then, and the path ends there.
+    pub(crate) fn string_length(&mut self, pointer: TermId, limit: Option<TermId>) -> Result<TermId> {
+        let largest = self.pointer_targets(pointer).iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
+        if largest >= MAX_STRING_BYTES {
+            return Err(crate::Stop::unsupported(format!("a string in an object of {largest} bytes"), self.loc));
+        }
+        let saved = self.state.guard;
+        let mut going = self.store.true_term();
+        let mut length = self.length_const(0);
+        let (zero, one) = (self.length_const(0), self.length_const(1));
+        for i in 0..=largest {
+            if let Some(limit) = limit {
+                let index = self.length_const(i);
+                let within = self.store.bv_ult(index, limit);
+                going = self.store.and2(going, within);
+            }
+            self.state.guard = self.store.and2(saved, going);
+            if self.store.is_false(self.state.guard) {
+                break;
+            }
+            let byte = self.read_byte(pointer, i);
+            let byte = match byte {
+                Ok(byte) => byte,
+                Err(e) => {
+                    self.state.guard = saved;
+                    return Err(e);
+                }
+            };
+            let zero_byte = self.store.bv_u64(8, 0);
+            let is_end = self.store.eq(byte, zero_byte);
+            let continues = self.store.not(is_end);
+            going = self.store.and2(going, continues);
+            let counted = self.store.ite(going, one, zero);
+            length = self.store.bv_add(length, counted);
+        }
+        self.state.guard = saved;
+        if !self.store.is_false(going) {
+            if !self.options.pointer_checks {
+                self.approximate("a string read past its object (unchecked) is cut off", true);
+            }
+            let ended = self.store.not(going);
+            self.assume(ended);
+        }
+        Ok(length)
+    }
+}

@@ -1,0 +1,120 @@
+//! The stdio models end to end: small C programs whose verdict depends on
+//! what printf-style functions return, read and write.
+
+mod common;
+
+use common::{run, scratch_dir, write};
+
+/// Verifies `program` (with `flags`) and returns the verdict line.
+fn verdict(test: &str, program: &str, flags: &[&str]) -> String {
+    let dir = scratch_dir(test);
+    let file = write(&dir, "main.c", program);
+    let mut args = vec![file.to_str().unwrap().to_string()];
+    args.extend(flags.iter().map(|f| f.to_string()));
+    let out = run(&args);
+    let last = out.stdout.lines().last().unwrap_or_default().to_string();
+    assert!(last.starts_with("VERIFICATION"), "{test}: no verdict:\n{}{}", out.stdout, out.stderr);
+    if last == "VERIFICATION UNKNOWN" {
+        println!("{test}: {}", out.stdout);
+    }
+    last
+}
+
+const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
+const FAILED: &str = "VERIFICATION FAILED";
+
+#[test]
+fn printf_returns_the_length_glibc_prints() {
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  int n = printf("%05d|%s\n", -3, "ab");
+  assert(n == 9);
+  assert(printf("%-4c|%#x|%+.3d|%%", 'x', 255, 7) == 16);
+  assert(printf("%*d", -6, 12) == 6);
+  assert(printf("%.2f %e", 2.5, 1234.5) == 17);
+  assert(puts("hi") == 3);
+  assert(putchar(300) == 44);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("printf-exact", program, &[]), SUCCESSFUL);
+}
+
+#[test]
+fn the_length_of_a_symbolic_integer_is_every_possible_digit_count() {
+    let always = r#"
+#include <assert.h>
+#include <stdio.h>
+unsigned nondet_uint(void);
+int nondet_int(void);
+int main(void) {
+  unsigned v = nondet_uint();
+  int r = printf("%x", v);
+  assert(r >= 1 && r <= 8);
+  int d = printf("%d", nondet_int());
+  assert(d >= 1 && d <= 11);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("printf-range", always, &[]), SUCCESSFUL);
+    let sometimes = r#"
+#include <assert.h>
+#include <stdio.h>
+int nondet_int(void);
+int main(void) {
+  int r = printf("%d", nondet_int());
+  assert(r != 11);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("printf-range-fails", sometimes, &[]), FAILED);
+}
+
+#[test]
+fn percent_n_stores_the_count_and_percent_s_reads_with_checks() {
+    let count = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  int k = 0;
+  printf("abc%n!", &k);
+  assert(k == 3);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("printf-count", count, &[]), SUCCESSFUL);
+    let unterminated = r#"
+#include <stdio.h>
+int main(void) {
+  char b[3] = {'a', 'b', 'c'};
+  printf("%s", b);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("printf-unterminated", unterminated, &[]), FAILED);
+    let bounded = r#"
+#include <stdio.h>
+int main(void) {
+  char b[3] = {'a', 'b', 'c'};
+  return printf("%.3s", b) == 3 ? 0 : 1;
+}
+"#;
+    assert_eq!(verdict("printf-precision", bounded, &[]), SUCCESSFUL);
+}
+
+#[test]
+fn a_symbolic_double_prints_a_bounded_length() {
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+double nondet_double(void);
+int main(void) {
+  int r = printf("%f", nondet_double());
+  assert(r >= 1);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("printf-double", program, &[]), SUCCESSFUL);
+}
