@@ -206,7 +206,7 @@ impl Run<'_> {
         };
         if let Some(call) = cex.unmodelled_calls.first() {
             let reason = format!(
-                "a violation of `{}` was found on a path through `{call}`, which has no body and is not modelled",
+                "a violation of `{}` was found on a path through `{call}`, which is not modelled exactly",
                 cex.property.message
             );
             return self.outcome(Verdict::Unknown(reason));

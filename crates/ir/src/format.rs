@@ -198,6 +198,91 @@ pub fn check_printf_arguments(
     Ok(())
 }
 
+/// What an assigning scanf conversion stores through its pointer argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanTarget {
+    /// `d i u o x X`: an integer of this many bits.
+    Integer(u32),
+    /// `f e g a` (and capitals): a `float` (32) or `double` (64).
+    Float(u32),
+    /// `c`: this many characters, not terminated.
+    Chars(u32),
+    /// `s`: non-whitespace characters (at most the width) and a NUL.
+    String(Option<u32>),
+}
+
+impl Spec {
+    /// What a scanf conversion stores, or why it is not supported.
+    pub fn scanf_target(&self, model: DataModel) -> Result<ScanTarget, String> {
+        let width = match self.width {
+            None => None,
+            Some(Count::Fixed(n)) if n > 0 => Some(n),
+            _ => return Err(format!("`{}` in a format", self.text())),
+        };
+        match (self.conversion, self.length) {
+            (b'd' | b'i' | b'u' | b'o' | b'x' | b'X', length) if length != Length::LongDouble => {
+                Ok(ScanTarget::Integer(self.integer_bits(model)))
+            }
+            (b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A', Length::Default) => Ok(ScanTarget::Float(32)),
+            (b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A', Length::Long) => Ok(ScanTarget::Float(64)),
+            (b'c', Length::Default) => Ok(ScanTarget::Chars(width.unwrap_or(1))),
+            (b's', Length::Default) => Ok(ScanTarget::String(width)),
+            _ => Err(format!("`{}` in a format", self.text())),
+        }
+    }
+}
+
+/// The stores of a scanf format, in order, each checked to have a pointer
+/// argument among `arguments`.
+pub fn scanf_targets(
+    pieces: &[Piece],
+    model: DataModel,
+    types: &TypeTable,
+    arguments: &[TypeId],
+) -> Result<Vec<ScanTarget>, String> {
+    let mut targets = Vec::new();
+    for piece in pieces {
+        let Piece::Conversion(spec) = piece else { continue };
+        let target = spec.scanf_target(model)?;
+        if spec.suppressed {
+            continue;
+        }
+        match arguments.get(targets.len()).map(|&ty| types.get(ty)) {
+            Some(Type::Pointer(_)) => targets.push(target),
+            Some(_) => return Err(format!("an argument that is not a pointer for `{}`", spec.text())),
+            None => return Err(format!("a format with more conversions than arguments (`{}`)", spec.text())),
+        }
+    }
+    Ok(targets)
+}
+
+/// Which characters a line or word read from input may contain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputChars {
+    /// scanf `%s`: anything but whitespace.
+    Word,
+    /// `gets`: anything but a newline.
+    Line,
+    /// `fgets`: a newline only as the last character.
+    LineWithNewline,
+}
+
+impl InputChars {
+    /// Whether `byte` may stand at `index` of a string of `length` bytes.
+    pub fn allows(self, byte: u8, index: u64, length: u64) -> bool {
+        match self {
+            InputChars::Word => !is_c_space(byte),
+            InputChars::Line => byte != b'\n',
+            InputChars::LineWithNewline => byte != b'\n' || index + 1 == length,
+        }
+    }
+}
+
+/// `isspace` in the C locale.
+pub fn is_c_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
 /// Largest width or precision accepted (larger ones are unsupported).
 pub const MAX_COUNT: u32 = 1 << 16;
 
@@ -587,6 +672,25 @@ mod tests {
         assert!(spec_of("%Lf").printf_argument(lp64).is_err());
         assert!(spec_of("%ls").printf_argument(lp64).is_err());
         assert!(spec_of("%a").printf_argument(lp64).is_err());
+    }
+
+    #[test]
+    fn scanf_conversions_name_their_stores() {
+        let pieces = parse(b"%d %*s %5s %lf %3c", Dialect::Scanf).unwrap();
+        let pointer = {
+            let mut types = TypeTable::default();
+            let char_ty = types.intern(Type::Int { bits: 8, signed: true });
+            (types.intern(Type::Pointer(char_ty)), char_ty, types)
+        };
+        let (ptr, char_ty, types) = pointer;
+        let targets = scanf_targets(&pieces, DataModel::LP64, &types, &[ptr; 4]).unwrap();
+        use ScanTarget::*;
+        assert_eq!(targets, vec![Integer(32), String(Some(5)), Float(64), Chars(3)]);
+        assert!(scanf_targets(&pieces, DataModel::LP64, &types, &[ptr; 3]).is_err());
+        assert!(scanf_targets(&pieces, DataModel::LP64, &types, &[ptr, char_ty, ptr, ptr]).is_err());
+        assert!(scanf_targets(&parse(b"%[abc]", Dialect::Scanf).unwrap(), DataModel::LP64, &types, &[ptr]).is_err());
+        assert!(InputChars::LineWithNewline.allows(b'\n', 2, 3) && !InputChars::LineWithNewline.allows(b'\n', 1, 3));
+        assert!(!InputChars::Word.allows(b'\t', 0, 1) && InputChars::Line.allows(b' ', 0, 1));
     }
 
     #[test]

@@ -295,7 +295,7 @@ impl<'a> Symex<'a> {
         Ok(())
     }
 
-    fn merge_into_current(&mut self, other: State) {
+    pub(crate) fn merge_into_current(&mut self, other: State) {
         let mut current = std::mem::replace(&mut self.state, State::new(other.guard));
         let (store, objects, initial_values) = (&mut *self.store, &self.objects, &mut self.initial_values);
         let mut init_value = |store: &mut TermStore, o: ObjectId| initial_value(store, objects, initial_values, o);

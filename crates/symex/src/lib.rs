@@ -24,6 +24,7 @@ mod place;
 pub mod repr;
 mod state;
 mod stdio;
+mod stdio_input;
 mod builtins;
 mod bytes;
 pub mod sizes;

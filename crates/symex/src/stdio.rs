@@ -1,7 +1,8 @@
 //! The stdio output functions symex models natively (the interpreter's
 //! `interp::stdio` has the same semantics concretely): `printf`, `fprintf`,
 //! `dprintf`, `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush`,
-//! `perror`, also as `__builtin_*` and `*_unlocked`.
+//! `perror`, also as `__builtin_*` and `*_unlocked`; the input functions
+//! are in `stdio_input`.
 //!
 //! Output succeeds and writes nothing into program memory except `%n`. The
 //! result of a printf-style call is the length of the text glibc prints,
@@ -9,10 +10,13 @@
 //! integers (the digit count of a symbolic value is a sum of range tests),
 //! characters, strings (read byte by byte with the dereference checks) and
 //! constant floating-point values; for a symbolic floating-point value or
-//! an address (`%p`) it is a fresh value constrained to the lengths that
-//! are possible, which is sound for TRUE while a FALSE still needs the
-//! interpreter's exact replay.
+//! an address (`%p`, or a pointer printed as an integer) it is a fresh
+//! value constrained to the lengths that are possible, which is sound for
+//! TRUE while a FALSE still needs the interpreter's exact replay. The
+//! interpreter's addresses are not the platform's, so a violation after a
+//! printed address is not trusted at all.
 
+use crate::equation::UnmodelledCall;
 use crate::exec::Symex;
 use crate::{repr, Result};
 use ir::format::{self, Argument, Count, Dialect, Field, Piece, Spec, MAX_COUNT};
@@ -54,8 +58,8 @@ impl<'a> Symex<'a> {
         let int = |s: &mut Self, v: u64| -> Result<Stdio> { Ok(Stdio::Modelled(Some(s.store.bv_u64(32, v)))) };
         let Some(&first) = values.first() else { return Ok(Stdio::Other) };
         match format::stdio_name(name) {
-            "printf" => self.print(0, args, values),
-            "fprintf" | "dprintf" => self.print(1, args, values),
+            "printf" => self.print(name, 0, args, values),
+            "fprintf" | "dprintf" => self.print(name, 1, args, values),
             "puts" => {
                 let length = self.string_length(first, None)?;
                 let one = self.length_const(1);
@@ -82,12 +86,12 @@ impl<'a> Symex<'a> {
                 read?;
                 Ok(Stdio::Modelled(None))
             }
-            _ => Ok(Stdio::Other),
+            _ => Ok(self.call_stdio_input(name, args, values)?.unwrap_or(Stdio::Other)),
         }
     }
 
     /// A printf-style call whose format is argument `format_index`.
-    fn print(&mut self, format_index: usize, args: &'a [Expr], values: &[TermId]) -> Result<Stdio> {
+    fn print(&mut self, name: &str, format_index: usize, args: &'a [Expr], values: &[TermId]) -> Result<Stdio> {
         let Some(&format) = values.get(format_index) else {
             return Ok(Stdio::Unsupported("a call without its format".into()));
         };
@@ -108,7 +112,7 @@ impl<'a> Symex<'a> {
         for piece in &pieces {
             let length = match piece {
                 Piece::Text(text) => self.length_const(text.len() as u64),
-                Piece::Conversion(spec) => self.conversion_length(spec, args, values, &mut next, printed)?,
+                Piece::Conversion(spec) => self.conversion_length(name, spec, args, values, &mut next, printed)?,
             };
             printed = self.store.bv_add(printed, length);
         }
@@ -124,9 +128,15 @@ impl<'a> Symex<'a> {
         self.store.ite(less, b, a)
     }
 
+    fn min(&mut self, a: TermId, b: TermId) -> TermId {
+        let less = self.store.bv_ult(a, b);
+        self.store.ite(less, a, b)
+    }
+
     /// The length of one conversion's text; consumes its arguments.
     fn conversion_length(
         &mut self,
+        name: &str,
         spec: &Spec,
         args: &[Expr],
         values: &[TermId],
@@ -140,7 +150,7 @@ impl<'a> Symex<'a> {
         let body = match argument {
             Argument::Signed(bits) | Argument::Unsigned(bits) => {
                 let signed = matches!(argument, Argument::Signed(_));
-                let value = self.integer_argument(value, ty, bits);
+                let value = self.integer_argument(name, value, ty, bits);
                 self.integer_length(spec, &field, value, bits, signed)
             }
             Argument::Double => self.double_length(spec, &field, value),
@@ -152,7 +162,7 @@ impl<'a> Symex<'a> {
                 });
                 self.string_length(value, limit)?
             }
-            Argument::Pointer => self.pointer_length(value),
+            Argument::Pointer => self.pointer_length(name, value),
             Argument::Count(bits) => {
                 let count = repr::resize(self.store, printed, bits, false);
                 let place = self.deref_place(value, 1);
@@ -210,10 +220,11 @@ impl<'a> Symex<'a> {
     }
 
     /// An integer argument as `bits` bits: extended by its own type, or,
-    /// for a pointer, an arbitrary address (real addresses are not
-    /// modelled).
-    fn integer_argument(&mut self, value: TermId, ty: ir::TypeId, bits: u32) -> TermId {
+    /// for a pointer, an arbitrary address.
+    fn integer_argument(&mut self, name: &str, value: TermId, ty: ir::TypeId, bits: u32) -> TermId {
         if self.program.types.is_pointer(ty) {
+            let t = self.store.true_term();
+            self.address_printed(name, t);
             return self.store.var("printed_address", smt::Sort::BitVec(bits));
         }
         if self.store.sort(value) == smt::Sort::Bool {
@@ -303,14 +314,30 @@ impl<'a> Symex<'a> {
     }
 
     /// `%p`: `(nil)` for NULL, else `0x` and one to all hex digits of an
-    /// address that is not modelled.
-    fn pointer_length(&mut self, pointer: TermId) -> TermId {
+    /// address.
+    fn pointer_length(&mut self, name: &str, pointer: TermId) -> TermId {
         let null = self.layout.null(self.store);
         let is_null = self.store.eq(pointer, null);
+        let not_null = self.store.not(is_null);
+        self.address_printed(name, not_null);
         let nil = self.length_const(5);
         let digits = u64::from(self.layout.pointer_bits / 4);
         let address = self.length_between(3, 2 + digits, "printed_address_length");
         self.store.ite(is_null, nil, address)
+    }
+
+    /// Addresses are not modelled (the interpreter's are not the
+    /// platform's), so the length of a printed address is any possible
+    /// one, and a violation on a path where `printing` holds is not
+    /// trusted.
+    fn address_printed(&mut self, name: &str, printing: TermId) {
+        let call = UnmodelledCall {
+            guard: self.store.and2(self.state.guard, printing),
+            name: format!("{name} (an address printed)"),
+            loc: self.loc,
+            assertions_before: self.equation.assertions.len(),
+        };
+        self.equation.unmodelled_calls.push(call);
     }
 
     /// A fresh length in `[low, high]`; always satisfiable, so assuming
@@ -327,7 +354,7 @@ impl<'a> Symex<'a> {
 
     /// The bytes of the NUL-terminated string at `pointer` if they are all
     /// constant (checked reads), else `None`.
-    fn constant_string(&mut self, pointer: TermId) -> Result<Option<Vec<u8>>> {
+    pub(crate) fn constant_string(&mut self, pointer: TermId) -> Result<Option<Vec<u8>>> {
         let mut text = Vec::new();
         for i in 0..MAX_STRING_BYTES {
             let byte = self.read_byte(pointer, i)?;
@@ -342,10 +369,7 @@ impl<'a> Symex<'a> {
 
     /// The byte at `pointer + index` (a checked read).
     fn read_byte(&mut self, pointer: TermId, index: u64) -> Result<TermId> {
-        let offset = self.layout.wide_offset_of(self.store, pointer);
-        let delta = self.store.bv_u64(self.layout.wide_bits(), index);
-        let moved = self.store.bv_add(offset, delta);
-        let at = self.layout.with_wide_offset(self.store, pointer, moved);
+        let at = self.offset_pointer(pointer, index);
         let place = self.deref_place(at, 1);
         self.read_place_bits(&place, 8)
     }
@@ -356,6 +380,17 @@ impl<'a> Symex<'a> {
     /// past every object it may lie in has had an out-of-bounds read by
     /// then, and the path ends there.
     pub(crate) fn string_length(&mut self, pointer: TermId, limit: Option<TermId>) -> Result<TermId> {
+        if self.layout.known_targets(self.store, pointer).is_none() {
+            // Reading through every addressable object costs more than the
+            // rest of most programs; such pointers come from unmodelled
+            // inputs, which make the checks untrusted anyway.
+            self.approximate("a string read through a pointer of unknown origin is not checked", true);
+            let length = self.store.var("string_length", smt::Sort::BitVec(LENGTH_BITS));
+            return Ok(match limit {
+                Some(limit) => self.min(length, limit),
+                None => length,
+            });
+        }
         let largest = self.pointer_targets(pointer).iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
         if largest >= MAX_STRING_BYTES {
             return Err(crate::Stop::unsupported(format!("a string in an object of {largest} bytes"), self.loc));

@@ -118,3 +118,90 @@ int main(void) {
 "#;
     assert_eq!(verdict("printf-double", program, &[]), SUCCESSFUL);
 }
+
+#[test]
+fn scanf_stores_only_what_its_result_counts() {
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  int x = 7;
+  long y = 8;
+  char w[4];
+  int r = scanf("%d %*s %ld %3s", &x, &y, w);
+  assert(r >= -1 && r <= 3);
+  if (r < 1)
+    assert(x == 7);
+  if (r < 2)
+    assert(y == 8);
+  if (r == 3)
+    assert(w[3] == 0 || w[0] == 0 || w[1] == 0 || w[2] == 0);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("scanf-result", program, &[]), SUCCESSFUL);
+    let changed = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  int x = 7;
+  if (scanf("%d", &x) == 1)
+    assert(x == 7);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("scanf-stores", changed, &[]), FAILED);
+}
+
+#[test]
+fn an_unbounded_string_input_overflows_a_small_buffer() {
+    let word = r#"
+#include <stdio.h>
+int main(void) {
+  char b[4];
+  scanf("%s", b);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("scanf-overflow", word, &[]), FAILED);
+    let line = r#"
+#include <stdio.h>
+char *gets(char *s);
+int main(void) {
+  char b[4];
+  gets(b);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("gets-overflow", line, &[]), FAILED);
+}
+
+#[test]
+fn fgets_stores_at_most_size_minus_one_characters() {
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+  char b[8];
+  if (fgets(b, sizeof b, stdin) != NULL) {
+    size_t n = strlen(b);
+    assert(n <= 7);
+    assert(b[0] == 0 || n >= 1);
+  }
+  return 0;
+}
+"#;
+    assert_eq!(verdict("fgets-bounded", program, &["--unwind", "10"]), SUCCESSFUL);
+    let newline_last = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char b[4];
+  if (fgets(b, sizeof b, stdin) != NULL)
+    assert(b[0] != '\n' || b[1] == 0);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("fgets-newline", newline_last, &[]), SUCCESSFUL);
+}

@@ -174,7 +174,7 @@ impl Machine<'_> {
         }
     }
 
-    fn current_loc(&self) -> crate::loc::Loc {
+    pub(super) fn current_loc(&self) -> crate::loc::Loc {
         let frame = self.frames.last().expect("frame");
         self.program.functions[frame.func].body.as_deref().unwrap_or_default()[frame.pc].loc
     }

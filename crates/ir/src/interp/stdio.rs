@@ -1,18 +1,28 @@
-//! The stdio output functions the interpreter implements when the program
-//! gives them no body: `printf`, `fprintf`, `dprintf` (the result is the
-//! length of the text glibc prints, see [`crate::format`]; `%n` stores the
-//! count so far), `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush` and
-//! `perror`, also as `__builtin_*` and `*_unlocked`. Output succeeds and
-//! goes nowhere (a run has no terminal); `%s` strings are read like any
-//! other access, so an invalid one is a dereference failure. A format the
-//! formatter does not support leaves the call to the generic treatment of
-//! unknown functions, as symex does.
+//! The stdio functions the interpreter implements when the program gives
+//! them no body, also as `__builtin_*` and `*_unlocked`, with the
+//! semantics symex's `stdio` models have:
+//! - output: `printf`, `fprintf`, `dprintf` (the result is the length of
+//!   the text glibc prints, see [`crate::format`]; `%n` stores the count so
+//!   far), `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush`, `perror`.
+//!   Output succeeds and goes nowhere (a run has no terminal); `%s`
+//!   strings are read like any other access, so an invalid one is a
+//!   dereference failure.
+//! - input from an unknown stream: `scanf`, `fscanf`, `gets`, `fgets`. The
+//!   input provider gives, as [`InputKind::ExternalCall`] requests in this
+//!   order: scanf's result (4 bytes, -1 to the number of stores), then the
+//!   value of each store the result covers; `gets`/`fgets` a failure flag
+//!   (1 byte); a string as its length (8 bytes) then its characters.
+//!   Values outside what the function can produce violate an assumption.
+//!
+//! A format the formatter does not support leaves the call to the generic
+//! treatment of unknown functions, as symex does.
 
 use super::exec::{Flow, Machine};
 use super::memory::{Bytes, Pointer};
 use super::value::{sign_extend, Value};
+use super::{InputKind, Outcome};
 use crate::expr::Expr;
-use crate::format::{self, Argument, Count, Dialect, Field, Piece, Spec};
+use crate::format::{self, Argument, Count, Dialect, Field, InputChars, Piece, ScanTarget, Spec};
 use crate::layout::low_mask;
 use crate::types::{Type, TypeId};
 
@@ -33,6 +43,17 @@ impl Machine<'_> {
         let result: u128 = match format::stdio_name(name) {
             "printf" => return self.print(0, values, args, ret),
             "fprintf" | "dprintf" => return self.print(1, values, args, ret),
+            "scanf" => return self.scan(name, 0, values, args, ret),
+            "fscanf" => return self.scan(name, 1, values, args, ret),
+            "gets" => {
+                let s = self.pointer(arg(0)?)?;
+                return self.read_line(name, s, None).map(Some);
+            }
+            "fgets" => {
+                let s = self.pointer(arg(0)?)?;
+                let size = self.integer_argument(arg(1)?, args[1].ty)? as i32;
+                return self.read_line(name, s, Some(size)).map(Some);
+            }
             "puts" => {
                 let s = self.pointer(arg(0)?)?;
                 u128::from(self.string_length(s, u64::MAX)?) + 1
@@ -56,12 +77,17 @@ impl Machine<'_> {
         self.int_result(result, ret).map(|v| Some(Some(v)))
     }
 
+    /// The format string at `format`.
+    fn format_text(&self, format: Pointer) -> Flow<Vec<u8>> {
+        let length = self.string_length(format, MAX_FORMAT_BYTES)?;
+        Ok(self.memory.read(format, length).map_err(|e| self.access_error(e))?.data)
+    }
+
     /// A printf-style call whose format is argument `format_index`.
     fn print(&mut self, format_index: usize, values: &[Value], args: &[Expr], ret: TypeId) -> Flow<Option<Option<Value>>> {
         let Some(Value::Ptr(format)) = values.get(format_index) else { return Ok(None) };
-        let length = self.string_length(*format, MAX_FORMAT_BYTES)?;
-        let text = self.memory.read(*format, length).map_err(|e| self.access_error(e))?;
-        let Ok(pieces) = format::parse(&text.data, Dialect::Printf) else { return Ok(None) };
+        let text = self.format_text(*format)?;
+        let Ok(pieces) = format::parse(&text, Dialect::Printf) else { return Ok(None) };
         let rest = &args[format_index + 1..];
         let types: Vec<TypeId> = rest.iter().map(|a| a.ty).collect();
         let model = self.program.data_model;
@@ -144,5 +170,76 @@ impl Machine<'_> {
     fn store_count(&mut self, target: Pointer, count: u64, bits: u32) -> Flow<()> {
         let bytes = Bytes::from_u128(u128::from(count), u64::from(bits / 8));
         self.memory.write(target, &bytes).map_err(|e| self.access_error(e))
+    }
+
+    /// A scanf-style call whose format is argument `format_index`.
+    fn scan(&mut self, name: &str, format_index: usize, values: &[Value], args: &[Expr], ret: TypeId) -> Flow<Option<Option<Value>>> {
+        let Some(Value::Ptr(format)) = values.get(format_index) else { return Ok(None) };
+        let text = self.format_text(*format)?;
+        let Ok(pieces) = format::parse(&text, Dialect::Scanf) else { return Ok(None) };
+        let types: Vec<TypeId> = args[format_index + 1..].iter().map(|a| a.ty).collect();
+        let Ok(targets) = format::scanf_targets(&pieces, self.program.data_model, &self.program.types, &types) else {
+            return Ok(None);
+        };
+        let result = i32::from_le_bytes(self.external_bytes(name, 4)?.try_into().expect("4 bytes"));
+        if !(-1..=targets.len() as i64).contains(&i64::from(result)) {
+            return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
+        }
+        for (i, target) in targets.iter().enumerate().take(result.max(0) as usize) {
+            let p = self.pointer(&values[format_index + 1 + i])?;
+            let bytes = match *target {
+                ScanTarget::Integer(bits) | ScanTarget::Float(bits) => u64::from(bits / 8),
+                ScanTarget::Chars(count) => u64::from(count),
+                ScanTarget::String(width) => {
+                    self.input_string(name, p, width.map(u64::from), InputChars::Word, 0)?;
+                    continue;
+                }
+            };
+            let data = self.external_bytes(name, bytes)?;
+            self.memory.write(p, &Bytes::from_data(data)).map_err(|e| self.access_error(e))?;
+        }
+        self.int_result(result as i64 as u128, ret).map(|v| Some(Some(v)))
+    }
+
+    /// `gets(s)` (no `size`) or `fgets(s, size, stream)`: NULL at the end
+    /// of input, else `s` holding a line.
+    fn read_line(&mut self, name: &str, s: Pointer, size: Option<i32>) -> Flow<Option<Value>> {
+        let line_limit = match size {
+            Some(size) if size <= 0 => return Ok(Some(Value::Ptr(Pointer::NULL))),
+            Some(1) => {
+                self.memory.write(s, &Bytes::from_data(vec![0])).map_err(|e| self.access_error(e))?;
+                return Ok(Some(Value::Ptr(s)));
+            }
+            Some(size) => Some(size as u64 - 1),
+            None => None,
+        };
+        if self.external_bytes(name, 1)?[0] != 0 {
+            return Ok(Some(Value::Ptr(Pointer::NULL)));
+        }
+        match line_limit {
+            Some(limit) => self.input_string(name, s, Some(limit), InputChars::LineWithNewline, 1)?,
+            None => self.input_string(name, s, None, InputChars::Line, 0)?,
+        }
+        Ok(Some(Value::Ptr(s)))
+    }
+
+    /// Stores an input string of `min_length` to `max_length` characters
+    /// of the kind `chars`, and a NUL, at `s`.
+    fn input_string(&mut self, name: &str, s: Pointer, max_length: Option<u64>, chars: InputChars, min_length: u64) -> Flow<()> {
+        let length = u64::from_le_bytes(self.external_bytes(name, 8)?.try_into().expect("8 bytes"));
+        if length < min_length || max_length.is_some_and(|max| length > max) {
+            return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
+        }
+        let mut text = self.external_bytes(name, length)?;
+        if text.iter().enumerate().any(|(i, &c)| !chars.allows(c, i as u64, length)) {
+            return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
+        }
+        text.push(0);
+        self.memory.write(s, &Bytes::from_data(text)).map_err(|e| self.access_error(e))
+    }
+
+    /// `count` bytes of input for a call of `name`.
+    fn external_bytes(&mut self, name: &str, count: u64) -> Flow<Vec<u8>> {
+        self.request_input(InputKind::ExternalCall(name.to_string()), None, count)
     }
 }
