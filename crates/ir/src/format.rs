@@ -431,6 +431,20 @@ impl Field {
     }
 }
 
+/// The sign and magnitude a `bits`-bit integer conversion (`signed` for
+/// `d i`) prints of an argument whose bits, extended by the argument's own
+/// type, are `extended`.
+pub fn sign_and_magnitude(extended: u128, bits: u32, signed: bool) -> (bool, u128) {
+    let raw = extended & crate::layout::low_mask(bits);
+    let shift = 128 - bits.clamp(1, 128);
+    let value = ((raw << shift) as i128) >> shift;
+    if signed && value < 0 {
+        (true, value.unsigned_abs())
+    } else {
+        (false, raw)
+    }
+}
+
 /// `body` padded to the field width: spaces on the left or right, or zeros
 /// after the first `zero_at` characters (the sign and prefix).
 fn pad(field: Field, body: Vec<u8>, zero_at: Option<usize>) -> Vec<u8> {

@@ -1,8 +1,8 @@
 //! The stdio output functions symex models natively (the interpreter's
 //! `interp::stdio` has the same semantics concretely): `printf`, `fprintf`,
-//! `dprintf`, `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush`,
-//! `perror`, also as `__builtin_*` and `*_unlocked`; the input functions
-//! are in `stdio_input`.
+//! `dprintf`, `sprintf`, `snprintf`, `puts`, `fputs`, `putchar`, `putc`,
+//! `fputc`, `fflush`, `perror`, also as `__builtin_*` and `*_unlocked`;
+//! the input functions are in `stdio_input`.
 //!
 //! Output succeeds and writes nothing into program memory except `%n`. The
 //! result of a printf-style call is the length of the text glibc prints,
@@ -15,6 +15,10 @@
 //! TRUE while a FALSE still needs the interpreter's exact replay. The
 //! interpreter's addresses are not the platform's, so a violation after a
 //! printed address is not trusted at all.
+//!
+//! `sprintf`/`snprintf` store their text with the write checks, so a text
+//! longer than the buffer is an overflow; they support the conversions
+//! whose text is known (constant values, `%c`) and `%s` without a width.
 
 use crate::equation::UnmodelledCall;
 use crate::exec::Symex;
@@ -43,6 +47,14 @@ pub(crate) enum Stdio {
     Unsupported(String),
 }
 
+/// A part of `sprintf`'s text.
+enum Chunk {
+    /// Characters of a known count.
+    Bytes(Vec<TermId>),
+    /// `%s`: the string at `pointer`, cut at `precision`.
+    String { pointer: TermId, precision: Option<u32> },
+}
+
 /// A field width or precision as terms.
 struct FieldTerms {
     width: TermId,
@@ -60,6 +72,11 @@ impl<'a> Symex<'a> {
         match format::stdio_name(name) {
             "printf" => self.print(name, 0, args, values),
             "fprintf" | "dprintf" => self.print(name, 1, args, values),
+            "sprintf" => self.print_to_string(first, None, 1, args, values),
+            "snprintf" => match values.get(1).and_then(|&v| self.store.as_bv_const(v)).and_then(BvValue::to_u64) {
+                Some(size) => self.print_to_string(first, Some(size), 2, args, values),
+                None => Ok(Stdio::Unsupported("a buffer size that is not a constant".into())),
+            },
             "puts" => {
                 let length = self.string_length(first, None)?;
                 let one = self.length_const(1);
@@ -117,6 +134,170 @@ impl<'a> Symex<'a> {
             printed = self.store.bv_add(printed, length);
         }
         Ok(Stdio::Modelled(Some(repr::resize(self.store, printed, 32, false))))
+    }
+
+    /// `sprintf(buffer, ...)` or `snprintf(buffer, size, ...)`: the text
+    /// and a NUL stored (at most `size` bytes), the full length returned.
+    /// Supported: conversions whose text is known up to `%c` characters,
+    /// and `%s` without a width.
+    fn print_to_string(
+        &mut self,
+        buffer: TermId,
+        size: Option<u64>,
+        format_index: usize,
+        args: &'a [Expr],
+        values: &[TermId],
+    ) -> Result<Stdio> {
+        let Some(&format) = values.get(format_index) else {
+            return Ok(Stdio::Unsupported("a call without its format".into()));
+        };
+        let Some(text) = self.constant_string(format)? else {
+            return Ok(Stdio::Unsupported("a format that is not a constant string".into()));
+        };
+        let pieces = match format::parse(&text, Dialect::Printf) {
+            Ok(pieces) => pieces,
+            Err(why) => return Ok(Stdio::Unsupported(why)),
+        };
+        let types: Vec<ir::TypeId> = args[format_index + 1..].iter().map(|a| a.ty).collect();
+        if let Err(why) = format::check_printf_arguments(&pieces, self.program.data_model, &self.program.types, &types) {
+            return Ok(Stdio::Unsupported(why));
+        }
+        let mut chunks = Vec::new();
+        let mut next = format_index + 1;
+        for piece in &pieces {
+            let chunk = match piece {
+                Piece::Text(text) => Chunk::Bytes(text.iter().map(|&b| self.store.bv_u64(8, u64::from(b))).collect()),
+                Piece::Conversion(spec) => match self.chunk(spec, args, values, &mut next) {
+                    Ok(chunk) => chunk,
+                    Err(why) => return Ok(Stdio::Unsupported(why)),
+                },
+            };
+            chunks.push(chunk);
+        }
+        let limit = size.map(|n| n.saturating_sub(1));
+        let mut position = self.length_const(0);
+        for chunk in chunks {
+            position = match chunk {
+                Chunk::Bytes(bytes) => {
+                    for byte in bytes {
+                        self.store_output_byte(buffer, position, byte, limit)?;
+                        let one = self.length_const(1);
+                        position = self.store.bv_add(position, one);
+                    }
+                    position
+                }
+                Chunk::String { pointer, precision } => self.copy_string(buffer, position, pointer, precision, limit)?,
+            };
+        }
+        if size != Some(0) {
+            let end = match limit {
+                Some(limit) => {
+                    let limit = self.length_const(limit);
+                    self.min(position, limit)
+                }
+                None => position,
+            };
+            let nul = self.store.bv_u64(8, 0);
+            self.store_output_byte(buffer, end, nul, None)?;
+        }
+        Ok(Stdio::Modelled(Some(repr::resize(self.store, position, 32, false))))
+    }
+
+    /// The text of one conversion for `sprintf`, or why it is not supported.
+    fn chunk(&mut self, spec: &Spec, args: &[Expr], values: &[TermId], next: &mut usize) -> std::result::Result<Chunk, String> {
+        let unsupported = || format!("`{}` of a value that is not a constant in a string", spec.text());
+        let mut star = |s: &mut Self, count: Option<Count>| -> std::result::Result<Option<i32>, String> {
+            if count != Some(Count::FromArgument) {
+                return Ok(None);
+            }
+            *next += 1;
+            s.store.as_bv_const(values[*next - 1]).and_then(BvValue::to_u64).map(|c| Some(c as u32 as i32)).ok_or_else(unsupported)
+        };
+        let width = star(self, spec.width)?;
+        let precision = star(self, spec.precision)?;
+        let field = Field::resolve(spec, width, precision);
+        let argument = spec.printf_argument(self.program.data_model)?;
+        let (value, ty) = (values[*next], args[*next].ty);
+        *next += 1;
+        let constant_bits = || self.store.as_bv_const(value).and_then(BvValue::to_u128).filter(|_| !self.program.types.is_pointer(ty));
+        let text = match argument {
+            Argument::Signed(bits) | Argument::Unsigned(bits) => {
+                let value_bits = constant_bits().ok_or_else(unsupported)?;
+                let extended = match self.program.types.get(ty) {
+                    ir::Type::Int { bits: width, signed: true } => format::sign_and_magnitude(value_bits, *width, true),
+                    _ => (false, value_bits),
+                };
+                let extended = if extended.0 { extended.1.wrapping_neg() } else { extended.1 };
+                let signed = matches!(argument, Argument::Signed(_));
+                let (negative, magnitude) = format::sign_and_magnitude(extended, bits, signed);
+                format::integer_text(spec, field, negative, magnitude)
+            }
+            Argument::Double => {
+                let bits_value = constant_bits().ok_or_else(unsupported)?;
+                format::double_text(spec, field, f64::from_bits(bits_value as u64))
+            }
+            Argument::Char => {
+                let marker = format::char_text(field, 0);
+                let byte = repr::resize(self.store, value, 8, false);
+                let space = self.store.bv_u64(8, u64::from(b' '));
+                return Ok(Chunk::Bytes(marker.iter().map(|&c| if c == 0 { byte } else { space }).collect()));
+            }
+            Argument::String if field.width == 0 => return Ok(Chunk::String { pointer: value, precision: field.precision }),
+            _ => return Err(format!("`{}` in a string", spec.text())),
+        };
+        Ok(Chunk::Bytes(text.iter().map(|&b| self.store.bv_u64(8, u64::from(b))).collect()))
+    }
+
+    /// Copies the string at `pointer` (at most `precision` bytes) to
+    /// `buffer + position`; returns the position after it.
+    fn copy_string(
+        &mut self,
+        buffer: TermId,
+        position: TermId,
+        pointer: TermId,
+        precision: Option<u32>,
+        limit: Option<u64>,
+    ) -> Result<TermId> {
+        let precision_term = precision.map(|p| self.length_const(u64::from(p)));
+        let length = self.string_length(pointer, precision_term)?;
+        let largest = self.pointer_targets(pointer).iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
+        let count = precision.map_or(largest, |p| u64::from(p).min(largest));
+        for i in 0..count {
+            let index = self.length_const(i);
+            let inside = self.store.bv_ult(index, length);
+            let at = self.store.bv_add(position, index);
+            self.under(inside, |this| {
+                let byte = this.read_byte(pointer, i)?;
+                this.store_output_byte(buffer, at, byte, limit)
+            })?;
+        }
+        Ok(self.store.bv_add(position, length))
+    }
+
+    /// Stores `byte` at `buffer + position` (checked) unless `position`
+    /// reaches `limit`.
+    fn store_output_byte(&mut self, buffer: TermId, position: TermId, byte: TermId, limit: Option<u64>) -> Result<()> {
+        let store = |this: &mut Self| {
+            let at = this.advance_pointer(buffer, position);
+            let place = this.deref_place(at, 1);
+            this.write_place_bits(&place, byte)
+        };
+        match limit {
+            Some(limit) => {
+                let limit = self.length_const(limit);
+                let before = self.store.bv_ult(position, limit);
+                self.under(before, store)
+            }
+            None => store(self),
+        }
+    }
+
+    /// `pointer + delta` for a length term `delta`.
+    pub(crate) fn advance_pointer(&mut self, pointer: TermId, delta: TermId) -> TermId {
+        let offset = self.layout.wide_offset_of(self.store, pointer);
+        let delta = repr::resize(self.store, delta, self.layout.wide_bits(), false);
+        let moved = self.store.bv_add(offset, delta);
+        self.layout.with_wide_offset(self.store, pointer, moved)
     }
 
     fn length_const(&mut self, n: u64) -> TermId {

@@ -50,7 +50,7 @@ impl<'a> Symex<'a> {
 
     /// Runs `body` only on the paths where `condition` holds: the state
     /// splits, and joins again after `body`.
-    fn under(&mut self, condition: TermId, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+    pub(crate) fn under(&mut self, condition: TermId, body: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let saved = self.state.guard;
         let taken = self.store.and2(saved, condition);
         if self.store.is_false(taken) {
@@ -207,9 +207,7 @@ impl<'a> Symex<'a> {
 
     /// `pointer + bytes`.
     pub(crate) fn offset_pointer(&mut self, pointer: TermId, bytes: u64) -> TermId {
-        let offset = self.layout.wide_offset_of(self.store, pointer);
-        let delta = self.store.bv_u64(self.layout.wide_bits(), bytes);
-        let moved = self.store.bv_add(offset, delta);
-        self.layout.with_wide_offset(self.store, pointer, moved)
+        let delta = self.store.bv_u64(64, bytes);
+        self.advance_pointer(pointer, delta)
     }
 }

@@ -205,3 +205,46 @@ int main(void) {
 "#;
     assert_eq!(verdict("fgets-newline", newline_last, &[]), SUCCESSFUL);
 }
+
+#[test]
+fn sprintf_stores_its_text_and_checks_the_buffer() {
+    let exact = r#"
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+  char b[16];
+  char word[4] = "ab";
+  int n = sprintf(b, "%d-%s%c", -12, word, 'z');
+  assert(n == 7);
+  assert(b[0] == '-' && b[3] == '-' && b[4] == 'a' && b[5] == 'b' && b[6] == 'z' && b[7] == 0);
+  int m = snprintf(b, 3, "%s!", "xyz");
+  assert(m == 4 && b[0] == 'x' && b[1] == 'y' && b[2] == 0);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("sprintf-exact", exact, &[]), SUCCESSFUL);
+    let overflow = r#"
+#include <stdio.h>
+int main(void) {
+  char b[4];
+  sprintf(b, "%d", 1000);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("sprintf-overflow", overflow, &[]), FAILED);
+    let symbolic = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char src[8];
+  char dst[16];
+  src[7] = 0;
+  int n = sprintf(dst, "v=%s", src);
+  assert(n >= 2 && n <= 9);
+  assert(dst[n] == 0);
+  return 0;
+}
+"#;
+    assert_eq!(verdict("sprintf-string", symbolic, &[]), SUCCESSFUL);
+}

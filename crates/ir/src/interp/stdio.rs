@@ -3,7 +3,8 @@
 //! semantics symex's `stdio` models have:
 //! - output: `printf`, `fprintf`, `dprintf` (the result is the length of
 //!   the text glibc prints, see [`crate::format`]; `%n` stores the count so
-//!   far), `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush`, `perror`.
+//!   far), `sprintf` and `snprintf` (the text and a NUL stored, checked),
+//!   `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush`, `perror`.
 //!   Output succeeds and goes nowhere (a run has no terminal); `%s`
 //!   strings are read like any other access, so an invalid one is a
 //!   dereference failure.
@@ -23,7 +24,6 @@ use super::value::{sign_extend, Value};
 use super::{InputKind, Outcome};
 use crate::expr::Expr;
 use crate::format::{self, Argument, Count, Dialect, Field, InputChars, Piece, ScanTarget, Spec};
-use crate::layout::low_mask;
 use crate::types::{Type, TypeId};
 
 /// Longest format string read.
@@ -43,6 +43,11 @@ impl Machine<'_> {
         let result: u128 = match format::stdio_name(name) {
             "printf" => return self.print(0, values, args, ret),
             "fprintf" | "dprintf" => return self.print(1, values, args, ret),
+            "sprintf" => return self.print_to_string(values, args, ret, None),
+            "snprintf" => {
+                let size = self.integer_argument(arg(1)?, args[1].ty)?;
+                return self.print_to_string(values, args, ret, Some(size as u64));
+            }
             "scanf" => return self.scan(name, 0, values, args, ret),
             "fscanf" => return self.scan(name, 1, values, args, ret),
             "gets" => {
@@ -85,6 +90,30 @@ impl Machine<'_> {
 
     /// A printf-style call whose format is argument `format_index`.
     fn print(&mut self, format_index: usize, values: &[Value], args: &[Expr], ret: TypeId) -> Flow<Option<Option<Value>>> {
+        let Some(text) = self.formatted(format_index, values, args)? else { return Ok(None) };
+        self.int_result(text.len() as u128, ret).map(|v| Some(Some(v)))
+    }
+
+    /// `sprintf(s, ...)` or `snprintf(s, size, ...)` (`size` given): the
+    /// text and a NUL stored (at most `size` bytes), its length returned.
+    fn print_to_string(&mut self, values: &[Value], args: &[Expr], ret: TypeId, size: Option<u64>) -> Flow<Option<Option<Value>>> {
+        let format_index = if size.is_some() { 2 } else { 1 };
+        let Some(mut text) = self.formatted(format_index, values, args)? else { return Ok(None) };
+        let length = text.len() as u64;
+        let buffer = self.pointer(&values[0])?;
+        if let Some(size) = size {
+            text.truncate(size.saturating_sub(1) as usize);
+        }
+        if size != Some(0) {
+            text.push(0);
+            self.memory.write(buffer, &Bytes::from_data(text)).map_err(|e| self.access_error(e))?;
+        }
+        self.int_result(u128::from(length), ret).map(|v| Some(Some(v)))
+    }
+
+    /// The text of a printf-style format at argument `format_index` with
+    /// the arguments after it; `None` when it is not supported.
+    fn formatted(&mut self, format_index: usize, values: &[Value], args: &[Expr]) -> Flow<Option<Vec<u8>>> {
         let Some(Value::Ptr(format)) = values.get(format_index) else { return Ok(None) };
         let text = self.format_text(*format)?;
         let Ok(pieces) = format::parse(&text, Dialect::Printf) else { return Ok(None) };
@@ -95,25 +124,28 @@ impl Machine<'_> {
             return Ok(None);
         }
         let mut next = format_index + 1;
-        let mut printed: u64 = 0;
+        let mut printed = Vec::new();
         for piece in &pieces {
-            printed += match piece {
-                Piece::Text(text) => text.len() as u64,
-                Piece::Conversion(spec) => self.conversion_length(spec, values, args, &mut next, printed)?,
-            };
+            match piece {
+                Piece::Text(text) => printed.extend_from_slice(text),
+                Piece::Conversion(spec) => {
+                    let text = self.conversion_text(spec, values, args, &mut next, printed.len() as u64)?;
+                    printed.extend(text);
+                }
+            }
         }
-        self.int_result(u128::from(printed), ret).map(|v| Some(Some(v)))
+        Ok(Some(printed))
     }
 
-    /// The length of one conversion's text; consumes its arguments.
-    fn conversion_length(
+    /// The text of one conversion; consumes its arguments.
+    fn conversion_text(
         &mut self,
         spec: &Spec,
         values: &[Value],
         args: &[Expr],
         next: &mut usize,
         printed: u64,
-    ) -> Flow<u64> {
+    ) -> Flow<Vec<u8>> {
         let mut star = |machine: &Self, count: Option<Count>| -> Flow<Option<i32>> {
             if count != Some(Count::FromArgument) {
                 return Ok(None);
@@ -127,12 +159,11 @@ impl Machine<'_> {
         let argument = spec.printf_argument(self.program.data_model).map_err(|e| self.malformed(e))?;
         let (value, ty) = (&values[*next], args[*next].ty);
         *next += 1;
-        let text = match argument {
+        Ok(match argument {
             Argument::Signed(bits) | Argument::Unsigned(bits) => {
-                let raw = self.integer_argument(value, ty)? & low_mask(bits);
-                let signed = sign_extend(raw, bits);
-                let negative = matches!(argument, Argument::Signed(_)) && signed < 0;
-                let magnitude = if negative { signed.unsigned_abs() } else { raw };
+                let extended = self.integer_argument(value, ty)?;
+                let signed = matches!(argument, Argument::Signed(_));
+                let (negative, magnitude) = format::sign_and_magnitude(extended, bits, signed);
                 format::integer_text(spec, field, negative, magnitude)
             }
             Argument::Double => format::double_text(spec, field, f64::from_bits(self.scalar(value)? as u64)),
@@ -141,16 +172,16 @@ impl Machine<'_> {
                 let s = self.pointer(value)?;
                 let limit = field.precision.map_or(u64::MAX, u64::from);
                 let length = self.string_length(s, limit)?;
-                return Ok(u64::from(field.width).max(length));
+                let bytes = self.memory.read(s, length).map_err(|e| self.access_error(e))?;
+                format::string_text(field, &bytes.data)
             }
             Argument::Pointer => format::pointer_text(field, self.memory.address_of(self.pointer(value)?)),
             Argument::Count(bits) => {
                 let target = self.pointer(value)?;
                 self.store_count(target, printed, bits)?;
-                return Ok(0);
+                Vec::new()
             }
-        };
-        Ok(text.len() as u64)
+        })
     }
 
     /// An integer argument's bits, extended by its own type to 128 bits
