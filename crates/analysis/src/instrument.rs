@@ -148,7 +148,7 @@ fn classify(name: &str, has_body: bool, writes_through_pointers: bool) -> Option
         "__ESBMC_assert" | "__CPROVER_assert" => Some(Intrinsic::Assert(Some(1))),
         "__assert_fail" | "__assert_rtn" | "__assert" => Some(Intrinsic::AssertFail),
         "__builtin_unreachable" => Some(Intrinsic::Unreachable),
-        "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" => Some(Intrinsic::Assume),
+        "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" | "__builtin_assume" => Some(Intrinsic::Assume),
         _ if is_nondet_name(name) && !writes_through_pointers => Some(Intrinsic::Nondet),
         _ => None,
     }

@@ -21,6 +21,7 @@ pub mod expr;
 pub mod format;
 pub mod instr;
 pub mod interp;
+pub mod intrinsics;
 pub mod layout;
 pub mod loc;
 pub mod print;

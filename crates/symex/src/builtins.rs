@@ -34,6 +34,14 @@ impl<'a> Symex<'a> {
             return Ok(());
         }
         let name = self.program.functions[func].name.as_str();
+        if let Some(value) = self.intrinsic(name, values)? {
+            if let Some(lhs) = lhs {
+                let value = self.fit_integer(value, lhs.ty)?;
+                self.assign(lhs, value)?;
+            }
+            self.frames.last_mut().expect("frame").pc += 1;
+            return Ok(());
+        }
         let mut returns_pointer = true;
         let result = match name {
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
@@ -118,6 +126,21 @@ impl<'a> Symex<'a> {
             smt::Sort::BitVec(w) if self.store.sort(value) != smt::Sort::Bool => Ok(repr::resize(self.store, value, w, false)),
             sort if sort == self.store.sort(value) => Ok(value),
             _ => Err(Stop::unsupported("result of a library function assigned to an incompatible type", self.loc)),
+        }
+    }
+
+    /// Converts an intrinsic's integer result (a bit-vector; 1 bit for a
+    /// predicate) to the integer or `_Bool` type `ty`.
+    fn fit_integer(&mut self, value: TermId, ty: ir::TypeId) -> Result<TermId> {
+        match repr::value_sort(self.program, ty, self.loc)? {
+            smt::Sort::BitVec(w) => Ok(repr::resize(self.store, value, w, false)),
+            smt::Sort::Bool => {
+                let width = self.store.sort(value).bv_width().unwrap_or(1);
+                let zero = self.store.bv_u64(width, 0);
+                let is_zero = self.store.eq(value, zero);
+                Ok(self.store.not(is_zero))
+            }
+            _ => Err(Stop::unsupported("result of an intrinsic assigned to a non-integer type", self.loc)),
         }
     }
 

@@ -28,6 +28,7 @@ mod stdio_input;
 mod builtins;
 mod bytes;
 pub mod sizes;
+mod intrinsics;
 mod eval;
 
 pub use equation::{Approximation, Assertion, Equation, Input, InputKind, TraceStep, UnmodelledCall};

@@ -1194,11 +1194,15 @@ impl<'a> Sema<'a> {
                 let v = Val { e: Expr::sym(sym, self.prog.symbols[sym].ty), ty: self.sym_types[&sym].clone(), lvalue: false, bit_width: None };
                 self.decay(v)
             }
-            A::Ident(name) if self.scopes.lookup(name).is_none() => {
+            A::Ident(name) if self.scopes.lookup(name).is_none() || self.is_implicit_builtin(name) => {
                 if let Some(v) = self.builtin_call(name, args, loc)? {
                     return Ok(v);
                 }
-                let (sym, ty) = self.implicit_function(super::builtins::library_name(name), f.loc)?;
+                let library = super::builtins::library_name(name);
+                let (sym, ty) = match self.scopes.lookup(library) {
+                    Some(Ordinary::Symbol { sym }) => (*sym, self.sym_types[sym].clone()),
+                    _ => self.implicit_function(library, f.loc)?,
+                };
                 let irty = self.prog.symbols[sym].ty;
                 let v = Val { e: Expr::sym(sym, irty), ty, lvalue: false, bit_width: None };
                 self.decay(v)
@@ -1266,6 +1270,12 @@ impl<'a> Sema<'a> {
         Ok(Val { e: lhs, ty: ret, lvalue: false, bit_width: None })
     }
 
+    /// Whether `name` was declared by an earlier call of it as a builtin
+    /// (so later calls get the builtin's treatment too).
+    fn is_implicit_builtin(&self, name: &str) -> bool {
+        matches!(self.scopes.lookup(name), Some(Ordinary::Symbol { sym }) if self.implicit_builtins.contains(sym))
+    }
+
     /// Default argument promotions: integer promotions, float to double.
     fn default_promote(&mut self, v: Val, loc: Loc) -> R<Val> {
         if matches!(v.ty.kind, Kind::Float(FloatKind::Float | FloatKind::Float16)) {
@@ -1290,6 +1300,7 @@ impl<'a> Sema<'a> {
                 let e = self.cast_to(v, &long, loc, true)?;
                 Ok(Some(Val::rv(e, long)))
             }
+            ("__builtin_object_size", [ptr, size_type]) => self.object_size_builtin(ptr, size_type, loc),
             ("__builtin_shufflevector", _) => self.shuffle_vector(args, loc).map(Some),
             (_, [a, b]) if x86_saturating(name).is_some() => {
                 let (subtract, unsigned) = x86_saturating(name).unwrap_or_default();

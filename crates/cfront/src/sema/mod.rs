@@ -32,6 +32,7 @@ mod init;
 mod labels;
 mod layout;
 mod nested;
+mod object_size;
 mod overflow;
 mod scope;
 mod stmt;

@@ -11,6 +11,7 @@ use super::value::{float_library, sign_extend, Value};
 use super::{InputKind, Outcome, UbKind};
 use crate::expr::Expr;
 use crate::instr::PropertyClass;
+use crate::intrinsics::{bit_builtin, pointer_intrinsic};
 use crate::program::FuncId;
 use crate::types::Type;
 
@@ -41,10 +42,16 @@ impl Machine<'_> {
             Type::Function(sig) => sig.ret,
             _ => return Err(self.malformed(format!("`{name}` does not have a function type"))),
         };
+        if let Some(kind) = pointer_intrinsic(name) {
+            return self.pointer_intrinsic(kind, name, values, ret).map(Some);
+        }
+        if let Some((op, width)) = bit_builtin(name, self.program.data_model.long_bits()) {
+            return self.bit_intrinsic(op, width, name, values, ret).map(Some);
+        }
         let library_name = name.strip_prefix("__builtin_").unwrap_or(name);
         let arg = |i: usize| values.get(i).ok_or_else(|| self.malformed(format!("`{name}` needs argument {i}")));
         match library_name {
-            "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" => {
+            "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" | "assume" if name != "assume" => {
                 if !self.is_true(arg(0)?)? {
                     return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
                 }
@@ -133,16 +140,6 @@ impl Machine<'_> {
                 let len = self.string_length(s, u64::MAX)?;
                 self.int_result(u128::from(len), ret).map(Some)
             }
-            "clz" | "clzl" | "clzll" | "ctz" | "ctzl" | "ctzll" | "popcount" | "popcountl" | "popcountll"
-            | "parity" | "parityl" | "parityll" | "ffs" | "ffsl" | "ffsll" | "bswap16" | "bswap32" | "bswap64"
-                if name.starts_with("__builtin_") =>
-            {
-                let width = self.bit_builtin_width(library_name);
-                let bits = self.scalar(arg(0)?)? & crate::layout::low_mask(width);
-                let result = bit_builtin(library_name.trim_end_matches('l'), bits, width)
-                    .ok_or_else(|| Outcome::Unsupported(format!("{name} of 0 is undefined")))?;
-                self.int_result(result, ret).map(Some)
-            }
             _ if NONDET_PREFIXES.iter().any(|prefix| name.starts_with(prefix)) => {
                 self.input(InputKind::NondetCall(name.to_string()), ret).map(Some)
             }
@@ -156,21 +153,6 @@ impl Machine<'_> {
                 }
                 self.input(InputKind::ExternalCall(name.to_string()), ret).map(Some)
             }
-        }
-    }
-
-    /// The operand width of a GCC bit built-in, from its name (`bswap16`,
-    /// `clz` on `unsigned int`, `clzl` on `unsigned long`, `clzll`): an
-    /// implicitly declared built-in receives promoted arguments, so the
-    /// argument's type does not tell.
-    fn bit_builtin_width(&self, name: &str) -> u32 {
-        match name {
-            "bswap16" => 16,
-            "bswap32" => 32,
-            "bswap64" => 64,
-            _ if name.ends_with("ll") => 64,
-            _ if name.ends_with('l') => self.program.data_model.long_bits(),
-            _ => 32,
         }
     }
 
@@ -271,44 +253,7 @@ impl Machine<'_> {
 /// Name prefixes of functions whose only meaning is a nondeterministic result.
 const NONDET_PREFIXES: [&str; 4] = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"];
 
-/// A GCC bit built-in (name without `__builtin_` and width suffix) on a
-/// `width`-bit operand; `None` where GCC leaves the result undefined.
-fn bit_builtin(name: &str, bits: u128, width: u32) -> Option<u128> {
-    let ones = bits.count_ones();
-    Some(u128::from(match name {
-        "clz" if bits == 0 => return None,
-        "clz" => bits.leading_zeros() - (128 - width),
-        "ctz" if bits == 0 => return None,
-        "ctz" => bits.trailing_zeros(),
-        "popcount" => ones,
-        "parity" => ones % 2,
-        "ffs" if bits == 0 => 0,
-        "ffs" => bits.trailing_zeros() + 1,
-        "bswap16" | "bswap32" | "bswap64" => return Some(bits.swap_bytes() >> (128 - width)),
-        _ => return None,
-    }))
-}
-
 /// Whether `[a, a + len)` and `[b, b + len)` share a byte of one object.
 fn overlap(a: Pointer, b: Pointer, len: u64) -> bool {
     a.object == b.object && len > 0 && a.offset < b.offset.wrapping_add(len) && b.offset < a.offset.wrapping_add(len)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bit_builtin;
-
-    #[test]
-    fn bit_builtins_follow_gcc() {
-        assert_eq!(bit_builtin("clz", 1, 32), Some(31));
-        assert_eq!(bit_builtin("clz", 1, 64), Some(63));
-        assert_eq!(bit_builtin("clz", 0, 32), None);
-        assert_eq!(bit_builtin("ctz", 8, 32), Some(3));
-        assert_eq!(bit_builtin("popcount", 0xff, 32), Some(8));
-        assert_eq!(bit_builtin("parity", 0x7, 32), Some(1));
-        assert_eq!(bit_builtin("ffs", 0, 32), Some(0));
-        assert_eq!(bit_builtin("ffs", 0x10, 32), Some(5));
-        assert_eq!(bit_builtin("bswap32", 0x1122_3344, 32), Some(0x4433_2211));
-        assert_eq!(bit_builtin("bswap16", 0x1122, 16), Some(0x2211));
-    }
 }

@@ -47,6 +47,7 @@ mod display;
 mod environment;
 mod eval;
 mod exec;
+mod intrinsics;
 pub mod memory;
 mod stdio;
 mod unwind;

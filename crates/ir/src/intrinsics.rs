@@ -1,0 +1,143 @@
+//! The intrinsics whose meaning the IR fixes for every stage: the pointer
+//! primitives of ESBMC and CPROVER (`__ESBMC_POINTER_OFFSET`,
+//! `__CPROVER_same_object`, `__ESBMC_r_ok`, object sizes, ...), GCC's
+//! `__builtin_object_size`, and GCC's bit built-ins (`clz`, `ctz`,
+//! `popcount`, `parity`, `ffs`, `bswap`). They are calls of body-less
+//! functions in the IR; this module names them, so symex and the
+//! interpreter recognise the same set and give it the same semantics.
+
+/// A pointer intrinsic, whatever its tool's prefix.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PointerIntrinsic {
+    /// Byte offset of a pointer in its object (signed; 0 for NULL).
+    Offset,
+    /// The object number of a pointer: only comparisons are meaningful,
+    /// the numbering is each stage's own.
+    Object,
+    /// Whether two pointers point into the same object.
+    SameObject,
+    /// Size in bytes of the pointed object (0 for NULL).
+    ObjectSize,
+    /// Whether the pointed object was allocated by `malloc` and friends.
+    IsDynamic,
+    /// Whether the pointed object is alive (not freed, in scope).
+    IsLive,
+    /// `r_ok`/`w_ok`/`rw_ok(p, n)`: whether the `n` bytes at `p` lie in one
+    /// live object (always for `n == 0`).
+    Accessible,
+    /// GCC's `__builtin_object_size(p, type)`: the bytes from `p` to the
+    /// end of its object (0 past the end); for a pointer to no object
+    /// `(size_t)-1` for types 0 and 1, 0 for types 2 and 3.
+    GccObjectSize,
+}
+
+/// The pointer intrinsic called `name`, if it is one.
+pub fn pointer_intrinsic(name: &str) -> Option<PointerIntrinsic> {
+    if name == "__builtin_object_size" {
+        return Some(PointerIntrinsic::GccObjectSize);
+    }
+    let bare = name.strip_prefix("__ESBMC_").or_else(|| name.strip_prefix("__CPROVER_"))?;
+    Some(match bare {
+        "POINTER_OFFSET" => PointerIntrinsic::Offset,
+        "POINTER_OBJECT" => PointerIntrinsic::Object,
+        "same_object" => PointerIntrinsic::SameObject,
+        "OBJECT_SIZE" | "get_object_size" => PointerIntrinsic::ObjectSize,
+        "DYNAMIC_OBJECT" | "is_dynamic" => PointerIntrinsic::IsDynamic,
+        "LIVE_OBJECT" => PointerIntrinsic::IsLive,
+        "r_ok" | "w_ok" | "rw_ok" => PointerIntrinsic::Accessible,
+        _ => return None,
+    })
+}
+
+/// A GCC bit built-in's operation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BitOp {
+    /// Leading zeros; undefined for 0.
+    Clz,
+    /// Trailing zeros; undefined for 0.
+    Ctz,
+    Popcount,
+    Parity,
+    /// One plus the index of the lowest set bit; 0 for 0.
+    Ffs,
+    /// The bytes in reverse order.
+    Bswap,
+}
+
+/// The GCC bit built-in `name` and its operand width when `long` has
+/// `long_bits` bits. The width comes from the name (`clz` on `unsigned
+/// int`, `clzl` on `unsigned long`, `clzll`, `bswap16`): an implicitly
+/// declared built-in receives promoted arguments, so the argument's type
+/// does not tell.
+pub fn bit_builtin(name: &str, long_bits: u32) -> Option<(BitOp, u32)> {
+    let bare = name.strip_prefix("__builtin_")?;
+    if let Some(width) = bare.strip_prefix("bswap") {
+        return match width {
+            "16" | "32" | "64" => Some((BitOp::Bswap, width.parse().ok()?)),
+            _ => None,
+        };
+    }
+    let (op, width) = match (bare.strip_suffix("ll"), bare.strip_suffix('l')) {
+        (Some(op), _) => (op, 64),
+        (None, Some(op)) => (op, long_bits),
+        (None, None) => (bare, 32),
+    };
+    let op = match op {
+        "clz" => BitOp::Clz,
+        "ctz" => BitOp::Ctz,
+        "popcount" => BitOp::Popcount,
+        "parity" => BitOp::Parity,
+        "ffs" => BitOp::Ffs,
+        _ => return None,
+    };
+    Some((op, width))
+}
+
+/// `op` on the `width`-bit operand `bits`; `None` where GCC leaves the
+/// result undefined.
+pub fn bit_value(op: BitOp, bits: u128, width: u32) -> Option<u128> {
+    let ones = bits.count_ones();
+    Some(u128::from(match op {
+        BitOp::Clz | BitOp::Ctz if bits == 0 => return None,
+        BitOp::Clz => bits.leading_zeros() - (128 - width),
+        BitOp::Ctz => bits.trailing_zeros(),
+        BitOp::Popcount => ones,
+        BitOp::Parity => ones % 2,
+        BitOp::Ffs if bits == 0 => 0,
+        BitOp::Ffs => bits.trailing_zeros() + 1,
+        BitOp::Bswap => return Some(bits.swap_bytes() >> (128 - width)),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_builtins_follow_gcc() {
+        assert_eq!(bit_value(BitOp::Clz, 1, 32), Some(31));
+        assert_eq!(bit_value(BitOp::Clz, 1, 64), Some(63));
+        assert_eq!(bit_value(BitOp::Clz, 0, 32), None);
+        assert_eq!(bit_value(BitOp::Ctz, 8, 32), Some(3));
+        assert_eq!(bit_value(BitOp::Popcount, 0xff, 32), Some(8));
+        assert_eq!(bit_value(BitOp::Parity, 0x7, 32), Some(1));
+        assert_eq!(bit_value(BitOp::Ffs, 0, 32), Some(0));
+        assert_eq!(bit_value(BitOp::Ffs, 0x10, 32), Some(5));
+        assert_eq!(bit_value(BitOp::Bswap, 0x1122_3344, 32), Some(0x4433_2211));
+        assert_eq!(bit_value(BitOp::Bswap, 0x1122, 16), Some(0x2211));
+    }
+
+    #[test]
+    fn names_give_operation_and_width() {
+        assert_eq!(bit_builtin("__builtin_clzll", 32), Some((BitOp::Clz, 64)));
+        assert_eq!(bit_builtin("__builtin_popcountl", 32), Some((BitOp::Popcount, 32)));
+        assert_eq!(bit_builtin("__builtin_parityl", 64), Some((BitOp::Parity, 64)));
+        assert_eq!(bit_builtin("__builtin_ffs", 64), Some((BitOp::Ffs, 32)));
+        assert_eq!(bit_builtin("__builtin_bswap16", 64), Some((BitOp::Bswap, 16)));
+        assert_eq!(bit_builtin("__builtin_bswap8", 64), None);
+        assert_eq!(bit_builtin("clz", 64), None);
+        assert_eq!(pointer_intrinsic("__CPROVER_rw_ok"), Some(PointerIntrinsic::Accessible));
+        assert_eq!(pointer_intrinsic("__ESBMC_get_object_size"), Some(PointerIntrinsic::ObjectSize));
+        assert_eq!(pointer_intrinsic("__ESBMC_assume"), None);
+    }
+}
