@@ -23,8 +23,9 @@ pub enum PointerIntrinsic {
     /// Whether the pointed object is alive (not freed, in scope).
     IsLive,
     /// `r_ok`/`w_ok`/`rw_ok(p, n)`: whether the `n` bytes at `p` lie in one
-    /// live object (always for `n == 0`).
-    Accessible,
+    /// live object (always for `n == 0`), for `write` one that is not
+    /// read-only (a string literal, a `const` object).
+    Accessible { write: bool },
     /// GCC's `__builtin_object_size(p, type)`: the bytes from `p` to the
     /// end of its object (0 past the end); for a pointer to no object
     /// `(size_t)-1` for types 0 and 1, 0 for types 2 and 3.
@@ -44,7 +45,8 @@ pub fn pointer_intrinsic(name: &str) -> Option<PointerIntrinsic> {
         "OBJECT_SIZE" | "get_object_size" => PointerIntrinsic::ObjectSize,
         "DYNAMIC_OBJECT" | "is_dynamic" => PointerIntrinsic::IsDynamic,
         "LIVE_OBJECT" => PointerIntrinsic::IsLive,
-        "r_ok" | "w_ok" | "rw_ok" => PointerIntrinsic::Accessible,
+        "r_ok" => PointerIntrinsic::Accessible { write: false },
+        "w_ok" | "rw_ok" => PointerIntrinsic::Accessible { write: true },
         _ => return None,
     })
 }
@@ -136,7 +138,7 @@ mod tests {
         assert_eq!(bit_builtin("__builtin_bswap16", 64), Some((BitOp::Bswap, 16)));
         assert_eq!(bit_builtin("__builtin_bswap8", 64), None);
         assert_eq!(bit_builtin("clz", 64), None);
-        assert_eq!(pointer_intrinsic("__CPROVER_rw_ok"), Some(PointerIntrinsic::Accessible));
+        assert_eq!(pointer_intrinsic("__CPROVER_rw_ok"), Some(PointerIntrinsic::Accessible { write: true }));
         assert_eq!(pointer_intrinsic("__ESBMC_get_object_size"), Some(PointerIntrinsic::ObjectSize));
         assert_eq!(pointer_intrinsic("__ESBMC_assume"), None);
     }

@@ -4,7 +4,7 @@
 //! computes the same values concretely, so replays confirm what symex finds.
 
 use crate::exec::Symex;
-use crate::memory::NULL_OBJECT;
+use crate::memory::{ObjectKind, NULL_OBJECT};
 use crate::{repr, Result, Stop};
 use ir::intrinsics::{bit_builtin, pointer_intrinsic, BitOp, PointerIntrinsic};
 use smt::{BvValue, Sort, TermId};
@@ -73,10 +73,10 @@ impl<'a> Symex<'a> {
                 let any = self.store.or(&conds);
                 self.bit(any)
             }
-            PointerIntrinsic::Accessible => {
+            PointerIntrinsic::Accessible { write } => {
                 let n = self.intrinsic_arg(values, 1, name)?;
                 let n = repr::resize(self.store, n, wide, false);
-                let readable = self.readable(p, n);
+                let readable = self.accessible(p, n, write);
                 self.bit(readable)
             }
             PointerIntrinsic::GccObjectSize => {
@@ -103,15 +103,18 @@ impl<'a> Symex<'a> {
         self.store.eq(object, null)
     }
 
-    /// Whether the `n` bytes at `p` lie in one live object (the wide offset
-    /// is compared unsigned, so a negative offset is out of bounds); zero
-    /// bytes are accessible anywhere.
-    fn readable(&mut self, p: TermId, n: TermId) -> TermId {
+    /// Whether the `n` bytes at `p` lie in one live object, for `write` a
+    /// writable one (the wide offset is compared unsigned, so a negative
+    /// offset is out of bounds); zero bytes are accessible anywhere.
+    fn accessible(&mut self, p: TermId, n: TermId, write: bool) -> TermId {
         let offset = self.layout.wide_offset_of(self.store, p);
         let end = self.store.bv_add(offset, n);
         let no_wrap = self.store.bv_ule(offset, end);
         let mut conds = Vec::new();
         for (o, cond) in self.pointer_targets(p) {
+            if write && self.is_read_only(o) {
+                continue;
+            }
             let alive = self.object_alive(o);
             let size = self.object_size(o);
             let fits = self.store.bv_ule(end, size);
@@ -120,6 +123,14 @@ impl<'a> Symex<'a> {
         let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
         conds.push(self.store.eq(n, zero));
         self.store.or(&conds)
+    }
+
+    fn is_read_only(&self, o: crate::ObjectId) -> bool {
+        match self.objects.get(o).kind {
+            ObjectKind::StringLiteral(_) => true,
+            ObjectKind::Global(symbol) => self.program.symbols[symbol].read_only,
+            _ => false,
+        }
     }
 
     /// GCC's answer when it knows the object: the bytes from `p` to the end

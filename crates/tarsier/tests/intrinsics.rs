@@ -71,6 +71,7 @@ fn pointer_primitives_see_objects_offsets_and_lifetimes() {
   assert(__ESBMC_get_object_size(p) == sizeof a && __CPROVER_OBJECT_SIZE((void *)0) == 0);
   assert(__CPROVER_r_ok(s, 4) && !__CPROVER_r_ok(s, 5) && __ESBMC_w_ok(s + 2, 2) && !__ESBMC_r_ok(s + 2, 3));
   assert(!__ESBMC_r_ok((char *)0, 1) && __ESBMC_r_ok((char *)0, 0));
+  assert(__ESBMC_r_ok(\"ab\", 3) && !__ESBMC_w_ok(\"ab\", 1));
   char *d = malloc(8);
   if (d) {{
     assert(__ESBMC_is_dynamic(d) && !__CPROVER_DYNAMIC_OBJECT(s));

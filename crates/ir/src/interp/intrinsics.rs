@@ -23,10 +23,10 @@ impl Machine<'_> {
             PointerIntrinsic::ObjectSize => u128::from(self.memory.object(p.object).size),
             PointerIntrinsic::IsDynamic => u128::from(matches!(self.memory.object(p.object).kind, ObjectKind::Heap)),
             PointerIntrinsic::IsLive => u128::from(self.names_live_object(p)),
-            PointerIntrinsic::Accessible => {
+            PointerIntrinsic::Accessible { write } => {
                 let n = self.scalar(arg(1)?)?;
                 let n = u64::try_from(n).unwrap_or(u64::MAX);
-                u128::from(n == 0 || self.memory.check_access(p, n, false).is_ok())
+                u128::from(n == 0 || self.memory.check_access(p, n, write).is_ok())
             }
             PointerIntrinsic::GccObjectSize => {
                 let object_size_type = self.scalar(arg(1)?)?;
