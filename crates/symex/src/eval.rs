@@ -327,13 +327,41 @@ impl<'a> Symex<'a> {
             if !null_involved && (unknown(self, x) || unknown(self, y)) {
                 self.approximate("comparison of a pointer of unknown origin with an address (addresses follow the model's layout)", true);
             }
-            return arith::compare(self.store, op, x, y, false);
+            let bits_equal = self.store.eq(x, y);
+            let mixed = self.integer_meets_object(x, y);
+            let unrelated = self.store.var("address_equality", Sort::Bool);
+            let could_be = self.store.and2(mixed, unrelated);
+            let equal = self.store.or2(bits_equal, could_be);
+            return if op == BinOp::Eq { equal } else { self.store.not(equal) };
         }
         let same = self.same_object(x, y);
         let (fx, fy) = (self.layout.wide_offset_of(self.store, x), self.layout.wide_offset_of(self.store, y));
         let by_offset = arith::compare(self.store, op, fx, fy, true);
         let unrelated = self.store.var("pointer_order", Sort::Bool);
         self.store.ite(same, by_offset, unrelated)
+    }
+
+    /// Whether one of `x` and `y` is a pointer made from an integer (the
+    /// null or invalid object, but not NULL itself) and the other points
+    /// to an object: whether they are equal depends on where the object
+    /// lies in memory, which the model leaves open.
+    fn integer_meets_object(&mut self, x: TermId, y: TermId) -> TermId {
+        let made_from_integer = |s: &mut Self, p: TermId| {
+            let object = s.layout.object_of(s.store, p);
+            let invalid = s.layout.object_number_term(s.store, INVALID_OBJECT);
+            let first_real = s.layout.object_number_term(s.store, INVALID_OBJECT + 1);
+            let null = s.layout.null(s.store);
+            let is_null = s.store.eq(p, null);
+            let not_null = s.store.not(is_null);
+            let numbered = s.store.bv_ule(object, invalid);
+            let real = s.store.bv_ule(first_real, object);
+            (s.store.and2(numbered, not_null), real)
+        };
+        let (x_integer, x_real) = made_from_integer(self, x);
+        let (y_integer, y_real) = made_from_integer(self, y);
+        let one_way = self.store.and2(x_integer, y_real);
+        let other_way = self.store.and2(y_integer, x_real);
+        self.store.or2(one_way, other_way)
     }
 
     fn same_object(&mut self, x: TermId, y: TermId) -> TermId {

@@ -70,3 +70,11 @@ fn main_gets_a_command_line_of_at_least_one_argument() {
     let terminated = "#include <assert.h>\nint main(int argc, char **argv) { assert(argv[argc] == 0); return 0; }\n";
     assert_ne!(verdict("argv-null", &[("m.c", terminated)], &[]), FAILED);
 }
+
+#[test]
+fn a_pointer_made_from_integer_bytes_may_equal_any_address() {
+    let byte_written = "#include <assert.h>\nextern char nondet_char(void);\nstruct { void *bar; } bug;\nint some_var;\nint main(void) { char *p = (char *)&bug; p[0] = nondet_char(); assert(bug.bar != &some_var); return 0; }\n";
+    assert_ne!(verdict("integer-pointer", &[("m.c", byte_written)], &[]), SUCCESSFUL);
+    let null_stays_apart = "#include <assert.h>\nextern int nondet(void);\nint x;\nint main(void) { int *p = nondet() ? &x : 0; if (p) assert(p == &x); else assert(p != &x); return 0; }\n";
+    expect("null-pointer", &[("m.c", null_stays_apart)], &[], SUCCESSFUL);
+}
