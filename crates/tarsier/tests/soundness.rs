@@ -78,3 +78,13 @@ fn a_pointer_made_from_integer_bytes_may_equal_any_address() {
     let null_stays_apart = "#include <assert.h>\nextern int nondet(void);\nint x;\nint main(void) { int *p = nondet() ? &x : 0; if (p) assert(p == &x); else assert(p != &x); return 0; }\n";
     expect("null-pointer", &[("m.c", null_stays_apart)], &[], SUCCESSFUL);
 }
+
+#[test]
+fn an_access_through_a_misaligned_pointer_is_a_dereference_failure() {
+    let packed = "#include <stdint.h>\n#pragma pack(push, 1)\nstruct s { char a; uint32_t b; };\n#pragma pack(pop)\nint main(void) { struct s o = {0}; uint32_t *q = (uint32_t *)&o.b; return (int)*q; }\n";
+    expect("misaligned-packed", &[("m.c", packed)], &[], FAILED);
+    let shifted = "int arr[4];\nint main(void) { int w = *(int *)(void *)((short *)arr + 2); return w; }\n";
+    expect("aligned-shift", &[("m.c", shifted)], &[], SUCCESSFUL);
+    let odd = "int arr[4];\nint main(void) { int w = *(int *)(void *)((short *)arr + 1); return w; }\n";
+    expect("misaligned-shift", &[("m.c", odd)], &[], FAILED);
+}

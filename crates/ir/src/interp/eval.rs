@@ -3,7 +3,7 @@
 //! values (little-endian, composites through the front end's layout).
 
 use super::exec::{Flow, Machine};
-use super::memory::{Bytes, ObjectKind, Pointer, INVALID_OBJECT};
+use super::memory::{Bytes, ObjectKind, Pointer, INVALID_OBJECT, NULL_OBJECT};
 use super::value::{
     float_binary, float_compare, float_convert, float_to_int, int_binary, int_compare, int_to_float, sign_extend, HostFloat,
     IntOperand, Value,
@@ -21,11 +21,14 @@ use crate::types::{ArrayLen, Field, FloatFormat, Type, TypeId};
 pub(super) struct Place {
     pub ptr: Pointer,
     pub bitfield: Option<(u32, u32)>,
+    /// Reached through a pointer not aligned for the type it points to;
+    /// accessing the place is undefined (C11 6.3.2.3p7).
+    pub misaligned: bool,
 }
 
 impl Place {
     pub fn whole(ptr: Pointer) -> Place {
-        Place { ptr, bitfield: None }
+        Place { ptr, bitfield: None, misaligned: false }
     }
 }
 
@@ -183,7 +186,7 @@ impl Machine<'_> {
                 self.eval(branch)
             }
             ExprKind::AddrOf(a) => match self.place(a)? {
-                Place { ptr, bitfield: None } => Ok(Value::Ptr(ptr)),
+                Place { ptr, bitfield: None, .. } => Ok(Value::Ptr(ptr)),
                 Place { bitfield: Some(_), .. } => Err(self.malformed("address of a bit-field".into())),
             },
             ExprKind::StructLit(items) => self.build_struct(items, e.ty),
@@ -418,21 +421,29 @@ impl Machine<'_> {
     fn place_node(&mut self, e: &Expr) -> Flow<Place> {
         match &e.kind {
             ExprKind::Sym(sym) => Ok(Place::whole(Pointer { object: self.symbol_object(*sym)?, offset: 0 })),
-            ExprKind::Deref(p) => Ok(Place::whole(self.eval_pointer(p)?)),
+            ExprKind::Deref(p) => {
+                let ptr = self.eval_pointer(p)?;
+                // Objects are laid out aligned, so the offset decides.
+                let alignment = self.program.types.align_of(e.ty, self.program.data_model).unwrap_or(1).max(1);
+                let reserved = ptr.object == NULL_OBJECT || ptr.object == INVALID_OBJECT;
+                let misaligned = !reserved && ptr.offset % alignment != 0;
+                Ok(Place { misaligned, ..Place::whole(ptr) })
+            }
             ExprKind::Member(base, index) => {
                 let base_place = self.place(base)?;
                 let field = self.field(base.ty, *index)?;
                 let ptr =
                     Pointer { offset: base_place.ptr.offset.wrapping_add(field.offset_bits / 8), ..base_place.ptr };
                 let bitfield = field.bit_width.map(|width| ((field.offset_bits % 8) as u32, width));
-                Ok(Place { ptr, bitfield })
+                Ok(Place { ptr, bitfield, misaligned: base_place.misaligned })
             }
             ExprKind::Index(base, index) => {
                 let base_place = self.place(base)?;
                 let i = self.eval_index(index)?;
                 let elem = self.size(e.ty)?;
                 let delta = (i as i64 as u64).wrapping_mul(elem);
-                Ok(Place::whole(Pointer { offset: base_place.ptr.offset.wrapping_add(delta), ..base_place.ptr }))
+                let ptr = Pointer { offset: base_place.ptr.offset.wrapping_add(delta), ..base_place.ptr };
+                Ok(Place { misaligned: base_place.misaligned, ..Place::whole(ptr) })
             }
             _ => Err(self.malformed(format!("{} is not an lvalue", self.program.display_expr(e)))),
         }
@@ -461,6 +472,9 @@ impl Machine<'_> {
 
     /// Reads the value of type `ty` at `place`.
     pub(super) fn load(&mut self, place: Place, ty: TypeId) -> Flow<Value> {
+        if place.misaligned {
+            return Err(self.ub(UbKind::Misaligned));
+        }
         match place.bitfield {
             None => {
                 let size = self.size(ty)?;
@@ -477,6 +491,9 @@ impl Machine<'_> {
 
     /// Writes `value` of type `ty` to `place`.
     pub(super) fn store(&mut self, place: Place, ty: TypeId, value: &Value) -> Flow<()> {
+        if place.misaligned {
+            return Err(self.ub(UbKind::Misaligned));
+        }
         let bytes = match place.bitfield {
             None => self.encode(value, ty)?,
             Some((bit, width)) => {

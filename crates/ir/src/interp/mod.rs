@@ -188,6 +188,8 @@ pub enum UbKind {
     /// Use of a local variable outside its lifetime (before its `Decl` or after its `Dead`).
     OutsideLifetime,
     WriteToReadOnly,
+    /// Access through a pointer not aligned for its type.
+    Misaligned,
     /// Reading or writing a function as data.
     FunctionAccess,
     InvalidFree,
@@ -212,6 +214,7 @@ impl UbKind {
             | UbKind::DeadObject
             | UbKind::OutsideLifetime
             | UbKind::WriteToReadOnly
+            | UbKind::Misaligned
             | UbKind::FunctionAccess
             | UbKind::InvalidFunctionPointer => Some(PropertyClass::PointerDereference),
             UbKind::InvalidFree | UbKind::DoubleFree => Some(PropertyClass::InvalidFree),
@@ -229,7 +232,8 @@ impl UbKind {
             UbKind::UseAfterFree => "access to freed memory",
             UbKind::DeadObject => "access to an object whose lifetime has ended",
             UbKind::OutsideLifetime => "use of a variable outside its lifetime",
-            UbKind::WriteToReadOnly => "write to a string literal",
+            UbKind::WriteToReadOnly => "write to a read-only object",
+            UbKind::Misaligned => "access through a misaligned pointer",
             UbKind::FunctionAccess => "access to a function as data",
             UbKind::InvalidFree => "free of a pointer that is not the start of a heap block",
             UbKind::DoubleFree => "free of an already freed block",
