@@ -88,3 +88,11 @@ fn an_access_through_a_misaligned_pointer_is_a_dereference_failure() {
     let odd = "int arr[4];\nint main(void) { int w = *(int *)(void *)((short *)arr + 1); return w; }\n";
     expect("misaligned-shift", &[("m.c", odd)], &[], FAILED);
 }
+
+#[test]
+fn an_index_past_a_member_array_is_out_of_bounds_unless_the_array_may_extend_its_object() {
+    let interior = "struct S { int buf[4]; unsigned n; };\nint main(void) { struct S s; struct S *p = &s; p->n = 4; p->buf[p->n] = 1; return 0; }\n";
+    expect("index-interior", &[("m.c", interior)], &[], FAILED);
+    let struct_hack = "#include <stdlib.h>\nstruct H { int n; int qux[1]; };\nint main(void) { struct H *h = malloc(sizeof(struct H) + 3 * sizeof(int)); if (h) { h->qux[3] = 1; free(h); } return 0; }\n";
+    assert_ne!(verdict("index-struct-hack", &[("m.c", struct_hack)], &[]), FAILED);
+}

@@ -24,11 +24,14 @@ pub(super) struct Place {
     /// Reached through a pointer not aligned for the type it points to;
     /// accessing the place is undefined (C11 6.3.2.3p7).
     pub misaligned: bool,
+    /// Reached through an index outside its array's length: accessing the
+    /// place is undefined even inside the enclosing object (C11 6.5.6p8).
+    pub index_out_of_range: bool,
 }
 
 impl Place {
     pub fn whole(ptr: Pointer) -> Place {
-        Place { ptr, bitfield: None, misaligned: false }
+        Place { ptr, bitfield: None, misaligned: false, index_out_of_range: false }
     }
 }
 
@@ -435,7 +438,7 @@ impl Machine<'_> {
                 let ptr =
                     Pointer { offset: base_place.ptr.offset.wrapping_add(field.offset_bits / 8), ..base_place.ptr };
                 let bitfield = field.bit_width.map(|width| ((field.offset_bits % 8) as u32, width));
-                Ok(Place { ptr, bitfield, misaligned: base_place.misaligned })
+                Ok(Place { ptr, bitfield, ..base_place })
             }
             ExprKind::Index(base, index) => {
                 let base_place = self.place(base)?;
@@ -443,9 +446,35 @@ impl Machine<'_> {
                 let elem = self.size(e.ty)?;
                 let delta = (i as i64 as u64).wrapping_mul(elem);
                 let ptr = Pointer { offset: base_place.ptr.offset.wrapping_add(delta), ..base_place.ptr };
-                Ok(Place { misaligned: base_place.misaligned, ..Place::whole(ptr) })
+                let length = match self.program.types.get(base.ty) {
+                    Type::Array(_, ArrayLen::Fixed(length)) => Some(i128::from(*length)),
+                    Type::Array(_, ArrayLen::Var(length)) => {
+                        let length = *length;
+                        Some(self.load_symbol_int(length, self.program.symbols[length].ty)?)
+                    }
+                    _ => None,
+                };
+                let checked = !self.may_extend_its_object(base);
+                let outside = checked && length.is_some_and(|length| i < 0 || i >= length);
+                let index_out_of_range = base_place.index_out_of_range || outside;
+                Ok(Place { ptr, bitfield: None, misaligned: base_place.misaligned, index_out_of_range })
             }
             _ => Err(self.malformed(format!("{} is not an lvalue", self.program.display_expr(e)))),
+        }
+    }
+
+    /// Whether `array` is a union member or a struct's last member: GCC
+    /// lets indexing such an array run on through the rest of its object
+    /// (the struct hack, punning through unions), so only the object's
+    /// bounds apply.
+    fn may_extend_its_object(&self, array: &Expr) -> bool {
+        let ExprKind::Member(base, index) = &array.kind else { return false };
+        match self.ty(base.ty) {
+            Type::Composite(id) => {
+                let composite = &self.program.types.composites[*id];
+                composite.kind == crate::types::CompositeKind::Union || *index as usize + 1 == composite.fields.len()
+            }
+            _ => false,
         }
     }
 
@@ -470,11 +499,21 @@ impl Machine<'_> {
         found.ok_or_else(|| self.ub(UbKind::OutsideLifetime))
     }
 
-    /// Reads the value of type `ty` at `place`.
-    pub(super) fn load(&mut self, place: Place, ty: TypeId) -> Flow<Value> {
+    /// The undefined behaviour of accessing `place` that the memory cannot
+    /// see: an index outside its array, a misaligned pointer.
+    fn check_place(&self, place: &Place) -> Flow<()> {
+        if place.index_out_of_range {
+            return Err(self.ub(UbKind::OutOfBounds));
+        }
         if place.misaligned {
             return Err(self.ub(UbKind::Misaligned));
         }
+        Ok(())
+    }
+
+    /// Reads the value of type `ty` at `place`.
+    pub(super) fn load(&mut self, place: Place, ty: TypeId) -> Flow<Value> {
+        self.check_place(&place)?;
         match place.bitfield {
             None => {
                 let size = self.size(ty)?;
@@ -491,9 +530,7 @@ impl Machine<'_> {
 
     /// Writes `value` of type `ty` to `place`.
     pub(super) fn store(&mut self, place: Place, ty: TypeId, value: &Value) -> Flow<()> {
-        if place.misaligned {
-            return Err(self.ub(UbKind::Misaligned));
-        }
+        self.check_place(&place)?;
         let bytes = match place.bitfield {
             None => self.encode(value, ty)?,
             Some((bit, width)) => {
