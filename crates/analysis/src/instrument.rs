@@ -77,7 +77,7 @@ pub fn instrument(program: &mut Program, checks: &Checks) -> Instrumented {
         let mut pass = FunctionPass { program, checks, strings: &strings, out: Vec::new() };
         let new_index = pass.run(&body, &error_at);
         let mut out = pass.out;
-        retarget(&mut out, &new_index);
+        ir::instr::retarget(&mut out, &new_index);
         for label in program.labels.iter_mut().filter(|l| l.function == id) {
             label.at = new_index[label.at.0 as usize];
         }
@@ -110,18 +110,6 @@ fn string_literals(program: &Program) -> HashMap<SymbolId, String> {
         map.insert(*sym, String::from_utf8_lossy(&bytes).into_owned());
     }
     map
-}
-
-/// Rewrites jump targets from old to new instruction indices.
-fn retarget(body: &mut [Instr], new_index: &[InstrIdx]) {
-    for instr in body {
-        match &mut instr.kind {
-            InstrKind::Goto { target, .. } | InstrKind::StartThread(target) => {
-                *target = new_index[target.0 as usize];
-            }
-            _ => {}
-        }
-    }
 }
 
 /// How a call of a body-less intrinsic is rewritten.

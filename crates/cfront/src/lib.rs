@@ -9,6 +9,7 @@
 
 pub mod ast;
 pub mod diag;
+pub mod exit_handlers;
 pub mod lex;
 pub mod library_models;
 pub mod model_headers;

@@ -40,7 +40,10 @@ pub fn lower_with_models(
     let mut linked_diags = Diagnostics::default();
     let linked = link(units, files, opts, &needed, &mut linked_diags);
     match linked {
-        Some(linked) => Some(linked),
+        Some(mut linked) => {
+            crate::exit_handlers::run_handlers_at_exit(&mut linked);
+            Some(linked)
+        }
         None => {
             let first = linked_diags
                 .list
@@ -176,10 +179,14 @@ fn root_symbol(lvalue: &Expr) -> Option<ir::SymbolId> {
     })
 }
 
+/// Models a model needs although its body does not refer to them: the
+/// front end inserts the calls (see `crate::exit_handlers`).
+const COMPANIONS: &[(&str, &str)] = &[("atexit", crate::exit_handlers::EXIT_MODEL)];
+
 /// The model names the program needs: the models of the body-less functions
 /// it refers to and, transitively, what those refer to (including
 /// declarations of non-model functions such as the verification
-/// intrinsics). Empty when no model is called.
+/// intrinsics) or their companions need. Empty when no model is called.
 fn needed_names(program: &Program, graph: &ModelGraph) -> HashSet<String> {
     let mut pending: Vec<String> = referenced_bodiless(program)
         .into_iter()
@@ -196,6 +203,8 @@ fn needed_names(program: &Program, graph: &ModelGraph) -> HashSet<String> {
         if defined.contains(name.as_str()) || !needed.insert(name.clone()) {
             continue;
         }
+        let companions = COMPANIONS.iter().filter(|(model, _)| *model == name);
+        pending.extend(companions.map(|(_, companion)| companion.to_string()));
         pending.extend(graph.refers_to.get(&name).into_iter().flatten().cloned());
     }
     needed

@@ -259,3 +259,28 @@ fn strerror_gives_a_string_for_any_number() {
         assert!(matches!(run(&program, byte), Outcome::Completed(0) | Outcome::AssumptionViolated { .. }));
     }
 }
+
+#[test]
+fn atexit_handlers_run_at_exit_and_at_return_from_main_but_not_at_quick_exit() {
+    let handler = "#include <stdlib.h>\nvoid stop(void) { abort(); }\n";
+    for (ending, expected_abort) in [
+        ("return 0;", true),
+        ("exit(3);", true),
+        ("_Exit(3);", false),
+    ] {
+        let program = compile_src(&format!(
+            "{handler}int main(void) {{ if (atexit(stop) != 0) return 1; {ending} }}\n"
+        ));
+        let outcome = run(&program, 0);
+        assert_eq!(
+            matches!(outcome, Outcome::Aborted),
+            expected_abort,
+            "{ending}: {outcome}"
+        );
+    }
+    let none = compile_src("#include <stdlib.h>\nint main(void) { exit(0); }\n");
+    assert!(
+        none.function(cfront::exit_handlers::EXIT_MODEL).is_none(),
+        "without atexit, exit stays the built-in"
+    );
+}

@@ -88,3 +88,17 @@ impl Instr {
         Instr { kind, loc }
     }
 }
+
+/// Rewrites the jump targets of a body whose instructions moved:
+/// `new_index[i]` is the new index of old instruction `i` (and of the end
+/// of the body, for `i` the old length).
+pub fn retarget(body: &mut [Instr], new_index: &[InstrIdx]) {
+    for instr in body {
+        match &mut instr.kind {
+            InstrKind::Goto { target, .. } | InstrKind::StartThread(target) => {
+                *target = new_index[target.0 as usize];
+            }
+            _ => {}
+        }
+    }
+}

@@ -282,3 +282,44 @@ rand_r(unsigned int *seed)
     *seed = (unsigned int)__VERIFIER_nondet_int();
     return rand();
 }
+
+/* atexit: the standard guarantees 32 handlers; glibc takes more, which the
+   model does not hold. The handlers run where the program ends normally:
+   the front end makes calls of exit call __tarsier_exit and returns of the
+   entry function call __tarsier_run_atexit_handlers first (see
+   cfront::exit_handlers). */
+void exit(int status);
+void __tarsier_unmodelled_atexit_beyond_32(void);
+
+void (*__tarsier_atexit_handlers[32])(void);
+int __tarsier_atexit_count;
+
+int
+atexit(void (*handler)(void))
+{
+    if (__tarsier_atexit_count == 32) {
+        __tarsier_unmodelled_atexit_beyond_32();
+        return 0;
+    }
+    __tarsier_atexit_handlers[__tarsier_atexit_count] = handler;
+    __tarsier_atexit_count++;
+    return 0;
+}
+
+/* Runs the handlers, the latest registered first; each is unregistered
+   before it runs, so a handler that calls exit does not run again. */
+void
+__tarsier_run_atexit_handlers(void)
+{
+    while (__tarsier_atexit_count > 0) {
+        __tarsier_atexit_count--;
+        __tarsier_atexit_handlers[__tarsier_atexit_count]();
+    }
+}
+
+void
+__tarsier_exit(int status)
+{
+    __tarsier_run_atexit_handlers();
+    exit(status);
+}
