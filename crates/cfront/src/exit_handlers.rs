@@ -79,8 +79,9 @@ fn replace_symbol(expr: &mut Expr, from: SymbolId, to: SymbolId) {
     }
 }
 
-/// Makes every return of `func` call `callee` first. A returned value is computed into a fresh local
-/// before the call, as the return would compute it.
+/// Makes every return of `func` call `callee` first. A returned value is
+/// computed into a fresh local before the call, as the return would
+/// compute it.
 fn call_before_returns(program: &mut Program, func: FuncId, callee: FuncId) {
     let Some(body) = program.functions[func].body.take() else {
         return;
