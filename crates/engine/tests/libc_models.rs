@@ -116,10 +116,19 @@ fn another_collation_orders_strings_arbitrarily() {
 
 #[test]
 fn unmodelled_library_behaviour_keeps_the_verdict_unknown() {
-    let src = "#include <time.h>\n#include <assert.h>\n\
-        int main(void) { struct tm tm = {0}; tm.tm_year = 20000; char *text = asctime(&tm); assert(text != 0); return 0; }";
-    match run(src, &Config::default()) {
-        Verdict::Unknown(reason) => assert!(reason.contains("asctime"), "{reason}"),
-        other => panic!("expected UNKNOWN, got {other:?}"),
+    let unusual_year = "#include <time.h>\n#include <assert.h>\n\
+        int main(void) { struct tm tm = {0}; tm.tm_year = 20000; char *text = asctime(&tm); assert(CHECK); return 0; }";
+    let other_ctype = "#include <locale.h>\n#include <ctype.h>\n#include <assert.h>\n\
+        int main(void) { if (setlocale(LC_CTYPE, \"\")) assert(CHECK); return 0; }";
+    for (program, checks, marker) in [
+        (unusual_year, ["text != 0", "text == 0"], "asctime"),
+        (other_ctype, ["!isalpha(0xe9)", "isalpha(0xe9)"], "locale"),
+    ] {
+        for check in checks {
+            match run(&program.replace("CHECK", check), &Config::default()) {
+                Verdict::Unknown(reason) => assert!(reason.contains(marker), "{check}: {reason}"),
+                other => panic!("{check}: expected UNKNOWN, got {other:?}"),
+            }
+        }
     }
 }

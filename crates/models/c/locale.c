@@ -13,8 +13,10 @@ int strcmp(const char *a, const char *b);
 extern int __tarsier_errno;
 
 /* Reached when setlocale switches the character classes, number or
-   monetary formats to a locale other than "C". */
-void __tarsier_unmodelled_locale_switch(void);
+   monetary formats to a locale other than "C"; the locale name is an
+   argument so that a verdict resting on the call is not trusted either
+   way. */
+void __tarsier_unmodelled_locale_switch(const char *locale);
 
 int __tarsier_collation_unknown;
 int __tarsier_locale_switched;
@@ -46,7 +48,7 @@ setlocale(int category, const char *locale)
         return 0;
     }
     if (category == 0 || category == 1 || category == 4 || category == 6)
-        __tarsier_unmodelled_locale_switch();
+        __tarsier_unmodelled_locale_switch(locale);
     if (category == 3 || category == 6)
         __tarsier_collation_unknown = 1;
     __tarsier_locale_switched = 1;

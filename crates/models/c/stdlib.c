@@ -289,7 +289,9 @@ rand_r(unsigned int *seed)
    entry function call __tarsier_run_atexit_handlers first (see
    cfront::exit_handlers). */
 void exit(int status);
-void __tarsier_unmodelled_atexit_beyond_32(void);
+/* The handler is an argument so that a verdict resting on the call is not
+   trusted either way. */
+int __tarsier_unmodelled_atexit_beyond_32(void (*handler)(void));
 
 void (*__tarsier_atexit_handlers[32])(void);
 int __tarsier_atexit_count;
@@ -297,10 +299,8 @@ int __tarsier_atexit_count;
 int
 atexit(void (*handler)(void))
 {
-    if (__tarsier_atexit_count == 32) {
-        __tarsier_unmodelled_atexit_beyond_32();
-        return 0;
-    }
+    if (__tarsier_atexit_count == 32)
+        return __tarsier_unmodelled_atexit_beyond_32(handler);
     __tarsier_atexit_handlers[__tarsier_atexit_count] = handler;
     __tarsier_atexit_count++;
     return 0;

@@ -16,8 +16,10 @@ void __VERIFIER_assume(int condition);
 extern int __tarsier_errno;
 
 /* Reached only for an asctime of fields outside the ranges whose text
-   has the fixed 24-character layout: that text is not modelled. */
-void __tarsier_unmodelled_asctime_fields(void);
+   has the fixed 24-character layout: that text (and whether it fits) is
+   not modelled. The buffer is an argument so that a verdict resting on
+   the call is not trusted either way. */
+char *__tarsier_unmodelled_asctime_fields(char *buf);
 
 struct tm {
     int tm_sec;
@@ -268,8 +270,7 @@ asctime_r(const struct tm *tm, char *buf)
     long long year = tm->tm_year + 1900LL;
     if (mday < 0 || mday > 99 || hour < 0 || hour > 99 || min < 0 || min > 99 || sec < 0 || sec > 99
         || year < 1000 || year > 9999) {
-        __tarsier_unmodelled_asctime_fields();
-        return 0;
+        return __tarsier_unmodelled_asctime_fields(buf);
     }
     __tarsier_abbreviation(buf, "SunMonTueWedThuFriSat", wday, 7);
     buf[3] = ' ';
