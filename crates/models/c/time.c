@@ -213,7 +213,9 @@ mktime(struct tm *tm)
         month += 12;
         year -= 1;
     }
-    int dst = tm->tm_isdst < 0 ? __tarsier_daylight_applies() : tm->tm_isdst > 0;
+    /* A zone without daylight saving time ignores a request for it, as
+       glibc does. */
+    int dst = tm->tm_isdst < 0 ? __tarsier_daylight_applies() : tm->tm_isdst > 0 && daylight;
     long long days = __tarsier_days_from_civil(year, month + 1, 1) + tm->tm_mday - 1;
     long long local = days * 86400 + tm->tm_hour * 3600LL + tm->tm_min * 60LL + tm->tm_sec;
     long long seconds = local - __tarsier_utc_offset - dst * 3600LL;
