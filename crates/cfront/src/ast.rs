@@ -441,6 +441,8 @@ pub enum StmtKind {
     Decl(Declaration),
     /// A GNU nested function definition.
     NestedFunction(Box<FunctionDef>),
+    /// `__label__ a, b;`: labels local to the enclosing block.
+    LocalLabels(Vec<String>),
     StaticAssert(StaticAssert),
     /// An expression statement; `None` is the empty statement `;`.
     Expr(Option<Expr>),

@@ -1,7 +1,7 @@
 //! GNU label addresses and computed goto end to end: `&&label` values are
 //! stable and differ between labels of different statements, can be stored
 //! and compared, `goto *p` reaches the label `p` names, and a target that
-//! names no label is a violation.
+//! names no label is a violation; `__label__` names are local to a block.
 
 mod common;
 use common::*;
@@ -61,4 +61,20 @@ fn a_label_address_without_the_label_is_an_input_error() {
     let out = run([file.as_os_str()]);
     assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "{}", out.stderr);
     assert!(out.stderr.contains("main.c:2:") && out.stderr.contains("nowhere"), "{}", out.stderr);
+}
+
+#[test]
+fn local_labels_of_two_blocks_are_different_labels() {
+    let program = r#"
+#include <assert.h>
+#define STEP(x) ({ __label__ again; int n = 0; again: n++; if (n < (x)) goto again; n; })
+int main(void) {
+  int a = STEP(2), b = STEP(3);
+  void *p = ({ __label__ here; here:; &&here; });
+  void *q = ({ __label__ here; here:; &&here; });
+  assert(a == 2 && b == 3 && p != q);
+  return 0;
+}
+"#;
+    assert_verdict("local_labels", program, &[], "VERIFICATION SUCCESSFUL");
 }

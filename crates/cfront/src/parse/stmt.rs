@@ -1,6 +1,5 @@
 //! Statements and blocks, including GNU inline assembly, case ranges,
-//! computed goto and local `__label__` declarations (parsed and dropped:
-//! they only limit where a label name is visible).
+//! computed goto and local `__label__` declarations.
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -31,19 +30,19 @@ impl<'t, 'a> Parser<'t, 'a> {
         Ok(Block { items, loc })
     }
 
-    /// A declaration or a statement; `None` for `__label__` declarations,
-    /// which only scope label names.
+    /// A declaration or a statement.
     fn block_item(&mut self) -> PResult<Option<Stmt>> {
         let loc = self.loc();
         if self.eat_kw(Kw::Label) {
+            let mut names = Vec::new();
             loop {
-                self.expect_ident()?;
+                names.push(self.expect_ident()?.0);
                 if !self.eat(P::Comma) {
                     break;
                 }
             }
             self.expect(P::Semi)?;
-            return Ok(None);
+            return Ok(Some(Stmt { kind: StmtKind::LocalLabels(names), loc }));
         }
         if self.is_kw(Kw::StaticAssert) {
             return Ok(Some(Stmt { kind: StmtKind::StaticAssert(self.static_assert()?), loc }));

@@ -32,6 +32,7 @@ impl<'a> Sema<'a> {
         if self.in_static_context() {
             return Err(self.error(loc, "unsupported: address of a label in a static initializer"));
         }
+        let name = &self.label_in_scope(name);
         self.user_label(name, Some(loc));
         let sym = match self.fx.label_addresses.iter().find(|(n, _)| n == name) {
             Some((_, sym)) => *sym,

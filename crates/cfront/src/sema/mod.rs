@@ -122,11 +122,13 @@ struct OpenBlock {
     hoistable: Vec<SymbolId>,
     /// Where the repeated declarations go, if the block contains a label.
     hoist_to: Option<usize>,
+    /// Its `__label__` names, with the unique names of their labels.
+    local_labels: Vec<(String, String)>,
 }
 
 impl OpenBlock {
     fn new() -> OpenBlock {
-        OpenBlock { locals: Vec::new(), hoistable: Vec::new(), hoist_to: None }
+        OpenBlock { locals: Vec::new(), hoistable: Vec::new(), hoist_to: None, local_labels: Vec::new() }
     }
 
     /// Records the repeated declarations of a closing block.
@@ -511,7 +513,9 @@ impl<'a> Sema<'a> {
         for (name, (label, used_at)) in &ctx.user_labels {
             if ctx.label_pos[label.0].is_none() {
                 let loc = used_at.unwrap_or(Loc::NONE);
-                self.diags.error(loc, format!("label `{name}` used but not defined"));
+                // A local label's unique name is `name#n`.
+                let shown = name.split('#').next().unwrap_or(name);
+                self.diags.error(loc, format!("label `{shown}` used but not defined"));
             }
         }
         let end = ctx.instrs.len() as u32;

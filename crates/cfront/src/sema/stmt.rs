@@ -66,6 +66,16 @@ impl<'a> Sema<'a> {
             StmtKind::Compound(b) => self.block(b),
             StmtKind::Decl(d) => self.declaration(d),
             StmtKind::NestedFunction(f) => self.nested_function(f),
+            StmtKind::LocalLabels(names) => {
+                for name in names {
+                    self.fx.counter += 1;
+                    let unique = format!("{name}#{}", self.fx.counter);
+                    if let Some(block) = self.fx.live.last_mut() {
+                        block.local_labels.push((name.clone(), unique));
+                    }
+                }
+                Ok(())
+            }
             StmtKind::StaticAssert(sa) => self.static_assert(sa),
             StmtKind::Expr(Some(e)) => self.discard(e),
             StmtKind::Expr(None) => Ok(()),
@@ -89,6 +99,7 @@ impl<'a> Sema<'a> {
                 self.stmt(body)
             }
             StmtKind::Labeled(name, body) => {
+                let name = &self.label_in_scope(name);
                 let label = self.user_label(name, None);
                 if self.fx.label_pos[label.0].is_some() {
                     return Err(self.error(loc, format!("redefinition of label `{name}`")));
@@ -98,6 +109,7 @@ impl<'a> Sema<'a> {
                 self.stmt(body)
             }
             StmtKind::Goto(name) => {
+                let name = &self.label_in_scope(name);
                 let label = self.user_label(name, Some(loc));
                 self.goto(label, loc);
                 Ok(())
@@ -141,6 +153,13 @@ impl<'a> Sema<'a> {
     fn jump_out(&mut self, t: JumpTarget, loc: Loc) {
         self.emit_scope_exits(t.scope_depth);
         self.goto(t.label, loc);
+    }
+
+    /// The function-wide name of label `name` here: a `__label__` of an
+    /// open block names that block's own label.
+    pub(super) fn label_in_scope(&self, name: &str) -> String {
+        let local = self.fx.live.iter().rev().flat_map(|b| b.local_labels.iter()).find(|(n, _)| n == name);
+        local.map_or_else(|| name.to_string(), |(_, unique)| unique.clone())
     }
 
     /// The label named `name`, created on first mention (labels have

@@ -63,6 +63,7 @@ impl Dumper {
                 self.line("}");
             }
             StmtKind::Decl(d) => self.line(&format!("decl {}", declaration(d))),
+            StmtKind::LocalLabels(names) => self.line(&format!("local labels {}", names.join(", "))),
             StmtKind::NestedFunction(f) => {
                 self.line(&format!("nested function {}", f.declarator.name.as_deref().unwrap_or("?")));
                 self.block_items(&f.body);
