@@ -325,7 +325,12 @@ pub fn library_name(name: &str) -> &str {
 }
 
 /// The known prototype of `name`, if it is a builtin or library function.
+/// An undeclared `nondet_<type>` is the input function of that type, as
+/// `__VERIFIER_nondet_<type>` (the verifiers' convention: programs call
+/// `nondet_double()` undeclared and mean a double).
 pub fn prototype(name: &str, size_t: &CType) -> Option<CType> {
+    let verifier_name = name.strip_prefix("nondet_").map(|ty| format!("__VERIFIER_nondet_{ty}"));
+    let name = verifier_name.as_deref().unwrap_or(name);
     let (_, ret, params) = PROTOTYPES.iter().find(|p| p.0 == name)?;
     let variadic = params.ends_with('.');
     let fnty = FnType {
@@ -350,7 +355,9 @@ mod tests {
         let isnan = prototype("__builtin_isnan", &size_t).expect("known");
         let f = isnan.fn_type().expect("function");
         assert!(f.params.is_empty() && f.variadic);
-        assert!(prototype("nondet_int", &size_t).is_none());
+        let double = prototype("nondet_double", &size_t).expect("named like __VERIFIER_nondet_double");
+        assert_eq!(double.fn_type().expect("function").ret, CType::new(Kind::Float(FloatKind::Double)));
+        assert!(prototype("nondet_widget", &size_t).is_none());
         assert_eq!(library_name("__builtin_floorf"), "floorf");
         assert_eq!(library_name("__builtin_isnan"), "__builtin_isnan");
         let uint = prototype("__VERIFIER_nondet_uint", &size_t).expect("known");
