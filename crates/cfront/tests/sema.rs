@@ -215,14 +215,18 @@ fn simple_conditions_stay_expressions() {
 }
 
 #[test]
-fn calls_of_undeclared_nondet_functions_return_int() {
-    let (program, diags) =
-        compile_src("int main(void) { unsigned x = nondet_uint(); return x > 5; }\n", DataModel::LP64).expect("compiles");
-    let f = program.function("nondet_uint").expect("implicitly declared");
-    assert!(program.functions[f].body.is_none());
-    let ir::Type::Function(sig) = program.types.get(program.functions[f].ty) else { panic!("not a function type") };
-    assert_eq!(program.types.get(sig.ret), &ir::Type::Int { bits: 32, signed: true });
-    assert!(!diags.list.iter().any(|d| d.severity == Severity::Warning && d.message.contains("nondet_uint")));
+fn calls_of_undeclared_nondet_functions_return_the_type_they_name() {
+    let source = "int main(void) { unsigned x = nondet_uint(); int y = nondet_widget(); return x > 5 && y; }\n";
+    let (program, diags) = compile_src(source, DataModel::LP64).expect("compiles");
+    let return_type = |name: &str| {
+        let f = program.function(name).expect("implicitly declared");
+        assert!(program.functions[f].body.is_none());
+        let ir::Type::Function(sig) = program.types.get(program.functions[f].ty) else { panic!("not a function type") };
+        program.types.get(sig.ret).clone()
+    };
+    assert_eq!(return_type("nondet_uint"), ir::Type::Int { bits: 32, signed: false });
+    assert_eq!(return_type("nondet_widget"), ir::Type::Int { bits: 32, signed: true }, "an unknown type name: int");
+    assert!(!diags.list.iter().any(|d| d.severity == Severity::Warning && d.message.contains("nondet_")));
 }
 
 #[test]
