@@ -7,21 +7,6 @@
 mod common;
 use common::*;
 
-/// The verdict line tarsier prints for `source` with `flags`.
-fn verdict(test: &str, source: &str, flags: &[&str]) -> String {
-    let dir = scratch_dir(test);
-    let file = write(&dir, "main.c", source);
-    let mut args = vec![file.to_str().unwrap().to_string()];
-    args.extend(flags.iter().map(|f| f.to_string()));
-    let out = run(&args);
-    let last = out.stdout.lines().last().unwrap_or_default().to_string();
-    assert!(last.starts_with("VERIFICATION"), "{test}: no verdict:\n{}{}", out.stdout, out.stderr);
-    if last == "VERIFICATION UNKNOWN" {
-        return format!("{last}\n{}{}", out.stdout, out.stderr);
-    }
-    last
-}
-
 const LAYOUT: &str = r#"
 #include <stddef.h>
 struct small { char c; _BitInt(17) f; int g; };
@@ -87,7 +72,7 @@ fn arithmetic_and_conversions_match_hand_computed_values() {
     if !front_end_ready("bit_int_arithmetic") {
         return;
     }
-    assert_eq!(verdict("bit-int-arith", ARITHMETIC, &[]), "VERIFICATION SUCCESSFUL");
+    assert_verdict("bit-int-arith", ARITHMETIC, &[], "VERIFICATION SUCCESSFUL");
 }
 
 #[test]
@@ -97,10 +82,10 @@ fn an_odd_width_counterexample_is_found_and_replayed() {
     }
     let wrap = "#include <assert.h>\nunsigned long __VERIFIER_nondet_ulong(void);\n\
         int main(void) { unsigned _BitInt(37) x = __VERIFIER_nondet_ulong(); assert(x * 3 != 5); return 0; }\n";
-    assert_eq!(verdict("bit-int-wrap", wrap, &[]), "VERIFICATION FAILED");
+    assert_verdict("bit-int-wrap", wrap, &[], "VERIFICATION FAILED");
     let division = "int nondet_int(void);\n\
         int main(void) { _BitInt(10) x = nondet_int(), y = nondet_int(); _BitInt(10) z = x / y; return z == 0; }\n";
-    assert_eq!(verdict("bit-int-div", division, &[]), "VERIFICATION FAILED");
+    assert_verdict("bit-int-div", division, &[], "VERIFICATION FAILED");
 }
 
 #[test]
@@ -142,7 +127,7 @@ fn complex_integers_compute_on_parts_and_divide_by_the_norm() {
     if !front_end_ready("complex_int") {
         return;
     }
-    assert_eq!(verdict("complex-int-div", COMPLEX_INT, &[]), "VERIFICATION FAILED");
+    assert_verdict("complex-int-div", COMPLEX_INT, &[], "VERIFICATION FAILED");
     let safe = COMPLEX_INT.replace("__imag__ b = nondet_int();", "__imag__ b = 1;").replace("__real__ b = nondet_int();", "__real__ b = 1;");
-    assert_eq!(verdict("complex-int-safe", &safe, &[]), "VERIFICATION SUCCESSFUL");
+    assert_verdict("complex-int-safe", &safe, &[], "VERIFICATION SUCCESSFUL");
 }

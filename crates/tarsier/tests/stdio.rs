@@ -3,22 +3,7 @@
 
 mod common;
 
-use common::{run, scratch_dir, write};
-
-/// Verifies `program` (with `flags`) and returns the verdict line.
-fn verdict(test: &str, program: &str, flags: &[&str]) -> String {
-    let dir = scratch_dir(test);
-    let file = write(&dir, "main.c", program);
-    let mut args = vec![file.to_str().unwrap().to_string()];
-    args.extend(flags.iter().map(|f| f.to_string()));
-    let out = run(&args);
-    let last = out.stdout.lines().last().unwrap_or_default().to_string();
-    assert!(last.starts_with("VERIFICATION"), "{test}: no verdict:\n{}{}", out.stdout, out.stderr);
-    if last == "VERIFICATION UNKNOWN" {
-        println!("{test}: {}", out.stdout);
-    }
-    last
-}
+use common::assert_verdict;
 
 const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
 const FAILED: &str = "VERIFICATION FAILED";
@@ -39,7 +24,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("printf-exact", program, &[]), SUCCESSFUL);
+    assert_verdict("printf-exact", program, &[], SUCCESSFUL);
 }
 
 #[test]
@@ -58,7 +43,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("printf-range", always, &[]), SUCCESSFUL);
+    assert_verdict("printf-range", always, &[], SUCCESSFUL);
     let sometimes = r#"
 #include <assert.h>
 #include <stdio.h>
@@ -69,7 +54,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("printf-range-fails", sometimes, &[]), FAILED);
+    assert_verdict("printf-range-fails", sometimes, &[], FAILED);
 }
 
 #[test]
@@ -84,7 +69,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("printf-count", count, &[]), SUCCESSFUL);
+    assert_verdict("printf-count", count, &[], SUCCESSFUL);
     let unterminated = r#"
 #include <stdio.h>
 int main(void) {
@@ -93,7 +78,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("printf-unterminated", unterminated, &[]), FAILED);
+    assert_verdict("printf-unterminated", unterminated, &[], FAILED);
     let bounded = r#"
 #include <stdio.h>
 int main(void) {
@@ -101,7 +86,7 @@ int main(void) {
   return printf("%.3s", b) == 3 ? 0 : 1;
 }
 "#;
-    assert_eq!(verdict("printf-precision", bounded, &[]), SUCCESSFUL);
+    assert_verdict("printf-precision", bounded, &[], SUCCESSFUL);
 }
 
 #[test]
@@ -116,7 +101,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("printf-double", program, &[]), SUCCESSFUL);
+    assert_verdict("printf-double", program, &[], SUCCESSFUL);
 }
 
 #[test]
@@ -139,7 +124,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("scanf-result", program, &[]), SUCCESSFUL);
+    assert_verdict("scanf-result", program, &[], SUCCESSFUL);
     let changed = r#"
 #include <assert.h>
 #include <stdio.h>
@@ -150,7 +135,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("scanf-stores", changed, &[]), FAILED);
+    assert_verdict("scanf-stores", changed, &[], FAILED);
 }
 
 #[test]
@@ -163,7 +148,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("scanf-overflow", word, &[]), FAILED);
+    assert_verdict("scanf-overflow", word, &[], FAILED);
     let line = r#"
 #include <stdio.h>
 char *gets(char *s);
@@ -173,7 +158,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("gets-overflow", line, &[]), FAILED);
+    assert_verdict("gets-overflow", line, &[], FAILED);
 }
 
 #[test]
@@ -192,7 +177,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("fgets-bounded", program, &["--unwind", "10"]), SUCCESSFUL);
+    assert_verdict("fgets-bounded", program, &["--unwind", "10"], SUCCESSFUL);
     let newline_last = r#"
 #include <assert.h>
 #include <stdio.h>
@@ -203,7 +188,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("fgets-newline", newline_last, &[]), SUCCESSFUL);
+    assert_verdict("fgets-newline", newline_last, &[], SUCCESSFUL);
 }
 
 #[test]
@@ -223,7 +208,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("sprintf-exact", exact, &[]), SUCCESSFUL);
+    assert_verdict("sprintf-exact", exact, &[], SUCCESSFUL);
     let overflow = r#"
 #include <stdio.h>
 int main(void) {
@@ -232,7 +217,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("sprintf-overflow", overflow, &[]), FAILED);
+    assert_verdict("sprintf-overflow", overflow, &[], FAILED);
     let symbolic = r#"
 #include <assert.h>
 #include <stdio.h>
@@ -246,5 +231,5 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_eq!(verdict("sprintf-string", symbolic, &[]), SUCCESSFUL);
+    assert_verdict("sprintf-string", symbolic, &[], SUCCESSFUL);
 }
