@@ -128,22 +128,7 @@ mod tests {
     use crate::runner::Outcome;
 
     fn result(id: &str, cpu: f64, clauses: u64) -> TaskResult {
-        let task = Task {
-            id: id.into(),
-            suite: "s".into(),
-            files: vec![],
-            entry: "main".into(),
-            checks: vec![],
-            unwind: None,
-            unwinding_assertions: true,
-            mode: "bmc".into(),
-            data_model: "LP64".into(),
-            force_malloc_success: false,
-            expected: "true".into(),
-            error_label: None,
-            cflags: vec![],
-            extra_flags: vec![],
-        };
+        let task = Task::example(id, "true");
         let figures = Figures { aig_ands: clauses / 3, cnf_vars: clauses / 2, cnf_clauses: clauses, ..Figures::default() };
         TaskResult { task, outcome: Outcome::Successful, seconds: cpu, cpu_seconds: cpu, figures: Some(figures) }
     }

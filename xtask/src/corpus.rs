@@ -84,6 +84,27 @@ fn parse_task(line: &str) -> Result<Task, String> {
 }
 
 impl Task {
+    /// A plain core bmc task for unit tests of the scoring and reports.
+    #[cfg(test)]
+    pub(crate) fn example(id: &str, expected: &str) -> Task {
+        Task {
+            id: id.into(),
+            suite: "s".into(),
+            files: vec![],
+            entry: "main".into(),
+            checks: vec![],
+            unwind: None,
+            unwinding_assertions: true,
+            mode: "bmc".into(),
+            data_model: "LP64".into(),
+            force_malloc_success: false,
+            expected: expected.into(),
+            error_label: None,
+            cflags: vec![],
+            extra_flags: vec![],
+        }
+    }
+
     /// A task whose structured fields describe it completely.
     pub fn is_core(&self) -> bool {
         self.extra_flags.is_empty() && self.error_label.is_none()

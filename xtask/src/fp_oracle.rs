@@ -23,11 +23,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Duration;
 use xtask::process::{run_with_timeout, Ending};
-use xtask::runner::{classify, Outcome};
+use xtask::runner::{classify, parallel_map, Outcome};
 
 /// A binary floating-point format of C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -816,28 +814,6 @@ fn run_tarsier(binary: &Path, task: &Path, timeout: Duration) -> Outcome {
         Ok(out) => classify(&out, false),
         Err(err) => Outcome::Crash(format!("cannot run {}: {err}", binary.display())),
     }
-}
-
-/// Applies `work` to every item, `jobs` at a time; results in item order.
-fn parallel_map<T: Sync, R: Send>(items: &[T], jobs: usize, work: impl Fn(&T) -> R + Sync, mut progress: impl FnMut(usize) + Send) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let done = Mutex::new((Vec::with_capacity(items.len()), &mut progress));
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let result = work(item);
-                let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
-                done.0.push((i, result));
-                let count = done.0.len();
-                (done.1)(count);
-            });
-        }
-    });
-    let mut results = done.into_inner().unwrap_or_else(|p| p.into_inner()).0;
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The op × format × mode table with totals.

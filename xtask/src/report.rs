@@ -235,22 +235,7 @@ mod tests {
     use crate::corpus::Task;
 
     fn result(id: &str, expected: &str, outcome: Outcome) -> TaskResult {
-        let task = Task {
-            id: id.into(),
-            suite: "s".into(),
-            files: vec![],
-            entry: "main".into(),
-            checks: vec![],
-            unwind: None,
-            unwinding_assertions: true,
-            mode: "bmc".into(),
-            data_model: "LP64".into(),
-            force_malloc_success: false,
-            expected: expected.into(),
-            error_label: None,
-            cflags: vec![],
-            extra_flags: vec![],
-        };
+        let task = Task::example(id, expected);
         TaskResult { task, outcome, seconds: 0.5, cpu_seconds: 0.25, figures: None }
     }
 

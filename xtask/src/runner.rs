@@ -152,15 +152,20 @@ pub struct RunOptions {
 }
 
 /// Runs every task, `jobs` at a time; results come back in task order.
-pub fn run_tasks(corpus: &Path, tasks: &[Task], opts: &RunOptions, mut progress: impl FnMut(usize) + Send) -> Vec<TaskResult> {
+pub fn run_tasks(corpus: &Path, tasks: &[Task], opts: &RunOptions, progress: impl FnMut(usize) + Send) -> Vec<TaskResult> {
+    parallel_map(tasks, opts.jobs, |task| run_task(corpus, task, opts), progress)
+}
+
+/// Applies `work` to every item, `jobs` at a time; results in item order.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], jobs: usize, work: impl Fn(&T) -> R + Sync, mut progress: impl FnMut(usize) + Send) -> Vec<R> {
     let next = AtomicUsize::new(0);
-    let done = Mutex::new((Vec::with_capacity(tasks.len()), &mut progress));
+    let done = Mutex::new((Vec::with_capacity(items.len()), &mut progress));
     std::thread::scope(|scope| {
-        for _ in 0..opts.jobs.max(1) {
+        for _ in 0..jobs.max(1) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(task) = tasks.get(i) else { break };
-                let result = run_task(corpus, task, opts);
+                let Some(item) = items.get(i) else { break };
+                let result = work(item);
                 let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
                 done.0.push((i, result));
                 let count = done.0.len();
