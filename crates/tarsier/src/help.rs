@@ -32,9 +32,9 @@ STATUS:
     starts with 'unsupported:'. Verification is bounded model checking
     (one bound, or incremental); --k-induction runs incremental BMC for
     now. Options the engine does not implement yet (--nan-check,
-    --data-races-check, --deadlock-check, --termination, rounding modes
-    other than nearest, --multi-property) answer
-    VERIFICATION UNKNOWN with the reason, never a verdict that ignores them.
+    --data-races-check, --deadlock-check, --termination,
+    --multi-property) answer VERIFICATION UNKNOWN with the reason, never
+    a verdict that ignores them.
 
 INPUT OPTIONS:
     -D NAME[=VALUE], -DNAME[=VALUE]
