@@ -52,8 +52,14 @@ impl<'a> Symex<'a> {
                 self.free(self.arg(values, 0, name)?);
                 None
             }
-            "memcpy" | "memmove" | "__builtin_memcpy" | "__builtin_memmove" => Some(self.copy_memory(values, name)?),
-            "memset" | "__builtin_memset" => Some(self.set_memory(values)?),
+            "memcpy" | "memmove" | "__builtin_memcpy" | "__builtin_memmove" | "__ESBMC_memcpy" => {
+                Some(self.copy_memory(values, name)?)
+            }
+            "memset" | "__builtin_memset" | "__ESBMC_memset" => Some(self.set_memory(values)?),
+            "__ESBMC_init_object" | "__CPROVER_havoc_object" => {
+                self.havoc_object(self.arg(values, 0, name)?);
+                None
+            }
             "abort" | "__builtin_abort" => {
                 let f = self.store.false_term();
                 self.assume(f);
@@ -394,6 +400,29 @@ impl<'a> Symex<'a> {
             self.approximate("realloc of a zero-filled block of symbolic size: the bytes past its old size are taken as zero", true);
         }
         Ok(from)
+    }
+
+    /// `__ESBMC_init_object(p)`: every byte of the live, writable object
+    /// `p` points into becomes nondeterministic, whatever `p`'s offset (as
+    /// in ESBMC and `ir::interp`); a pointer to no such object changes
+    /// nothing.
+    fn havoc_object(&mut self, pointer: TermId) {
+        let path = self.state.guard;
+        for (o, cond) in self.pointer_targets(pointer) {
+            if self.is_read_only(o) {
+                continue;
+            }
+            let alive = self.object_alive(o);
+            let havocked = self.store.and2(cond, alive);
+            self.state.guard = self.store.and2(path, havocked);
+            let sort = self.objects.get(o).value_sort(self.store);
+            let contents = self.store.var("init_object", sort);
+            self.record_input(contents, None, InputKind::Uninitialized("__ESBMC_init_object".to_string()));
+            self.state.guard = path;
+            let old = self.object_value(o);
+            let merged = self.store.ite(havocked, contents, old);
+            self.state.set_value(o, merged);
+        }
     }
 
     /// `memcpy(dst, src, n)` with a constant `n`: one read and one write of

@@ -125,7 +125,7 @@ impl<'a> Symex<'a> {
         self.store.or(&conds)
     }
 
-    fn is_read_only(&self, o: crate::ObjectId) -> bool {
+    pub(crate) fn is_read_only(&self, o: crate::ObjectId) -> bool {
         match self.objects.get(o).kind {
             ObjectKind::StringLiteral(_) => true,
             ObjectKind::Global(symbol) => self.program.symbols[symbol].read_only,

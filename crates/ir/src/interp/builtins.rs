@@ -48,7 +48,7 @@ impl Machine<'_> {
         if let Some((op, width)) = bit_builtin(name, self.program.data_model.long_bits()) {
             return self.bit_intrinsic(op, width, name, values, ret).map(Some);
         }
-        let library_name = name.strip_prefix("__builtin_").unwrap_or(name);
+        let library_name = library_function(name);
         let arg = |i: usize| values.get(i).ok_or_else(|| self.malformed(format!("`{name}` needs argument {i}")));
         match library_name {
             "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" | "assume" if name != "assume" => {
@@ -119,6 +119,11 @@ impl Machine<'_> {
                 let bytes = self.memory.read(src, len).map_err(|e| self.access_error(e))?;
                 self.memory.write(dest, &bytes).map_err(|e| self.access_error(e))?;
                 Ok(Some(Value::Ptr(dest)))
+            }
+            "__ESBMC_init_object" | "__CPROVER_havoc_object" => {
+                let p = self.pointer(arg(0)?)?;
+                self.havoc_object(p)?;
+                Ok(None)
             }
             "memset" => {
                 let (dest, byte, len) = (self.pointer(arg(0)?)?, self.scalar(arg(1)?)?, self.size_arg(arg(2)?)?);
@@ -228,6 +233,23 @@ impl Machine<'_> {
         Ok(new)
     }
 
+    /// `__ESBMC_init_object(p)`: the live, writable object `p` points into
+    /// gets input bytes, whatever `p`'s offset; a pointer to no such object
+    /// changes nothing (the same semantics as symex).
+    fn havoc_object(&mut self, p: Pointer) -> Flow<()> {
+        if p.object == super::memory::NULL_OBJECT || p.object == super::memory::INVALID_OBJECT {
+            return Ok(());
+        }
+        let object = self.memory.object(p.object);
+        let writable = object.lifetime == super::memory::Lifetime::Alive
+            && !object.read_only
+            && !matches!(object.kind, ObjectKind::Function(_));
+        if writable {
+            self.fill_uninitialized(p.object, None)?;
+        }
+        Ok(())
+    }
+
     /// Length of the NUL-terminated string at `s`, reading at most `limit` bytes.
     pub(super) fn string_length(&self, s: Pointer, limit: u64) -> Flow<u64> {
         let mut len = 0u64;
@@ -247,6 +269,16 @@ impl Machine<'_> {
         let len = self.string_length(s, MESSAGE_LIMIT).ok()?;
         let bytes = self.memory.read(s, len).ok()?;
         Some(String::from_utf8_lossy(&bytes.data).into_owned())
+    }
+}
+
+/// The library function a builtin spelling stands for (`__builtin_memcpy`
+/// and ESBMC's `__ESBMC_memcpy` are `memcpy`).
+fn library_function(name: &str) -> &str {
+    match name {
+        "__ESBMC_memcpy" => "memcpy",
+        "__ESBMC_memset" => "memset",
+        _ => name.strip_prefix("__builtin_").unwrap_or(name),
     }
 }
 
