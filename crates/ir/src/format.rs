@@ -198,6 +198,56 @@ pub fn check_printf_arguments(
     Ok(())
 }
 
+/// The printf-family function a `va_list` form stands for, and the index
+/// of its format argument (the `va_list` comes right after the format):
+/// `vprintf` is `printf`, `vsnprintf` is `snprintf`, ...
+pub fn va_list_form(name: &str) -> Option<(&'static str, usize)> {
+    Some(match name {
+        "vprintf" => ("printf", 0),
+        "vfprintf" => ("fprintf", 1),
+        "vdprintf" => ("dprintf", 1),
+        "vsprintf" => ("sprintf", 1),
+        "vasprintf" => ("asprintf", 1),
+        "vsnprintf" => ("snprintf", 2),
+        _ => return None,
+    })
+}
+
+/// The types `va_arg` reads a printf format's arguments as, in order, so
+/// that a `va_list` form can read them from the argument area: `int` for a
+/// `*` count and for a conversion narrower than `int` (its argument was
+/// promoted), the conversion's integer width otherwise, `double`, and
+/// `pointer` (any pointer type) for `%s`, `%p` and `%n`. An integer type
+/// of the other signedness serves as well, since the conversion reinterprets
+/// the bits; a type the program never uses is not supported.
+pub fn va_argument_types(pieces: &[Piece], model: DataModel, types: &TypeTable, pointer: TypeId) -> Result<Vec<TypeId>, String> {
+    let integer = |bits: u32| {
+        let bits = bits.max(32);
+        [true, false]
+            .iter()
+            .find_map(|&signed| types.lookup(&Type::Int { bits, signed }))
+            .ok_or_else(|| format!("a `va_list` argument of {bits} bits in a program without such an integer type"))
+    };
+    let mut read = Vec::new();
+    for piece in pieces {
+        let Piece::Conversion(spec) = piece else { continue };
+        for count in [spec.width, spec.precision] {
+            if count == Some(Count::FromArgument) {
+                read.push(integer(32)?);
+            }
+        }
+        read.push(match spec.printf_argument(model)? {
+            Argument::Signed(bits) | Argument::Unsigned(bits) => integer(bits)?,
+            Argument::Char => integer(32)?,
+            Argument::Double => types
+                .lookup(&Type::Float(FloatFormat::Double))
+                .ok_or_else(|| "a `double` `va_list` argument in a program without `double`".to_string())?,
+            Argument::String | Argument::Pointer | Argument::Count(_) => pointer,
+        });
+    }
+    Ok(read)
+}
+
 /// What an assigning scanf conversion stores through its pointer argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScanTarget {
@@ -655,6 +705,25 @@ mod tests {
     fn double(format: &str, value: f64) -> String {
         let spec = spec_of(format);
         String::from_utf8(double_text(&spec, Field::resolve(&spec, None, None), value)).unwrap()
+    }
+
+    #[test]
+    fn va_list_arguments_are_read_as_promoted_types() {
+        let mut types = TypeTable::new();
+        let int = types.int(32, true);
+        let unsigned_long = types.int(64, false);
+        let double = types.intern(Type::Float(FloatFormat::Double));
+        let pointer = types.pointer_to(int);
+        let pieces = parse(b"%hhd %*.*lu %s %c %f %n", Dialect::Printf).unwrap();
+        let read = va_argument_types(&pieces, DataModel::LP64, &types, pointer).unwrap();
+        assert_eq!(read, vec![int, int, int, unsigned_long, pointer, int, double, pointer]);
+        let wide = parse(b"%lld", Dialect::Printf).unwrap();
+        assert_eq!(va_argument_types(&wide, DataModel::ILP32, &types, pointer).unwrap(), vec![unsigned_long]);
+        let no_double = TypeTable::new();
+        let floats = parse(b"%g", Dialect::Printf).unwrap();
+        assert!(va_argument_types(&floats, DataModel::LP64, &no_double, pointer).is_err());
+        assert_eq!(va_list_form("vsnprintf"), Some(("snprintf", 2)));
+        assert_eq!(va_list_form("snprintf"), None);
     }
 
     #[test]

@@ -181,7 +181,7 @@ impl<'a> Symex<'a> {
         Ok(size)
     }
 
-    fn allocate(&mut self, values: &[TermId], count: usize, zeroed: bool, what: &str) -> Result<TermId> {
+    pub(crate) fn allocate(&mut self, values: &[TermId], count: usize, zeroed: bool, what: &str) -> Result<TermId> {
         let size = self.requested_bytes(values, count, what)?;
         let always = self.store.true_term();
         Ok(self.heap_allocate(size, zeroed, always, what)?.pointer)

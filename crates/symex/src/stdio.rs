@@ -1,8 +1,9 @@
 //! The stdio output functions symex models natively (the interpreter's
 //! `interp::stdio` has the same semantics concretely): `printf`, `fprintf`,
-//! `dprintf`, `sprintf`, `snprintf`, `puts`, `fputs`, `putchar`, `putc`,
-//! `fputc`, `fflush`, `perror`, also as `__builtin_*` and `*_unlocked`;
-//! the input functions are in `stdio_input`.
+//! `dprintf`, `sprintf`, `snprintf`, `asprintf`, their `va_list` forms,
+//! `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush`, `perror`, also
+//! as `__builtin_*` and `*_unlocked`; the input functions are in
+//! `stdio_input`.
 //!
 //! Output succeeds and writes nothing into program memory except `%n`. The
 //! result of a printf-style call is the length of the text glibc prints,
@@ -17,14 +18,21 @@
 //! printed address is not trusted at all.
 //!
 //! `sprintf`/`snprintf` store their text with the write checks, so a text
-//! longer than the buffer is an overflow; they support the conversions
-//! whose text is known (constant values, `%c`) and `%s` without a width.
+//! longer than the buffer is an overflow; `asprintf` stores it in a heap
+//! block it allocates (and may fail to, as `malloc`). They support the
+//! conversions whose text is known (constant values, `%c`) and `%s`
+//! without a width.
+//!
+//! The `va_list` forms (`vprintf`, `vfprintf`, `vdprintf`, `vsprintf`,
+//! `vsnprintf`, `vasprintf`) read the arguments their format needs from
+//! the argument area their `va_list` points into (`ir::varargs`) and then
+//! behave exactly as the plain forms.
 
 use crate::equation::UnmodelledCall;
 use crate::exec::Symex;
 use crate::{repr, Result};
 use ir::format::{self, Argument, Count, Dialect, Field, Piece, Spec, MAX_COUNT};
-use ir::Expr;
+use ir::{Expr, TypeId};
 use smt::{BvValue, TermId};
 
 /// Width of the length terms.
@@ -51,8 +59,11 @@ pub(crate) enum Stdio {
 enum Chunk {
     /// Characters of a known count.
     Bytes(Vec<TermId>),
-    /// `%s`: the string at `pointer`, cut at `precision`.
-    String { pointer: TermId, precision: Option<u32> },
+    /// `%s`: the string at `pointer`, cut at `precision`, of `length`
+    /// bytes (set once the chunks of a text are known).
+    String { pointer: TermId, precision: Option<u32>, length: TermId },
+    /// The first `length` of `bytes` (a symbolic integer's text).
+    Prefix { bytes: Vec<TermId>, length: TermId },
 }
 
 /// A field width or precision as terms.
@@ -69,14 +80,17 @@ impl<'a> Symex<'a> {
     pub(crate) fn call_stdio(&mut self, name: &str, args: &'a [Expr], values: &[TermId]) -> Result<Stdio> {
         let int = |s: &mut Self, v: u64| -> Result<Stdio> { Ok(Stdio::Modelled(Some(s.store.bv_u64(32, v)))) };
         let Some(&first) = values.first() else { return Ok(Stdio::Other) };
+        let types: Vec<TypeId> = args.iter().map(|a| a.ty).collect();
+        if let Some((plain, format_index)) = format::va_list_form(format::stdio_name(name)) {
+            return match self.va_arguments(format_index, &types, values)? {
+                Ok((types, values)) => self.call_print(name, plain, &types, &values),
+                Err(why) => Ok(Stdio::Unsupported(why)),
+            };
+        }
         match format::stdio_name(name) {
-            "printf" => self.print(name, 0, args, values),
-            "fprintf" | "dprintf" => self.print(name, 1, args, values),
-            "sprintf" => self.print_to_string(first, None, 1, args, values),
-            "snprintf" => match values.get(1).and_then(|&v| self.store.as_bv_const(v)).and_then(BvValue::to_u64) {
-                Some(size) => self.print_to_string(first, Some(size), 2, args, values),
-                None => Ok(Stdio::Unsupported("a buffer size that is not a constant".into())),
-            },
+            plain @ ("printf" | "fprintf" | "dprintf" | "sprintf" | "snprintf" | "asprintf") => {
+                self.call_print(name, plain, &types, values)
+            }
             "puts" => {
                 let length = self.string_length(first, None)?;
                 let one = self.length_const(1);
@@ -107,88 +121,119 @@ impl<'a> Symex<'a> {
         }
     }
 
-    /// A printf-style call whose format is argument `format_index`.
-    fn print(&mut self, name: &str, format_index: usize, args: &'a [Expr], values: &[TermId]) -> Result<Stdio> {
-        let Some(&format) = values.get(format_index) else {
-            return Ok(Stdio::Unsupported("a call without its format".into()));
+    /// The printf-family function `plain` (called as `name`) with its
+    /// arguments' types and values.
+    fn call_print(&mut self, name: &str, plain: &str, types: &[TypeId], values: &[TermId]) -> Result<Stdio> {
+        let Some(&first) = values.first() else { return Ok(Stdio::Other) };
+        match plain {
+            "printf" => self.print(name, 0, types, values),
+            "fprintf" | "dprintf" => self.print(name, 1, types, values),
+            "sprintf" => self.print_to_string(first, None, 1, types, values),
+            "asprintf" => self.print_allocated(first, types, values),
+            _ => match values.get(1).and_then(|&v| self.store.as_bv_const(v)).and_then(BvValue::to_u64) {
+                Some(size) => self.print_to_string(first, Some(size), 2, types, values),
+                None => Ok(Stdio::Unsupported("a buffer size that is not a constant".into())),
+            },
+        }
+    }
+
+    /// The arguments of a `va_list` form (`vprintf`, ...) as its plain form
+    /// takes them: the fixed ones up to the format, then the values its
+    /// format reads slot after slot from the `va_list` cursor that follows
+    /// the format (checked reads: reading past the arguments is an access
+    /// outside the argument area).
+    fn va_arguments(
+        &mut self,
+        format_index: usize,
+        types: &[TypeId],
+        values: &[TermId],
+    ) -> Result<std::result::Result<(Vec<TypeId>, Vec<TermId>), String>> {
+        let (Some(&format), Some(&cursor), Some(&list_type)) =
+            (values.get(format_index), values.get(format_index + 1), types.get(format_index + 1))
+        else {
+            return Ok(Err("a call without its format and `va_list`".into()));
         };
+        if !self.program.types.is_pointer(list_type) {
+            return Ok(Err("a `va_list` that is not a pointer".into()));
+        }
         let Some(text) = self.constant_string(format)? else {
-            return Ok(Stdio::Unsupported("a format that is not a constant string".into()));
+            return Ok(Err("a format that is not a constant string".into()));
         };
-        let pieces = match format::parse(&text, Dialect::Printf) {
+        let model = self.program.data_model;
+        let read = match format::parse(&text, Dialect::Printf)
+            .and_then(|pieces| format::va_argument_types(&pieces, model, &self.program.types, list_type))
+        {
+            Ok(read) => read,
+            Err(why) => return Ok(Err(why)),
+        };
+        let mut plain_types = types[..=format_index].to_vec();
+        let mut plain_values = values[..=format_index].to_vec();
+        let mut offset = 0;
+        for ty in read {
+            let at = self.offset_pointer(cursor, offset);
+            let place = self.deref_place(at, 1);
+            plain_values.push(self.read_place(&place, ty)?);
+            plain_types.push(ty);
+            offset += ir::varargs::slot_size(&self.program.types, ty, model).expect("a va_arg type has a size");
+        }
+        Ok(Ok((plain_types, plain_values)))
+    }
+
+    /// A printf-style call whose format is argument `format_index`.
+    fn print(&mut self, name: &str, format_index: usize, types: &[TypeId], values: &[TermId]) -> Result<Stdio> {
+        let pieces = match self.checked_format(format_index, types, values)? {
             Ok(pieces) => pieces,
             Err(why) => return Ok(Stdio::Unsupported(why)),
         };
-        let rest = &args[format_index + 1..];
-        let types: Vec<ir::TypeId> = rest.iter().map(|a| a.ty).collect();
-        if let Err(why) = format::check_printf_arguments(&pieces, self.program.data_model, &self.program.types, &types) {
-            return Ok(Stdio::Unsupported(why));
-        }
         let mut next = format_index + 1;
         let mut printed = self.length_const(0);
         for piece in &pieces {
             let length = match piece {
                 Piece::Text(text) => self.length_const(text.len() as u64),
-                Piece::Conversion(spec) => self.conversion_length(name, spec, args, values, &mut next, printed)?,
+                Piece::Conversion(spec) => self.conversion_length(name, spec, types, values, &mut next, printed)?,
             };
             printed = self.store.bv_add(printed, length);
         }
         Ok(Stdio::Modelled(Some(repr::resize(self.store, printed, 32, false))))
     }
 
+    /// The parsed constant format at argument `format_index`, checked
+    /// against the argument types after it, or why it is not supported.
+    fn checked_format(
+        &mut self,
+        format_index: usize,
+        types: &[TypeId],
+        values: &[TermId],
+    ) -> Result<std::result::Result<Vec<Piece>, String>> {
+        let Some(&format) = values.get(format_index) else {
+            return Ok(Err("a call without its format".into()));
+        };
+        let Some(text) = self.constant_string(format)? else {
+            return Ok(Err("a format that is not a constant string".into()));
+        };
+        let model = self.program.data_model;
+        Ok(format::parse(&text, Dialect::Printf).and_then(|pieces| {
+            format::check_printf_arguments(&pieces, model, &self.program.types, &types[format_index + 1..])?;
+            Ok(pieces)
+        }))
+    }
+
     /// `sprintf(buffer, ...)` or `snprintf(buffer, size, ...)`: the text
     /// and a NUL stored (at most `size` bytes), the full length returned.
-    /// Supported: conversions whose text is known up to `%c` characters,
-    /// and `%s` without a width.
     fn print_to_string(
         &mut self,
         buffer: TermId,
         size: Option<u64>,
         format_index: usize,
-        args: &'a [Expr],
+        types: &[TypeId],
         values: &[TermId],
     ) -> Result<Stdio> {
-        let Some(&format) = values.get(format_index) else {
-            return Ok(Stdio::Unsupported("a call without its format".into()));
-        };
-        let Some(text) = self.constant_string(format)? else {
-            return Ok(Stdio::Unsupported("a format that is not a constant string".into()));
-        };
-        let pieces = match format::parse(&text, Dialect::Printf) {
-            Ok(pieces) => pieces,
+        let chunks = match self.string_chunks(format_index, types, values)? {
+            Ok(chunks) => chunks,
             Err(why) => return Ok(Stdio::Unsupported(why)),
         };
-        let types: Vec<ir::TypeId> = args[format_index + 1..].iter().map(|a| a.ty).collect();
-        if let Err(why) = format::check_printf_arguments(&pieces, self.program.data_model, &self.program.types, &types) {
-            return Ok(Stdio::Unsupported(why));
-        }
-        let mut chunks = Vec::new();
-        let mut next = format_index + 1;
-        for piece in &pieces {
-            let chunk = match piece {
-                Piece::Text(text) => Chunk::Bytes(text.iter().map(|&b| self.store.bv_u64(8, u64::from(b))).collect()),
-                Piece::Conversion(spec) => match self.chunk(spec, args, values, &mut next) {
-                    Ok(chunk) => chunk,
-                    Err(why) => return Ok(Stdio::Unsupported(why)),
-                },
-            };
-            chunks.push(chunk);
-        }
         let limit = size.map(|n| n.saturating_sub(1));
-        let mut position = self.length_const(0);
-        for chunk in chunks {
-            position = match chunk {
-                Chunk::Bytes(bytes) => {
-                    for byte in bytes {
-                        self.store_output_byte(buffer, position, byte, limit)?;
-                        let one = self.length_const(1);
-                        position = self.store.bv_add(position, one);
-                    }
-                    position
-                }
-                Chunk::String { pointer, precision } => self.copy_string(buffer, position, pointer, precision, limit)?,
-            };
-        }
+        let position = self.write_chunks(buffer, chunks, limit)?;
         if size != Some(0) {
             let end = match limit {
                 Some(limit) => {
@@ -203,8 +248,107 @@ impl<'a> Symex<'a> {
         Ok(Stdio::Modelled(Some(repr::resize(self.store, position, 32, false))))
     }
 
+    /// `asprintf(&s, ...)`: a heap block as `malloc` makes it, holding the
+    /// text and a NUL, stored in `s`; the text's length, or -1 (and `s`
+    /// unchanged) when the allocation fails.
+    fn print_allocated(&mut self, target: TermId, types: &[TypeId], values: &[TermId]) -> Result<Stdio> {
+        let chunks = match self.string_chunks(1, types, values)? {
+            Ok(chunks) => chunks,
+            Err(why) => return Ok(Stdio::Unsupported(why)),
+        };
+        let mut length = self.length_const(0);
+        for chunk in &chunks {
+            let chunk_length = match chunk {
+                Chunk::Bytes(bytes) => self.length_const(bytes.len() as u64),
+                Chunk::String { length, .. } | Chunk::Prefix { length, .. } => *length,
+            };
+            length = self.store.bv_add(length, chunk_length);
+        }
+        let one = self.length_const(1);
+        let size = self.store.bv_add(length, one);
+        let block = self.allocate(&[size], 1, false, "asprintf")?;
+        let null = self.layout.null(self.store);
+        let failed = self.store.eq(block, null);
+        let allocated = self.store.not(failed);
+        self.under(allocated, |this| {
+            let place = this.deref_place(target, 1);
+            this.write_place_bits(&place, block)?;
+            let end = this.write_chunks(block, chunks, None)?;
+            let nul = this.store.bv_u64(8, 0);
+            this.store_output_byte(block, end, nul, None)
+        })?;
+        let length = repr::resize(self.store, length, 32, false);
+        let minus_one = self.store.bv_const(BvValue::from_i128(32, -1));
+        Ok(Stdio::Modelled(Some(self.store.ite(failed, minus_one, length))))
+    }
+
+    /// The text of the printf-style format at argument `format_index` as
+    /// chunks, or why it is not supported in a string: conversions whose
+    /// text is known up to `%c` characters, and `%s` without a width.
+    fn string_chunks(
+        &mut self,
+        format_index: usize,
+        types: &[TypeId],
+        values: &[TermId],
+    ) -> Result<std::result::Result<Vec<Chunk>, String>> {
+        let pieces = match self.checked_format(format_index, types, values)? {
+            Ok(pieces) => pieces,
+            Err(why) => return Ok(Err(why)),
+        };
+        let mut chunks = Vec::new();
+        let mut next = format_index + 1;
+        for piece in &pieces {
+            let chunk = match piece {
+                Piece::Text(text) => Chunk::Bytes(text.iter().map(|&b| self.store.bv_u64(8, u64::from(b))).collect()),
+                Piece::Conversion(spec) => match self.chunk(spec, types, values, &mut next) {
+                    Ok(chunk) => chunk,
+                    Err(why) => return Ok(Err(why)),
+                },
+            };
+            chunks.push(chunk);
+        }
+        for chunk in &mut chunks {
+            if let Chunk::String { pointer, precision, length } = chunk {
+                let limit = precision.map(|p| self.length_const(u64::from(p)));
+                *length = self.string_length(*pointer, limit)?;
+            }
+        }
+        Ok(Ok(chunks))
+    }
+
+    /// Stores `chunks` from `buffer` on, not at or past `limit`; returns
+    /// the length of the whole text.
+    fn write_chunks(&mut self, buffer: TermId, chunks: Vec<Chunk>, limit: Option<u64>) -> Result<TermId> {
+        let mut position = self.length_const(0);
+        for chunk in chunks {
+            position = match chunk {
+                Chunk::Bytes(bytes) => {
+                    for byte in bytes {
+                        self.store_output_byte(buffer, position, byte, limit)?;
+                        let one = self.length_const(1);
+                        position = self.store.bv_add(position, one);
+                    }
+                    position
+                }
+                Chunk::String { pointer, precision, length } => {
+                    self.copy_string(buffer, position, pointer, precision, length, limit)?
+                }
+                Chunk::Prefix { bytes, length } => {
+                    for (i, byte) in bytes.into_iter().enumerate() {
+                        let index = self.length_const(i as u64);
+                        let inside = self.store.bv_ult(index, length);
+                        let at = self.store.bv_add(position, index);
+                        self.under(inside, |this| this.store_output_byte(buffer, at, byte, limit))?;
+                    }
+                    self.store.bv_add(position, length)
+                }
+            };
+        }
+        Ok(position)
+    }
+
     /// The text of one conversion for `sprintf`, or why it is not supported.
-    fn chunk(&mut self, spec: &Spec, args: &[Expr], values: &[TermId], next: &mut usize) -> std::result::Result<Chunk, String> {
+    fn chunk(&mut self, spec: &Spec, types: &[TypeId], values: &[TermId], next: &mut usize) -> std::result::Result<Chunk, String> {
         let unsupported = || format!("`{}` of a value that is not a constant in a string", spec.text());
         let mut star = |s: &mut Self, count: Option<Count>| -> std::result::Result<Option<i32>, String> {
             if count != Some(Count::FromArgument) {
@@ -217,10 +361,18 @@ impl<'a> Symex<'a> {
         let precision = star(self, spec.precision)?;
         let field = Field::resolve(spec, width, precision);
         let argument = spec.printf_argument(self.program.data_model)?;
-        let (value, ty) = (values[*next], args[*next].ty);
+        let (value, ty) = (values[*next], types[*next]);
         *next += 1;
         let constant_bits = || self.store.as_bv_const(value).and_then(BvValue::to_u128).filter(|_| !self.program.types.is_pointer(ty));
         let text = match argument {
+            Argument::Signed(bits) | Argument::Unsigned(bits) if constant_bits().is_none() => {
+                let plain = spec.flags == format::Flags::default() && spec.width.is_none() && spec.precision.is_none();
+                if !plain || self.program.types.is_pointer(ty) || self.store.sort(value) == smt::Sort::Bool {
+                    return Err(unsupported());
+                }
+                let value = repr::resize(self.store, value, bits, self.program.types.is_signed(ty));
+                return Ok(self.integer_chunk(spec, value, bits, matches!(argument, Argument::Signed(_))));
+            }
             Argument::Signed(bits) | Argument::Unsigned(bits) => {
                 let value_bits = constant_bits().ok_or_else(unsupported)?;
                 let extended = match self.program.types.get(ty) {
@@ -242,24 +394,100 @@ impl<'a> Symex<'a> {
                 let space = self.store.bv_u64(8, u64::from(b' '));
                 return Ok(Chunk::Bytes(marker.iter().map(|&c| if c == 0 { byte } else { space }).collect()));
             }
-            Argument::String if field.width == 0 => return Ok(Chunk::String { pointer: value, precision: field.precision }),
+            Argument::String if field.width == 0 => {
+                let unknown = self.length_const(0);
+                return Ok(Chunk::String { pointer: value, precision: field.precision, length: unknown });
+            }
             _ => return Err(format!("`{}` in a string", spec.text())),
         };
         Ok(Chunk::Bytes(text.iter().map(|&b| self.store.bv_u64(8, u64::from(b))).collect()))
     }
 
-    /// Copies the string at `pointer` (at most `precision` bytes) to
-    /// `buffer + position`; returns the position after it.
+    /// The text of the symbolic `bits`-bit integer `value` printed by a
+    /// conversion without flags, width or precision: a `-` for a negative
+    /// `signed` value, then its digits. The digits are fresh values that
+    /// are assumed to spell the magnitude; exactly one choice does, so the
+    /// assumption cuts no path.
+    fn integer_chunk(&mut self, spec: &Spec, value: TermId, bits: u32, signed: bool) -> Chunk {
+        let base = spec.base();
+        let zero = self.store.bv_u64(bits, 0);
+        let negative = if signed { self.store.bv_slt(value, zero) } else { self.store.false_term() };
+        let minus = self.store.bv_neg(value);
+        let magnitude = self.store.ite(negative, minus, value);
+        let count = self.digit_count(magnitude, bits, base);
+        let most = format::radix_digits(ir::layout::low_mask(bits), base, false).len();
+        // Wide enough for base^most - 1: the spelled value never wraps.
+        let wide = bits + 4;
+        let digits: Vec<TermId> = (0..most)
+            .map(|_| {
+                let digit = self.store.var("printed_digit", smt::Sort::BitVec(wide));
+                let largest = self.store.bv_u64(wide, u64::from(base) - 1);
+                let is_digit = self.store.bv_ule(digit, largest);
+                self.assume(is_digit);
+                digit
+            })
+            .collect();
+        let base_term = self.store.bv_u64(wide, u64::from(base));
+        let mut spelled = self.store.bv_u64(wide, 0);
+        for &digit in digits.iter().rev() {
+            let shifted = self.store.bv_mul(spelled, base_term);
+            spelled = self.store.bv_add(shifted, digit);
+        }
+        let wide_magnitude = repr::resize(self.store, magnitude, wide, false);
+        let spells = self.store.eq(spelled, wide_magnitude);
+        self.assume(spells);
+        let characters: Vec<TermId> = digits.iter().map(|&d| self.digit_character(d, spec.conversion == b'X')).collect();
+        // Character i of the digits is digit (count - 1 - i), counted from the least significant.
+        let mut text: Vec<TermId> = (0..most)
+            .map(|i| {
+                let mut byte = self.store.bv_u64(8, u64::from(b'0'));
+                for n in i + 1..=most {
+                    let is_count = {
+                        let n_term = self.length_const(n as u64);
+                        self.store.eq(count, n_term)
+                    };
+                    byte = self.store.ite(is_count, characters[n - 1 - i], byte);
+                }
+                byte
+            })
+            .collect();
+        let mut length = count;
+        if signed {
+            let dash = self.store.bv_u64(8, u64::from(b'-'));
+            let shifted: Vec<TermId> =
+                (0..=most).map(|i| if i == 0 { dash } else { text[i - 1] }).collect();
+            text.push(text[most - 1]);
+            text = (0..=most).map(|i| self.store.ite(negative, shifted[i], text[i])).collect();
+            let (one, none) = (self.length_const(1), self.length_const(0));
+            let sign = self.store.ite(negative, one, none);
+            length = self.store.bv_add(count, sign);
+        }
+        Chunk::Prefix { bytes: text, length }
+    }
+
+    /// The character of the `digit` (a value below 16).
+    fn digit_character(&mut self, digit: TermId, upper: bool) -> TermId {
+        let byte = repr::resize(self.store, digit, 8, false);
+        let ten = self.store.bv_u64(8, 10);
+        let is_decimal = self.store.bv_ult(byte, ten);
+        let letter_start = self.store.bv_u64(8, u64::from(if upper { b'A' } else { b'a' }) - 10);
+        let zero_char = self.store.bv_u64(8, u64::from(b'0'));
+        let as_decimal = self.store.bv_add(byte, zero_char);
+        let as_letter = self.store.bv_add(byte, letter_start);
+        self.store.ite(is_decimal, as_decimal, as_letter)
+    }
+
+    /// Copies the `length` bytes of the string at `pointer` (at most
+    /// `precision`) to `buffer + position`; returns the position after it.
     fn copy_string(
         &mut self,
         buffer: TermId,
         position: TermId,
         pointer: TermId,
         precision: Option<u32>,
+        length: TermId,
         limit: Option<u64>,
     ) -> Result<TermId> {
-        let precision_term = precision.map(|p| self.length_const(u64::from(p)));
-        let length = self.string_length(pointer, precision_term)?;
         let largest = self.pointer_targets(pointer).iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
         let count = precision.map_or(largest, |p| u64::from(p).min(largest));
         for i in 0..count {
@@ -319,14 +547,14 @@ impl<'a> Symex<'a> {
         &mut self,
         name: &str,
         spec: &Spec,
-        args: &[Expr],
+        types: &[TypeId],
         values: &[TermId],
         next: &mut usize,
         printed: TermId,
     ) -> Result<TermId> {
         let field = self.field_terms(spec, values, next);
         let argument = spec.printf_argument(self.program.data_model).expect("checked with the arguments");
-        let (value, ty) = (values[*next], args[*next].ty);
+        let (value, ty) = (values[*next], types[*next]);
         *next += 1;
         let body = match argument {
             Argument::Signed(bits) | Argument::Unsigned(bits) => {

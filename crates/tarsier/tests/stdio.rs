@@ -233,3 +233,141 @@ int main(void) {
 "#;
     assert_verdict("sprintf-string", symbolic, &[], SUCCESSFUL);
 }
+
+#[test]
+fn a_symbolic_integer_is_spelled_digit_by_digit_in_a_string() {
+    let digits = r#"
+#include <assert.h>
+#include <stdio.h>
+int nondet_int(void);
+void __VERIFIER_assume(int);
+int main(void) {
+  char b[16];
+  int v = nondet_int();
+  __VERIFIER_assume(v > -1000 && v < 1000);
+  int n = sprintf(b, "<%d>", v);
+  assert(b[0] == '<' && b[n - 1] == '>' && b[n] == 0);
+  if (v == -42) assert(n == 5 && b[1] == '-' && b[2] == '4' && b[3] == '2');
+  if (v == 7) assert(n == 3 && b[1] == '7');
+  int h = sprintf(b, "%X", (unsigned)v & 0xfff);
+  if (v == 171) assert(h == 2 && b[0] == 'A' && b[1] == 'B');
+  return 0;
+}
+"#;
+    assert_verdict("sprintf-digits", digits, &[], SUCCESSFUL);
+    let wrong_digit = r#"
+#include <assert.h>
+#include <stdio.h>
+int nondet_int(void);
+int main(void) {
+  char b[16];
+  int v = nondet_int();
+  sprintf(b, "%d", v);
+  assert(b[0] != '9' || v < 0);
+  return 0;
+}
+"#;
+    assert_verdict("sprintf-digits-fail", wrong_digit, &[], FAILED);
+}
+
+#[test]
+fn asprintf_allocates_its_text_or_fails_with_minus_one() {
+    let exact = r#"
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  char *s = NULL;
+  int n = asprintf(&s, "%s=%d", "ab", 12);
+  if (n < 0) {
+    assert(n == -1);
+    return 0;
+  }
+  assert(n == 5 && s[0] == 'a' && s[2] == '=' && s[4] == '2' && s[5] == 0);
+  free(s);
+  return 0;
+}
+"#;
+    assert_verdict("asprintf-exact", exact, &["--memory-leak-check"], SUCCESSFUL);
+    let may_fail = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char *s;
+  int n = asprintf(&s, "hello");
+  assert(n == 5);
+  return 0;
+}
+"#;
+    assert_verdict("asprintf-fails", may_fail, &[], FAILED);
+    let past_the_end = r#"
+#include <stdio.h>
+int main(void) {
+  char *s;
+  if (asprintf(&s, "%d", 42) == 2)
+    return s[3];
+  return 0;
+}
+"#;
+    assert_verdict("asprintf-bounds", past_the_end, &[], FAILED);
+}
+
+#[test]
+fn the_va_list_forms_read_their_arguments_from_the_argument_area() {
+    let exact = r#"
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+static int to_buffer(char *b, unsigned long n, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  int r = vsnprintf(b, n, format, ap);
+  va_end(ap);
+  return r;
+}
+static int allocated(char **s, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  int r = vasprintf(s, format, ap);
+  va_end(ap);
+  return r;
+}
+static int printed(const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  int r = vprintf(format, ap);
+  va_end(ap);
+  return r;
+}
+int main(void) {
+  char b[8];
+  assert(to_buffer(b, sizeof b, "%s|%ld|%c", "abc", 123456L, 'q') == 12);
+  assert(b[0] == 'a' && b[3] == '|' && b[6] == '3' && b[7] == 0);
+  assert(printed("%*d%.1f", 5, 1, 2.25) == 8);
+  char *s;
+  int n = allocated(&s, "x=%s", "aaaa");
+  if (n >= 0) {
+    assert(n == 6 && s[2] == 'a' && s[6] == 0);
+    free(s);
+  }
+  return 0;
+}
+"#;
+    assert_verdict("vprintf-exact", exact, &[], SUCCESSFUL);
+    let too_few = r#"
+#include <stdarg.h>
+#include <stdio.h>
+static int printed(const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  int r = vprintf(format, ap);
+  va_end(ap);
+  return r;
+}
+int main(void) {
+  return printed("%d %d", 1);
+}
+"#;
+    assert_verdict("vprintf-too-few", too_few, &[], FAILED);
+}

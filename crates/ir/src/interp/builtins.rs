@@ -187,7 +187,7 @@ impl Machine<'_> {
         Ok(answer[0] != 0)
     }
 
-    fn heap_allocate(&mut self, allocator: &str, size: u64, uninitialized: bool) -> Flow<Value> {
+    pub(super) fn heap_allocate(&mut self, allocator: &str, size: u64, uninitialized: bool) -> Flow<Value> {
         if self.allocation_fails()? || size > self.program.data_model.max_allocation_bytes() {
             return Ok(Value::Ptr(Pointer::NULL));
         }

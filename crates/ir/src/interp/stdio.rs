@@ -4,6 +4,9 @@
 //! - output: `printf`, `fprintf`, `dprintf` (the result is the length of
 //!   the text glibc prints, see [`crate::format`]; `%n` stores the count so
 //!   far), `sprintf` and `snprintf` (the text and a NUL stored, checked),
+//!   `asprintf` (a heap block as `malloc` makes it, then the text), and
+//!   the `va_list` forms of all these, which read the arguments their
+//!   format needs from the argument area (see [`crate::varargs`]),
 //!   `puts`, `fputs`, `putchar`, `putc`, `fputc`, `fflush`, `perror`.
 //!   Output succeeds and goes nowhere (a run has no terminal); `%s`
 //!   strings are read like any other access, so an invalid one is a
@@ -18,6 +21,7 @@
 //! A format the formatter does not support leaves the call to the generic
 //! treatment of unknown functions, as symex does.
 
+use super::eval::Place;
 use super::exec::{Flow, Machine};
 use super::memory::{Bytes, Pointer};
 use super::value::{sign_extend, Value};
@@ -40,13 +44,14 @@ impl Machine<'_> {
         ret: TypeId,
     ) -> Flow<Option<Option<Value>>> {
         let arg = |i: usize| values.get(i).ok_or_else(|| self.malformed(format!("`{name}` needs argument {i}")));
+        let types: Vec<TypeId> = args.iter().map(|a| a.ty).collect();
+        if let Some((plain, format_index)) = format::va_list_form(format::stdio_name(name)) {
+            let Some((types, values)) = self.va_arguments(format_index, &types, values)? else { return Ok(None) };
+            return self.call_print(plain, &types, &values, ret);
+        }
         let result: u128 = match format::stdio_name(name) {
-            "printf" => return self.print(0, values, args, ret),
-            "fprintf" | "dprintf" => return self.print(1, values, args, ret),
-            "sprintf" => return self.print_to_string(values, args, ret, None),
-            "snprintf" => {
-                let size = self.integer_argument(arg(1)?, args[1].ty)?;
-                return self.print_to_string(values, args, ret, Some(size as u64));
+            plain @ ("printf" | "fprintf" | "dprintf" | "sprintf" | "snprintf" | "asprintf") => {
+                return self.call_print(plain, &types, values, ret)
             }
             "scanf" => return self.scan(name, 0, values, args, ret),
             "fscanf" => return self.scan(name, 1, values, args, ret),
@@ -82,6 +87,52 @@ impl Machine<'_> {
         self.int_result(result, ret).map(|v| Some(Some(v)))
     }
 
+    /// The printf-family function `plain` with its arguments' types and
+    /// values.
+    fn call_print(&mut self, plain: &str, types: &[TypeId], values: &[Value], ret: TypeId) -> Flow<Option<Option<Value>>> {
+        match plain {
+            "printf" => self.print(0, values, types, ret),
+            "fprintf" | "dprintf" => self.print(1, values, types, ret),
+            "sprintf" => self.print_to_string(values, types, ret, None),
+            "asprintf" => self.print_allocated(values, types, ret),
+            _ => {
+                let size = values.get(1).ok_or_else(|| self.malformed("`snprintf` needs a size".into()))?;
+                let size = self.integer_argument(size, types[1])?;
+                self.print_to_string(values, types, ret, Some(size as u64))
+            }
+        }
+    }
+
+    /// The arguments of a `va_list` form as its plain form takes them: the
+    /// fixed ones up to the format, then the values the format reads slot
+    /// after slot from the `va_list` after it; `None` when the format is
+    /// not supported.
+    fn va_arguments(&mut self, format_index: usize, types: &[TypeId], values: &[Value]) -> Flow<Option<(Vec<TypeId>, Vec<Value>)>> {
+        let (Some(Value::Ptr(format)), Some(cursor), Some(&list_type)) =
+            (values.get(format_index), values.get(format_index + 1), types.get(format_index + 1))
+        else {
+            return Ok(None);
+        };
+        let cursor = self.pointer(cursor)?;
+        let text = self.format_text(*format)?;
+        let model = self.program.data_model;
+        let Ok(read) = format::parse(&text, Dialect::Printf)
+            .and_then(|pieces| format::va_argument_types(&pieces, model, &self.program.types, list_type))
+        else {
+            return Ok(None);
+        };
+        let mut plain_types = types[..=format_index].to_vec();
+        let mut plain_values = values[..=format_index].to_vec();
+        let mut offset = 0;
+        for ty in read {
+            let at = Pointer { offset: cursor.offset.wrapping_add(offset), ..cursor };
+            plain_values.push(self.load(Place::whole(at), ty)?);
+            plain_types.push(ty);
+            offset += crate::varargs::slot_size(&self.program.types, ty, model).expect("a va_arg type has a size");
+        }
+        Ok(Some((plain_types, plain_values)))
+    }
+
     /// The format string at `format`.
     fn format_text(&self, format: Pointer) -> Flow<Vec<u8>> {
         let length = self.string_length(format, MAX_FORMAT_BYTES)?;
@@ -89,16 +140,16 @@ impl Machine<'_> {
     }
 
     /// A printf-style call whose format is argument `format_index`.
-    fn print(&mut self, format_index: usize, values: &[Value], args: &[Expr], ret: TypeId) -> Flow<Option<Option<Value>>> {
-        let Some(text) = self.formatted(format_index, values, args)? else { return Ok(None) };
+    fn print(&mut self, format_index: usize, values: &[Value], types: &[TypeId], ret: TypeId) -> Flow<Option<Option<Value>>> {
+        let Some(text) = self.formatted(format_index, values, types)? else { return Ok(None) };
         self.int_result(text.len() as u128, ret).map(|v| Some(Some(v)))
     }
 
     /// `sprintf(s, ...)` or `snprintf(s, size, ...)` (`size` given): the
     /// text and a NUL stored (at most `size` bytes), its length returned.
-    fn print_to_string(&mut self, values: &[Value], args: &[Expr], ret: TypeId, size: Option<u64>) -> Flow<Option<Option<Value>>> {
+    fn print_to_string(&mut self, values: &[Value], types: &[TypeId], ret: TypeId, size: Option<u64>) -> Flow<Option<Option<Value>>> {
         let format_index = if size.is_some() { 2 } else { 1 };
-        let Some(mut text) = self.formatted(format_index, values, args)? else { return Ok(None) };
+        let Some(mut text) = self.formatted(format_index, values, types)? else { return Ok(None) };
         let length = text.len() as u64;
         let buffer = self.pointer(&values[0])?;
         if let Some(size) = size {
@@ -111,16 +162,32 @@ impl Machine<'_> {
         self.int_result(u128::from(length), ret).map(|v| Some(Some(v)))
     }
 
+    /// `asprintf(&s, ...)`: a heap block as `malloc` makes it, holding the
+    /// text and a NUL, stored in `s`; -1 when the allocation fails.
+    fn print_allocated(&mut self, values: &[Value], types: &[TypeId], ret: TypeId) -> Flow<Option<Option<Value>>> {
+        let Some(mut text) = self.formatted(1, values, types)? else { return Ok(None) };
+        let Some(string_type) = self.program.types.pointee(types[0]) else { return Ok(None) };
+        let target = self.pointer(&values[0])?;
+        let length = text.len() as u64;
+        let block = self.heap_allocate("asprintf", length + 1, true)?;
+        if matches!(block, Value::Ptr(p) if p.is_null()) {
+            return self.int_result(u128::MAX, ret).map(|v| Some(Some(v)));
+        }
+        self.store(Place::whole(target), string_type, &block)?;
+        text.push(0);
+        let start = self.pointer(&block)?;
+        self.memory.write(start, &Bytes::from_data(text)).map_err(|e| self.access_error(e))?;
+        self.int_result(u128::from(length), ret).map(|v| Some(Some(v)))
+    }
+
     /// The text of a printf-style format at argument `format_index` with
     /// the arguments after it; `None` when it is not supported.
-    fn formatted(&mut self, format_index: usize, values: &[Value], args: &[Expr]) -> Flow<Option<Vec<u8>>> {
+    fn formatted(&mut self, format_index: usize, values: &[Value], types: &[TypeId]) -> Flow<Option<Vec<u8>>> {
         let Some(Value::Ptr(format)) = values.get(format_index) else { return Ok(None) };
         let text = self.format_text(*format)?;
         let Ok(pieces) = format::parse(&text, Dialect::Printf) else { return Ok(None) };
-        let rest = &args[format_index + 1..];
-        let types: Vec<TypeId> = rest.iter().map(|a| a.ty).collect();
         let model = self.program.data_model;
-        if format::check_printf_arguments(&pieces, model, &self.program.types, &types).is_err() {
+        if format::check_printf_arguments(&pieces, model, &self.program.types, &types[format_index + 1..]).is_err() {
             return Ok(None);
         }
         let mut next = format_index + 1;
@@ -129,7 +196,7 @@ impl Machine<'_> {
             match piece {
                 Piece::Text(text) => printed.extend_from_slice(text),
                 Piece::Conversion(spec) => {
-                    let text = self.conversion_text(spec, values, args, &mut next, printed.len() as u64)?;
+                    let text = self.conversion_text(spec, values, types, &mut next, printed.len() as u64)?;
                     printed.extend(text);
                 }
             }
@@ -142,7 +209,7 @@ impl Machine<'_> {
         &mut self,
         spec: &Spec,
         values: &[Value],
-        args: &[Expr],
+        types: &[TypeId],
         next: &mut usize,
         printed: u64,
     ) -> Flow<Vec<u8>> {
@@ -151,13 +218,13 @@ impl Machine<'_> {
                 return Ok(None);
             }
             *next += 1;
-            Ok(Some(machine.integer_argument(&values[*next - 1], args[*next - 1].ty)? as i32))
+            Ok(Some(machine.integer_argument(&values[*next - 1], types[*next - 1])? as i32))
         };
         let width = star(self, spec.width)?;
         let precision = star(self, spec.precision)?;
         let field = Field::resolve(spec, width, precision);
         let argument = spec.printf_argument(self.program.data_model).map_err(|e| self.malformed(e))?;
-        let (value, ty) = (&values[*next], args[*next].ty);
+        let (value, ty) = (&values[*next], types[*next]);
         *next += 1;
         Ok(match argument {
             Argument::Signed(bits) | Argument::Unsigned(bits) => {
