@@ -6,7 +6,10 @@
    2^23) the truncating conversion to long long is exact, and adding then
    subtracting 2^52 rounds to an integer in the current rounding mode. A
    NaN operand is returned as it is (a signalling NaN is not quietened).
-   sqrt, fma, fmod and remainder are symex and interpreter built-ins. */
+   sqrt, fma, fmod and remainder are symex and interpreter built-ins. The
+   exponent functions (frexp, ldexp, scalbn, ilogb, logb, modf, nextafter)
+   read and write the exponent bits; complex.h's creal, cimag and conj
+   take the parts of a complex value. */
 
 double
 fabs(double x)
@@ -315,4 +318,326 @@ int
 finite(double x)
 {
     return __builtin_isfinite(x);
+}
+
+/* Binary exponents and scaling. A subnormal operand is first scaled by an
+   exact power of two into the normal range. Scaling follows musl's scalbn:
+   the intermediate products are exact, and a result in the subnormal
+   range is rounded once, by the last product, in the current rounding
+   mode. Infinities and NaN keep their value; glibc's exponent for them and
+   for zero is 0. */
+
+double
+frexp(double x, int *e)
+{
+    union { double value; unsigned long long bits; } v;
+    int exponent;
+    v.value = x;
+    exponent = (int)(v.bits >> 52) & 0x7ff;
+    if (exponent == 0x7ff || x == 0.0) {
+        *e = 0;
+        return x;
+    }
+    if (exponent == 0) {
+        v.value = x * 0x1p64;
+        exponent = ((int)(v.bits >> 52) & 0x7ff) - 64;
+    }
+    *e = exponent - 1022;
+    v.bits = (v.bits & 0x800fffffffffffffULL) | 0x3fe0000000000000ULL;
+    return v.value;
+}
+
+float
+frexpf(float x, int *e)
+{
+    union { float value; unsigned int bits; } v;
+    int exponent;
+    v.value = x;
+    exponent = (int)(v.bits >> 23) & 0xff;
+    if (exponent == 0xff || x == 0.0f) {
+        *e = 0;
+        return x;
+    }
+    if (exponent == 0) {
+        v.value = x * 0x1p32f;
+        exponent = ((int)(v.bits >> 23) & 0xff) - 32;
+    }
+    *e = exponent - 126;
+    v.bits = (v.bits & 0x807fffffU) | 0x3f000000U;
+    return v.value;
+}
+
+double
+scalbn(double x, int n)
+{
+    union { double value; unsigned long long bits; } factor;
+    double y = x;
+    if (n > 1023) {
+        y *= 0x1p1023;
+        n -= 1023;
+        if (n > 1023) {
+            y *= 0x1p1023;
+            n -= 1023;
+            if (n > 1023)
+                n = 1023;
+        }
+    } else if (n < -1022) {
+        /* The remaining n ends below -53, so that a subnormal y is not
+           rounded twice. */
+        y *= 0x1p-1022 * 0x1p53;
+        n += 1022 - 53;
+        if (n < -1022) {
+            y *= 0x1p-1022 * 0x1p53;
+            n += 1022 - 53;
+            if (n < -1022)
+                n = -1022;
+        }
+    }
+    factor.bits = (unsigned long long)(0x3ff + n) << 52;
+    return y * factor.value;
+}
+
+float
+scalbnf(float x, int n)
+{
+    union { float value; unsigned int bits; } factor;
+    float y = x;
+    if (n > 127) {
+        y *= 0x1p127f;
+        n -= 127;
+        if (n > 127) {
+            y *= 0x1p127f;
+            n -= 127;
+            if (n > 127)
+                n = 127;
+        }
+    } else if (n < -126) {
+        y *= 0x1p-126f * 0x1p24f;
+        n += 126 - 24;
+        if (n < -126) {
+            y *= 0x1p-126f * 0x1p24f;
+            n += 126 - 24;
+            if (n < -126)
+                n = -126;
+        }
+    }
+    factor.bits = (unsigned int)(0x7f + n) << 23;
+    return y * factor.value;
+}
+
+double
+ldexp(double x, int n)
+{
+    return scalbn(x, n);
+}
+
+float
+ldexpf(float x, int n)
+{
+    return scalbnf(x, n);
+}
+
+/* Exponents beyond int's range scale as far as the int extremes do. */
+double
+scalbln(double x, long n)
+{
+    if (n > 2147483647L)
+        n = 2147483647L;
+    if (n < -2147483647L - 1)
+        n = -2147483647L - 1;
+    return scalbn(x, (int)n);
+}
+
+float
+scalblnf(float x, long n)
+{
+    if (n > 2147483647L)
+        n = 2147483647L;
+    if (n < -2147483647L - 1)
+        n = -2147483647L - 1;
+    return scalbnf(x, (int)n);
+}
+
+/* glibc on x86: FP_ILOGB0 and FP_ILOGBNAN are INT_MIN, infinity gives
+   INT_MAX. */
+int
+ilogb(double x)
+{
+    union { double value; unsigned long long bits; } v;
+    int exponent;
+    v.value = x;
+    exponent = (int)(v.bits >> 52) & 0x7ff;
+    if (exponent == 0x7ff)
+        return (v.bits << 12) != 0 ? -2147483647 - 1 : 2147483647;
+    if (x == 0.0)
+        return -2147483647 - 1;
+    if (exponent == 0) {
+        v.value = x * 0x1p64;
+        return ((int)(v.bits >> 52) & 0x7ff) - 1023 - 64;
+    }
+    return exponent - 1023;
+}
+
+int
+ilogbf(float x)
+{
+    union { float value; unsigned int bits; } v;
+    int exponent;
+    v.value = x;
+    exponent = (int)(v.bits >> 23) & 0xff;
+    if (exponent == 0xff)
+        return (v.bits << 9) != 0 ? -2147483647 - 1 : 2147483647;
+    if (x == 0.0f)
+        return -2147483647 - 1;
+    if (exponent == 0) {
+        v.value = x * 0x1p32f;
+        return ((int)(v.bits >> 23) & 0xff) - 127 - 32;
+    }
+    return exponent - 127;
+}
+
+double
+logb(double x)
+{
+    if (x != x)
+        return x;
+    if (x == 0.0)
+        return -__builtin_inf();
+    if (__builtin_isinf(x))
+        return __builtin_inf();
+    return (double)ilogb(x);
+}
+
+float
+logbf(float x)
+{
+    if (x != x)
+        return x;
+    if (x == 0.0f)
+        return -__builtin_inff();
+    if (__builtin_isinf(x))
+        return __builtin_inff();
+    return (float)ilogbf(x);
+}
+
+/* The fraction x - trunc(x) is exact; its sign is x's (also for an
+   integral x in downward rounding, where x - x is -0). */
+double
+modf(double x, double *integral)
+{
+    double t;
+    if (x != x) {
+        *integral = x;
+        return x;
+    }
+    t = trunc(x);
+    *integral = t;
+    if (__builtin_isinf(x))
+        return __builtin_copysign(0.0, x);
+    return __builtin_copysign(x - t, x);
+}
+
+float
+modff(float x, float *integral)
+{
+    float t;
+    if (x != x) {
+        *integral = x;
+        return x;
+    }
+    t = truncf(x);
+    *integral = t;
+    if (__builtin_isinf(x))
+        return __builtin_copysignf(0.0f, x);
+    return __builtin_copysignf(x - t, x);
+}
+
+/* One step of the bit pattern: up in magnitude when moving away from
+   zero, down when moving towards it; from a zero to the smallest
+   subnormal with y's sign; equal operands give y (so -0 towards +0 is
+   +0). */
+double
+nextafter(double x, double y)
+{
+    union { double value; unsigned long long bits; } v, w;
+    if (x != x)
+        return x;
+    if (y != y)
+        return y;
+    if (x == y)
+        return y;
+    v.value = x;
+    if (x == 0.0) {
+        w.value = y;
+        v.bits = (w.bits & 0x8000000000000000ULL) | 1ULL;
+        return v.value;
+    }
+    if ((x < y) == (x > 0.0))
+        v.bits += 1ULL;
+    else
+        v.bits -= 1ULL;
+    return v.value;
+}
+
+float
+nextafterf(float x, float y)
+{
+    union { float value; unsigned int bits; } v, w;
+    if (x != x)
+        return x;
+    if (y != y)
+        return y;
+    if (x == y)
+        return y;
+    v.value = x;
+    if (x == 0.0f) {
+        w.value = y;
+        v.bits = (w.bits & 0x80000000U) | 1U;
+        return v.value;
+    }
+    if ((x < y) == (x > 0.0f))
+        v.bits += 1U;
+    else
+        v.bits -= 1U;
+    return v.value;
+}
+
+/* complex.h: the parts of a complex number and its conjugate. */
+
+double
+creal(double _Complex z)
+{
+    return __real__ z;
+}
+
+float
+crealf(float _Complex z)
+{
+    return __real__ z;
+}
+
+double
+cimag(double _Complex z)
+{
+    return __imag__ z;
+}
+
+float
+cimagf(float _Complex z)
+{
+    return __imag__ z;
+}
+
+double _Complex
+conj(double _Complex z)
+{
+    __imag__ z = -__imag__ z;
+    return z;
+}
+
+float _Complex
+conjf(float _Complex z)
+{
+    __imag__ z = -__imag__ z;
+    return z;
 }

@@ -126,3 +126,48 @@ fn sqrt_fma_and_fmod_are_exact() {
     };
     assert_verdicts("floats-exact-math", &program("sqrtf(2.0f) > 1.41421354f"), &program("sqrtf(2.0f) == 1.41421354f"), &[]);
 }
+
+#[test]
+fn exponent_functions_are_exact_on_subnormals_infinities_and_zeros() {
+    if !front_end_ready("floats-exponents") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n\
+             float __VERIFIER_nondet_float(void);\n\
+             int main(void) {{\n\
+               float x = __VERIFIER_nondet_float(); int e, i; double whole;\n\
+               float m = frexpf(x, &e);\n\
+               if (isfinite(x)) assert(ldexpf(m, e) == x && (x == 0.0f || (fabsf(m) >= 0.5f && fabsf(m) < 1.0f)));\n\
+               frexp(0x1p-1074, &e); assert(e == -1073 && isinf(frexp(-INFINITY, &e)));\n\
+               assert(ldexp(0x1.8p-1022, -52) == 0x1p-1073 && scalbnf(1.0f, 128) == INFINITY && scalbln(1.0, -2000) == 0.0);\n\
+               assert(ilogb(0x1p-1074) == -1074 && ilogbf(0.0f) == FP_ILOGB0 && logb(-8.0) == 3.0 && logbf(0.0f) == -INFINITY);\n\
+               assert(modf(-2.5, &whole) == -0.5 && whole == -2.0 && signbit(modff(-3.0f, &m)));\n\
+               assert(nextafter(0.0, -1.0) == -0x1p-1074 && nextafterf(1.0f, 2.0f) == 1.0f + 0x1p-23f && nextafter(INFINITY, 0.0) == 0x1.fffffffffffffp1023);\n\
+               i = e;\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-exponents", &program("ilogbf(x) != 200"), &program("!isfinite(x) || ilogbf(x) != -130"), &[]);
+}
+
+#[test]
+fn complex_parts_and_nan_payloads_are_exact() {
+    if !front_end_ready("floats-complex-parts") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n#include <complex.h>\n#include <string.h>\n\
+             int main(void) {{\n\
+               double complex z = 3.0 - 2.0 * I; float complex w = conjf(1.0f + 4.0f * I);\n\
+               double nan = __builtin_nan(\"0x10\"); unsigned long long bits; memcpy(&bits, &nan, sizeof bits);\n\
+               assert(creal(z) == 3.0 && cimag(conj(z)) == 2.0 && crealf(w) == 1.0f && isnan(nan));\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-complex-parts", &program("cimagf(w) == -4.0f && bits == 0x7ff8000000000010ULL"), &program("bits == 0x7ff8000000000000ULL"), &[]);
+}

@@ -35,14 +35,13 @@ impl Sema<'_> {
     /// Lowers `name(args)` if it is one of this module's built-ins.
     pub(super) fn float_builtin(&mut self, name: &str, args: &[ast::Expr], loc: Loc) -> R<Option<Val>> {
         if let Some(kind) = suffixed(name, "inf").or_else(|| suffixed(name, "huge_val")) {
-            return Ok(Some(self.float_constant(kind, false)));
+            return Ok(Some(self.float_constant(kind, None)));
         }
         if let (Some(kind), [payload]) = (suffixed(name, "nan"), args) {
-            // Only the default NaN; a payload string keeps the call unmodelled.
-            if !matches!(&payload.kind, ast::ExprKind::StringLit { units, .. } if units.iter().all(|&u| u == 0)) {
-                return Ok(None);
-            }
-            return Ok(Some(self.float_constant(kind, true)));
+            // A payload GCC cannot fold keeps the call unmodelled.
+            let ast::ExprKind::StringLit { units, .. } = &payload.kind else { return Ok(None) };
+            let Some(payload) = nan_payload(units) else { return Ok(None) };
+            return Ok(Some(self.float_constant(kind, Some(payload))));
         }
         if let (Some(kind), [x]) = (suffixed(name, "fabs"), args) {
             let x = self.float_operand(x, Some(kind), loc)?;
@@ -110,12 +109,15 @@ impl Sema<'_> {
         Val::rv(Expr::new(ExprKind::Ite(Box::new(cond), Box::new(flipped), Box::new(x.e)), ty), x.ty)
     }
 
-    /// `+inf` or the default quiet NaN of `kind`.
-    fn float_constant(&mut self, kind: FloatKind, nan: bool) -> Val {
+    /// `+inf`, or with a payload the quiet NaN of `kind` carrying it.
+    fn float_constant(&mut self, kind: FloatKind, nan_payload: Option<u128>) -> Val {
         let ty = CType::new(Kind::Float(kind));
         let irty = self.ir_ty(&ty);
         let format = float_format(kind);
-        let bits = if nan { quiet_nan_bits(format) } else { format.infinity_bits() };
+        let bits = match nan_payload {
+            Some(payload) => quiet_nan_bits(format, payload),
+            None => format.infinity_bits(),
+        };
         Val::rv(Expr::new(ExprKind::FloatConst(bits), irty), ty)
     }
 
@@ -286,7 +288,60 @@ fn max_finite_bits(format: FloatFormat) -> u128 {
     (max_exponent << trailing_bits(format)) | ((1u128 << trailing_bits(format)) - 1)
 }
 
-/// The quiet NaN GCC's `__builtin_nan("")` gives: positive, top fraction bit set.
-fn quiet_nan_bits(format: FloatFormat) -> u128 {
-    format.infinity_bits() | (1u128 << (format.significand_bits() - 2))
+/// The quiet NaN GCC's `__builtin_nan` gives: positive, top fraction bit
+/// set, the payload in the fraction bits (its higher bits dropped).
+fn quiet_nan_bits(format: FloatFormat, payload: u128) -> u128 {
+    let fraction = (1u128 << trailing_bits(format)) - 1;
+    format.infinity_bits() | (1u128 << (format.significand_bits() - 2)) | (payload & fraction)
+}
+
+/// The payload GCC reads from `__builtin_nan`'s string (its code units,
+/// possibly NUL-terminated): empty is 0, else an unsigned number in C's
+/// notation (`0x` hexadecimal, a leading `0` octal, else decimal). `None`
+/// for anything else, which GCC leaves to the library.
+fn nan_payload(units: &[u32]) -> Option<u128> {
+    let end = units.iter().position(|&u| u == 0).unwrap_or(units.len());
+    let text: String = units[..end].iter().map(|&u| char::from_u32(u)).collect::<Option<_>>()?;
+    let (digits, radix) = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => (hex, 16),
+        None if text.len() > 1 && text.starts_with('0') => (&text[1..], 8),
+        None => (text.as_str(), 10),
+    };
+    if text.is_empty() {
+        return Some(0);
+    }
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    u128::from_str_radix(digits, radix).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units(text: &str) -> Vec<u32> {
+        text.chars().map(u32::from).chain([0]).collect()
+    }
+
+    #[test]
+    fn nan_payloads_are_read_as_gcc_reads_them() {
+        assert_eq!(nan_payload(&units("")), Some(0));
+        assert_eq!(nan_payload(&[]), Some(0));
+        assert_eq!(nan_payload(&units("12")), Some(12));
+        assert_eq!(nan_payload(&units("0x10")), Some(16));
+        assert_eq!(nan_payload(&units("010")), Some(8));
+        assert_eq!(nan_payload(&units("0")), Some(0));
+        assert_eq!(nan_payload(&units("abc")), None);
+        assert_eq!(nan_payload(&units("0x")), None);
+        assert_eq!(nan_payload(&units("09")), None);
+    }
+
+    #[test]
+    fn nan_bits_match_gcc() {
+        assert_eq!(quiet_nan_bits(FloatFormat::Double, 0), 0x7ff8_0000_0000_0000);
+        assert_eq!(quiet_nan_bits(FloatFormat::Double, 12), 0x7ff8_0000_0000_000c);
+        assert_eq!(quiet_nan_bits(FloatFormat::Double, 0xf_ffff_ffff_ffff_ffff), 0x7fff_ffff_ffff_ffff);
+        assert_eq!(quiet_nan_bits(FloatFormat::Single, 0x7f_ffff), 0x7fff_ffff);
+    }
 }
