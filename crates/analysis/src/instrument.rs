@@ -506,7 +506,9 @@ impl FunctionPass<'_> {
             Type::Bool => return e,
             Type::Pointer(_) => ExprKind::Null,
             Type::Float(_) => ExprKind::FloatConst(0),
-            _ => ExprKind::IntConst(0),
+            Type::Int { .. } => ExprKind::IntConst(0),
+            // A struct or union (GNU front ends accept one as a condition).
+            _ => ExprKind::Zero,
         };
         let zero = Expr::new(zero_kind, e.ty);
         self.cmp(BinOp::Ne, e, zero)

@@ -9,7 +9,7 @@
 //! every operator a total meaning so the interpreter and symex agree.
 
 use crate::program::SymbolId;
-use crate::types::TypeId;
+use crate::types::{CompositeKind, Type, TypeId, TypeTable};
 
 /// Unary operators.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -44,6 +44,9 @@ pub enum BinOp {
     BitXor,
     /// Comparisons: operands of the same type (integer, float or pointer);
     /// the result is `Bool`. Float comparisons are IEEE (NaN is unordered).
+    /// `Eq` and `Ne` also compare structs, unions and arrays, byte by byte
+    /// (the GNU front ends accept a union as a condition: it is compared
+    /// with its all-zero value).
     Eq,
     Ne,
     Lt,
@@ -154,6 +157,21 @@ impl Expr {
         match &self.kind {
             ExprKind::Sym(_) | ExprKind::Deref(_) => true,
             ExprKind::Member(base, _) | ExprKind::Index(base, _) => base.is_lvalue(),
+            _ => false,
+        }
+    }
+    /// Whether indexing the array `self` may run past its declared length
+    /// and on through the rest of its object, so that only the object's
+    /// bounds apply: GCC allows it for a union member (punning) and for a
+    /// struct's last member (the struct hack). The interpreter and symex
+    /// both check indexes by this one rule.
+    pub fn array_may_extend_its_object(&self, types: &TypeTable) -> bool {
+        let ExprKind::Member(base, index) = &self.kind else { return false };
+        match types.get(base.ty) {
+            Type::Composite(id) => {
+                let composite = &types.composites[*id];
+                composite.kind == CompositeKind::Union || *index as usize + 1 == composite.fields.len()
+            }
             _ => false,
         }
     }

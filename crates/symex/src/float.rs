@@ -8,7 +8,7 @@
 use crate::exec::Symex;
 use crate::{repr, Result, Stop};
 use ir::{BinOp, FloatFormat, Type, TypeId};
-use smt::{Op, RoundingMode, Sort, TermId};
+use smt::{BvValue, Op, RoundingMode, Sort, TermId};
 
 impl<'a> Symex<'a> {
     /// SMT `(exponent, significand)` widths of a float type.
@@ -181,11 +181,40 @@ impl<'a> Symex<'a> {
                 // C truncates towards zero; out-of-range values are undefined
                 // (the instrumentation's float-to-int check), here unspecified.
                 let rtz = self.store.rm_const(RoundingMode::Rtz);
-                let op = if self.program.types.is_signed(to) { Op::FpToSbv(w) } else { Op::FpToUbv(w) };
+                let signed = self.program.types.is_signed(to);
+                self.prefer_in_range(fp, from, w, signed)?;
+                let op = if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) };
                 Ok(self.store.mk(op, &[rtz, fp]))
             }
             other => unreachable!("conversion to sort {other:?}"),
         }
+    }
+}
+
+impl Symex<'_> {
+    /// Prefers counterexamples whose conversion of the float `fp` (of type
+    /// `from`) to a `width`-bit integer is in range: the interpreter stops
+    /// at an out-of-range one, which C leaves undefined.
+    fn prefer_in_range(&mut self, fp: TermId, from: TypeId, width: u32, signed: bool) -> Result<()> {
+        if width >= 128 {
+            return Ok(());
+        }
+        let (exp, sig) = self.float_format(from)?;
+        let rtz = self.store.rm_const(RoundingMode::Rtz);
+        // Both bounds are powers of two (or zero), exact in every format.
+        let value_bits = if signed { width - 1 } else { width };
+        let low = if signed { -(1i128 << value_bits) } else { 0 };
+        let low = self.store.bv_const(BvValue::from_i128(width + 1, low));
+        let high = self.store.bv_const(BvValue::from_u128(width + 1, 1u128 << value_bits));
+        let low = self.store.mk(Op::ToFpFromSbv { exp, sig }, &[rtz, low]);
+        let high = self.store.mk(Op::ToFpFromSbv { exp, sig }, &[rtz, high]);
+        let truncated = self.store.mk(Op::FpRoundToIntegral, &[rtz, fp]);
+        let above_low = self.store.mk(Op::FpLeq, &[low, truncated]);
+        let below_high = self.store.mk(Op::FpLt, &[truncated, high]);
+        let in_range = self.store.and2(above_low, below_high);
+        let replayable = self.store.implies(self.state.guard, in_range);
+        self.equation.preferences.push(replayable);
+        Ok(())
     }
 }
 

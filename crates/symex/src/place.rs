@@ -146,14 +146,14 @@ impl<'a> Symex<'a> {
                     ir::ArrayLen::Unknown => None,
                 };
                 match len {
-                    Some(len) => {
+                    Some(len) if !base.array_may_extend_its_object(&self.program.types) => {
                         let zero = self.wide_const(0);
                         let low = self.store.bv_sle(zero, i);
                         let high = self.store.bv_slt(i, len);
                         let in_range = self.store.and2(low, high);
                         place.index_checks.push(in_range);
                     }
-                    None => place.indexes_bound_it = false,
+                    _ => place.indexes_bound_it = false,
                 }
                 Ok(place)
             }

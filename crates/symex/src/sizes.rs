@@ -107,6 +107,11 @@ impl<'a> Symex<'a> {
         let o = self.objects.add(kind, name, constant.unwrap_or(0));
         if constant.is_none() {
             self.objects.set_symbolic_size(o, size);
+            // The interpreter replays a counterexample within a memory limit.
+            let replayable_size = self.store.bv_u64(self.layout.wide_bits(), MAX_OBJECT_BYTES);
+            let replayable = self.store.bv_ule(size, replayable_size);
+            let replayable = self.store.implies(self.state.guard, replayable);
+            self.equation.preferences.push(replayable);
         }
         if constant.is_none_or(|c| c > MAX_OBJECT_BYTES) {
             self.objects.set_byte_array(o);

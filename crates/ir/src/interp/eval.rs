@@ -309,6 +309,9 @@ impl Machine<'_> {
         let rhs = self.eval(b)?;
         match (self.ty(a.ty).clone(), lhs, rhs) {
             (Type::Pointer(_), Value::Ptr(p), Value::Ptr(q)) => self.pointer_binary(op, p, q, a.ty, ty),
+            (Type::Composite(_) | Type::Array(..), Value::Agg(x), Value::Agg(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+                Ok(Value::Scalar(u128::from((x.data == y.data) == (op == BinOp::Eq))))
+            }
             (Type::Float(format), Value::Scalar(x), Value::Scalar(y)) => {
                 let unsupported = || Outcome::Unsupported(format!("arithmetic on {format:?} floating point"));
                 if op.is_comparison() {
@@ -454,27 +457,12 @@ impl Machine<'_> {
                     }
                     _ => None,
                 };
-                let checked = !self.may_extend_its_object(base);
+                let checked = !base.array_may_extend_its_object(&self.program.types);
                 let outside = checked && length.is_some_and(|length| i < 0 || i >= length);
                 let index_out_of_range = base_place.index_out_of_range || outside;
                 Ok(Place { ptr, bitfield: None, misaligned: base_place.misaligned, index_out_of_range })
             }
             _ => Err(self.malformed(format!("{} is not an lvalue", self.program.display_expr(e)))),
-        }
-    }
-
-    /// Whether `array` is a union member or a struct's last member: GCC
-    /// lets indexing such an array run on through the rest of its object
-    /// (the struct hack, punning through unions), so only the object's
-    /// bounds apply.
-    fn may_extend_its_object(&self, array: &Expr) -> bool {
-        let ExprKind::Member(base, index) = &array.kind else { return false };
-        match self.ty(base.ty) {
-            Type::Composite(id) => {
-                let composite = &self.program.types.composites[*id];
-                composite.kind == crate::types::CompositeKind::Union || *index as usize + 1 == composite.fields.len()
-            }
-            _ => false,
         }
     }
 
