@@ -105,7 +105,7 @@ pub(super) fn addr_of(e: Expr, ptr_ty: ir::TypeId) -> Expr {
 }
 
 /// `Deref`, folding `*&x` to `x`.
-fn deref(p: Expr, ty: ir::TypeId) -> Expr {
+pub(super) fn deref(p: Expr, ty: ir::TypeId) -> Expr {
     match p.kind {
         ExprKind::AddrOf(x) if x.ty == ty => *x,
         kind => Expr::new(ExprKind::Deref(Box::new(Expr::new(kind, p.ty))), ty),
@@ -1319,6 +1319,9 @@ impl<'a> Sema<'a> {
             }
             _ => {
                 if let Some(v) = self.va_builtin(name, args, loc)? {
+                    return Ok(Some(v));
+                }
+                if let Some(v) = self.atomic_builtin(name, args, loc)? {
                     return Ok(Some(v));
                 }
                 match self.float_builtin(name, args, loc)? {
