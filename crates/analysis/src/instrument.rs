@@ -123,6 +123,8 @@ enum Intrinsic {
     Unreachable,
     Assume,
     Nondet,
+    /// `__ESBMC_atomic_begin()`/`end()`: the IR's atomic section markers.
+    Atomic { begin: bool },
 }
 
 /// `writes_through_pointers`: the function takes a pointer, so a
@@ -137,6 +139,8 @@ fn classify(name: &str, has_body: bool, writes_through_pointers: bool) -> Option
         "__assert_fail" | "__assert_rtn" | "__assert" => Some(Intrinsic::AssertFail),
         "__builtin_unreachable" => Some(Intrinsic::Unreachable),
         "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" | "__builtin_assume" => Some(Intrinsic::Assume),
+        "__ESBMC_atomic_begin" | "__CPROVER_atomic_begin" | "__VERIFIER_atomic_begin" => Some(Intrinsic::Atomic { begin: true }),
+        "__ESBMC_atomic_end" | "__CPROVER_atomic_end" | "__VERIFIER_atomic_end" => Some(Intrinsic::Atomic { begin: false }),
         _ if is_nondet_name(name) && !writes_through_pointers => Some(Intrinsic::Nondet),
         _ => None,
     }
@@ -242,6 +246,10 @@ impl FunctionPass<'_> {
                 let Some(cond) = args.first() else { return self.missing_argument(loc) };
                 let c = self.truth(cond.clone());
                 self.out.push(Instr::new(InstrKind::Assume(c), loc));
+            }
+            Intrinsic::Atomic { begin } => {
+                let kind = if begin { InstrKind::AtomicBegin } else { InstrKind::AtomicEnd };
+                self.out.push(Instr::new(kind, loc));
             }
             Intrinsic::Nondet => {
                 if let Some(lhs) = lhs {

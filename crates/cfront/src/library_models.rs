@@ -41,6 +41,7 @@ pub fn lower_with_models(
     let linked = link(units, files, opts, &needed, &mut linked_diags);
     match linked {
         Some(mut linked) => {
+            redirect_opaque_calls(&mut linked);
             crate::exit_handlers::run_handlers_at_exit(&mut linked);
             Some(linked)
         }
@@ -190,6 +191,10 @@ const COMPANIONS: &[(&str, &str)] = &[("atexit", crate::exit_handlers::EXIT_MODE
 fn needed_names(program: &Program, graph: &ModelGraph) -> HashSet<String> {
     let mut pending: Vec<String> = referenced_bodiless(program)
         .into_iter()
+        .map(|name| match opaque_model_name(&name) {
+            model if graph.refers_to.contains_key(&model) => model,
+            _ => name,
+        })
         .filter(|name| graph.refers_to.contains_key(name))
         .collect();
     let defined: HashSet<&str> = program
@@ -208,6 +213,63 @@ fn needed_names(program: &Program, graph: &ModelGraph) -> HashSet<String> {
         pending.extend(graph.refers_to.get(&name).into_iter().flatten().cloned());
     }
     needed
+}
+
+/// The name of the model of `name` written over library types the model
+/// cannot spell (glibc's anonymous unions, such as `pthread_mutex_t`): it
+/// takes `void *` or its own view of the object, and calls of `name` are
+/// redirected to it with their pointer arguments converted.
+fn opaque_model_name(name: &str) -> String {
+    format!("__tarsier_opaque_{name}")
+}
+
+/// Makes calls of body-less functions that have an opaque model call the
+/// model instead, converting pointer arguments to the model's parameter
+/// types. A call whose arguments or result do not fit the model otherwise
+/// (another arity, a non-pointer type that differs) is left alone.
+fn redirect_opaque_calls(program: &mut Program) {
+    let mut redirect = HashMap::new();
+    for function in program.functions.values() {
+        if function.body.is_none() {
+            let model = opaque_model_name(&function.name);
+            if let Some(m) = program.function(&model).filter(|&m| program.functions[m].body.is_some()) {
+                redirect.insert(function.symbol, m);
+            }
+        }
+    }
+    if redirect.is_empty() {
+        return;
+    }
+    let signatures: HashMap<_, _> = redirect
+        .values()
+        .filter_map(|&m| {
+            let sym = program.functions[m].symbol;
+            match program.types.get(program.functions[m].ty) {
+                ir::Type::Function(sig) => Some((m, (sym, program.symbols[sym].ty, sig.clone()))),
+                _ => None,
+            }
+        })
+        .collect();
+    let types = &program.types;
+    for (_, function) in program.functions.iter_mut() {
+        for instr in function.body.iter_mut().flatten() {
+            let InstrKind::Call { lhs, callee, args } = &mut instr.kind else { continue };
+            let ExprKind::Sym(sym) = callee.kind else { continue };
+            let Some(&model) = redirect.get(&sym) else { continue };
+            let Some((model_sym, model_ty, sig)) = signatures.get(&model) else { continue };
+            let fits = |from: ir::TypeId, to: ir::TypeId| from == to || (types.is_pointer(from) && types.is_pointer(to));
+            let result_fits = lhs.as_ref().is_none_or(|l| l.ty == sig.ret);
+            if args.len() != sig.params.len() || !result_fits || !args.iter().zip(&sig.params).all(|(a, &p)| fits(a.ty, p)) {
+                continue;
+            }
+            for (arg, &param) in args.iter_mut().zip(&sig.params) {
+                if arg.ty != param {
+                    *arg = Expr::cast(arg.clone(), param);
+                }
+            }
+            *callee = Expr::sym(*model_sym, *model_ty);
+        }
+    }
 }
 
 /// Parses every model file, prefixed with the data model's prelude.
@@ -245,7 +307,7 @@ fn link(
 }
 
 /// `unit` without the definitions and declarations of names not `needed`
-/// (type definitions stay).
+/// (type definitions and struct, union and enum declarations stay).
 fn keep_needed(unit: TranslationUnit, needed: &HashSet<String>) -> TranslationUnit {
     let is_needed = |name: &Option<String>| name.as_ref().is_some_and(|n| needed.contains(n));
     let items = unit
@@ -255,6 +317,7 @@ fn keep_needed(unit: TranslationUnit, needed: &HashSet<String>) -> TranslationUn
             ExternalDecl::Function(f) => is_needed(&f.declarator.name),
             ExternalDecl::Declaration(d) => {
                 d.specs.storage == Some(StorageClass::Typedef)
+                    || d.declarators.is_empty()
                     || d.declarators.iter().any(|i| is_needed(&i.declarator.name))
             }
             ExternalDecl::StaticAssert(_) | ExternalDecl::Asm(..) => true,

@@ -2,7 +2,8 @@
 //! primitives of ESBMC and CPROVER (`__ESBMC_POINTER_OFFSET`,
 //! `__CPROVER_same_object`, `__ESBMC_r_ok`, object sizes, ...), GCC's
 //! `__builtin_object_size`, and GCC's bit built-ins (`clz`, `ctz`,
-//! `popcount`, `parity`, `ffs`, `bswap`). They are calls of body-less
+//! `popcount`, `parity`, `ffs`, `bswap`) with the C library's `ffs`,
+//! `ffsl` and `ffsll`. They are calls of body-less
 //! functions in the IR; this module names them, so symex and the
 //! interpreter recognise the same set and give it the same semantics.
 
@@ -72,7 +73,11 @@ pub enum BitOp {
 /// declared built-in receives promoted arguments, so the argument's type
 /// does not tell.
 pub fn bit_builtin(name: &str, long_bits: u32) -> Option<(BitOp, u32)> {
-    let bare = name.strip_prefix("__builtin_")?;
+    // The C library's `ffs` family (strings.h) is GCC's built-in.
+    let bare = match name {
+        "ffs" | "ffsl" | "ffsll" => name,
+        _ => name.strip_prefix("__builtin_")?,
+    };
     if let Some(width) = bare.strip_prefix("bswap") {
         return match width {
             "16" | "32" | "64" => Some((BitOp::Bswap, width.parse().ok()?)),
@@ -138,6 +143,8 @@ mod tests {
         assert_eq!(bit_builtin("__builtin_bswap16", 64), Some((BitOp::Bswap, 16)));
         assert_eq!(bit_builtin("__builtin_bswap8", 64), None);
         assert_eq!(bit_builtin("clz", 64), None);
+        assert_eq!(bit_builtin("ffsl", 64), Some((BitOp::Ffs, 64)));
+        assert_eq!(bit_builtin("ffsll", 32), Some((BitOp::Ffs, 64)));
         assert_eq!(pointer_intrinsic("__CPROVER_rw_ok"), Some(PointerIntrinsic::Accessible { write: true }));
         assert_eq!(pointer_intrinsic("__ESBMC_get_object_size"), Some(PointerIntrinsic::ObjectSize));
         assert_eq!(pointer_intrinsic("__ESBMC_assume"), None);

@@ -108,6 +108,35 @@ srand(unsigned int seed)
 {
 }
 
+/* glibc's random() draws from the same range as rand(), [0, RAND_MAX]. */
+long
+random(void)
+{
+    long value = __VERIFIER_nondet_long();
+    __VERIFIER_assume(value >= 0 && value <= 2147483647);
+    return value;
+}
+
+void
+srandom(unsigned int seed)
+{
+}
+
+void *malloc(size_t size);
+
+/* C11 aligned_alloc: the alignment must be a power of two and the size a
+   multiple of it, otherwise there is no block (NULL, errno EINVAL). The
+   block is malloc's, so free releases it. */
+void *
+aligned_alloc(size_t alignment, size_t size)
+{
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0 || size % alignment != 0) {
+        __tarsier_errno = 22;
+        return 0;
+    }
+    return malloc(size);
+}
+
 typedef struct {
     int quot;
     int rem;

@@ -25,6 +25,7 @@ pub const UNITS: &[(&str, &str)] = &[
     ("locale.c", include_str!("../c/locale.c")),
     ("math.c", include_str!("../c/math.c")),
     ("fenv.c", include_str!("../c/fenv.c")),
+    ("pthread.c", include_str!("../c/pthread.c")),
 ];
 
 /// The library types the models use, as glibc defines them for `model`.

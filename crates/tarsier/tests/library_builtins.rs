@@ -79,3 +79,157 @@ int main(void) {
 "#;
     assert_verdict("atomics-weak", program, &[], FAILED);
 }
+
+#[test]
+fn pthread_functions_have_their_single_thread_meaning() {
+    let program = r#"
+#define _GNU_SOURCE
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+pthread_mutex_t global = PTHREAD_MUTEX_INITIALIZER;
+static int calls;
+static void once(void) { calls++; }
+int main(void) {
+  pthread_mutexattr_t attr;
+  pthread_mutex_t rec, check;
+  assert(pthread_mutexattr_init(&attr) == 0);
+  assert(pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE) == 0);
+  assert(pthread_mutex_init(&rec, &attr) == 0);
+  assert(pthread_mutex_lock(&rec) == 0 && pthread_mutex_lock(&rec) == 0);
+  assert(pthread_mutex_unlock(&rec) == 0 && pthread_mutex_unlock(&rec) == 0);
+  assert(pthread_mutex_unlock(&rec) == EPERM);
+  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
+  pthread_mutex_init(&check, &attr);
+  assert(pthread_mutex_lock(&check) == 0 && pthread_mutex_lock(&check) == EDEADLK);
+  assert(pthread_mutex_trylock(&global) == 0 && pthread_mutex_trylock(&global) == EBUSY);
+  assert(pthread_mutex_destroy(&global) == EBUSY);
+  pthread_key_t k1, k2;
+  int v;
+  assert(pthread_key_create(&k1, 0) == 0 && pthread_key_create(&k2, 0) == 0 && k1 != k2);
+  assert(pthread_getspecific(k1) == 0);
+  assert(pthread_setspecific(k2, &v) == 0 && pthread_getspecific(k2) == &v);
+  assert(pthread_join(pthread_self(), 0) == ESRCH);
+  pthread_once_t o = PTHREAD_ONCE_INIT;
+  pthread_once(&o, once);
+  pthread_once(&o, once);
+  assert(calls == 1);
+  pthread_exit(0);
+  assert(0);
+}
+"#;
+    assert_verdict("pthread-sequential", program, &[], SUCCESSFUL);
+    let relock = r#"
+#include <assert.h>
+#include <pthread.h>
+int nondet_int(void);
+int main(void) {
+  pthread_mutex_t m;
+  pthread_mutex_init(&m, 0);
+  int x = nondet_int();
+  pthread_mutex_lock(&m);
+  if (x)
+    pthread_mutex_lock(&m); /* waits forever: no violation below */
+  assert(!x);
+  return 0;
+}
+"#;
+    assert_verdict("pthread-relock-blocks", relock, &[], SUCCESSFUL);
+    let wrong = r#"
+#include <assert.h>
+#include <pthread.h>
+int main(void) {
+  pthread_key_t k;
+  assert(pthread_key_create(&k, 0) != 0);
+  return 0;
+}
+"#;
+    assert_verdict("pthread-key-created", wrong, &[], FAILED);
+}
+
+#[test]
+fn c11_threads_functions_are_sequential_too() {
+    let program = r#"
+#include <assert.h>
+#include <threads.h>
+static int calls;
+static void once(void) { calls++; }
+int main(void) {
+  mtx_t m;
+  assert(mtx_init(&m, mtx_recursive) == thrd_success);
+  assert(mtx_lock(&m) == thrd_success && mtx_trylock(&m) == thrd_success);
+  assert(mtx_unlock(&m) == thrd_success);
+  mtx_destroy(&m);
+  once_flag f = ONCE_FLAG_INIT;
+  call_once(&f, once);
+  call_once(&f, once);
+  assert(calls == 1);
+  int v = 3;
+  tss_t key;
+  assert(tss_create(&key, 0) == thrd_success && tss_set(key, &v) == thrd_success);
+  assert(*(int *)tss_get(key) == 3);
+  return 0;
+}
+"#;
+    assert_verdict("c11-threads", program, &[], SUCCESSFUL);
+}
+
+#[test]
+fn creating_a_thread_stays_unknown() {
+    let program = r#"
+#include <assert.h>
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int shared;
+void *worker(void *arg) { pthread_mutex_lock(&m); shared++; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  pthread_mutex_lock(&m);
+  assert(shared == 0);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+"#;
+    assert_verdict("pthread-create", program, &[], "VERIFICATION UNKNOWN");
+}
+
+#[test]
+fn library_helpers_follow_glibc() {
+    let program = r#"
+#include <assert.h>
+#include <stdlib.h>
+#include <strings.h>
+void *aligned_alloc(size_t, size_t);
+void __ESBMC_atomic_begin(void);
+void __ESBMC_atomic_end(void);
+int main(void) {
+  assert(ffs(0) == 0 && ffs(8) == 4 && ffsl(1L << 40) == 41 && ffsll(-1LL) == 1);
+  srandom(3);
+  long r = random();
+  assert(r >= 0 && r <= RAND_MAX);
+  assert(aligned_alloc(3, 9) == 0 && aligned_alloc(16, 24) == 0);
+  int *p = aligned_alloc(16, 32);
+  if (p) {
+    p[7] = 1;
+    free(p);
+  }
+  int x = 0;
+  __ESBMC_atomic_begin();
+  x++;
+  __ESBMC_atomic_end();
+  assert(x == 1);
+  return 0;
+}
+"#;
+    assert_verdict("library-helpers", program, &[], SUCCESSFUL);
+    let reaches_max = r#"
+#include <assert.h>
+#include <stdlib.h>
+int main(void) {
+  assert(random() != RAND_MAX);
+  return 0;
+}
+"#;
+    assert_verdict("random-max", reaches_max, &[], FAILED);
+}
