@@ -3,7 +3,7 @@
 //! `__CPROVER_same_object`, `__ESBMC_r_ok`, object sizes, ...), GCC's
 //! `__builtin_object_size`, and GCC's bit built-ins (`clz`, `ctz`,
 //! `popcount`, `parity`, `ffs`, `bswap`) with the C library's `ffs`,
-//! `ffsl` and `ffsll`. They are calls of body-less
+//! `ffsl` and `ffsll`, and the uninterpreted functions. They are calls of body-less
 //! functions in the IR; this module names them, so symex and the
 //! interpreter recognise the same set and give it the same semantics.
 
@@ -50,6 +50,14 @@ pub fn pointer_intrinsic(name: &str) -> Option<PointerIntrinsic> {
         "w_ok" | "rw_ok" => PointerIntrinsic::Accessible { write: true },
         _ => return None,
     })
+}
+
+/// Whether `name` is an uninterpreted function of ESBMC or CPROVER
+/// (`__CPROVER_uninterpreted_f`): a body-less function that is a
+/// mathematical function of its arguments. Each call's result is free,
+/// except that equal arguments give equal results; it has no side effects.
+pub fn is_uninterpreted(name: &str) -> bool {
+    ["__CPROVER_uninterpreted_", "__ESBMC_uninterpreted_"].iter().any(|p| name.starts_with(p))
 }
 
 /// A GCC bit built-in's operation.
@@ -148,5 +156,7 @@ mod tests {
         assert_eq!(pointer_intrinsic("__CPROVER_rw_ok"), Some(PointerIntrinsic::Accessible { write: true }));
         assert_eq!(pointer_intrinsic("__ESBMC_get_object_size"), Some(PointerIntrinsic::ObjectSize));
         assert_eq!(pointer_intrinsic("__ESBMC_assume"), None);
+        assert!(is_uninterpreted("__CPROVER_uninterpreted_hash") && is_uninterpreted("__ESBMC_uninterpreted_f"));
+        assert!(!is_uninterpreted("__CPROVER_assume"));
     }
 }

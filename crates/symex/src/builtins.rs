@@ -42,6 +42,11 @@ impl<'a> Symex<'a> {
             self.frames.last_mut().expect("frame").pc += 1;
             return Ok(());
         }
+        if ir::intrinsics::is_uninterpreted(name) {
+            self.call_uninterpreted(func, lhs, values)?;
+            self.frames.last_mut().expect("frame").pc += 1;
+            return Ok(());
+        }
         let mut returns_pointer = true;
         let result = match name {
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
@@ -102,6 +107,42 @@ impl<'a> Symex<'a> {
             self.assign(lhs, value)?;
         }
         self.frames.last_mut().expect("frame").pc += 1;
+        Ok(())
+    }
+
+    /// A call of an uninterpreted function: a fresh result (an input the
+    /// replay gives back) equal to every earlier call's result whose
+    /// arguments are equal (Ackermann's constraints). Arguments are
+    /// compared as values, pointers as (object, offset) as ESBMC does.
+    fn call_uninterpreted(&mut self, func: FuncId, lhs: Option<&Expr>, values: &[TermId]) -> Result<()> {
+        let name = self.program.functions[func].name.clone();
+        let ret = match self.program.types.get(self.program.functions[func].ty) {
+            ir::Type::Function(sig) => sig.ret,
+            _ => return Err(Stop::unsupported(format!("`{name}` without a function type"), self.loc)),
+        };
+        if matches!(self.program.types.get(ret), ir::Type::Void) {
+            return Ok(());
+        }
+        let result = self.fresh(&format!("{name}#return"), ret, InputKind::ExternalCall(name.clone()))?;
+        let earlier = self.uninterpreted_calls.get(&name).cloned().unwrap_or_default();
+        for (args, value) in earlier {
+            let mut same = Vec::with_capacity(args.len());
+            for (&a, &b) in args.iter().zip(values) {
+                same.push(if self.store.sort(a) == self.store.sort(b) { self.store.eq(a, b) } else { self.store.false_term() });
+            }
+            if args.len() != values.len() {
+                continue;
+            }
+            let same_args = self.store.and(&same);
+            let same_result = self.store.eq(result, value);
+            let congruent = self.store.implies(same_args, same_result);
+            self.assume(congruent);
+        }
+        self.uninterpreted_calls.entry(name).or_default().push((values.to_vec(), result));
+        if let Some(lhs) = lhs {
+            let value = self.fit_to(result, lhs.ty, false)?;
+            self.assign(lhs, value)?;
+        }
         Ok(())
     }
 

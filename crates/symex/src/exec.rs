@@ -82,6 +82,8 @@ pub(crate) struct Symex<'a> {
     pub(crate) command_line: Option<crate::environment::CommandLine>,
     /// `ir::ROUNDING_MODE_VARIABLE`, read by every rounding float operation.
     pub(crate) rounding_variable: Option<SymbolId>,
+    /// The calls of each uninterpreted function so far: arguments, result.
+    pub(crate) uninterpreted_calls: HashMap<String, Vec<(Vec<TermId>, TermId)>>,
 }
 
 impl<'a> Symex<'a> {
@@ -106,6 +108,7 @@ impl<'a> Symex<'a> {
             depth: 0,
             entry_pointer_params: Default::default(),
             command_line: None,
+            uninterpreted_calls: HashMap::new(),
         }
     }
 

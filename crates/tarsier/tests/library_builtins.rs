@@ -233,3 +233,34 @@ int main(void) {
 "#;
     assert_verdict("random-max", reaches_max, &[], FAILED);
 }
+
+#[test]
+fn uninterpreted_functions_give_equal_results_for_equal_arguments() {
+    let congruent = r#"
+int __CPROVER_uninterpreted_f(int, int);
+unsigned long __ESBMC_uninterpreted_hash(const void *);
+int nondet_int(void);
+int main(void) {
+  int x = nondet_int(), y = nondet_int(), z[2];
+  int a = __CPROVER_uninterpreted_f(x, y);
+  for (int i = 0; i < 3; i++)
+    if (i == 2)
+      __ESBMC_assert(a == __CPROVER_uninterpreted_f(x + i - 2, y), "congruence");
+  __ESBMC_assert(__ESBMC_uninterpreted_hash(&z[1]) == __ESBMC_uninterpreted_hash(z + 1), "pointers");
+  return 0;
+}
+"#;
+    assert_verdict("uninterpreted-congruence", congruent, &[], SUCCESSFUL);
+    assert_verdict("uninterpreted-congruence-incremental", congruent, &["--incremental-bmc"], SUCCESSFUL);
+    let free = r#"
+int __CPROVER_uninterpreted_f(int, int);
+int nondet_int(void);
+int main(void) {
+  int x = nondet_int(), y = nondet_int();
+  __ESBMC_assume(x != 0);
+  __ESBMC_assert(__CPROVER_uninterpreted_f(x, y) == __CPROVER_uninterpreted_f(0, y), "distinct");
+  return 0;
+}
+"#;
+    assert_verdict("uninterpreted-distinct", free, &[], FAILED);
+}

@@ -11,7 +11,7 @@ use super::value::{float_library, sign_extend, Value};
 use super::{InputKind, Outcome, UbKind};
 use crate::expr::Expr;
 use crate::instr::PropertyClass;
-use crate::intrinsics::{bit_builtin, pointer_intrinsic};
+use crate::intrinsics::{bit_builtin, is_uninterpreted, pointer_intrinsic};
 use crate::program::FuncId;
 use crate::types::Type;
 
@@ -145,6 +145,7 @@ impl Machine<'_> {
                 let len = self.string_length(s, u64::MAX)?;
                 self.int_result(u128::from(len), ret).map(Some)
             }
+            _ if is_uninterpreted(name) => self.call_uninterpreted(name, values, ret),
             _ if NONDET_PREFIXES.iter().any(|prefix| name.starts_with(prefix)) => {
                 self.input(InputKind::NondetCall(name.to_string()), ret).map(Some)
             }
@@ -157,6 +158,26 @@ impl Machine<'_> {
                     return Ok(None);
                 }
                 self.input(InputKind::ExternalCall(name.to_string()), ret).map(Some)
+            }
+        }
+    }
+
+    /// A call of an uninterpreted function returns the trace's value, which
+    /// must equal the result of any earlier call with equal arguments.
+    fn call_uninterpreted(&mut self, name: &str, values: &[Value], ret: crate::types::TypeId) -> Flow<Option<Value>> {
+        if matches!(self.program.types.get(ret), Type::Void) {
+            return Ok(None);
+        }
+        let result = self.input(InputKind::ExternalCall(name.to_string()), ret)?;
+        let earlier = self.uninterpreted_calls.iter().find(|(f, args, _)| f == name && args == values);
+        match earlier {
+            Some((_, _, value)) if *value != result => {
+                Err(Outcome::Unsupported(format!("`{name}` gave different results for equal arguments")))
+            }
+            Some(_) => Ok(Some(result)),
+            None => {
+                self.uninterpreted_calls.push((name.to_string(), values.to_vec(), result.clone()));
+                Ok(Some(result))
             }
         }
     }

@@ -55,6 +55,8 @@ pub(super) struct Machine<'a> {
     stage: Stage,
     heap_blocks: u32,
     pub unknown_functions: BTreeSet<String>,
+    /// The calls of uninterpreted functions so far: name, arguments, result.
+    pub uninterpreted_calls: Vec<(String, Vec<Value>, Value)>,
 }
 
 /// Functions whose call is the reach-error property itself.
@@ -77,6 +79,7 @@ impl<'a> Machine<'a> {
             stage: Stage::Init,
             heap_blocks: 0,
             unknown_functions: BTreeSet::new(),
+            uninterpreted_calls: Vec::new(),
         }
     }
 
