@@ -82,7 +82,7 @@ impl<'a> Symex<'a> {
             "fesetround" | "fesetenv" | "feupdateenv" => {
                 return Err(Stop::unsupported(format!("`{name}`"), self.loc));
             }
-            _ => match self.call_stdio(name, args, values)? {
+            _ => match self.call_stdio(name, args, values, lhs.is_some())? {
                 Stdio::Modelled(result) => {
                     returns_pointer = false;
                     result

@@ -15,7 +15,8 @@
 //! value constrained to the lengths that are possible, which is sound for
 //! TRUE while a FALSE still needs the interpreter's exact replay. The
 //! interpreter's addresses are not the platform's, so a violation after a
-//! printed address is not trusted at all.
+//! printed address is not trusted at all, unless nothing observes the
+//! length (the result is discarded and there is no `%n`).
 //!
 //! `sprintf`/`snprintf` store their text with the write checks, so a text
 //! longer than the buffer is an overflow; `asprintf` stores it in a heap
@@ -76,20 +77,21 @@ struct FieldTerms {
 }
 
 impl<'a> Symex<'a> {
-    /// Models the stdio output function `name` if it is one.
-    pub(crate) fn call_stdio(&mut self, name: &str, args: &'a [Expr], values: &[TermId]) -> Result<Stdio> {
+    /// Models the stdio output function `name` if it is one; `result_used`
+    /// says whether the call's result is assigned.
+    pub(crate) fn call_stdio(&mut self, name: &str, args: &'a [Expr], values: &[TermId], result_used: bool) -> Result<Stdio> {
         let int = |s: &mut Self, v: u64| -> Result<Stdio> { Ok(Stdio::Modelled(Some(s.store.bv_u64(32, v)))) };
         let Some(&first) = values.first() else { return Ok(Stdio::Other) };
         let types: Vec<TypeId> = args.iter().map(|a| a.ty).collect();
         if let Some((plain, format_index)) = format::va_list_form(format::stdio_name(name)) {
             return match self.va_arguments(format_index, &types, values)? {
-                Ok((types, values)) => self.call_print(name, plain, &types, &values),
+                Ok((types, values)) => self.call_print(name, plain, &types, &values, result_used),
                 Err(why) => Ok(Stdio::Unsupported(why)),
             };
         }
         match format::stdio_name(name) {
             plain @ ("printf" | "fprintf" | "dprintf" | "sprintf" | "snprintf" | "asprintf") => {
-                self.call_print(name, plain, &types, values)
+                self.call_print(name, plain, &types, values, result_used)
             }
             "puts" => {
                 let length = self.string_length(first, None)?;
@@ -123,11 +125,11 @@ impl<'a> Symex<'a> {
 
     /// The printf-family function `plain` (called as `name`) with its
     /// arguments' types and values.
-    fn call_print(&mut self, name: &str, plain: &str, types: &[TypeId], values: &[TermId]) -> Result<Stdio> {
+    fn call_print(&mut self, name: &str, plain: &str, types: &[TypeId], values: &[TermId], result_used: bool) -> Result<Stdio> {
         let Some(&first) = values.first() else { return Ok(Stdio::Other) };
         match plain {
-            "printf" => self.print(name, 0, types, values),
-            "fprintf" | "dprintf" => self.print(name, 1, types, values),
+            "printf" => self.print(name, 0, types, values, result_used),
+            "fprintf" | "dprintf" => self.print(name, 1, types, values, result_used),
             "sprintf" => self.print_to_string(first, None, 1, types, values),
             "asprintf" => self.print_allocated(first, types, values),
             _ => match values.get(1).and_then(|&v| self.store.as_bv_const(v)).and_then(BvValue::to_u64) {
@@ -179,18 +181,22 @@ impl<'a> Symex<'a> {
         Ok(Ok((plain_types, plain_values)))
     }
 
-    /// A printf-style call whose format is argument `format_index`.
-    fn print(&mut self, name: &str, format_index: usize, types: &[TypeId], values: &[TermId]) -> Result<Stdio> {
+    /// A printf-style call whose format is argument `format_index`. The
+    /// text goes nowhere, so the length of a printed address matters only
+    /// when the result is used or a `%n` stores a count.
+    fn print(&mut self, name: &str, format_index: usize, types: &[TypeId], values: &[TermId], result_used: bool) -> Result<Stdio> {
         let pieces = match self.checked_format(format_index, types, values)? {
             Ok(pieces) => pieces,
             Err(why) => return Ok(Stdio::Unsupported(why)),
         };
+        let stores_count = pieces.iter().any(|p| matches!(p, Piece::Conversion(spec) if spec.conversion == b'n'));
+        let observer = (result_used || stores_count).then_some(name);
         let mut next = format_index + 1;
         let mut printed = self.length_const(0);
         for piece in &pieces {
             let length = match piece {
                 Piece::Text(text) => self.length_const(text.len() as u64),
-                Piece::Conversion(spec) => self.conversion_length(name, spec, types, values, &mut next, printed)?,
+                Piece::Conversion(spec) => self.conversion_length(observer, spec, types, values, &mut next, printed)?,
             };
             printed = self.store.bv_add(printed, length);
         }
@@ -543,9 +549,10 @@ impl<'a> Symex<'a> {
     }
 
     /// The length of one conversion's text; consumes its arguments.
+    /// `observer` names the call when something observes the length.
     fn conversion_length(
         &mut self,
-        name: &str,
+        observer: Option<&str>,
         spec: &Spec,
         types: &[TypeId],
         values: &[TermId],
@@ -559,7 +566,7 @@ impl<'a> Symex<'a> {
         let body = match argument {
             Argument::Signed(bits) | Argument::Unsigned(bits) => {
                 let signed = matches!(argument, Argument::Signed(_));
-                let value = self.integer_argument(name, value, ty, bits);
+                let value = self.integer_argument(observer, value, ty, bits);
                 self.integer_length(spec, &field, value, bits, signed)
             }
             Argument::Double => self.double_length(spec, &field, value),
@@ -571,7 +578,7 @@ impl<'a> Symex<'a> {
                 });
                 self.string_length(value, limit)?
             }
-            Argument::Pointer => self.pointer_length(name, value),
+            Argument::Pointer => self.pointer_length(observer, value),
             Argument::Count(bits) => {
                 let count = repr::resize(self.store, printed, bits, false);
                 let place = self.deref_place(value, 1);
@@ -630,10 +637,10 @@ impl<'a> Symex<'a> {
 
     /// An integer argument as `bits` bits: extended by its own type, or,
     /// for a pointer, an arbitrary address.
-    fn integer_argument(&mut self, name: &str, value: TermId, ty: ir::TypeId, bits: u32) -> TermId {
+    fn integer_argument(&mut self, observer: Option<&str>, value: TermId, ty: ir::TypeId, bits: u32) -> TermId {
         if self.program.types.is_pointer(ty) {
             let t = self.store.true_term();
-            self.address_printed(name, t);
+            self.address_printed(observer, t);
             return self.store.var("printed_address", smt::Sort::BitVec(bits));
         }
         if self.store.sort(value) == smt::Sort::Bool {
@@ -724,11 +731,11 @@ impl<'a> Symex<'a> {
 
     /// `%p`: `(nil)` for NULL, else `0x` and one to all hex digits of an
     /// address.
-    fn pointer_length(&mut self, name: &str, pointer: TermId) -> TermId {
+    fn pointer_length(&mut self, observer: Option<&str>, pointer: TermId) -> TermId {
         let null = self.layout.null(self.store);
         let is_null = self.store.eq(pointer, null);
         let not_null = self.store.not(is_null);
-        self.address_printed(name, not_null);
+        self.address_printed(observer, not_null);
         let nil = self.length_const(5);
         let digits = u64::from(self.layout.pointer_bits / 4);
         let address = self.length_between(3, 2 + digits, "printed_address_length");
@@ -738,8 +745,9 @@ impl<'a> Symex<'a> {
     /// Addresses are not modelled (the interpreter's are not the
     /// platform's), so the length of a printed address is any possible
     /// one, and a violation on a path where `printing` holds is not
-    /// trusted.
-    fn address_printed(&mut self, name: &str, printing: TermId) {
+    /// trusted when the call `observer` lets the length be observed.
+    fn address_printed(&mut self, observer: Option<&str>, printing: TermId) {
+        let Some(name) = observer else { return };
         let call = UnmodelledCall {
             guard: self.store.and2(self.state.guard, printing),
             name: format!("{name} (an address printed)"),

@@ -371,3 +371,31 @@ int main(void) {
 "#;
     assert_verdict("vprintf-too-few", too_few, &[], FAILED);
 }
+
+#[test]
+fn a_printed_address_is_untrusted_only_when_its_length_is_observed() {
+    let discarded = r#"
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  int *p = malloc(sizeof *p);
+  printf("%p\n", (void *)p);
+  free(p);
+  printf("%p\n", (void *)p);
+  free(p);
+  return 0;
+}
+"#;
+    assert_verdict("printf-address-discarded", discarded, &[], FAILED);
+    let observed = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  int x;
+  int r = printf("%p", (void *)&x);
+  assert(r == 14);
+  return 0;
+}
+"#;
+    assert_verdict("printf-address-observed", observed, &[], "VERIFICATION UNKNOWN");
+}
