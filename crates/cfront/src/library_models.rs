@@ -315,6 +315,8 @@ fn keep_needed(unit: TranslationUnit, needed: &HashSet<String>) -> TranslationUn
         .into_iter()
         .filter(|item| match item {
             ExternalDecl::Function(f) => is_needed(&f.declarator.name),
+            // Type definitions stay: typedefs, and tags or enumeration
+            // constants declared without an object.
             ExternalDecl::Declaration(d) => {
                 d.specs.storage == Some(StorageClass::Typedef)
                     || d.declarators.is_empty()
