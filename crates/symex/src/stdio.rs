@@ -315,6 +315,11 @@ impl<'a> Symex<'a> {
         }
         for chunk in &mut chunks {
             if let Chunk::String { pointer, precision, length } = chunk {
+                if self.layout.known_targets(self.store, *pointer).is_none() {
+                    // Copied byte by byte, its reads would be checked where
+                    // `string_length` does not check them.
+                    return Ok(Err("`%s` of a pointer of unknown origin in a string".into()));
+                }
                 let limit = precision.map(|p| self.length_const(u64::from(p)));
                 *length = self.string_length(*pointer, limit)?;
             }
