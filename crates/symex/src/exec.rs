@@ -548,9 +548,10 @@ impl<'a> Symex<'a> {
 
     fn call_through_pointer(&mut self, callee: &'a Expr, values: Vec<TermId>, arg_types: Vec<ir::TypeId>) -> Result<()> {
         let pointer = self.eval(callee)?;
-        let numbers = self.layout.known_targets(self.store, pointer).ok_or_else(|| {
-            Stop::unsupported("call through a function pointer whose targets are not known", self.loc)
-        })?;
+        let numbers = match self.layout.known_targets(self.store, pointer) {
+            Some(numbers) => numbers,
+            None => self.address_taken_functions(values.len()),
+        };
         let object = self.layout.object_of(self.store, pointer);
         let mut cases = Vec::new();
         let mut any = Vec::new();
@@ -581,6 +582,24 @@ impl<'a> Symex<'a> {
         }
         self.frames.last_mut().expect("frame").deferred_calls = cases;
         self.next_deferred_call()
+    }
+
+    /// The numbers of the functions with a body whose address the program
+    /// has taken so far and that take `arg_count` arguments: the targets of
+    /// a call through a pointer whose value set is lost (CBMC's fallback).
+    /// A function pointer's value can only come from taking an address; if
+    /// it may still be something else, the invalid-pointer check fails.
+    fn address_taken_functions(&self, arg_count: usize) -> Vec<u64> {
+        let fits = |f: FuncId| {
+            let function = &self.program.functions[f];
+            let variadic = matches!(self.program.types.get(function.ty), ir::Type::Function(sig) if sig.variadic);
+            function.body.is_some() && (function.params.len() == arg_count || (variadic && function.params.len() <= arg_count))
+        };
+        let addressable = self.objects.addressable().iter().map(|&o| self.objects.get(o));
+        addressable
+            .filter(|object| matches!(object.kind, ObjectKind::Function(f) if fits(f)))
+            .filter_map(|object| object.number)
+            .collect()
     }
 
     /// Starts the next function-pointer case of the current frame's call,

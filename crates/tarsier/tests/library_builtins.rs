@@ -264,3 +264,45 @@ int main(void) {
 "#;
     assert_verdict("uninterpreted-distinct", free, &[], FAILED);
 }
+
+#[test]
+fn calls_through_pointers_of_lost_origin_reach_every_address_taken_function() {
+    let program = r#"
+#include <assert.h>
+#include <stdlib.h>
+int nondet_int(void);
+typedef int (*handler)(int);
+int add_one(int x) { return x + 1; }
+int sub_one(int x) { return x - 1; }
+int twice(int x, int y) { return 2 * x; }
+handler handlers[2] = { add_one, sub_one };
+int main(void) {
+  int (*other)(int, int) = twice;
+  int i = nondet_int();
+  __ESBMC_assume(i >= 0 && i < 2);
+  int r = handlers[i](5);
+  assert(r == 6 || r == 4);
+  handler *heap = malloc(sizeof(handler));
+  if (heap) {
+    *heap = i ? add_one : sub_one;
+    assert((*heap)(1) != 1);
+  }
+  return other(r, 0) > 0 ? 0 : 1;
+}
+"#;
+    assert_verdict("function-pointer-fallback", program, &[], SUCCESSFUL);
+    let wrong = r#"
+#include <assert.h>
+int nondet_int(void);
+int add_one(int x) { return x + 1; }
+int sub_one(int x) { return x - 1; }
+int (*handlers[2])(int) = { add_one, sub_one };
+int main(void) {
+  int i = nondet_int();
+  __ESBMC_assume(i >= 0 && i < 2);
+  assert(handlers[i](5) == 6);
+  return 0;
+}
+"#;
+    assert_verdict("function-pointer-fallback-fails", wrong, &[], FAILED);
+}
