@@ -139,6 +139,9 @@ impl Run<'_> {
                 SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
             }
         }
+        if let Some(outcome) = self.conditional_approximation(&mut solver) {
+            return BoundResult::Done(outcome);
+        }
         let equation = &self.execution.equation;
         let verdict = if equation.approximations_affect_true() {
             let what: Vec<&str> =
@@ -150,6 +153,26 @@ impl Run<'_> {
             Verdict::True
         };
         BoundResult::Done(self.outcome(verdict))
+    }
+
+    /// UNKNOWN when some approximation's condition can hold (after no
+    /// violation was found).
+    fn conditional_approximation(&mut self, solver: &mut BitBlastSolver) -> Option<Outcome> {
+        let approximations = self.execution.equation.conditional_approximations.clone();
+        if approximations.is_empty() {
+            return None;
+        }
+        let conditions: Vec<TermId> = approximations.iter().map(|(condition, _)| *condition).collect();
+        let any = self.store.or(&conditions);
+        let reason = match self.solve(solver, any) {
+            SatResult::Unsat => return None,
+            SatResult::Sat => {
+                let what: Vec<&str> = approximations.iter().map(|(_, a)| a.what.as_str()).collect();
+                format!("no violation found, but the model is approximate: {}", what.join("; "))
+            }
+            SatResult::Unknown(reason) => reason,
+        };
+        Some(self.outcome(Verdict::Unknown(reason)))
     }
 
     /// Solves `query` within the equation's preferences (a counterexample
@@ -177,7 +200,9 @@ impl Run<'_> {
             solver.set_time_limit(Some(left));
         }
         self.stats.solver_calls += 1;
-        let result = solver.check(&self.store, &[query]);
+        let mut query = vec![query];
+        query.extend(&self.execution.equation.constraints);
+        let result = solver.check(&self.store, &query);
         self.stats.solver = solver.stats();
         result
     }
@@ -233,8 +258,9 @@ impl Run<'_> {
     fn write_formula(&mut self, properties: &[TermId], unwinding: &[TermId]) -> Result<(), String> {
         let Some(path) = &self.config.smt_formula else { return Ok(()) };
         let all: Vec<TermId> = properties.iter().chain(unwinding).copied().collect();
-        let any = self.store.or(&all);
-        let text = smt::to_smtlib2(&self.store, &[any], "ALL");
+        let mut formula = vec![self.store.or(&all)];
+        formula.extend(&self.execution.equation.constraints);
+        let text = smt::to_smtlib2(&self.store, &formula, "ALL");
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }

@@ -2,7 +2,9 @@
 //! first in program order that the model violates), the assignments on the
 //! path up to it, and the nondeterministic inputs in order.
 
+use ir::interp::AddressKey;
 use ir::{Loc, Program, Property, Type, TypeId};
+use std::collections::HashMap;
 use smt::{Evaluator, Model, TermId, TermStore, Value};
 use symex::memory::{INVALID_OBJECT, NULL_OBJECT};
 use symex::{Execution, InputKind};
@@ -40,6 +42,10 @@ pub struct Counterexample {
     /// Functions without a body called on the path (their effect is only
     /// approximated, so such a counterexample is not trusted).
     pub unmodelled_calls: Vec<String>,
+    /// The integer addresses the model gives the exposed objects, by the
+    /// key the interpreter knows them by (keys naming several objects,
+    /// such as a local of a recursive function, are left out).
+    pub addresses: HashMap<AddressKey, u64>,
 }
 
 fn is_true(evaluator: &mut Evaluator, t: TermId) -> Result<bool, String> {
@@ -107,7 +113,9 @@ pub(crate) fn build(
             unmodelled_calls.push(call.name.clone());
         }
     }
+    let addresses = addresses(execution, &mut evaluator)?;
     Ok(Counterexample {
+        addresses,
         unmodelled_calls,
         property: failed.property.clone(),
         loc: failed.loc,
@@ -115,6 +123,21 @@ pub(crate) fn build(
         trace,
         inputs,
     })
+}
+
+/// The model's base address of every exposed object that one key names.
+fn addresses(execution: &Execution, evaluator: &mut Evaluator) -> Result<HashMap<AddressKey, u64>, String> {
+    let mut found: HashMap<AddressKey, Option<u64>> = HashMap::new();
+    for &object in execution.objects.exposed() {
+        let object = execution.objects.get(object);
+        let (Some(key), Some(base)) = (object.address_key(), object.base) else { continue };
+        let value = match evaluator.eval(base).map_err(|e| format!("cannot evaluate the model: {e}"))? {
+            Value::Bv(bv) => bv.to_u64(),
+            _ => None,
+        };
+        found.entry(key).and_modify(|seen| *seen = None).or_insert(value);
+    }
+    Ok(found.into_iter().filter_map(|(key, base)| Some((key, base?))).collect())
 }
 
 /// How an input is named in the trace.

@@ -61,6 +61,7 @@ pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) 
         malloc_may_fail: !config.force_malloc_success,
         record_trace: false,
         unwind: config.unwind.filter(|_| unwinding),
+        addresses: cex.addresses.clone(),
         ..interp::Config::default()
     };
     let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()] };

@@ -65,6 +65,9 @@ pub struct Symbol {
     /// An object of static storage defined with a const-qualified type:
     /// modifying it after its initialization is undefined (C11 6.7.3p6).
     pub read_only: bool,
+    /// The alignment in bytes the declaration asks for beyond its type's
+    /// (`_Alignas`, `__attribute__((aligned))`); 0 when none.
+    pub align: u64,
     pub loc: Loc,
 }
 

@@ -105,6 +105,12 @@ pub struct Equation {
     /// counterexample (its environment's limits): a solver looks for a
     /// violation that satisfies them first.
     pub preferences: Vec<TermId>,
+    /// Facts of every execution, conjoined with every query: where objects
+    /// whose addresses are seen as integers may lie (see `crate::address`).
+    pub constraints: Vec<TermId>,
+    /// Approximations that only apply when their condition can hold: "no
+    /// violation found" is TRUE only if none of the conditions can.
+    pub conditional_approximations: Vec<(TermId, Approximation)>,
     /// Function and loop-bound counts, for statistics.
     pub executed_instructions: u64,
 }

@@ -329,9 +329,19 @@ impl<'a> Symex<'a> {
             }
             let bits_equal = self.store.eq(x, y);
             let mixed = self.integer_meets_object(x, y);
-            let unrelated = self.store.var("address_equality", Sort::Bool);
-            let could_be = self.store.and2(mixed, unrelated);
-            let equal = self.store.or2(bits_equal, could_be);
+            let equal = if self.store.is_false(mixed) {
+                bits_equal
+            } else if unknown(self, x) || unknown(self, y) {
+                let unrelated = self.store.var("address_equality", Sort::Bool);
+                let could_be = self.store.and2(mixed, unrelated);
+                self.store.or2(bits_equal, could_be)
+            } else {
+                // A pointer made from an integer equals an object's pointer
+                // when their addresses are equal (which exposes the object).
+                let (ax, ay) = (self.pointer_to_address(x), self.pointer_to_address(y));
+                let same_address = self.store.eq(ax, ay);
+                self.store.ite(mixed, same_address, bits_equal)
+            };
             return if op == BinOp::Eq { equal } else { self.store.not(equal) };
         }
         let same = self.same_object(x, y);
@@ -395,11 +405,16 @@ impl<'a> Symex<'a> {
                 } else {
                     v
                 };
-                if from_ptr != to_ptr && !self.is_null_constant(v) {
-                    self.approximate("conversion between pointer and integer (addresses follow the model's layout)", true);
-                }
                 let signed = self.program.types.is_signed(from);
-                Ok(repr::resize(self.store, v, w, signed))
+                if from_ptr == to_ptr || self.is_null_constant(v) {
+                    return Ok(repr::resize(self.store, v, w, signed));
+                }
+                if from_ptr {
+                    let address = self.pointer_to_address(v);
+                    return Ok(repr::resize(self.store, address, w, false));
+                }
+                let address = repr::resize(self.store, v, self.layout.pointer_bits, signed);
+                Ok(self.address_to_pointer(address))
             }
             other => unreachable!("cast to sort {other:?}"),
         }

@@ -15,6 +15,7 @@
 //! bytes, pointers are `object ++ offset` bit-vectors (see [`memory`]).
 
 pub mod arith;
+mod address;
 pub mod equation;
 mod environment;
 mod exec;

@@ -68,6 +68,9 @@ pub struct Object {
     pub zero_filled: bool,
     /// The number used in pointers, once the address has been taken.
     pub number: Option<u64>,
+    /// The integer address (pointer width), once it has been seen as an
+    /// integer (see [`crate::address`]).
+    pub base: Option<TermId>,
 }
 
 impl Object {
@@ -97,6 +100,20 @@ impl Object {
     pub fn is_dynamic(&self) -> bool {
         matches!(self.kind, ObjectKind::Heap { .. })
     }
+    /// What names this object in the interpreter too (for placing it at
+    /// its address in a replay).
+    pub fn address_key(&self) -> Option<ir::interp::AddressKey> {
+        use ir::interp::AddressKey;
+        match &self.kind {
+            ObjectKind::Global(symbol) | ObjectKind::StringLiteral(symbol) | ObjectKind::Local { symbol, .. } => {
+                Some(AddressKey::Symbol(*symbol))
+            }
+            ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => Some(AddressKey::Allocation(*loc)),
+            ObjectKind::Function(func) => Some(AddressKey::Function(*func)),
+            ObjectKind::Environment => Some(AddressKey::Environment(self.name.clone())),
+            ObjectKind::ReturnValue { .. } => None,
+        }
+    }
 }
 
 /// Largest object symex keeps as one bit-vector.
@@ -110,15 +127,26 @@ pub const BYTE_INDEX_BITS: u32 = 64;
 pub struct Objects {
     objects: ir::PrimaryMap<ObjectId, Object>,
     by_number: Vec<ObjectId>,
+    /// Objects with an integer address, in the order they got it.
+    exposed: Vec<ObjectId>,
 }
 
 impl Objects {
     pub fn add(&mut self, kind: ObjectKind, name: String, size: u64) -> ObjectId {
-        self.objects.push(Object { kind, name, size, size_term: None, byte_array: false, zero_filled: false, number: None })
+        self.objects.push(Object { kind, name, size, size_term: None, byte_array: false, zero_filled: false, number: None, base: None })
     }
     /// Gives `id` the symbolic size `size` (at most a flat object's capacity).
     pub fn set_symbolic_size(&mut self, id: ObjectId, size: TermId) {
         self.objects[id].size_term = Some(size);
+    }
+    /// Gives `id` its integer address `base`.
+    pub fn set_base(&mut self, id: ObjectId, base: TermId) {
+        self.objects[id].base = Some(base);
+        self.exposed.push(id);
+    }
+    /// Objects with an integer address, in the order they got it.
+    pub fn exposed(&self) -> &[ObjectId] {
+        &self.exposed
     }
     pub fn mark_zero_filled(&mut self, id: ObjectId) {
         self.objects[id].zero_filled = true;

@@ -55,3 +55,61 @@ fn a_violation_on_a_small_variable_length_array_is_confirmed() {
           __ESBMC_assert(__ESBMC_r_ok(a, m), \"readable\"); return 0; }\n";
     assert_verdict("vla-replayable", source, &[], FAILED);
 }
+
+/// Pointer/integer conversions (PNVI-ae, as symex and the interpreter both
+/// implement it): the verdict of `body` inside `main`.
+fn check_addresses(test: &str, body: &str, expected: &str) {
+    let source = format!("#include <stdint.h>\n#include <stdlib.h>\n#include <assert.h>\nint main(void) {{\n{body}\nreturn 0;\n}}\n");
+    assert_verdict(test, &source, &[], expected);
+}
+
+#[test]
+fn an_integer_round_trip_returns_to_the_object() {
+    let body = "struct S { int x, y, z; } s = { 1, 2, 3 };\n\
+        uintptr_t u = (uintptr_t)&s.x; u *= 2; u -= (uintptr_t)&s; u += 8;\n\
+        int *p = (int *)u; *p = 7; assert(s.z == 7);";
+    check_addresses("round-trip", body, SUCCESSFUL);
+    check_addresses("round-trip-wrong", &body.replace("s.z == 7", "s.z == 3"), FAILED);
+}
+
+#[test]
+fn addresses_follow_declared_and_abi_alignment_only() {
+    let body = "_Alignas(16) char c; char buf[16]; int i;\n\
+        assert((uintptr_t)&c % 16 == 0); assert((uintptr_t)buf % 16 == 0); assert((uintptr_t)&i % 4 == 0);";
+    check_addresses("aligned", body, SUCCESSFUL);
+    check_addresses("over-aligned", "_Alignas(16) char c; assert((uintptr_t)&c % 32 == 0);", FAILED);
+    check_addresses("char-unaligned", "char c[2]; assert((uintptr_t)&c[1] % 2 == 0);", FAILED);
+}
+
+#[test]
+fn an_integer_equal_to_an_exposed_address_points_into_that_object() {
+    let body = "static char a[8], b[8]; uintptr_t n = (uintptr_t)rand();\n\
+        char *p = (char *)(n * 8 - (uintptr_t)&a[0]);\n\
+        if ((uintptr_t)p == (uintptr_t)&b[0]) { *p = 3; assert(b[0] == 0); }";
+    check_addresses("integer-into-object", body, FAILED);
+    let literal = "const char *s = \"\"; const char *q = (const char *)0x55a8a2e6b007; assert(q != s);";
+    check_addresses("integer-equals-literal", literal, FAILED);
+}
+
+#[test]
+fn objects_not_alive_together_may_share_an_address() {
+    let reuse = "int *y = malloc(sizeof *y); intptr_t ay = (intptr_t)y; free(y);\n\
+        int *x = malloc(sizeof *x); intptr_t ax = (intptr_t)x;\n\
+        if (ax == ay) free(x);\n\
+        free(x);";
+    check_addresses("heap-reuse", reuse, FAILED);
+    let together = "int *y = malloc(sizeof *y); int *x = malloc(sizeof *x);\n\
+        if (x && y) assert((intptr_t)x != (intptr_t)y);\n\
+        free(x); free(y);";
+    check_addresses("heap-apart", together, SUCCESSFUL);
+}
+
+#[test]
+fn an_integer_that_addresses_no_object_is_never_proved_lost() {
+    let body = "uintptr_t a = (uintptr_t)1 << 60; if ((uintptr_t)(char *)a == a) assert(0);";
+    let source = format!("#include <stdint.h>\n#include <assert.h>\nint main(void) {{ {body} return 0; }}\n");
+    if common::front_end_ready("non-canonical") {
+        let answer = common::verdict("non-canonical", &source, &[]);
+        assert!(!answer.starts_with(SUCCESSFUL), "{answer}");
+    }
+}

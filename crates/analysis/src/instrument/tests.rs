@@ -24,6 +24,7 @@ impl Builder {
             ty,
             kind: SymbolKind::Function(fid),
             thread_local: false,
+            align: 0,
             read_only: false,
             loc: Loc::NONE,
         });
@@ -38,6 +39,7 @@ impl Builder {
             ty,
             kind: SymbolKind::Local(f),
             thread_local: false,
+            align: 0,
             read_only: false,
             loc: Loc::NONE,
         });

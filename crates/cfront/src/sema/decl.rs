@@ -707,11 +707,32 @@ impl<'a> Sema<'a> {
         let base = self.resolve_specs(&d.specs)?;
         let mut result = Ok(());
         for id in &d.declarators {
-            if let Err(e) = self.init_declarator(d, &base, id) {
+            if let Err(e) = self.init_declarator(d, &base, id).and_then(|()| self.record_declared_alignment(d, id)) {
                 result = Err(e);
             }
         }
         result
+    }
+
+    /// Gives the declared object the alignment its declaration asks for
+    /// (`_Alignas`, `aligned` on the specifiers or the declarator), which
+    /// its type does not carry; addresses seen as integers follow it.
+    fn record_declared_alignment(&mut self, d: &ast::Declaration, id: &ast::InitDeclarator) -> R<()> {
+        if d.specs.storage == Some(StorageClass::Typedef) {
+            return Ok(());
+        }
+        let declared = self
+            .aligned_attr(&d.specs.attrs)?
+            .max(self.aligned_attr(&id.declarator.attrs)?)
+            .max(self.alignas(&d.specs.alignas)?);
+        let Some(name) = &id.declarator.name else { return Ok(()) };
+        if let Some(Ordinary::Symbol { sym }) = self.scopes.lookup(name).cloned() {
+            let symbol = &mut self.prog.symbols[sym];
+            if !matches!(symbol.kind, SymbolKind::Function(_)) {
+                symbol.align = symbol.align.max(declared);
+            }
+        }
+        Ok(())
     }
 
     fn auto_type_declarator(&mut self, d: &ast::Declaration, id: &ast::InitDeclarator) -> R<()> {

@@ -3,7 +3,7 @@
 //! values (little-endian, composites through the front end's layout).
 
 use super::exec::{Flow, Machine};
-use super::memory::{Bytes, ObjectKind, Pointer, INVALID_OBJECT, NULL_OBJECT};
+use super::memory::{Bytes, Memory, ObjectKind, Pointer, INVALID_OBJECT, NULL_OBJECT};
 use super::value::{
     float_binary, float_compare, float_convert, float_to_int, int_binary, int_compare, int_to_float, sign_extend, HostFloat,
     IntOperand, Value,
@@ -346,9 +346,17 @@ impl Machine<'_> {
 
     fn pointer_binary(&mut self, op: BinOp, p: Pointer, q: Pointer, operand_ty: TypeId, ty: TypeId) -> Flow<Value> {
         let (pa, qa) = (self.memory.address_of(p), self.memory.address_of(q));
+        // A pointer made from an integer equals an object's pointer when
+        // their addresses are equal, which exposes the object.
+        let mixed = Memory::is_from_integer(p) != Memory::is_from_integer(q) && !p.is_null() && !q.is_null();
+        if mixed && matches!(op, BinOp::Eq | BinOp::Ne) {
+            self.expose(p.object)?;
+            self.expose(q.object)?;
+        }
+        let equal = if mixed { pa == qa } else { p == q };
         let truth = match op {
-            BinOp::Eq => p == q,
-            BinOp::Ne => p != q,
+            BinOp::Eq => equal,
+            BinOp::Ne => !equal,
             BinOp::Lt => pa < qa,
             BinOp::Le => pa <= qa,
             BinOp::Gt => pa > qa,
@@ -394,6 +402,7 @@ impl Machine<'_> {
                 float_convert(*from_format, *to_format, *bits, mode).ok_or_else(|| unsupported_float(*from_format))?
             }
             (Type::Pointer(_), Type::Int { bits: width, .. }, Value::Ptr(p)) => {
+                self.expose(p.object)?;
                 u128::from(self.memory.address_of(*p)) & low_mask(*width)
             }
             (Type::Int { .. } | Type::Bool, Type::Pointer(_), Value::Scalar(bits)) => {

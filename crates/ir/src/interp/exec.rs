@@ -4,7 +4,7 @@
 use super::eval::Place;
 use super::memory::{AccessError, Lifetime, Memory, ObjectId, ObjectKind, Pointer};
 use super::value::{sign_extend, Value};
-use super::{Config, InputKind, InputProvider, InputRequest, Outcome, Run, TraceStep, UbKind, Violation};
+use super::{AddressKey, Config, InputKind, InputProvider, InputRequest, Outcome, Run, TraceStep, UbKind, Violation};
 use super::unwind::{self, LoopCounts};
 use crate::expr::{Expr, ExprKind};
 use crate::instr::{InstrIdx, InstrKind, Property, PropertyClass};
@@ -163,7 +163,24 @@ impl<'a> Machine<'a> {
     }
 
     pub(super) fn allocate(&mut self, name: String, kind: ObjectKind, size: u64) -> Flow<ObjectId> {
-        self.memory.allocate(name, kind, size).map_err(|_| Outcome::MemoryLimit)
+        let key = match &kind {
+            ObjectKind::Reserved => None,
+            ObjectKind::Global(symbol) | ObjectKind::StringLiteral(symbol) | ObjectKind::Local { symbol, .. } => {
+                Some(AddressKey::Symbol(*symbol))
+            }
+            ObjectKind::Function(func) => Some(AddressKey::Function(*func)),
+            ObjectKind::Heap | ObjectKind::Alloca { .. } => Some(AddressKey::Allocation(self.current_loc())),
+            ObjectKind::Environment => Some(AddressKey::Environment(name.clone())),
+        };
+        let base = key.and_then(|key| self.config.addresses.get(&key).copied());
+        self.memory.allocate(name, kind, size, base).map_err(|_| Outcome::MemoryLimit)
+    }
+
+    /// Records that `object`'s address is seen as an integer.
+    pub(super) fn expose(&mut self, object: ObjectId) -> Flow<()> {
+        self.memory.expose(object).map_err(|_| {
+            Outcome::Unsupported("the counterexample places two live objects at overlapping addresses".into())
+        })
     }
 
     pub(super) fn next_heap_name(&mut self, allocator: &str) -> String {

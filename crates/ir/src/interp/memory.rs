@@ -5,9 +5,16 @@
 //! freed and dead-stack accesses are detected, as in the symbolic model.
 //!
 //! Every object also gets a concrete base address (for pointer/integer
-//! casts and pointer comparisons). Bytes that hold a stored pointer keep
-//! its provenance beside them, so a pointer read back from memory still
-//! names its object.
+//! casts and pointer comparisons): the one a counterexample chose for it,
+//! or the next free one. Bytes that hold a stored pointer keep its
+//! provenance beside them, so a pointer read back from memory still names
+//! its object.
+//!
+//! Integers become pointers as in the C provenance model PNVI-ae (and as in
+//! symex): an object is *exposed* once its address is seen as an integer,
+//! and an integer address names the exposed object it falls in (a live one
+//! first; inside before one-past-the-end; earlier exposed first), or no
+//! object at all.
 
 use crate::entity::PrimaryMap;
 use crate::layout::low_mask;
@@ -164,7 +171,8 @@ pub enum AccessError {
 /// The run's memory: objects and their addresses.
 pub struct Memory {
     objects: PrimaryMap<ObjectId, Object>,
-    by_base: BTreeMap<u64, ObjectId>,
+    /// Objects whose address has been seen as an integer, in that order.
+    exposed: Vec<ObjectId>,
     next_base: u64,
     pointer_bytes: u64,
     live_bytes: u64,
@@ -175,11 +183,15 @@ pub struct Memory {
 #[derive(Debug)]
 pub struct OutOfMemory;
 
+/// Two live objects whose addresses were seen as integers overlap.
+#[derive(Debug, PartialEq)]
+pub struct AddressClash;
+
 impl Memory {
     pub fn new(pointer_bytes: u64, limit: u64) -> Memory {
         let mut memory = Memory {
             objects: PrimaryMap::new(),
-            by_base: BTreeMap::new(),
+            exposed: Vec::new(),
             next_base: FIRST_ADDRESS,
             pointer_bytes,
             live_bytes: 0,
@@ -211,21 +223,43 @@ impl Memory {
         self.objects.iter()
     }
 
-    /// A new live, zero-filled object of `size` bytes.
-    pub fn allocate(&mut self, name: String, kind: ObjectKind, size: u64) -> Result<ObjectId, OutOfMemory> {
+    /// A new live, zero-filled object of `size` bytes, at address `base`
+    /// when given (else at the next free address).
+    pub fn allocate(&mut self, name: String, kind: ObjectKind, size: u64, base: Option<u64>) -> Result<ObjectId, OutOfMemory> {
         let live = self.live_bytes.checked_add(size).filter(|live| *live <= self.limit).ok_or(OutOfMemory)?;
-        let address_limit = low_mask(self.pointer_bytes as u32 * 8) as u64;
-        let base = self.next_base;
-        let next =
-            base.checked_add(size).and_then(|end| end.checked_add(OBJECT_GAP)).map(|end| end.next_multiple_of(16));
-        let next = next.filter(|next| *next <= address_limit).ok_or(OutOfMemory)?;
+        let base = match base {
+            Some(base) => base,
+            None => {
+                let address_limit = low_mask(self.pointer_bytes as u32 * 8) as u64;
+                let base = self.next_base;
+                let next = base
+                    .checked_add(size)
+                    .and_then(|end| end.checked_add(OBJECT_GAP))
+                    .map(|end| end.next_multiple_of(16));
+                self.next_base = next.filter(|next| *next <= address_limit).ok_or(OutOfMemory)?;
+                base
+            }
+        };
         self.live_bytes = live;
-        self.next_base = next;
         let bytes = Bytes::zeroed(size as usize);
-        let id =
-            self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, read_only: false, bytes });
-        self.by_base.insert(base, id);
-        Ok(id)
+        Ok(self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, read_only: false, bytes }))
+    }
+
+    /// Records that `id`'s address has been seen as an integer. Fails when
+    /// the object, alive, overlaps another live exposed object: addresses
+    /// taken from a counterexample that no run can have.
+    pub fn expose(&mut self, id: ObjectId) -> Result<(), AddressClash> {
+        if id == NULL_OBJECT || id == INVALID_OBJECT || self.exposed.contains(&id) {
+            return Ok(());
+        }
+        let object = &self.objects[id];
+        let alive = |o: &Object| o.lifetime == Lifetime::Alive;
+        let overlaps = |o: &Object| o.base < object.base + object.size && object.base < o.base + o.size;
+        if alive(object) && self.exposed.iter().map(|&other| &self.objects[other]).any(|o| alive(o) && overlaps(o)) {
+            return Err(AddressClash);
+        }
+        self.exposed.push(id);
+        Ok(())
     }
 
     /// Ends an object's lifetime (scope exit or `free`), dropping its bytes.
@@ -262,18 +296,34 @@ impl Memory {
         base.wrapping_add(p.offset) & low_mask(self.pointer_bytes as u32 * 8) as u64
     }
 
-    /// The pointer an integer address stands for: into the object whose
-    /// range (including its one-past-the-end address) contains it.
+    /// The pointer an integer address stands for: into the exposed object
+    /// that contains it (see the module documentation for the order).
     pub fn pointer_from_address(&self, address: u64) -> Pointer {
         if address == 0 {
             return Pointer::NULL;
         }
-        match self.by_base.range(..=address).next_back() {
-            Some((base, id)) if address - base <= self.objects[*id].size => {
-                Pointer { object: *id, offset: address - base }
+        let exposed = || self.exposed.iter().map(|&id| (id, &self.objects[id]));
+        for live_only in [true, false] {
+            for one_past_the_end in [false, true] {
+                let found = exposed().find(|(_, o)| {
+                    let fits = match one_past_the_end {
+                        false => address >= o.base && address - o.base < o.size,
+                        true => address.checked_sub(o.base) == Some(o.size),
+                    };
+                    fits && (!live_only || o.lifetime == Lifetime::Alive)
+                });
+                if let Some((id, o)) = found {
+                    return Pointer { object: id, offset: address - o.base };
+                }
             }
-            _ => Pointer { object: INVALID_OBJECT, offset: address },
         }
+        Pointer { object: INVALID_OBJECT, offset: address }
+    }
+
+    /// Whether `p` points to no object (NULL or made from an integer that
+    /// addresses no exposed object) without being NULL itself.
+    pub fn is_from_integer(p: Pointer) -> bool {
+        (p.object == NULL_OBJECT || p.object == INVALID_OBJECT) && !p.is_null()
     }
 
     /// Checks that `len` bytes at `p` may be accessed; returns the start offset.
@@ -386,7 +436,7 @@ mod tests {
     #[test]
     fn accesses_are_checked_against_the_object() {
         let mut m = memory();
-        let a = m.allocate("a".into(), ObjectKind::Heap, 4).unwrap();
+        let a = m.allocate("a".into(), ObjectKind::Heap, 4, None).unwrap();
         let p = Pointer { object: a, offset: 0 };
         m.write(p, &Bytes::from_u128(0x0403_0201, 4)).unwrap();
         assert_eq!(m.read(Pointer { object: a, offset: 1 }, 2).unwrap().to_u128(), 0x0302);
@@ -402,13 +452,33 @@ mod tests {
     #[test]
     fn addresses_round_trip_and_one_past_the_end_stays_in_the_object() {
         let mut m = memory();
-        let a = m.allocate("a".into(), ObjectKind::Heap, 8).unwrap();
-        let b = m.allocate("b".into(), ObjectKind::Heap, 8).unwrap();
-        for p in [Pointer { object: a, offset: 8 }, Pointer { object: b, offset: 3 }] {
+        let a = m.allocate("a".into(), ObjectKind::Heap, 8, None).unwrap();
+        let b = m.allocate("b".into(), ObjectKind::Heap, 8, None).unwrap();
+        let unexposed = Pointer { object: b, offset: 3 };
+        assert_eq!(m.pointer_from_address(m.address_of(unexposed)).object, INVALID_OBJECT);
+        m.expose(a).unwrap();
+        m.expose(b).unwrap();
+        for p in [Pointer { object: a, offset: 8 }, unexposed] {
             assert_eq!(m.pointer_from_address(m.address_of(p)), p);
         }
         assert_eq!(m.pointer_from_address(0), Pointer::NULL);
         assert_eq!(m.pointer_from_address(5).object, INVALID_OBJECT);
+    }
+
+    #[test]
+    fn preset_addresses_resolve_to_live_objects_first_and_live_overlaps_are_refused() {
+        let mut m = memory();
+        let freed = m.allocate("freed".into(), ObjectKind::Heap, 8, Some(0x100)).unwrap();
+        m.expose(freed).unwrap();
+        m.free(Pointer { object: freed, offset: 0 }).unwrap();
+        let reused = m.allocate("reused".into(), ObjectKind::Heap, 8, Some(0x100)).unwrap();
+        m.expose(reused).unwrap();
+        assert_eq!(m.pointer_from_address(0x104), Pointer { object: reused, offset: 4 });
+        let adjacent = m.allocate("adjacent".into(), ObjectKind::Heap, 8, Some(0x108)).unwrap();
+        m.expose(adjacent).unwrap();
+        assert_eq!(m.pointer_from_address(0x108), Pointer { object: adjacent, offset: 0 });
+        let clashing = m.allocate("clashing".into(), ObjectKind::Heap, 8, Some(0x10c)).unwrap();
+        assert_eq!(m.expose(clashing), Err(AddressClash));
     }
 
     #[test]
@@ -427,21 +497,21 @@ mod tests {
     #[test]
     fn the_memory_limit_is_enforced() {
         let mut m = Memory::new(4, 100);
-        assert!(m.allocate("big".into(), ObjectKind::Heap, 101).is_err());
-        let a = m.allocate("a".into(), ObjectKind::Heap, 60).unwrap();
-        assert!(m.allocate("b".into(), ObjectKind::Heap, 60).is_err());
+        assert!(m.allocate("big".into(), ObjectKind::Heap, 101, None).is_err());
+        let a = m.allocate("a".into(), ObjectKind::Heap, 60, None).unwrap();
+        assert!(m.allocate("b".into(), ObjectKind::Heap, 60, None).is_err());
         m.free(Pointer { object: a, offset: 0 }).unwrap();
-        assert!(m.allocate("c".into(), ObjectKind::Heap, 60).is_ok());
+        assert!(m.allocate("c".into(), ObjectKind::Heap, 60, None).is_ok());
     }
 
     #[test]
     fn unfreed_heap_blocks_know_whether_a_global_reaches_them() {
         let mut m = memory();
-        let global = m.allocate("g".into(), ObjectKind::Global(SymbolId(0)), 8).unwrap();
-        let kept = m.allocate("kept".into(), ObjectKind::Heap, 16).unwrap();
-        let chained = m.allocate("chained".into(), ObjectKind::Heap, 8).unwrap();
-        let lost = m.allocate("lost".into(), ObjectKind::Heap, 8).unwrap();
-        let freed = m.allocate("freed".into(), ObjectKind::Heap, 8).unwrap();
+        let global = m.allocate("g".into(), ObjectKind::Global(SymbolId(0)), 8, None).unwrap();
+        let kept = m.allocate("kept".into(), ObjectKind::Heap, 16, None).unwrap();
+        let chained = m.allocate("chained".into(), ObjectKind::Heap, 8, None).unwrap();
+        let lost = m.allocate("lost".into(), ObjectKind::Heap, 8, None).unwrap();
+        let freed = m.allocate("freed".into(), ObjectKind::Heap, 8, None).unwrap();
         let store = |m: &mut Memory, from: ObjectId, at: u64, to: ObjectId| {
             let target = Pointer { object: to, offset: 0 };
             let mut bytes = Bytes::from_u128(u128::from(m.address_of(target)), 8);

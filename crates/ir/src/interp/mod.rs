@@ -59,7 +59,8 @@ pub use value::Value;
 
 use crate::instr::{InstrIdx, Property, PropertyClass};
 use crate::loc::Loc;
-use crate::program::{FuncId, Program};
+use crate::program::{FuncId, Program, SymbolId};
+use std::collections::HashMap;
 use crate::types::TypeId;
 use crate::Expr;
 use std::fmt;
@@ -85,6 +86,22 @@ pub struct Config {
     /// function recursing beyond N is a violation of an unwinding
     /// assertion, counted as symbolic execution counts it.
     pub unwind: Option<u64>,
+    /// Base addresses for objects, from a counterexample's model: the run
+    /// places each object its key names there.
+    pub addresses: HashMap<AddressKey, u64>,
+}
+
+/// What names an object both in symbolic execution and in the interpreter,
+/// so that a replay can place objects where a counterexample put them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AddressKey {
+    /// A global, string literal or local variable (every instance of it).
+    Symbol(SymbolId),
+    Function(FuncId),
+    /// A heap or `alloca` block allocated at this location.
+    Allocation(Loc),
+    /// One of the entry function's argument objects, by name.
+    Environment(String),
 }
 
 impl Default for Config {
@@ -97,6 +114,7 @@ impl Default for Config {
             max_expr_depth: 10_000,
             max_call_depth: 100_000,
             unwind: None,
+            addresses: HashMap::new(),
         }
     }
 }

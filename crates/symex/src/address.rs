@@ -1,0 +1,178 @@
+//! Integer addresses of objects, as in the C provenance model PNVI-ae
+//! (and as `ir::interp` replays them).
+//!
+//! Pointers stay (object, offset) pairs; only an object whose address is
+//! seen as an integer (a pointer-to-integer cast, or an equality test with
+//! a pointer made from an integer) is *exposed*: it gets a symbolic base
+//! address, constrained as every run's layout is (nonzero, aligned, inside
+//! the address space, apart from every other exposed object alive at the
+//! same time). `(uintptr_t)p` is then `base + offset`, and an integer cast
+//! to a pointer names the exposed object its value falls in (a live one
+//! first, inside before one-past-the-end, earlier exposed first), or no
+//! object: the invalid object, with the address as offset. The solver
+//! picks the bases; a counterexample hands them to the replay, whose
+//! interpreter resolves addresses by the same rule.
+
+use crate::exec::Symex;
+use crate::memory::{ObjectId, ObjectKind, INVALID_OBJECT, NULL_OBJECT};
+use crate::equation::Approximation;
+use ir::{DataModel, Type};
+use smt::{BvValue, Sort, TermId};
+
+/// Objects lie below this address: user space on x86-64 (so an address
+/// that names no object still fits a pointer's offset field), the whole
+/// space on 32-bit targets.
+fn address_limit(model: DataModel) -> u128 {
+    match model.pointer_bits() {
+        64 => 1 << 47,
+        bits => 1 << bits,
+    }
+}
+
+impl Symex<'_> {
+    /// The alignment every run gives `object`'s address: its type's, what
+    /// its declaration asks for, and the ABI's rules for arrays and heap
+    /// blocks.
+    fn object_alignment(&self, object: ObjectId) -> u64 {
+        let model = self.program.data_model;
+        let pointer_bytes = u64::from(model.pointer_bits() / 8);
+        let o = self.objects.get(object);
+        let symbol = match o.kind {
+            ObjectKind::Global(symbol) | ObjectKind::Local { symbol, .. } => symbol,
+            // glibc's malloc and gcc's alloca align to two words.
+            ObjectKind::Heap { .. } | ObjectKind::Stack { .. } => return 2 * pointer_bytes,
+            _ => return 1,
+        };
+        let symbol = &self.program.symbols[symbol];
+        let by_type = self.program.types.align_of(symbol.ty, model).unwrap_or(1);
+        // x86-64 psABI 3.1.2: an array variable of at least 16 bytes is 16-aligned.
+        let abi_array = match self.program.types.get(symbol.ty) {
+            Type::Array(..) if model.pointer_bits() == 64 && o.size >= 16 => 16,
+            _ => 1,
+        };
+        by_type.max(symbol.align).max(abi_array).max(1)
+    }
+
+    /// `object`'s integer address, exposing it the first time.
+    pub(crate) fn base_address(&mut self, object: ObjectId) -> TermId {
+        if let Some(base) = self.objects.get(object).base {
+            return base;
+        }
+        let name = format!("address_of_{}", self.objects.get(object).name);
+        let bits = self.layout.pointer_bits;
+        let base = self.store.var(&name, Sort::BitVec(bits));
+        let wide = self.layout.wide_bits();
+        let (start, end) = self.extent(object, base);
+        let one = self.store.bv_u64(wide, 1);
+        let nonzero = self.store.bv_ule(one, start);
+        let limit = self.store.bv_const(BvValue::from_u128(wide, address_limit(self.program.data_model)));
+        let inside = self.store.bv_ule(end, limit);
+        let mask = self.store.bv_u64(bits, self.object_alignment(object).next_power_of_two() - 1);
+        let low = self.store.bv_and(base, mask);
+        let zero = self.store.bv_u64(bits, 0);
+        let aligned = self.store.eq(low, zero);
+        let mut facts = vec![nonzero, inside, aligned];
+        let alive = self.object_alive(object);
+        for other in self.objects.exposed().to_vec() {
+            let other_base = self.objects.get(other).base.expect("exposed objects have a base");
+            let (other_start, other_end) = self.extent(other, other_base);
+            let before = self.store.bv_ule(end, other_start);
+            let after = self.store.bv_ule(other_end, start);
+            let apart = self.store.or2(before, after);
+            let other_alive = self.object_alive(other);
+            let together = self.store.and(&[self.state.guard, alive, other_alive]);
+            facts.push(self.store.implies(together, apart));
+        }
+        for fact in facts {
+            if !self.store.is_true(fact) {
+                self.equation.constraints.push(fact);
+            }
+        }
+        self.objects.set_base(object, base);
+        base
+    }
+
+    /// `[start, end)` of `object` at `base`, in the wide width.
+    fn extent(&mut self, object: ObjectId, base: TermId) -> (TermId, TermId) {
+        let wide = self.layout.wide_bits();
+        let start = self.store.zero_extend(wide - self.layout.pointer_bits, base);
+        let size = self.object_size(object);
+        (start, self.store.bv_add(start, size))
+    }
+
+    /// The integer address of `pointer` (pointer width).
+    pub(crate) fn pointer_to_address(&mut self, pointer: TermId) -> TermId {
+        let Some(numbers) = self.layout.known_targets(self.store, pointer) else {
+            self.approximate("conversion of a pointer of unknown origin to an integer", true);
+            return self.store.var("address", self.layout.sort());
+        };
+        let bits = self.layout.pointer_bits;
+        let wide_offset = self.layout.wide_offset_of(self.store, pointer);
+        let offset = self.store.extract(bits - 1, 0, wide_offset);
+        let object_bits = self.layout.object_of(self.store, pointer);
+        // NULL and the invalid object lie at address 0: the offset is the address.
+        let mut address = offset;
+        for number in numbers.into_iter().filter(|&n| n != NULL_OBJECT && n != INVALID_OBJECT) {
+            let Some(object) = self.objects.by_number(number) else { continue };
+            let base = self.base_address(object);
+            let here = self.store.bv_add(base, offset);
+            let n = self.layout.object_number_term(self.store, number);
+            let is_it = self.store.eq(object_bits, n);
+            address = self.store.ite(is_it, here, address);
+        }
+        address
+    }
+
+    /// The pointer an integer `address` (pointer width) stands for.
+    pub(crate) fn address_to_pointer(&mut self, address: TermId) -> TermId {
+        let offset_bits = self.layout.offset_bits();
+        let bits = self.layout.pointer_bits;
+        let low = self.store.extract(offset_bits - 1, 0, address);
+        let back = self.store.sign_extend(bits - offset_bits, low);
+        let fits = self.store.eq(back, address);
+        if !self.store.is_true(fits) {
+            let misses = self.store.not(fits);
+            let condition = self.store.and2(self.state.guard, misses);
+            let what = format!("an integer cast to a pointer that addresses no object and does not fit {offset_bits} offset bits");
+            let approximation = Approximation { what, loc: self.loc, affects_true: true };
+            self.equation.conditional_approximations.push((condition, approximation));
+        }
+        let invalid = self.layout.object_number_term(self.store, INVALID_OBJECT);
+        let mut pointer = self.store.concat(invalid, low);
+        let exposed = self.objects.exposed().to_vec();
+        let mut choices = Vec::new();
+        for live_only in [true, false] {
+            for one_past_the_end in [false, true] {
+                choices.extend(exposed.iter().map(|&o| (o, live_only, one_past_the_end)));
+            }
+        }
+        let wide = self.layout.wide_bits();
+        let wide_address = self.store.zero_extend(wide - bits, address);
+        for (object, live_only, one_past_the_end) in choices.into_iter().rev() {
+            let Some(number) = self.objects.get(object).number else { continue };
+            let base = self.objects.get(object).base.expect("exposed objects have a base");
+            let (start, end) = self.extent(object, base);
+            let mut holds = match one_past_the_end {
+                false => {
+                    let from = self.store.bv_ule(start, wide_address);
+                    let below = self.store.bv_ult(wide_address, end);
+                    self.store.and2(from, below)
+                }
+                true => self.store.eq(wide_address, end),
+            };
+            if live_only {
+                let alive = self.object_alive(object);
+                holds = self.store.and2(holds, alive);
+            }
+            let delta = self.store.bv_sub(address, base);
+            let n = self.layout.object_number_term(self.store, number);
+            let offset = self.store.extract(offset_bits - 1, 0, delta);
+            let into = self.store.concat(n, offset);
+            pointer = self.store.ite(holds, into, pointer);
+        }
+        let zero = self.store.bv_u64(bits, 0);
+        let is_zero = self.store.eq(address, zero);
+        let null = self.layout.null(self.store);
+        self.store.ite(is_zero, null, pointer)
+    }
+}
