@@ -104,9 +104,12 @@ impl<'a> Symex<'a> {
         if let Some(c) = constant.filter(|&c| c > offsets) {
             return Err(Stop::unsupported(format!("object of {c} bytes (pointer offsets reach {offsets})"), self.loc));
         }
+        let variable_length_array = matches!(kind, ObjectKind::Local { .. });
         let o = self.objects.add(kind, name, constant.unwrap_or(0));
         if constant.is_none() {
             self.objects.set_symbolic_size(o, size);
+        }
+        if constant.is_none() && variable_length_array {
             // The interpreter replays a counterexample within a memory limit.
             let replayable_size = self.store.bv_u64(self.layout.wide_bits(), MAX_OBJECT_BYTES);
             let replayable = self.store.bv_ule(size, replayable_size);
