@@ -13,13 +13,26 @@ use symex::{Execution, Stop};
 /// The result of one bound.
 enum BoundResult {
     Done(Outcome),
-    /// Unwinding assertions can fail: a larger bound is needed.
-    TooSmall(Outcome),
+    /// Unwinding assertions can fail: a larger bound is needed (and
+    /// whether a library model's loop was cut).
+    TooSmall((Outcome, bool)),
 }
 
+/// The bound of the library models' loops when the user's bound is too
+/// small for them: enough for the strings and buffers of small programs.
+const MODEL_LOOP_BOUND: u64 = 128;
+
+/// BMC with the user's bound. The bound is for the program's loops: when
+/// it is too small and also cut a library model's loop (over a string's
+/// bytes, say), the models' loops get [`MODEL_LOOP_BOUND`] and the bound
+/// is checked again, as the library's code would run on.
 pub(crate) fn bmc(program: &Program, config: &Config, unwind: Option<u64>, deadline: Option<Instant>) -> Outcome {
-    match check_bound(program, config, unwind, config.unwinding_assertions, deadline) {
-        BoundResult::Done(outcome) | BoundResult::TooSmall(outcome) => outcome,
+    let check = |model_loop_bound| check_bound(program, config, unwind, model_loop_bound, config.unwinding_assertions, deadline);
+    match check(None) {
+        BoundResult::TooSmall((_, true)) if unwind.is_some_and(|k| k < MODEL_LOOP_BOUND) => match check(Some(MODEL_LOOP_BOUND)) {
+            BoundResult::Done(outcome) | BoundResult::TooSmall((outcome, _)) => outcome,
+        },
+        BoundResult::Done(outcome) | BoundResult::TooSmall((outcome, _)) => outcome,
     }
 }
 
@@ -29,12 +42,12 @@ pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<I
     let mut last = None;
     let mut symex_time = std::time::Duration::ZERO;
     for k in 1..=config.max_bound {
-        match check_bound(program, config, Some(k), true, deadline) {
+        match check_bound(program, config, Some(k), None, true, deadline) {
             BoundResult::Done(mut outcome) => {
                 outcome.stats.symex_time += symex_time;
                 return outcome;
             }
-            BoundResult::TooSmall(outcome) => {
+            BoundResult::TooSmall((outcome, _)) => {
                 symex_time += outcome.stats.symex_time;
                 last = Some(outcome);
             }
@@ -65,11 +78,13 @@ fn check_bound(
     program: &Program,
     config: &Config,
     unwind: Option<u64>,
+    model_loop_bound: Option<u64>,
     unwinding_assertions: bool,
     deadline: Option<Instant>,
 ) -> BoundResult {
     let options = symex::Options {
         unwind,
+        model_loop_bound,
         unwinding_assertions,
         pointer_checks: config.pointer_checks,
         bounds_checks: config.bounds_checks,
@@ -133,7 +148,8 @@ impl Run<'_> {
                     }
                     let bound = self.stats.bound.unwrap_or(0);
                     let reason = format!("no violation up to bound {bound}, but the bound is too small (unwinding assertion)");
-                    return BoundResult::TooSmall(self.outcome(Verdict::Unknown(reason)));
+                    let model_loop_cut = self.execution.equation.model_loop_cut;
+                    return BoundResult::TooSmall((self.outcome(Verdict::Unknown(reason)), model_loop_cut));
                 }
                 SatResult::Unsat => {}
                 SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),

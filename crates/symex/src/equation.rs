@@ -98,6 +98,9 @@ pub struct Equation {
     /// A loop or recursion bound cut paths off by assumption
     /// (`--no-unwinding-assertions`), so the result is only bounded.
     pub bound_assumed: bool,
+    /// A library model's loop reached its bound (so a larger model bound
+    /// may settle what this one left open).
+    pub model_loop_cut: bool,
     /// A pointer parameter of the entry function was read: what it points
     /// to is not modelled, so memory-safety violations are not trusted.
     pub unconstrained_entry_pointers: bool,

@@ -397,9 +397,13 @@ impl<'a> Symex<'a> {
             self.advance();
             return Ok(());
         }
+        let in_model = self.program.files.name(self.loc.file).starts_with(ir::LIBRARY_MODEL_DIR);
+        let bound = if in_model { self.options.model_loop_bound.or(self.options.unwind) } else { self.options.unwind };
         let frame = self.frames.last_mut().expect("frame");
         let count = frame.loop_counts.get(&target).copied().unwrap_or(0) + 1;
-        if self.options.unwind.is_some_and(|k| count >= k) {
+        if bound.is_some_and(|k| count >= k) {
+            self.equation.model_loop_cut |= in_model;
+            let frame = self.frames.last_mut().expect("frame");
             let func_name = self.program.functions[frame.func].name.clone();
             self.bound_exceeded(taken, &format!("loop at {func_name}:{}", self.loc.line));
             self.state.guard = not_taken;

@@ -46,6 +46,9 @@ pub struct Options {
     /// Loop and recursion bound; `None` unrolls until the guard of another
     /// iteration is false (under `max_steps` and `deadline`).
     pub unwind: Option<u64>,
+    /// The bound of the library models' loops (over a string's bytes, say),
+    /// when it differs from `unwind`, which then bounds the program's loops.
+    pub model_loop_bound: Option<u64>,
     /// Check the bound with an assertion (true) or assume it (false).
     pub unwinding_assertions: bool,
     /// Null, invalid, freed/dead and out-of-bounds dereference checks, and
@@ -68,6 +71,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             unwind: None,
+            model_loop_bound: None,
             unwinding_assertions: true,
             pointer_checks: true,
             bounds_checks: true,

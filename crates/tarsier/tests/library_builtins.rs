@@ -306,3 +306,30 @@ int main(void) {
 "#;
     assert_verdict("function-pointer-fallback-fails", wrong, &[], FAILED);
 }
+
+#[test]
+fn the_user_bound_does_not_cut_the_library_models_loops() {
+    let program = r#"
+#include <assert.h>
+#include <string.h>
+int main(void) {
+  char src[] = "To be or not to be";
+  char dst[40];
+  strncpy(dst, src, sizeof dst);
+  assert(strrchr(dst, 'b') == dst + 16);
+  assert(strlen(dst) == 18);
+  return 0;
+}
+"#;
+    assert_verdict("model-loops-bound", program, &["--unwind", "3"], SUCCESSFUL);
+    let program_loop = r#"
+int main(void) {
+  int n = 0;
+  for (int i = 0; i < 10; i++)
+    n++;
+  return n;
+}
+"#;
+    // The program's own loop keeps the user's bound: its unwinding assertion fails.
+    assert_verdict("program-loops-bound", program_loop, &["--unwind", "3"], FAILED);
+}
