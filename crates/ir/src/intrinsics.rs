@@ -1,11 +1,22 @@
 //! The intrinsics whose meaning the IR fixes for every stage: the pointer
 //! primitives of ESBMC and CPROVER (`__ESBMC_POINTER_OFFSET`,
 //! `__CPROVER_same_object`, `__ESBMC_r_ok`, object sizes, ...), GCC's
-//! `__builtin_object_size`, and GCC's bit built-ins (`clz`, `ctz`,
-//! `popcount`, `parity`, `ffs`, `bswap`) with the C library's `ffs`,
-//! `ffsl` and `ffsll`, and the uninterpreted functions. They are calls of body-less
-//! functions in the IR; this module names them, so symex and the
+//! `__builtin_object_size`, GCC's bit built-ins (`clz`, `ctz`, `popcount`,
+//! `parity`, `ffs`, `bswap`) with the C library's `ffs`, `ffsl` and
+//! `ffsll`, the uninterpreted functions, and the math.h functions with an
+//! exact IEEE result. They are calls of body-less functions in the IR;
+//! this module names them, so symex and the
 //! interpreter recognise the same set and give it the same semantics.
+
+/// The math.h functions with an exact IEEE result (`sqrt`, `fma`,
+/// `remainder`, `fmod`, with their `f` and `l` forms, also as
+/// `__builtin_` functions): the base name and the arity of `name`, `None`
+/// for other names.
+pub fn exact_math_function(name: &str) -> Option<(&'static str, usize)> {
+    let name = name.strip_prefix("__builtin_").unwrap_or(name);
+    let base = name.strip_suffix('f').or_else(|| name.strip_suffix('l')).unwrap_or(name);
+    [("sqrt", 1), ("fma", 3), ("remainder", 2), ("fmod", 2)].into_iter().find(|(known, _)| *known == base)
+}
 
 /// A pointer intrinsic, whatever its tool's prefix.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -127,6 +138,18 @@ pub fn bit_value(op: BitOp, bits: u128, width: u32) -> Option<u128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_precision_and_the_builtin_forms_are_recognised() {
+        for name in ["sqrt", "sqrtf", "sqrtl", "__builtin_sqrtl"] {
+            assert_eq!(exact_math_function(name), Some(("sqrt", 1)), "{name}");
+        }
+        assert_eq!(exact_math_function("fmal"), Some(("fma", 3)));
+        assert_eq!(exact_math_function("fmodf"), Some(("fmod", 2)));
+        assert_eq!(exact_math_function("remainderl"), Some(("remainder", 2)));
+        assert_eq!(exact_math_function("sqrtff"), None);
+        assert_eq!(exact_math_function("cbrt"), None);
+    }
 
     #[test]
     fn bit_builtins_follow_gcc() {

@@ -2,8 +2,16 @@
 //! (see [`crate::repr`]) and converted to SMT floating-point terms around
 //! each operation, rounded by the current value of the program's
 //! rounding-mode variable (see `ir::rounding`; nearest-even without one),
-//! which may be symbolic. The x87 80-bit format is not supported. A NaN produced by arithmetic gets the canonical quiet NaN
+//! which may be symbolic. A NaN produced by arithmetic gets the canonical quiet NaN
 //! bits (positive sign).
+//!
+//! x87 `long double` values are FP(15, 64) terms; their 80-bit images
+//! (explicit integer bit) are decoded as a 387 or later loads them:
+//! pseudo-denormals by the value their bits denote, unnormals,
+//! pseudo-infinities and pseudo-NaNs as a NaN (invalid operands), exactly
+//! as `ieee::Fp::from_x87_bits`, which the interpreter replays with. Results
+//! are stored canonically (integer bit set exactly when the exponent is not
+//! zero).
 
 use crate::exec::Symex;
 use crate::{repr, Result, Stop};
@@ -11,24 +19,37 @@ use ir::{BinOp, FloatFormat, Type, TypeId};
 use smt::{BvValue, Op, RoundingMode, Sort, TermId};
 
 impl<'a> Symex<'a> {
-    /// SMT `(exponent, significand)` widths of a float type.
-    fn float_format(&self, ty: TypeId) -> Result<(u32, u32)> {
+    fn float_format(&self, ty: TypeId) -> FloatFormat {
         match self.program.types.get(ty) {
-            Type::Float(FloatFormat::X87Extended) => {
-                Err(Stop::unsupported("x87 long double arithmetic", self.loc))
-            }
-            Type::Float(format) => Ok((format.exponent_bits(), format.significand_bits())),
+            Type::Float(format) => *format,
             _ => unreachable!("float_format of a non-float type"),
         }
     }
 
-    fn fp_of_bits(&mut self, bits: TermId, ty: TypeId) -> Result<TermId> {
-        let (exp, sig) = self.float_format(ty)?;
-        Ok(self.store.mk(Op::FpFromBits { exp, sig }, &[bits]))
+    /// SMT `(exponent, significand)` widths of a float type.
+    fn smt_format(&self, ty: TypeId) -> (u32, u32) {
+        let format = self.float_format(ty);
+        (format.exponent_bits(), format.significand_bits())
     }
 
-    fn bits_of_fp(&mut self, fp: TermId) -> TermId {
-        self.store.mk(Op::FpToBits, &[fp])
+    /// The float term of value bits of type `ty`.
+    fn fp_of_bits(&mut self, bits: TermId, ty: TypeId) -> TermId {
+        let format = self.float_format(ty);
+        let (exp, sig) = (format.exponent_bits(), format.significand_bits());
+        let ieee_bits = match format {
+            FloatFormat::X87Extended => x87_image_to_ieee(&mut self.store, bits),
+            _ => bits,
+        };
+        self.store.mk(Op::FpFromBits { exp, sig }, &[ieee_bits])
+    }
+
+    /// The value bits of type `ty` of float term `fp` (of `ty`'s format).
+    fn bits_of_fp(&mut self, fp: TermId, ty: TypeId) -> TermId {
+        let ieee_bits = self.store.mk(Op::FpToBits, &[fp]);
+        match self.float_format(ty) {
+            FloatFormat::X87Extended => ieee_to_x87_image(&mut self.store, ieee_bits),
+            _ => ieee_bits,
+        }
     }
 
     /// The rounding mode the program state selects, as an SMT term.
@@ -52,7 +73,7 @@ impl<'a> Symex<'a> {
 
     /// `a op b` on floats of type `ty` (bits in, bits or `Bool` out).
     pub(crate) fn float_binary(&mut self, op: BinOp, x: TermId, y: TermId, ty: TypeId) -> Result<TermId> {
-        let (fx, fy) = (self.fp_of_bits(x, ty)?, self.fp_of_bits(y, ty)?);
+        let (fx, fy) = (self.fp_of_bits(x, ty), self.fp_of_bits(y, ty));
         let rm = if op.is_comparison() { self.store.rm_const(RoundingMode::Rne) } else { self.rounding_mode()? };
         let arithmetic = |op| (op, true);
         let (smt_op, rounded) = match op {
@@ -73,26 +94,20 @@ impl<'a> Symex<'a> {
         };
         if rounded {
             let result = self.store.mk(smt_op, &[rm, fx, fy]);
-            Ok(self.bits_of_fp(result))
+            Ok(self.bits_of_fp(result, ty))
         } else {
             Ok(self.store.mk(smt_op, &[fx, fy]))
         }
     }
 
-    /// The math.h functions with an exact IEEE result (`sqrt`, `fma`,
-    /// `remainder`, `fmod`, with their `f` forms) called as `func` with
-    /// float bits `values`, in the current rounding mode; `None` for other
+    /// The math.h functions with an exact IEEE result (see
+    /// `ir::intrinsics::exact_math_function`) called as `func` with float
+    /// bits `values`, in the current rounding mode; `None` for other
     /// functions.
     pub(crate) fn exact_math(&mut self, func: ir::FuncId, values: &[TermId]) -> Result<Option<TermId>> {
         let function = &self.program.functions[func];
         let name = function.name.as_str();
-        let (base, arity) = match name.trim_end_matches('f') {
-            "sqrt" => ("sqrt", 1),
-            "fma" => ("fma", 3),
-            "remainder" => ("remainder", 2),
-            "fmod" => ("fmod", 2),
-            _ => return Ok(None),
-        };
+        let Some((base, arity)) = ir::intrinsics::exact_math_function(name) else { return Ok(None) };
         let Type::Function(sig) = self.program.types.get(function.ty) else { return Ok(None) };
         let ty = sig.ret;
         let Type::Float(format) = *self.program.types.get(ty) else { return Ok(None) };
@@ -102,7 +117,7 @@ impl<'a> Symex<'a> {
         }
         let mut operands = Vec::with_capacity(arity);
         for &value in values {
-            operands.push(self.fp_of_bits(value, ty)?);
+            operands.push(self.fp_of_bits(value, ty));
         }
         let rm = self.rounding_mode()?;
         let result = match (base, operands.as_slice()) {
@@ -112,7 +127,7 @@ impl<'a> Symex<'a> {
             (_, &[x, y]) => self.fmod(rm, x, y),
             _ => unreachable!("arity checked"),
         };
-        Ok(Some(self.bits_of_fp(result)))
+        Ok(Some(self.bits_of_fp(result, ty)))
     }
 
     /// `fmod(x, y)`: the IEEE remainder, moved by one exact step of `|y|`
@@ -152,13 +167,13 @@ impl<'a> Symex<'a> {
             if types.get(from) == types.get(to) {
                 return Ok(value);
             }
-            let (exp, sig) = self.float_format(to)?;
-            let fp = self.fp_of_bits(value, from)?;
+            let (exp, sig) = self.smt_format(to);
+            let fp = self.fp_of_bits(value, from);
             let converted = self.store.mk(Op::ToFp { exp, sig }, &[rm, fp]);
-            return Ok(self.bits_of_fp(converted));
+            return Ok(self.bits_of_fp(converted, to));
         }
         if to_float {
-            let (exp, sig) = self.float_format(to)?;
+            let (exp, sig) = self.smt_format(to);
             let (bits, signed) = match self.store.sort(value) {
                 Sort::Bool => {
                     let one = self.store.bv_u64(1, 1);
@@ -169,9 +184,9 @@ impl<'a> Symex<'a> {
             };
             let op = if signed { Op::ToFpFromSbv { exp, sig } } else { Op::ToFpFromUbv { exp, sig } };
             let converted = self.store.mk(op, &[rm, bits]);
-            return Ok(self.bits_of_fp(converted));
+            return Ok(self.bits_of_fp(converted, to));
         }
-        let fp = self.fp_of_bits(value, from)?;
+        let fp = self.fp_of_bits(value, from);
         match repr::value_sort(self.program, to, self.loc)? {
             Sort::Bool => {
                 let zero = self.store.mk(Op::FpIsZero, &[fp]);
@@ -199,7 +214,7 @@ impl Symex<'_> {
         if width >= 128 {
             return Ok(());
         }
-        let (exp, sig) = self.float_format(from)?;
+        let (exp, sig) = self.smt_format(from);
         let rtz = self.store.rm_const(RoundingMode::Rtz);
         // Both bounds are powers of two (or zero), exact in every format.
         let value_bits = if signed { width - 1 } else { width };
@@ -216,6 +231,47 @@ impl Symex<'_> {
         self.equation.preferences.push(replayable);
         Ok(())
     }
+/// The IEEE-style FP(15, 64) encoding (sign, exponent, 63 fraction bits) of
+/// an 80-bit x87 image, decoded as `ieee::Fp::from_x87_bits` does.
+fn x87_image_to_ieee(store: &mut smt::TermStore, image: TermId) -> TermId {
+    let sign = store.extract(79, 79, image);
+    let exponent = store.extract(78, 64, image);
+    let integer_bit = store.extract(63, 63, image);
+    let fraction = store.extract(62, 0, image);
+    let zero_exponent = store.bv_u64(15, 0);
+    let exponent_is_zero = store.eq(exponent, zero_exponent);
+    let one_bit = store.bv_u64(1, 1);
+    let integer_bit_set = store.eq(integer_bit, one_bit);
+    // A pseudo-denormal has the scale of the smallest normal exponent.
+    let pseudo_denormal = store.and2(exponent_is_zero, integer_bit_set);
+    let smallest_exponent = store.bv_u64(15, 1);
+    let ieee_exponent = store.ite(pseudo_denormal, smallest_exponent, exponent);
+    let sign_and_exponent = store.concat(sign, ieee_exponent);
+    let ieee = store.concat(sign_and_exponent, fraction);
+    // Unnormals, pseudo-infinities and pseudo-NaNs: invalid operands.
+    let integer_bit_clear = store.not(integer_bit_set);
+    let exponent_nonzero = store.not(exponent_is_zero);
+    let invalid = store.and2(exponent_nonzero, integer_bit_clear);
+    let nan = store.bv_const(smt::BvValue::from_u128(79, X87_IEEE_DEFAULT_NAN));
+    store.ite(invalid, nan, ieee)
+}
+
+/// The default NaN x86 produces, in the FP(15, 64) encoding: sign set,
+/// exponent all ones, top fraction bit set.
+const X87_IEEE_DEFAULT_NAN: u128 = 1 << 78 | 0x7FFF << 63 | 1 << 62;
+
+/// The canonical 80-bit x87 image of an FP(15, 64) encoding: the integer
+/// bit is set exactly when the exponent is not zero.
+fn ieee_to_x87_image(store: &mut smt::TermStore, ieee: TermId) -> TermId {
+    let sign_and_exponent = store.extract(78, 63, ieee);
+    let exponent = store.extract(77, 63, ieee);
+    let fraction = store.extract(62, 0, ieee);
+    let zero_exponent = store.bv_u64(15, 0);
+    let exponent_is_zero = store.eq(exponent, zero_exponent);
+    let (zero_bit, one_bit) = (store.bv_u64(1, 0), store.bv_u64(1, 1));
+    let integer_bit = store.ite(exponent_is_zero, zero_bit, one_bit);
+    let head = store.concat(sign_and_exponent, integer_bit);
+    store.concat(head, fraction)
 }
 
 fn smt_rounding(mode: ir::RoundingMode) -> RoundingMode {

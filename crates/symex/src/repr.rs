@@ -2,8 +2,8 @@
 //!
 //! `Bool` values are `Bool` terms; every other type's value is a
 //! bit-vector: integers of their width, pointers of the pointer width
-//! (see [`crate::memory`]), floats of their IEEE storage width (their bits
-//! only: float arithmetic is not supported yet), arrays and structs/unions
+//! (see [`crate::memory`]), floats of their storage width (their IEEE bits;
+//! x87 `long double` its 80-bit image; see [`crate::float`]), arrays and structs/unions
 //! of `8 * size` bits in the memory layout. In memory every value takes
 //! `8 * size` bits; [`to_memory`] and [`from_memory`] convert.
 

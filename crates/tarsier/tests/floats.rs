@@ -171,3 +171,29 @@ fn complex_parts_and_nan_payloads_are_exact() {
     };
     assert_verdicts("floats-complex-parts", &program("cimagf(w) == -4.0f && bits == 0x7ff8000000000010ULL"), &program("bits == 0x7ff8000000000000ULL"), &[]);
 }
+
+#[test]
+fn long_double_is_x87_extended_precision_in_both_data_models() {
+    if !front_end_ready("floats-long-double") {
+        return;
+    }
+    let program = |size: u32, last: &str| {
+        format!(
+            "#include <float.h>\n#include <string.h>\n#include <assert.h>\n\
+             long double __VERIFIER_nondet_long_double(void);\n\
+             int main(void) {{\n\
+               long double third = 1.0L / 3, x = __VERIFIER_nondet_long_double();\n\
+               unsigned long long big = 18446744073709551615ULL;\n\
+               assert(sizeof(long double) == {size} && third != 1.0 / 3 && (double)third == 1.0 / 3);\n\
+               assert((unsigned long long)(long double)big == big && LDBL_EPSILON == 0x1p-63L && LDBL_MAX > DBL_MAX);\n\
+               unsigned char image[16] = {{0}}; long double one = 1.0L; memcpy(image, &one, 10);\n\
+               assert(image[7] == 0x80 && image[8] == 0xff && image[9] == 0x3f);\n\
+               if (!(x > 1 && x < 2)) return 0;\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    for (size, flags) in [(16, &[][..]), (12, &["--32"][..])] {
+        assert_verdicts("floats-long-double", &program(size, "x * 2 / 2 == x && 0.1L + 0.2L == 0.3L"), &program(size, "(double)x == x"), flags);
+    }
+}

@@ -48,6 +48,9 @@ impl Machine<'_> {
         if let Some((op, width)) = bit_builtin(name, self.program.data_model.long_bits()) {
             return self.bit_intrinsic(op, width, name, values, ret).map(Some);
         }
+        if crate::intrinsics::exact_math_function(name).is_some() {
+            return self.exact_math(name, ret, values).map(Some);
+        }
         let library_name = library_function(name);
         let arg = |i: usize| values.get(i).ok_or_else(|| self.malformed(format!("`{name}` needs argument {i}")));
         match library_name {
@@ -74,9 +77,6 @@ impl Machine<'_> {
                     _ => None,
                 };
                 Err(self.violation(PropertyClass::UserAssertion, message.unwrap_or_else(|| "__assert_fail".into())))
-            }
-            "sqrt" | "sqrtf" | "fma" | "fmaf" | "remainder" | "remainderf" | "fmod" | "fmodf" => {
-                self.exact_math(library_name, ret, values).map(Some)
             }
             "abort" => Err(Outcome::Aborted),
             "exit" | "_Exit" | "_exit" => {

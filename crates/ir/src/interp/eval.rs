@@ -5,7 +5,7 @@
 use super::exec::{Flow, Machine};
 use super::memory::{Bytes, Memory, ObjectKind, Pointer, INVALID_OBJECT, NULL_OBJECT};
 use super::value::{
-    float_binary, float_compare, float_convert, float_to_int, int_binary, int_compare, int_to_float, sign_extend, HostFloat,
+    float_binary, float_compare, float_convert, float_to_int, int_binary, int_compare, int_to_float, sign_extend,
     IntOperand, Value,
 };
 use super::{InputKind, Outcome, UbKind};
@@ -13,7 +13,7 @@ use crate::expr::{BinOp, Expr, ExprKind, UnOp};
 use crate::layout::low_mask;
 use crate::program::{SymbolId, SymbolKind};
 use crate::rounding::RoundingMode;
-use crate::types::{ArrayLen, Field, FloatFormat, Type, TypeId};
+use crate::types::{ArrayLen, Field, Type, TypeId};
 
 /// The location of an lvalue: a pointer, and for a bit-field the bit
 /// offset from that byte and the width.
@@ -315,9 +315,7 @@ impl Machine<'_> {
             (Type::Float(format), Value::Scalar(x), Value::Scalar(y)) => {
                 let unsupported = || Outcome::Unsupported(format!("arithmetic on {format:?} floating point"));
                 if op.is_comparison() {
-                    let (x, y) = (HostFloat::from_bits(format, x), HostFloat::from_bits(format, y));
-                    let (x, y) = x.zip(y).ok_or_else(unsupported)?;
-                    let truth = float_compare(op, x, y).ok_or_else(|| self.malformed(format!("{op:?} on floats")))?;
+                    let truth = float_compare(op, format, x, y).ok_or_else(|| self.malformed(format!("{op:?} on floats")))?;
                     return Ok(Value::Scalar(u128::from(truth)));
                 }
                 let mode = self.rounding_mode()?;
@@ -391,15 +389,14 @@ impl Machine<'_> {
             (Type::Int { .. } | Type::Bool, Type::Float(format), Value::Scalar(bits)) => {
                 let (width, signed) = self.int_type(from).unwrap_or((1, false));
                 let mode = self.rounding_mode()?;
-                int_to_float(*format, *bits, width, signed, mode).ok_or_else(|| unsupported_float(*format))?
+                int_to_float(*format, *bits, width, signed, mode)
             }
             (Type::Float(format), Type::Int { bits: width, signed }, Value::Scalar(bits)) => {
-                let float = HostFloat::from_bits(*format, *bits).ok_or_else(|| unsupported_float(*format))?;
-                float_to_int(float.as_f64(), *width, *signed).ok_or_else(|| self.ub(UbKind::FloatToIntOverflow))?
+                float_to_int(*format, *bits, *width, *signed).ok_or_else(|| self.ub(UbKind::FloatToIntOverflow))?
             }
             (Type::Float(from_format), Type::Float(to_format), Value::Scalar(bits)) => {
                 let mode = self.rounding_mode()?;
-                float_convert(*from_format, *to_format, *bits, mode).ok_or_else(|| unsupported_float(*from_format))?
+                float_convert(*from_format, *to_format, *bits, mode)
             }
             (Type::Pointer(_), Type::Int { bits: width, .. }, Value::Ptr(p)) => {
                 self.expose(p.object)?;
@@ -675,8 +672,4 @@ impl Machine<'_> {
             _ => Err(self.malformed("rounding-mode variable".into())),
         }
     }
-}
-
-fn unsupported_float(format: FloatFormat) -> Outcome {
-    Outcome::Unsupported(format!("arithmetic or conversion on {format:?} floating point"))
 }

@@ -39,8 +39,8 @@
 //! recorded in [`Run::unknown_functions`]. `reach_error` and
 //! `__VERIFIER_error` are the reach-error property itself, so calling them
 //! is a violation even when they have a body. Threads and inline assembly
-//! are [`Outcome::Unsupported`], as is arithmetic on floating-point formats
-//! other than `float` and `double` (loads, stores and constants of them work).
+//! are [`Outcome::Unsupported`]. Floating point is computed exactly in
+//! every format by the `ieee` crate (x87 `long double` on its 80-bit image).
 
 mod builtins;
 mod display;

@@ -1,6 +1,7 @@
 //! Runtime values and the integer and floating-point operator semantics of
 //! [`crate::expr`]: wrapping arithmetic, total division and remainder, shifts
-//! that saturate at the width, IEEE operations on `float` and `double`.
+//! that saturate at the width, exact IEEE operations on every float format
+//! (x87 `long double` on its 80-bit image).
 
 use super::memory::{Bytes, Pointer};
 use crate::expr::BinOp;
@@ -122,37 +123,33 @@ pub fn compare_result(op: BinOp, ordering: Option<std::cmp::Ordering>) -> Option
     })
 }
 
-/// A float in one of the formats the interpreter computes with.
-#[derive(Copy, Clone, Debug)]
-pub enum HostFloat {
-    F32(f32),
-    F64(f64),
-}
-
-impl HostFloat {
-    pub fn from_bits(format: FloatFormat, bits: u128) -> Option<HostFloat> {
-        match format {
-            FloatFormat::Single => Some(HostFloat::F32(f32::from_bits(bits as u32))),
-            FloatFormat::Double => Some(HostFloat::F64(f64::from_bits(bits as u64))),
-            _ => None,
-        }
-    }
-    pub fn as_f64(self) -> f64 {
-        match self {
-            HostFloat::F32(v) => f64::from(v),
-            HostFloat::F64(v) => v,
-        }
-    }
-}
-
-/// The exact software format of a float format (x87 is not computed with).
-fn soft_format(format: FloatFormat) -> Option<ieee::Format> {
+/// The exact software format of a float format.
+fn soft_format(format: FloatFormat) -> ieee::Format {
     match format {
-        FloatFormat::Half => Some(ieee::Format::HALF),
-        FloatFormat::Single => Some(ieee::Format::SINGLE),
-        FloatFormat::Double => Some(ieee::Format::DOUBLE),
-        FloatFormat::Quad => Some(ieee::Format::QUAD),
-        FloatFormat::X87Extended => None,
+        FloatFormat::Half => ieee::Format::HALF,
+        FloatFormat::Single => ieee::Format::SINGLE,
+        FloatFormat::Double => ieee::Format::DOUBLE,
+        FloatFormat::Quad => ieee::Format::QUAD,
+        FloatFormat::X87Extended => ieee::Format::X87,
+    }
+}
+
+/// The value of the float `bits` of `format` (x87: its 80-bit image, read
+/// as a 387 loads it, so non-canonical encodings are what symex makes of
+/// them too).
+pub fn soft_value(format: FloatFormat, bits: u128) -> ieee::Fp {
+    let bits = bits & low_mask(format.storage_bits());
+    match format {
+        FloatFormat::X87Extended => ieee::Fp::from_x87_bits(bits),
+        _ => ieee::Fp::from_bits(soft_format(format), bits),
+    }
+}
+
+/// The bits of `value` as a float of `format` (x87: its canonical image).
+fn soft_bits(format: FloatFormat, value: ieee::Fp) -> u128 {
+    match format {
+        FloatFormat::X87Extended => value.to_x87_bits(),
+        _ => value.to_bits(),
     }
 }
 
@@ -169,8 +166,7 @@ fn soft_rounding(mode: RoundingMode) -> ieee::RoundingMode {
 /// `x op y` for a float arithmetic operator on the bits of two floats of
 /// `format`, rounded by `mode`, with the NaN an x86 processor gives.
 pub fn float_binary(op: BinOp, format: FloatFormat, x: u128, y: u128, mode: RoundingMode) -> Option<u128> {
-    let soft = soft_format(format)?;
-    let (a, b) = (ieee::Fp::from_bits(soft, x), ieee::Fp::from_bits(soft, y));
+    let (a, b) = (soft_value(format, x), soft_value(format, y));
     let rm = soft_rounding(mode);
     let exact = match op {
         BinOp::Add => a.add(b, rm),
@@ -179,23 +175,22 @@ pub fn float_binary(op: BinOp, format: FloatFormat, x: u128, y: u128, mode: Roun
         BinOp::Div => a.div(b, rm),
         _ => return None,
     };
-    Some(exact.x86_nan(&[a, b]).to_bits())
+    Some(soft_bits(format, exact.x86_nan(&[a, b])))
 }
 
 /// The float `bits` of `from` converted to `to`, rounded by `mode`.
-pub fn float_convert(from: FloatFormat, to: FloatFormat, bits: u128, mode: RoundingMode) -> Option<u128> {
-    let value = ieee::Fp::from_bits(soft_format(from)?, bits);
-    Some(value.convert(soft_format(to)?, soft_rounding(mode)).x86_nan(&[value]).to_bits())
+pub fn float_convert(from: FloatFormat, to: FloatFormat, bits: u128, mode: RoundingMode) -> u128 {
+    let value = soft_value(from, bits);
+    soft_bits(to, value.convert(soft_format(to), soft_rounding(mode)).x86_nan(&[value]))
 }
 
-/// The math.h functions with an exact IEEE result that the interpreter
-/// computes (`sqrt`, `fma`, `remainder`, `fmod`, with their `f` forms) on
-/// operand bits of `format`; `None` for other names.
+/// A [`crate::intrinsics::exact_math_function`] computed on operand bits of `format`;
+/// `None` for other names or arities.
 pub fn float_library(name: &str, format: FloatFormat, operands: &[u128], mode: RoundingMode) -> Option<u128> {
-    let soft = soft_format(format)?;
-    let values: Vec<ieee::Fp> = operands.iter().map(|&bits| ieee::Fp::from_bits(soft, bits)).collect();
+    let values: Vec<ieee::Fp> = operands.iter().map(|&bits| soft_value(format, bits)).collect();
     let rm = soft_rounding(mode);
-    let result = match (name.trim_end_matches('f'), values.as_slice()) {
+    let (base, _) = crate::intrinsics::exact_math_function(name)?;
+    let result = match (base, values.as_slice()) {
         ("sqrt", [x]) => x.sqrt(rm),
         ("fma", [x, y, z]) => x.fma(*y, *z, rm),
         ("remainder", [x, y]) => x.remainder(*y),
@@ -211,41 +206,33 @@ pub fn float_library(name: &str, format: FloatFormat, operands: &[u128], mode: R
         }
         _ => return None,
     };
-    Some(result.x86_nan(&values).to_bits())
+    Some(soft_bits(format, result.x86_nan(&values)))
 }
 
-/// IEEE comparison of two floats of one format.
-pub fn float_compare(op: BinOp, a: HostFloat, b: HostFloat) -> Option<bool> {
-    compare_result(op, a.as_f64().partial_cmp(&b.as_f64()))
+/// IEEE comparison of the bits of two floats of `format`.
+pub fn float_compare(op: BinOp, format: FloatFormat, x: u128, y: u128) -> Option<bool> {
+    compare_result(op, soft_value(format, x).partial_order(soft_value(format, y)))
 }
 
-/// `value` converted to an integer of (`width`, `signed`), truncating
-/// towards zero; `None` when out of range or NaN.
-pub fn float_to_int(value: f64, width: u32, signed: bool) -> Option<u128> {
-    let truncated = value.trunc();
-    if !truncated.is_finite() {
-        return None;
-    }
-    // Both bounds are powers of two, exact in f64.
-    let value_bits = if signed { width - 1 } else { width };
-    let (min, upper) = (crate::layout::int_min(width, signed) as f64, 2f64.powi(value_bits as i32));
-    if truncated < min || truncated >= upper {
-        return None;
-    }
-    let bits = if truncated < 0.0 { (truncated as i128) as u128 } else { truncated as u128 };
-    Some(bits & low_mask(width))
+/// The float `bits` of `format` converted to an integer of (`width`,
+/// `signed`), truncating towards zero; `None` when out of range or NaN.
+pub fn float_to_int(format: FloatFormat, bits: u128, width: u32, signed: bool) -> Option<u128> {
+    let value = soft_value(format, bits);
+    let truncate = ieee::RoundingMode::TowardZero;
+    let result = if signed { value.to_i128(width, truncate)? as u128 } else { value.to_u128(width, truncate)? };
+    Some(result & low_mask(width))
 }
 
 /// The integer `bits` of (`width`, `signed`) as a float of `format`, rounded by `mode`.
-pub fn int_to_float(format: FloatFormat, bits: u128, width: u32, signed: bool, mode: RoundingMode) -> Option<u128> {
-    let soft = soft_format(format)?;
+pub fn int_to_float(format: FloatFormat, bits: u128, width: u32, signed: bool, mode: RoundingMode) -> u128 {
+    let soft = soft_format(format);
     let rm = soft_rounding(mode);
     let value = if signed {
         ieee::Fp::from_i128(soft, sign_extend(bits, width), rm)
     } else {
         ieee::Fp::from_u128(soft, bits & low_mask(width), rm)
     };
-    Some(value.to_bits())
+    soft_bits(format, value)
 }
 
 #[cfg(test)]
@@ -296,25 +283,29 @@ mod tests {
     fn comparisons_respect_signedness_and_nan() {
         assert_eq!(int_compare(BinOp::Lt, i32op(-1), i32op(0)), Some(true));
         assert_eq!(int_compare(BinOp::Lt, op(0xffff_ffff, 32, false), op(0, 32, false)), Some(false));
-        let nan = HostFloat::F64(f64::NAN);
-        assert_eq!(float_compare(BinOp::Eq, nan, nan), Some(false));
-        assert_eq!(float_compare(BinOp::Ne, nan, nan), Some(true));
+        let nan = f64::NAN.to_bits() as u128;
+        assert_eq!(float_compare(BinOp::Eq, FloatFormat::Double, nan, nan), Some(false));
+        assert_eq!(float_compare(BinOp::Ne, FloatFormat::Double, nan, nan), Some(true));
+        let (minus_zero, zero) = ((-0f64).to_bits() as u128, 0);
+        assert_eq!(float_compare(BinOp::Eq, FloatFormat::Double, minus_zero, zero), Some(true));
     }
 
     #[test]
     fn float_integer_conversions() {
-        assert_eq!(float_to_int(-2.9, 32, true).map(|b| b as u32 as i32), Some(-2));
-        assert_eq!(float_to_int(4294967295.0, 32, false), Some(0xffff_ffff));
-        assert_eq!(float_to_int(4294967296.0, 32, false), None);
-        assert_eq!(float_to_int(-1.0, 32, false), None);
-        assert_eq!(float_to_int(i64::MAX as f64, 64, true), None);
-        assert_eq!(float_to_int(f64::NAN, 8, true), None);
+        let to_int = |v: f64, width, signed| float_to_int(FloatFormat::Double, v.to_bits() as u128, width, signed);
+        assert_eq!(to_int(-2.9, 32, true).map(|b| b as u32 as i32), Some(-2));
+        assert_eq!(to_int(4294967295.0, 32, false), Some(0xffff_ffff));
+        assert_eq!(to_int(4294967296.0, 32, false), None);
+        assert_eq!(to_int(-1.0, 32, false), None);
+        assert_eq!(to_int(-0.5, 32, false), Some(0));
+        assert_eq!(to_int(i64::MAX as f64, 64, true), None);
+        assert_eq!(to_int(f64::NAN, 8, true), None);
         let nearest = RoundingMode::NearestEven;
-        let big = int_to_float(FloatFormat::Double, u128::from(u64::MAX), 64, false, nearest).unwrap();
+        let big = int_to_float(FloatFormat::Double, u128::from(u64::MAX), 64, false, nearest);
         assert_eq!(f64::from_bits(big as u64), 18446744073709551615.0);
-        let minus_one = int_to_float(FloatFormat::Single, 0xff, 8, true, nearest).unwrap();
+        let minus_one = int_to_float(FloatFormat::Single, 0xff, 8, true, nearest);
         assert_eq!(f32::from_bits(minus_one as u32), -1.0);
-        let down = int_to_float(FloatFormat::Single, (1 << 24) + 1, 32, false, RoundingMode::Upward).unwrap();
+        let down = int_to_float(FloatFormat::Single, (1 << 24) + 1, 32, false, RoundingMode::Upward);
         assert_eq!(f32::from_bits(down as u32), 16777218.0);
     }
 
@@ -347,6 +338,28 @@ mod tests {
         let nan = float_binary(BinOp::Div, FloatFormat::Single, zero, zero, RoundingMode::NearestEven).unwrap();
         assert_eq!(nan as u32, 0xffc0_0000, "x86's default NaN");
         let narrowed = float_convert(FloatFormat::Double, FloatFormat::Single, third(RoundingMode::NearestEven).to_bits() as u128, RoundingMode::Upward);
-        assert!(f32::from_bits(narrowed.unwrap() as u32) as f64 > 1.0 / 3.0);
+        assert!(f32::from_bits(narrowed as u32) as f64 > 1.0 / 3.0);
+    }
+
+    #[test]
+    fn x87_values_are_computed_exactly_on_their_80_bit_images() {
+        let nearest = RoundingMode::NearestEven;
+        let x87 = FloatFormat::X87Extended;
+        let one = 0x3FFF_8000_0000_0000_0000u128;
+        let three = int_to_float(x87, 3, 32, true, nearest);
+        assert_eq!(three, 0x4000_C000_0000_0000_0000);
+        // 1/3 has a 64-bit significand: 0xAAAA...AB after rounding to nearest.
+        let third = float_binary(BinOp::Div, x87, one, three, nearest).unwrap();
+        assert_eq!(third, 0x3FFD_AAAA_AAAA_AAAA_AAAB);
+        assert_eq!(float_convert(x87, FloatFormat::Double, third, nearest), (1.0f64 / 3.0).to_bits() as u128);
+        // 2^64 - 1 is exact in x87 but not in double.
+        let big = int_to_float(x87, u128::from(u64::MAX), 64, false, nearest);
+        assert_eq!(float_to_int(x87, big, 64, false), Some(u128::from(u64::MAX)));
+        // An unnormal (exponent set, integer bit clear) is an invalid operand.
+        let unnormal = 0x3FFF_4000_0000_0000_0000;
+        assert_eq!(float_compare(BinOp::Eq, x87, unnormal, unnormal), Some(false));
+        // A pseudo-denormal equals the smallest normal its bits denote.
+        let (pseudo_denormal, min_normal) = (0x0000_8000_0000_0000_0000, 0x0001_8000_0000_0000_0000);
+        assert_eq!(float_compare(BinOp::Eq, x87, pseudo_denormal, min_normal), Some(true));
     }
 }
