@@ -231,6 +231,8 @@ impl Symex<'_> {
         self.equation.preferences.push(replayable);
         Ok(())
     }
+}
+
 /// The IEEE-style FP(15, 64) encoding (sign, exponent, 63 fraction bits) of
 /// an 80-bit x87 image, decoded as `ieee::Fp::from_x87_bits` does.
 fn x87_image_to_ieee(store: &mut smt::TermStore, image: TermId) -> TermId {
