@@ -1,6 +1,6 @@
 /* math.h functions with an exact IEEE definition, for binary32 float and
-   binary64 double: the ones that only look at or change the sign and class
-   bits, and the ones built from comparisons and operations whose result is
+   binary64 double (the classification functions for long double too): the
+   ones that only look at or change the sign and class bits, and the ones built from comparisons and operations whose result is
    exact (so they hold in every rounding mode, NaN and signed zero
    included). Rounding to an integer uses two facts: below 2^52 (float:
    2^23) the truncating conversion to long long is exact, and adding then
@@ -94,6 +94,64 @@ __finite(double x)
     union { double value; unsigned long long bits; } v;
     v.value = x;
     return (v.bits & 0x7ff0000000000000ULL) != 0x7ff0000000000000ULL;
+}
+
+/* glibc's classification entry points for every float type, through GCC's
+   type-generic built-ins (exact: comparisons and sign tests only). glibc's
+   FP_NAN, FP_INFINITE, FP_ZERO, FP_SUBNORMAL, FP_NORMAL are 0 to 4. */
+
+int
+__fpclassify(double x)
+{
+    return __builtin_fpclassify(0, 1, 4, 3, 2, x);
+}
+
+int
+__fpclassifyf(float x)
+{
+    return __builtin_fpclassify(0, 1, 4, 3, 2, x);
+}
+
+int
+__fpclassifyl(long double x)
+{
+    return __builtin_fpclassify(0, 1, 4, 3, 2, x);
+}
+
+int
+__signbitl(long double x)
+{
+    return __builtin_signbit(x) != 0;
+}
+
+int
+__isnanl(long double x)
+{
+    return __builtin_isnan(x);
+}
+
+int
+__isinff(float x)
+{
+    return __builtin_isinf_sign(x);
+}
+
+int
+__isinfl(long double x)
+{
+    return __builtin_isinf_sign(x);
+}
+
+int
+__finitef(float x)
+{
+    return __builtin_isfinite(x);
+}
+
+int
+__finitel(long double x)
+{
+    return __builtin_isfinite(x);
 }
 
 double
@@ -316,6 +374,42 @@ isinf(double x)
 
 int
 finite(double x)
+{
+    return __builtin_isfinite(x);
+}
+
+int
+isnanf(float x)
+{
+    return __builtin_isnan(x);
+}
+
+int
+isinff(float x)
+{
+    return __builtin_isinf_sign(x);
+}
+
+int
+finitef(float x)
+{
+    return __builtin_isfinite(x);
+}
+
+int
+isnanl(long double x)
+{
+    return __builtin_isnan(x);
+}
+
+int
+isinfl(long double x)
+{
+    return __builtin_isinf_sign(x);
+}
+
+int
+finitel(long double x)
 {
     return __builtin_isfinite(x);
 }

@@ -197,3 +197,26 @@ fn long_double_is_x87_extended_precision_in_both_data_models() {
         assert_verdicts("floats-long-double", &program(size, "x * 2 / 2 == x && 0.1L + 0.2L == 0.3L"), &program(size, "(double)x == x"), flags);
     }
 }
+
+#[test]
+fn glibc_classification_entry_points_cover_every_float_type() {
+    if !front_end_ready("floats-glibc-classification") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n\
+             int __fpclassify(double); int __fpclassifyf(float); int __fpclassifyl(long double);\n\
+             int __isinff(float); int __isinfl(long double); int __finitef(float); int __finitel(long double);\n\
+             int __signbitl(long double); int __isnanl(long double);\n\
+             int main(void) {{\n\
+               long double big = 1e4000L, sub = 1e-4940L, nan = __builtin_nanl(\"\");\n\
+               assert(__fpclassifyl(big) == FP_NORMAL && __fpclassifyl(sub) == FP_SUBNORMAL && __fpclassifyl(-0.0L) == FP_ZERO);\n\
+               assert(__fpclassifyl(nan) == FP_NAN && __isinfl(-big * big) == -1 && __signbitl(-sub) && __isnanl(nan));\n\
+               assert(__fpclassify(1e-310) == FP_SUBNORMAL && __isinff(1e30f * 1e30f) == 1 && !__finitef(1e30f * 1e30f) && __finitel(big));\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-glibc-classification", &program("__fpclassifyf(1e-40f) == FP_SUBNORMAL"), &program("__fpclassifyf(1e-40f) == FP_NORMAL"), &[]);
+}
