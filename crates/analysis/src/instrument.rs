@@ -29,6 +29,9 @@ pub struct Checks {
     /// Integer conversions to a signed type that cannot hold the value
     /// (implementation-defined in C, so off for SV-COMP's no-overflow).
     pub conversion: bool,
+    /// Floating-point `+ - * /` that make a NaN from operands that are not
+    /// NaN (`inf - inf`, `0 * inf`, `0 / 0`, `inf / inf`).
+    pub nan: bool,
     /// `--error-label L`: reaching label `L` is a violation.
     pub error_label: Option<String>,
 }
@@ -42,6 +45,7 @@ impl Default for Checks {
             unsigned_overflow: false,
             shift: false,
             conversion: false,
+            nan: false,
             error_label: None,
         }
     }
@@ -341,6 +345,9 @@ impl FunctionPass<'_> {
             if self.checks.signed_overflow {
                 found.extend(self.float_overflow_check(e, format));
             }
+            if self.checks.nan {
+                found.extend(self.nan_check(e));
+            }
             return found;
         }
         let Some((bits, signed)) = self.int_type(e.ty) else { return found };
@@ -445,6 +452,31 @@ impl FunctionPass<'_> {
             cond = self.or(cond, source_inf);
         }
         Some((cond, PropertyClass::SignedOverflow, message))
+    }
+
+    /// An arithmetic result is NaN only if an operand is (ESBMC's
+    /// `--nan-check`: a NaN that an operation produces, not one it passes on).
+    fn nan_check(&mut self, e: &Expr) -> Option<(Expr, PropertyClass, &'static str)> {
+        let ExprKind::Binary(op, a, b) = &e.kind else { return None };
+        let message = match op {
+            BinOp::Add => "NaN on +",
+            BinOp::Sub => "NaN on -",
+            BinOp::Mul => "NaN on *",
+            BinOp::Div => "NaN on /",
+            _ => return None,
+        };
+        let result_nan = self.is_nan(e.clone());
+        let mut cond = self.not(result_nan);
+        for operand in [a, b] {
+            let operand_nan = self.is_nan((**operand).clone());
+            cond = self.or(cond, operand_nan);
+        }
+        Some((cond, PropertyClass::NaN, message))
+    }
+
+    /// `x != x`: whether the float `x` is NaN.
+    fn is_nan(&mut self, x: Expr) -> Expr {
+        self.cmp(BinOp::Ne, x.clone(), x)
     }
 
     fn is_wider_float(&self, ty: TypeId, than: ir::FloatFormat) -> bool {

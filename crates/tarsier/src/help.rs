@@ -31,10 +31,10 @@ STATUS:
     a construct it does not handle yet is reported with an error that
     starts with 'unsupported:'. Verification is bounded model checking
     (one bound, or incremental); --k-induction runs incremental BMC for
-    now. Options the engine does not implement yet (--nan-check,
-    --data-races-check, --deadlock-check, --termination,
-    --multi-property) answer VERIFICATION UNKNOWN with the reason, never
-    a verdict that ignores them.
+    now. Options the engine does not implement yet (--data-races-check,
+    --deadlock-check, --termination, --multi-property) answer
+    VERIFICATION UNKNOWN with the reason, never a verdict that ignores
+    them.
 
 INPUT OPTIONS:
     -D NAME[=VALUE], -DNAME[=VALUE]
@@ -101,7 +101,8 @@ PROPERTY OPTIONS:
     --memory-leak-check
         Check that allocated memory is freed or reachable at exit.
     --nan-check
-        Check that floating-point operations do not produce NaN.
+        Check that floating-point + - * / do not produce a NaN from
+        operands that are not NaN (inf - inf, 0 * inf, 0 / 0, inf / inf).
     --data-races-check
         Check concurrent programs for data races.
     --deadlock-check

@@ -11,7 +11,6 @@ fn unsupported_request(config: &Config) -> Option<&'static str> {
     let verify = &config.verify;
     let checks = &verify.checks;
     [
-        (checks.nan, "NaN checks"),
         (checks.data_races, "data-race checks"),
         (checks.deadlock, "deadlock checks"),
         (checks.termination, "termination checks"),
@@ -49,6 +48,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
         signed_overflow: checks.signed_overflow,
         unsigned_overflow: checks.unsigned_overflow,
         shift: checks.shift,
+        nan: checks.nan,
         error_label: config.verify.error_label.clone(),
         ..analysis::Checks::default()
     }

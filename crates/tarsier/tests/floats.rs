@@ -220,3 +220,25 @@ fn glibc_classification_entry_points_cover_every_float_type() {
     };
     assert_verdicts("floats-glibc-classification", &program("__fpclassifyf(1e-40f) == FP_SUBNORMAL"), &program("__fpclassifyf(1e-40f) == FP_NORMAL"), &[]);
 }
+
+#[test]
+fn nan_check_reports_operations_that_make_a_nan() {
+    if !front_end_ready("floats-nan-check") {
+        return;
+    }
+    let program = |operation: &str| {
+        format!(
+            "#include <math.h>\n\
+             double __VERIFIER_nondet_double(void);\n\
+             int main(void) {{\n\
+               double x = __VERIFIER_nondet_double(), inf = INFINITY, y;\n\
+               if (isnan(x)) return 0;\n\
+               y = x + x; y = NAN * 2.0;\n\
+               y = {operation};\n\
+               return 0;\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-nan-check", &program("x * 0.5 + 1.0 / inf"), &program("x * 0.0"), &["--nan-check"]);
+    assert_eq!(verdict("floats-nan-check-off", &program("x * 0.0"), &[]), "VERIFICATION SUCCESSFUL");
+}

@@ -192,6 +192,27 @@ fn float_overflow_is_checked_on_arithmetic_and_narrowing() {
 }
 
 #[test]
+fn nan_check_covers_float_arithmetic_only() {
+    let mut b = Builder::new();
+    let int = b.int();
+    let double = b.program.types.intern(Type::Float(ir::FloatFormat::Double));
+    let (main, _) = b.function("main", int, vec![], None);
+    let (d, i) = (b.local("d", double, main), b.local("i", int, main));
+    let body = vec![
+        Instr::new(InstrKind::Assign(d.clone(), Expr::binary(BinOp::Div, d.clone(), d.clone(), double)), at(1)),
+        Instr::new(InstrKind::Assign(d.clone(), Expr::cast(i.clone(), double)), at(2)),
+        Instr::new(InstrKind::Assign(i.clone(), Expr::binary(BinOp::Div, i.clone(), i.clone(), int)), at(3)),
+    ];
+    b.program.functions[main].body = Some(body);
+    let checks = Checks { nan: true, div_by_zero: false, ..Checks::default() };
+    instrument(&mut b.program, &checks);
+    let body = b.program.functions[main].body.as_ref().unwrap();
+    assert_eq!(classes(body), ["assert NaN", "Assign", "Assign", "Assign"]);
+    let InstrKind::Assert(_, property) = &body[0].kind else { unreachable!() };
+    assert_eq!(property.message, "NaN on /");
+}
+
+#[test]
 fn assertions_off_drops_user_assertions_but_not_reach_error() {
     let mut b = Builder::new();
     let int = b.int();
