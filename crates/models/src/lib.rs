@@ -26,13 +26,14 @@ pub const UNITS: &[(&str, &str)] = &[
     ("math.c", include_str!("../c/math.c")),
     ("fenv.c", include_str!("../c/fenv.c")),
     ("pthread.c", include_str!("../c/pthread.c")),
+    ("wchar.c", include_str!("../c/wchar.c")),
 ];
 
 /// The library types the models use, as glibc defines them for `model`.
 pub fn prelude(model: DataModel) -> &'static str {
     match model {
-        DataModel::ILP32 => "typedef unsigned int size_t; typedef long time_t;\n",
-        DataModel::LP64 => "typedef unsigned long size_t; typedef long time_t;\n",
+        DataModel::ILP32 => "typedef unsigned int size_t; typedef long time_t; typedef long wchar_t;\n",
+        DataModel::LP64 => "typedef unsigned long size_t; typedef long time_t; typedef int wchar_t;\n",
     }
 }
 

@@ -333,3 +333,38 @@ int main(void) {
     // The program's own loop keeps the user's bound: its unwinding assertion fails.
     assert_verdict("program-loops-bound", program_loop, &["--unwind", "3"], FAILED);
 }
+
+#[test]
+fn wide_string_functions_follow_their_narrow_twins() {
+    let program = r#"
+#include <wchar.h>
+#include <assert.h>
+int main(void) {
+  wchar_t src[4] = {L'a', L'b', L'c', 0};
+  wchar_t dst[8];
+  assert(wcscpy(dst, src) == dst && wcslen(dst) == 3 && wcscmp(dst, src) == 0);
+  wcscat(dst, L"de");
+  assert(wcslen(dst) == 5 && wcsncmp(dst, L"abcx", 3) == 0 && wcscmp(dst, L"abd") < 0);
+  assert(wcschr(dst, L'd') == dst + 3 && wcsrchr(src, L'z') == 0);
+  wmemmove(dst + 1, dst, 4);
+  assert(dst[1] == L'a' && dst[4] == L'd');
+  wmemset(dst, L'x', 2);
+  assert(wmemchr(dst, L'x', 8) == dst && wmemcmp(dst, L"xx", 2) == 0);
+  mbstate_t state = {0};
+  assert(mbsinit(&state));
+  return 0;
+}
+"#;
+    assert_verdict("wide-strings", program, &[], SUCCESSFUL);
+    assert_verdict("wide-strings-32", program, &["--32"], SUCCESSFUL);
+    let wrong = r#"
+#include <wchar.h>
+#include <assert.h>
+int main(void) {
+  wchar_t s[3] = {L'a', L'b', 0};
+  assert(wcslen(s) == 3);
+  return 0;
+}
+"#;
+    assert_verdict("wide-strings-length", wrong, &[], FAILED);
+}
