@@ -61,5 +61,22 @@ int main(void) {
     CHECK(nanosleep(&bad, 0) == -1);
     tzset();
     CHECK(daylight == 0 || daylight == 1);
+    /* strftime spells the numeric fields as glibc does. */
+    char text[32];
+    struct tm when = {0};
+    when.tm_year = 99 - 1900;
+    CHECK(strftime(text, sizeof text, "%Y", &when) == 2 && strcmp(text, "99") == 0);
+    when.tm_year = 2024 - 1900;
+    when.tm_mon = 5;
+    when.tm_mday = 7;
+    when.tm_hour = 3;
+    when.tm_min = 4;
+    when.tm_sec = 61;
+    when.tm_yday = 5;
+    CHECK(strftime(text, sizeof text, "%Y-%m/%d %H:%M:%S %j %%", &when) == 25);
+    CHECK(strcmp(text, "2024-06/07 03:04:61 006 %") == 0);
+    when.tm_mon = 150;
+    CHECK(strftime(text, sizeof text, "<%m>", &when) == 5 && strcmp(text, "<151>") == 0);
+    CHECK(strftime(text, 5, "%Y", &when) == 4 && strcmp(text, "2024") == 0);
     return 0;
 }
