@@ -399,3 +399,37 @@ int main(void) {
 "#;
     assert_verdict("printf-address-observed", observed, &[], "VERIFICATION UNKNOWN");
 }
+
+#[test]
+fn fopen_gives_a_new_stream_or_fails() {
+    let streams = r#"
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+int main(void) {
+  FILE *bad = fopen("f", "x");
+  assert(bad == NULL && errno == EINVAL);
+  FILE *a = fopen("a", "r");
+  FILE *b = fopen("b", "w");
+  if (a != NULL && b != NULL)
+    assert(a != b);
+  if (a == NULL)
+    assert(errno > 0);
+  return 0;
+}
+"#;
+    assert_verdict("fopen-streams", streams, &[], SUCCESSFUL);
+    let may_fail = r#"
+#include <stdio.h>
+int main(void) {
+  char line[8];
+  FILE *f = fopen("f", "r");
+  if (f == NULL)
+    return 1;
+  if (fgets(line, 16, f) != NULL)
+    return line[0];
+  return 0;
+}
+"#;
+    assert_verdict("fopen-fgets-overflow", may_fail, &[], FAILED);
+}
