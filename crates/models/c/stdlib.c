@@ -290,6 +290,137 @@ strtoull(const char *restrict s, char **restrict end, int base)
     return __tarsier_strto_unsigned(s, end, base, ~0ULL);
 }
 
+/* strtod, strtof, strtold and atof, exact on the fast path of decimal
+   conversion: at most 19 significant digits (an exact integer mantissa)
+   and a decimal exponent whose power of ten is exact in the result type,
+   so the value is one correctly rounded multiplication or division in the
+   current rounding mode, as glibc rounds. Other numbers (hexadecimal, inf,
+   nan, longer mantissas, larger exponents) are left to functions without
+   a body: their result is not modelled. */
+double __tarsier_unmodelled_strtod(const char *s, char **end);
+float __tarsier_unmodelled_strtof(const char *s, char **end);
+long double __tarsier_unmodelled_strtold(const char *s, char **end);
+
+/* Scans the decimal constant at s into its sign, its significant digits as
+   an integer and its decimal exponent, and stores in *end where it stops.
+   Returns 1 for such a constant, 2 when s holds no number (then *end is
+   s), 0 for a number the fast path does not cover. */
+int
+__tarsier_scan_decimal(const char *s, char **end, int *negative, unsigned long long *mantissa, int *exponent)
+{
+    size_t i = 0;
+    int digits = 0, fraction = 0, seen = 0, point = 0, written = 0;
+    unsigned long long m = 0;
+    while (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))
+        i++;
+    *negative = s[i] == '-';
+    if (s[i] == '-' || s[i] == '+')
+        i++;
+    if (s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X'))
+        return 0;
+    for (;; i++) {
+        if (s[i] == '.' && !point) {
+            point = 1;
+            continue;
+        }
+        if (s[i] < '0' || s[i] > '9')
+            break;
+        seen = 1;
+        fraction += point;
+        if (m == 0 && s[i] == '0')
+            continue;
+        if (digits == 19)
+            return 0;
+        m = m * 10 + (unsigned long long)(s[i] - '0');
+        digits++;
+    }
+    if (!seen) {
+        if (s[i] == 'i' || s[i] == 'I' || s[i] == 'n' || s[i] == 'N')
+            return 0;
+        if (end != 0)
+            *end = (char *)s;
+        return 2;
+    }
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t j = i + 1;
+        int exponent_negative = s[j] == '-';
+        if (s[j] == '-' || s[j] == '+')
+            j++;
+        if (s[j] >= '0' && s[j] <= '9') {
+            for (; s[j] >= '0' && s[j] <= '9'; j++) {
+                if (written > 9999)
+                    return 0;
+                written = written * 10 + (s[j] - '0');
+            }
+            if (exponent_negative)
+                written = -written;
+            i = j;
+        }
+    }
+    if (end != 0)
+        *end = (char *)(s + i);
+    *mantissa = m;
+    *exponent = written - fraction;
+    return 1;
+}
+
+double
+strtod(const char *restrict s, char **restrict end)
+{
+    int negative, exponent;
+    unsigned long long mantissa;
+    int scanned = __tarsier_scan_decimal(s, end, &negative, &mantissa, &exponent);
+    if (scanned == 2)
+        return 0.0;
+    if (scanned == 0 || mantissa > (1ULL << 53) || exponent > 22 || exponent < -22)
+        return __tarsier_unmodelled_strtod(s, end);
+    double value = (double)mantissa, power = 1.0;
+    for (int k = exponent < 0 ? -exponent : exponent; k > 0; k--)
+        power *= 10.0;
+    value = exponent < 0 ? value / power : value * power;
+    return negative ? -value : value;
+}
+
+float
+strtof(const char *restrict s, char **restrict end)
+{
+    int negative, exponent;
+    unsigned long long mantissa;
+    int scanned = __tarsier_scan_decimal(s, end, &negative, &mantissa, &exponent);
+    if (scanned == 2)
+        return 0.0f;
+    if (scanned == 0 || mantissa > (1ULL << 24) || exponent > 10 || exponent < -10)
+        return __tarsier_unmodelled_strtof(s, end);
+    float value = (float)mantissa, power = 1.0f;
+    for (int k = exponent < 0 ? -exponent : exponent; k > 0; k--)
+        power *= 10.0f;
+    value = exponent < 0 ? value / power : value * power;
+    return negative ? -value : value;
+}
+
+long double
+strtold(const char *restrict s, char **restrict end)
+{
+    int negative, exponent;
+    unsigned long long mantissa;
+    int scanned = __tarsier_scan_decimal(s, end, &negative, &mantissa, &exponent);
+    if (scanned == 2)
+        return 0.0L;
+    if (scanned == 0 || exponent > 27 || exponent < -27)
+        return __tarsier_unmodelled_strtold(s, end);
+    long double value = (long double)mantissa, power = 1.0L;
+    for (int k = exponent < 0 ? -exponent : exponent; k > 0; k--)
+        power *= 10.0L;
+    value = exponent < 0 ? value / power : value * power;
+    return negative ? -value : value;
+}
+
+double
+atof(const char *s)
+{
+    return strtod(s, 0);
+}
+
 /* Reached for a variable the program's environment may hold: its value is
    not modelled. */
 char *__tarsier_unmodelled_environment_value(const char *name);

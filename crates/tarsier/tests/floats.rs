@@ -242,3 +242,25 @@ fn nan_check_reports_operations_that_make_a_nan() {
     assert_verdicts("floats-nan-check", &program("x * 0.5 + 1.0 / inf"), &program("x * 0.0"), &["--nan-check"]);
     assert_eq!(verdict("floats-nan-check-off", &program("x * 0.0"), &[]), "VERIFICATION SUCCESSFUL");
 }
+
+#[test]
+fn strtod_family_is_exact_on_short_decimal_constants() {
+    if !front_end_ready("floats-strtod") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <stdlib.h>\n#include <math.h>\n#include <assert.h>\n\
+             int main(void) {{\n\
+               char *e; const char *none = \"  x\";\n\
+               assert(strtod(\" 0.1\", &e) == 0.1 && *e == 0 && strtod(\"-2.5e-3y\", &e) == -2.5e-3 && *e == 'y');\n\
+               assert(signbit(strtod(\"-0\", 0)) && strtod(none, &e) == 0 && e == none && atof(\"1e22\") == 1e22);\n\
+               assert(strtof(\"3.14159\", 0) == 3.14159f && strtold(\"0.3\", 0) == 0.3L && strtold(\"1.\", &e) == 1 && *e == 0);\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-strtod", &program("strtod(\"123456789012345e-20\", 0) == 123456789012345e-20"), &program("strtod(\"0.1\", 0) == 0.1f"), &[]);
+    let hexadecimal = program("strtod(\"0x1p3\", 0) == 8.0");
+    assert_eq!(verdict("floats-strtod-hexadecimal", &hexadecimal, &[]), "VERIFICATION UNKNOWN");
+}
