@@ -1,14 +1,21 @@
 //! Bounded model checking: symex to an equation, one solver query for
 //! "some property is violated", then one for "some unwinding assertion is
-//! reachable", and the verdict rules of DESIGN.md §9.
+//! reachable", and the verdict rules of DESIGN.md §9. A violation the
+//! replay refutes because an inexact math function (`symex::libm`) took a
+//! value the host library does not give is searched again with the host's
+//! values at the refuted points (a few rounds).
 
 use crate::counterexample::Target;
 use crate::{counterexample, replay, Config, Outcome, Stats, Verdict};
 use bitblast::BitBlastSolver;
 use ir::{Program, PropertyClass};
-use smt::{SatResult, Solver, TermId, TermStore};
+use smt::{Evaluator, SatResult, Solver, TermId, TermStore, Value};
 use std::time::Instant;
 use symex::{Execution, Stop};
+
+/// Counterexamples refuted by the replay through inexact math functions
+/// that are retried with the host library's values at their points.
+const MAX_HOST_REFINEMENTS: usize = 16;
 
 /// The result of one bound.
 enum BoundResult {
@@ -130,11 +137,26 @@ impl Run<'_> {
         }
         let mut solver = BitBlastSolver::new();
         if !properties.is_empty() {
-            let any = self.store.or(&properties);
-            match self.solve_preferring(&mut solver, any) {
-                SatResult::Sat => return BoundResult::Done(self.violation(&mut solver)),
-                SatResult::Unsat => {}
-                SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
+            let mut query = self.store.or(&properties);
+            let mut refinements = 0;
+            loop {
+                match self.solve_preferring(&mut solver, query) {
+                    SatResult::Sat => {
+                        let outcome = self.violation(&mut solver);
+                        let refuted = matches!(outcome.verdict, Verdict::Unknown(_));
+                        let lemmas = if refuted && refinements < MAX_HOST_REFINEMENTS { self.host_lemmas(&mut solver) } else { Vec::new() };
+                        if lemmas.is_empty() {
+                            return BoundResult::Done(outcome);
+                        }
+                        refinements += 1;
+                        let windows: Vec<TermId> = lemmas.iter().map(|l| l.window).collect();
+                        let windows = self.store.and(&windows);
+                        query = self.store.and2(query, windows);
+                        self.execution.equation.preferences.extend(lemmas.iter().map(|l| l.exact));
+                    }
+                    SatResult::Unsat => break,
+                    SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
+                }
             }
         }
         if !unwinding.is_empty() {
@@ -189,6 +211,37 @@ impl Run<'_> {
             SatResult::Unknown(reason) => reason,
         };
         Some(self.outcome(Verdict::Unknown(reason)))
+    }
+
+    /// For each inexact math call on the model's path whose result differs
+    /// from the host library's at the model's arguments: the host's
+    /// window there (a fact) and its exact value (a preference), so that
+    /// the next model agrees with the replay at these points.
+    fn host_lemmas(&mut self, solver: &mut BitBlastSolver) -> Vec<symex::HostLemma> {
+        let model = solver.model(&self.store);
+        let mut evaluator = Evaluator::new(&self.store, &model);
+        let mut points = Vec::new();
+        for call in &self.execution.equation.inexact_calls {
+            if !matches!(evaluator.eval(call.guard), Ok(Value::Bool(true))) {
+                continue;
+            }
+            let bits = |v: Result<Value, _>| match v {
+                Ok(Value::Bv(b)) => b.to_u128(),
+                _ => None,
+            };
+            let args: Option<Vec<u128>> = call.args.iter().map(|&a| bits(evaluator.eval(a))).collect();
+            if let (Some(args), Some(result)) = (args, bits(evaluator.eval(call.result))) {
+                points.push((call.clone(), args, result));
+            }
+        }
+        let mut lemmas = Vec::new();
+        for (call, args, result) in points {
+            let (f, format) = call.function;
+            if ir::libm::host_value(f, format, &args).is_some_and(|host| host != result) {
+                lemmas.extend(symex::host_lemma(&mut self.store, &call, &args));
+            }
+        }
+        lemmas
     }
 
     /// Solves `query` within the equation's preferences (a counterexample

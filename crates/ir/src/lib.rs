@@ -8,7 +8,8 @@
 //!
 //! Besides the data types (`types`, `expr`, `instr`, `program`, `loc`,
 //! `entity`) the crate owns the utilities every stage shares: `layout`
-//! (sizes, alignments and integer ranges per data model), `print` (the
+//! (sizes, alignments and integer ranges per data model), `libm` (the
+//! inexact math functions and the host library's values of them), `print` (the
 //! `--show-ir` text), `validate` (well-formedness checks with precise
 //! messages), `visit` (non-recursive expression walks), `build` (adding
 //! symbols and functions consistently), `varargs` (where a call's extra
@@ -23,6 +24,7 @@ pub mod instr;
 pub mod interp;
 pub mod intrinsics;
 pub mod layout;
+pub mod libm;
 pub mod loc;
 pub mod print;
 pub mod program;

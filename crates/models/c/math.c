@@ -735,3 +735,35 @@ conjf(float _Complex z)
     __imag__ z = -__imag__ z;
     return z;
 }
+
+/* The modulus and argument, by the library's hypot and atan2 (which symex
+   and the interpreter model as inexact functions). */
+
+double hypot(double x, double y);
+float hypotf(float x, float y);
+double atan2(double y, double x);
+float atan2f(float y, float x);
+
+double
+cabs(double _Complex z)
+{
+    return hypot(__real__ z, __imag__ z);
+}
+
+float
+cabsf(float _Complex z)
+{
+    return hypotf(__real__ z, __imag__ z);
+}
+
+double
+carg(double _Complex z)
+{
+    return atan2(__imag__ z, __real__ z);
+}
+
+float
+cargf(float _Complex z)
+{
+    return atan2f(__imag__ z, __real__ z);
+}

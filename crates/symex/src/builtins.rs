@@ -1,6 +1,7 @@
 //! Calls of functions without a body: the memory-management and libc
 //! functions symex models (`malloc`, `calloc`, `realloc`, `free`, `alloca`,
-//! `memcpy`, `memmove`, `memset`, `abort`, `exit`), the stdio functions
+//! `memcpy`, `memmove`, `memset`, `abort`, `exit`), the math functions
+//! (see `float` and `libm`), the stdio functions
 //! (see `stdio`), and every other external function as an approximation
 //! returning a nondeterministic value.
 
@@ -26,7 +27,11 @@ struct Allocation {
 
 impl<'a> Symex<'a> {
     pub(crate) fn call_builtin(&mut self, func: FuncId, lhs: Option<&Expr>, args: &'a [Expr], values: &[TermId]) -> Result<()> {
-        if let Some(value) = self.exact_math(func, values)? {
+        let math = match self.exact_math(func, values)? {
+            Some(value) => Some(value),
+            None => self.inexact_math(func, values)?,
+        };
+        if let Some(value) = math {
             if let Some(lhs) = lhs {
                 self.assign(lhs, value)?;
             }

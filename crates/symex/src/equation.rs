@@ -88,6 +88,18 @@ pub struct UnmodelledCall {
     pub assertions_before: usize,
 }
 
+/// A call of a math function without an exact IEEE result (see
+/// `crate::libm`): its arguments' and result's float bits, and the
+/// rounding mode it ran in.
+#[derive(Clone, Debug)]
+pub struct InexactCall {
+    pub function: (ir::libm::Inexact, ir::FloatFormat),
+    pub guard: TermId,
+    pub rounding: TermId,
+    pub args: Vec<TermId>,
+    pub result: TermId,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Equation {
     pub assertions: Vec<Assertion>,
@@ -95,6 +107,7 @@ pub struct Equation {
     pub inputs: Vec<Input>,
     pub approximations: Vec<Approximation>,
     pub unmodelled_calls: Vec<UnmodelledCall>,
+    pub inexact_calls: Vec<InexactCall>,
     /// A loop or recursion bound cut paths off by assumption
     /// (`--no-unwinding-assertions`), so the result is only bounded.
     pub bound_assumed: bool,

@@ -53,7 +53,7 @@ impl<'a> Symex<'a> {
     }
 
     /// The rounding mode the program state selects, as an SMT term.
-    fn rounding_mode(&mut self) -> Result<TermId> {
+    pub(crate) fn rounding_mode(&mut self) -> Result<TermId> {
         let nearest_even = self.store.rm_const(RoundingMode::Rne);
         let Some(variable) = self.rounding_variable else { return Ok(nearest_even) };
         let ty = self.program.symbols[variable].ty;

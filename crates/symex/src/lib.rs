@@ -20,6 +20,7 @@ pub mod equation;
 mod environment;
 mod exec;
 mod float;
+mod libm;
 pub mod memory;
 mod place;
 pub mod repr;
@@ -32,7 +33,8 @@ pub mod sizes;
 mod intrinsics;
 mod eval;
 
-pub use equation::{Approximation, Assertion, Equation, Input, InputKind, TraceStep, UnmodelledCall};
+pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, TraceStep, UnmodelledCall};
+pub use libm::{host_lemma, HostLemma};
 pub use environment::{MODELLED_ARGC, MODELLED_ARG_LEN};
 pub use exec::{execute, Execution};
 pub use memory::{ObjectId, ObjectKind, Objects, PointerLayout};

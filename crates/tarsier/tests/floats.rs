@@ -199,6 +199,52 @@ fn long_double_is_x87_extended_precision_in_both_data_models() {
 }
 
 #[test]
+fn inexact_functions_are_near_the_c_library_at_constant_arguments() {
+    if !front_end_ready("floats-inexact-constants") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n#include <complex.h>\n\
+             int main(void) {{\n\
+               assert(fabs(pow(4.0, 0.5) - 2.0) < 1e-12 && fabs(exp(0.3) - 1.3498588075760032) < 1e-12);\n\
+               assert(acos(1.0) == 0.0 && cos(0.0) == 1.0 && acos(0.0) > 1.57 && fabsf(tanhf(0.5f) - 0.46211716f) < 1e-6f);\n\
+               assert(carg(1.0 + 0.0 * I) == 0.0 && fabs(cabs(3.0 + 4.0 * I) - 5.0) < 1e-12);\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts(
+        "floats-inexact-constants",
+        &program("fabs(log1p(0.125) - 0.11778303565638346) < 1e-15"),
+        &program("fabs(log1p(0.125) - 0.1177830356563834) < 1e-17"),
+        &[],
+    );
+}
+
+#[test]
+fn inexact_functions_keep_the_facts_every_c_library_satisfies() {
+    if !front_end_ready("floats-inexact-facts") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n#include <fenv.h>\n\
+             float __VERIFIER_nondet_float(void);\n\
+             int main(void) {{\n\
+               float x = __VERIFIER_nondet_float();\n\
+               if (x < 0.0f) assert(isnan(logf(x)));\n\
+               if (!isnan(x)) assert(tanhf(x) >= -1.0f && tanhf(x) <= 1.0f && expf(x) >= 0.0f && (x < 0.0f || logf(x) == logf(x)));\n\
+               if (x >= -20.0f && x <= 20.0f) assert({last});\n\
+               fesetround(FE_UPWARD);\n\
+               assert(exp(0.0) == 1.0 && isinf(log(0.0)));\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-inexact-facts", &program("fabsf(tanhf(x)) <= 1.0f"), &program("fabsf(tanhf(x)) < 1.0f"), &[]);
+}
+
+#[test]
 fn glibc_classification_entry_points_cover_every_float_type() {
     if !front_end_ready("floats-glibc-classification") {
         return;

@@ -1,6 +1,8 @@
 //! The library functions the interpreter implements when the program gives
 //! them no body: assumptions and assertions of the verification
-//! interfaces, `exit`/`abort`, heap allocation, `mem*` and `strlen`, and
+//! interfaces, `exit`/`abort`, heap allocation, `mem*` and `strlen`, the
+//! math functions (exact ones in software, the others by the host C
+//! library, see [`crate::libm`]), and
 //! the stdio output functions of [`super::stdio`]. Any other function
 //! without a body returns a nondeterministic value (asked from the input
 //! provider) and has no other effect.
@@ -12,6 +14,9 @@ use super::{InputKind, Outcome, UbKind};
 use crate::expr::Expr;
 use crate::instr::PropertyClass;
 use crate::intrinsics::{bit_builtin, is_uninterpreted, pointer_intrinsic};
+use crate::libm::{self, Inexact};
+use crate::rounding::RoundingMode;
+use crate::types::{FloatFormat, TypeId};
 use crate::program::FuncId;
 use crate::types::Type;
 
@@ -20,7 +25,7 @@ const MESSAGE_LIMIT: u64 = 1024;
 
 impl Machine<'_> {
     /// A math.h function with an exact IEEE result, in the current rounding mode.
-    fn exact_math(&mut self, name: &str, ret: crate::types::TypeId, values: &[Value]) -> Flow<Value> {
+    fn exact_math(&mut self, name: &str, ret: TypeId, values: &[Value]) -> Flow<Value> {
         let Type::Float(format) = *self.program.types.get(ret) else {
             return Err(self.malformed(format!("`{name}` does not return a float")));
         };
@@ -32,6 +37,24 @@ impl Machine<'_> {
         float_library(name, format, &operands, mode)
             .map(Value::Scalar)
             .ok_or_else(|| Outcome::Unsupported(format!("`{name}` on {format:?} floating point")))
+    }
+
+    /// A math.h function without an exact IEEE result: the host C
+    /// library's value, which is only known for rounding to nearest.
+    fn inexact_math(&mut self, name: &str, f: Inexact, format: FloatFormat, ret: TypeId, values: &[Value]) -> Flow<Value> {
+        if *self.program.types.get(ret) != Type::Float(format) {
+            return Err(Outcome::Unsupported(format!("`{name}` declared with another return type")));
+        }
+        if self.rounding_mode()? != RoundingMode::NearestEven {
+            return Err(Outcome::Unsupported(format!("`{name}` in a rounding mode other than to nearest")));
+        }
+        let mut operands = Vec::with_capacity(values.len());
+        for value in values {
+            operands.push(self.scalar(value)?);
+        }
+        libm::host_value(f, format, &operands)
+            .map(Value::Scalar)
+            .ok_or_else(|| Outcome::Unsupported(format!("`{name}` with {} arguments", values.len())))
     }
 
     /// Executes the body-less function `func`; returns the call's value.
@@ -50,6 +73,9 @@ impl Machine<'_> {
         }
         if crate::intrinsics::exact_math_function(name).is_some() {
             return self.exact_math(name, ret, values).map(Some);
+        }
+        if let Some((f, format)) = Inexact::of_name(name) {
+            return self.inexact_math(name, f, format, ret, values).map(Some);
         }
         let library_name = library_function(name);
         let arg = |i: usize| values.get(i).ok_or_else(|| self.malformed(format!("`{name}` needs argument {i}")));

@@ -1,0 +1,280 @@
+//! The math.h functions without an exact IEEE definition (`exp`, `log`,
+//! the trigonometric and hyperbolic functions, `pow`, `atan2`, `hypot`, …)
+//! in `float` and `double`: which names they are, and their values in the
+//! host C library. The interpreter answers calls with these values (the
+//! host library is the oracle a counterexample is replayed against), and
+//! symex bounds a call with a constant argument by them, widened by
+//! [`CONSTANT_ARGUMENT_ULPS`] (see `symex::libm`).
+//!
+//! Only functions whose error glibc documents as at most 2 ulp (in
+//! rounding to nearest) are listed, so that any two such libraries agree
+//! within the margin.
+
+use crate::types::FloatFormat;
+
+/// How far (in steps of the float's bit pattern, that is in ulps) a C
+/// library's result for a constant argument may lie from the host
+/// library's.
+pub const CONSTANT_ARGUMENT_ULPS: u128 = 4;
+
+/// A math.h function without an exact IEEE definition, by its `double` name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Inexact {
+    Exp,
+    Exp2,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Cbrt,
+    Erf,
+    Pow,
+    Atan2,
+    Hypot,
+}
+
+/// Every inexact function with its `double` name.
+pub const ALL: [(Inexact, &str); 24] = [
+    (Inexact::Exp, "exp"),
+    (Inexact::Exp2, "exp2"),
+    (Inexact::Expm1, "expm1"),
+    (Inexact::Log, "log"),
+    (Inexact::Log2, "log2"),
+    (Inexact::Log10, "log10"),
+    (Inexact::Log1p, "log1p"),
+    (Inexact::Sin, "sin"),
+    (Inexact::Cos, "cos"),
+    (Inexact::Tan, "tan"),
+    (Inexact::Asin, "asin"),
+    (Inexact::Acos, "acos"),
+    (Inexact::Atan, "atan"),
+    (Inexact::Sinh, "sinh"),
+    (Inexact::Cosh, "cosh"),
+    (Inexact::Tanh, "tanh"),
+    (Inexact::Asinh, "asinh"),
+    (Inexact::Acosh, "acosh"),
+    (Inexact::Atanh, "atanh"),
+    (Inexact::Cbrt, "cbrt"),
+    (Inexact::Erf, "erf"),
+    (Inexact::Pow, "pow"),
+    (Inexact::Atan2, "atan2"),
+    (Inexact::Hypot, "hypot"),
+];
+
+impl Inexact {
+    /// The function and its format that `name` (possibly `__builtin_`
+    /// prefixed) names: the `double` name, or it with an `f` for `float`.
+    pub fn of_name(name: &str) -> Option<(Inexact, FloatFormat)> {
+        let name = name.strip_prefix("__builtin_").unwrap_or(name);
+        let find = |base: &str| ALL.iter().find(|(_, n)| *n == base).map(|(f, _)| *f);
+        if let Some(f) = find(name) {
+            return Some((f, FloatFormat::Double));
+        }
+        find(name.strip_suffix('f')?).map(|f| (f, FloatFormat::Single))
+    }
+
+    pub fn arity(self) -> usize {
+        match self {
+            Inexact::Pow | Inexact::Atan2 | Inexact::Hypot => 2,
+            _ => 1,
+        }
+    }
+
+    /// The `double` function's name.
+    pub fn name(self) -> &'static str {
+        ALL.iter().find(|(f, _)| *f == self).map(|(_, n)| *n).expect("every function is listed")
+    }
+}
+
+/// The host library's result for `f` on the float bits `args` of
+/// `format`, rounding to nearest; `None` for a format other than `float`
+/// and `double` or a wrong number of arguments.
+pub fn host_value(f: Inexact, format: FloatFormat, args: &[u128]) -> Option<u128> {
+    if args.len() != f.arity() {
+        return None;
+    }
+    match format {
+        FloatFormat::Double => {
+            let x: Vec<f64> = args.iter().map(|&bits| f64::from_bits(bits as u64)).collect();
+            Some(u128::from(host::double(f, &x).to_bits()))
+        }
+        FloatFormat::Single => {
+            let x: Vec<f32> = args.iter().map(|&bits| f32::from_bits(bits as u32)).collect();
+            Some(u128::from(host::single(f, &x).to_bits()))
+        }
+        _ => None,
+    }
+}
+
+/// The C library's own functions: Rust's float methods do not call it for
+/// all of them (`atanh`, `asinh`, `acosh` are computed in Rust), and the
+/// replay must see what a C program linked with it sees.
+mod host {
+    use super::Inexact;
+
+    extern "C" {
+        fn exp(x: f64) -> f64;
+        fn exp2(x: f64) -> f64;
+        fn expm1(x: f64) -> f64;
+        fn log(x: f64) -> f64;
+        fn log2(x: f64) -> f64;
+        fn log10(x: f64) -> f64;
+        fn log1p(x: f64) -> f64;
+        fn sin(x: f64) -> f64;
+        fn cos(x: f64) -> f64;
+        fn tan(x: f64) -> f64;
+        fn asin(x: f64) -> f64;
+        fn acos(x: f64) -> f64;
+        fn atan(x: f64) -> f64;
+        fn sinh(x: f64) -> f64;
+        fn cosh(x: f64) -> f64;
+        fn tanh(x: f64) -> f64;
+        fn asinh(x: f64) -> f64;
+        fn acosh(x: f64) -> f64;
+        fn atanh(x: f64) -> f64;
+        fn cbrt(x: f64) -> f64;
+        fn erf(x: f64) -> f64;
+        fn pow(x: f64, y: f64) -> f64;
+        fn atan2(y: f64, x: f64) -> f64;
+        fn hypot(x: f64, y: f64) -> f64;
+        fn expf(x: f32) -> f32;
+        fn exp2f(x: f32) -> f32;
+        fn expm1f(x: f32) -> f32;
+        fn logf(x: f32) -> f32;
+        fn log2f(x: f32) -> f32;
+        fn log10f(x: f32) -> f32;
+        fn log1pf(x: f32) -> f32;
+        fn sinf(x: f32) -> f32;
+        fn cosf(x: f32) -> f32;
+        fn tanf(x: f32) -> f32;
+        fn asinf(x: f32) -> f32;
+        fn acosf(x: f32) -> f32;
+        fn atanf(x: f32) -> f32;
+        fn sinhf(x: f32) -> f32;
+        fn coshf(x: f32) -> f32;
+        fn tanhf(x: f32) -> f32;
+        fn asinhf(x: f32) -> f32;
+        fn acoshf(x: f32) -> f32;
+        fn atanhf(x: f32) -> f32;
+        fn cbrtf(x: f32) -> f32;
+        fn erff(x: f32) -> f32;
+        fn powf(x: f32, y: f32) -> f32;
+        fn atan2f(y: f32, x: f32) -> f32;
+        fn hypotf(x: f32, y: f32) -> f32;
+    }
+
+    /// `f` on `x` (as many values as its arity).
+    pub(super) fn double(f: Inexact, x: &[f64]) -> f64 {
+        // SAFETY: the C library's math functions take and return plain
+        // values and have no preconditions.
+        unsafe {
+            match f {
+                Inexact::Exp => exp(x[0]),
+                Inexact::Exp2 => exp2(x[0]),
+                Inexact::Expm1 => expm1(x[0]),
+                Inexact::Log => log(x[0]),
+                Inexact::Log2 => log2(x[0]),
+                Inexact::Log10 => log10(x[0]),
+                Inexact::Log1p => log1p(x[0]),
+                Inexact::Sin => sin(x[0]),
+                Inexact::Cos => cos(x[0]),
+                Inexact::Tan => tan(x[0]),
+                Inexact::Asin => asin(x[0]),
+                Inexact::Acos => acos(x[0]),
+                Inexact::Atan => atan(x[0]),
+                Inexact::Sinh => sinh(x[0]),
+                Inexact::Cosh => cosh(x[0]),
+                Inexact::Tanh => tanh(x[0]),
+                Inexact::Asinh => asinh(x[0]),
+                Inexact::Acosh => acosh(x[0]),
+                Inexact::Atanh => atanh(x[0]),
+                Inexact::Cbrt => cbrt(x[0]),
+                Inexact::Erf => erf(x[0]),
+                Inexact::Pow => pow(x[0], x[1]),
+                Inexact::Atan2 => atan2(x[0], x[1]),
+                Inexact::Hypot => hypot(x[0], x[1]),
+            }
+        }
+    }
+
+    /// `f`'s `float` form on `x`.
+    pub(super) fn single(f: Inexact, x: &[f32]) -> f32 {
+        // SAFETY: as in `double`.
+        unsafe {
+            match f {
+                Inexact::Exp => expf(x[0]),
+                Inexact::Exp2 => exp2f(x[0]),
+                Inexact::Expm1 => expm1f(x[0]),
+                Inexact::Log => logf(x[0]),
+                Inexact::Log2 => log2f(x[0]),
+                Inexact::Log10 => log10f(x[0]),
+                Inexact::Log1p => log1pf(x[0]),
+                Inexact::Sin => sinf(x[0]),
+                Inexact::Cos => cosf(x[0]),
+                Inexact::Tan => tanf(x[0]),
+                Inexact::Asin => asinf(x[0]),
+                Inexact::Acos => acosf(x[0]),
+                Inexact::Atan => atanf(x[0]),
+                Inexact::Sinh => sinhf(x[0]),
+                Inexact::Cosh => coshf(x[0]),
+                Inexact::Tanh => tanhf(x[0]),
+                Inexact::Asinh => asinhf(x[0]),
+                Inexact::Acosh => acoshf(x[0]),
+                Inexact::Atanh => atanhf(x[0]),
+                Inexact::Cbrt => cbrtf(x[0]),
+                Inexact::Erf => erff(x[0]),
+                Inexact::Pow => powf(x[0], x[1]),
+                Inexact::Atan2 => atan2f(x[0], x[1]),
+                Inexact::Hypot => hypotf(x[0], x[1]),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_select_the_function_and_format() {
+        assert_eq!(Inexact::of_name("log1p"), Some((Inexact::Log1p, FloatFormat::Double)));
+        assert_eq!(Inexact::of_name("tanhf"), Some((Inexact::Tanh, FloatFormat::Single)));
+        assert_eq!(Inexact::of_name("erf"), Some((Inexact::Erf, FloatFormat::Double)));
+        assert_eq!(Inexact::of_name("erff"), Some((Inexact::Erf, FloatFormat::Single)));
+        assert_eq!(Inexact::of_name("__builtin_pow"), Some((Inexact::Pow, FloatFormat::Double)));
+        assert_eq!(Inexact::of_name("sqrt"), None);
+        assert_eq!(Inexact::of_name("logl"), None);
+        assert_eq!(Inexact::Atan2.arity(), 2);
+        assert_eq!(Inexact::Cbrt.name(), "cbrt");
+    }
+
+    #[test]
+    fn host_values_are_the_c_library_results() {
+        let double = |f, args: &[f64]| {
+            let bits: Vec<u128> = args.iter().map(|x| u128::from(x.to_bits())).collect();
+            f64::from_bits(host_value(f, FloatFormat::Double, &bits).expect("double") as u64)
+        };
+        assert_eq!(double(Inexact::Pow, &[4.0, 0.5]), 2.0);
+        assert_eq!(double(Inexact::Log, &[1.0]), 0.0);
+        assert!(double(Inexact::Log, &[-1.0]).is_nan());
+        assert_eq!(double(Inexact::Atan2, &[0.0, 1.0]), 0.0);
+        assert_eq!(double(Inexact::Hypot, &[3.0, 4.0]), 5.0);
+        let tanh = host_value(Inexact::Tanh, FloatFormat::Single, &[u128::from(1.0f32.to_bits())]).expect("float");
+        assert_eq!(f32::from_bits(tanh as u32), 1.0f32.tanh());
+        assert_eq!(host_value(Inexact::Pow, FloatFormat::Double, &[0]), None);
+        assert_eq!(host_value(Inexact::Exp, FloatFormat::Quad, &[0]), None);
+    }
+}
