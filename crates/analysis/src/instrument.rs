@@ -24,6 +24,9 @@ pub struct Checks {
     pub signed_overflow: bool,
     /// Unsigned `+ - *` whose mathematical result does not fit.
     pub unsigned_overflow: bool,
+    /// Floating-point operations that overflow to infinity (ESBMC's
+    /// `--overflow-check` includes them; SV-COMP's no-overflow does not).
+    pub float_overflow: bool,
     /// Shift amounts that are negative or not below the operand width.
     pub shift: bool,
     /// Integer conversions to a signed type that cannot hold the value
@@ -43,6 +46,7 @@ impl Default for Checks {
             div_by_zero: true,
             signed_overflow: false,
             unsigned_overflow: false,
+            float_overflow: false,
             shift: false,
             conversion: false,
             nan: false,
@@ -342,7 +346,7 @@ impl FunctionPass<'_> {
     fn node_checks(&mut self, e: &Expr) -> Vec<(Expr, PropertyClass, &'static str)> {
         let mut found = Vec::new();
         if let Type::Float(format) = *self.program.types.get(e.ty) {
-            if self.checks.signed_overflow {
+            if self.checks.float_overflow {
                 found.extend(self.float_overflow_check(e, format));
             }
             if self.checks.nan {

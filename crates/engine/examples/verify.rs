@@ -25,7 +25,10 @@ fn main() {
             "--force-malloc-success" => config.force_malloc_success = true,
             "--incremental-bmc" => config.incremental = true,
             "--32" => front.data_model = ir::DataModel::ILP32,
-            "--overflow-check" => checks.signed_overflow = true,
+            "--overflow-check" => {
+                checks.signed_overflow = true;
+                checks.float_overflow = true;
+            }
             "--unsigned-overflow-check" => checks.unsigned_overflow = true,
             "--timeout" => config.timeout = args.next().and_then(|s| s.parse().ok()).map(Duration::from_secs),
             _ => file = Some(PathBuf::from(arg)),

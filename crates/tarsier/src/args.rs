@@ -200,7 +200,10 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--no-bounds-check" => checks.bounds = false,
         "--no-pointer-check" => checks.pointer = false,
         "--no-div-by-zero-check" => checks.div_by_zero = false,
-        "--overflow-check" => checks.signed_overflow = true,
+        "--overflow-check" => {
+            checks.signed_overflow = true;
+            checks.float_overflow = true;
+        }
         "--unsigned-overflow-check" => checks.unsigned_overflow = true,
         "--ub-shift-check" => checks.shift = true,
         "--memory-leak-check" => checks.memory_leak = true,

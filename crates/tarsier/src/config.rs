@@ -39,6 +39,8 @@ pub struct Checks {
     pub div_by_zero: bool,
     pub signed_overflow: bool,
     pub unsigned_overflow: bool,
+    /// Floating-point overflow to infinity (part of `--overflow-check`).
+    pub float_overflow: bool,
     /// Shift amounts out of range (`--ub-shift-check`).
     pub shift: bool,
     pub memory_leak: bool,
@@ -57,6 +59,7 @@ impl Default for Checks {
             div_by_zero: true,
             signed_overflow: false,
             unsigned_overflow: false,
+            float_overflow: false,
             shift: false,
             memory_leak: false,
             nan: false,

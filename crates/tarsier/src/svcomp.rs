@@ -143,4 +143,12 @@ mod tests {
         assert!(!options.checks.assertions && !options.checks.div_by_zero && !options.checks.signed_overflow);
         assert!(options.force_malloc_success);
     }
+
+    #[test]
+    fn no_overflow_means_signed_integers_only() {
+        let mut options = VerifyOptions::default();
+        Category::NoOverflow.configure(&mut options);
+        assert!(options.checks.signed_overflow);
+        assert!(!options.checks.float_overflow && !options.checks.unsigned_overflow && !options.checks.shift);
+    }
 }

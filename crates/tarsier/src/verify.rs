@@ -47,6 +47,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
         div_by_zero: checks.div_by_zero,
         signed_overflow: checks.signed_overflow,
         unsigned_overflow: checks.unsigned_overflow,
+        float_overflow: checks.float_overflow,
         shift: checks.shift,
         nan: checks.nan,
         error_label: config.verify.error_label.clone(),

@@ -104,6 +104,16 @@ fn property_files_select_the_checks_and_print_the_competition_result() {
     assert_eq!(lines[lines.len() - 2..], ["FALSE(no-overflow)", "VERIFICATION FAILED"], "{}", out.stdout);
     let out = run([file, "--property", dir.join("missing.prp").to_str().unwrap()]);
     assert_eq!(exit_code(&out), Some(6), "a missing property file is a usage error: {}", out.stderr);
+    // SV-COMP's no-overflow is about signed integers; a float that overflows
+    // to infinity is ESBMC's `--overflow-check`, not the property.
+    let float_source = "int main(void) { float f = 3e38f; f = f * 10.0f; return f > 0; }\n";
+    let float_file = write(&dir, "f.c", float_source);
+    let float_file = float_file.to_str().unwrap();
+    let out = run([float_file, "--property", overflow.to_str().unwrap()]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[lines.len() - 2..], ["TRUE", "VERIFICATION SUCCESSFUL"], "{}", out.stdout);
+    let out = run([float_file, "--overflow-check"]);
+    assert!(out.stdout.ends_with("VERIFICATION FAILED\n"), "{}", out.stdout);
 }
 
 #[test]

@@ -181,7 +181,12 @@ fn float_overflow_is_checked_on_arithmetic_and_narrowing() {
         Instr::new(InstrKind::Assign(d.clone(), Expr::cast(f.clone(), double)), at(3)),
     ];
     b.program.functions[main].body = Some(body);
-    let checks = Checks { signed_overflow: true, ..Checks::default() };
+    let signed_only = Checks { signed_overflow: true, ..Checks::default() };
+    let mut integer_checked = b.program.clone();
+    instrument(&mut integer_checked, &signed_only);
+    let body = integer_checked.functions[main].body.as_ref().unwrap();
+    assert_eq!(classes(body), ["Assign", "Assign", "Assign"]);
+    let checks = Checks { float_overflow: true, ..Checks::default() };
     instrument(&mut b.program, &checks);
     let body = b.program.functions[main].body.as_ref().unwrap();
     assert_eq!(classes(body), ["assert SignedOverflow", "Assign", "assert SignedOverflow", "Assign", "Assign"]);
