@@ -66,8 +66,11 @@ impl<'a> Symex<'a> {
 
     /// Asserts that every length of the variable-length array type `ty` is
     /// positive (C11 6.7.6.2p5), read as a signed value as `ir::interp` does,
-    /// and ends the paths where one is not (the violation is reported; what
-    /// follows undefined behaviour is not explored).
+    /// and that the array's size in bytes fits the data model's address
+    /// space (no stack holds more than `malloc` could ever return: in ILP32
+    /// `int a[n]` with `n >= 2^29` cannot exist), and ends the paths where
+    /// one fails (the violation is reported; what follows undefined
+    /// behaviour is not explored).
     pub(crate) fn check_array_lengths(&mut self, ty: TypeId) -> Result<()> {
         if !self.options.bounds_checks {
             return Ok(());
@@ -84,6 +87,11 @@ impl<'a> Symex<'a> {
             }
             t = elem;
         }
+        let size = self.type_size(ty)?;
+        let limit = self.store.bv_u64(self.layout.wide_bits(), self.program.data_model.max_allocation_bytes());
+        let fits = self.store.bv_ule(size, limit);
+        self.assert(fits, PropertyClass::ArrayBounds, "array bounds violated: variable-length array is larger than the address space");
+        self.assume(fits);
         Ok(())
     }
 

@@ -219,6 +219,8 @@ pub enum UbKind {
     OverlappingCopy,
     /// A variable-length array declared with a length that is not positive.
     NonPositiveArrayLength,
+    /// A variable-length array larger than the address space.
+    OversizedArray,
 }
 
 impl UbKind {
@@ -237,7 +239,7 @@ impl UbKind {
             | UbKind::InvalidFunctionPointer => Some(PropertyClass::PointerDereference),
             UbKind::InvalidFree | UbKind::DoubleFree => Some(PropertyClass::InvalidFree),
             UbKind::FloatToIntOverflow => Some(PropertyClass::FloatToInt),
-            UbKind::NonPositiveArrayLength => Some(PropertyClass::ArrayBounds),
+            UbKind::NonPositiveArrayLength | UbKind::OversizedArray => Some(PropertyClass::ArrayBounds),
             UbKind::CallTypeMismatch | UbKind::OverlappingCopy => None,
         }
     }
@@ -260,6 +262,7 @@ impl UbKind {
             UbKind::FloatToIntOverflow => "float-to-integer conversion out of range",
             UbKind::OverlappingCopy => "memcpy between overlapping blocks",
             UbKind::NonPositiveArrayLength => "variable-length array of a length that is not positive",
+            UbKind::OversizedArray => "variable-length array larger than the address space",
         }
     }
 }
