@@ -16,6 +16,11 @@ impl DataModel {
     pub fn pointer_bytes(self) -> u64 {
         u64::from(self.pointer_bits() / 8)
     }
+    /// `SIZE_MAX`: the size in bytes of any object, `sizeof` included,
+    /// must be representable in `size_t`.
+    pub fn max_object_bytes(self) -> u64 {
+        u64::MAX >> (64 - self.pointer_bits())
+    }
     /// Largest block `malloc` can ever return: larger requests fail with
     /// NULL. On x86-64 the user address space has 2^47 bytes; on i386
     /// glibc refuses anything above `PTRDIFF_MAX`.

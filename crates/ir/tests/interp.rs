@@ -670,9 +670,9 @@ fn variable_length_arrays_are_sized_when_declared() {
     for not_positive in [0, -1] {
         assert_eq!(ub_kind(&b.run(vec![int_input(not_positive)])), Some(UbKind::NonPositiveArrayLength));
     }
-    // 2 * 2^28 ints are 2^31 bytes, more than an ILP32 address space holds.
+    // 2 * 2^29 ints are 2^32 bytes, more than an ILP32 size_t holds.
     b.p.data_model = DataModel::ILP32;
-    assert_eq!(ub_kind(&b.run(vec![int_input(1 << 28)])), Some(UbKind::OversizedArray));
+    assert_eq!(ub_kind(&b.run(vec![int_input(1 << 29)])), Some(UbKind::OversizedArray));
 }
 
 #[test]

@@ -66,11 +66,10 @@ impl<'a> Symex<'a> {
 
     /// Asserts that every length of the variable-length array type `ty` is
     /// positive (C11 6.7.6.2p5), read as a signed value as `ir::interp` does,
-    /// and that the array's size in bytes fits the data model's address
-    /// space (no stack holds more than `malloc` could ever return: in ILP32
-    /// `int a[n]` with `n >= 2^29` cannot exist), and ends the paths where
-    /// one fails (the violation is reported; what follows undefined
-    /// behaviour is not explored).
+    /// and that the array's size in bytes is representable in `size_t` (its
+    /// `sizeof` would wrap: ESBMC reports such an array too), and ends the
+    /// paths where one fails (the violation is reported; what follows
+    /// undefined behaviour is not explored).
     pub(crate) fn check_array_lengths(&mut self, ty: TypeId) -> Result<()> {
         if !self.options.bounds_checks {
             return Ok(());
@@ -87,12 +86,59 @@ impl<'a> Symex<'a> {
             }
             t = elem;
         }
-        let size = self.type_size(ty)?;
-        let limit = self.store.bv_u64(self.layout.wide_bits(), self.program.data_model.max_allocation_bytes());
-        let fits = self.store.bv_ule(size, limit);
-        self.assert(fits, PropertyClass::ArrayBounds, "array bounds violated: variable-length array is larger than the address space");
+        let fits = self.size_fits_size_t(ty)?;
+        self.assert(fits, PropertyClass::ArrayBounds, "array bounds violated: the size of a variable-length array does not fit in size_t");
         self.assume(fits);
         Ok(())
+    }
+
+    /// Whether the size of `ty` in bytes is at most `SIZE_MAX`, checked
+    /// the way C programs guard against overflow: each length, innermost
+    /// first, must be at most `SIZE_MAX / element_size / inner lengths...`
+    /// (exact for positive lengths, since nested floor divisions compose).
+    /// A product of two symbolic lengths is beyond what the SAT solver
+    /// relates to a program's own guard `n < SIZE_MAX / sizeof(int) / m`;
+    /// the quotient is the very term that guard builds.
+    fn size_fits_size_t(&mut self, ty: TypeId) -> Result<TermId> {
+        let model = self.program.data_model;
+        let (max, pointer_bits) = (model.max_object_bytes(), model.pointer_bits());
+        let mut fits = self.store.true_term();
+        let mut lengths = Vec::new();
+        let mut t = ty;
+        let element_size = loop {
+            if let Some(size) = self.program.types.size_of(t, model) {
+                break size;
+            }
+            let length = match self.program.types.get(t).clone() {
+                Type::Array(elem, ArrayLen::Var(len)) => {
+                    t = elem;
+                    self.eval(&Expr::sym(len, self.program.symbols[len].ty))?
+                }
+                Type::Array(_, ArrayLen::Fixed(0)) => return Ok(self.store.true_term()),
+                Type::Array(elem, ArrayLen::Fixed(n)) => {
+                    t = elem;
+                    self.store.bv_const(BvValue::from_u128(128, u128::from(n)))
+                }
+                _ => return Err(repr::unsized_type(self.program, t, self.loc)),
+            };
+            let width = self.store.sort(length).bv_width().expect("integer length");
+            if width > pointer_bits {
+                let limit = self.store.bv_const(BvValue::from_u128(width, u128::from(max)));
+                let small = self.store.bv_ule(length, limit);
+                fits = self.store.and2(fits, small);
+            }
+            lengths.push(repr::resize(self.store, length, pointer_bits, false));
+        };
+        if element_size == 0 {
+            return Ok(fits);
+        }
+        let mut limit = self.store.bv_u64(pointer_bits, max / element_size);
+        for length in lengths.into_iter().rev() {
+            let small = self.store.bv_ule(length, limit);
+            fits = self.store.and2(fits, small);
+            limit = crate::arith::div(self.store, limit, length, false);
+        }
+        Ok(fits)
     }
 
     /// `a * b` for sizes, saturated at 2^[`SATURATED_SIZE_LOG2`].

@@ -98,10 +98,9 @@ fn an_index_past_a_member_array_is_out_of_bounds_unless_the_array_may_extend_its
 }
 
 #[test]
-fn a_variable_length_array_larger_than_the_address_space_is_a_violation() {
-    // In ILP32 no object exceeds PTRDIFF_MAX bytes: `int a[n]` with n >= 2^29
-    // cannot be allocated, however the size computation wraps.
+fn a_variable_length_array_whose_size_overflows_size_t_is_a_violation() {
+    // In ILP32 `int a[n]` with n >= 2^30 has a size that size_t cannot hold.
     let program = "unsigned nondet_uint(void);\nint main(void) {\n  unsigned n = nondet_uint();\n  __VERIFIER_assume(n > 0 && n <= LIMIT);\n  int a[n];\n  a[n - 1] = 3;\n  return a[n - 1] - 3;\n}\n";
-    expect("vla-too-large", &[("m.c", program)], &["--32", "-DLIMIT=(1u<<29)"], FAILED);
-    expect("vla-fits", &[("m.c", program)], &["--32", "-DLIMIT=(1u<<29)-1"], SUCCESSFUL);
+    expect("vla-too-large", &[("m.c", program)], &["--32", "-DLIMIT=(1u<<30)"], FAILED);
+    expect("vla-fits", &[("m.c", program)], &["--32", "-DLIMIT=(1u<<30)-1"], SUCCESSFUL);
 }

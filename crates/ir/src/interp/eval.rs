@@ -74,8 +74,9 @@ impl Machine<'_> {
 
     /// C11 6.7.6.2p5: each length of a variable-length array must be
     /// positive (as a signed value: lengths are stored as `size_t`, so a
-    /// negative length shows as one at or above 2^63); and the array must
-    /// fit the data model's address space, as symbolic execution checks.
+    /// negative length shows as one at or above 2^63); and the array's size
+    /// in bytes must be representable in `size_t`, as symbolic execution
+    /// checks.
     pub(super) fn check_array_lengths(&mut self, ty: TypeId) -> Flow<()> {
         let mut t = ty;
         while let Type::Array(elem, len) = self.ty(t).clone() {
@@ -90,7 +91,7 @@ impl Machine<'_> {
             t = elem;
         }
         let fits = match self.size(ty) {
-            Ok(size) => size <= self.program.data_model.max_allocation_bytes(),
+            Ok(size) => size <= self.program.data_model.max_object_bytes(),
             Err(Outcome::MemoryLimit) => false,
             Err(other) => return Err(other),
         };
