@@ -86,9 +86,7 @@ pub fn instrument(program: &mut Program, checks: &Checks) -> Instrumented {
         let new_index = pass.run(&body, &error_at);
         let mut out = pass.out;
         ir::instr::retarget(&mut out, &new_index);
-        for label in program.labels.iter_mut().filter(|l| l.function == id) {
-            label.at = new_index[label.at.0 as usize];
-        }
+        program.move_instructions(id, &new_index);
         result.properties += out.iter().filter(|i| matches!(i.kind, InstrKind::Assert(..))).count();
         program.functions[id].body = Some(out);
     }

@@ -130,8 +130,6 @@ fn call_before_returns(program: &mut Program, func: FuncId, callee: FuncId) {
     // return (or jumps to the end, which stays the end).
     new_index.push(InstrIdx(out.len() as u32));
     ir::instr::retarget(&mut out, &new_index);
-    for label in program.labels.iter_mut().filter(|l| l.function == func) {
-        label.at = new_index[label.at.0 as usize];
-    }
+    program.move_instructions(func, &new_index);
     program.functions[func].body = Some(out);
 }

@@ -51,7 +51,8 @@ fn main() {
     }
     match outcome.verdict {
         Verdict::True => println!("TRUE"),
-        Verdict::BoundedTrue { bound } => println!("TRUE(bounded {bound})"),
+        Verdict::BoundedTrue { bound: Some(bound) } => println!("TRUE(bounded {bound})"),
+        Verdict::BoundedTrue { bound: None } => println!("TRUE(bounded by the program's loop bounds)"),
         Verdict::False(cex) => println!("FALSE({:?}: {})", cex.property.class, cex.property.message),
         Verdict::Unknown(reason) => println!("UNKNOWN({reason})"),
     }

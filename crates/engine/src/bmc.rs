@@ -168,8 +168,10 @@ impl Run<'_> {
                             return BoundResult::Done(outcome);
                         }
                     }
-                    let bound = self.stats.bound.unwrap_or(0);
-                    let reason = format!("no violation up to bound {bound}, but the bound is too small (unwinding assertion)");
+                    let reason = match self.stats.bound {
+                        Some(bound) => format!("no violation up to bound {bound}, but the bound is too small (unwinding assertion)"),
+                        None => "no violation, but a loop runs past the bound the program gives it (unwinding assertion)".to_string(),
+                    };
                     let model_loop_cut = self.execution.equation.model_loop_cut;
                     return BoundResult::TooSmall((self.outcome(Verdict::Unknown(reason)), model_loop_cut));
                 }
@@ -186,7 +188,7 @@ impl Run<'_> {
                 equation.approximations.iter().filter(|a| a.affects_true).map(|a| a.what.as_str()).collect();
             Verdict::Unknown(format!("no violation found, but the model is approximate: {}", what.join("; ")))
         } else if equation.bound_assumed {
-            Verdict::BoundedTrue { bound: self.stats.bound.unwrap_or(0) }
+            Verdict::BoundedTrue { bound: self.stats.bound }
         } else {
             Verdict::True
         };

@@ -71,8 +71,10 @@ pub enum Verdict {
     True,
     /// A replayed violation.
     False(Box<Counterexample>),
-    /// No violation up to the bound, which was assumed (not checked).
-    BoundedTrue { bound: u64 },
+    /// No violation up to the bound, which was assumed (not checked):
+    /// `--unwind` when given, and the loops' own bounds
+    /// ([`ir::LoopUnwind`]) in any case.
+    BoundedTrue { bound: Option<u64> },
     Unknown(String),
 }
 

@@ -60,7 +60,8 @@ pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) 
         step_limit: REPLAY_STEP_LIMIT,
         malloc_may_fail: !config.force_malloc_success,
         record_trace: false,
-        unwind: config.unwind.filter(|_| unwinding),
+        unwinding_assertions: unwinding,
+        unwind: config.unwind,
         addresses: cex.addresses.clone(),
         ..interp::Config::default()
     };

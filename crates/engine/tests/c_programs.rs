@@ -62,7 +62,7 @@ fn loops_with_and_without_bounds() {
         other => panic!("expected UNKNOWN, got {other:?}"),
     }
     match run(&symbolic, &Config { unwind: Some(3), unwinding_assertions: false, ..Config::default() }) {
-        Verdict::BoundedTrue { bound: 3 } => {}
+        Verdict::BoundedTrue { bound: Some(3) } => {}
         other => panic!("expected a bounded result, got {other:?}"),
     }
     let deep_bug = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) {{ i++; assert(i != 4); }} return 0; }}");

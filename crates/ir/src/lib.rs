@@ -38,7 +38,7 @@ pub use entity::{EntityRef, PrimaryMap};
 pub use expr::{BinOp, Expr, ExprKind, UnOp};
 pub use instr::{Instr, InstrIdx, InstrKind, Property, PropertyClass};
 pub use loc::{FileId, Loc, SourceFiles, LIBRARY_MODEL_DIR};
-pub use program::{DataModel, FuncId, Function, Label, Program, Symbol, SymbolId, SymbolKind};
+pub use program::{DataModel, FuncId, Function, Label, LoopUnwind, Program, Symbol, SymbolId, SymbolKind};
 pub use rounding::{RoundingMode, ROUNDING_MODE_VARIABLE};
 pub use types::{ArrayLen, Composite, CompositeId, CompositeKind, Field, FloatFormat, FnSig, Type, TypeId, TypeTable};
 pub use validate::validate;

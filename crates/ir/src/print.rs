@@ -581,6 +581,13 @@ impl Display for FunctionDisplay<'_> {
             for label in labels {
                 writeln!(f, "{}:", label.name)?;
             }
+            let unwinds = program.loop_unwinds.iter().filter(|l| l.function == self.func && l.head.0 as usize == index);
+            for lp in unwinds {
+                match lp.bound {
+                    Some(bound) => writeln!(f, "      // loop head: unwind {bound}")?,
+                    None => writeln!(f, "      // loop head: unwind until it exits")?,
+                }
+            }
             let text = format!("{index:>4}: {}", InstrDisplay { namer, instr });
             write_with_loc(f, &text, program.display_loc(instr.loc))?;
         }

@@ -97,6 +97,19 @@ pub struct Label {
     pub at: InstrIdx,
 }
 
+/// The unwinding bound that the program text gives one loop
+/// (`#pragma unroll N`, `__ESBMC_unroll(N)`): it replaces `--unwind` for
+/// that loop, as if `--unwindset` named it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopUnwind {
+    pub function: FuncId,
+    /// The loop head: the target of the loop's backward jumps.
+    pub head: InstrIdx,
+    /// `None`: unwind until the loop exits (`#pragma unroll` without a
+    /// count), whatever `--unwind` says.
+    pub bound: Option<u64>,
+}
+
 /// A whole linked program.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -112,8 +125,10 @@ pub struct Program {
     /// The entry function (`main` unless `--function` says otherwise).
     pub entry: Option<FuncId>,
     /// The labels of all function bodies. Passes that insert or remove
-    /// instructions keep `at` up to date.
+    /// instructions keep `at` up to date ([`Program::move_instructions`]).
     pub labels: Vec<Label>,
+    /// Loops with their own unwinding bound; kept up to date like `labels`.
+    pub loop_unwinds: Vec<LoopUnwind>,
 }
 
 impl Program {
@@ -128,6 +143,29 @@ impl Program {
             init: None,
             entry: None,
             labels: Vec::new(),
+            loop_unwinds: Vec::new(),
+        }
+    }
+
+    /// The positions held outside `func`'s body (labels, loop heads)
+    /// follow its instructions after a pass moved them: `new_index[i]` is
+    /// the new index of old instruction `i` (and of the end of the body,
+    /// for `i` the old length), as for [`crate::instr::retarget`].
+    pub fn move_instructions(&mut self, func: FuncId, new_index: &[InstrIdx]) {
+        for label in self.labels.iter_mut().filter(|l| l.function == func) {
+            label.at = new_index[label.at.0 as usize];
+        }
+        for lp in self.loop_unwinds.iter_mut().filter(|l| l.function == func) {
+            lp.head = new_index[lp.head.0 as usize];
+        }
+    }
+
+    /// The unwinding bound of the loop headed at `head` in `func`: its own
+    /// when the program text gives one, else `default` (`--unwind`).
+    pub fn loop_bound(&self, func: FuncId, head: InstrIdx, default: Option<u64>) -> Option<u64> {
+        match self.loop_unwinds.iter().find(|l| l.function == func && l.head == head) {
+            Some(own) => own.bound,
+            None => default,
         }
     }
     pub fn function(&self, name: &str) -> Option<FuncId> {

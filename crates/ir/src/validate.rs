@@ -153,6 +153,12 @@ impl<'a> Validator<'a> {
                     .push(format!("label `{}`: {} is not a position in {}", label.name, label.at.0, label.function));
             }
         }
+        for lp in &program.loop_unwinds {
+            let len = program.functions.get(lp.function).and_then(|f| f.body.as_ref()).map(Vec::len);
+            if len.is_none_or(|len| lp.head.0 as usize >= len) {
+                self.errors.push(format!("loop unwinding bound: {} is not an instruction of {}", lp.head.0, lp.function));
+            }
+        }
         for (func, function) in program.functions.iter() {
             self.check_signature(func);
             if let Some(body) = &function.body {

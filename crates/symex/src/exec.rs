@@ -8,7 +8,7 @@ use crate::memory::{ObjectId, ObjectKind, Objects, PointerLayout};
 use crate::state::State;
 use crate::{repr, Options, Result, Stop};
 use crate::equation::InputKind;
-use ir::{Expr, ExprKind, FuncId, Instr, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
+use ir::{Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
 use smt::{TermId, TermStore};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
@@ -401,6 +401,7 @@ impl<'a> Symex<'a> {
         let bound = if in_model { self.options.model_loop_bound.or(self.options.unwind) } else { self.options.unwind };
         let frame = self.frames.last_mut().expect("frame");
         let count = frame.loop_counts.get(&target).copied().unwrap_or(0) + 1;
+        let bound = self.program.loop_bound(frame.func, InstrIdx(target as u32), bound);
         if bound.is_some_and(|k| count >= k) {
             self.equation.model_loop_cut |= in_model;
             let frame = self.frames.last_mut().expect("frame");

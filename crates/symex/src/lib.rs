@@ -46,7 +46,8 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Loop and recursion bound; `None` unrolls until the guard of another
-    /// iteration is false (under `max_steps` and `deadline`).
+    /// iteration is false (under `max_steps` and `deadline`). A loop with
+    /// its own bound in the program ([`ir::LoopUnwind`]) uses that instead.
     pub unwind: Option<u64>,
     /// The bound of the library models' loops (over a string's bytes, say),
     /// when it differs from `unwind`, which then bounds the program's loops.

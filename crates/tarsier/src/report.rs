@@ -70,8 +70,11 @@ impl Printer<'_> {
         }
         match &outcome.verdict {
             Verdict::True => {}
-            Verdict::BoundedTrue { bound } => {
+            Verdict::BoundedTrue { bound: Some(bound) } => {
                 out += &format!("no violation within the unwinding bound {bound} (assumed, not checked)\n");
+            }
+            Verdict::BoundedTrue { bound: None } => {
+                out += "no violation within the loop bounds the program gives (assumed, not checked)\n";
             }
             Verdict::False(cex) => {
                 out += "Counterexample:\n";

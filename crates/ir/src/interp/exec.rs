@@ -330,8 +330,12 @@ impl<'a> Machine<'a> {
             InstrKind::Goto { cond, target } => {
                 if self.truth(cond)? {
                     next = target.0 as usize;
+                    let bound = match self.config.unwinding_assertions {
+                        true => program.loop_bound(func, *target, self.config.unwind),
+                        false => None,
+                    };
                     let frame = self.frames.last_mut().expect("frame");
-                    if next <= pc && frame.loops.back_edge(next, self.config.unwind) {
+                    if next <= pc && frame.loops.back_edge(next, bound) {
                         let what = format!("unwinding assertion: loop at {}:{}", program.functions[func].name, instr.loc.line);
                         return Err(self.violation(PropertyClass::UnwindingAssertion, what));
                     }
@@ -408,7 +412,7 @@ impl<'a> Machine<'a> {
         }
         if function.body.is_some() {
             let active = self.frames.iter().filter(|f| f.func == func).count();
-            if unwind::recursion_exceeds(active, self.config.unwind) {
+            if self.config.unwinding_assertions && unwind::recursion_exceeds(active, self.config.unwind) {
                 return Err(self.violation(PropertyClass::UnwindingAssertion, format!("unwinding assertion: recursion of {}", function.name)));
             }
             self.frames.last_mut().expect("frame").pc = pc + 1;

@@ -82,9 +82,12 @@ pub struct Config {
     pub max_expr_depth: u32,
     /// Deepest call nesting before the run stops with [`Outcome::CallDepthLimit`].
     pub max_call_depth: usize,
-    /// `--unwind N` with unwinding assertions: a loop iterating or a
-    /// function recursing beyond N is a violation of an unwinding
-    /// assertion, counted as symbolic execution counts it.
+    /// Check unwinding assertions: a loop iterating beyond its bound (its
+    /// own [`crate::LoopUnwind`], else `unwind`) or a function recursing
+    /// beyond `unwind` is a violation, counted as symbolic execution
+    /// counts it.
+    pub unwinding_assertions: bool,
+    /// `--unwind N`.
     pub unwind: Option<u64>,
     /// Base addresses for objects, from a counterexample's model: the run
     /// places each object its key names there.
@@ -113,6 +116,7 @@ impl Default for Config {
             record_trace: true,
             max_expr_depth: 10_000,
             max_call_depth: 100_000,
+            unwinding_assertions: false,
             unwind: None,
             addresses: HashMap::new(),
         }
@@ -219,7 +223,7 @@ pub enum UbKind {
     OverlappingCopy,
     /// A variable-length array declared with a length that is not positive.
     NonPositiveArrayLength,
-    /// A variable-length array larger than the address space.
+    /// A variable-length array whose size does not fit in `size_t`.
     OversizedArray,
 }
 
@@ -262,7 +266,7 @@ impl UbKind {
             UbKind::FloatToIntOverflow => "float-to-integer conversion out of range",
             UbKind::OverlappingCopy => "memcpy between overlapping blocks",
             UbKind::NonPositiveArrayLength => "variable-length array of a length that is not positive",
-            UbKind::OversizedArray => "variable-length array larger than the address space",
+            UbKind::OversizedArray => "variable-length array whose size does not fit in size_t",
         }
     }
 }
