@@ -451,6 +451,9 @@ pub enum StmtKind {
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
     For { init: ForInit, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    /// A loop (`While`, `DoWhile` or `For`) after `#pragma unroll`: its own
+    /// unwinding bound (`None`: unwind until it exits).
+    Unrolled { bound: Option<u64>, body: Box<Stmt> },
     Goto(String),
     /// GNU `goto *expr;`
     ComputedGoto(Expr),

@@ -5,10 +5,14 @@
 //! follow the preprocessor's line markers (`# N "file" flags`, `#line N`)
 //! back to the original files. `#pragma` lines are skipped except
 //! `#pragma pack`, whose effect is recorded in [`Tokens::packs`] because it
-//! changes struct layout.
+//! changes struct layout, and the loop-unrolling pragmas, recorded in
+//! [`Tokens::unroll_pragmas`] because they bound the unwinding of a loop.
+//! `#define`/`#undef` lines (kept by `cpp -dD`) feed the macro table that
+//! resolves an unrolling count written as a name.
 
 use crate::ast::StrPrefix;
 use crate::diag::Diagnostics;
+use crate::pragma::{self, Macros, UnrollBound};
 use ir::{FileId, Loc, SourceFiles};
 use std::path::Path;
 
@@ -297,6 +301,16 @@ pub struct Tokens<'a> {
     /// `#pragma pack` state changes: from token index `.0` on, the maximum
     /// member alignment is `.1` (`None`: the default).
     pub packs: Vec<(u32, Option<u32>)>,
+    /// The loop-unrolling pragmas, in order.
+    pub unroll_pragmas: Vec<UnrollPragma>,
+}
+
+/// A loop-unrolling pragma, standing before token index `at`.
+#[derive(Clone, Debug)]
+pub struct UnrollPragma {
+    pub at: u32,
+    pub loc: Loc,
+    pub bound: UnrollBound,
 }
 
 impl<'a> Tokens<'a> {
@@ -333,9 +347,11 @@ pub fn tokenize<'a>(
         packs: Vec::new(),
         pack_stack: Vec::new(),
         pack: None,
+        macros: Macros::default(),
+        unroll_pragmas: Vec::new(),
     };
     match lexer.run() {
-        Ok(()) => Some(Tokens { src: text, list: lexer.tokens, packs: lexer.packs }),
+        Ok(()) => Some(Tokens { src: text, list: lexer.tokens, packs: lexer.packs, unroll_pragmas: lexer.unroll_pragmas }),
         Err((loc, msg)) => {
             diags.error(loc, msg);
             None
@@ -356,6 +372,8 @@ struct Lexer<'a, 'f> {
     packs: Vec<(u32, Option<u32>)>,
     pack_stack: Vec<Option<u32>>,
     pack: Option<u32>,
+    macros: Macros,
+    unroll_pragmas: Vec<UnrollPragma>,
 }
 
 fn is_ident_start(b: u8) -> bool {
@@ -470,7 +488,15 @@ impl<'a, 'f> Lexer<'a, 'f> {
         match word {
             "line" => self.line_marker(args.trim_start(), hash_loc),
             "pragma" => {
-                self.pragma(args.trim());
+                self.pragma(args.trim(), hash_loc);
+                Ok(())
+            }
+            "define" => {
+                self.macros.define(args);
+                Ok(())
+            }
+            "undef" => {
+                self.macros.undefine(args);
                 Ok(())
             }
             "ident" | "sccs" => Ok(()),
@@ -495,8 +521,14 @@ impl<'a, 'f> Lexer<'a, 'f> {
         Ok(())
     }
 
-    /// Records `#pragma pack(...)`; every other pragma is ignored.
-    fn pragma(&mut self, args: &str) {
+    /// Records `#pragma pack(...)` and the unrolling pragmas; every other
+    /// pragma is ignored.
+    fn pragma(&mut self, args: &str, loc: Loc) {
+        if let Some(bound) = pragma::unroll_bound(args, &self.macros) {
+            let at = self.tokens.len() as u32;
+            self.unroll_pragmas.push(UnrollPragma { at, loc, bound });
+            return;
+        }
         let Some(spec) = args.strip_prefix("pack") else { return };
         let inner = spec.trim().trim_start_matches('(').trim_end_matches(')');
         let parts: Vec<&str> = inner.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();

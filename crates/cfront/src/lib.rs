@@ -14,6 +14,7 @@ pub mod lex;
 pub mod library_models;
 pub mod model_headers;
 pub mod parse;
+pub mod pragma;
 pub mod preprocess;
 pub mod sema;
 

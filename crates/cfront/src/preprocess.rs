@@ -5,6 +5,10 @@
 //! preprocessed (it is C source under a preprocessed name), so it goes
 //! through the preprocessor as C, with a warning.
 //!
+//! An unrolling pragma whose count is a macro name (`#pragma unroll N`)
+//! is left unexpanded by the preprocessor: such an input is preprocessed
+//! again with `-dD`, which keeps the macro definitions for the lexer.
+//!
 //! The ILP32 data model is normally `-m32`. Machines without the i386
 //! C library headers cannot preprocess `#include <stdio.h>` that way, so the
 //! preprocessor is probed once: when `-m32` fails, the macros that `-m32`
@@ -67,7 +71,19 @@ pub fn run(input: &Path, opts: &Options, diags: &mut Diagnostics) -> Option<Stri
         args.extend(["-x".to_string(), "c".to_string()]);
     }
     args.push(input.display().to_string());
-    match execute(&base.program, &args, "") {
+    let text = preprocessed(&base.program, &args, input, diags)?;
+    if !crate::pragma::counts_with_macros(&text) {
+        return Some(text);
+    }
+    // Again with the macro definitions, which resolve the counts.
+    args.insert(base.args.len(), "-dD".to_string());
+    preprocessed(&base.program, &args, input, diags)
+}
+
+/// The output of the preprocessor `program` with `args`; `None` after
+/// reporting its failure.
+fn preprocessed(program: &str, args: &[String], input: &Path, diags: &mut Diagnostics) -> Option<String> {
+    match execute(program, args, "") {
         Ok(output) if output.success => Some(output.stdout),
         Ok(output) => {
             let name = input.display();

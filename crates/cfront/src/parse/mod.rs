@@ -92,11 +92,13 @@ pub(crate) struct Parser<'t, 'a> {
     pos: usize,
     scopes: Vec<Scope>,
     depth: u32,
+    /// The first of `tokens.unroll_pragmas` not yet attached to a loop.
+    next_unroll: usize,
 }
 
 impl<'t, 'a> Parser<'t, 'a> {
     fn new(tokens: &'t Tokens<'a>) -> Self {
-        Parser { tokens, list: &tokens.list, pos: 0, scopes: vec![Scope::default()], depth: 0 }
+        Parser { tokens, list: &tokens.list, pos: 0, scopes: vec![Scope::default()], depth: 0, next_unroll: 0 }
     }
 
     fn translation_unit(&mut self) -> PResult<TranslationUnit> {
@@ -104,6 +106,7 @@ impl<'t, 'a> Parser<'t, 'a> {
         while !self.at_eof() {
             self.external_decl(&mut items)?;
         }
+        self.unroll_pragma()?;
         Ok(TranslationUnit { items })
     }
 

@@ -1,9 +1,10 @@
 //! Statements and blocks, including GNU inline assembly, case ranges,
 //! computed goto and local `__label__` declarations.
 
-use super::{PResult, Parser};
+use super::{PResult, ParseError, Parser};
 use crate::ast::*;
 use crate::lex::{Kw, TokKind, P};
+use std::cmp::Ordering;
 
 impl<'t, 'a> Parser<'t, 'a> {
     /// `{ ... }` with its own scope.
@@ -85,6 +86,10 @@ impl<'t, 'a> Parser<'t, 'a> {
 
     fn statement_inner(&mut self) -> PResult<Stmt> {
         let loc = self.loc();
+        if let Some(bound) = self.unroll_pragma()? {
+            let body = Box::new(self.statement_inner()?);
+            return Ok(Stmt { kind: StmtKind::Unrolled { bound, body }, loc });
+        }
         let kind = match self.kind() {
             TokKind::Punct(P::LBrace) => StmtKind::Compound(self.block()?),
             TokKind::Punct(P::Semi) => {
@@ -109,6 +114,32 @@ impl<'t, 'a> Parser<'t, 'a> {
             _ => self.expression_statement()?,
         };
         Ok(Stmt { kind, loc })
+    }
+
+    /// The bound of the unrolling pragma that stands right here, which must
+    /// be followed by a loop (as gcc and clang require); an error for one
+    /// left behind, which stood where no statement starts. Of several
+    /// pragmas before one loop, the last counts.
+    pub(super) fn unroll_pragma(&mut self) -> PResult<Option<Option<u64>>> {
+        let mut found = None;
+        while let Some(pragma) = self.tokens.unroll_pragmas.get(self.next_unroll) {
+            let misplaced = || ParseError {
+                loc: pragma.loc,
+                message: "an unrolling pragma must be followed by a `for`, `while` or `do` loop".into(),
+            };
+            match (pragma.at as usize).cmp(&self.pos) {
+                Ordering::Greater => break,
+                Ordering::Less => return Err(misplaced()),
+                Ordering::Equal if !matches!(self.kind(), TokKind::Kw(Kw::For | Kw::While | Kw::Do)) => {
+                    return Err(misplaced())
+                }
+                Ordering::Equal => {}
+            }
+            let bound = pragma.bound.clone().map_err(|message| ParseError { loc: pragma.loc, message })?;
+            found = Some(bound);
+            self.next_unroll += 1;
+        }
+        Ok(found)
     }
 
     /// The statement after a label; C23 allows a label before `}` or a

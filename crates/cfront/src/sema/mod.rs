@@ -166,6 +166,11 @@ struct FnCtx {
     /// Variables of enclosing functions this nested function uses, with
     /// the hidden parameters that point to them.
     captures: Vec<(SymbolId, SymbolId)>,
+    /// The own unwinding bound (`#pragma unroll`, `__ESBMC_unroll`) of the
+    /// loop about to be lowered; the loop takes it.
+    unroll: Option<Option<u64>>,
+    /// Loop heads with their own unwinding bound.
+    loop_unwinds: Vec<(Label, Option<u64>)>,
     counter: u32,
 }
 
@@ -235,6 +240,8 @@ impl FnCtx {
             label_addresses: Vec::new(),
             computed_gotos: Vec::new(),
             captures: Vec::new(),
+            unroll: None,
+            loop_unwinds: Vec::new(),
             counter: 0,
         }
     }
@@ -529,6 +536,11 @@ impl<'a> Sema<'a> {
         for (name, (label, _)) in &ctx.user_labels {
             if let Some(at) = ctx.label_pos[label.0] {
                 self.prog.labels.push(ir::Label { function: ctx.func, name: name.clone(), at: InstrIdx(at.min(end)) });
+            }
+        }
+        for (head, bound) in &ctx.loop_unwinds {
+            if let Some(at) = ctx.label_pos[head.0] {
+                self.prog.loop_unwinds.push(ir::LoopUnwind { function: ctx.func, head: InstrIdx(at.min(end)), bound: *bound });
             }
         }
         let jumps_to_end = ctx.instrs.iter().any(|i| matches!(i.kind, InstrKind::Goto { target, .. } if target.0 == end));

@@ -2,7 +2,8 @@
 //! loops as gotos whose head is the back edge's target, `switch` as a
 //! chain of conditional gotos placed after the body, labels and `goto`,
 //! `return` with conversion to the return type, statement expressions,
-//! and inline `asm` (kept as text; its outputs become nondeterministic).
+//! inline `asm` (kept as text; its outputs become nondeterministic), and
+//! the loops' own unwinding bounds (`#pragma unroll`, `__ESBMC_unroll`).
 
 use super::expr::Val;
 use super::{JumpTarget, Label, Sema, SwitchCtx, R};
@@ -14,11 +15,77 @@ impl<'a> Sema<'a> {
     /// errors so all of them are reported.
     pub(super) fn block_items(&mut self, items: &[ast::Stmt]) -> R<()> {
         let mut result = Ok(());
-        for s in items {
-            if let Err(e) = self.stmt(s) {
+        for (i, s) in items.iter().enumerate() {
+            let lowered = match unroll_intrinsic_args(s) {
+                Some(args) => self.unroll_intrinsic(args, s.loc, items.get(i + 1)),
+                None => self.stmt(s),
+            };
+            if let Err(e) = lowered {
                 result = Err(e);
             }
         }
+        result
+    }
+
+    /// `__ESBMC_unroll(N);` gives the loop right after it (`next`) the
+    /// unwinding bound N, as `#pragma unroll N` does; anything else after
+    /// it leaves the call without effect, with a warning (as in ESBMC).
+    fn unroll_intrinsic(&mut self, args: &[ast::Expr], loc: Loc, next: Option<&ast::Stmt>) -> R<()> {
+        let [count] = args else {
+            return Err(self.error(loc, "`__ESBMC_unroll` takes one argument, the loop bound"));
+        };
+        let bound = self.const_int(count, "`__ESBMC_unroll` bound")?;
+        let Some(bound) = u64::try_from(bound).ok().filter(|&b| b > 0) else {
+            return Err(self.error(count.loc, format!("unsupported: `__ESBMC_unroll` bound {bound} is not positive")));
+        };
+        let loop_follows = next.is_some_and(|s| {
+            matches!(s.kind, StmtKind::While(..) | StmtKind::DoWhile(..) | StmtKind::For { .. } | StmtKind::Unrolled { .. })
+        });
+        if loop_follows {
+            self.fx.unroll = Some(Some(bound));
+        } else {
+            self.warn(loc, "`__ESBMC_unroll` is not directly followed by a loop: it bounds nothing");
+        }
+        Ok(())
+    }
+
+    /// A `while` or `for` loop with its own unwinding bound, tested at the
+    /// bottom (`if (!c) goto exit; head: body; step; if (c) goto head;`).
+    /// Its back edge is then taken only when another iteration runs, so a
+    /// bound of N allows exactly N iterations, as ESBMC counts
+    /// `#pragma unroll N`; tested at the top, the N-th back edge would be
+    /// reached even when the test is about to end the loop.
+    fn bottom_tested_loop(
+        &mut self,
+        c: Option<&ast::Expr>,
+        step: Option<&ast::Expr>,
+        body: &ast::Stmt,
+        bound: Option<u64>,
+        loc: Loc,
+    ) -> R<()> {
+        let exit = self.new_label();
+        let next = self.new_label();
+        if let Some(c) = c {
+            let cond = self.cond(c)?;
+            let stop = self.not(cond);
+            self.goto_if(stop, exit, c.loc);
+        }
+        let head = self.new_label();
+        self.fx.loop_unwinds.push((head, bound));
+        self.place_label(head);
+        let result = self.loop_body(body, exit, next);
+        self.place_label(next);
+        if let Some(s) = step {
+            self.discard(s)?;
+        }
+        match c {
+            Some(c) => {
+                let cond = self.cond(c)?;
+                self.goto_if(cond, head, loc);
+            }
+            None => self.goto(head, loc),
+        }
+        self.place_label(exit);
         result
     }
 
@@ -83,6 +150,10 @@ impl<'a> Sema<'a> {
             StmtKind::While(c, body) => self.while_stmt(c, body, loc),
             StmtKind::DoWhile(body, c) => self.do_while(body, c, loc),
             StmtKind::For { init, cond, step, body } => self.for_stmt(init, cond.as_ref(), step.as_ref(), body, loc),
+            StmtKind::Unrolled { bound, body } => {
+                self.fx.unroll = Some(*bound);
+                self.stmt(body)
+            }
             StmtKind::Switch(c, body) => self.switch_stmt(c, body, loc),
             StmtKind::Case(lo, hi, body) => self.case_stmt(lo, hi.as_ref(), body, loc),
             StmtKind::Default(body) => {
@@ -229,6 +300,9 @@ impl<'a> Sema<'a> {
     }
 
     fn while_stmt(&mut self, c: &ast::Expr, body: &ast::Stmt, loc: Loc) -> R<()> {
+        if let Some(bound) = self.fx.unroll.take() {
+            return self.bottom_tested_loop(Some(c), None, body, bound, loc);
+        }
         let head = self.new_label();
         let exit = self.new_label();
         self.place_label(head);
@@ -243,6 +317,9 @@ impl<'a> Sema<'a> {
 
     fn do_while(&mut self, body: &ast::Stmt, c: &ast::Expr, loc: Loc) -> R<()> {
         let head = self.new_label();
+        if let Some(bound) = self.fx.unroll.take() {
+            self.fx.loop_unwinds.push((head, bound));
+        }
         let check = self.new_label();
         let exit = self.new_label();
         self.place_label(head);
@@ -262,8 +339,10 @@ impl<'a> Sema<'a> {
         body: &ast::Stmt,
         loc: Loc,
     ) -> R<()> {
+        // Taken before the initialisation, which may hold loops of its own.
+        let unroll = self.fx.unroll.take();
         self.open_scope();
-        let result = self.for_parts(init, cond, step, body, loc);
+        let result = self.for_parts(init, cond, step, body, unroll, loc);
         self.close_scope(loc);
         result
     }
@@ -274,12 +353,16 @@ impl<'a> Sema<'a> {
         cond: Option<&ast::Expr>,
         step: Option<&ast::Expr>,
         body: &ast::Stmt,
+        unroll: Option<Option<u64>>,
         loc: Loc,
     ) -> R<()> {
         match init {
             ast::ForInit::None => {}
             ast::ForInit::Expr(e) => self.discard(e)?,
             ast::ForInit::Decl(d) => self.declaration(d)?,
+        }
+        if let Some(bound) = unroll {
+            return self.bottom_tested_loop(cond, step, body, bound, loc);
         }
         let head = self.new_label();
         let next = self.new_label();
@@ -463,4 +546,11 @@ fn wrap(value: i128, bits: u32, signed: bool) -> i128 {
     } else {
         m as i128
     }
+}
+
+/// The arguments of `s` when it is the statement `__ESBMC_unroll(...);`.
+fn unroll_intrinsic_args(s: &ast::Stmt) -> Option<&[ast::Expr]> {
+    let StmtKind::Expr(Some(e)) = &s.kind else { return None };
+    let ast::ExprKind::Call(callee, args) = &e.kind else { return None };
+    matches!(&callee.kind, ast::ExprKind::Ident(name) if name == "__ESBMC_unroll").then_some(args.as_slice())
 }

@@ -89,6 +89,10 @@ impl Dumper {
                 let opt = |e: &Option<Expr>| e.as_ref().map_or("-".to_string(), expr);
                 self.nested(&format!("for [{init}] [{}] [{}]", opt(cond), opt(step)), body);
             }
+            StmtKind::Unrolled { bound, body } => {
+                let bound = bound.map_or("full".to_string(), |n| n.to_string());
+                self.nested(&format!("unroll {bound}"), body);
+            }
             StmtKind::Goto(label) => self.line(&format!("goto {label}")),
             StmtKind::ComputedGoto(e) => self.line(&format!("goto *{}", expr(e))),
             StmtKind::Continue => self.line("continue"),
