@@ -81,6 +81,16 @@ fn describe_stop(program: &Program, stop: &Stop) -> String {
     }
 }
 
+fn heap_at_exit(config: &Config) -> symex::HeapAtExit {
+    if config.esbmc_memory_leak_check {
+        symex::HeapAtExit::Esbmc
+    } else if config.memory_cleanup_checks || config.memory_leak_checks {
+        symex::HeapAtExit::SvComp
+    } else {
+        symex::HeapAtExit::Unchecked
+    }
+}
+
 fn check_bound(
     program: &Program,
     config: &Config,
@@ -95,7 +105,7 @@ fn check_bound(
         unwinding_assertions,
         pointer_checks: config.pointer_checks,
         bounds_checks: config.bounds_checks,
-        memory_cleanup_checks: config.memory_cleanup_checks || config.memory_leak_checks,
+        heap_at_exit: heap_at_exit(config),
         force_malloc_success: config.force_malloc_success,
         deadline,
         ..symex::Options::default()

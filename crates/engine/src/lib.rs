@@ -35,6 +35,10 @@ pub struct Config {
     pub memory_leak_checks: bool,
     /// Heap memory still allocated at exit is a violation (valid-memcleanup).
     pub memory_cleanup_checks: bool,
+    /// ESBMC's `--memory-leak-check` instead of the two above: heap memory
+    /// still allocated where the program ends (as `symex::HeapAtExit::Esbmc`
+    /// says) is a violation, reachable or not.
+    pub esbmc_memory_leak_check: bool,
     pub force_malloc_success: bool,
     pub timeout: Option<Duration>,
     /// Write the verification condition in SMT-LIB2 here.
@@ -55,6 +59,7 @@ impl Default for Config {
             bounds_checks: true,
             memory_leak_checks: false,
             memory_cleanup_checks: false,
+            esbmc_memory_leak_check: false,
             force_malloc_success: false,
             timeout: None,
             smt_formula: None,

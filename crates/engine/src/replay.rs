@@ -53,7 +53,8 @@ impl interp::InputProvider for Inputs<'_> {
 
 /// Checks that the interpreter reaches the counterexample's violation;
 /// on success returns the property class the replay established (a leak
-/// found by the cleanup check is a memtrack leak when unreachable).
+/// found by the cleanup check is a memtrack leak when unreachable; only
+/// ESBMC's leak check looks at the heap when the program aborts).
 pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) -> Result<PropertyClass, String> {
     let unwinding = cex.property.class == PropertyClass::UnwindingAssertion;
     let interp_config = interp::Config {
@@ -71,9 +72,13 @@ pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) 
     let agrees = match &run.outcome {
         Outcome::Violation(v) => v.property.class == expected && v.loc == cex.loc,
         Outcome::UndefinedBehaviour { kind, loc, .. } => *loc == cex.loc && ub_matches(*kind, expected),
-        Outcome::Completed(_) if expected == PropertyClass::MemoryCleanup && !run.unfreed_heap.is_empty() => {
+        Outcome::Completed(_) | Outcome::Aborted
+            if expected == PropertyClass::MemoryCleanup
+                && !run.unfreed_heap.is_empty()
+                && (config.esbmc_memory_leak_check || matches!(run.outcome, Outcome::Completed(_))) =>
+        {
             let lost = run.unfreed_heap.iter().any(|block| !block.reachable);
-            return match (lost, config.memory_cleanup_checks) {
+            return match (lost, config.memory_cleanup_checks || config.esbmc_memory_leak_check) {
                 (true, _) => Ok(PropertyClass::MemoryLeak),
                 (false, true) => Ok(PropertyClass::MemoryCleanup),
                 (false, false) => Err("the memory left allocated at exit is still reachable, which is not a leak".into()),

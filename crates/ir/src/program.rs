@@ -71,6 +71,19 @@ pub struct Symbol {
     pub loc: Loc,
 }
 
+/// Display names of the locals the front end makes to hold an intermediate
+/// value of an expression (a call's result, a statement expression's
+/// value, a conditional's result).
+pub const VALUE_TEMPORARIES: [&str; 3] = ["$tmp", "$ret", "$cond"];
+
+impl Symbol {
+    /// Whether this local only holds an intermediate value: it is no C
+    /// object, so a pointer kept only there does not keep memory reachable.
+    pub fn is_value_temporary(&self) -> bool {
+        VALUE_TEMPORARIES.contains(&self.display_name.as_str())
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Function {
     pub name: String,

@@ -455,6 +455,9 @@ int __tarsier_unmodelled_atexit_beyond_32(void (*handler)(void));
 
 void (*__tarsier_atexit_handlers[32])(void);
 int __tarsier_atexit_count;
+/* Set once a handler has been registered: ESBMC's leak check at exit
+   applies only then (see symex::HeapAtExit). */
+int __tarsier_atexit_registered;
 
 int
 atexit(void (*handler)(void))
@@ -463,6 +466,7 @@ atexit(void (*handler)(void))
         return __tarsier_unmodelled_atexit_beyond_32(handler);
     __tarsier_atexit_handlers[__tarsier_atexit_count] = handler;
     __tarsier_atexit_count++;
+    __tarsier_atexit_registered = 1;
     return 0;
 }
 

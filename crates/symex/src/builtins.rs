@@ -9,7 +9,7 @@ use crate::exec::Symex;
 use crate::equation::UnmodelledCall;
 use crate::memory::{ObjectKind, NULL_OBJECT};
 use crate::stdio::Stdio;
-use crate::{repr, Result, Stop};
+use crate::{repr, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
 use ir::{Expr, FuncId, PropertyClass};
 use smt::{BvValue, TermId};
@@ -70,13 +70,13 @@ impl<'a> Symex<'a> {
                 self.havoc_object(self.arg(values, 0, name)?);
                 None
             }
-            "abort" | "__builtin_abort" => {
-                let f = self.store.false_term();
-                self.assume(f);
-                None
-            }
-            "exit" | "_Exit" | "_exit" => {
-                self.program_exit();
+            "abort" | "__builtin_abort" | "exit" | "_Exit" | "_exit" => {
+                let end = match name {
+                    "exit" => ProgramEnd::Exit,
+                    "_Exit" | "_exit" => ProgramEnd::QuickExit,
+                    _ => ProgramEnd::Abort,
+                };
+                self.program_exit(end)?;
                 let f = self.store.false_term();
                 self.assume(f);
                 None

@@ -6,7 +6,7 @@
 use crate::equation::{Approximation, Assertion, Equation, Input};
 use crate::memory::{ObjectId, ObjectKind, Objects, PointerLayout};
 use crate::state::State;
-use crate::{repr, Options, Result, Stop};
+use crate::{repr, HeapAtExit, Options, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
 use ir::{Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
 use smt::{TermId, TermStore};
@@ -634,7 +634,7 @@ impl<'a> Symex<'a> {
         }
         if self.frames.is_empty() {
             if Some(frame.func) == self.program.entry {
-                self.program_exit();
+                self.program_exit(ProgramEnd::Return)?;
             }
             return Ok(());
         }
@@ -649,18 +649,35 @@ impl<'a> Symex<'a> {
         self.next_deferred_call()
     }
 
-    /// The program ends on the current path: memory that is still
-    /// allocated is reported when asked.
-    pub fn program_exit(&mut self) {
-        if !self.options.memory_cleanup_checks {
-            return;
-        }
+    /// The program ends on the current path by `end`: memory that is still
+    /// allocated is reported where `heap_at_exit` asks.
+    pub fn program_exit(&mut self, end: ProgramEnd) -> Result<()> {
+        let checked = match (self.options.heap_at_exit, end) {
+            (HeapAtExit::Unchecked, _) | (HeapAtExit::SvComp, ProgramEnd::Abort) => return Ok(()),
+            (HeapAtExit::Esbmc, ProgramEnd::Exit) => self.atexit_handler_registered()?,
+            _ => self.store.true_term(),
+        };
+        let path = self.state.guard;
+        self.state.guard = self.store.and2(path, checked);
         let heap: Vec<ObjectId> = self.objects.iter().filter(|(_, o)| o.is_dynamic()).map(|(id, _)| id).collect();
         for o in heap {
             let alive = self.object_alive(o);
             let freed = self.store.not(alive);
             self.assert(freed, PropertyClass::MemoryCleanup, "dynamically allocated memory not freed at exit");
         }
+        self.state.guard = path;
+        Ok(())
+    }
+
+    /// Whether the program has registered an `atexit` handler (never when
+    /// it does not use the model of `atexit`).
+    fn atexit_handler_registered(&mut self) -> Result<TermId> {
+        let flag = self.program.symbols.iter().find(|(_, s)| s.kind == SymbolKind::Global && s.name == models::ATEXIT_REGISTERED);
+        let Some((symbol, s)) = flag else { return Ok(self.store.false_term()) };
+        let value = self.eval(&Expr::sym(symbol, s.ty))?;
+        let zero = self.store.bv_u64(self.store.sort(value).bv_width().expect("an int flag"), 0);
+        let unset = self.store.eq(value, zero);
+        Ok(self.store.not(unset))
     }
 }
 

@@ -59,8 +59,8 @@ pub struct Options {
     pub pointer_checks: bool,
     /// Array index checks against the declared array length.
     pub bounds_checks: bool,
-    /// Allocated memory must be freed at program exit.
-    pub memory_cleanup_checks: bool,
+    /// Which ends of the program must leave the heap empty.
+    pub heap_at_exit: HeapAtExit,
     /// When false, `malloc` may return NULL.
     pub force_malloc_success: bool,
     /// Symex gives up (as [`Stop::Timeout`]) after this instant.
@@ -78,12 +78,41 @@ impl Default for Options {
             unwinding_assertions: true,
             pointer_checks: true,
             bounds_checks: true,
-            memory_cleanup_checks: false,
+            heap_at_exit: HeapAtExit::Unchecked,
             force_malloc_success: false,
             deadline: None,
             max_steps: 2_000_000,
         }
     }
+}
+
+/// Where the program's ends assert that every heap block has been freed
+/// (the replay then tells lost blocks, a valid-memtrack violation, from
+/// blocks still reachable).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HeapAtExit {
+    Unchecked,
+    /// SV-COMP (valid-memtrack, valid-memcleanup): the return of the entry
+    /// function, `exit` and `_Exit`; not `abort`, which SV-COMP's tasks use
+    /// to cut off paths.
+    SvComp,
+    /// ESBMC's `--memory-leak-check`: the return of the entry function,
+    /// `_Exit` and `abort` always, `exit` only once the program has
+    /// registered an `atexit` handler (otherwise the system reclaims the
+    /// memory, C11 7.22.4.4p4).
+    Esbmc,
+}
+
+/// How the program ends on a path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ProgramEnd {
+    /// The entry function returns.
+    Return,
+    /// `exit`, after the `atexit` handlers have run.
+    Exit,
+    /// `_Exit` or `_exit`.
+    QuickExit,
+    Abort,
 }
 
 /// Why symex stopped without an equation; every case means UNKNOWN.

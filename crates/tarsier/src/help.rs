@@ -99,7 +99,12 @@ PROPERTY OPTIONS:
         Check that shift amounts are neither negative nor at least the
         width of the shifted operand.
     --memory-leak-check
-        Check that allocated memory is freed or reachable at exit.
+        Check that allocated memory is freed where the program ends, as
+        ESBMC's --memory-leak-check does: when main returns, at _Exit and
+        abort, and at exit once an atexit handler has been registered
+        (without one, exit leaves the memory to the system). Memory still
+        reachable counts too. (With --property, valid-memtrack and
+        valid-memcleanup keep SV-COMP's definitions.)
     --nan-check
         Check that floating-point + - * / do not produce a NaN from
         operands that are not NaN (inf - inf, 0 * inf, 0 / 0, inf / inf).

@@ -28,6 +28,9 @@ fn engine_config(config: &Config) -> engine::Config {
         pointer_checks: verify.checks.pointer,
         bounds_checks: verify.checks.bounds,
         memory_leak_checks: verify.checks.memory_leak,
+        // The command-line flag has ESBMC's meaning; a property file's
+        // memory properties keep SV-COMP's.
+        esbmc_memory_leak_check: verify.checks.memory_leak && verify.property.is_none(),
         memory_cleanup_checks: verify.memory_cleanup,
         force_malloc_success: verify.force_malloc_success,
         timeout: verify.timeout,

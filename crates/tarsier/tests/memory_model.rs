@@ -66,3 +66,63 @@ int main(void) {
 }\n";
     assert_verdict("esbmc_memset_clears", wrong, &[], FAILED);
 }
+
+const LEAK_CHECK: &[&str] = &["--memory-leak-check"];
+
+#[test]
+fn the_leak_check_flag_follows_esbmc_where_the_program_ends() {
+    let reachable_at_return = "#include <stdlib.h>
+int *g;
+int main(void) { g = malloc(sizeof *g); return 0; }\n";
+    assert_verdict("leak_reachable_at_return", reachable_at_return, LEAK_CHECK, FAILED);
+    // Without an atexit handler the system reclaims the memory at exit.
+    let exit_without_handlers = "#include <stdlib.h>
+int main(void) { int *a = malloc(2); exit(0); return 0; }\n";
+    assert_verdict("leak_exit_without_handlers", exit_without_handlers, LEAK_CHECK, SUCCESSFUL);
+    let exit_after_handlers = "#include <stdlib.h>
+int *g;
+void nothing(void) {}
+int main(void) { g = malloc(2); atexit(nothing); exit(1); return 0; }\n";
+    assert_verdict("leak_exit_with_handlers", exit_after_handlers, LEAK_CHECK, FAILED);
+    let handler_frees = "#include <stdlib.h>
+int *g;
+void release(void) { free(g); }
+int main(void) { g = malloc(2); atexit(release); exit(1); return 0; }\n";
+    assert_verdict("leak_handler_frees", handler_frees, LEAK_CHECK, SUCCESSFUL);
+    let quick_exit = "#include <stdlib.h>
+int main(void) { int *a = malloc(2); _Exit(0); return 0; }\n";
+    assert_verdict("leak_quick_exit", quick_exit, LEAK_CHECK, FAILED);
+    let aborts = "#include <stdlib.h>
+int main(void) { int *a = malloc(2); abort(); return 0; }\n";
+    assert_verdict("leak_abort", aborts, LEAK_CHECK, FAILED);
+}
+
+#[test]
+fn svcomp_memory_properties_keep_their_definitions_at_abort_and_for_temporaries() {
+    if !front_end_ready("svcomp_leaks") {
+        return;
+    }
+    let dir = scratch_dir("svcomp_leaks");
+    let memsafety = write(&dir, "valid-memsafety.prp", "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n");
+    let memcleanup = write(&dir, "valid-memcleanup.prp", "CHECK( init(main()), LTL(G valid-memcleanup) )\n");
+    let result = |name: &str, source: &str, property: &std::path::Path| {
+        let file = write(&dir, name, source);
+        let out = run([file.as_os_str(), "--property".as_ref(), property.as_os_str()]);
+        out.stdout.lines().rev().nth(1).unwrap_or_default().to_string()
+    };
+    let aborts = "#include <stdlib.h>
+int main(void) { int *a = malloc(2); abort(); return 0; }\n";
+    assert_eq!(result("abort.c", aborts, &memcleanup), "TRUE");
+    // The block's address is left only in a front-end temporary of `lose`
+    // when the program exits: no C object reaches it.
+    let lost = "#include <stdlib.h>
+int **g;
+void lose(void) { *g = malloc(sizeof(int)); free(g); g = 0; exit(0); }
+int main(void) { g = malloc(sizeof(int *)); if (g) lose(); return 0; }\n";
+    assert_eq!(result("lost.c", lost, &memsafety), "FALSE(valid-memtrack)");
+    let kept = "#include <stdlib.h>
+int main(void) { int *a = malloc(2); exit(0); return 0; }\n";
+    // Still reachable from `a`: no leak (symex does not decide
+    // reachability, so the answer may be UNKNOWN, never FALSE).
+    assert!(!result("kept.c", kept, &memsafety).starts_with("FALSE"));
+}

@@ -94,7 +94,10 @@ impl<'a> Machine<'a> {
         };
         let object_names = self.memory.objects().map(|(_, o)| o.name.clone()).collect();
         let unfreed_heap = match outcome {
-            Outcome::Completed(_) => self.memory.unfreed_heap(),
+            Outcome::Completed(_) | Outcome::Aborted => {
+                let program = self.program;
+                self.memory.unfreed_heap(|symbol| !program.symbols[symbol].is_value_temporary())
+            }
             _ => vec![],
         };
         let unknown_functions = self.unknown_functions.into_iter().collect();

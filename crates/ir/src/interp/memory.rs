@@ -388,21 +388,28 @@ pub struct UnfreedBlock {
     pub object: ObjectId,
     pub name: String,
     /// Whether a pointer chain from a live non-heap object (a global, or a
-    /// local of a frame still active at `exit`) reaches it; unreachable
+    /// local of a frame still active at `exit` that is a C object rather
+    /// than a front-end temporary) reaches it; unreachable
     /// blocks are lost (valid-memtrack), reachable ones only not freed
     /// (valid-memcleanup).
     pub reachable: bool,
 }
 
 impl Memory {
-    /// The live heap blocks, with their reachability from non-heap objects.
-    pub fn unfreed_heap(&self) -> Vec<UnfreedBlock> {
+    /// The live heap blocks, with their reachability from the live non-heap
+    /// objects; a local is a root only if `is_root_local` says so.
+    pub fn unfreed_heap(&self, is_root_local: impl Fn(SymbolId) -> bool) -> Vec<UnfreedBlock> {
         let alive = |o: &Object| o.lifetime == Lifetime::Alive;
+        let root = |o: &Object| match o.kind {
+            ObjectKind::Heap | ObjectKind::Reserved => false,
+            ObjectKind::Local { symbol, .. } => is_root_local(symbol),
+            _ => true,
+        };
         let mut reached = vec![false; self.objects.len()];
         let mut queue: Vec<ObjectId> = self
             .objects
             .iter()
-            .filter(|(_, o)| alive(o) && !matches!(o.kind, ObjectKind::Heap | ObjectKind::Reserved))
+            .filter(|(_, o)| alive(o) && root(o))
             .map(|(id, _)| id)
             .collect();
         while let Some(id) = queue.pop() {
@@ -505,9 +512,10 @@ mod tests {
     }
 
     #[test]
-    fn unfreed_heap_blocks_know_whether_a_global_reaches_them() {
+    fn unfreed_heap_blocks_know_whether_a_global_reaches_them_and_temporaries_do_not_count() {
         let mut m = memory();
         let global = m.allocate("g".into(), ObjectKind::Global(SymbolId(0)), 8, None).unwrap();
+        let temporary = m.allocate("$ret".into(), ObjectKind::Local { symbol: SymbolId(1), depth: 0 }, 8, None).unwrap();
         let kept = m.allocate("kept".into(), ObjectKind::Heap, 16, None).unwrap();
         let chained = m.allocate("chained".into(), ObjectKind::Heap, 8, None).unwrap();
         let lost = m.allocate("lost".into(), ObjectKind::Heap, 8, None).unwrap();
@@ -521,8 +529,9 @@ mod tests {
         store(&mut m, global, 0, kept);
         store(&mut m, kept, 8, chained);
         store(&mut m, lost, 0, kept);
+        store(&mut m, temporary, 0, lost);
         m.free(Pointer { object: freed, offset: 0 }).unwrap();
-        let summary: Vec<(String, bool)> = m.unfreed_heap().into_iter().map(|b| (b.name, b.reachable)).collect();
+        let summary: Vec<(String, bool)> = m.unfreed_heap(|symbol| symbol != SymbolId(1)).into_iter().map(|b| (b.name, b.reachable)).collect();
         assert_eq!(summary, [("kept".into(), true), ("chained".into(), true), ("lost".into(), false)]);
     }
 }

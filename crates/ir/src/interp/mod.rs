@@ -381,7 +381,8 @@ pub struct Run {
     pub steps: u64,
     /// Name of every object (indexed by [`ObjectId`]), to describe pointers.
     pub object_names: Vec<String>,
-    /// After [`Outcome::Completed`]: the heap blocks never freed.
+    /// After [`Outcome::Completed`] and [`Outcome::Aborted`]: the heap
+    /// blocks never freed.
     pub unfreed_heap: Vec<UnfreedBlock>,
     /// Functions without a body and without a built-in meaning that the run
     /// called (sorted). Their results were inputs and their other effects
