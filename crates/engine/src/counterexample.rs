@@ -113,7 +113,7 @@ pub(crate) fn build(
             unmodelled_calls.push(call.name.clone());
         }
     }
-    let addresses = addresses(execution, &mut evaluator)?;
+    let addresses = addresses(program, execution, &mut evaluator)?;
     Ok(Counterexample {
         addresses,
         unmodelled_calls,
@@ -125,12 +125,18 @@ pub(crate) fn build(
     })
 }
 
-/// The model's base address of every exposed object that one key names.
-fn addresses(execution: &Execution, evaluator: &mut Evaluator) -> Result<HashMap<AddressKey, u64>, String> {
+/// The model's base address of every exposed object that one key names,
+/// except blocks allocated inside library models: the library aligns
+/// those, which the model's addresses do not follow.
+fn addresses(program: &Program, execution: &Execution, evaluator: &mut Evaluator) -> Result<HashMap<AddressKey, u64>, String> {
+    let in_library = |loc: &Loc| !loc.is_none() && program.files.name(loc.file).starts_with(ir::LIBRARY_MODEL_DIR);
     let mut found: HashMap<AddressKey, Option<u64>> = HashMap::new();
     for &object in execution.objects.exposed() {
         let object = execution.objects.get(object);
         let (Some(key), Some(base)) = (object.address_key(), object.base) else { continue };
+        if matches!(&key, AddressKey::Allocation(loc) if in_library(loc)) {
+            continue;
+        }
         let value = match evaluator.eval(base).map_err(|e| format!("cannot evaluate the model: {e}"))? {
             Value::Bv(bv) => bv.to_u64(),
             _ => None,

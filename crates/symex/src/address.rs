@@ -92,6 +92,18 @@ impl Symex<'_> {
         base
     }
 
+    /// Whether `object` is a heap block allocated inside a library model
+    /// (`aligned_alloc`, `strdup`, ...), whose alignment the model does
+    /// not state.
+    fn allocated_by_library(&self, object: ObjectId) -> bool {
+        match self.objects.get(object).kind {
+            ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => {
+                !loc.is_none() && self.program.files.name(loc.file).starts_with(ir::LIBRARY_MODEL_DIR)
+            }
+            _ => false,
+        }
+    }
+
     /// `[start, end)` of `object` at `base`, in the wide width.
     fn extent(&mut self, object: ObjectId, base: TermId) -> (TermId, TermId) {
         let wide = self.layout.wide_bits();
@@ -114,6 +126,9 @@ impl Symex<'_> {
         let mut address = offset;
         for number in numbers.into_iter().filter(|&n| n != NULL_OBJECT && n != INVALID_OBJECT) {
             let Some(object) = self.objects.by_number(number) else { continue };
+            if self.allocated_by_library(object) {
+                self.approximate("the address of a block a library function allocated (aligned as the library chooses)", true);
+            }
             let base = self.base_address(object);
             let here = self.store.bv_add(base, offset);
             let n = self.layout.object_number_term(self.store, number);

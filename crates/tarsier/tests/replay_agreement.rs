@@ -113,3 +113,27 @@ fn an_integer_that_addresses_no_object_is_never_proved_lost() {
         assert!(!answer.starts_with(SUCCESSFUL), "{answer}");
     }
 }
+
+#[test]
+fn objects_alive_together_never_share_an_address_even_if_exposed_apart() {
+    // x and y are alive together, so their addresses differ; x is freed
+    // before y's address is seen, which the solver alone does not know.
+    let body = "int *x = malloc(sizeof *x); int *y = malloc(sizeof *y); if (!x || !y) return 0;\n\
+        uintptr_t ax = (uintptr_t)x; free(x); uintptr_t ay = (uintptr_t)y;\n\
+        assert(ax != ay); free(y);";
+    let source = format!("#include <stdint.h>\n#include <stdlib.h>\n#include <assert.h>\nint main(void) {{\n{body}\nreturn 0;\n}}\n");
+    if common::front_end_ready("alive-together") {
+        let answer = common::verdict("alive-together", &source, &[]);
+        assert!(!answer.starts_with(FAILED), "{answer}");
+    }
+}
+
+#[test]
+fn a_library_allocated_block_is_never_reported_misaligned() {
+    let body = "char *p = aligned_alloc(64, 128); if (p) { assert((uintptr_t)p % 64 == 0); free(p); }";
+    let source = format!("#include <stdint.h>\n#include <stdlib.h>\n#include <assert.h>\nint main(void) {{\n{body}\nreturn 0;\n}}\n");
+    if common::front_end_ready("library-aligned") {
+        let answer = common::verdict("library-aligned", &source, &[]);
+        assert!(!answer.starts_with(FAILED), "{answer}");
+    }
+}

@@ -176,14 +176,14 @@ impl<'a> Machine<'a> {
             ObjectKind::Environment => Some(AddressKey::Environment(name.clone())),
         };
         let base = key.and_then(|key| self.config.addresses.get(&key).copied());
-        self.memory.allocate(name, kind, size, base).map_err(|_| Outcome::MemoryLimit)
+        let object = self.memory.allocate(name, kind, size, base).map_err(|_| Outcome::MemoryLimit)?;
+        self.memory.check_placement(object).map_err(|_| address_clash())?;
+        Ok(object)
     }
 
     /// Records that `object`'s address is seen as an integer.
     pub(super) fn expose(&mut self, object: ObjectId) -> Flow<()> {
-        self.memory.expose(object).map_err(|_| {
-            Outcome::Unsupported("the counterexample places two live objects at overlapping addresses".into())
-        })
+        self.memory.expose(object).map_err(|_| address_clash())
     }
 
     pub(super) fn next_heap_name(&mut self, allocator: &str) -> String {
@@ -379,6 +379,7 @@ impl<'a> Machine<'a> {
             Some(object) if self.memory.object(object).size == size => {
                 self.memory.end_lifetime(object, Lifetime::Dead);
                 self.memory.revive(object).map_err(|_| Outcome::MemoryLimit)?;
+                self.memory.check_placement(object).map_err(|_| address_clash())?;
                 object
             }
             _ => {
@@ -513,4 +514,9 @@ impl<'a> Machine<'a> {
             _ => 0,
         }
     }
+}
+
+/// A counterexample's addresses that no run can have.
+fn address_clash() -> Outcome {
+    Outcome::Unsupported("the counterexample places two live objects at overlapping addresses".into())
 }

@@ -36,6 +36,9 @@ pub const INVALID_OBJECT: ObjectId = ObjectId(1);
 /// addresses never coincide with the next object's start.
 const FIRST_ADDRESS: u64 = 0x1000;
 const OBJECT_GAP: u64 = 16;
+/// Alignment of the addresses handed out: a page, more than any object
+/// asks for in practice (`aligned_alloc` blocks included).
+const OBJECT_ALIGNMENT: u64 = 0x1000;
 
 /// A pointer: an object and a byte offset into it (two's complement, so
 /// offsets before the object's start are representable).
@@ -148,6 +151,8 @@ pub struct Object {
     pub size: u64,
     pub base: u64,
     pub lifetime: Lifetime,
+    /// At an address a counterexample chose (rather than the next free one).
+    pub placed: bool,
     pub read_only: bool,
     /// The contents while alive; dropped when the object dies.
     pub bytes: Bytes,
@@ -204,6 +209,7 @@ impl Memory {
                 size: 0,
                 base: 0,
                 lifetime: Lifetime::Alive,
+                placed: false,
                 read_only: true,
                 bytes: Bytes::default(),
             });
@@ -227,6 +233,7 @@ impl Memory {
     /// when given (else at the next free address).
     pub fn allocate(&mut self, name: String, kind: ObjectKind, size: u64, base: Option<u64>) -> Result<ObjectId, OutOfMemory> {
         let live = self.live_bytes.checked_add(size).filter(|live| *live <= self.limit).ok_or(OutOfMemory)?;
+        let placed = base.is_some();
         let base = match base {
             Some(base) => base,
             None => {
@@ -235,14 +242,35 @@ impl Memory {
                 let next = base
                     .checked_add(size)
                     .and_then(|end| end.checked_add(OBJECT_GAP))
-                    .map(|end| end.next_multiple_of(16));
+                    .map(|end| end.next_multiple_of(OBJECT_ALIGNMENT));
                 self.next_base = next.filter(|next| *next <= address_limit).ok_or(OutOfMemory)?;
                 base
             }
         };
         self.live_bytes = live;
         let bytes = Bytes::zeroed(size as usize);
-        Ok(self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, read_only: false, bytes }))
+        Ok(self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, placed, read_only: false, bytes }))
+    }
+
+    /// Fails when `id`, alive and placed by a counterexample, overlaps
+    /// another live placed object: objects alive together never overlap,
+    /// so no run has those addresses.
+    pub fn check_placement(&self, id: ObjectId) -> Result<(), AddressClash> {
+        let object = &self.objects[id];
+        if !object.placed || object.lifetime != Lifetime::Alive {
+            return Ok(());
+        }
+        let clash = self.objects.iter().any(|(other_id, o)| {
+            other_id != id
+                && o.placed
+                && o.lifetime == Lifetime::Alive
+                && o.base < object.base + object.size
+                && object.base < o.base + o.size
+        });
+        if clash {
+            return Err(AddressClash);
+        }
+        Ok(())
     }
 
     /// Records that `id`'s address has been seen as an integer. Fails when
@@ -485,7 +513,13 @@ mod tests {
         m.expose(adjacent).unwrap();
         assert_eq!(m.pointer_from_address(0x108), Pointer { object: adjacent, offset: 0 });
         let clashing = m.allocate("clashing".into(), ObjectKind::Heap, 8, Some(0x10c)).unwrap();
-        assert_eq!(m.expose(clashing), Err(AddressClash));
+        assert_eq!(m.check_placement(clashing), Err(AddressClash));
+        assert_eq!(m.check_placement(reused), Ok(()));
+        let unplaced = m.allocate("unplaced".into(), ObjectKind::Heap, 8, None).unwrap();
+        let over_it = m.allocate("over".into(), ObjectKind::Heap, 8, Some(m.object(unplaced).base)).unwrap();
+        assert_eq!(m.check_placement(over_it), Ok(()));
+        m.expose(over_it).unwrap();
+        assert_eq!(m.expose(unplaced), Err(AddressClash));
     }
 
     #[test]
