@@ -37,8 +37,13 @@ pub fn lower_with_models(
     if needed.is_empty() {
         return Some(program);
     }
+    let renamed = declared_otherwise(&program, graph, &needed);
+    let needed = needed
+        .into_iter()
+        .map(|name| if renamed.contains(&name) { opaque_model_name(&name) } else { name })
+        .collect();
     let mut linked_diags = Diagnostics::default();
-    let linked = link(units, files, opts, &needed, &mut linked_diags);
+    let linked = link(units, files, opts, &needed, &renamed, &mut linked_diags);
     match linked {
         Some(mut linked) => {
             redirect_opaque_calls(&mut linked);
@@ -98,6 +103,54 @@ struct ModelGraph {
     /// Model function or global name -> the function and global names its
     /// body or initializer refers to.
     refers_to: HashMap<String, BTreeSet<String>>,
+    /// Model function name -> the shape of its type.
+    shapes: HashMap<String, Vec<Shape>>,
+}
+
+/// What a calling convention sees of one type in a function type (the
+/// result, each parameter, then the variadic and prototype flags).
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum Shape {
+    Void,
+    Int { bits: u32, signed: bool },
+    Pointer,
+    Other(String),
+    Flag(bool),
+}
+
+/// The shape of function type `ty`; empty for a type that is no function.
+fn function_shape(types: &ir::TypeTable, ty: ir::TypeId) -> Vec<Shape> {
+    let ir::Type::Function(sig) = types.get(ty) else {
+        return Vec::new();
+    };
+    let of = |t: ir::TypeId| match types.get(t) {
+        ir::Type::Void => Shape::Void,
+        ir::Type::Bool => Shape::Int { bits: 1, signed: false },
+        &ir::Type::Int { bits, signed } => Shape::Int { bits, signed },
+        ir::Type::Pointer(_) => Shape::Pointer,
+        other => Shape::Other(format!("{other:?}")),
+    };
+    let mut shape: Vec<Shape> = std::iter::once(sig.ret).chain(sig.params.iter().copied()).map(of).collect();
+    shape.extend([Shape::Flag(sig.variadic), Shape::Flag(sig.unprototyped)]);
+    shape
+}
+
+/// The `needed` model functions that the program declares with another
+/// type than the model's (its own `unsigned strlen(const char *)`, or an
+/// implicit `int strtol()`). Their models are linked under the opaque name,
+/// so the declarations do not conflict, and calls are redirected with
+/// conversions where the two types agree on the calling convention.
+fn declared_otherwise(program: &Program, graph: &ModelGraph, needed: &HashSet<String>) -> HashSet<String> {
+    program
+        .functions
+        .values()
+        .filter(|f| f.body.is_none() && needed.contains(&f.name))
+        .filter(|f| {
+            let model = graph.shapes.get(&f.name);
+            model.is_some_and(|shape| *shape != function_shape(&program.types, f.ty))
+        })
+        .map(|f| f.name.clone())
+        .collect()
 }
 
 /// The model graph for `model`, computed once; `None` if the models do not
@@ -115,7 +168,7 @@ fn model_graph(model: DataModel) -> Option<&'static ModelGraph> {
 
 fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> {
     let mut files = SourceFiles::default();
-    let units = parse_models(model, &mut files, diags)?;
+    let units = parse_models(model, &HashSet::new(), &mut files, diags)?;
     // Lowering needs an entry function; any model serves.
     let entry = Some("strlen".to_string());
     let opts = Options {
@@ -142,6 +195,12 @@ fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> 
             return None;
         }
     }
+    let shapes = program
+        .functions
+        .values()
+        .filter(|f| f.body.is_some())
+        .map(|f| (f.name.clone(), function_shape(&program.types, f.ty)))
+        .collect();
     let mut refers_to: HashMap<String, BTreeSet<String>> = HashMap::new();
     for (id, function) in program.functions.iter() {
         let Some(body) = &function.body else { continue };
@@ -169,7 +228,7 @@ fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> 
             }
         }
     }
-    Some(ModelGraph { refers_to })
+    Some(ModelGraph { refers_to, shapes })
 }
 
 /// The variable an lvalue is part of.
@@ -224,9 +283,12 @@ fn opaque_model_name(name: &str) -> String {
 }
 
 /// Makes calls of body-less functions that have an opaque model call the
-/// model instead, converting pointer arguments to the model's parameter
-/// types. A call whose arguments or result do not fit the model otherwise
-/// (another arity, a non-pointer type that differs) is left alone.
+/// model instead, converting the arguments and the result the way the
+/// calling convention does: pointers to pointers, integers to integers of
+/// the same width, and an integer result to a narrower or equally wide
+/// declared one (the caller reads the low part of the register). A call
+/// that does not fit the model otherwise (another arity, other types) is
+/// left alone.
 fn redirect_opaque_calls(program: &mut Program) {
     let mut redirect = HashMap::new();
     for function in program.functions.values() {
@@ -237,66 +299,142 @@ fn redirect_opaque_calls(program: &mut Program) {
             }
         }
     }
-    if redirect.is_empty() {
-        return;
-    }
-    let signatures: HashMap<_, _> = redirect
-        .values()
-        .filter_map(|&m| {
-            let sym = program.functions[m].symbol;
-            match program.types.get(program.functions[m].ty) {
-                ir::Type::Function(sig) => Some((m, (sym, program.symbols[sym].ty, sig.clone()))),
-                _ => None,
-            }
-        })
-        .collect();
-    let types = &program.types;
-    for (_, function) in program.functions.iter_mut() {
-        for instr in function.body.iter_mut().flatten() {
-            let InstrKind::Call { lhs, callee, args } = &mut instr.kind else { continue };
-            let ExprKind::Sym(sym) = callee.kind else { continue };
-            let Some(&model) = redirect.get(&sym) else { continue };
-            let Some((model_sym, model_ty, sig)) = signatures.get(&model) else { continue };
-            let fits = |from: ir::TypeId, to: ir::TypeId| from == to || (types.is_pointer(from) && types.is_pointer(to));
-            let result_fits = lhs.as_ref().is_none_or(|l| l.ty == sig.ret);
-            if args.len() != sig.params.len() || !result_fits || !args.iter().zip(&sig.params).all(|(a, &p)| fits(a.ty, p)) {
-                continue;
-            }
-            for (arg, &param) in args.iter_mut().zip(&sig.params) {
-                if arg.ty != param {
-                    *arg = Expr::cast(arg.clone(), param);
-                }
-            }
-            *callee = Expr::sym(*model_sym, *model_ty);
-        }
+    let function_ids: Vec<ir::FuncId> = program.functions.iter().map(|(id, _)| id).collect();
+    for id in function_ids {
+        let Some(body) = program.functions[id].body.take() else { continue };
+        let body = redirect_in_body(program, id, body, &redirect);
+        program.functions[id].body = Some(body);
     }
 }
 
-/// Parses every model file, prefixed with the data model's prelude.
+/// `body` of function `owner` with its calls redirected to the models.
+fn redirect_in_body(
+    program: &mut Program,
+    owner: ir::FuncId,
+    body: Vec<ir::Instr>,
+    redirect: &HashMap<ir::SymbolId, ir::FuncId>,
+) -> Vec<ir::Instr> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut new_index = Vec::with_capacity(body.len() + 1);
+    for instr in body {
+        new_index.push(ir::InstrIdx(out.len() as u32));
+        match redirected_call(program, owner, &instr, redirect) {
+            Some(replacement) => out.extend(replacement),
+            None => out.push(instr),
+        }
+    }
+    new_index.push(ir::InstrIdx(out.len() as u32));
+    ir::instr::retarget(&mut out, &new_index);
+    for label in program.labels.iter_mut().filter(|l| l.function == owner) {
+        label.at = new_index[label.at.0 as usize];
+    }
+    out
+}
+
+/// The instructions that replace `instr` when it is a call to redirect.
+fn redirected_call(
+    program: &mut Program,
+    owner: ir::FuncId,
+    instr: &ir::Instr,
+    redirect: &HashMap<ir::SymbolId, ir::FuncId>,
+) -> Option<Vec<ir::Instr>> {
+    let InstrKind::Call { lhs, callee, args } = &instr.kind else { return None };
+    let ExprKind::Sym(sym) = callee.kind else { return None };
+    let model = *redirect.get(&sym)?;
+    let model_sym = program.functions[model].symbol;
+    let model_ty = program.symbols[model_sym].ty;
+    let ir::Type::Function(sig) = program.types.get(program.functions[model].ty).clone() else {
+        return None;
+    };
+    let types = &program.types;
+    let int_bits = |t: ir::TypeId| match types.get(t) {
+        &ir::Type::Int { bits, .. } => Some(bits),
+        _ => None,
+    };
+    let fits = |from: ir::TypeId, to: ir::TypeId| {
+        from == to
+            || (types.is_pointer(from) && types.is_pointer(to))
+            || int_bits(from).is_some_and(|bits| int_bits(to) == Some(bits))
+    };
+    let result_fits = lhs.as_ref().is_none_or(|l| {
+        l.ty == sig.ret || int_bits(l.ty).zip(int_bits(sig.ret)).is_some_and(|(declared, model)| declared <= model)
+    });
+    if args.len() != sig.params.len() || !result_fits || !args.iter().zip(&sig.params).all(|(a, &p)| fits(a.ty, p)) {
+        return None;
+    }
+    let args = args
+        .iter()
+        .zip(&sig.params)
+        .map(|(arg, &param)| if arg.ty == param { arg.clone() } else { Expr::cast(arg.clone(), param) })
+        .collect();
+    let callee = Expr::sym(model_sym, model_ty);
+    let call = |lhs| ir::Instr::new(InstrKind::Call { lhs, callee: callee.clone(), args: Vec::clone(&args) }, instr.loc);
+    match lhs {
+        Some(lhs) if lhs.ty != sig.ret => {
+            let name = format!("{}_result", opaque_model_name(&program.symbols[sym].name));
+            let result = program.add_local(owner, &name, sig.ret, instr.loc);
+            let result_expr = Expr::sym(result, sig.ret);
+            Some(vec![
+                ir::Instr::new(InstrKind::Decl(result), instr.loc),
+                call(Some(result_expr.clone())),
+                ir::Instr::new(InstrKind::Assign(lhs.clone(), Expr::cast(result_expr, lhs.ty)), instr.loc),
+                ir::Instr::new(InstrKind::Dead(result), instr.loc),
+            ])
+        }
+        lhs => Some(vec![call(lhs.clone())]),
+    }
+}
+
+/// Parses every model file, prefixed with the data model's prelude, with
+/// the `renamed` functions under their opaque names.
 fn parse_models(
     model: DataModel,
+    renamed: &HashSet<String>,
     files: &mut SourceFiles,
     diags: &mut Diagnostics,
 ) -> Option<Vec<TranslationUnit>> {
     let mut units = Vec::new();
     for (name, text) in models::UNITS {
-        let source = format!("{}{text}", models::prelude(model));
         let path = Path::new(ir::LIBRARY_MODEL_DIR).join(name);
+        let mut source = format!("{}{text}", models::prelude(model));
+        if !renamed.is_empty() {
+            source = rename_identifiers(&source, &path, renamed, diags)?;
+        }
         let tokens = lex::tokenize(&source, &path, files, diags)?;
         units.push(parse::parse(&tokens, diags)?);
     }
     Some(units)
 }
 
-/// Lowers the program's units with the `needed` parts of the models.
+/// `source` with every identifier token in `renamed` replaced by its
+/// opaque model name.
+fn rename_identifiers(source: &str, path: &Path, renamed: &HashSet<String>, diags: &mut Diagnostics) -> Option<String> {
+    let tokens = lex::tokenize(source, path, &mut SourceFiles::default(), diags)?;
+    let mut out = String::with_capacity(source.len());
+    let mut copied = 0;
+    for token in tokens.list.iter().filter(|t| t.kind == lex::TokKind::Ident) {
+        let text = tokens.text(token);
+        if renamed.contains(text) {
+            out.push_str(&source[copied..token.start as usize]);
+            out.push_str(&opaque_model_name(text));
+            copied = token.end as usize;
+        }
+    }
+    out.push_str(&source[copied..]);
+    Some(out)
+}
+
+/// Lowers the program's units with the `needed` parts of the models, the
+/// `renamed` ones under their opaque names.
 fn link(
     mut units: Vec<TranslationUnit>,
     mut files: SourceFiles,
     opts: &Options,
     needed: &HashSet<String>,
+    renamed: &HashSet<String>,
     diags: &mut Diagnostics,
 ) -> Option<Program> {
-    let models = parse_models(opts.data_model, &mut files, diags)?;
+    let models = parse_models(opts.data_model, renamed, &mut files, diags)?;
     units.extend(
         models
             .into_iter()

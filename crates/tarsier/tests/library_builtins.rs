@@ -368,3 +368,41 @@ int main(void) {
 "#;
     assert_verdict("wide-strings-length", wrong, &[], FAILED);
 }
+
+#[test]
+fn own_declarations_of_modelled_functions_call_the_models() {
+    // The program's prototype differs from the library's in integer types:
+    // the model is called and its result read as the declared type, as the
+    // calling convention does (the low part of the result register).
+    let own_prototypes = r#"
+unsigned strlen(const char *);
+char *strcpy(char *, const char *);
+char *strcat(char *, const char *);
+int strtol(const char *, char **, int);
+#include <assert.h>
+int main(void) {
+  char a[16];
+  strcpy(a, "ab");
+  strcat(a, "cde");
+  unsigned n = strlen(a), twice = 0;
+again:
+  assert(n == 5 + twice);
+  if (!twice) { twice = 1; n = strlen("xyz") + 3; goto again; }
+  assert(strtol("4294967297", 0, 10) == 1);
+  return 0;
+}
+"#;
+    assert_verdict("own-prototypes", own_prototypes, &["--unwind", "12"], SUCCESSFUL);
+    let implicit = r#"
+#include <assert.h>
+#include <string.h>
+int main(void) {
+  char digits[8];
+  strcpy(digits, "20");
+  char *end;
+  assert(strtol(digits, &end, 10) == 40);
+  return 0;
+}
+"#;
+    assert_verdict("implicit-strtol", implicit, &["--unwind", "12"], FAILED);
+}
