@@ -607,6 +607,7 @@ fn evaluated_exprs(kind: &InstrKind) -> Vec<&Expr> {
         InstrKind::Assume(c) | InstrKind::Assert(c, _) | InstrKind::Goto { cond: c, .. } => vec![c],
         InstrKind::Call { lhs, callee, args } => lhs.iter().chain(std::iter::once(callee)).chain(args).collect(),
         InstrKind::Return(Some(e)) => vec![e],
+        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
         _ => Vec::new(),
     }
 }

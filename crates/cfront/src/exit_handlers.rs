@@ -64,6 +64,8 @@ fn instr_exprs_mut(kind: &mut InstrKind) -> Vec<&mut Expr> {
             .chain(args.iter_mut())
             .collect(),
         InstrKind::Return(value) => value.iter_mut().collect(),
+        InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
         _ => Vec::new(),
     }
 }

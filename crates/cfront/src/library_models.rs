@@ -94,6 +94,8 @@ fn instr_exprs(kind: &InstrKind) -> Vec<&Expr> {
         }
         InstrKind::Call { lhs, callee, args } => lhs.iter().chain([callee]).chain(args).collect(),
         InstrKind::Return(value) => value.iter().collect(),
+        InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
         _ => Vec::new(),
     }
 }

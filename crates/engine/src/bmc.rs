@@ -6,10 +6,11 @@
 //! values at the refuted points (a few rounds).
 
 use crate::counterexample::Target;
+use crate::quantifiers::Quantifiers;
 use crate::{counterexample, replay, Config, Outcome, Stats, Verdict};
 use bitblast::BitBlastSolver;
-use ir::{Program, PropertyClass};
-use smt::{Evaluator, SatResult, Solver, TermId, TermStore, Value};
+use ir::{Loc, Program, PropertyClass};
+use smt::{Evaluator, Model, SatResult, Solver, TermId, TermStore, Value};
 use std::time::Instant;
 use symex::{Execution, Stop};
 
@@ -117,7 +118,7 @@ fn check_bound(
         Err(stop) => return BoundResult::Done(crate::unknown(&describe_stop(program, &stop))),
     };
     let stats = Stats { bound: unwind, symex_time: started.elapsed(), ..Stats::default() };
-    let mut run = Run { program, config, store, execution, deadline, stats };
+    let mut run = Run { program, config, store, execution, deadline, stats, quantifiers: None };
     run.decide()
 }
 
@@ -128,6 +129,8 @@ struct Run<'a> {
     execution: Execution,
     deadline: Option<Instant>,
     stats: Stats,
+    /// Present when the equation has quantifiers: their abstraction.
+    quantifiers: Option<Quantifiers>,
 }
 
 impl Run<'_> {
@@ -145,6 +148,10 @@ impl Run<'_> {
         if let Err(e) = self.write_formula(&properties, &unwinding) {
             return BoundResult::Done(self.outcome(Verdict::Unknown(e)));
         }
+        let (properties, unwinding) = match self.execution.equation.quantified_vars.is_empty() {
+            true => (properties, unwinding),
+            false => self.abstract_quantifiers(),
+        };
         let mut solver = BitBlastSolver::new();
         if !properties.is_empty() {
             let mut query = self.store.or(&properties);
@@ -230,7 +237,7 @@ impl Run<'_> {
     /// window there (a fact) and its exact value (a preference), so that
     /// the next model agrees with the replay at these points.
     fn host_lemmas(&mut self, solver: &mut BitBlastSolver) -> Vec<symex::HostLemma> {
-        let model = solver.model(&self.store);
+        let model = self.model(solver);
         let mut evaluator = Evaluator::new(&self.store, &model);
         let mut points = Vec::new();
         for call in &self.execution.equation.inexact_calls {
@@ -254,6 +261,49 @@ impl Run<'_> {
             }
         }
         lemmas
+    }
+
+    /// Replaces the equation's quantifiers by stand-ins (see `quantifiers`);
+    /// returns the violation conditions of the properties and of the
+    /// unwinding assertions anew.
+    fn abstract_quantifiers(&mut self) -> (Vec<TermId>, Vec<TermId>) {
+        let mut quantifiers = Quantifiers::new(self.deadline);
+        quantifiers.abstract_equation(&mut self.store, &mut self.execution.equation);
+        self.quantifiers = Some(quantifiers);
+        let equation = &self.execution.equation;
+        let properties = equation.violations(&mut self.store, |c| c != PropertyClass::UnwindingAssertion);
+        let unwinding = equation.violations(&mut self.store, |c| c == PropertyClass::UnwindingAssertion);
+        (properties, unwinding)
+    }
+
+    /// The model of the last satisfiable query.
+    fn model(&mut self, solver: &mut BitBlastSolver) -> Model {
+        match self.quantifiers.as_ref().and_then(Quantifiers::model) {
+            Some(model) => model.clone(),
+            None => solver.model(&self.store),
+        }
+    }
+
+    /// Values of the quantified variables in `model` (each variable's own
+    /// and its Skolem constants'), as the replay's witnesses.
+    fn witnesses(&mut self, model: &Model) -> Vec<(Loc, Vec<u8>)> {
+        let Some(quantifiers) = &self.quantifiers else { return Vec::new() };
+        let mut located = Vec::new();
+        for var in &self.execution.equation.quantified_vars {
+            located.push((var.loc, var.memory));
+            for skolem in quantifiers.abstracted.iter().filter(|a| a.binder.var == var.var).map(|a| a.skolem) {
+                let renaming = rustc_hash::FxHashMap::from_iter([(var.var, skolem)]);
+                located.push((var.loc, smt::substitute(&mut self.store, &[var.memory], &renaming)[0]));
+            }
+        }
+        let mut evaluator = smt::Evaluator::new(&self.store, model);
+        let mut witnesses = Vec::new();
+        for (loc, term) in located {
+            if let Ok(value) = evaluator.eval(term) {
+                witnesses.push((loc, counterexample::to_bytes(&value)));
+            }
+        }
+        witnesses
     }
 
     /// Solves `query` within the equation's preferences (a counterexample
@@ -283,7 +333,13 @@ impl Run<'_> {
         self.stats.solver_calls += 1;
         let mut query = vec![query];
         query.extend(&self.execution.equation.constraints);
-        let result = solver.check(&self.store, &query);
+        let result = match &mut self.quantifiers {
+            Some(quantifiers) => {
+                let all = self.store.and(&query);
+                quantifiers.check(&mut self.store, solver, all)
+            }
+            None => solver.check(&self.store, &query),
+        };
         self.stats.solver = solver.stats();
         result
     }
@@ -292,8 +348,9 @@ impl Run<'_> {
     /// `None` when the loop belongs to a library model (the user did not
     /// write it) or the replay does not confirm it.
     fn unwinding_violation(&mut self, solver: &mut BitBlastSolver) -> Option<Outcome> {
-        let model = solver.model(&self.store);
-        let cex = counterexample::build(self.program, &self.execution, &self.store, &model, Target::UnwindingAssertions).ok()?;
+        let model = self.model(solver);
+        let mut cex = counterexample::build(self.program, &self.execution, &self.store, &model, Target::UnwindingAssertions).ok()?;
+        cex.witnesses = self.witnesses(&model);
         let in_model = self.program.files.name(cex.loc.file).starts_with(ir::LIBRARY_MODEL_DIR);
         if in_model || !cex.unmodelled_calls.is_empty() {
             return None;
@@ -305,11 +362,12 @@ impl Run<'_> {
     }
 
     fn violation(&mut self, solver: &mut BitBlastSolver) -> Outcome {
-        let model = solver.model(&self.store);
-        let cex = match counterexample::build(self.program, &self.execution, &self.store, &model, Target::Properties) {
+        let model = self.model(solver);
+        let mut cex = match counterexample::build(self.program, &self.execution, &self.store, &model, Target::Properties) {
             Ok(cex) => cex,
             Err(reason) => return self.outcome(Verdict::Unknown(reason)),
         };
+        cex.witnesses = self.witnesses(&model);
         if let Some(call) = cex.unmodelled_calls.first() {
             let reason = format!(
                 "a violation of `{}` was found on a path through `{call}`, which is not modelled exactly",

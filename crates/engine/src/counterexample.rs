@@ -46,6 +46,9 @@ pub struct Counterexample {
     /// key the interpreter knows them by (keys naming several objects,
     /// such as a local of a recursive function, are left out).
     pub addresses: HashMap<AddressKey, u64>,
+    /// Values of quantified variables that decide a quantifier (memory
+    /// bytes), by the quantifier's location: the replay tries them.
+    pub witnesses: Vec<(Loc, Vec<u8>)>,
 }
 
 fn is_true(evaluator: &mut Evaluator, t: TermId) -> Result<bool, String> {
@@ -122,6 +125,7 @@ pub(crate) fn build(
         function: program.functions[failed.function].name.clone(),
         trace,
         inputs,
+        witnesses: Vec::new(),
     })
 }
 
@@ -163,7 +167,7 @@ const MAX_ARRAY_INPUT_BYTES: u64 = 1 << 20;
 
 /// Little-endian bytes of a Boolean or bit-vector value; the bytes of a
 /// byte array (offset to byte) up to its last explicit entry.
-fn to_bytes(value: &Value) -> Vec<u8> {
+pub(crate) fn to_bytes(value: &Value) -> Vec<u8> {
     match value {
         Value::Bool(b) => vec![u8::from(*b)],
         Value::Bv(bv) => {

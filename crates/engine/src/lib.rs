@@ -8,6 +8,7 @@
 
 mod bmc;
 mod counterexample;
+mod quantifiers;
 mod replay;
 
 pub use counterexample::{Counterexample, TraceLine};

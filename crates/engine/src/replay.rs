@@ -33,6 +33,7 @@ fn same_kind(mine: &InputKind, request: &Request) -> bool {
 struct Inputs<'a> {
     values: &'a [InputValue],
     used: Vec<bool>,
+    witnesses: &'a [(ir::Loc, Vec<u8>)],
 }
 
 impl interp::InputProvider for Inputs<'_> {
@@ -48,6 +49,10 @@ impl interp::InputProvider for Inputs<'_> {
         };
         bytes.resize(size, 0);
         Some(bytes)
+    }
+
+    fn quantifier_witnesses(&mut self, loc: ir::Loc) -> Vec<Vec<u8>> {
+        self.witnesses.iter().filter(|(at, _)| *at == loc).map(|(_, bytes)| bytes.clone()).collect()
     }
 }
 
@@ -66,7 +71,7 @@ pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) 
         addresses: cex.addresses.clone(),
         ..interp::Config::default()
     };
-    let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()] };
+    let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], witnesses: &cex.witnesses };
     let run = interp::run(program, &interp_config, &mut inputs);
     let expected = cex.property.class;
     let agrees = match &run.outcome {

@@ -74,6 +74,32 @@ pub enum InstrKind {
     EndThread,
     AtomicBegin,
     AtomicEnd,
+    /// Starts a quantifier (`__ESBMC_forall`, `__ESBMC_exists`): the
+    /// instructions up to the matching `QuantifierEnd` of the same function
+    /// compute its body with `bound` (a variable) ranging over every value
+    /// of its type; what they write does not outlive the `QuantifierEnd`.
+    QuantifierBegin { quantifier: Quantifier, bound: Expr },
+    /// Ends the innermost quantifier: `lhs` (an integer) becomes 1 when the
+    /// `Bool` `body` holds for every value (forall) or for some value
+    /// (exists) of the bound variable, else 0.
+    QuantifierEnd { lhs: Expr, body: Expr },
+}
+
+/// Which quantifier a `QuantifierBegin` starts.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Quantifier {
+    Forall,
+    Exists,
+}
+
+impl Quantifier {
+    /// The intrinsic that writes it in C.
+    pub fn intrinsic(self) -> &'static str {
+        match self {
+            Quantifier::Forall => "__ESBMC_forall",
+            Quantifier::Exists => "__ESBMC_exists",
+        }
+    }
 }
 
 /// An instruction with its source location.

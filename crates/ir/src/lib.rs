@@ -36,7 +36,7 @@ pub mod visit;
 
 pub use entity::{EntityRef, PrimaryMap};
 pub use expr::{BinOp, Expr, ExprKind, UnOp};
-pub use instr::{Instr, InstrIdx, InstrKind, Property, PropertyClass};
+pub use instr::{Instr, InstrIdx, InstrKind, Property, PropertyClass, Quantifier};
 pub use loc::{FileId, Loc, SourceFiles, LIBRARY_MODEL_DIR};
 pub use program::{DataModel, FuncId, Function, Label, LoopUnwind, Program, Symbol, SymbolId, SymbolKind};
 pub use rounding::{RoundingMode, ROUNDING_MODE_VARIABLE};

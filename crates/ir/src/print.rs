@@ -506,6 +506,8 @@ impl Display for InstrDisplay<'_> {
             InstrKind::EndThread => f.write_str("end_thread"),
             InstrKind::AtomicBegin => f.write_str("atomic_begin"),
             InstrKind::AtomicEnd => f.write_str("atomic_end"),
+            InstrKind::QuantifierBegin { quantifier, bound } => write!(f, "{}_begin {}", quantifier.intrinsic(), expr(bound)),
+            InstrKind::QuantifierEnd { lhs, body } => write!(f, "{} = quantifier_end {}", expr(lhs), expr(body)),
         }
     }
 }

@@ -241,6 +241,8 @@ impl<'a> Validator<'a> {
             InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => vec![cond],
             InstrKind::Call { lhs, callee, args } => lhs.iter().chain([callee]).chain(args).collect(),
             InstrKind::Return(value) => value.iter().collect(),
+            InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+            InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
             _ => vec![],
         }
     }
@@ -282,6 +284,15 @@ impl<'a> Validator<'a> {
             InstrKind::StartThread(target) => self.require_target(site, target.0, body_len),
             InstrKind::Call { lhs, callee, args } => self.check_call(site, lhs.as_ref(), callee, args),
             InstrKind::Return(value) => self.check_return(site, value.as_ref()),
+            InstrKind::QuantifierBegin { bound, .. } => {
+                if !matches!(bound.kind, ExprKind::Sym(_)) {
+                    self.report(site, format!("quantifier bound {} is not a variable", self.quote(bound)));
+                }
+            }
+            InstrKind::QuantifierEnd { lhs, body } => {
+                self.require_lvalue(site, lhs, "quantifier result");
+                self.require_bool(site, body, "quantifier body");
+            }
             InstrKind::Skip
             | InstrKind::Asm(_)
             | InstrKind::EndThread

@@ -177,6 +177,7 @@ pub fn eval_op(op: Op, args: &[&Value], sorts: &SortTable) -> Result<Value, Eval
         FpNeg => Ok(Value::Fp(fp(args[0]).negate())),
         FpFromBits { exp, sig } => Ok(Value::Fp(FpValue::from_bits(exp, sig, bv(args[0]).clone()))),
         FpToBits => Ok(Value::Bv(fp(args[0]).bits().clone())),
+        Forall | Exists => Err(EvalError::Unsupported(format!("a quantifier ({op:?})"))),
         _ => crate::fp::eval_fp_arith(op, args),
     }
 }

@@ -10,6 +10,8 @@
 //! - [`eval()`], [`Model`], [`Evaluator`]: iterative evaluation (the oracle of
 //!   every later stage's tests).
 //! - [`post_order`], [`free_vars`], [`substitute`]: iterative DAG walks.
+//! - [`TermStore::forall`], [`quantifier`]: quantified terms, which the
+//!   engine eliminates before bit-blasting.
 //! - [`to_smtlib2`]: SMT-LIB2 text with DAG sharing.
 //! - [`Solver`], [`SatResult`]: the incremental solver interface;
 //!   [`ProcessSolver`] implements it with an external SMT-LIB2 solver.
@@ -20,6 +22,7 @@ pub mod eval;
 mod fp;
 pub mod op;
 pub mod process;
+pub mod quantifier;
 mod rewrite;
 pub mod smtlib;
 pub mod solver;
@@ -34,6 +37,7 @@ pub use bv::BvValue;
 pub use eval::{default_value, eval, eval_op, EvalError, Evaluator, Model};
 pub use op::{result_sort, Op, SortError};
 pub use process::ProcessSolver;
+pub use quantifier::{Binder, Quantifier};
 pub use smtlib::{term_to_string, to_smtlib2, SmtLibWriter};
 pub use solver::{SatResult, Solver};
 pub use sort::{ArraySortId, RoundingMode, Sort, SortTable};

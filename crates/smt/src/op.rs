@@ -153,6 +153,13 @@ pub enum Op {
     },
     /// float → its IEEE encoding (canonical pattern for NaN).
     FpToBits,
+
+    // Quantifiers: `(x, body)` with `x` a variable term, bound in the
+    // Boolean `body` (the same variable occurring outside is another one).
+    // Only [`crate::TermStore::forall`]/[`crate::TermStore::exists`] build
+    // them; solvers that cannot decide them must refuse them.
+    Forall,
+    Exists,
 }
 
 /// An ill-sorted application.
@@ -428,6 +435,13 @@ pub fn result_sort(op: Op, args: &[Sort], sorts: &SortTable) -> Result<Sort, Sor
             expect_arity(op, args, 1)?;
             let (exp, sig) = float_arg(op, args[0])?;
             Ok(Sort::BitVec(exp + sig))
+        }
+        Forall | Exists => {
+            expect_arity(op, args, 2)?;
+            match args[1].is_bool() {
+                true => Ok(Sort::Bool),
+                false => Err(error(op, format!("expects a Bool body, got {:?}", args[1]))),
+            }
         }
     }
 }

@@ -20,6 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use crate::op::Op;
+use crate::quantifier::{Binder, Quantifier};
 use crate::sort::Sort;
 use crate::term::{TermId, TermKind, TermStore};
 use crate::value::{FpValue, Value};
@@ -91,6 +92,8 @@ fn operator_text(store: &TermStore, op: Op) -> String {
         FpToUbv(w) => indexed("fp.to_ubv", &[w]),
         FpToBits | BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow
         | BvUmulOverflow | BvSmulOverflow | BvSdivOverflow => format!("{op:?}"),
+        Forall => "forall".to_string(),
+        Exists => "exists".to_string(),
         _ => plain_name(op).to_string(),
     }
 }
@@ -242,8 +245,43 @@ impl SmtLibWriter {
             let _ = writeln!(out, "(assert (ite (fp.isNaN {x}) (= {name} {nan}) (= ((_ to_fp {exp} {sig}) {name}) {x})))");
             return;
         }
-        let body = application(store, op, &args, &arg_sorts);
+        let body = match store.binder(t) {
+            Some(binder) => self.quantified_text(store, &binder),
+            None => application(store, op, &args, &arg_sorts),
+        };
         let _ = writeln!(out, "(define-fun {name} () {sort} {body})");
+    }
+
+    /// `(forall ((x S)) body)`: the body's nodes that depend on `x` are
+    /// bound by `let` inside the binder, under the names their global
+    /// definitions have (which the `let` shadows); the others are
+    /// referenced.
+    fn quantified_text(&self, store: &TermStore, binder: &Binder) -> String {
+        let mut dependent = HashSet::from([binder.var]);
+        let mut lets = Vec::new();
+        for node in crate::traverse::post_order(store, &[binder.body]) {
+            let TermKind::App { op, args } = store.kind(node) else { continue };
+            if !args.iter().any(|a| dependent.contains(a)) {
+                continue;
+            }
+            dependent.insert(node);
+            let arg_texts: Vec<String> = args.iter().map(|&a| self.reference(store, a)).collect();
+            let arg_sorts: Vec<Sort> = args.iter().map(|&a| store.sort(a)).collect();
+            let text = match store.binder(node) {
+                Some(inner) => self.quantified_text(store, &inner),
+                None if *op == Op::FpToBits => format!("(FpToBits {})", arg_texts[0]),
+                None => application(store, *op, &arg_texts, &arg_sorts),
+            };
+            lets.push(format!("(let (({} {text})) ", quote(&node_name(node))));
+        }
+        let keyword = match binder.quantifier {
+            Quantifier::Forall => "forall",
+            Quantifier::Exists => "exists",
+        };
+        let var = self.reference(store, binder.var);
+        let sort = sort_text(store, store.sort(binder.var));
+        let body = self.reference(store, binder.body);
+        format!("({keyword} (({var} {sort})) {}{body}{})", lets.concat(), ")".repeat(lets.len()))
     }
 }
 
@@ -443,7 +481,9 @@ fn plain_name(op: Op) -> &'static str {
         | BvSsubOverflow
         | BvUmulOverflow
         | BvSmulOverflow
-        | BvSdivOverflow => unreachable!("{op:?} is printed with indices or expanded"),
+        | BvSdivOverflow
+        | Forall
+        | Exists => unreachable!("{op:?} is printed with indices or expanded"),
     }
 }
 

@@ -65,6 +65,17 @@ pub struct Input {
     pub kind: InputKind,
 }
 
+/// The variable a quantifier binds, for the interpreter's witnesses: a
+/// counterexample's value for it (or for an instance of it) is tried first
+/// when the replay evaluates the quantifier at `loc`.
+#[derive(Clone, Debug)]
+pub struct QuantifiedVar {
+    pub var: TermId,
+    /// The variable's memory bits (a term over `var`).
+    pub memory: TermId,
+    pub loc: Loc,
+}
+
 /// Something symex did not model exactly.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Approximation {
@@ -127,6 +138,8 @@ pub struct Equation {
     /// Approximations that only apply when their condition can hold: "no
     /// violation found" is TRUE only if none of the conditions can.
     pub conditional_approximations: Vec<(TermId, Approximation)>,
+    /// The variables of the quantifiers in the terms (see [`QuantifiedVar`]).
+    pub quantified_vars: Vec<QuantifiedVar>,
     /// Function and loop-bound counts, for statistics.
     pub executed_instructions: u64,
 }

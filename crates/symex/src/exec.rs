@@ -84,6 +84,10 @@ pub(crate) struct Symex<'a> {
     pub(crate) rounding_variable: Option<SymbolId>,
     /// The calls of each uninterpreted function so far: arguments, result.
     pub(crate) uninterpreted_calls: HashMap<String, Vec<(Vec<TermId>, TermId)>>,
+    /// Quantifiers whose body is being executed, innermost last.
+    pub(crate) quantifiers: Vec<crate::quantifier::Scope>,
+    /// Where an assumption was made inside a quantifier's body (unsupported).
+    pub(crate) assumed_in_quantifier: Option<Loc>,
 }
 
 impl<'a> Symex<'a> {
@@ -109,6 +113,8 @@ impl<'a> Symex<'a> {
             entry_pointer_params: Default::default(),
             command_line: None,
             uninterpreted_calls: HashMap::new(),
+            quantifiers: Vec::new(),
+            assumed_in_quantifier: None,
         }
     }
 
@@ -211,6 +217,14 @@ impl<'a> Symex<'a> {
     }
 
     pub fn assume(&mut self, condition: TermId) {
+        if !self.quantifiers.is_empty() && !self.store.is_true(condition) {
+            self.assumed_in_quantifier.get_or_insert(self.loc);
+        }
+        self.cut_paths(condition);
+    }
+
+    /// Keeps only the paths where `condition` holds.
+    fn cut_paths(&mut self, condition: TermId) {
         self.state.guard = self.store.and2(self.state.guard, condition);
     }
 
@@ -236,8 +250,9 @@ impl<'a> Symex<'a> {
         } else {
             self.equation.bound_assumed = true;
         }
+        // Not an assumption: the cut paths are checked (or the result is bounded).
         let stop = self.store.not(guard);
-        self.assume(stop);
+        self.cut_paths(stop);
     }
 
     // ----- driving -----
@@ -282,10 +297,17 @@ impl<'a> Symex<'a> {
                 self.end_function()?;
                 continue;
             }
-            if self.store.is_false(self.state.guard) {
-                frame.pc = frame.pending.keys().next().copied().unwrap_or(body.len());
+            // A quantifier's end runs even when no path reaches it: it
+            // restores the state from before the body.
+            let frame_index = self.frames.len() - 1;
+            let quantifier_end = self.quantifiers.last().filter(|s| s.frame == frame_index && pc <= s.end).map(|s| s.end);
+            if self.store.is_false(self.state.guard) && quantifier_end != Some(pc) {
+                let frame = self.frames.last_mut().expect("still there");
+                let next = frame.pending.keys().next().copied().unwrap_or(body.len());
+                frame.pc = quantifier_end.map_or(next, |end| next.min(end));
                 continue;
             }
+            let frame = self.frames.last_mut().expect("still there");
             if !frame.arrived_by_back_edge {
                 frame.loop_counts.remove(&pc);
             }
@@ -320,6 +342,15 @@ impl<'a> Symex<'a> {
             }
             InstrKind::StartThread(_) | InstrKind::EndThread => {
                 return Err(Stop::unsupported("threads", instr.loc));
+            }
+            InstrKind::QuantifierBegin { quantifier, bound } => {
+                let body = self.body(self.frames.last().expect("frame").func);
+                self.begin_quantifier(*quantifier, bound, body, pc)?;
+                self.advance();
+            }
+            InstrKind::QuantifierEnd { lhs, body } => {
+                self.end_quantifier(lhs, body)?;
+                self.advance();
             }
             InstrKind::Decl(symbol) => {
                 self.declare(*symbol)?;

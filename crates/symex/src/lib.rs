@@ -31,9 +31,10 @@ mod builtins;
 mod bytes;
 pub mod sizes;
 mod intrinsics;
+mod quantifier;
 mod eval;
 
-pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, TraceStep, UnmodelledCall};
+pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, QuantifiedVar, TraceStep, UnmodelledCall};
 pub use libm::{host_lemma, HostLemma};
 pub use environment::{MODELLED_ARGC, MODELLED_ARG_LEN};
 pub use exec::{execute, Execution};

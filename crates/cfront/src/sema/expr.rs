@@ -1185,6 +1185,12 @@ impl<'a> Sema<'a> {
     /// Lowers a call; with `want_value`, a non-void result goes into a
     /// fresh temporary.
     pub(super) fn call(&mut self, f: &ast::Expr, args: &[ast::Expr], loc: Loc, want_value: bool) -> R<Val> {
+        if let Some(quantifier) = super::quantifier::quantifier_named(match &f.kind {
+            A::Ident(name) => name,
+            _ => "",
+        }) {
+            return self.quantifier(quantifier, args, loc);
+        }
         let captures = self.call_captures(f);
         let callee = match &f.kind {
             A::Ident(name) if !captures.is_empty() => {

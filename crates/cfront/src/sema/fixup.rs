@@ -16,6 +16,8 @@ fn instr_exprs(kind: &InstrKind) -> Vec<&Expr> {
             vec![e]
         }
         InstrKind::Call { lhs, callee, args } => lhs.iter().chain(std::iter::once(callee)).chain(args.iter()).collect(),
+        InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
         _ => Vec::new(),
     }
 }
@@ -27,6 +29,8 @@ fn instr_exprs_mut(kind: &mut InstrKind) -> Vec<&mut Expr> {
             vec![e]
         }
         InstrKind::Call { lhs, callee, args } => lhs.iter_mut().chain(std::iter::once(callee)).chain(args.iter_mut()).collect(),
+        InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
         _ => Vec::new(),
     }
 }

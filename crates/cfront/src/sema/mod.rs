@@ -35,6 +35,7 @@ mod layout;
 mod nested;
 mod object_size;
 mod overflow;
+mod quantifier;
 mod scope;
 mod stmt;
 mod types;

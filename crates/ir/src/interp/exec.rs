@@ -32,7 +32,7 @@ pub(super) struct Frame {
     pub locals: HashMap<SymbolId, ObjectId>,
     pub allocas: Vec<ObjectId>,
     result: Option<ResultSlot>,
-    loops: LoopCounts,
+    pub(super) loops: LoopCounts,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -44,7 +44,7 @@ enum Stage {
 pub(super) struct Machine<'a> {
     pub program: &'a Program,
     pub config: &'a Config,
-    inputs: &'a mut (dyn InputProvider + Send),
+    pub(super) inputs: &'a mut (dyn InputProvider + Send),
     pub memory: Memory,
     pub globals: HashMap<SymbolId, ObjectId>,
     pub function_objects: HashMap<FuncId, ObjectId>,
@@ -57,6 +57,8 @@ pub(super) struct Machine<'a> {
     pub unknown_functions: BTreeSet<String>,
     /// The calls of uninterpreted functions so far: name, arguments, result.
     pub uninterpreted_calls: Vec<(String, Vec<Value>, Value)>,
+    /// Quantifiers being evaluated, innermost last.
+    pub(super) quantifiers: Vec<super::quantifier::QuantifierRun>,
 }
 
 /// Functions whose call is the reach-error property itself.
@@ -80,6 +82,7 @@ impl<'a> Machine<'a> {
             heap_blocks: 0,
             unknown_functions: BTreeSet::new(),
             uninterpreted_calls: Vec::new(),
+            quantifiers: Vec::new(),
         }
     }
 
@@ -150,6 +153,9 @@ impl<'a> Machine<'a> {
     pub(super) fn request_input(&mut self, kind: InputKind, ty: Option<TypeId>, size: u64) -> Flow<Vec<u8>> {
         if size > self.config.memory_limit {
             return Err(Outcome::MemoryLimit);
+        }
+        if self.in_quantifier() {
+            return Ok(vec![0; size as usize]);
         }
         let (function, _, loc) = self.position();
         let request = InputRequest { kind, ty, size, function, loc };
@@ -350,6 +356,11 @@ impl<'a> Machine<'a> {
             InstrKind::Asm(text) => return Err(Outcome::Unsupported(format!("inline assembly `{text}`"))),
             InstrKind::StartThread(_) | InstrKind::EndThread => {
                 return Err(Outcome::Unsupported("threads are not interpreted".into()))
+            }
+            InstrKind::QuantifierBegin { quantifier, bound } => return self.begin_quantifier(*quantifier, bound, pc, instr.loc),
+            InstrKind::QuantifierEnd { lhs, body } => {
+                let holds = self.truth(body)?;
+                return self.end_quantifier(lhs, holds, pc);
             }
         }
         self.frames.last_mut().expect("frame").pc = next;

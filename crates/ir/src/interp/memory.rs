@@ -174,6 +174,7 @@ pub enum AccessError {
 }
 
 /// The run's memory: objects and their addresses.
+#[derive(Clone)]
 pub struct Memory {
     objects: PrimaryMap<ObjectId, Object>,
     /// Objects whose address has been seen as an integer, in that order.

@@ -31,6 +31,9 @@
 //!   instead `argc` (1 to 64), then for each argument string its length
 //!   (4 bytes, at most 4096) and its contents.
 //!
+//! Quantifiers run their body for the values of the bound variable that
+//! decide them (see `quantifier`); inside a body, inputs are zero.
+//!
 //! Functions with a body always run their body; the built-in library
 //! functions (assumptions, assertions, `malloc` and friends, `mem*`,
 //! `strlen`, `exit`, `abort`, bit-counting GCC built-ins, printf-style
@@ -48,6 +51,7 @@ mod environment;
 mod eval;
 mod exec;
 mod intrinsics;
+mod quantifier;
 pub mod memory;
 mod stdio;
 mod unwind;
@@ -159,6 +163,11 @@ pub struct InputRequest {
 /// [`Outcome::InputsExhausted`].
 pub trait InputProvider {
     fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>>;
+    /// Values to try first for the variable of the quantifier at `loc`
+    /// (little-endian bytes), e.g. a counterexample's witnesses.
+    fn quantifier_witnesses(&mut self, _loc: Loc) -> Vec<Vec<u8>> {
+        Vec::new()
+    }
 }
 
 impl<F: FnMut(&InputRequest) -> Option<Vec<u8>>> InputProvider for F {

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 /// Backward-jump counts of one frame.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct LoopCounts {
     counts: HashMap<usize, u64>,
     arrived_by_back_edge: bool,

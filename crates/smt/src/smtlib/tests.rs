@@ -37,6 +37,25 @@ fn prints_declarations_definitions_and_assertions() {
 }
 
 #[test]
+fn quantifiers_bind_the_nodes_that_depend_on_their_variable() {
+    let mut s = TermStore::new();
+    let x = s.var("x", Sort::BitVec(8));
+    let y = s.var("y", Sort::BitVec(8));
+    let sum = s.bv_add(x, y);
+    let lt = s.bv_ult(y, sum);
+    let q = s.forall(x, lt);
+    let text = to_smtlib2(&s, &[q], "BV");
+    let expected = format!(
+        "(define-fun |t!{q}| () Bool (forall ((|x| (_ BitVec 8))) \
+         (let ((|t!{sum}| (bvadd |x| |y|))) (let ((|t!{lt}| (bvult |y| |t!{sum}|))) |t!{lt}|))))\n",
+        q = q.0,
+        sum = sum.0,
+        lt = lt.0
+    );
+    assert!(text.contains(&expected), "{expected} missing in\n{text}");
+}
+
+#[test]
 fn symbols_are_quoted_cleaned_and_unique() {
     let mut s = TermStore::new();
     let a = s.var("a|b", Sort::Bool);

@@ -1,0 +1,249 @@
+//! Solving formulas with quantifiers, which the bit-blaster cannot take:
+//! model-based quantifier instantiation.
+//!
+//! Every quantified term `Q` that is not under another binder is replaced by
+//! a Boolean stand-in `q`, and `q ↔ Q` is enforced in two halves:
+//! - the existential half becomes a Skolem constant `k`: `¬q → ¬b(k)` for
+//!   `Q = ∀x. b`, `q → b(k)` for `Q = ∃x. b` (exact, a constraint);
+//! - the universal half (`q → ∀x. b`, resp. `¬q → ∀x. ¬b`) is an obligation.
+//!
+//! The ground formula is solved; for each obligation its model activates,
+//! a value of `x` violating it is searched with every other variable fixed
+//! to the model's value (a smaller query, solved by the same procedure, so
+//! nested alternations recurse). If one exists, the obligation's instance
+//! for it is added and the formula solved again; otherwise the model
+//! satisfies the quantified formula. Instances are consequences of the
+//! obligations, so UNSAT is exact; SAT is only reported once no obligation
+//! has a counterexample. The instance value is a term of the body when one
+//! evaluates to the counterexample's value (this generalises: `∀a. ∃b. b =
+//! a + 1` needs the instance `b := k + 1`, not one constant per `k`), else
+//! the constant. Rounds are bounded: past the bound the answer is UNKNOWN.
+
+use bitblast::BitBlastSolver;
+use rustc_hash::{FxHashMap, FxHashSet};
+use smt::quantifier::{instantiate, unbound_vars};
+use smt::{Binder, Evaluator, Model, Quantifier, SatResult, Solver, TermId, TermStore};
+use std::time::Instant;
+
+/// Solver rounds (instances added) per query before giving up.
+const MAX_ROUNDS: usize = 64;
+/// Quantifier alternations followed by nested counterexample queries.
+const MAX_DEPTH: u32 = 8;
+
+/// A quantified term that has a stand-in.
+#[derive(Clone, Debug)]
+pub(crate) struct Abstracted {
+    pub binder: Binder,
+    pub skolem: TermId,
+}
+
+/// `guard → ∀var. body`, to be established by instantiation.
+#[derive(Clone, Copy, Debug)]
+struct Obligation {
+    guard: TermId,
+    var: TermId,
+    body: TermId,
+}
+
+/// The quantifier-free abstraction of some formulas, with what it needs
+/// to be equivalent to them.
+#[derive(Default)]
+pub(crate) struct Quantifiers {
+    stand_ins: FxHashMap<TermId, TermId>,
+    pub abstracted: Vec<Abstracted>,
+    /// Skolem definitions and instances: they hold in every query.
+    constraints: Vec<TermId>,
+    obligations: Vec<Obligation>,
+    depth: u32,
+    deadline: Option<Instant>,
+    /// The model of the last satisfiable query.
+    model: Option<Model>,
+}
+
+impl Quantifiers {
+    pub fn new(deadline: Option<Instant>) -> Quantifiers {
+        Quantifiers { deadline, ..Quantifiers::default() }
+    }
+
+    /// `t` with every quantified term that is not under a binder replaced
+    /// by its stand-in.
+    pub fn abstract_term(&mut self, store: &mut TermStore, t: TermId) -> TermId {
+        let mut pending = vec![t];
+        let mut seen = FxHashSet::default();
+        while let Some(node) = pending.pop() {
+            if !seen.insert(node) || self.stand_ins.contains_key(&node) {
+                continue;
+            }
+            match store.binder(node) {
+                Some(binder) => self.add_stand_in(store, node, binder),
+                None => pending.extend_from_slice(store.args(node)),
+            }
+        }
+        smt::substitute(store, &[t], &self.stand_ins)[0]
+    }
+
+    fn add_stand_in(&mut self, store: &mut TermStore, term: TermId, binder: Binder) {
+        let n = self.abstracted.len();
+        let stand_in = store.var(&format!("quantifier!{n}"), smt::Sort::Bool);
+        let sort = store.sort(binder.var);
+        let skolem = store.var(&format!("witness!{n}"), sort);
+        self.stand_ins.insert(term, stand_in);
+        self.abstracted.push(Abstracted { binder, skolem });
+        let at_skolem = instantiate(store, &binder, skolem);
+        let (definition, obligation) = match binder.quantifier {
+            Quantifier::Forall => {
+                let refuted = store.not(at_skolem);
+                (store.or2(stand_in, refuted), Obligation { guard: stand_in, var: binder.var, body: binder.body })
+            }
+            Quantifier::Exists => {
+                let not_q = store.not(stand_in);
+                let refuted = store.not(binder.body);
+                (store.or2(not_q, at_skolem), Obligation { guard: not_q, var: binder.var, body: refuted })
+            }
+        };
+        self.obligations.push(obligation);
+        let definition = self.abstract_term(store, definition);
+        self.constraints.push(definition);
+    }
+
+    /// Replaces the quantified terms of every term of `equation` by their
+    /// stand-ins (so that counterexamples evaluate without quantifiers).
+    pub fn abstract_equation(&mut self, store: &mut TermStore, equation: &mut symex::Equation) {
+        let mut terms: Vec<&mut TermId> = Vec::new();
+        for a in &mut equation.assertions {
+            terms.extend([&mut a.guard, &mut a.condition]);
+        }
+        for s in &mut equation.steps {
+            terms.extend([&mut s.guard, &mut s.value]);
+        }
+        for i in &mut equation.inputs {
+            terms.extend([&mut i.guard, &mut i.value]);
+        }
+        terms.extend(equation.unmodelled_calls.iter_mut().map(|c| &mut c.guard));
+        terms.extend(equation.preferences.iter_mut());
+        terms.extend(equation.constraints.iter_mut());
+        terms.extend(equation.conditional_approximations.iter_mut().map(|(condition, _)| condition));
+        for t in terms {
+            *t = self.abstract_term(store, *t);
+        }
+    }
+
+    /// The model of the last satisfiable [`Quantifiers::check`].
+    pub fn model(&self) -> Option<&Model> {
+        self.model.as_ref()
+    }
+
+    /// Whether the abstracted `query` (with the constraints) has a model
+    /// that satisfies every quantifier it stands for.
+    pub fn check(&mut self, store: &mut TermStore, solver: &mut BitBlastSolver, query: TermId) -> SatResult {
+        for _ in 0..MAX_ROUNDS {
+            if let Some(deadline) = self.deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return SatResult::Unknown("timeout".into());
+                }
+                solver.set_time_limit(Some(left));
+            }
+            let mut assumptions = vec![query];
+            assumptions.extend_from_slice(&self.constraints);
+            match solver.check(store, &assumptions) {
+                SatResult::Sat => {}
+                other => return other,
+            }
+            let model = solver.model(store);
+            match self.refine(store, &model) {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.model = Some(model);
+                    return SatResult::Sat;
+                }
+                Err(reason) => return SatResult::Unknown(reason),
+            }
+        }
+        SatResult::Unknown("quantifier instantiation did not converge".into())
+    }
+
+    /// Adds an instance for every obligation `model` violates; false when
+    /// it violates none.
+    fn refine(&mut self, store: &mut TermStore, model: &Model) -> Result<bool, String> {
+        let mut refined = false;
+        let mut index = 0;
+        while index < self.obligations.len() {
+            let obligation = self.obligations[index];
+            index += 1;
+            if !is_true(store, model, obligation.guard)? {
+                continue;
+            }
+            let Some(value) = self.counterexample(store, model, &obligation)? else { continue };
+            let binder = Binder { quantifier: Quantifier::Forall, var: obligation.var, body: obligation.body };
+            let instance = instantiate(store, &binder, value);
+            let off = store.not(obligation.guard);
+            let lemma = store.or2(off, instance);
+            let lemma = self.abstract_term(store, lemma);
+            self.constraints.push(lemma);
+            refined = true;
+        }
+        Ok(refined)
+    }
+
+    /// A term for a value of the obligation's variable that falsifies its
+    /// body when every other variable has its value in `model`.
+    fn counterexample(&self, store: &mut TermStore, model: &Model, obligation: &Obligation) -> Result<Option<TermId>, String> {
+        if self.depth >= MAX_DEPTH {
+            return Err("unsupported: quantifiers nested too deeply".into());
+        }
+        let var = store.as_var(obligation.var).expect("bound variables are variables");
+        let mut fixed = FxHashMap::default();
+        for other in unbound_vars(store, &[obligation.body]).into_iter().filter(|&v| v != var) {
+            let value = Evaluator::new(store, model).eval(store.var_term(other)).map_err(|e| e.to_string())?;
+            let constant = store.constant(value);
+            fixed.insert(store.var_term(other), constant);
+        }
+        let violated = store.not(obligation.body);
+        let query = smt::substitute(store, &[violated], &fixed)[0];
+        let mut inner = Quantifiers { depth: self.depth + 1, ..Quantifiers::new(self.deadline) };
+        let abstracted = inner.abstract_term(store, query);
+        match inner.check(store, &mut BitBlastSolver::new(), abstracted) {
+            SatResult::Unsat => Ok(None),
+            SatResult::Unknown(reason) => Err(reason),
+            SatResult::Sat => {
+                let found = inner.model.as_ref().expect("set on Sat");
+                let value = Evaluator::new(store, found).eval(obligation.var).map_err(|e| e.to_string())?;
+                Ok(Some(instance_term(store, model, obligation, value)))
+            }
+        }
+    }
+}
+
+/// A term of the obligation's body, free of bound variables, that has
+/// `value` in `model` (the smallest such, for generality); else `value`.
+fn instance_term(store: &mut TermStore, model: &Model, obligation: &Obligation, value: smt::Value) -> TermId {
+    let order = smt::post_order(store, &[obligation.body]);
+    let mut bound: FxHashSet<TermId> = order.iter().filter_map(|&t| store.binder(t)).map(|b| b.var).collect();
+    bound.insert(obligation.var);
+    let sort = store.sort(obligation.var);
+    let mut depends = FxHashSet::default();
+    let mut evaluator = Evaluator::new(store, model);
+    for &t in &order {
+        if bound.contains(&t) || store.args(t).iter().any(|a| depends.contains(a)) || store.binder(t).is_some() {
+            depends.insert(t);
+            continue;
+        }
+        let candidate = store.sort(t) == sort && store.const_value(t).is_none();
+        if candidate && evaluator.eval(t).is_ok_and(|v| v == value) {
+            return t;
+        }
+    }
+    store.constant(value)
+}
+
+fn is_true(store: &TermStore, model: &Model, t: TermId) -> Result<bool, String> {
+    match Evaluator::new(store, model).eval(t) {
+        Ok(smt::Value::Bool(b)) => Ok(b),
+        Ok(other) => Err(format!("a quantifier guard evaluated to {other}")),
+        Err(e) => Err(format!("cannot evaluate the model: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests;
