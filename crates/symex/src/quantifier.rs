@@ -51,6 +51,10 @@ impl<'a> Symex<'a> {
         let (ExprKind::Sym(symbol), Some(end)) = (&bound.kind, matching_end(body, pc)) else {
             return Err(Stop::unsupported(format!("malformed `{}`", quantifier.intrinsic()), self.loc));
         };
+        if !matches!(self.program.types.get(bound.ty), ir::Type::Bool | ir::Type::Int { .. } | ir::Type::Float(_)) {
+            let what = format!("`{}` over a variable that is not an integer or a float", quantifier.intrinsic());
+            return Err(Stop::unsupported(what, self.loc));
+        }
         let object = self.variable_object(*symbol)?;
         let sort = repr::value_sort(self.program, bound.ty, self.loc)?;
         let name = format!("{}!{}", self.program.symbols[*symbol].display_name, quantifier.intrinsic());

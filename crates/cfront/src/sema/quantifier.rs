@@ -31,8 +31,8 @@ impl Sema<'_> {
         Ok(Val::rv(result, int))
     }
 
-    /// The variable whose address `e` is (through casts): an arithmetic
-    /// variable, since the quantifier ranges over its values.
+    /// The variable whose address `e` is (through casts). Which types it
+    /// may have is for the verifier to say.
     fn bound_variable(&mut self, e: &ast::Expr, name: &str) -> R<Expr> {
         let mut inner = e;
         while let A::Cast(_, x) = &inner.kind {
@@ -44,9 +44,6 @@ impl Sema<'_> {
         let v = self.expr(target)?;
         if !matches!(v.e.kind, ExprKind::Sym(_)) || !v.lvalue {
             return Err(self.error(e.loc, format!("unsupported: `{name}` over something other than `&variable`")));
-        }
-        if !v.ty.is_arithmetic() {
-            return Err(self.error(e.loc, format!("unsupported: `{name}` over a variable of non-arithmetic type")));
         }
         Ok(v.e)
     }

@@ -1,0 +1,116 @@
+//! `__ESBMC_forall` and `__ESBMC_exists` end to end: bodies with calls and
+//! loops, nested alternations, quantifiers under assumptions, assertions and
+//! in value position, checks inside bodies, and the replay of each FALSE
+//! (by enumeration for small variables, by witnesses for wide ones, UNKNOWN
+//! when neither decides).
+
+mod common;
+use common::*;
+
+const COUNT: &str = "#define SIZE 4
+int count(int val, int vec[SIZE]) {
+  int res = 0;
+  for (int idx = 0; idx < SIZE; ++idx)
+    if (vec[idx] == val) ++res;
+  return res;
+}
+";
+
+#[test]
+fn a_universal_over_a_call_with_a_loop_is_proved_or_refuted() {
+    let holds = format!("{COUNT}int main() {{ int vec[SIZE]; int v;\n  __ESBMC_assert(__ESBMC_forall(&v, count(v, vec) <= SIZE), \"bounded\"); }}\n");
+    assert_verdict("quantifier_forall_call", &holds, &[], "VERIFICATION SUCCESSFUL");
+    let fails = format!("{COUNT}int main() {{ int vec[SIZE]; int v;\n  __ESBMC_assert(__ESBMC_forall(&v, count(v, vec) < SIZE), \"not all equal\"); }}\n");
+    assert_verdict("quantifier_forall_call_fails", &fails, &[], "VERIFICATION FAILED");
+}
+
+#[test]
+fn an_existential_needs_a_witness() {
+    let holds = format!(
+        "{COUNT}int main() {{ int vec[SIZE] = {{1, 1, 2, 3}}; int v;\n  __ESBMC_assert(__ESBMC_exists(&v, count(v, vec) == 2), \"twice\"); }}\n"
+    );
+    assert_verdict("quantifier_exists_call", &holds, &[], "VERIFICATION SUCCESSFUL");
+    // A char ranges over 256 values: the replay enumerates them.
+    let fails = "int main() { char c; __ESBMC_assert(__ESBMC_exists(&c, c * c == 2), \"no root\"); }\n";
+    assert_verdict("quantifier_exists_char_fails", fails, &[], "VERIFICATION FAILED");
+    // An int's 2^32 values are not enumerated: without a witness the
+    // replay cannot decide, so the answer is UNKNOWN, never a guess.
+    let undecided = "int main() { int v; __ESBMC_assert(__ESBMC_exists(&v, v * v == 2), \"no root\"); }\n";
+    let answer = verdict("quantifier_exists_int_undecided", undecided, &[]);
+    if front_end_ready("quantifier_exists_int_undecided") {
+        assert!(answer.starts_with("VERIFICATION UNKNOWN") && answer.contains("witnesses do not decide"), "{answer}");
+    }
+}
+
+#[test]
+fn alternations_are_decided() {
+    let holds = "int main() { int a, b;\n  __ESBMC_assert(__ESBMC_forall(&a, __ESBMC_exists(&b, b == a + 1)), \"successor\"); }\n";
+    assert_verdict("quantifier_alternation", holds, &[], "VERIFICATION SUCCESSFUL");
+    let fails = "int main() { int a, b;\n  __ESBMC_assert(__ESBMC_forall(&a, __ESBMC_forall(&b, a > b || b > a)), \"total\"); }\n";
+    assert_verdict("quantifier_nested_fails", fails, &[], "VERIFICATION FAILED");
+}
+
+#[test]
+fn an_assumed_universal_constrains_what_follows() {
+    let source = "int main() { int a[10]; int x;
+  __ESBMC_assume(__ESBMC_forall(&x, !(0 <= x && x < 10) || a[x] == 0));
+  __ESBMC_assert(a[3] == 0, \"from the assumption\"); }\n";
+    assert_verdict("quantifier_assumed", source, &[], "VERIFICATION SUCCESSFUL");
+}
+
+#[test]
+fn a_quantifier_is_a_value_of_both_polarities() {
+    let source = "int main() { int a, b; unsigned char c;
+  __ESBMC_assert(__ESBMC_forall(&a, a == 17) == 0, \"not all 17\");
+  __ESBMC_assert(__ESBMC_exists(&b, b > 0 && __ESBMC_forall(&a, a == b)) == 0, \"no such b\");
+  int p = __ESBMC_forall(&c, c != c + 1);
+  __ESBMC_assert(p, \"no fixed point\"); }\n";
+    assert_verdict("quantifier_values", source, &[], "VERIFICATION SUCCESSFUL");
+    let fails = "int main() { int a, b;\n  __ESBMC_assert(__ESBMC_forall(&b, b > 0 || __ESBMC_forall(&a, a > 0)) == 1, \"wrong\"); }\n";
+    assert_verdict("quantifier_values_fail", fails, &[], "VERIFICATION FAILED");
+}
+
+#[test]
+fn a_body_does_not_change_the_state() {
+    let source = "int g;
+int bump(void) { return ++g; }
+int main() { int x;
+  __ESBMC_assert(__ESBMC_forall(&x, bump() == 1), \"first call\");
+  __ESBMC_assert(g == 0 && x == x, \"no leak\");
+  x = 5;
+  __ESBMC_assert(__ESBMC_exists(&x, x == 9) && x == 5, \"the variable is restored\"); }\n";
+    assert_verdict("quantifier_no_leak", source, &[], "VERIFICATION SUCCESSFUL");
+    let fails = "int g;\nint bump(void) { return ++g; }\nint main() { int x;\n  __ESBMC_assert(__ESBMC_forall(&x, bump() == 2), \"second\"); }\n";
+    assert_verdict("quantifier_no_leak_fails", fails, &[], "VERIFICATION FAILED");
+}
+
+#[test]
+fn checks_inside_a_body_hold_for_every_value() {
+    let source = "int main() { int a[4] = {0}; int i;\n  __ESBMC_assert(__ESBMC_forall(&i, a[i] == 0), \"zero\"); }\n";
+    assert_verdict("quantifier_body_bounds", source, &[], "VERIFICATION FAILED");
+    let guarded = "int main() { int a[4] = {0}; int i;\n  __ESBMC_assert(__ESBMC_forall(&i, i < 0 || i >= 4 || a[i] == 0), \"zero\"); }\n";
+    assert_verdict("quantifier_body_guarded", guarded, &[], "VERIFICATION SUCCESSFUL");
+}
+
+#[test]
+fn unsupported_quantifiers_are_unknown() {
+    let pointer = "int main() { int *p; __ESBMC_assert(__ESBMC_forall(&p, p == p), \"p\"); }\n";
+    assert_verdict("quantifier_over_pointer", pointer, &[], "VERIFICATION UNKNOWN");
+    let assumption = "int f(int x) { __ESBMC_assume(x > 0); return x; }
+int main() { int v; __ESBMC_assert(__ESBMC_forall(&v, f(v) > 0), \"positive\"); }\n";
+    assert_verdict("quantifier_assumption_in_body", assumption, &[], "VERIFICATION UNKNOWN");
+}
+
+#[test]
+fn the_formula_keeps_the_quantifiers() {
+    if !front_end_ready("quantifier_formula") {
+        return;
+    }
+    let dir = scratch_dir("quantifier_formula");
+    let file = write(&dir, "main.c", "int main() { int v; __ESBMC_assert(__ESBMC_forall(&v, v + 1 != v), \"v\"); }\n");
+    let formula = dir.join("formula.smt2");
+    let out = run([file.as_os_str(), "--smt-formula".as_ref(), formula.as_os_str()]);
+    assert!(out.stdout.ends_with("VERIFICATION SUCCESSFUL\n"), "{}{}", out.stdout, out.stderr);
+    let text = std::fs::read_to_string(&formula).expect("the formula is written");
+    assert!(text.contains("(forall (("), "{text}");
+}
