@@ -378,9 +378,13 @@ impl<'a> Symex<'a> {
                 self.assert(c, property.class, property.message.clone());
                 self.advance();
             }
-            InstrKind::Goto { cond, target } => self.goto(cond, target.0 as usize, pc)?,
+            InstrKind::Goto { cond, target } => {
+                self.check_stays_in_quantifier(Some(target.0 as usize))?;
+                self.goto(cond, target.0 as usize, pc)?
+            }
             InstrKind::Call { lhs, callee, args } => self.call(lhs.as_ref(), callee, args)?,
             InstrKind::Return(value) => {
+                self.check_stays_in_quantifier(None)?;
                 if let Some(e) = value {
                     let v = self.eval(e)?;
                     let ret = self.frames.last().and_then(|f| f.return_object);

@@ -22,8 +22,10 @@ use smt::TermId;
 /// A quantifier whose body is being executed.
 pub(crate) struct Scope {
     quantifier: Quantifier,
-    /// Index of the frame executing it and of its `QuantifierEnd`.
+    /// Index of the frame executing it, of its `QuantifierBegin` and of
+    /// its `QuantifierEnd`.
     pub frame: usize,
+    begin: usize,
     pub end: usize,
     var: TermId,
     saved: State,
@@ -64,6 +66,7 @@ impl<'a> Symex<'a> {
         let scope = Scope {
             quantifier,
             frame: self.frames.len() - 1,
+            begin: pc,
             end,
             var,
             saved: self.state.clone(),
@@ -74,6 +77,20 @@ impl<'a> Symex<'a> {
         self.quantifiers.push(scope);
         self.state.set_value(object, memory);
         Ok(())
+    }
+
+    /// Refuses control that leaves a quantifier body other than through its
+    /// end (a `goto` or `return` in a statement expression): the body's
+    /// value and the restored state would be wrong. `target` is `None` for
+    /// a `return`.
+    pub(crate) fn check_stays_in_quantifier(&self, target: Option<usize>) -> Result<()> {
+        let frame = self.frames.len() - 1;
+        let Some(scope) = self.quantifiers.last().filter(|s| s.frame == frame) else { return Ok(()) };
+        if target.is_some_and(|t| scope.begin < t && t <= scope.end) {
+            return Ok(());
+        }
+        let what = format!("a jump out of the body of `{}`", scope.quantifier.intrinsic());
+        Err(Stop::unsupported(what, self.loc))
     }
 
     pub(crate) fn end_quantifier(&mut self, lhs: &Expr, body: &Expr) -> Result<()> {

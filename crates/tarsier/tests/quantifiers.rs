@@ -99,6 +99,14 @@ fn unsupported_quantifiers_are_unknown() {
     let assumption = "int f(int x) { __ESBMC_assume(x > 0); return x; }
 int main() { int v; __ESBMC_assert(__ESBMC_forall(&v, f(v) > 0), \"positive\"); }\n";
     assert_verdict("quantifier_assumption_in_body", assumption, &[], "VERIFICATION UNKNOWN");
+    let returns = "int g(void) { int v; int r = __ESBMC_forall(&v, ({ if (v == 3) return 7; 1; }));
+  __ESBMC_assert(r == 1, \"r\"); return 0; }
+int main() { __ESBMC_assert(g() == 0, \"g\"); }\n";
+    assert_verdict("quantifier_body_returns", returns, &[], "VERIFICATION UNKNOWN");
+    let leaves = "int main() { int v; int r = __ESBMC_forall(&v, ({ if (v == 3) goto out; 1; }));
+  __ESBMC_assert(r == 1, \"r\"); return 0;
+out: __ESBMC_assert(0, \"left\"); }\n";
+    assert_verdict("quantifier_body_jumps_out", leaves, &[], "VERIFICATION UNKNOWN");
 }
 
 #[test]
