@@ -55,6 +55,16 @@ pub(super) struct Definition {
 /// A parameter: its name (if any), adjusted type and location.
 type Param = (Option<String>, CType, Loc);
 
+/// What a function definition's declarator says.
+pub(super) struct DefinitionSignature<'f> {
+    pub name: String,
+    pub ret: CType,
+    pub params: Vec<Param>,
+    pub fdecl: &'f ast::FunctionDecl,
+    /// The function type, parameters and result together.
+    pub ty: CType,
+}
+
 /// How a declared name links.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Linkage {
@@ -1045,7 +1055,9 @@ impl<'a> Sema<'a> {
 
     // ----- function definitions -----
 
-    fn function_definition(&mut self, f: &ast::FunctionDef) -> R<()> {
+    /// The name, result, parameters and type a function definition's
+    /// declarator gives (for file-scope and nested definitions alike).
+    pub(super) fn definition_signature<'f>(&mut self, f: &'f ast::FunctionDef) -> R<DefinitionSignature<'f>> {
         let loc = f.declarator.loc;
         let Some(name) = f.declarator.name.clone() else {
             return Err(self.error(loc, "function definition without a name"));
@@ -1058,6 +1070,12 @@ impl<'a> Sema<'a> {
         let ret = self.apply_declarator(base, &ret_decl)?;
         let (fnty, params) = self.function_type(fdecl, ret.clone(), Some(&f.kr_decls))?;
         let ty = CType::new(Kind::Function(Rc::new(fnty)));
+        Ok(DefinitionSignature { name, ret, params, fdecl, ty })
+    }
+
+    fn function_definition(&mut self, f: &ast::FunctionDef) -> R<()> {
+        let loc = f.declarator.loc;
+        let DefinitionSignature { name, ret, params, fdecl, ty } = self.definition_signature(f)?;
         let internal = f.specs.storage == Some(StorageClass::Static);
         let sym = self.declare_linked(&name, &name, &ty, internal, loc)?;
         self.scopes.insert(&name, Ordinary::Symbol { sym });

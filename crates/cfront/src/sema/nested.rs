@@ -16,13 +16,13 @@
 //! a nested function that refers to itself (its captures are not known yet
 //! while its body is lowered).
 
-use super::ctype::{CType, Kind};
+use super::ctype::CType;
 use super::expr::{addr_of, Val};
+use super::decl::DefinitionSignature;
 use super::scope::Ordinary;
 use super::{Sema, R};
-use crate::ast::{self, Derived};
+use crate::ast;
 use ir::{Expr, ExprKind, FuncId, Loc, SymbolId, SymbolKind};
-use std::rc::Rc;
 
 /// What the front end knows of a nested function.
 #[derive(Clone)]
@@ -38,17 +38,7 @@ impl<'a> Sema<'a> {
     /// A function definition inside a function body.
     pub(super) fn nested_function(&mut self, f: &ast::FunctionDef) -> R<()> {
         let loc = f.declarator.loc;
-        let Some(name) = f.declarator.name.clone() else {
-            return Err(self.error(loc, "function definition without a name"));
-        };
-        let Some((Derived::Function(fdecl), outer)) = f.declarator.derived.split_first() else {
-            return Err(self.error(loc, format!("`{name}` is defined like a function but is not one")));
-        };
-        let base = self.resolve_specs(&f.specs)?;
-        let ret_decl = ast::Declarator { name: None, derived: outer.to_vec(), attrs: Vec::new(), loc };
-        let ret = self.apply_declarator(base, &ret_decl)?;
-        let (fnty, params) = self.function_type(fdecl, ret.clone(), Some(&f.kr_decls))?;
-        let ty = CType::new(Kind::Function(Rc::new(fnty)));
+        let DefinitionSignature { name, ret, params, fdecl, ty } = self.definition_signature(f)?;
         self.fx.counter += 1;
         let unique = format!("{}::{}::{name}", self.fx.name, self.fx.counter);
         let sym = self.new_linked_symbol(&unique, &name, &ty, loc);
