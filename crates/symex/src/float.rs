@@ -197,7 +197,7 @@ impl<'a> Symex<'a> {
                 // (the instrumentation's float-to-int check), here unspecified.
                 let rtz = self.store.rm_const(RoundingMode::Rtz);
                 let signed = self.program.types.is_signed(to);
-                self.prefer_in_range(fp, from, w, signed)?;
+                self.prefer_in_range(fp, from, w, signed);
                 let op = if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) };
                 Ok(self.store.mk(op, &[rtz, fp]))
             }
@@ -210,9 +210,9 @@ impl Symex<'_> {
     /// Prefers counterexamples whose conversion of the float `fp` (of type
     /// `from`) to a `width`-bit integer is in range: the interpreter stops
     /// at an out-of-range one, which C leaves undefined.
-    fn prefer_in_range(&mut self, fp: TermId, from: TypeId, width: u32, signed: bool) -> Result<()> {
+    fn prefer_in_range(&mut self, fp: TermId, from: TypeId, width: u32, signed: bool) {
         if width >= 128 {
-            return Ok(());
+            return;
         }
         let (exp, sig) = self.smt_format(from);
         let rtz = self.store.rm_const(RoundingMode::Rtz);
@@ -229,7 +229,6 @@ impl Symex<'_> {
         let in_range = self.store.and2(above_low, below_high);
         let replayable = self.store.implies(self.state.guard, in_range);
         self.equation.preferences.push(replayable);
-        Ok(())
     }
 }
 
