@@ -15,7 +15,6 @@
 
 use crate::exec::Symex;
 use crate::memory::{ObjectId, ObjectKind, INVALID_OBJECT, NULL_OBJECT};
-use crate::equation::Approximation;
 use ir::{DataModel, Type};
 use smt::{BvValue, Sort, TermId};
 
@@ -147,10 +146,8 @@ impl Symex<'_> {
         let fits = self.store.eq(back, address);
         if !self.store.is_true(fits) {
             let misses = self.store.not(fits);
-            let condition = self.store.and2(self.state.guard, misses);
             let what = format!("an integer cast to a pointer that addresses no object and does not fit {offset_bits} offset bits");
-            let approximation = Approximation { what, loc: self.loc, affects_true: true };
-            self.equation.conditional_approximations.push((condition, approximation));
+            self.approximate_when(misses, what);
         }
         let invalid = self.layout.object_number_term(self.store, INVALID_OBJECT);
         let mut pointer = self.store.concat(invalid, low);

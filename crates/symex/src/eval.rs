@@ -323,15 +323,15 @@ impl<'a> Symex<'a> {
     fn pointer_compare(&mut self, op: BinOp, x: TermId, y: TermId) -> TermId {
         if matches!(op, BinOp::Eq | BinOp::Ne) {
             let unknown = |s: &Self, p: TermId| !s.is_null_constant(p) && s.layout.known_targets(s.store, p).is_none();
-            let null_involved = self.is_null_constant(x) || self.is_null_constant(y);
-            if !null_involved && (unknown(self, x) || unknown(self, y)) {
-                self.approximate("comparison of a pointer of unknown origin with an address (addresses follow the model's layout)", true);
-            }
             let bits_equal = self.store.eq(x, y);
             let mixed = self.integer_meets_object(x, y);
             let equal = if self.store.is_false(mixed) {
                 bits_equal
             } else if unknown(self, x) || unknown(self, y) {
+                // Both answers stay open, so no verdict rests on the
+                // layout; leaving the objects unexposed only makes later
+                // integer-made pointers name no object, which every use
+                // over-approximates (or checks, or approximates itself).
                 let unrelated = self.store.var("address_equality", Sort::Bool);
                 let could_be = self.store.and2(mixed, unrelated);
                 self.store.or2(bits_equal, could_be)

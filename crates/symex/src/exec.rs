@@ -228,6 +228,18 @@ impl<'a> Symex<'a> {
         self.state.guard = self.store.and2(self.state.guard, condition);
     }
 
+    /// An approximation that applies only on the current paths where
+    /// `condition` holds: TRUE stays possible when the solver shows it
+    /// never does.
+    pub(crate) fn approximate_when(&mut self, condition: TermId, what: impl Into<String>) {
+        let condition = self.store.and2(self.state.guard, condition);
+        if self.store.is_false(condition) {
+            return;
+        }
+        let approximation = Approximation { what: what.into(), loc: self.loc, affects_true: true };
+        self.equation.conditional_approximations.push((condition, approximation));
+    }
+
     pub fn approximate(&mut self, what: impl Into<String>, affects_true: bool) {
         let approximation = Approximation { what: what.into(), loc: self.loc, affects_true };
         if !self.equation.approximations.contains(&approximation) {

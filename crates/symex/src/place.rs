@@ -7,7 +7,7 @@
 //! the null/invalid/freed/bounds checks made when it is accessed.
 
 use crate::exec::Symex;
-use crate::memory::{ObjectId, ObjectKind, NULL_OBJECT};
+use crate::memory::{ObjectId, ObjectKind, INVALID_OBJECT, NULL_OBJECT};
 use crate::{repr, Result, Stop};
 use ir::{Expr, ExprKind, PropertyClass, Type, TypeId};
 use smt::{BvValue, Op, TermId};
@@ -16,6 +16,9 @@ use smt::{BvValue, Op, TermId};
 /// (the shifter would be too large to bit-blast).
 const MAX_SYMBOLIC_ACCESS_BITS: u32 = 1 << 14;
 
+/// Size of the unmapped page at address 0.
+const NULL_PAGE_BYTES: u64 = 4096;
+
 pub(crate) struct Target {
     pub cond: TermId,
     pub object: ObjectId,
@@ -23,10 +26,23 @@ pub(crate) struct Target {
     pub bit_offset: TermId,
 }
 
+impl Place {
+    /// Moves the access `delta` bits further into its object.
+    fn move_by(&mut self, store: &mut smt::TermStore, delta: TermId) {
+        for t in &mut self.targets {
+            t.bit_offset = store.bv_add(t.bit_offset, delta);
+        }
+        self.bit_offset = store.bv_add(self.bit_offset, delta);
+    }
+}
+
 pub(crate) struct Place {
     pub targets: Vec<Target>,
     /// The pointer dereferenced at the root, if any.
     pub pointer: Option<TermId>,
+    /// Bit offset of the access from the start of the root pointer's
+    /// object (whichever object that is, NULL included).
+    pub bit_offset: TermId,
     /// `Some((width, signed))` for a bit-field.
     pub bit_field: Option<(u32, bool)>,
     /// Index-in-range conditions of the array indexing on the way.
@@ -94,7 +110,15 @@ impl<'a> Symex<'a> {
             .into_iter()
             .map(|(object, cond)| Target { cond, object, bit_offset })
             .collect();
-        Place { targets, pointer: Some(pointer), bit_field: None, index_checks: Vec::new(), indexes_bound_it: false, alignment }
+        Place {
+            targets,
+            pointer: Some(pointer),
+            bit_offset,
+            bit_field: None,
+            index_checks: Vec::new(),
+            indexes_bound_it: false,
+            alignment,
+        }
     }
 
     pub(crate) fn place(&mut self, lvalue: &Expr) -> Result<Place> {
@@ -104,7 +128,15 @@ impl<'a> Symex<'a> {
                 let cond = self.store.true_term();
                 let bit_offset = self.wide_const(0);
                 let targets = vec![Target { cond, object, bit_offset }];
-                Ok(Place { targets, pointer: None, bit_field: None, index_checks: vec![], indexes_bound_it: true, alignment: 1 })
+                Ok(Place {
+                    targets,
+                    pointer: None,
+                    bit_offset,
+                    bit_field: None,
+                    index_checks: vec![],
+                    indexes_bound_it: true,
+                    alignment: 1,
+                })
             }
             ExprKind::Deref(pointer) => {
                 let p = self.eval(pointer)?;
@@ -115,9 +147,7 @@ impl<'a> Symex<'a> {
                 let mut place = self.place(base)?;
                 let field = self.field(base.ty, *index)?;
                 let delta = self.wide_const(field.offset_bits);
-                for t in &mut place.targets {
-                    t.bit_offset = self.store.bv_add(t.bit_offset, delta);
-                }
+                place.move_by(self.store, delta);
                 if let Some(width) = field.bit_width {
                     place.bit_field = Some((width, self.program.types.is_signed(field.ty)));
                 }
@@ -137,9 +167,7 @@ impl<'a> Symex<'a> {
                 let eight = self.wide_const(8);
                 let stride = self.store.bv_mul(elem_size, eight);
                 let delta = self.store.bv_mul(i, stride);
-                for t in &mut place.targets {
-                    t.bit_offset = self.store.bv_add(t.bit_offset, delta);
-                }
+                place.move_by(self.store, delta);
                 let len = match length {
                     ir::ArrayLen::Fixed(n) => Some(self.wide_const(n)),
                     ir::ArrayLen::Var(len) => Some(self.vla_length(len)?),
@@ -304,19 +332,48 @@ impl<'a> Symex<'a> {
         }
         let covered = self.store.or(&valid);
         let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
-        if !self.store.is_true(covered) && !checked {
-            self.approximate("a write that may be outside its object (unchecked) is ignored", true);
+        if !checked {
+            // A write into the first page of address space kills the
+            // process, so ignoring it hides no later behaviour.
+            let outside = self.store.not(covered);
+            let crashes = self.traps_at_null_page(place, width);
+            let not_crashing = self.store.not(crashes);
+            let ignored = self.store.and2(outside, not_crashing);
+            self.approximate_when(ignored, "a write outside its object (unchecked) is ignored");
         }
+        // With one target, every path where the write misses it already
+        // fails a check, is an approximation, or kills the process, so the
+        // target need not keep its old value there; leaving out that case
+        // keeps the written value readable (a pointer stays of known origin).
+        let sole_target = place.targets.len() == 1;
         for (t, &ok) in place.targets.iter().zip(&valid) {
             if self.store.is_false(ok) {
                 continue;
             }
             let old = self.object_value(t.object);
             let new = self.write_object_bits(t.object, old, t.bit_offset, bits)?;
-            let merged = self.store.ite(ok, new, old);
+            let merged = if sole_target { new } else { self.store.ite(ok, new, old) };
             self.state.set_value(t.object, merged);
         }
         Ok(())
+    }
+
+    /// Whether an access of `bits` bits to `place` goes through a pointer
+    /// to no object (NULL or the invalid object, whose offset is the
+    /// address) into the page at address 0, which no process maps
+    /// (Linux's `mmap_min_addr` is at least one page).
+    fn traps_at_null_page(&mut self, place: &Place, bits: u32) -> TermId {
+        let Some(pointer) = place.pointer else { return self.store.false_term() };
+        let object = self.layout.object_of(self.store, pointer);
+        let invalid = self.layout.object_number_term(self.store, INVALID_OBJECT);
+        let in_no_object = self.store.bv_ule(object, invalid);
+        let zero = self.wide_const(0);
+        let end = self.wide_const(u64::from(bits));
+        let end = self.store.bv_add(place.bit_offset, end);
+        let page_end = self.wide_const(NULL_PAGE_BYTES * 8);
+        let from_start = self.store.bv_sle(zero, place.bit_offset);
+        let inside_page = self.store.bv_sle(end, page_end);
+        self.store.and(&[in_no_object, from_start, inside_page])
     }
 
     pub(crate) fn read_place(&mut self, place: &Place, ty: TypeId) -> Result<TermId> {

@@ -438,3 +438,34 @@ fn float_arithmetic_is_ieee_in_double_and_x87_long_double() {
     assert_eq!(check_sum(x87, [tenth, fifth, 0x3FFD_9999_9999_9999_999A]), Answer::Safe);
     assert!(violated(PropertyClass::UserAssertion)(&check_sum(x87, [tenth, fifth, 0x3FFD_9999_9999_9999_9999])));
 }
+
+/// `a[i] = 1` with bounds checks off, for `0 <= i < limit` and `int a[4]`:
+/// whether the solver finds a path on which the write is ignored.
+fn unchecked_write_may_be_ignored(limit: i64) -> bool {
+    let mut b = Builder::new();
+    let arr = b.ty(Type::Array(b.int, ir::ArrayLen::Fixed(4)));
+    let a = b.global("a", arr);
+    let i = b.local("i", b.int);
+    let nondet = b.nondet(b.int);
+    b.assign(i.clone(), nondet);
+    let low = b.bin(BinOp::Ge, i.clone(), b.c(0));
+    let high = b.bin(BinOp::Lt, i.clone(), b.c(limit));
+    let in_range = b.bin(BinOp::And, low, high);
+    b.assume(in_range);
+    let elem = Expr::new(ExprKind::Index(Box::new(a), Box::new(i)), b.int);
+    b.assign(elem, b.c(1));
+    let options = Options { bounds_checks: false, pointer_checks: false, ..Options::default() };
+    let mut store = TermStore::new();
+    let execution = execute(&b.finish(), &options, &mut store).unwrap();
+    let equation = &execution.equation;
+    assert!(!equation.approximations_affect_true(), "the approximation is conditional");
+    let conditions: Vec<_> = equation.conditional_approximations.iter().map(|(c, _)| *c).collect();
+    let any = store.or(&conditions);
+    BitBlastSolver::new().check(&store, &[any]) == SatResult::Sat
+}
+
+#[test]
+fn an_unchecked_write_is_an_approximation_only_where_it_can_leave_its_object() {
+    assert!(!unchecked_write_may_be_ignored(4));
+    assert!(unchecked_write_may_be_ignored(5));
+}
