@@ -9,6 +9,7 @@ use crate::exec::Symex;
 use crate::equation::UnmodelledCall;
 use crate::memory::{ObjectKind, NULL_OBJECT};
 use crate::stdio::Stdio;
+use crate::external;
 use crate::{repr, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
 use ir::{Expr, FuncId, PropertyClass};
@@ -94,7 +95,12 @@ impl<'a> Symex<'a> {
                 }
                 Stdio::Other => {
                     let why = format!("`{name}` has no body: its result is nondeterministic and its side effects are ignored");
-                    self.unmodelled_call(name, args, why);
+                    if self.is_environment_call(func) {
+                        let writes_through_pointer = args.iter().any(|a| self.program.types.is_pointer(a.ty));
+                        self.approximate(why, writes_through_pointer);
+                    } else {
+                        self.unmodelled_call(name, args, why);
+                    }
                     None
                 }
                 Stdio::Unsupported(what) => {
@@ -149,6 +155,25 @@ impl<'a> Symex<'a> {
             self.assign(lhs, value)?;
         }
         Ok(())
+    }
+
+    /// Whether `func` is the program's own external function (see
+    /// [`external`]) returning no pointer: any value it returns is one some
+    /// implementation returns, and the replay takes that value as an input,
+    /// so a violation through it is real. Only scalar results qualify: a
+    /// returned pointer would be an address of the model's layout, which no
+    /// implementation can know.
+    fn is_environment_call(&self, func: FuncId) -> bool {
+        let function = &self.program.functions[func];
+        let returns_scalar = match self.program.types.get(function.ty) {
+            ir::Type::Function(sig) => {
+                matches!(self.program.types.get(sig.ret), ir::Type::Void | ir::Type::Bool | ir::Type::Int { .. } | ir::Type::Float(_))
+            }
+            _ => false,
+        };
+        !function.loc.is_none()
+            && returns_scalar
+            && external::is_program_external(&function.name, self.program.files.name(function.loc.file))
     }
 
     /// A call of a function symex does not model: an approximation, and a

@@ -18,6 +18,7 @@ pub mod arith;
 mod address;
 pub mod equation;
 mod environment;
+mod external;
 mod exec;
 mod float;
 mod libm;

@@ -104,3 +104,23 @@ fn a_variable_length_array_whose_size_overflows_size_t_is_a_violation() {
     expect("vla-too-large", &[("m.c", program)], &["--32", "-DLIMIT=(1u<<30)"], FAILED);
     expect("vla-fits", &[("m.c", program)], &["--32", "-DLIMIT=(1u<<30)-1"], SUCCESSFUL);
 }
+
+#[test]
+fn a_violation_through_the_programs_own_external_function_is_real_but_not_through_a_library_one() {
+    // `sensor` is nobody's function: any implementation may return 7, so
+    // the failure is real and the replay takes 7 back as the call's result.
+    let own = "#include <assert.h>\nint sensor(void);\nint main(void) { int v = sensor(); assert(v != 7); return 0; }\n";
+    expect("external-own", &[("main.c", own)], &[], FAILED);
+    // An undeclared one too (C89 implicit `int f()`).
+    let implicit = "int main(void) { int v = probe(); if (v == 3) { int *p = 0; return *p; } return 0; }\n";
+    expect("external-implicit", &[("main.c", implicit)], &[], FAILED);
+    // `mrand48` belongs to the C library, whose results are 32-bit:
+    // a program declaring it itself gets no nondeterministic stand-in
+    // that a FALSE could rest on.
+    let library = "#include <assert.h>\nlong mrand48(void);\nint main(void) { long v = mrand48(); assert(v != 1L << 40); return 0; }\n";
+    assert!(verdict("external-library", &[("main.c", library)], &[]).starts_with("VERIFICATION UNKNOWN"));
+    // A returned pointer would be one of the model's addresses, which no
+    // implementation can know: still UNKNOWN.
+    let pointer = "#include <assert.h>\nint *cell(void);\nint x;\nint main(void) { assert(cell() != &x); return 0; }\n";
+    assert!(verdict("external-pointer", &[("main.c", pointer)], &[]).starts_with("VERIFICATION UNKNOWN"));
+}
