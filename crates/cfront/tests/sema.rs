@@ -354,6 +354,26 @@ fn extern_objects_no_unit_defines_start_unknown() {
 }
 
 #[test]
+fn tentative_arrays_of_unknown_size_get_one_element_at_the_end_of_their_unit() {
+    let src = "int open[][3];\nint later[];\nint later[4];\nextern int outside[];\n\
+               int main(void) { return open[0][2] + later[3] + (outside == 0); }\n";
+    let (program, diags) = compile_src(src, DataModel::LP64).expect("compiles");
+    let length = |name: &str| {
+        let sym = program.symbols.values().find(|s| s.display_name == name).expect("symbol");
+        match program.types.get(sym.ty) {
+            ir::Type::Array(_, len) => *len,
+            other => panic!("{name} is not an array: {other:?}"),
+        }
+    };
+    assert_eq!(length("open"), ir::ArrayLen::Fixed(1));
+    assert_eq!(length("later"), ir::ArrayLen::Fixed(4), "a later declaration completes it first");
+    assert_eq!(length("outside"), ir::ArrayLen::Unknown, "an extern declaration is no definition");
+    let warned: Vec<&str> = diags.list.iter().map(|d| d.message.as_str()).filter(|m| m.contains("assumed to have one element")).collect();
+    assert_eq!(warned, ["array `open` assumed to have one element"]);
+    ir::validate(&program).expect("valid IR");
+}
+
+#[test]
 fn compound_literals_die_with_their_block() {
     let src = "int main(void) { int *q; { q = &(int){7}; } return *q; }\n";
     let (program, _) = compile_src(src, DataModel::LP64).expect("compiles");

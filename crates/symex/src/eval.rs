@@ -92,8 +92,8 @@ impl<'a> Symex<'a> {
                 let whole = repr::to_memory(self.program, self.store, base.ty, value, self.loc)?;
                 let i = self.eval(index)?;
                 let i = self.widen_index(i, index.ty);
-                let elem_bits = repr::memory_bits(self.program, e.ty, self.loc)?;
-                let stride = self.store.bv_u64(self.layout.wide_bits(), u64::from(elem_bits));
+                let elem_size = repr::size_of(self.program, e.ty, self.loc)?;
+                let stride = self.store.bv_u64(self.layout.wide_bits(), elem_size * 8);
                 let offset = self.store.bv_mul(i, stride);
                 self.extract_typed(whole, offset, e.ty)
             }
@@ -103,10 +103,14 @@ impl<'a> Symex<'a> {
                 let zero = self.store.bv_u64(bits, 0);
                 let field = self.field(e.ty, *index)?;
                 let v = self.eval(value)?;
+                if repr::is_empty(self.program, value.ty) {
+                    return Ok(zero);
+                }
                 let m = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
                 let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
                 self.insert_bits(zero, offset, m)
             }
+            ExprKind::ArrayLit(_) if repr::is_empty(self.program, e.ty) => repr::zero_value(self.program, self.store, e.ty, self.loc),
             ExprKind::ArrayLit(items) => {
                 let mut result: Option<TermId> = None;
                 for item in items {
@@ -166,6 +170,9 @@ impl<'a> Symex<'a> {
             }
             ExprKind::ByteUpdate { value, offset, update } => {
                 let v = self.eval(value)?;
+                if repr::is_empty(self.program, update.ty) {
+                    return Ok(v);
+                }
                 let whole = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
                 let bit_offset = self.byte_offset_to_bits(offset)?;
                 let u = self.eval(update)?;
@@ -212,6 +219,9 @@ impl<'a> Symex<'a> {
 
     /// The value of type `ty` at `bit_offset` in memory bits `whole`.
     fn extract_typed(&mut self, whole: TermId, bit_offset: TermId, ty: TypeId) -> Result<TermId> {
+        if repr::is_empty(self.program, ty) {
+            return repr::zero_value(self.program, self.store, ty, self.loc);
+        }
         let bits = repr::memory_bits(self.program, ty, self.loc)?;
         let raw = self.extract_bits(whole, bit_offset, bits)?;
         repr::from_memory(self.program, self.store, ty, raw, self.loc)
@@ -223,6 +233,9 @@ impl<'a> Symex<'a> {
         for (index, value) in fields.iter().enumerate() {
             let field = self.field(ty, index as u32)?;
             let v = self.eval(value)?;
+            if repr::is_empty(self.program, value.ty) {
+                continue;
+            }
             let part = match field.bit_width {
                 Some(width) if self.store.sort(v) == Sort::Bool => {
                     let one = self.store.bv_u64(width, 1);

@@ -554,6 +554,9 @@ impl<'a> Symex<'a> {
         let mut whole = self.store.var(&name, sort);
         self.record_input(whole, None, InputKind::Uninitialized(name));
         for ((&value, &ty), offset) in values.iter().zip(types).zip(offsets) {
+            if repr::is_empty(self.program, ty) {
+                continue;
+            }
             let m = repr::to_memory(self.program, self.store, ty, value, self.loc)?;
             let at = self.store.bv_u64(self.layout.wide_bits(), offset * 8);
             whole = self.write_object_bits(o, whole, at, m)?;

@@ -377,6 +377,11 @@ impl<'a> Symex<'a> {
     }
 
     pub(crate) fn read_place(&mut self, place: &Place, ty: TypeId) -> Result<TermId> {
+        if repr::is_empty(self.program, ty) {
+            // No byte is read, but the place must still be a live object.
+            self.check_access(place, 0);
+            return repr::zero_value(self.program, self.store, ty, self.loc);
+        }
         let bits = self.access_bits(place, ty)?;
         let raw = self.read_place_bits(place, bits)?;
         match place.bit_field {
@@ -386,6 +391,10 @@ impl<'a> Symex<'a> {
     }
 
     pub(crate) fn write_place(&mut self, place: &Place, ty: TypeId, value: TermId) -> Result<()> {
+        if repr::is_empty(self.program, ty) {
+            self.check_access(place, 0);
+            return Ok(());
+        }
         let bits = match place.bit_field {
             Some((width, _)) => {
                 if self.store.sort(value) == smt::Sort::Bool {

@@ -28,16 +28,21 @@ pub fn unsized_type(program: &Program, ty: TypeId, loc: Loc) -> Stop {
     Stop::unsupported(what, loc)
 }
 
-/// Bits of a value of type `ty` in memory.
+/// Bits of a value of type `ty` in memory. A type of size zero (a GNU
+/// empty struct or union, a zero-length array) occupies no memory, but a
+/// bit-vector has at least one bit: its value is one placeholder byte,
+/// always zero, which accesses never read or write (see [`is_empty`]).
 pub fn memory_bits(program: &Program, ty: TypeId, loc: Loc) -> Result<u32> {
     let size = size_of(program, ty, loc)?;
-    if size == 0 {
-        return Err(Stop::unsupported("object of size zero", loc));
-    }
     if size > crate::memory::MAX_OBJECT_BYTES {
         return Err(Stop::unsupported(format!("object of {size} bytes"), loc));
     }
-    Ok((size * 8) as u32)
+    Ok((size.max(1) * 8) as u32)
+}
+
+/// Whether values of `ty` occupy no memory (size zero).
+pub fn is_empty(program: &Program, ty: TypeId) -> bool {
+    program.types.size_of(ty, program.data_model) == Some(0)
 }
 
 /// The sort of a value of type `ty`.
@@ -114,6 +119,16 @@ mod tests {
         let m = to_memory(&program, &mut store, short, minus_one, Loc::NONE).unwrap();
         assert_eq!(store.sort(m), Sort::BitVec(16));
         assert_eq!(from_memory(&program, &mut store, short, m, Loc::NONE).unwrap(), minus_one);
+    }
+
+    #[test]
+    fn empty_types_have_a_placeholder_byte() {
+        let mut program = Program::new(DataModel::LP64);
+        let int = program.types.int(32, true);
+        let empty = program.types.intern(Type::Array(int, ArrayLen::Fixed(0)));
+        assert!(is_empty(&program, empty));
+        assert!(!is_empty(&program, int));
+        assert_eq!(memory_bits(&program, empty, Loc::NONE).unwrap(), 8);
     }
 
     #[test]

@@ -809,6 +809,9 @@ impl<'a> Sema<'a> {
                     return Err(self.error(loc, format!("`extern` variable `{name}` has an initializer")));
                 }
                 let is_definition = id.init.is_some() || storage != Some(StorageClass::Extern);
+                if is_definition && id.init.is_none() {
+                    self.tentative.push((sym, loc));
+                }
                 if internal || !is_definition {
                     return match &id.init {
                         Some(init) => self.static_initializer(sym, &ty, init, false),
@@ -1040,6 +1043,21 @@ impl<'a> Sema<'a> {
         let irty = self.ir_ty(&merged);
         self.retype_symbol(sym, irty, merged);
         Ok(())
+    }
+
+    /// At the end of a unit, a tentative definition whose type is still an
+    /// array of unknown size gets one element, as if it were initialized
+    /// with zero (C11 6.9.2p2; gcc warns and does the same).
+    pub(super) fn complete_tentative_arrays(&mut self) {
+        for (sym, loc) in std::mem::take(&mut self.tentative) {
+            let ty = self.sym_types[&sym].clone();
+            let Kind::Array(elem, ArraySize::Unknown) = &ty.kind else { continue };
+            let completed = CType { kind: Kind::Array(elem.clone(), ArraySize::Fixed(1)), ..ty.clone() };
+            let name = self.prog.symbols[sym].display_name.clone();
+            self.warn(loc, format!("array `{name}` assumed to have one element"));
+            let irty = self.ir_ty(&completed);
+            self.retype_symbol(sym, irty, completed);
+        }
     }
 
     fn retype_symbol(&mut self, sym: SymbolId, irty: ir::TypeId, ty: CType) {

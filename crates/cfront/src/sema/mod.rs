@@ -284,6 +284,9 @@ pub struct Sema<'a> {
     /// and starts with an unknown value.
     extern_objects: Vec<(SymbolId, Loc)>,
     defined_objects: HashSet<SymbolId>,
+    /// This unit's tentative definitions (file scope, no initializer, not
+    /// `extern`), completed when the unit ends (C11 6.9.2p2).
+    tentative: Vec<(SymbolId, Loc)>,
     /// Which kind of definition gave each external object its initial value
     /// (the linker rules: a strong definition overrides a weak one).
     object_definitions: HashMap<SymbolId, decl::Definition>,
@@ -342,6 +345,7 @@ impl<'a> Sema<'a> {
             inline_defined: HashSet::new(),
             extern_objects: Vec::new(),
             defined_objects: HashSet::new(),
+            tentative: Vec::new(),
             object_definitions: HashMap::new(),
             records_by_tag: HashMap::new(),
             unit_first_record: 0,
@@ -367,6 +371,7 @@ impl<'a> Sema<'a> {
             // one run shows as many problems as possible.
             let _ = self.lower_external(item);
         }
+        self.complete_tentative_arrays();
     }
 
     /// In the init function: an `extern` object no unit defines gets a
