@@ -9,13 +9,41 @@
 //! interpreter recognise the same set and give it the same semantics.
 
 /// The math.h functions with an exact IEEE result (`sqrt`, `fma`,
-/// `remainder`, `fmod`, with their `f` and `l` forms, also as
-/// `__builtin_` functions): the base name and the arity of `name`, `None`
-/// for other names.
+/// `remainder`, `fmod`, and the roundings to an integral value `trunc`,
+/// `floor`, `ceil`, `round`, `rint`, `nearbyint`), with their `f` and `l`
+/// forms, also as `__builtin_` functions: the base name and the arity of
+/// `name`, `None` for other names.
 pub fn exact_math_function(name: &str) -> Option<(&'static str, usize)> {
+    const FUNCTIONS: [(&str, usize); 10] = [
+        ("sqrt", 1),
+        ("fma", 3),
+        ("remainder", 2),
+        ("fmod", 2),
+        ("trunc", 1),
+        ("floor", 1),
+        ("ceil", 1),
+        ("round", 1),
+        ("rint", 1),
+        ("nearbyint", 1),
+    ];
     let name = name.strip_prefix("__builtin_").unwrap_or(name);
-    let base = name.strip_suffix('f').or_else(|| name.strip_suffix('l')).unwrap_or(name);
-    [("sqrt", 1), ("fma", 3), ("remainder", 2), ("fmod", 2)].into_iter().find(|(known, _)| *known == base)
+    let find = |base: &str| FUNCTIONS.into_iter().find(|(known, _)| *known == base);
+    // The plain name first: `ceil` ends in the `l` of a suffix.
+    find(name).or_else(|| find(name.strip_suffix('f').or_else(|| name.strip_suffix('l'))?))
+}
+
+/// The fixed rounding of the exact math functions `trunc`, `floor`,
+/// `ceil` and `round` (by base name); `rint` and `nearbyint` round in the
+/// program's current mode.
+pub fn fixed_integral_rounding(base: &str) -> Option<crate::rounding::RoundingMode> {
+    use crate::rounding::RoundingMode;
+    match base {
+        "trunc" => Some(RoundingMode::TowardZero),
+        "floor" => Some(RoundingMode::Downward),
+        "ceil" => Some(RoundingMode::Upward),
+        "round" => Some(RoundingMode::NearestAway),
+        _ => None,
+    }
 }
 
 /// A pointer intrinsic, whatever its tool's prefix.
@@ -149,6 +177,13 @@ mod tests {
         assert_eq!(exact_math_function("remainderl"), Some(("remainder", 2)));
         assert_eq!(exact_math_function("sqrtff"), None);
         assert_eq!(exact_math_function("cbrt"), None);
+        assert_eq!(exact_math_function("ceil"), Some(("ceil", 1)));
+        assert_eq!(exact_math_function("ceill"), Some(("ceil", 1)));
+        assert_eq!(exact_math_function("__builtin_floorf"), Some(("floor", 1)));
+        assert_eq!(exact_math_function("nearbyintl"), Some(("nearbyint", 1)));
+        assert_eq!(exact_math_function("roundeven"), None);
+        assert_eq!(fixed_integral_rounding("round"), Some(crate::rounding::RoundingMode::NearestAway));
+        assert_eq!(fixed_integral_rounding("rint"), None);
     }
 
     #[test]

@@ -1,15 +1,26 @@
-/* math.h functions with an exact IEEE definition, for binary32 float and
-   binary64 double (the classification functions for long double too): the
-   ones that only look at or change the sign and class bits, and the ones built from comparisons and operations whose result is
-   exact (so they hold in every rounding mode, NaN and signed zero
-   included). Rounding to an integer uses two facts: below 2^52 (float:
-   2^23) the truncating conversion to long long is exact, and adding then
-   subtracting 2^52 rounds to an integer in the current rounding mode. A
-   NaN operand is returned as it is (a signalling NaN is not quietened).
-   sqrt, fma, fmod and remainder are symex and interpreter built-ins. The
-   exponent functions (frexp, ldexp, scalbn, ilogb, logb, modf, nextafter)
-   read and write the exponent bits; complex.h's creal, cimag and conj
-   take the parts of a complex value. */
+/* math.h functions with an exact IEEE definition, for binary32 float,
+   binary64 double and x87 long double: the ones that only look at or
+   change the sign and class bits, and the ones built from comparisons and
+   operations whose result is exact (so they hold in every rounding mode,
+   NaN and signed zero included). sqrt, fma, fmod, remainder and the
+   roundings to an integral value (trunc, floor, ceil, round, rint,
+   nearbyint) are symex and interpreter built-ins; a NaN operand of a
+   rounding is returned as it is (a signalling NaN is not quietened). The
+   exponent functions (frexp, ldexp, scalbn, ilogb, logb, modf, nextafter,
+   nexttoward) read and write the exponent bits; complex.h's creal, cimag
+   and conj take the parts of a complex value. */
+
+double trunc(double x);
+double round(double x);
+double rint(double x);
+float truncf(float x);
+float roundf(float x);
+float rintf(float x);
+long double truncl(long double x);
+long double roundl(long double x);
+long double rintl(long double x);
+long double fmodl(long double x, long double y);
+long double remainderl(long double x, long double y);
 
 double
 fabs(double x)
@@ -154,55 +165,6 @@ __finitel(long double x)
     return __builtin_isfinite(x);
 }
 
-double
-trunc(double x)
-{
-    if (!(__builtin_fabs(x) < 4503599627370496.0))
-        return x;
-    return __builtin_copysign((double)(long long)x, x);
-}
-
-double
-floor(double x)
-{
-    double t = trunc(x);
-    return t > x ? t - 1.0 : t;
-}
-
-double
-ceil(double x)
-{
-    double t = trunc(x);
-    return t < x ? t + 1.0 : t;
-}
-
-/* Halfway cases away from zero; x - t is the exact fraction. */
-double
-round(double x)
-{
-    double t = trunc(x);
-    if (__builtin_fabs(x - t) >= 0.5)
-        t += __builtin_copysign(1.0, x);
-    return t;
-}
-
-/* In the current rounding mode. */
-double
-rint(double x)
-{
-    double r;
-    if (!(__builtin_fabs(x) < 4503599627370496.0))
-        return x;
-    r = x >= 0.0 ? (x + 4503599627370496.0) - 4503599627370496.0 : (x - 4503599627370496.0) + 4503599627370496.0;
-    return __builtin_copysign(r, x);
-}
-
-double
-nearbyint(double x)
-{
-    return rint(x);
-}
-
 long
 lrint(double x)
 {
@@ -227,14 +189,15 @@ llround(double x)
     return (long long)round(x);
 }
 
-/* IEEE minNum/maxNum: a NaN operand gives the other one; -0 and +0 as
-   glibc's generic code orders them (the first operand wins a tie). */
+/* IEEE minNum/maxNum: a NaN operand gives the other one; of equal
+   operands (-0 and +0) the second, as glibc's minsd/maxsd code on x86-64
+   does. */
 double
 fmin(double x, double y)
 {
-    if (__builtin_islessequal(x, y))
+    if (__builtin_isless(x, y))
         return x;
-    if (__builtin_isgreater(x, y))
+    if (__builtin_isgreaterequal(x, y))
         return y;
     return __builtin_isnan(y) ? x : y;
 }
@@ -242,9 +205,9 @@ fmin(double x, double y)
 double
 fmax(double x, double y)
 {
-    if (__builtin_isgreaterequal(x, y))
+    if (__builtin_isgreater(x, y))
         return x;
-    if (__builtin_isless(x, y))
+    if (__builtin_islessequal(x, y))
         return y;
     return __builtin_isnan(y) ? x : y;
 }
@@ -255,55 +218,6 @@ fdim(double x, double y)
     if (__builtin_islessequal(x, y))
         return 0.0;
     return x - y;
-}
-
-float
-truncf(float x)
-{
-    if (!(__builtin_fabsf(x) < 8388608.0f))
-        return x;
-    return __builtin_copysignf((float)(long long)x, x);
-}
-
-float
-floorf(float x)
-{
-    float t = truncf(x);
-    return t > x ? t - 1.0f : t;
-}
-
-float
-ceilf(float x)
-{
-    float t = truncf(x);
-    return t < x ? t + 1.0f : t;
-}
-
-/* Halfway cases away from zero; x - t is the exact fraction. */
-float
-roundf(float x)
-{
-    float t = truncf(x);
-    if (__builtin_fabsf(x - t) >= 0.5f)
-        t += __builtin_copysignf(1.0f, x);
-    return t;
-}
-
-/* In the current rounding mode. */
-float
-rintf(float x)
-{
-    float r;
-    if (!(__builtin_fabsf(x) < 8388608.0f))
-        return x;
-    r = x >= 0.0f ? (x + 8388608.0f) - 8388608.0f : (x - 8388608.0f) + 8388608.0f;
-    return __builtin_copysignf(r, x);
-}
-
-float
-nearbyintf(float x)
-{
-    return rintf(x);
 }
 
 long
@@ -330,14 +244,15 @@ llroundf(float x)
     return (long long)roundf(x);
 }
 
-/* IEEE minNum/maxNum: a NaN operand gives the other one; -0 and +0 as
-   glibc's generic code orders them (the first operand wins a tie). */
+/* IEEE minNum/maxNum: a NaN operand gives the other one; of equal
+   operands (-0 and +0) the second, as glibc's minsd/maxsd code on x86-64
+   does. */
 float
 fminf(float x, float y)
 {
-    if (__builtin_islessequal(x, y))
+    if (__builtin_isless(x, y))
         return x;
-    if (__builtin_isgreater(x, y))
+    if (__builtin_isgreaterequal(x, y))
         return y;
     return __builtin_isnan(y) ? x : y;
 }
@@ -345,9 +260,9 @@ fminf(float x, float y)
 float
 fmaxf(float x, float y)
 {
-    if (__builtin_isgreaterequal(x, y))
+    if (__builtin_isgreater(x, y))
         return x;
-    if (__builtin_isless(x, y))
+    if (__builtin_islessequal(x, y))
         return y;
     return __builtin_isnan(y) ? x : y;
 }
@@ -694,6 +609,317 @@ nextafterf(float x, float y)
     else
         v.bits -= 1U;
     return v.value;
+}
+
+/* nexttoward: the direction comes from comparing in long double; equal
+   operands give y converted (-0 towards +0 is +0). */
+double
+nexttoward(double x, long double y)
+{
+    if (x != x)
+        return x;
+    if (y != y || (long double)x == y)
+        return (double)y;
+    return nextafter(x, (long double)x < y ? __builtin_inf() : -__builtin_inf());
+}
+
+float
+nexttowardf(float x, long double y)
+{
+    if (x != x)
+        return x;
+    if (y != y || (long double)x == y)
+        return (float)y;
+    return nextafterf(x, (long double)x < y ? __builtin_inff() : -__builtin_inff());
+}
+
+/* x87 long double (glibc's ldbl-96 on x86): 64 significand bits with an
+   explicit integer bit, stored below a 16-bit sign and exponent. The
+   models read and write these fields; a value they build is canonical
+   (integer bit set exactly when the exponent is not zero). A pseudo-denormal
+   operand (zero exponent, integer bit set) is read by its value, which
+   glibc's frexpl does not do. */
+
+union __tarsier_ldouble {
+    long double value;
+    struct {
+        unsigned long long mantissa;
+        unsigned short sign_exponent;
+    } parts;
+};
+
+long double
+fabsl(long double x)
+{
+    return __builtin_fabsl(x);
+}
+
+long double
+copysignl(long double x, long double y)
+{
+    return __builtin_copysignl(x, y);
+}
+
+long
+lrintl(long double x)
+{
+    return (long)rintl(x);
+}
+
+long long
+llrintl(long double x)
+{
+    return (long long)rintl(x);
+}
+
+long
+lroundl(long double x)
+{
+    return (long)roundl(x);
+}
+
+long long
+llroundl(long double x)
+{
+    return (long long)roundl(x);
+}
+
+/* glibc's x87 code: of equal operands (-0 and +0) fminl returns the first,
+   fmaxl the second; a NaN operand gives the other one. */
+long double
+fminl(long double x, long double y)
+{
+    if (__builtin_islessequal(x, y))
+        return x;
+    if (__builtin_isgreater(x, y))
+        return y;
+    return __builtin_isnan(y) ? x : y;
+}
+
+long double
+fmaxl(long double x, long double y)
+{
+    if (__builtin_isgreater(x, y))
+        return x;
+    if (__builtin_islessequal(x, y))
+        return y;
+    return __builtin_isnan(y) ? x : y;
+}
+
+long double
+fdiml(long double x, long double y)
+{
+    if (__builtin_islessequal(x, y))
+        return 0.0L;
+    return x - y;
+}
+
+long double
+frexpl(long double x, int *e)
+{
+    union __tarsier_ldouble v;
+    int exponent;
+    v.value = x;
+    exponent = v.parts.sign_exponent & 0x7fff;
+    if (exponent == 0x7fff || x == 0.0L) {
+        *e = 0;
+        return x;
+    }
+    if (exponent == 0) {
+        v.value = x * 0x1p64L;
+        exponent = (v.parts.sign_exponent & 0x7fff) - 64;
+    }
+    *e = exponent - 16382;
+    v.parts.sign_exponent = (v.parts.sign_exponent & 0x8000) | 0x3ffe;
+    return v.value;
+}
+
+/* As scalbn: the remaining n ends below -64 so that a subnormal y is not
+   rounded twice. */
+long double
+scalbnl(long double x, int n)
+{
+    union __tarsier_ldouble factor;
+    long double y = x;
+    if (n > 16383) {
+        y *= 0x1p16383L;
+        n -= 16383;
+        if (n > 16383) {
+            y *= 0x1p16383L;
+            n -= 16383;
+            if (n > 16383)
+                n = 16383;
+        }
+    } else if (n < -16382) {
+        y *= 0x1p-16382L * 0x1p64L;
+        n += 16382 - 64;
+        if (n < -16382) {
+            y *= 0x1p-16382L * 0x1p64L;
+            n += 16382 - 64;
+            if (n < -16382)
+                n = -16382;
+        }
+    }
+    factor.parts.mantissa = 0x8000000000000000ULL;
+    factor.parts.sign_exponent = (unsigned short)(0x3fff + n);
+    return y * factor.value;
+}
+
+long double
+ldexpl(long double x, int n)
+{
+    return scalbnl(x, n);
+}
+
+long double
+scalblnl(long double x, long n)
+{
+    if (n > 2147483647L)
+        n = 2147483647L;
+    if (n < -2147483647L - 1)
+        n = -2147483647L - 1;
+    return scalbnl(x, (int)n);
+}
+
+int
+ilogbl(long double x)
+{
+    union __tarsier_ldouble v;
+    int exponent;
+    v.value = x;
+    exponent = v.parts.sign_exponent & 0x7fff;
+    if (exponent == 0x7fff)
+        return (v.parts.mantissa << 1) != 0 ? -2147483647 - 1 : 2147483647;
+    if (x == 0.0L)
+        return -2147483647 - 1;
+    if (exponent == 0) {
+        v.value = x * 0x1p64L;
+        return (v.parts.sign_exponent & 0x7fff) - 16383 - 64;
+    }
+    return exponent - 16383;
+}
+
+long double
+logbl(long double x)
+{
+    if (x != x)
+        return x;
+    if (x == 0.0L)
+        return -__builtin_infl();
+    if (__builtin_isinf(x))
+        return __builtin_infl();
+    return (long double)ilogbl(x);
+}
+
+long double
+modfl(long double x, long double *integral)
+{
+    long double t;
+    if (x != x) {
+        *integral = x;
+        return x;
+    }
+    t = truncl(x);
+    *integral = t;
+    if (__builtin_isinf(x))
+        return __builtin_copysignl(0.0L, x);
+    return __builtin_copysignl(x - t, x);
+}
+
+/* The exponent and the 63 fraction bits read as one number: stepping it
+   by one moves to the neighbouring value, carrying into the exponent. */
+long double
+nextafterl(long double x, long double y)
+{
+    union __tarsier_ldouble v, w;
+    unsigned long long fraction;
+    int exponent;
+    if (x != x)
+        return x;
+    if (y != y)
+        return y;
+    if (x == y)
+        return y;
+    v.value = x;
+    if (x == 0.0L) {
+        w.value = y;
+        v.parts.sign_exponent = w.parts.sign_exponent & 0x8000;
+        v.parts.mantissa = 1ULL;
+        return v.value;
+    }
+    exponent = v.parts.sign_exponent & 0x7fff;
+    /* A pseudo-denormal is stepped from its value, as glibc does. */
+    if (exponent == 0 && (v.parts.mantissa >> 63) != 0)
+        exponent = 1;
+    fraction = v.parts.mantissa & 0x7fffffffffffffffULL;
+    if ((x < y) == (x > 0.0L)) {
+        if (fraction == 0x7fffffffffffffffULL) {
+            fraction = 0;
+            exponent += 1;
+        } else {
+            fraction += 1;
+        }
+    } else if (fraction == 0) {
+        fraction = 0x7fffffffffffffffULL;
+        exponent -= 1;
+    } else {
+        fraction -= 1;
+    }
+    v.parts.mantissa = fraction | (exponent != 0 ? 0x8000000000000000ULL : 0ULL);
+    v.parts.sign_exponent = (unsigned short)((v.parts.sign_exponent & 0x8000) | exponent);
+    return v.value;
+}
+
+long double
+nexttowardl(long double x, long double y)
+{
+    return nextafterl(x, y);
+}
+
+/* glibc's remainder-by-parts: |x| reduced below 8|y| (fmod, exact), then
+   the quotient's last three bits by exact subtractions of 4|y|, 2|y| and
+   |y|, halfway cases to an even quotient; the multiples of |y| are only
+   formed below LDBL_MAX. */
+long double
+remquol(long double x, long double y, int *quo)
+{
+    long double ax = __builtin_fabsl(x), ay = __builtin_fabsl(y);
+    int quotient = 0;
+    if (x != x || y != y || __builtin_isinf(x) || y == 0.0L) {
+        *quo = 0;
+        return remainderl(x, y);
+    }
+    if (ay <= 0x1.fffffffffffffffep16380L)
+        ax = fmodl(ax, 8.0L * ay);
+    if (ay <= 0x1.fffffffffffffffep16381L && ax >= 4.0L * ay) {
+        ax -= 4.0L * ay;
+        quotient += 4;
+    }
+    if (ay <= 0x1.fffffffffffffffep16382L && ax >= 2.0L * ay) {
+        ax -= 2.0L * ay;
+        quotient += 2;
+    }
+    if (ay < 0x1p-16381L) {
+        if (ax + ax > ay) {
+            ax -= ay;
+            quotient += 1;
+            if (ax + ax >= ay) {
+                ax -= ay;
+                quotient += 1;
+            }
+        }
+    } else if (ax > 0.5L * ay) {
+        ax -= ay;
+        quotient += 1;
+        if (ax >= 0.5L * ay) {
+            ax -= ay;
+            quotient += 1;
+        }
+    }
+    if (ax == 0.0L)
+        ax = 0.0L;
+    *quo = __builtin_signbit(x) != __builtin_signbit(y) ? -quotient : quotient;
+    return __builtin_signbit(x) ? -ax : ax;
 }
 
 /* complex.h: the parts of a complex number and its conjugate. */

@@ -125,9 +125,25 @@ impl<'a> Symex<'a> {
             ("fma", &[x, y, z]) => self.store.mk(Op::FpFma, &[rm, x, y, z]),
             ("remainder", &[x, y]) => self.store.mk(Op::FpRem, &[x, y]),
             (_, &[x, y]) => self.fmod(rm, x, y),
+            (_, &[x]) => return Ok(Some(self.round_to_integral(base, rm, x, values[0], ty))),
             _ => unreachable!("arity checked"),
         };
         Ok(Some(self.bits_of_fp(result, ty)))
+    }
+
+    /// `trunc`, `floor`, `ceil`, `round` (halfway cases away from zero),
+    /// `rint` and `nearbyint` (in the current mode `rm`) of the float term
+    /// `x` whose bits are `bits`: a NaN operand is returned as it is, as
+    /// the interpreter does.
+    fn round_to_integral(&mut self, base: &str, rm: TermId, x: TermId, bits: TermId, ty: TypeId) -> TermId {
+        let mode = match ir::intrinsics::fixed_integral_rounding(base) {
+            Some(fixed) => self.store.rm_const(smt_rounding(fixed)),
+            None => rm,
+        };
+        let rounded = self.store.mk(Op::FpRoundToIntegral, &[mode, x]);
+        let rounded = self.bits_of_fp(rounded, ty);
+        let nan = self.store.mk(Op::FpIsNaN, &[x]);
+        self.store.ite(nan, bits, rounded)
     }
 
     /// `fmod(x, y)`: the IEEE remainder, moved by one exact step of `|y|`

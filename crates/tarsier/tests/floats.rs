@@ -310,3 +310,66 @@ fn strtod_family_is_exact_on_short_decimal_constants() {
     let hexadecimal = program("strtod(\"0x1p3\", 0) == 8.0");
     assert_eq!(verdict("floats-strtod-hexadecimal", &hexadecimal, &[]), "VERIFICATION UNKNOWN");
 }
+
+#[test]
+fn long_double_math_functions_match_glibc_on_constants() {
+    if !front_end_ready("floats-long-double-math") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <float.h>\n#include <assert.h>\n\
+             int main(void) {{\n\
+               long double tiny = 0x1p-16445L, ip, r; int e, q;\n\
+               assert(truncl(-2.5L) == -2.0L && floorl(-2.5L) == -3.0L && ceill(-2.5L) == -2.0L && signbit(ceill(-0.5L)));\n\
+               assert(roundl(-0.5L) == -1.0L && rintl(2.5L) == 2.0L && nearbyintl(-3.5L) == -4.0L && isnan(floorl(NAN)));\n\
+               assert(roundl(0x1p62L + 0.5L) == 0x1p62L + 1.0L && truncl(9223372036854775807.5L) == 9223372036854775807.0L);\n\
+               assert(lroundl(-2.5L) == -3 && llrintl(2.5L) == 2 && lrintl(3.5L) == 4);\n\
+               assert(fminl(NAN, 1.5L) == 1.5L && fmaxl(2.0L, NAN) == 2.0L && fdiml(1.0L, 3.0L) == 0.0L);\n\
+               assert(signbit(fminl(-0.0L, 0.0L)) && signbit(fmaxl(0.0L, -0.0L)) && !signbit(fmin(-0.0, 0.0)));\n\
+               assert(frexpl(48.0L, &e) == 0.75L && e == 6 && frexpl(tiny, &e) == 0.5L && e == -16444);\n\
+               assert(ldexpl(1.0L, -16445) == tiny && ldexpl(1.0L, -16446) == 0.0L && scalbnl(1.0L, 16384) == INFINITY);\n\
+               assert(ilogbl(tiny) == -16445 && ilogbl(0.0L) == FP_ILOGB0 && logbl(0x1p100L) == 100.0L && logbl(0.0L) == -INFINITY);\n\
+               assert(modfl(-3.25L, &ip) == -0.25L && ip == -3.0L && fabsl(-2.0L) == 2.0L && copysignl(2.0L, -0.0L) == -2.0L);\n\
+               assert(nextafterl(1.0L, 2.0L) == 1.0L + 0x1p-63L && nextafterl(0.0L, -1.0L) == -tiny);\n\
+               assert(nextafterl(0x1p-16382L, 0.0L) == 0x1p-16382L - tiny && nextafterl(LDBL_MAX, INFINITY) == INFINITY);\n\
+               assert(nexttoward(1.0, 2.0L) == 1.0 + 0x1p-52 && nexttowardf(1.0f, 1.0L + 0x1p-60L) == 1.0f + 0x1p-23f);\n\
+               assert(sqrtl(4.0L) == 2.0L && fmal(2.0L, 3.0L, 1.0L) == 7.0L && fmodl(7.0L, 2.0L) == 1.0L);\n\
+               r = remquol(-10.0L, 3.0L, &q);\n\
+               assert(r == -1.0L && q == -3 && remquol(7.0L, 2.0L, &q) == -1.0L && q == 4);\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts(
+        "floats-long-double-math",
+        &program("nexttowardl(-1.0L, 0.0L) == -1.0L + 0x1p-64L"),
+        &program("nexttowardl(-1.0L, 0.0L) == -1.0L + 0x1p-63L"),
+        &[],
+    );
+}
+
+#[test]
+fn long_double_rounding_and_stepping_hold_for_every_operand() {
+    if !front_end_ready("floats-long-double-symbolic") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <float.h>\n#include <assert.h>\n\
+             long double __VERIFIER_nondet_long_double(void);\n\
+             int main(void) {{\n\
+               long double x = __VERIFIER_nondet_long_double();\n\
+               if (!isfinite(x)) return 0;\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-long-double-floor", &program("floorl(x) <= x"), &program("truncl(x) <= x"), &[]);
+    assert_verdicts(
+        "floats-long-double-nextafter",
+        &program("nextafterl(x, INFINITY) > x"),
+        &program("nextafterl(x, -INFINITY) > -LDBL_MAX"),
+        &[],
+    );
+}
