@@ -519,22 +519,29 @@ impl<'a> Symex<'a> {
             let o = self.objects.add(ObjectKind::ReturnValue { frame: id }, format!("{}#return", function.name), size);
             self.frames.last_mut().expect("pushed").return_object = Some(o);
         }
-        if args.len() < function.params.len() {
-            return Err(Stop::unsupported(
-                format!("call of `{}` with {} arguments for {} parameters", function.name, args.len(), function.params.len()),
-                self.loc,
-            ));
-        }
-        for (&param, &value) in function.params.iter().zip(args) {
+        for (index, &param) in function.params.iter().enumerate() {
             let o = self.variable_object(param)?;
             let ty = self.program.symbols[param].ty;
-            let m = repr::to_memory(self.program, self.store, ty, value, self.loc)?;
+            let m = match args.get(index) {
+                Some(&value) => repr::to_memory(self.program, self.store, ty, value, self.loc)?,
+                // A call through an unprototyped declaration may leave
+                // parameters out (undefined behaviour); as compiled by gcc
+                // they hold whatever their registers held: inputs, in the
+                // order the interpreter asks for them.
+                None => {
+                    let name = self.program.symbols[param].display_name.clone();
+                    let sort = self.objects.get(o).value_sort(self.store);
+                    let value = self.store.var(&name, sort);
+                    self.record_input(value, Some(ty), InputKind::Uninitialized(name));
+                    value
+                }
+            };
             self.state.set_value(o, m);
         }
         match function.variadic_area {
             Some(area) => {
                 let fixed = function.params.len();
-                self.fill_variadic_area(area, &args[fixed..], arg_types.get(fixed..).unwrap_or_default())
+                self.fill_variadic_area(area, args.get(fixed..).unwrap_or_default(), arg_types.get(fixed..).unwrap_or_default())
             }
             None => Ok(()),
         }

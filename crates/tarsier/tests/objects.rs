@@ -1,6 +1,7 @@
 //! Objects the C standard leaves odd and GNU C allows: types of size zero
 //! (empty structs and unions, zero-length arrays) and tentative
-//! definitions of arrays of unknown size. Each program has the verdict
+//! definitions of arrays of unknown size; and calls through unprototyped
+//! declarations that leave parameters out. Each program has the verdict
 //! gcc's semantics give it; a FALSE must also be confirmed by the
 //! interpreter's replay, so these tests check symex and `ir::interp` agree.
 
@@ -76,4 +77,17 @@ int a[];\n";
     let past = "int a[][2];
 int main(void) { a[1][0] = 5; return 0; }\n";
     assert_verdict("tentative_past_the_element", past, &[], FAILED);
+}
+
+#[test]
+fn parameters_an_unprototyped_call_leaves_out_hold_unknown_values() {
+    let uses_missing = "#include <assert.h>
+void g(int x, int y) { assert(x == 5); assert(y == 0); }
+void trampoline(void (*f)()) { f(5); }
+int main(void) { trampoline(g); return 0; }\n";
+    assert_verdict("missing_parameter_used", uses_missing, &[], FAILED);
+    let ignores_missing = "#include <assert.h>
+int g(int x, int y) { return x + 1; }
+int main(void) { int (*f)() = g; assert(f(5) == 6); return 0; }\n";
+    assert_verdict("missing_parameter_unused", ignores_missing, &[], SUCCESSFUL);
 }
