@@ -224,7 +224,12 @@ impl Run<'_> {
         let reason = match self.solve(solver, any) {
             SatResult::Unsat => return None,
             SatResult::Sat => {
-                let what: Vec<&str> = approximations.iter().map(|(_, a)| a.what.as_str()).collect();
+                let mut what: Vec<&str> = Vec::new();
+                for (_, a) in &approximations {
+                    if !what.contains(&a.what.as_str()) {
+                        what.push(&a.what);
+                    }
+                }
                 format!("no violation found, but the model is approximate: {}", what.join("; "))
             }
             SatResult::Unknown(reason) => reason,

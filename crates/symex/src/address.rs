@@ -12,11 +12,16 @@
 //! object: the invalid object, with the address as offset. The solver
 //! picks the bases; a counterexample hands them to the replay, whose
 //! interpreter resolves addresses by the same rule.
+//!
+//! Memory holds pointers as (object, offset) bits, and the interpreter's
+//! bytes hold addresses; they meet where a pointer is read from bytes that
+//! no pointer was stored into (uninitialized memory, nondet values written
+//! byte by byte): both then take the bytes as an integer address.
 
 use crate::exec::Symex;
 use crate::memory::{ObjectId, ObjectKind, INVALID_OBJECT, NULL_OBJECT};
 use ir::{DataModel, Type};
-use smt::{BvValue, Sort, TermId};
+use smt::{BvValue, Op, Sort, TermId};
 
 /// Objects lie below this address: user space on x86-64 (so an address
 /// that names no object still fits a pointer's offset field), the whole
@@ -28,7 +33,75 @@ fn address_limit(model: DataModel) -> u128 {
     }
 }
 
+/// Most term nodes [`Symex::holds_only_input_bits`] visits before it
+/// gives up (answering no, which keeps the value as it is).
+const INPUT_BITS_WALK_LIMIT: usize = 4096;
+
 impl Symex<'_> {
+    /// `bits`, read from memory as a pointer: when they come from inputs
+    /// only, an integer address (as the interpreter reads bytes without a
+    /// stored pointer), else the stored (object, offset) pointer.
+    pub(crate) fn pointer_from_memory(&mut self, bits: TermId) -> TermId {
+        if self.holds_only_input_bits(bits) {
+            self.address_to_pointer(bits)
+        } else {
+            bits
+        }
+    }
+
+    /// Whether every bit of `term` comes from an input value or is a zero
+    /// constant, with at least one input among them (read through `ite`,
+    /// concatenation, extraction and zero extension).
+    fn holds_only_input_bits(&self, term: TermId) -> bool {
+        let Some(width) = self.store.sort(term).bv_width() else { return false };
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![(term, 0, width)];
+        let mut inputs = 0usize;
+        while let Some((t, lo, hi)) = stack.pop() {
+            if !seen.insert((t, lo, hi)) {
+                continue;
+            }
+            if seen.len() > INPUT_BITS_WALK_LIMIT {
+                return false;
+            }
+            if self.input_values.contains(&t) {
+                inputs += 1;
+                continue;
+            }
+            if let Some(value) = self.store.as_bv_const(t) {
+                if value.extract(hi - 1, lo).is_zero() {
+                    continue;
+                }
+                return false;
+            }
+            let args = self.store.args(t);
+            match self.store.op(t) {
+                Some(Op::Ite) => {
+                    stack.push((args[1], lo, hi));
+                    stack.push((args[2], lo, hi));
+                }
+                Some(Op::Concat) => {
+                    let Some(low_width) = self.store.sort(args[1]).bv_width() else { return false };
+                    if lo < low_width {
+                        stack.push((args[1], lo, hi.min(low_width)));
+                    }
+                    if hi > low_width {
+                        stack.push((args[0], lo.max(low_width) - low_width, hi - low_width));
+                    }
+                }
+                Some(Op::Extract { lo: inner, .. }) => stack.push((args[0], lo + inner, hi + inner)),
+                Some(Op::ZeroExtend(_)) => {
+                    let Some(inner_width) = self.store.sort(args[0]).bv_width() else { return false };
+                    if lo < inner_width {
+                        stack.push((args[0], lo, hi.min(inner_width)));
+                    }
+                }
+                _ => return false,
+            }
+        }
+        inputs > 0
+    }
+
     /// The alignment every run gives `object`'s address: its type's, what
     /// its declaration asks for, and the ABI's rules for arrays and heap
     /// blocks.
@@ -146,8 +219,11 @@ impl Symex<'_> {
         let fits = self.store.eq(back, address);
         if !self.store.is_true(fits) {
             let misses = self.store.not(fits);
-            let what = format!("an integer cast to a pointer that addresses no object and does not fit {offset_bits} offset bits");
+            let what = format!("a pointer made from an integer that addresses no object and does not fit {offset_bits} offset bits");
             self.approximate_when(misses, what);
+            // Only a fitting address is replayed as the model reads it.
+            let replayable = self.store.implies(self.state.guard, fits);
+            self.equation.preferences.push(replayable);
         }
         let invalid = self.layout.object_number_term(self.store, INVALID_OBJECT);
         let mut pointer = self.store.concat(invalid, low);

@@ -88,6 +88,10 @@ pub(crate) struct Symex<'a> {
     pub(crate) quantifiers: Vec<crate::quantifier::Scope>,
     /// Where an assumption was made inside a quantifier's body (unsupported).
     pub(crate) assumed_in_quantifier: Option<Loc>,
+    /// The values of inputs whose bits hold no pointer (uninitialized
+    /// memory, nondet integers): a pointer read from them is an address
+    /// (see `crate::address`).
+    pub(crate) input_values: std::collections::HashSet<TermId>,
 }
 
 impl<'a> Symex<'a> {
@@ -115,6 +119,7 @@ impl<'a> Symex<'a> {
             uninterpreted_calls: HashMap::new(),
             quantifiers: Vec::new(),
             assumed_in_quantifier: None,
+            input_values: Default::default(),
         }
     }
 
@@ -195,7 +200,22 @@ impl<'a> Symex<'a> {
     }
 
     pub fn record_input(&mut self, value: TermId, ty: Option<ir::TypeId>, kind: InputKind) {
+        if self.holds_no_pointer(&kind, ty) {
+            self.input_values.insert(value);
+        }
         self.equation.inputs.push(Input { guard: self.state.guard, loc: self.loc, ty, value, kind });
+    }
+
+    /// Whether an input's bits hold no pointer: uninitialized memory and
+    /// nondet non-pointer values do; a nondet or external pointer value is
+    /// a pointer of unknown origin (it may point to any object), and the
+    /// entry function's arguments are the environment's.
+    fn holds_no_pointer(&self, kind: &InputKind, ty: Option<ir::TypeId>) -> bool {
+        match kind {
+            InputKind::Uninitialized(_) => true,
+            InputKind::Nondet | InputKind::ExternalCall(_) => ty.is_some_and(|ty| !self.program.types.is_pointer(ty)),
+            InputKind::EntryArgument(_) | InputKind::AllocationFailure => false,
+        }
     }
 
     // ----- equation -----

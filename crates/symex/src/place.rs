@@ -386,7 +386,13 @@ impl<'a> Symex<'a> {
         let raw = self.read_place_bits(place, bits)?;
         match place.bit_field {
             Some((_, signed)) => self.bit_field_value(raw, ty, signed),
-            None => repr::from_memory(self.program, self.store, ty, raw, self.loc),
+            None => {
+                let value = repr::from_memory(self.program, self.store, ty, raw, self.loc)?;
+                match self.program.types.is_pointer(ty) {
+                    true => Ok(self.pointer_from_memory(value)),
+                    false => Ok(value),
+                }
+            }
         }
     }
 

@@ -97,3 +97,31 @@ int main(void) {
     let only_a = source.replace("p == &a || p == &b", "p == &a");
     assert_verdict("symbolic_index_pointer_not_a", &only_a, &[], FAILED);
 }
+
+#[test]
+fn bytes_no_pointer_was_stored_in_read_as_a_pointer_are_an_address() {
+    let low_byte = "#include <assert.h>
+int some_var;
+int main(void) {
+  void *bar = 0;
+  unsigned char *bytes = (unsigned char *)&bar;
+  bytes[0] = nondet_uchar();
+  assert((unsigned long)bar < 256);
+  assert(bar != (void *)&some_var);
+  return 0;
+}\n";
+    // Some run places `some_var` below address 256.
+    assert_verdict("raw_pointer_low_byte", low_byte, &[], FAILED);
+    let in_range_only = low_byte.replace("assert(bar != (void *)&some_var);", "");
+    assert_verdict("raw_pointer_low_byte_in_range", &in_range_only, &[], SUCCESSFUL);
+    let every_byte = "#include <assert.h>
+int some_var;
+struct holder { void *ptr; } data;
+int main(void) {
+  for (int i = 0; i < sizeof data; i++)
+    ((unsigned char *)&data)[i] = nondet_uchar();
+  assert(data.ptr != &some_var);
+  return 0;
+}\n";
+    assert_verdict("raw_pointer_every_byte", every_byte, &[], FAILED);
+}
