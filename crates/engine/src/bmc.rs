@@ -6,6 +6,7 @@
 //! values at the refuted points (a few rounds).
 
 use crate::counterexample::Target;
+use crate::quantifiers::replay_oracle::QuantifierOracle;
 use crate::quantifiers::Quantifiers;
 use crate::{counterexample, replay, Config, Outcome, Stats, Verdict};
 use bitblast::BitBlastSolver;
@@ -360,7 +361,7 @@ impl Run<'_> {
         if in_model || !cex.unmodelled_calls.is_empty() {
             return None;
         }
-        let class = replay::confirm(self.program, &cex, self.config).ok()?;
+        let class = self.confirm(&cex, &model).ok()?;
         let mut cex = cex;
         cex.property.class = class;
         Some(self.outcome(Verdict::False(Box::new(cex))))
@@ -387,7 +388,7 @@ impl Run<'_> {
             );
             return self.outcome(Verdict::Unknown(reason));
         }
-        let verdict = match replay::confirm(self.program, &cex, self.config) {
+        let verdict = match self.confirm(&cex, &model) {
             Ok(class) => {
                 let mut cex = cex;
                 cex.property.class = class;
@@ -396,6 +397,15 @@ impl Run<'_> {
             Err(reason) => Verdict::Unknown(format!("a violation of `{}` was found but {reason}", cex.property.message)),
         };
         self.outcome(verdict)
+    }
+
+    /// Replays `cex`, found in `model`, with the model's quantifiers as the
+    /// replay's oracle.
+    fn confirm(&mut self, cex: &crate::Counterexample, model: &Model) -> Result<PropertyClass, String> {
+        let vars = &self.execution.equation.quantified_vars;
+        let store = &mut self.store;
+        let oracle = self.quantifiers.as_ref().map(|quantifiers| QuantifierOracle { store, model, quantifiers, vars });
+        replay::confirm(self.program, cex, self.config, oracle)
     }
 
     /// `--smt-formula`: the disjunction of all violation conditions.

@@ -128,6 +128,12 @@ impl Quantifiers {
         }
     }
 
+    /// `t` with the quantified terms that have stand-ins replaced by them,
+    /// so that a model of the abstraction evaluates it.
+    pub fn with_stand_ins(&self, store: &mut TermStore, t: TermId) -> TermId {
+        smt::substitute(store, &[t], &self.stand_ins)[0]
+    }
+
     /// The model of the last satisfiable [`Quantifiers::check`].
     pub fn model(&self) -> Option<&Model> {
         self.model.as_ref()
@@ -189,17 +195,25 @@ impl Quantifiers {
     /// A term for a value of the obligation's variable that falsifies its
     /// body when every other variable has its value in `model`.
     fn counterexample(&self, store: &mut TermStore, model: &Model, obligation: &Obligation) -> Result<Option<TermId>, String> {
+        let value = self.falsifying_value(store, model, obligation.var, obligation.body)?;
+        Ok(value.map(|value| instance_term(store, model, obligation, value)))
+    }
+
+    /// A value of `var` that makes `body` false when every other variable
+    /// has its value in `model` (a ground query over `var`, solved
+    /// exactly), or `None` when there is none.
+    fn falsifying_value(&self, store: &mut TermStore, model: &Model, var: TermId, body: TermId) -> Result<Option<smt::Value>, String> {
         if self.depth >= MAX_DEPTH {
             return Err("unsupported: quantifiers nested too deeply".into());
         }
-        let var = store.as_var(obligation.var).expect("bound variables are variables");
+        let bound = store.as_var(var).expect("bound variables are variables");
         let mut fixed = FxHashMap::default();
-        for other in unbound_vars(store, &[obligation.body]).into_iter().filter(|&v| v != var) {
+        for other in unbound_vars(store, &[body]).into_iter().filter(|&v| v != bound) {
             let value = Evaluator::new(store, model).eval(store.var_term(other)).map_err(|e| e.to_string())?;
             let constant = store.constant(value);
             fixed.insert(store.var_term(other), constant);
         }
-        let violated = store.not(obligation.body);
+        let violated = store.not(body);
         let query = smt::substitute(store, &[violated], &fixed)[0];
         let mut inner = Quantifiers { depth: self.depth + 1, ..Quantifiers::new(self.deadline) };
         let abstracted = inner.abstract_term(store, query);
@@ -208,10 +222,20 @@ impl Quantifiers {
             SatResult::Unknown(reason) => Err(reason),
             SatResult::Sat => {
                 let found = inner.model.as_ref().expect("set on Sat");
-                let value = Evaluator::new(store, found).eval(obligation.var).map_err(|e| e.to_string())?;
-                Ok(Some(instance_term(store, model, obligation, value)))
+                Evaluator::new(store, found).eval(var).map(Some).map_err(|e| e.to_string())
             }
         }
+    }
+
+    /// A value of `binder`'s variable that decides it (makes a `forall`
+    /// body false, an `exists` body true) when every other variable has
+    /// its value in `model`, or `None` when no value does.
+    pub fn deciding_value(&self, store: &mut TermStore, model: &Model, binder: &Binder) -> Result<Option<smt::Value>, String> {
+        let refuted = match binder.quantifier {
+            Quantifier::Forall => binder.body,
+            Quantifier::Exists => store.not(binder.body),
+        };
+        self.falsifying_value(store, model, binder.var, refuted)
     }
 }
 
@@ -245,5 +269,6 @@ fn is_true(store: &TermStore, model: &Model, t: TermId) -> Result<bool, String> 
     }
 }
 
+pub(crate) mod replay_oracle;
 #[cfg(test)]
 mod tests;

@@ -1,11 +1,14 @@
 //! Replay of a counterexample with the IR interpreter: the inputs are fed
 //! back in order, matched by kind (symex and the interpreter may interleave
 //! different kinds of request differently), and the run must end in a
-//! violation of the same property class at the same location.
+//! violation of the same property class at the same location. Quantifiers
+//! the interpreter cannot decide by itself are put to the engine's oracle
+//! (`quantifiers::replay_oracle`).
 
 use crate::counterexample::InputValue;
+use crate::quantifiers::replay_oracle::QuantifierOracle;
 use crate::{Config, Counterexample};
-use ir::interp::{self, InputKind as Request, InputRequest, Outcome, UbKind};
+use ir::interp::{self, InputKind as Request, InputRequest, Outcome, QuantifierDecision, UbKind};
 use ir::{Program, PropertyClass};
 use symex::InputKind;
 
@@ -34,6 +37,7 @@ struct Inputs<'a> {
     values: &'a [InputValue],
     used: Vec<bool>,
     witnesses: &'a [(ir::Loc, Vec<u8>)],
+    oracle: Option<QuantifierOracle<'a>>,
 }
 
 impl interp::InputProvider for Inputs<'_> {
@@ -54,13 +58,25 @@ impl interp::InputProvider for Inputs<'_> {
     fn quantifier_witnesses(&mut self, loc: ir::Loc) -> Vec<Vec<u8>> {
         self.witnesses.iter().filter(|(at, _)| *at == loc).map(|(_, bytes)| bytes.clone()).collect()
     }
+
+    fn decide_quantifier(&mut self, loc: ir::Loc, tried: &[Vec<u8>]) -> QuantifierDecision {
+        match &mut self.oracle {
+            Some(oracle) => oracle.decide(loc, tried),
+            None => QuantifierDecision::Unknown,
+        }
+    }
 }
 
 /// Checks that the interpreter reaches the counterexample's violation;
 /// on success returns the property class the replay established (a leak
 /// found by the cleanup check is a memtrack leak when unreachable; only
 /// ESBMC's leak check looks at the heap when the program aborts).
-pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) -> Result<PropertyClass, String> {
+pub(crate) fn confirm(
+    program: &Program,
+    cex: &Counterexample,
+    config: &Config,
+    oracle: Option<QuantifierOracle<'_>>,
+) -> Result<PropertyClass, String> {
     let unwinding = cex.property.class == PropertyClass::UnwindingAssertion;
     let interp_config = interp::Config {
         step_limit: REPLAY_STEP_LIMIT,
@@ -71,7 +87,7 @@ pub(crate) fn confirm(program: &Program, cex: &Counterexample, config: &Config) 
         addresses: cex.addresses.clone(),
         ..interp::Config::default()
     };
-    let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], witnesses: &cex.witnesses };
+    let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], witnesses: &cex.witnesses, oracle };
     let run = interp::run(program, &interp_config, &mut inputs);
     let expected = cex.property.class;
     let agrees = match &run.outcome {

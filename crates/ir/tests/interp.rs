@@ -743,3 +743,68 @@ fn main_gets_a_hosted_argc_and_argv() {
     let too_long = vec![int_input(2), 3u32.to_le_bytes().to_vec(), contents(3), (1u32 << 20).to_le_bytes().to_vec()];
     assert!(matches!(b.run(too_long), Outcome::AssumptionViolated { .. }));
 }
+
+/// Answers quantifier questions as told and records the values it was
+/// shown as tried.
+struct Oracle {
+    answer: interp::QuantifierDecision,
+    tried: Vec<Vec<u8>>,
+}
+
+impl interp::InputProvider for Oracle {
+    fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>> {
+        Some(vec![0; request.size as usize])
+    }
+    fn decide_quantifier(&mut self, _loc: Loc, tried: &[Vec<u8>]) -> interp::QuantifierDecision {
+        self.tried = tried.to_vec();
+        self.answer.clone()
+    }
+}
+
+/// `r = quantifier x. x != 7; return r;` over a 32-bit `x`, which the
+/// interpreter cannot enumerate.
+fn quantifier_program(quantifier: ir::Quantifier) -> Builder {
+    let mut b = Builder::new();
+    let main = b.main();
+    let x = b.local(main, "x", b.int);
+    let r = b.local(main, "r", b.int);
+    let body = b.bin(BinOp::Ne, b.var(x), b.c(7));
+    b.body(
+        main,
+        vec![
+            InstrKind::Decl(x),
+            InstrKind::Decl(r),
+            InstrKind::QuantifierBegin { quantifier, bound: b.var(x) },
+            InstrKind::QuantifierEnd { lhs: b.var(r), body },
+            ret(b.var(r)),
+        ],
+    );
+    b
+}
+
+fn run_with_oracle(b: &Builder, answer: interp::QuantifierDecision) -> (Outcome, Vec<Vec<u8>>) {
+    let mut oracle = Oracle { answer, tried: Vec::new() };
+    let outcome = interp::run(&b.p, &Config::default(), &mut oracle).outcome;
+    (outcome, oracle.tried)
+}
+
+#[test]
+fn a_wide_quantifier_is_decided_by_the_providers_answer_and_checked_values() {
+    use interp::QuantifierDecision::*;
+    let forall = quantifier_program(ir::Quantifier::Forall);
+    // Zero is tried first and does not decide `forall x. x != 7`.
+    let (outcome, tried) = run_with_oracle(&forall, Unknown);
+    assert!(matches!(outcome, Outcome::Unsupported(_)), "{outcome:?}");
+    assert_eq!(tried, vec![vec![0; 4]]);
+    // A value the provider names is run: 7 refutes the body.
+    assert_eq!(run_with_oracle(&forall, DecidedBy(int_input(7))).0, Outcome::Completed(0));
+    // A named value that does not decide it is not believed.
+    assert!(matches!(run_with_oracle(&forall, DecidedBy(int_input(8))).0, Outcome::Unsupported(_)));
+    // "No value decides it" is the provider's to say.
+    assert_eq!(run_with_oracle(&forall, NoValueDecides).0, Outcome::Completed(1));
+    let exists = quantifier_program(ir::Quantifier::Exists);
+    // Zero already decides `exists x. x != 7`: the provider is not asked.
+    let (outcome, tried) = run_with_oracle(&exists, NoValueDecides);
+    assert_eq!(outcome, Outcome::Completed(1));
+    assert!(tried.is_empty());
+}

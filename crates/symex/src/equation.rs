@@ -74,6 +74,9 @@ pub struct QuantifiedVar {
     /// The variable's memory bits (a term over `var`).
     pub memory: TermId,
     pub loc: Loc,
+    /// Executed inside another quantifier's body (so terms over `var` may
+    /// have that quantifier's variable free).
+    pub nested: bool,
 }
 
 /// Something symex did not model exactly.

@@ -62,7 +62,8 @@ impl<'a> Symex<'a> {
         let name = format!("{}!{}", self.program.symbols[*symbol].display_name, quantifier.intrinsic());
         let var = self.store.var(&name, sort);
         let memory = repr::to_memory(self.program, self.store, bound.ty, var, self.loc)?;
-        self.equation.quantified_vars.push(QuantifiedVar { var, memory, loc: self.loc });
+        let nested = !self.quantifiers.is_empty();
+        self.equation.quantified_vars.push(QuantifiedVar { var, memory, loc: self.loc, nested });
         let scope = Scope {
             quantifier,
             frame: self.frames.len() - 1,

@@ -1,8 +1,8 @@
 //! `__ESBMC_forall` and `__ESBMC_exists` end to end: bodies with calls and
 //! loops, nested alternations, quantifiers under assumptions, assertions and
 //! in value position, checks inside bodies, and the replay of each FALSE
-//! (by enumeration for small variables, by witnesses for wide ones, UNKNOWN
-//! when neither decides).
+//! (by enumeration for small variables, by witnesses or the engine's
+//! ground query for wide ones, UNKNOWN when none decides).
 
 mod common;
 use common::*;
@@ -33,13 +33,30 @@ fn an_existential_needs_a_witness() {
     // A char ranges over 256 values: the replay enumerates them.
     let fails = "int main() { char c; __ESBMC_assert(__ESBMC_exists(&c, c * c == 2), \"no root\"); }\n";
     assert_verdict("quantifier_exists_char_fails", fails, &[], "VERIFICATION FAILED");
-    // An int's 2^32 values are not enumerated: without a witness the
-    // replay cannot decide, so the answer is UNKNOWN, never a guess.
-    let undecided = "int main() { int v; __ESBMC_assert(__ESBMC_exists(&v, v * v == 2), \"no root\"); }\n";
-    let answer = verdict("quantifier_exists_int_undecided", undecided, &[]);
-    if front_end_ready("quantifier_exists_int_undecided") {
-        assert!(answer.starts_with("VERIFICATION UNKNOWN") && answer.contains("witnesses do not decide"), "{answer}");
+    // An int's 2^32 values are not enumerated and no witness exists: the
+    // replay asks the engine, which solves the body at the run's values.
+    let no_root = "int main() { int v; __ESBMC_assert(__ESBMC_exists(&v, v * v == 2), \"no root\"); }\n";
+    assert_verdict("quantifier_exists_int_decided", no_root, &[], "VERIFICATION FAILED");
+    let first_match = "int find(int v, int *vec) { for (int i = 0; i < 3; ++i) if (vec[i] == v) return i; return -1; }
+int main() { int vec[3] = {5, 5, 6}; int v;
+  __ESBMC_assert(__ESBMC_exists(&v, find(v, vec) == 1), \"no first match at 1\"); }\n";
+    assert_verdict("quantifier_exists_call_decided", first_match, &[], "VERIFICATION FAILED");
+    // An inner quantifier is not one the engine answers for on its own:
+    // when no witness decides it, the answer is UNKNOWN, never a guess.
+    let nested = "int main() { int a, b;
+  __ESBMC_assert(__ESBMC_forall(&a, __ESBMC_exists(&b, b * b == a)), \"every int a square\"); }\n";
+    let answer = verdict("quantifier_nested_undecided", nested, &[]);
+    if front_end_ready("quantifier_nested_undecided") {
+        assert!(answer.starts_with("VERIFICATION UNKNOWN") && answer.contains("nor the engine decide it"), "{answer}");
     }
+}
+
+#[test]
+fn an_assumed_universal_over_an_int_is_decided_in_the_replay() {
+    let source = "int main() { int a[4], b[4], i, j;
+  __ESBMC_assume(__ESBMC_forall(&j, !(0 <= j && j < 4) || b[j] == 7));
+  __ESBMC_assert(__ESBMC_forall(&i, !(0 <= i && i < 4) || a[i] != a[0]), \"distinct from the first\"); }\n";
+    assert_verdict("quantifier_assumed_int_replayed", source, &[], "VERIFICATION FAILED");
 }
 
 #[test]

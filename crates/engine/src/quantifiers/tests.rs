@@ -76,3 +76,31 @@ fn nested_universals_are_refuted_through_their_counterexamples() {
     let refuted = s.not(outer);
     assert_eq!(check(&mut s, refuted).0, SatResult::Sat);
 }
+
+#[test]
+fn a_quantifier_is_decided_at_the_values_a_model_gives_its_free_variables() {
+    let mut s = TermStore::new();
+    let x = s.var("x", Sort::BitVec(8));
+    let y = s.var("y", Sort::BitVec(8));
+    let mut model = Model::new();
+    model.set(s.as_var(y).unwrap(), smt::Value::Bv(smt::BvValue::from_u64(8, 5)));
+    let quantifiers = Quantifiers::new(None);
+    // ∀x. x ≠ y is decided by x = y = 5.
+    let same = s.eq(x, y);
+    let differs = s.not(same);
+    let forall = Binder { quantifier: Quantifier::Forall, var: x, body: differs };
+    let found = quantifiers.deciding_value(&mut s, &model, &forall).unwrap();
+    assert_eq!(found, Some(smt::Value::Bv(smt::BvValue::from_u64(8, 5))));
+    // ∃x. x·x = y has no witness: 5 is not a square modulo 256.
+    let square = s.mk(smt::Op::BvMul, &[x, x]);
+    let root = s.eq(square, y);
+    let exists = Binder { quantifier: Quantifier::Exists, var: x, body: root };
+    assert_eq!(quantifiers.deciding_value(&mut s, &model, &exists).unwrap(), None);
+    // With y = 4 it has one (x = 2 or another root), and the value found
+    // satisfies the body.
+    model.set(s.as_var(y).unwrap(), smt::Value::Bv(smt::BvValue::from_u64(8, 4)));
+    let witness = quantifiers.deciding_value(&mut s, &model, &exists).unwrap().expect("4 is a square");
+    let witness = s.constant(witness);
+    let at_witness = instantiate(&mut s, &exists, witness);
+    assert_eq!(smt::eval(&s, at_witness, &model), Ok(smt::Value::Bool(true)));
+}

@@ -32,7 +32,8 @@
 //!   (4 bytes, at most 4096) and its contents.
 //!
 //! Quantifiers run their body for the values of the bound variable that
-//! decide them (see `quantifier`); inside a body, inputs are zero.
+//! decide them, or ask the input provider when those it knows do not (see
+//! `quantifier`); inside a body, inputs are zero.
 //!
 //! Functions with a body always run their body; the built-in library
 //! functions (assumptions, assertions, `malloc` and friends, `mem*`,
@@ -168,6 +169,24 @@ pub trait InputProvider {
     fn quantifier_witnesses(&mut self, _loc: Loc) -> Vec<Vec<u8>> {
         Vec::new()
     }
+    /// Decides the quantifier at `loc` whose body did not decide it at any
+    /// of the values `tried` (a `forall` body held, an `exists` body did
+    /// not): a value that decides it, or that none does. Only a provider
+    /// that solves the body exactly may answer [`QuantifierDecision::NoValueDecides`];
+    /// a value it offers is checked by running the body.
+    fn decide_quantifier(&mut self, _loc: Loc, _tried: &[Vec<u8>]) -> QuantifierDecision {
+        QuantifierDecision::Unknown
+    }
+}
+
+/// An input provider's answer to [`InputProvider::decide_quantifier`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuantifierDecision {
+    Unknown,
+    /// The bound variable's value (little-endian bytes) that decides it.
+    DecidedBy(Vec<u8>),
+    /// No value decides it: a `forall` holds, an `exists` does not.
+    NoValueDecides,
 }
 
 impl<F: FnMut(&InputRequest) -> Option<Vec<u8>>> InputProvider for F {

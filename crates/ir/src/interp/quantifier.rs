@@ -6,16 +6,20 @@
 //! the quantifier exactly. A wider one is tried at the values the input
 //! provider offers as witnesses (a counterexample's choices for that
 //! quantifier) and at zero: one value where a `forall` body is false (an
-//! `exists` body true) decides it; when none is, the run cannot go on and
-//! ends [`Outcome::Unsupported`] — the interpreter never guesses a
-//! quantifier's value. Inputs asked inside a body are zero and not taken
-//! from the provider, so the counterexample's inputs stay in step.
+//! `exists` body true) decides it. When none is and no other quantifier's
+//! body is running (the program's state alone fixes the body), the
+//! provider is asked to decide it (an engine solves the body exactly): a
+//! value it names is run like the others, and only its answer that no
+//! value decides ends the search without one. Otherwise the run cannot go on and ends
+//! [`Outcome::Unsupported`] — the interpreter never guesses a quantifier's
+//! value. Inputs asked inside a body are zero and not taken from the
+//! provider, so the counterexample's inputs stay in step.
 
 use super::eval::Place;
 use super::exec::Flow;
 use super::memory::{Bytes, Memory, ObjectId};
 use super::unwind::LoopCounts;
-use super::Outcome;
+use super::{Outcome, QuantifierDecision};
 use crate::instr::Quantifier;
 use crate::loc::Loc;
 use crate::program::SymbolId;
@@ -61,6 +65,9 @@ pub(super) struct QuantifierRun {
     candidates: Candidates,
     /// The candidates are every value of the type.
     exhaustive: bool,
+    loc: Loc,
+    /// The input provider was asked to decide it.
+    consulted: bool,
     next: u64,
     /// The state each evaluation of the body starts from.
     memory: Memory,
@@ -84,6 +91,8 @@ impl super::exec::Machine<'_> {
             size,
             candidates,
             exhaustive,
+            loc,
+            consulted: false,
             next: 0,
             memory: self.memory.clone(),
             locals: top.locals.clone(),
@@ -127,6 +136,25 @@ impl super::exec::Machine<'_> {
         self.memory.write(ptr, &Bytes::from_data(bytes)).map_err(|e| self.access_error(e))
     }
 
+    /// Asks the input provider to decide the innermost quantifier, none of
+    /// whose candidates did: its value when no value decides it, `None`
+    /// when the provider names a new candidate to run or cannot tell.
+    fn consult_provider(&mut self) -> Option<bool> {
+        let run = self.quantifiers.last_mut().expect("a quantifier is running");
+        let Candidates::Listed(tried) = &mut run.candidates else { unreachable!("enumerations are exhaustive") };
+        match self.inputs.decide_quantifier(run.loc, tried) {
+            QuantifierDecision::NoValueDecides => Some(run.quantifier == Quantifier::Forall),
+            QuantifierDecision::DecidedBy(mut value) => {
+                value.resize(run.size as usize, 0);
+                if !tried.contains(&value) {
+                    tried.push(value);
+                }
+                None
+            }
+            QuantifierDecision::Unknown => None,
+        }
+    }
+
     /// Whether a quantifier's body is running (inputs are not asked then).
     pub(super) fn in_quantifier(&self) -> bool {
         !self.quantifiers.is_empty()
@@ -137,7 +165,8 @@ impl super::exec::Machine<'_> {
     /// `lhs` and continues after `pc`.
     pub(super) fn end_quantifier(&mut self, lhs: &Expr, holds: bool, pc: usize) -> Flow<()> {
         let frame = self.frames.len() - 1;
-        let Some(run) = self.quantifiers.last().filter(|r| r.frame == frame) else {
+        let outermost = self.quantifiers.len() == 1;
+        let Some(run) = self.quantifiers.last_mut().filter(|r| r.frame == frame) else {
             return Err(self.malformed("`quantifier_end` without its `quantifier_begin`".into()));
         };
         let decided = match (run.quantifier, holds) {
@@ -145,17 +174,23 @@ impl super::exec::Machine<'_> {
             (Quantifier::Exists, true) => Some(true),
             _ if run.next < run.candidates.len() => None,
             _ if run.exhaustive => Some(run.quantifier == Quantifier::Forall),
-            _ => {
-                let what = format!(
-                    "`{}` over a {}-bit variable: the counterexample's witnesses do not decide it",
-                    run.quantifier.intrinsic(),
-                    run.size * 8
-                );
-                return Err(Outcome::Unsupported(what));
+            _ if !run.consulted && outermost => {
+                run.consulted = true;
+                self.consult_provider()
             }
+            _ => None,
         };
         let Some(value) = decided else {
-            return self.try_next_candidate();
+            let run = self.quantifiers.last().expect("checked above");
+            if run.next < run.candidates.len() {
+                return self.try_next_candidate();
+            }
+            let what = format!(
+                "`{}` over a {}-bit variable: neither the counterexample's witnesses nor the engine decide it",
+                run.quantifier.intrinsic(),
+                run.size * 8
+            );
+            return Err(Outcome::Unsupported(what));
         };
         let run = self.quantifiers.pop().expect("checked above");
         self.memory = run.memory;
