@@ -32,7 +32,9 @@ fn same_kind(mine: &InputKind, request: &Request) -> bool {
 
 /// Serves the counterexample's inputs in order per kind; a request with no
 /// matching value gets zero bytes (any value is a legal choice, and the
-/// replay's outcome is checked anyway).
+/// replay's outcome is checked anyway). Object contents are not padded:
+/// the interpreter zeroes what a short answer leaves out, without storing
+/// it, so a huge object costs only its explicit bytes.
 struct Inputs<'a> {
     values: &'a [InputValue],
     used: Vec<bool>,
@@ -51,7 +53,10 @@ impl interp::InputProvider for Inputs<'_> {
             }
             None => Vec::new(),
         };
-        bytes.resize(size, 0);
+        match request.kind {
+            Request::Uninitialized(_) => bytes.truncate(size),
+            _ => bytes.resize(size, 0),
+        }
         Some(bytes)
     }
 

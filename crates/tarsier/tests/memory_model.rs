@@ -126,3 +126,47 @@ int main(void) { int *a = malloc(2); exit(0); return 0; }\n";
     // reachability, so the answer may be UNKNOWN, never FALSE).
     assert!(!result("kept.c", kept, &memsafety).starts_with("FALSE"));
 }
+
+/// Objects far larger than the interpreter's memory limit: only the bytes
+/// a program writes cost memory, so their counterexamples replay.
+#[test]
+fn counterexamples_in_huge_objects_are_replayed() {
+    let copied = "#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void) {
+  unsigned long n = 1ul << 33;
+  char *p = malloc(n);
+  if (!p) return 0;
+  p[n - 1] = 5;
+  memcpy(p + 8, p + n - 1, 1);
+  assert(p[8] != 5);
+  free(p);
+  return 0;
+}\n";
+    assert_verdict("huge_heap_block", copied, &[], FAILED);
+    let uninitialised = "#include <assert.h>
+#include <stdlib.h>
+int main(void) {
+  int n;
+  __ESBMC_assume(n > (1 << 29));
+  char *arr = malloc(n);
+  __ESBMC_assume(arr != 0);
+  arr[n - 1] = 1;
+  assert(arr[0] == 0);
+  return 0;
+}\n";
+    assert_verdict("huge_uninitialised_block", uninitialised, &[], FAILED);
+    let vla = "#include <assert.h>
+unsigned nondet_uint(void);
+int main(void) {
+  unsigned n = nondet_uint();
+  __ESBMC_assume(n > (1u << 29));
+  char a[n];
+  a[n - 1] = 3;
+  a[0] = 1;
+  assert(a[n - 1] + a[0] != 4);
+  return 0;
+}\n";
+    assert_verdict("huge_vla", vla, &[], FAILED);
+}

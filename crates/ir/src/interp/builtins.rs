@@ -8,7 +8,7 @@
 //! provider) and has no other effect.
 
 use super::exec::{Flow, Machine};
-use super::memory::{AccessError, Bytes, ObjectKind, Pointer};
+use super::memory::{AccessError, ObjectKind, Pointer};
 use super::value::{float_library, sign_extend, Value};
 use super::{InputKind, Outcome, UbKind};
 use crate::expr::Expr;
@@ -142,8 +142,7 @@ impl Machine<'_> {
                 if library_name == "memcpy" && overlap(dest, src, len) {
                     return Err(self.ub(UbKind::OverlappingCopy));
                 }
-                let bytes = self.memory.read(src, len).map_err(|e| self.access_error(e))?;
-                self.memory.write(dest, &bytes).map_err(|e| self.access_error(e))?;
+                self.memory.copy(dest, src, len).map_err(|e| self.access_error(e))?;
                 Ok(Some(Value::Ptr(dest)))
             }
             "__ESBMC_init_object" | "__CPROVER_havoc_object" => {
@@ -153,18 +152,13 @@ impl Machine<'_> {
             }
             "memset" => {
                 let (dest, byte, len) = (self.pointer(arg(0)?)?, self.scalar(arg(1)?)?, self.size_arg(arg(2)?)?);
-                self.memory.check_access(dest, len, true).map_err(|e| self.access_error(e))?;
-                let bytes = Bytes::from_data(vec![byte as u8; len as usize]);
-                self.memory.write(dest, &bytes).map_err(|e| self.access_error(e))?;
+                self.memory.fill(dest, byte as u8, len).map_err(|e| self.access_error(e))?;
                 Ok(Some(Value::Ptr(dest)))
             }
             "memcmp" => {
                 let (a, b, len) = (self.pointer(arg(0)?)?, self.pointer(arg(1)?)?, self.size_arg(arg(2)?)?);
-                let left = self.memory.read(a, len).map_err(|e| self.access_error(e))?;
-                let right = self.memory.read(b, len).map_err(|e| self.access_error(e))?;
-                let difference = left.data.iter().zip(&right.data).find(|(x, y)| x != y);
-                let result = difference.map_or(0i128, |(x, y)| i128::from(*x) - i128::from(*y));
-                self.int_result(result as u128, ret).map(Some)
+                let difference = self.memory.compare(a, b, len).map_err(|e| self.access_error(e))?;
+                self.int_result(i128::from(difference) as u128, ret).map(Some)
             }
             "strlen" => {
                 let s = self.pointer(arg(0)?)?;
@@ -274,8 +268,7 @@ impl Machine<'_> {
         if new_ptr.is_null() {
             return Ok(new);
         }
-        let bytes = self.memory.read(old, kept).map_err(|e| self.access_error(e))?;
-        self.memory.write(new_ptr, &bytes).map_err(|e| self.access_error(e))?;
+        self.memory.copy(new_ptr, old, kept).map_err(|e| self.access_error(e))?;
         self.memory.free(old).map_err(|e| self.access_error(e))?;
         Ok(new)
     }

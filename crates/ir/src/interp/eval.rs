@@ -648,15 +648,17 @@ impl Machine<'_> {
         self.decode(Bytes::from_data(bytes), ty)
     }
 
-    /// Fills a fresh object's bytes from the input provider.
+    /// Sets an object's bytes from the input provider (zero past a short
+    /// answer).
     pub(super) fn fill_uninitialized(&mut self, object: super::memory::ObjectId, ty: Option<TypeId>) -> Flow<()> {
         let (name, size) = {
             let object = self.memory.object(object);
             (object.name.clone(), object.size)
         };
         let bytes = self.request_input(InputKind::Uninitialized(name), ty, size)?;
-        let ptr = Pointer { object, offset: 0 };
-        self.memory.write(ptr, &Bytes::from_data(bytes)).map_err(|e| self.access_error(e))
+        let given = bytes.len() as u64;
+        self.memory.write(Pointer { object, offset: 0 }, &Bytes::from_data(bytes)).map_err(|e| self.access_error(e))?;
+        self.memory.fill(Pointer { object, offset: given }, 0, size - given).map_err(|e| self.access_error(e))
     }
 }
 

@@ -132,6 +132,7 @@ impl<'a> Machine<'a> {
 
     pub(super) fn access_error(&self, error: AccessError) -> Outcome {
         self.ub(match error {
+            AccessError::MemoryLimit => return Outcome::MemoryLimit,
             AccessError::Null => UbKind::NullDereference,
             AccessError::Invalid => UbKind::InvalidPointer,
             AccessError::OutOfBounds => UbKind::OutOfBounds,
@@ -149,18 +150,22 @@ impl<'a> Machine<'a> {
         Outcome::Violation(Violation { property: Property { class, message }, loc, function, instr })
     }
 
-    /// Asks the input provider for `size` bytes and records them.
+    /// Asks the input provider for `size` bytes and records them. An
+    /// object's contents ([`InputKind::Uninitialized`]) may come shorter,
+    /// the bytes after the answer being zero (see [`InputProvider`]).
     pub(super) fn request_input(&mut self, kind: InputKind, ty: Option<TypeId>, size: u64) -> Flow<Vec<u8>> {
-        if size > self.config.memory_limit {
+        let contents = matches!(kind, InputKind::Uninitialized(_));
+        if !contents && size > self.config.memory_limit {
             return Err(Outcome::MemoryLimit);
         }
         if self.in_quantifier() {
-            return Ok(vec![0; size as usize]);
+            return Ok(if contents { Vec::new() } else { vec![0; size as usize] });
         }
         let (function, _, loc) = self.position();
         let request = InputRequest { kind, ty, size, function, loc };
         let bytes = self.inputs.next_input(&request).ok_or(Outcome::InputsExhausted { loc })?;
-        if bytes.len() as u64 != size {
+        let fits = if contents { bytes.len() as u64 <= size } else { bytes.len() as u64 == size };
+        if !fits {
             let got = bytes.len();
             return Err(Outcome::Unsupported(format!("the input provider gave {got} bytes for a {size}-byte value")));
         }
@@ -389,7 +394,7 @@ impl<'a> Machine<'a> {
         let object = match existing {
             Some(object) if self.memory.object(object).size == size => {
                 self.memory.end_lifetime(object, Lifetime::Dead);
-                self.memory.revive(object).map_err(|_| Outcome::MemoryLimit)?;
+                self.memory.revive(object);
                 self.memory.check_placement(object).map_err(|_| address_clash())?;
                 object
             }

@@ -1,6 +1,7 @@
 //! The interpreter's memory: a set of objects (variables, string literals,
-//! heap blocks, functions), each a byte array with a size and a lifetime
-//! state. A pointer is an (object, offset) pair, so an access is checked
+//! heap blocks, functions), each with a size, a lifetime state and its
+//! bytes (stored sparsely, see [`super::contents`]: a large object costs
+//! only the bytes written, and the memory limit counts those). A pointer is an (object, offset) pair, so an access is checked
 //! against the object it was derived from: null, invalid, out-of-bounds,
 //! freed and dead-stack accesses are detected, as in the symbolic model.
 //!
@@ -16,6 +17,7 @@
 //! first; inside before one-past-the-end; earlier exposed first), or no
 //! object at all.
 
+use super::contents::{self, Budget, Contents, OverBudget};
 use crate::entity::PrimaryMap;
 use crate::layout::low_mask;
 use crate::program::{FuncId, SymbolId};
@@ -36,9 +38,22 @@ pub const INVALID_OBJECT: ObjectId = ObjectId(1);
 /// addresses never coincide with the next object's start.
 const FIRST_ADDRESS: u64 = 0x1000;
 const OBJECT_GAP: u64 = 16;
-/// Alignment of the addresses handed out: a page, more than any object
-/// asks for in practice (`aligned_alloc` blocks included).
-const OBJECT_ALIGNMENT: u64 = 0x1000;
+/// Alignment of the addresses handed out: an object's size rounded up to
+/// a power of two, at least 16 (malloc's) and at most a page. C objects
+/// are not aligned beyond their size nor, in practice, beyond a page, and
+/// small objects then take little address space (a 32-bit run may
+/// allocate millions). Heap blocks get at least a page and no upper
+/// bound: an `aligned_alloc` block's size is a multiple of its alignment.
+const MIN_OBJECT_ALIGNMENT: u64 = 16;
+const PAGE_ALIGNMENT: u64 = 0x1000;
+
+fn object_alignment(kind: &ObjectKind, size: u64) -> Option<u64> {
+    let power = size.checked_next_power_of_two()?;
+    Some(match kind {
+        ObjectKind::Heap => power.max(PAGE_ALIGNMENT),
+        _ => power.clamp(MIN_OBJECT_ALIGNMENT, PAGE_ALIGNMENT),
+    })
+}
 
 /// A pointer: an object and a byte offset into it (two's complement, so
 /// offsets before the object's start are representable).
@@ -155,7 +170,7 @@ pub struct Object {
     pub placed: bool,
     pub read_only: bool,
     /// The contents while alive; dropped when the object dies.
-    pub bytes: Bytes,
+    contents: Contents,
 }
 
 /// Why an access or deallocation is invalid.
@@ -171,6 +186,15 @@ pub enum AccessError {
     Function,
     InvalidFree,
     DoubleFree,
+    /// Storing the bytes would exceed the memory limit (not undefined
+    /// behaviour: the run cannot go on).
+    MemoryLimit,
+}
+
+impl From<OverBudget> for AccessError {
+    fn from(_: OverBudget) -> AccessError {
+        AccessError::MemoryLimit
+    }
 }
 
 /// The run's memory: objects and their addresses.
@@ -181,8 +205,8 @@ pub struct Memory {
     exposed: Vec<ObjectId>,
     next_base: u64,
     pointer_bytes: u64,
-    live_bytes: u64,
-    limit: u64,
+    /// Bytes stored for live objects, against the memory limit.
+    budget: Budget,
 }
 
 /// Allocating would exceed the memory limit.
@@ -200,8 +224,7 @@ impl Memory {
             exposed: Vec::new(),
             next_base: FIRST_ADDRESS,
             pointer_bytes,
-            live_bytes: 0,
-            limit,
+            budget: Budget { used: 0, limit },
         };
         for name in ["NULL", "INVALID"] {
             memory.objects.push(Object {
@@ -212,7 +235,7 @@ impl Memory {
                 lifetime: Lifetime::Alive,
                 placed: false,
                 read_only: true,
-                bytes: Bytes::default(),
+                contents: Contents::default(),
             });
         }
         memory
@@ -231,26 +254,23 @@ impl Memory {
     }
 
     /// A new live, zero-filled object of `size` bytes, at address `base`
-    /// when given (else at the next free address).
+    /// when given (else at the next free address). Its size costs no
+    /// memory until bytes are written; only the address space can run out.
     pub fn allocate(&mut self, name: String, kind: ObjectKind, size: u64, base: Option<u64>) -> Result<ObjectId, OutOfMemory> {
-        let live = self.live_bytes.checked_add(size).filter(|live| *live <= self.limit).ok_or(OutOfMemory)?;
         let placed = base.is_some();
         let base = match base {
             Some(base) => base,
             None => {
                 let address_limit = low_mask(self.pointer_bytes as u32 * 8) as u64;
-                let base = self.next_base;
-                let next = base
-                    .checked_add(size)
-                    .and_then(|end| end.checked_add(OBJECT_GAP))
-                    .map(|end| end.next_multiple_of(OBJECT_ALIGNMENT));
+                let alignment = object_alignment(&kind, size).ok_or(OutOfMemory)?;
+                let base = self.next_base.checked_next_multiple_of(alignment).ok_or(OutOfMemory)?;
+                let next = base.checked_add(size).and_then(|end| end.checked_add(OBJECT_GAP));
                 self.next_base = next.filter(|next| *next <= address_limit).ok_or(OutOfMemory)?;
                 base
             }
         };
-        self.live_bytes = live;
-        let bytes = Bytes::zeroed(size as usize);
-        Ok(self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, placed, read_only: false, bytes }))
+        let contents = Contents::zeroed(size);
+        Ok(self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, placed, read_only: false, contents }))
     }
 
     /// Fails when `id`, alive and placed by a counterexample, overlaps
@@ -295,24 +315,20 @@ impl Memory {
     pub fn end_lifetime(&mut self, id: ObjectId, lifetime: Lifetime) {
         let object = &mut self.objects[id];
         if object.lifetime == Lifetime::Alive {
-            self.live_bytes -= object.size;
+            self.budget.used -= object.contents.stored_bytes();
             object.lifetime = lifetime;
-            object.bytes = Bytes::default();
+            object.contents = Contents::default();
         }
     }
 
     /// Starts a new lifetime of a dead object (a variable declared again
     /// on a later loop iteration), zero-filled.
-    pub fn revive(&mut self, id: ObjectId) -> Result<(), OutOfMemory> {
+    pub fn revive(&mut self, id: ObjectId) {
         let object = &mut self.objects[id];
         if object.lifetime != Lifetime::Alive {
-            let live =
-                self.live_bytes.checked_add(object.size).filter(|live| *live <= self.limit).ok_or(OutOfMemory)?;
-            self.live_bytes = live;
             object.lifetime = Lifetime::Alive;
-            object.bytes = Bytes::zeroed(object.size as usize);
+            object.contents = Contents::zeroed(object.size);
         }
-        Ok(())
     }
 
     pub fn set_read_only(&mut self, id: ObjectId) {
@@ -380,15 +396,41 @@ impl Memory {
         Ok(p.offset)
     }
 
+    /// The `len` bytes at `p` as one value; a value larger than the memory
+    /// limit is refused rather than built.
     pub fn read(&self, p: Pointer, len: u64) -> Result<Bytes, AccessError> {
         let offset = self.check_access(p, len, false)?;
-        Ok(self.objects[p.object].bytes.slice(offset, len))
+        if len > self.budget.limit {
+            return Err(AccessError::MemoryLimit);
+        }
+        Ok(self.objects[p.object].contents.read(offset, len))
     }
 
     pub fn write(&mut self, p: Pointer, bytes: &Bytes) -> Result<(), AccessError> {
         let offset = self.check_access(p, bytes.len(), true)?;
-        self.objects[p.object].bytes.write(offset, bytes);
-        Ok(())
+        Ok(self.objects[p.object].contents.write(offset, bytes, &mut self.budget)?)
+    }
+
+    /// `memset(p, byte, len)`.
+    pub fn fill(&mut self, p: Pointer, byte: u8, len: u64) -> Result<(), AccessError> {
+        let offset = self.check_access(p, len, true)?;
+        Ok(self.objects[p.object].contents.fill(offset, len, byte, &mut self.budget)?)
+    }
+
+    /// `memmove(dest, src, len)` (overlap allowed): costs what the source
+    /// range stores, not `len`.
+    pub fn copy(&mut self, dest: Pointer, src: Pointer, len: u64) -> Result<(), AccessError> {
+        let from = self.check_access(src, len, false)?;
+        let to = self.check_access(dest, len, true)?;
+        let image = self.objects[src.object].contents.image(from, len);
+        Ok(self.objects[dest.object].contents.write_image(to, len, &image, &mut self.budget)?)
+    }
+
+    /// `memcmp(a, b, len)`: the difference of the first unequal bytes.
+    pub fn compare(&self, a: Pointer, b: Pointer, len: u64) -> Result<i32, AccessError> {
+        let a_offset = self.check_access(a, len, false)?;
+        let b_offset = self.check_access(b, len, false)?;
+        Ok(contents::compare(&self.objects[a.object].contents, a_offset, &self.objects[b.object].contents, b_offset, len))
     }
 
     /// `free(p)`: `p` must be the start of a live heap object.
@@ -442,7 +484,7 @@ impl Memory {
             .map(|(id, _)| id)
             .collect();
         while let Some(id) = queue.pop() {
-            for (target, _) in self.objects[id].bytes.pointers.values() {
+            for (target, _) in self.objects[id].contents.pointers() {
                 let target_object = &self.objects[target.object];
                 if alive(target_object)
                     && matches!(target_object.kind, ObjectKind::Heap)
@@ -537,13 +579,58 @@ mod tests {
     }
 
     #[test]
-    fn the_memory_limit_is_enforced() {
+    fn the_memory_limit_counts_written_bytes_of_live_objects() {
         let mut m = Memory::new(4, 100);
-        assert!(m.allocate("big".into(), ObjectKind::Heap, 101, None).is_err());
+        let big = m.allocate("big".into(), ObjectKind::Heap, 1 << 30, None).unwrap();
+        let start = Pointer { object: big, offset: 0 };
+        assert_eq!(m.fill(start, 0, 1 << 30), Ok(()));
+        assert_eq!(m.fill(start, 1, 101), Err(AccessError::MemoryLimit));
+        assert_eq!(m.read(start, 101), Err(AccessError::MemoryLimit));
+        m.free(start).unwrap();
         let a = m.allocate("a".into(), ObjectKind::Heap, 60, None).unwrap();
-        assert!(m.allocate("b".into(), ObjectKind::Heap, 60, None).is_err());
+        let b = m.allocate("b".into(), ObjectKind::Heap, 60, None).unwrap();
+        m.fill(Pointer { object: a, offset: 0 }, 1, 60).unwrap();
+        assert_eq!(m.fill(Pointer { object: b, offset: 0 }, 1, 60), Err(AccessError::MemoryLimit));
         m.free(Pointer { object: a, offset: 0 }).unwrap();
-        assert!(m.allocate("c".into(), ObjectKind::Heap, 60, None).is_ok());
+        assert_eq!(m.fill(Pointer { object: b, offset: 0 }, 1, 60), Ok(()));
+    }
+
+    #[test]
+    fn small_objects_are_packed_and_heap_blocks_aligned_to_their_size() {
+        let mut m = memory();
+        let mut next = |kind: ObjectKind, size: u64| {
+            let id = m.allocate("o".into(), kind, size, None).unwrap();
+            m.object(id).base
+        };
+        let global = ObjectKind::Global(SymbolId(0));
+        let small = next(global.clone(), 4);
+        let after = next(global.clone(), 24);
+        assert_eq!((small % 16, after % 32), (0, 0));
+        assert!(after - small <= 32, "a 4-byte object takes little address space");
+        assert_eq!(next(global, 1 << 20) % 0x1000, 0);
+        assert_eq!(next(ObjectKind::Heap, 1) % 0x1000, 0);
+        assert_eq!(next(ObjectKind::Heap, 1 << 20) % (1 << 20), 0);
+    }
+
+    #[test]
+    fn a_huge_object_keeps_bounds_provenance_and_lifetime_checks() {
+        let mut m = Memory::new(8, 1 << 20);
+        let size = 1u64 << 40;
+        let a = m.allocate("a".into(), ObjectKind::Heap, size, None).unwrap();
+        let b = m.allocate("b".into(), ObjectKind::Heap, 16, None).unwrap();
+        let target = Pointer { object: b, offset: 0 };
+        let mut stored = Bytes::from_u128(u128::from(m.address_of(target)), 8);
+        stored.pointers.insert(0, (target, 8));
+        let last = Pointer { object: a, offset: size - 8 };
+        m.write(last, &stored).unwrap();
+        assert_eq!(m.read(last, 8).unwrap(), stored);
+        assert_eq!(m.read(Pointer { object: a, offset: size - 4 }, 8), Err(AccessError::OutOfBounds));
+        assert_eq!(m.copy(Pointer { object: a, offset: 8 }, Pointer { object: a, offset: 0 }, size - 8), Ok(()));
+        assert_eq!(m.read(last, 8).unwrap().to_u128(), 0, "memmove shifted the zeros over it");
+        assert_eq!(m.compare(Pointer { object: a, offset: 0 }, Pointer { object: a, offset: 8 }, size - 8), Ok(0));
+        assert_eq!(m.unfreed_heap(|_| true).len(), 2);
+        m.free(Pointer { object: a, offset: 0 }).unwrap();
+        assert_eq!(m.read(last, 1), Err(AccessError::Freed));
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //! [`InputProvider`] as little-endian bytes, in execution order, so a
 //! counterexample's values can be fed back ([`InputList`]). The requests,
 //! which symbolic execution must reproduce to build a replayable input list:
-//! - `Decl`: the variable's whole initial contents ([`InputKind::Uninitialized`]);
+//! - `Decl`: the variable's whole initial contents ([`InputKind::Uninitialized`];
+//!   an answer to a contents request may be shorter than the object, the
+//!   rest being zero, so a huge object's contents cost what is given);
 //! - a `Nondet` expression, when evaluated: `Assign` evaluates its right
 //!   side before its left side, operands left to right, `Ite` only the
 //!   taken branch, `&&`/`||` short-circuit;
@@ -47,6 +49,7 @@
 //! every format by the `ieee` crate (x87 `long double` on its 80-bit image).
 
 mod builtins;
+mod contents;
 mod display;
 mod environment;
 mod eval;
@@ -75,7 +78,9 @@ use std::fmt;
 pub struct Config {
     /// Instructions executed before the run stops with [`Outcome::StepLimit`].
     pub step_limit: u64,
-    /// Bytes of live objects before the run stops with [`Outcome::MemoryLimit`].
+    /// Bytes stored for live objects (only written pages count, so an
+    /// object's size alone costs nothing) before the run stops with
+    /// [`Outcome::MemoryLimit`]; also the largest value read at once.
     pub memory_limit: u64,
     /// Whether `malloc`/`calloc`/`realloc` may return NULL; the input
     /// provider then decides each time ([`InputKind::AllocationFailure`]).
@@ -161,7 +166,9 @@ pub struct InputRequest {
 }
 
 /// The source of nondeterministic values. `None` ends the run with
-/// [`Outcome::InputsExhausted`].
+/// [`Outcome::InputsExhausted`]. An answer has the request's size, except
+/// for object contents ([`InputKind::Uninitialized`]), where a shorter
+/// answer leaves the rest of the object zero.
 pub trait InputProvider {
     fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>>;
     /// Values to try first for the variable of the quantifier at `loc`
