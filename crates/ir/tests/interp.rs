@@ -87,8 +87,9 @@ impl Builder {
             panic!("invalid test program:\n{}\n{}", errors.join("\n"), self.p);
         }
         let mut queue = inputs.into_iter();
+        // Contents past the first 64 KiB are left zero (a short answer).
         let mut provider = move |request: &InputRequest| match request.kind {
-            InputKind::Uninitialized(_) => Some(vec![0xAA; request.size as usize]),
+            InputKind::Uninitialized(_) => Some(vec![0xAA; request.size.min(1 << 16) as usize]),
             _ => queue.next(),
         };
         interp::run(&self.p, config, &mut provider)
@@ -603,28 +604,32 @@ fn exit_abort_and_assume_end_the_run() {
 }
 
 #[test]
-fn huge_allocations_hit_the_memory_limit_and_impossible_ones_fail() {
-    // raw = malloc(size); return raw == NULL;
-    let program = |size: u128| {
+fn huge_allocations_cost_the_bytes_written_and_impossible_ones_fail() {
+    // raw = malloc(size); [memset(raw, 1, size);] return raw == NULL;
+    let program = |size: u128, fill: bool| {
         let mut b = Builder::new();
         let void_ptr = b.ptr(b.void);
         let malloc = b.func("malloc", void_ptr, &[("size", b.size_t)]);
+        let memset = b.func("memset", void_ptr, &[("s", void_ptr), ("c", b.int), ("n", b.size_t)]);
         let main = b.main();
         let raw = b.local(main, "raw", void_ptr);
         let is_null = Expr::binary(BinOp::Eq, b.var(raw), Expr::cast(b.c(0), void_ptr), b.boolean);
-        b.body(
-            main,
-            vec![
-                InstrKind::Decl(raw),
-                InstrKind::Call { lhs: Some(b.var(raw)), callee: b.callee(malloc), args: vec![Expr::int(size, b.size_t)] },
-                ret(Expr::cast(is_null, b.int)),
-            ],
-        );
+        let mut body = vec![
+            InstrKind::Decl(raw),
+            InstrKind::Call { lhs: Some(b.var(raw)), callee: b.callee(malloc), args: vec![Expr::int(size, b.size_t)] },
+        ];
+        if fill {
+            let args = vec![b.var(raw), b.c(1), Expr::int(size, b.size_t)];
+            body.push(InstrKind::Call { lhs: None, callee: b.callee(memset), args });
+        }
+        body.push(ret(Expr::cast(is_null, b.int)));
+        b.body(main, body);
         b
     };
-    assert_eq!(program(1 << 40).run(vec![]), Outcome::MemoryLimit);
+    assert_eq!(program(1 << 40, false).run(vec![]), Outcome::Completed(0));
+    assert_eq!(program(1 << 40, true).run(vec![]), Outcome::MemoryLimit);
     // Beyond the x86-64 user address space, as malloc(-4) asks.
-    assert_eq!(program(u128::from(u64::MAX - 3)).run(vec![]), Outcome::Completed(1));
+    assert_eq!(program(u128::from(u64::MAX - 3), false).run(vec![]), Outcome::Completed(1));
 }
 
 #[test]
