@@ -496,10 +496,24 @@ impl<'a> Symex<'a> {
         }
     }
 
-    /// `memcpy(dst, src, n)` with a constant `n`: one read and one write of
+    /// The byte count (third argument) in the wide width when it is not a
+    /// constant (see [`crate::block_copy`]).
+    fn symbolic_count(&mut self, values: &[TermId], name: &str) -> Result<Option<TermId>> {
+        let n = self.arg(values, 2, name)?;
+        if self.store.as_bv_const(n).is_some() {
+            return Ok(None);
+        }
+        Ok(Some(repr::resize(self.store, n, self.layout.wide_bits(), false)))
+    }
+
+    /// `memcpy(dst, src, n)`; a constant `n` is one read and one write of
     /// `n` bytes.
     fn copy_memory(&mut self, values: &[TermId], name: &str) -> Result<TermId> {
         let (dst, src) = (self.arg(values, 0, name)?, self.arg(values, 1, name)?);
+        if let Some(n) = self.symbolic_count(values, name)? {
+            self.copy_symbolic(dst, src, n)?;
+            return Ok(dst);
+        }
         let n = self.constant_size(&values[2..], 1, name)?;
         if n == 0 {
             return Ok(dst);
@@ -514,9 +528,14 @@ impl<'a> Symex<'a> {
         Ok(dst)
     }
 
-    /// `memset(p, c, n)` with a constant `n`.
+    /// `memset(p, c, n)`; a constant `n` is one write of `n` bytes.
     fn set_memory(&mut self, values: &[TermId]) -> Result<TermId> {
         let (p, c) = (self.arg(values, 0, "memset")?, self.arg(values, 1, "memset")?);
+        if let Some(n) = self.symbolic_count(values, "memset")? {
+            let byte = repr::resize(self.store, c, 8, false);
+            self.set_symbolic(p, byte, n)?;
+            return Ok(p);
+        }
         let n = self.constant_size(&values[2..], 1, "memset")?;
         if n == 0 {
             return Ok(p);

@@ -29,6 +29,7 @@ mod state;
 mod stdio;
 mod stdio_input;
 mod builtins;
+mod block_copy;
 mod bytes;
 pub mod sizes;
 mod intrinsics;

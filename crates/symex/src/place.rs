@@ -209,10 +209,9 @@ impl<'a> Symex<'a> {
         }
     }
 
-    /// Condition that `bits` bits at `bit_offset` lie inside `object`.
-    fn in_bounds(&mut self, object: ObjectId, bit_offset: TermId, bits: u32) -> TermId {
+    /// Condition that `width` bits (a wide term) at `bit_offset` lie inside `object`.
+    fn in_bounds(&mut self, object: ObjectId, bit_offset: TermId, width: TermId) -> TermId {
         let zero = self.wide_const(0);
-        let width = self.wide_const(u64::from(bits));
         let end = self.store.bv_add(bit_offset, width);
         let eight = self.wide_const(8);
         let size = self.object_size(object);
@@ -225,6 +224,12 @@ impl<'a> Symex<'a> {
     /// Emits the checks for an access of `bits` bits to `place` and returns,
     /// per target, the condition that the access hits it validly.
     fn check_access(&mut self, place: &Place, bits: u32) -> Vec<TermId> {
+        let width = self.wide_const(u64::from(bits));
+        self.check_access_of(place, width)
+    }
+
+    /// [`Self::check_access`] for an access of `width` bits, a wide term.
+    pub(crate) fn check_access_of(&mut self, place: &Place, width: TermId) -> Vec<TermId> {
         if self.options.bounds_checks {
             for &c in &place.index_checks {
                 self.assert(c, PropertyClass::ArrayBounds, "array bounds violated: index out of range");
@@ -240,7 +245,7 @@ impl<'a> Symex<'a> {
             return valid;
         }
         for t in &place.targets {
-            let inside = self.in_bounds(t.object, t.bit_offset, bits);
+            let inside = self.in_bounds(t.object, t.bit_offset, width);
             valid.push(self.store.and2(t.cond, inside));
         }
         let Some(pointer) = place.pointer else {
@@ -317,19 +322,7 @@ impl<'a> Symex<'a> {
     pub(crate) fn write_place_bits(&mut self, place: &Place, bits: TermId) -> Result<()> {
         let width = self.store.sort(bits).bv_width().expect("memory bits");
         let valid = self.check_access(place, width);
-        if place.pointer.is_some() && self.options.pointer_checks {
-            for t in &place.targets {
-                let message = match self.objects.get(t.object).kind {
-                    ObjectKind::StringLiteral(_) => "dereference failure: write to a string literal",
-                    ObjectKind::Global(symbol) if self.program.symbols[symbol].read_only => {
-                        "dereference failure: write to a const object"
-                    }
-                    _ => continue,
-                };
-                let elsewhere = self.store.not(t.cond);
-                self.assert(elsewhere, PropertyClass::PointerDereference, message);
-            }
-        }
+        self.check_writable(place);
         let covered = self.store.or(&valid);
         let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
         if !checked {
@@ -356,6 +349,23 @@ impl<'a> Symex<'a> {
             self.state.set_value(t.object, merged);
         }
         Ok(())
+    }
+
+    /// Emits the checks that a write through `place`'s pointer does not hit
+    /// read-only memory.
+    pub(crate) fn check_writable(&mut self, place: &Place) {
+        if place.pointer.is_none() || !self.options.pointer_checks {
+            return;
+        }
+        for t in &place.targets {
+            let message = match self.objects.get(t.object).kind {
+                ObjectKind::StringLiteral(_) => "dereference failure: write to a string literal",
+                ObjectKind::Global(symbol) if self.program.symbols[symbol].read_only => "dereference failure: write to a const object",
+                _ => continue,
+            };
+            let elsewhere = self.store.not(t.cond);
+            self.assert(elsewhere, PropertyClass::PointerDereference, message);
+        }
     }
 
     /// Whether an access of `bits` bits to `place` goes through a pointer
@@ -482,7 +492,7 @@ impl<'a> Symex<'a> {
         Ok(self.store.bv_or(kept, moved))
     }
 
-    fn check_symbolic_access(&self, object_bits: u32) -> Result<()> {
+    pub(crate) fn check_symbolic_access(&self, object_bits: u32) -> Result<()> {
         if object_bits > MAX_SYMBOLIC_ACCESS_BITS {
             return Err(Stop::unsupported(
                 format!("access at a symbolic offset into an object of {} bytes", object_bits / 8),

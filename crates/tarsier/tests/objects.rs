@@ -1,7 +1,8 @@
 //! Objects the C standard leaves odd and GNU C allows: types of size zero
 //! (empty structs and unions, zero-length arrays) and tentative
-//! definitions of arrays of unknown size; and calls through unprototyped
-//! declarations that leave parameters out. Each program has the verdict
+//! definitions of arrays of unknown size; `memcpy`/`memmove`/`memset` of a
+//! symbolic byte count; and calls through unprototyped declarations that
+//! leave parameters out. Each program has the verdict
 //! gcc's semantics give it; a FALSE must also be confirmed by the
 //! interpreter's replay, so these tests check symex and `ir::interp` agree.
 
@@ -90,4 +91,71 @@ int main(void) { trampoline(g); return 0; }\n";
 int g(int x, int y) { return x + 1; }
 int main(void) { int (*f)() = g; assert(f(5) == 6); return 0; }\n";
     assert_verdict("missing_parameter_unused", ignores_missing, &[], SUCCESSFUL);
+}
+
+#[test]
+fn copies_of_a_symbolic_size_between_flat_objects_are_exact_and_checked() {
+    let source = "#include <assert.h>
+#include <string.h>
+int main(void) {
+  char a[16], b[16];
+  for (int i = 0; i < 16; i++) { a[i] = i + 1; b[i] = 100 + i; }
+  unsigned n = __VERIFIER_nondet_uint(), s = __VERIFIER_nondet_uint(), d = __VERIFIER_nondet_uint();
+  __ESBMC_assume(n <= LIMIT && s <= 4 && d <= 4);
+  memcpy(b + d, a + s, n);
+  unsigned k = __VERIFIER_nondet_uint();
+  __ESBMC_assume(k < 16);
+  if (k >= d && k < d + n) assert(b[k] == a[k - d + s]); else assert(b[k] == 100 + k);
+  memset(a + s, 7, n);
+  if (k >= s && k < s + n) assert(a[k] == 7); else assert(a[k] == k + 1);
+  memmove(a + 1, a, n);
+  if (k >= 1 && k < n + 1) assert(a[k] == (k - 1 >= s && k - 1 < s + n ? 7 : k));
+  return 0;
+}\n";
+    assert_verdict("symbolic_copy_flat", &source.replace("LIMIT", "12"), &[], SUCCESSFUL);
+    assert_verdict("symbolic_copy_flat_overflow", &source.replace("LIMIT", "13"), &[], FAILED);
+    let off_by_one = source.replace("LIMIT", "12").replace("assert(b[k] == a[k - d + s]);", "assert(b[k] == a[k - d + s + 1]);");
+    assert_verdict("symbolic_copy_flat_wrong_byte", &off_by_one, &[], FAILED);
+}
+
+#[test]
+fn copies_of_a_symbolic_size_to_and_from_variable_length_arrays() {
+    let source = "#include <assert.h>
+#include <string.h>
+int main(void) {
+  unsigned n = __VERIFIER_nondet_uint();
+  __ESBMC_assume(n >= 1 && n <= 16);
+  char v[n];
+  char w[n];
+  char f[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  unsigned m = __VERIFIER_nondet_uint();
+  __ESBMC_assume(m <= 8 && m <= n);
+  memcpy(v, f, m);
+  memset(w, 9, n);
+  memcpy(w, v, m);
+  char g[8] = {0};
+  memcpy(g, w, m);
+  unsigned k = __VERIFIER_nondet_uint();
+  __ESBMC_assume(k < 8);
+  if (k < m) assert(g[k] == k + 1); else assert(g[k] == 0);
+  if (k < n && k >= m) assert(w[k] == EXPECTED);
+  return 0;
+}\n";
+    assert_verdict("symbolic_copy_arrays", &source.replace("EXPECTED", "9"), &[], SUCCESSFUL);
+    assert_verdict("symbolic_copy_arrays_wrong", &source.replace("EXPECTED", "8"), &[], FAILED);
+}
+
+#[test]
+fn a_long_symbolic_copy_between_arrays_of_symbolic_size_is_not_proved() {
+    let source = "#include <string.h>
+int main(void) {
+  unsigned n = __VERIFIER_nondet_uint();
+  __ESBMC_assume(n >= 1 && n <= 4000);
+  char v[n], w[n];
+  memset(v, 1, n);
+  memcpy(w, v, n);
+  return 0;
+}\n";
+    let verdict = verdict("symbolic_copy_long", source, &[]);
+    assert!(verdict.contains("VERIFICATION UNKNOWN"), "{verdict}");
 }
