@@ -381,6 +381,15 @@ impl Run<'_> {
             );
             return self.outcome(Verdict::Unknown(reason));
         }
+        if let Some(call) = cex.layout_calls.first() {
+            if !self.violated_whatever_layout(&model, &cex) {
+                let reason = format!(
+                    "a violation of `{}` was found on a path through `{call}`, which is not modelled exactly",
+                    cex.property.message
+                );
+                return self.outcome(Verdict::Unknown(reason));
+            }
+        }
         if self.execution.equation.unconstrained_entry_pointers && is_memory_safety(cex.property.class) {
             let reason = format!(
                 "a violation of `{}` was found, but the entry function's pointer parameters are not modelled",
@@ -406,6 +415,48 @@ impl Run<'_> {
         let store = &mut self.store;
         let oracle = self.quantifiers.as_ref().map(|quantifiers| QuantifierOracle { store, model, quantifiers, vars });
         replay::confirm(self.program, cex, self.config, oracle)
+    }
+
+    /// Whether `cex`'s assertion is violated for every value of its layout
+    /// values once every other variable keeps its value in `model`: then
+    /// the violation does not rest on where objects lie.
+    fn violated_whatever_layout(&mut self, model: &Model, cex: &crate::Counterexample) -> bool {
+        if self.quantifiers.is_some() {
+            return false;
+        }
+        let assertion = &self.execution.equation.assertions[cex.assertion_index];
+        let (guard, condition) = (assertion.guard, assertion.condition);
+        let failed = self.store.not(condition);
+        let mut roots = vec![self.store.and2(guard, failed)];
+        roots.extend(&self.execution.equation.constraints);
+        let free: std::collections::HashSet<_> = smt::free_vars(&self.store, &cex.layout_values).into_iter().collect();
+        let mut values = Vec::new();
+        let mut evaluator = Evaluator::new(&self.store, model);
+        for var in smt::free_vars(&self.store, &roots).into_iter().filter(|v| !free.contains(v)) {
+            let term = self.store.var_term(var);
+            match evaluator.eval(term) {
+                Ok(value @ (Value::Bool(_) | Value::Bv(_))) => values.push((term, value)),
+                _ => return false,
+            }
+        }
+        let mut fixed = rustc_hash::FxHashMap::default();
+        for (term, value) in values {
+            let constant = match value {
+                Value::Bool(b) => self.store.bool_const(b),
+                Value::Bv(bv) => self.store.bv_const(bv),
+                _ => unreachable!("only Boolean and bit-vector values are kept"),
+            };
+            fixed.insert(term, constant);
+        }
+        let images = smt::substitute(&mut self.store, &roots, &fixed);
+        let holds = self.store.not(images[0]);
+        let mut query = images[1..].to_vec();
+        query.push(holds);
+        let mut solver = BitBlastSolver::new();
+        if let Some(deadline) = self.deadline {
+            solver.set_time_limit(Some(deadline.saturating_duration_since(Instant::now())));
+        }
+        solver.check(&self.store, &query) == SatResult::Unsat
     }
 
     /// `--smt-formula`: the disjunction of all violation conditions.

@@ -42,6 +42,14 @@ pub struct Counterexample {
     /// Functions without a body called on the path (their effect is only
     /// approximated, so such a counterexample is not trusted).
     pub unmodelled_calls: Vec<String>,
+    /// Calls on the path whose only unknown is the address layout (an
+    /// address printed), and the values standing for what depends on it:
+    /// the counterexample is trusted only if it violates its assertion
+    /// whatever those values are.
+    pub layout_calls: Vec<String>,
+    pub layout_values: Vec<TermId>,
+    /// The index of the violated assertion in the equation.
+    pub assertion_index: usize,
     /// The integer addresses the model gives the exposed objects, by the
     /// key the interpreter knows them by (keys naming several objects,
     /// such as a local of a recursive function, are left out).
@@ -111,15 +119,25 @@ pub(crate) fn build(
         inputs.push(InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value) });
     }
     let mut unmodelled_calls = Vec::new();
+    let mut layout_calls = Vec::new();
+    let mut layout_values = Vec::new();
     for call in equation.unmodelled_calls.iter().filter(|c| c.assertions_before <= failed_index) {
-        if is_true(&mut evaluator, call.guard)? && !unmodelled_calls.contains(&call.name) {
-            unmodelled_calls.push(call.name.clone());
+        if !is_true(&mut evaluator, call.guard)? {
+            continue;
         }
+        let names = if call.layout_values.is_empty() { &mut unmodelled_calls } else { &mut layout_calls };
+        if !names.contains(&call.name) {
+            names.push(call.name.clone());
+        }
+        layout_values.extend(&call.layout_values);
     }
     let addresses = addresses(program, execution, &mut evaluator)?;
     Ok(Counterexample {
         addresses,
         unmodelled_calls,
+        layout_calls,
+        layout_values,
+        assertion_index: failed_index,
         property: failed.property.clone(),
         loc: failed.loc,
         function: program.functions[failed.function].name.clone(),

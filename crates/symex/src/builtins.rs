@@ -186,6 +186,7 @@ impl<'a> Symex<'a> {
             name: name.to_string(),
             loc: self.loc,
             assertions_before: self.equation.assertions.len(),
+            layout_values: Vec::new(),
         };
         self.equation.unmodelled_calls.push(call);
     }

@@ -100,6 +100,10 @@ pub struct UnmodelledCall {
     /// Assertions recorded before the call (only violations after it can
     /// depend on it).
     pub assertions_before: usize,
+    /// For a call whose only unknown is where objects lie (an address
+    /// printed): the fresh values that stand for what depends on it. A
+    /// violation that happens whatever they are does not rest on the call.
+    pub layout_values: Vec<TermId>,
 }
 
 /// A call of a math function without an exact IEEE result (see

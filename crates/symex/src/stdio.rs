@@ -644,9 +644,10 @@ impl<'a> Symex<'a> {
     /// for a pointer, an arbitrary address.
     fn integer_argument(&mut self, observer: Option<&str>, value: TermId, ty: ir::TypeId, bits: u32) -> TermId {
         if self.program.types.is_pointer(ty) {
+            let printed = self.store.var("printed_address", smt::Sort::BitVec(bits));
             let t = self.store.true_term();
-            self.address_printed(observer, t);
-            return self.store.var("printed_address", smt::Sort::BitVec(bits));
+            self.address_printed(observer, t, printed);
+            return printed;
         }
         if self.store.sort(value) == smt::Sort::Bool {
             let one = self.store.bv_u64(bits, 1);
@@ -740,38 +741,40 @@ impl<'a> Symex<'a> {
         let null = self.layout.null(self.store);
         let is_null = self.store.eq(pointer, null);
         let not_null = self.store.not(is_null);
-        self.address_printed(observer, not_null);
         let nil = self.length_const(5);
         let digits = u64::from(self.layout.pointer_bits / 4);
         let address = self.length_between(3, 2 + digits, "printed_address_length");
+        self.address_printed(observer, not_null, address);
         self.store.ite(is_null, nil, address)
     }
 
     /// Addresses are not modelled (the interpreter's are not the
-    /// platform's), so the length of a printed address is any possible
-    /// one, and a violation on a path where `printing` holds is not
-    /// trusted when the call `observer` lets the length be observed.
-    fn address_printed(&mut self, observer: Option<&str>, printing: TermId) {
+    /// platform's), so what a printed address gives (`printed`, a fresh
+    /// value) is any possible one, and a violation on a path where
+    /// `printing` holds is trusted only if it happens whatever `printed`
+    /// is, when the call `observer` lets the length be observed.
+    fn address_printed(&mut self, observer: Option<&str>, printing: TermId, printed: TermId) {
         let Some(name) = observer else { return };
         let call = UnmodelledCall {
             guard: self.store.and2(self.state.guard, printing),
             name: format!("{name} (an address printed)"),
             loc: self.loc,
             assertions_before: self.equation.assertions.len(),
+            layout_values: vec![printed],
         };
         self.equation.unmodelled_calls.push(call);
     }
 
-    /// A fresh length in `[low, high]`; always satisfiable, so assuming
-    /// the range cuts no path.
+    /// A fresh length in `[low, high]`: any value of a fresh variable,
+    /// folded into the range (so the range is no path condition, and a
+    /// violation can be checked for every value of the variable).
     fn length_between(&mut self, low: u64, high: u64, name: &str) -> TermId {
         let length = self.store.var(name, smt::Sort::BitVec(LENGTH_BITS));
         let (low, high) = (self.length_const(low), self.length_const(high));
         let above = self.store.bv_ule(low, length);
         let below = self.store.bv_ule(length, high);
         let in_range = self.store.and2(above, below);
-        self.assume(in_range);
-        length
+        self.store.ite(in_range, length, low)
     }
 
     /// The bytes of the NUL-terminated string at `pointer` if they are all
