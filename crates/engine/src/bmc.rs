@@ -119,8 +119,30 @@ fn check_bound(
         Err(stop) => return BoundResult::Done(crate::unknown(&describe_stop(program, &stop))),
     };
     let stats = Stats { bound: unwind, symex_time: started.elapsed(), ..Stats::default() };
+    let stopped = execution.stopped.clone();
     let mut run = Run { program, config, store, execution, deadline, stats, quantifiers: None };
-    run.decide()
+    let result = run.decide();
+    match stopped {
+        None => result,
+        Some(stop) => violations_only(result, describe_stop(program, &stop)),
+    }
+}
+
+/// The result of an execution that stopped at an unsupported construct:
+/// a replayed violation before it stands, anything else is UNKNOWN for
+/// `reason`.
+fn violations_only(result: BoundResult, reason: String) -> BoundResult {
+    match result {
+        BoundResult::Done(outcome) if matches!(outcome.verdict, Verdict::False(_)) => BoundResult::Done(outcome),
+        BoundResult::Done(mut outcome) => {
+            outcome.verdict = Verdict::Unknown(reason);
+            BoundResult::Done(outcome)
+        }
+        BoundResult::TooSmall((mut outcome, model_loop_cut)) => {
+            outcome.verdict = Verdict::Unknown(reason);
+            BoundResult::TooSmall((outcome, model_loop_cut))
+        }
+    }
 }
 
 struct Run<'a> {

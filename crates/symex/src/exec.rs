@@ -19,20 +19,27 @@ pub struct Execution {
     pub equation: Equation,
     pub objects: Objects,
     pub layout: PointerLayout,
+    /// The unsupported construct symex stopped at, if any: the equation
+    /// then holds only the executions up to it, so its violations are real
+    /// (each is still replayed) but no violation means nothing.
+    pub stopped: Option<Stop>,
 }
 
 /// Symbolically executes `program` from its init function and entry
-/// function, building terms in `store`.
+/// function, building terms in `store`. An unsupported construct ends the
+/// execution early (see [`Execution::stopped`]), except inside a
+/// quantifier's body, whose partial terms would mean nothing; other stops
+/// are errors.
 pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> Result<Execution> {
     let entry = program.entry.ok_or_else(|| Stop::unsupported("program without an entry function", Loc::NONE))?;
     let mut symex = Symex::new(program, options, store);
-    if let Some(init) = program.init {
-        symex.run_function(init, &[])?;
-    }
-    let params = symex.entry_arguments(entry)?;
-    symex.run_function(entry, &params)?;
+    let stopped = match symex.run_program(entry) {
+        Ok(()) => None,
+        Err(stop @ Stop::Unsupported { .. }) if symex.quantifiers.is_empty() => Some(stop),
+        Err(stop) => return Err(stop),
+    };
     symex.equation.executed_instructions = symex.steps;
-    Ok(Execution { equation: symex.equation, objects: symex.objects, layout: symex.layout })
+    Ok(Execution { equation: symex.equation, objects: symex.objects, layout: symex.layout, stopped })
 }
 
 /// A pending function-pointer case: run `callee` from `state`.
@@ -487,6 +494,14 @@ impl<'a> Symex<'a> {
         frame.pc = target;
         self.state.guard = taken;
         Ok(())
+    }
+
+    fn run_program(&mut self, entry: FuncId) -> Result<()> {
+        if let Some(init) = self.program.init {
+            self.run_function(init, &[])?;
+        }
+        let params = self.entry_arguments(entry)?;
+        self.run_function(entry, &params)
     }
 
     fn declare(&mut self, symbol: SymbolId) -> Result<()> {

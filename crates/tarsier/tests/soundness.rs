@@ -124,3 +124,23 @@ fn a_violation_through_the_programs_own_external_function_is_real_but_not_throug
     let pointer = "#include <assert.h>\nint *cell(void);\nint x;\nint main(void) { assert(cell() != &x); return 0; }\n";
     assert!(verdict("external-pointer", &[("main.c", pointer)], &[]).starts_with("VERIFICATION UNKNOWN"));
 }
+
+#[test]
+fn a_violation_before_an_unsupported_construct_is_reported_and_nothing_after_it_is_proved() {
+    let source = "#include <pthread.h>
+#include <assert.h>
+void *worker(void *arg) { return 0; }
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  CHECK
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  assert(x != 8);
+  return 0;
+}\n";
+    expect("violation_before_unsupported", &[("main.c", &source.replace("CHECK", "assert(x != 7);"))], &[], FAILED);
+    let after = verdict("violation_after_unsupported", &[("main.c", &source.replace("CHECK", ""))], &[]);
+    assert_eq!(after, "VERIFICATION UNKNOWN");
+    let with_a_bound = verdict("violation_after_unsupported_bmc", &[("main.c", &source.replace("CHECK", ""))], &["--unwind", "3"]);
+    assert_eq!(with_a_bound, "VERIFICATION UNKNOWN");
+}
