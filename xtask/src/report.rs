@@ -77,6 +77,9 @@ pub fn render(results: &[TaskResult], parse_only: bool) -> String {
     list(&mut out, "crashes", results.iter().filter(|r| matches!(r.outcome, Outcome::Crash(_)) && !parse_only), |r| {
         format!("{}: {}", r.task.id, r.outcome.reason().unwrap_or_default())
     });
+    if !parse_only {
+        replay_disagreements(&mut out, results);
+    }
     let reasons_of = if parse_only { "rejection" } else { "UNKNOWN and errors" };
     top_reasons(&mut out, reasons_of, results.iter().filter(|r| !matches!(r.outcome, Outcome::Crash(_))));
     out
@@ -106,6 +109,28 @@ fn list<'a>(out: &mut String, title: &str, items: impl Iterator<Item = &'a TaskR
             let _ = writeln!(out, "  {l}");
         }
     }
+}
+
+/// Phrases of the engine's UNKNOWN reasons (crates/engine/src/bmc.rs): a
+/// violation the interpreter's replay did not confirm (symex and the
+/// interpreter disagree, or the interpreter cannot run it), and one that
+/// depends on results of inexact math functions that C libraries may give
+/// but the host's does not (the model working as designed).
+const REPLAY_DISAGREED: &str = "the replay did not confirm it";
+const HOST_LIBM_DIFFERS: &str = "that the host C library does not give";
+
+/// Prints the count of replays that disagreed (always, so that 0 is
+/// visible) with the tasks, and apart from them the violations that depend
+/// on inexact math results.
+fn replay_disagreements(out: &mut String, results: &[TaskResult]) {
+    let with = |phrase: &'static str| {
+        results.iter().filter(move |r| matches!(&r.outcome, Outcome::Unknown(reason) if reason.contains(phrase)))
+    };
+    let _ = writeln!(out, "
+replays that disagreed: {}", with(REPLAY_DISAGREED).count());
+    list(out, "replays that disagreed", with(REPLAY_DISAGREED), |r| format!("{}: {}", r.task.id, r.outcome.reason().unwrap_or_default()));
+    let inexact = with(HOST_LIBM_DIFFERS).count();
+    let _ = writeln!(out, "violations that depend on math results the host C library does not give (not disagreements): {inexact}");
 }
 
 /// How many of the most common reasons are listed.
@@ -256,6 +281,23 @@ mod tests {
         assert_eq!(category(&result(disputed, "true", Outcome::Unknown("x".into())), false), "unknown");
         let text = render(&[result(disputed, "true", Outcome::Failed)], false);
         assert!(text.contains("disputed expected verdicts (tarsier follows C semantics) (1):"), "{text}");
+    }
+
+    #[test]
+    fn replay_disagreements_are_counted_apart_from_inexact_math_results() {
+        let refuted = "a violation of `p` was found but the replay did not confirm it (the interpreter's run: completed with exit code 0)";
+        let inexact = "a violation of `p` depends on results of `hypot` that the host C library does not give; other C libraries may (within 4 ulps)";
+        let results = [
+            result("a", "true", Outcome::Unknown(refuted.into())),
+            result("b", "true", Outcome::Unknown(inexact.into())),
+            result("c", "true", Outcome::Unknown("timeout".into())),
+        ];
+        let text = render(&results, false);
+        assert!(text.contains("replays that disagreed: 1\n"), "{text}");
+        assert!(text.contains(&format!("  a: {refuted}")), "{text}");
+        assert!(text.contains("(not disagreements): 1\n"), "{text}");
+        let text = render(&results[1..], false);
+        assert!(text.contains("replays that disagreed: 0\n"), "{text}");
     }
 
     #[test]

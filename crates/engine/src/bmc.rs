@@ -19,6 +19,14 @@ use symex::{Execution, Stop};
 /// that are retried with the host library's values at their points.
 const MAX_HOST_REFINEMENTS: usize = 16;
 
+/// A violation the solver found, as the replay judged it.
+enum Found {
+    /// FALSE, or UNKNOWN for a reason found before the replay.
+    Judged(Outcome),
+    /// The replay did not confirm it (the reason).
+    Refuted { property: String, replay: String },
+}
+
 /// The result of one bound.
 enum BoundResult {
     Done(Outcome),
@@ -182,17 +190,21 @@ impl Run<'_> {
             loop {
                 match self.solve_preferring(&mut solver, query) {
                     SatResult::Sat => {
-                        let outcome = self.violation(&mut solver);
-                        let refuted = matches!(outcome.verdict, Verdict::Unknown(_));
-                        let lemmas = if refuted && refinements < MAX_HOST_REFINEMENTS { self.host_lemmas(&mut solver) } else { Vec::new() };
-                        if lemmas.is_empty() {
-                            return BoundResult::Done(outcome);
+                        let found = match self.violation(&mut solver) {
+                            Found::Judged(outcome) if !matches!(outcome.verdict, Verdict::Unknown(_)) => {
+                                return BoundResult::Done(outcome)
+                            }
+                            other => other,
+                        };
+                        let lemmas = self.host_lemmas(&mut solver);
+                        if lemmas.is_empty() || refinements == MAX_HOST_REFINEMENTS {
+                            return BoundResult::Done(self.unconfirmed(found, &lemmas));
                         }
                         refinements += 1;
-                        let windows: Vec<TermId> = lemmas.iter().map(|l| l.window).collect();
+                        let windows: Vec<TermId> = lemmas.iter().map(|(_, l)| l.window).collect();
                         let windows = self.store.and(&windows);
                         query = self.store.and2(query, windows);
-                        self.execution.equation.preferences.extend(lemmas.iter().map(|l| l.exact));
+                        self.execution.equation.preferences.extend(lemmas.iter().map(|(_, l)| l.exact));
                     }
                     SatResult::Unsat => break,
                     SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
@@ -264,7 +276,7 @@ impl Run<'_> {
     /// from the host library's at the model's arguments: the host's
     /// window there (a fact) and its exact value (a preference), so that
     /// the next model agrees with the replay at these points.
-    fn host_lemmas(&mut self, solver: &mut BitBlastSolver) -> Vec<symex::HostLemma> {
+    fn host_lemmas(&mut self, solver: &mut BitBlastSolver) -> Vec<(String, symex::HostLemma)> {
         let model = self.model(solver);
         let mut evaluator = Evaluator::new(&self.store, &model);
         let mut points = Vec::new();
@@ -285,7 +297,7 @@ impl Run<'_> {
         for (call, args, result) in points {
             let (f, format) = call.function;
             if ir::libm::host_value(f, format, &args).is_some_and(|host| host != result) {
-                lemmas.extend(symex::host_lemma(&mut self.store, &call, &args));
+                lemmas.extend(symex::host_lemma(&mut self.store, &call, &args).map(|l| (f.name_for(format), l)));
             }
         }
         lemmas
@@ -389,11 +401,12 @@ impl Run<'_> {
         Some(self.outcome(Verdict::False(Box::new(cex))))
     }
 
-    fn violation(&mut self, solver: &mut BitBlastSolver) -> Outcome {
+    /// The counterexample in the solver's model, judged by the replay.
+    fn violation(&mut self, solver: &mut BitBlastSolver) -> Found {
         let model = self.model(solver);
         let mut cex = match counterexample::build(self.program, &self.execution, &self.store, &model, Target::Properties) {
             Ok(cex) => cex,
-            Err(reason) => return self.outcome(Verdict::Unknown(reason)),
+            Err(reason) => return Found::Judged(self.outcome(Verdict::Unknown(reason))),
         };
         cex.witnesses = self.witnesses(&model);
         if let Some(call) = cex.unmodelled_calls.first() {
@@ -401,7 +414,7 @@ impl Run<'_> {
                 "a violation of `{}` was found on a path through `{call}`, which is not modelled exactly",
                 cex.property.message
             );
-            return self.outcome(Verdict::Unknown(reason));
+            return Found::Judged(self.outcome(Verdict::Unknown(reason)));
         }
         if let Some(call) = cex.layout_calls.first() {
             if !self.violated_whatever_layout(&model, &cex) {
@@ -417,17 +430,42 @@ impl Run<'_> {
                 "a violation of `{}` was found, but the entry function's pointer parameters are not modelled",
                 cex.property.message
             );
-            return self.outcome(Verdict::Unknown(reason));
+            return Found::Judged(self.outcome(Verdict::Unknown(reason)));
         }
-        let verdict = match self.confirm(&cex, &model) {
+        match self.confirm(&cex, &model) {
             Ok(class) => {
                 let mut cex = cex;
                 cex.property.class = class;
-                Verdict::False(Box::new(cex))
+                Found::Judged(self.outcome(Verdict::False(Box::new(cex))))
             }
-            Err(reason) => Verdict::Unknown(format!("a violation of `{}` was found but {reason}", cex.property.message)),
+            Err(replay) => Found::Refuted { property: cex.property.message, replay },
+        }
+    }
+
+    /// The UNKNOWN outcome for a violation that was not confirmed. When the
+    /// replay refuted it while the model's results of inexact math
+    /// functions differ from the host library's (`lemmas`, still there
+    /// after the refinements), the violation depends on those results:
+    /// C libraries are allowed them, the host's is not, and this is told
+    /// apart from a replay that disagrees with symex.
+    fn unconfirmed(&self, found: Found, lemmas: &[(String, symex::HostLemma)]) -> Outcome {
+        let (property, replay) = match found {
+            Found::Judged(outcome) => return outcome,
+            Found::Refuted { property, replay } => (property, replay),
         };
-        self.outcome(verdict)
+        let reason = match lemmas.is_empty() {
+            true => format!("a violation of `{property}` was found but {replay}"),
+            false => {
+                let mut functions: Vec<&str> = lemmas.iter().map(|(name, _)| name.as_str()).collect();
+                functions.dedup();
+                format!(
+                    "a violation of `{property}` depends on results of `{}` that the host C library does not give; other C libraries may (within {} ulps)",
+                    functions.join("`, `"),
+                    ir::libm::CONSTANT_ARGUMENT_ULPS
+                )
+            }
+        };
+        self.outcome(Verdict::Unknown(reason))
     }
 
     /// Replays `cex`, found in `model`, with the model's quantifiers as the

@@ -97,6 +97,15 @@ impl Inexact {
     pub fn name(self) -> &'static str {
         ALL.iter().find(|(f, _)| *f == self).map(|(_, n)| *n).expect("every function is listed")
     }
+
+    /// The name of the function for `format` (`sinf` for `float`), the
+    /// inverse of [`Inexact::of_name`].
+    pub fn name_for(self, format: FloatFormat) -> String {
+        match format {
+            FloatFormat::Single => format!("{}f", self.name()),
+            _ => self.name().to_string(),
+        }
+    }
 }
 
 /// The host library's result for `f` on the float bits `args` of
@@ -259,6 +268,8 @@ mod tests {
         assert_eq!(Inexact::of_name("logl"), None);
         assert_eq!(Inexact::Atan2.arity(), 2);
         assert_eq!(Inexact::Cbrt.name(), "cbrt");
+        assert_eq!(Inexact::Cbrt.name_for(FloatFormat::Single), "cbrtf");
+        assert_eq!(Inexact::of_name(&Inexact::Cbrt.name_for(FloatFormat::Single)), Some((Inexact::Cbrt, FloatFormat::Single)));
     }
 
     #[test]
