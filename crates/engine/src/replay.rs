@@ -1,7 +1,8 @@
 //! Replay of a counterexample with the IR interpreter: the inputs are fed
 //! back in order, matched by kind (symex and the interpreter may interleave
 //! different kinds of request differently), and the run must end in a
-//! violation of the same property class at the same location. Quantifiers
+//! violation of the same property class at the same location (a run that
+//! uses a value C leaves undefined confirms nothing). Quantifiers
 //! the interpreter cannot decide by itself are put to the engine's oracle
 //! (`quantifiers::replay_oracle`).
 
@@ -112,9 +113,10 @@ pub(crate) fn confirm(
         }
         _ => false,
     };
-    match agrees {
-        true => Ok(expected),
-        false => Err(format!("the replay did not confirm it (the interpreter's run: {})", run.outcome)),
+    match (agrees, &run.outcome) {
+        (true, _) => Ok(expected),
+        (false, Outcome::UndefinedValue(what)) => Err(format!("it depends on {what}, whose value GCC leaves undefined")),
+        (false, outcome) => Err(format!("the replay did not confirm it (the interpreter's run: {outcome})")),
     }
 }
 

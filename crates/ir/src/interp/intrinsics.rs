@@ -58,7 +58,7 @@ impl Machine<'_> {
     pub(super) fn bit_intrinsic(&self, op: BitOp, width: u32, name: &str, values: &[Value], ret: TypeId) -> Flow<Value> {
         let x = values.first().ok_or_else(|| self.malformed(format!("`{name}` needs argument 0")))?;
         let bits = self.scalar(x)? & low_mask(width);
-        let result = bit_value(op, bits, width).ok_or_else(|| Outcome::Unsupported(format!("{name} of 0 is undefined")))?;
+        let result = bit_value(op, bits, width).ok_or_else(|| Outcome::UndefinedValue(format!("`{name}` of 0")))?;
         self.int_result(result, ret)
     }
 }

@@ -326,6 +326,9 @@ pub enum Outcome {
     },
     /// The program does something the interpreter does not model.
     Unsupported(String),
+    /// The program used a value C leaves undefined (named), such as
+    /// `__builtin_clz(0)`: no single run follows from the inputs.
+    UndefinedValue(String),
     StepLimit,
     MemoryLimit,
     CallDepthLimit,
@@ -346,6 +349,7 @@ impl fmt::Display for Outcome {
             Outcome::AssumptionViolated { .. } => f.write_str("assumption violated"),
             Outcome::UndefinedBehaviour { kind, .. } => write!(f, "undefined behaviour: {}", kind.describe()),
             Outcome::Unsupported(reason) => write!(f, "unsupported: {reason}"),
+            Outcome::UndefinedValue(what) => write!(f, "used {what}, which is undefined"),
             Outcome::StepLimit => f.write_str("step limit reached"),
             Outcome::MemoryLimit => f.write_str("memory limit reached"),
             Outcome::CallDepthLimit => f.write_str("call depth limit reached"),
