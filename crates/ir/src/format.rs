@@ -153,9 +153,12 @@ impl Spec {
 }
 
 /// The stdio function `name` stands for: without a `__builtin_` prefix
-/// and an `_unlocked` suffix (the variants behave alike in one thread).
+/// and an `_unlocked` suffix (the variants behave alike in one thread),
+/// and without the `__tarsier_native_` prefix through which the C models
+/// of streams call the native model for the environment's streams.
 pub fn stdio_name(name: &str) -> &str {
     let name = name.strip_prefix("__builtin_").unwrap_or(name);
+    let name = name.strip_prefix("__tarsier_native_").unwrap_or(name);
     name.strip_suffix("_unlocked").unwrap_or(name)
 }
 

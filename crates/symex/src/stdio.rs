@@ -76,6 +76,27 @@ struct FieldTerms {
     constant: Option<Field>,
 }
 
+/// The global of the stdio model that holds the fmemopen streams.
+const MEMORY_STREAMS: &str = "__tarsier_memory_streams";
+
+/// The stream argument of a native stream function that a program can call
+/// directly with a memory stream: the printf and scanf forms (variadic, so
+/// the stdio model has no C wrapper for them) and the `__builtin_` forms of
+/// the functions whose wrappers call the native model only for the
+/// environment's streams.
+fn unwrapped_stream_argument(name: &str) -> Option<usize> {
+    let plain = format::stdio_name(name);
+    let plain = format::va_list_form(plain).map_or(plain, |(plain, _)| plain);
+    match plain {
+        "fprintf" | "fscanf" => Some(0),
+        _ if !name.starts_with("__builtin_") => None,
+        "fflush" => Some(0),
+        "fputs" | "fputc" | "putc" => Some(1),
+        "fgets" => Some(2),
+        _ => None,
+    }
+}
+
 impl<'a> Symex<'a> {
     /// Models the stdio output function `name` if it is one; `result_used`
     /// says whether the call's result is assigned.
@@ -83,6 +104,11 @@ impl<'a> Symex<'a> {
         let int = |s: &mut Self, v: u64| -> Result<Stdio> { Ok(Stdio::Modelled(Some(s.store.bv_u64(32, v)))) };
         let Some(&first) = values.first() else { return Ok(Stdio::Other) };
         let types: Vec<TypeId> = args.iter().map(|a| a.ty).collect();
+        if let Some(stream) = unwrapped_stream_argument(name).and_then(|i| values.get(i)) {
+            if self.may_be_memory_stream(*stream)? {
+                return Ok(Stdio::Unsupported("a stream that may be a memory stream (fmemopen)".into()));
+            }
+        }
         if let Some((plain, format_index)) = format::va_list_form(format::stdio_name(name)) {
             return match self.va_arguments(format_index, &types, values)? {
                 Ok((types, values)) => self.call_print(name, plain, &types, &values, result_used),
@@ -121,6 +147,21 @@ impl<'a> Symex<'a> {
             }
             _ => Ok(self.call_stdio_input(name, args, values)?.unwrap_or(Stdio::Other)),
         }
+    }
+
+    /// Whether `stream` may be one of the stdio model's fmemopen streams,
+    /// whose bytes live in the program's memory: the native printf and
+    /// scanf models read and write no stream.
+    fn may_be_memory_stream(&mut self, stream: TermId) -> Result<bool> {
+        let pool = self.program.symbols.iter().find(|(_, s)| s.name == MEMORY_STREAMS && s.kind == ir::SymbolKind::Global);
+        let Some((pool, _)) = pool else { return Ok(false) };
+        let pool = self.variable_object(pool)?;
+        let pool = self.address_of_object(pool)?;
+        let pool = self.layout.object_of(self.store, pool);
+        let target = self.layout.object_of(self.store, stream);
+        let same = self.store.eq(target, pool);
+        let possible = self.store.and2(self.state.guard, same);
+        Ok(!self.store.is_false(possible))
     }
 
     /// The printf-family function `plain` (called as `name`) with its

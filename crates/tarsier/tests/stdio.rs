@@ -433,3 +433,155 @@ int main(void) {
 "#;
     assert_verdict("fopen-fgets-overflow", may_fail, &[], FAILED);
 }
+
+/// Compiles `program` with gcc and runs it: the assertions of a program
+/// about glibc's streams must hold under glibc itself (skipped without gcc).
+fn assert_glibc_agrees(test: &str, program: &str) {
+    if !common::gcc_works(&[]) {
+        eprintln!("{test}: gcc is not available, glibc's answer not checked");
+        return;
+    }
+    let dir = common::scratch_dir(test);
+    let source = common::write(&dir, "main.c", program);
+    let binary = dir.join("a.out");
+    let built = std::process::Command::new("gcc").arg("-w").arg("-o").arg(&binary).arg(&source).output().expect("gcc runs");
+    assert!(built.status.success(), "{test}: {}", String::from_utf8_lossy(&built.stderr));
+    let ran = std::process::Command::new(&binary).output().expect("the program runs");
+    assert!(ran.status.success(), "{test}: the assertions fail under glibc: {}", String::from_utf8_lossy(&ran.stderr));
+}
+
+/// A `w+` memory stream: bytes wait in the FILE until fflush, the null
+/// byte follows the contents, a flush that does not fit writes what fits,
+/// sets the error flag and fails; reading back after rewind.
+const MEMORY_STREAM_WRITES: &str = r#"
+#define _GNU_SOURCE
+#include <assert.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+int main(void) {
+  char b[8] = "zzzzzzz";
+  FILE *f = fmemopen(b, sizeof b, "w+");
+  if (f == NULL)
+    return 0;
+  assert(b[0] == 0);
+  assert(!__freading(f));
+  assert(fputs("hello", f) == 1);
+  assert(__fpending(f) == 5);
+  assert(__fwriting(f));
+  assert(ftell(f) == 5);
+  assert(b[1] == 'z');
+  assert(fflush(f) == 0);
+  assert(b[4] == 'o');
+  assert(b[5] == 0);
+  assert(b[6] == 'z');
+  assert(fputs("abcdef", f) == 1);
+  assert(ferror(f) == 0);
+  assert(fflush(f) == EOF);
+  assert(ferror(f));
+  assert(b[6] == 'b');
+  assert(b[7] == 0);
+  rewind(f);
+  assert(ferror(f) == 0);
+  assert(__freading(f));
+  char line[16];
+  char *got = fgets(line, sizeof line, f);
+  assert(got == line);
+  assert(line[6] == 'b');
+  assert(line[7] == 0);
+  assert(feof(f));
+  assert(fclose(f) == 0);
+  return 0;
+}
+"#;
+
+/// An `r` memory stream holds the whole buffer (null bytes included) and
+/// refuses writes with EBADF and the error flag.
+const MEMORY_STREAM_READS: &str = r#"
+#define _GNU_SOURCE
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+int main(void) {
+  char r[6] = "ab\ncd";
+  FILE *f = fmemopen(r, sizeof r, "r");
+  if (f == NULL)
+    return 0;
+  assert(__freading(f));
+  assert(__fpending(f) == 0);
+  assert(fputs("x", f) == EOF);
+  assert(errno == EBADF);
+  assert(ferror(f));
+  char line[16];
+  char *got = fgets(line, sizeof line, f);
+  assert(got == line);
+  assert(line[2] == '\n');
+  assert(line[3] == 0);
+  assert(fgetc(f) == 'c');
+  assert(fgetc(f) == 'd');
+  assert(fgetc(f) == 0);
+  assert(fgetc(f) == EOF);
+  assert(feof(f));
+  assert(fseek(f, 7, SEEK_SET) == -1);
+  assert(fseek(f, -2, SEEK_END) == 0);
+  assert(ftell(f) == 4);
+  assert(fgetc(f) == 'd');
+  assert(fclose(f) == 0);
+  return 0;
+}
+"#;
+
+/// The writing program's many steps on a stream whose state merges
+/// fmemopen's failed outcome are slow to execute, so it runs with
+/// allocations that succeed (fmemopen then cannot fail).
+const WITHOUT_ALLOCATION_FAILURE: &[&str] = &["--force-malloc-success"];
+
+#[test]
+fn memory_streams_follow_glibc() {
+    assert_glibc_agrees("fmemopen-writes", MEMORY_STREAM_WRITES);
+    assert_verdict("fmemopen-writes", MEMORY_STREAM_WRITES, WITHOUT_ALLOCATION_FAILURE, SUCCESSFUL);
+    assert_glibc_agrees("fmemopen-reads", MEMORY_STREAM_READS);
+    assert_verdict("fmemopen-reads", MEMORY_STREAM_READS, &[], SUCCESSFUL);
+    // glibc's answers, one changed: each is a failed assertion.
+    let pending = MEMORY_STREAM_WRITES.replace("__fpending(f) == 5", "__fpending(f) == 0");
+    assert_verdict("fmemopen-pending-wrong", &pending, WITHOUT_ALLOCATION_FAILURE, FAILED);
+    let unflushed = MEMORY_STREAM_WRITES.replace("assert(b[1] == 'z');", "assert(b[1] == 'e');");
+    assert_verdict("fmemopen-unflushed-wrong", &unflushed, WITHOUT_ALLOCATION_FAILURE, FAILED);
+    let read_only = MEMORY_STREAM_READS.replace("fputs(\"x\", f) == EOF", "fputs(\"x\", f) == 1");
+    assert_verdict("fmemopen-read-only-wrong", &read_only, &[], FAILED);
+}
+
+#[test]
+fn a_stream_used_after_fclose_is_a_dereference_failure() {
+    let program = r#"
+#include <stdio.h>
+int main(void) {
+  char b[8];
+  FILE *f = fmemopen(b, sizeof b, "w");
+  if (f == NULL)
+    return 0;
+  fclose(f);
+  return fputs("x", f);
+}
+"#;
+    assert_verdict("fmemopen-after-fclose", program, &[], FAILED);
+    let twice = "#include <stdio.h>\nint main(void) { FILE *f = fopen(\"x\", \"r\"); if (f == NULL) return 0; fclose(f); return fclose(f); }\n";
+    assert_verdict("fopen-closed-twice", twice, &[], FAILED);
+    let null = "#include <stdio.h>\nint main(void) { return fclose(NULL); }\n";
+    assert_verdict("fclose-null", null, &[], FAILED);
+}
+
+#[test]
+fn the_standard_streams_are_distinct_objects() {
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  assert(stdin != NULL);
+  assert(stdout != stdin);
+  assert(stderr != stdout);
+  return 0;
+}
+"#;
+    assert_verdict("standard-streams", program, &[], SUCCESSFUL);
+}

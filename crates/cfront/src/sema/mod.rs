@@ -128,6 +128,9 @@ struct OpenBlock {
     local_labels: Vec<(String, String)>,
 }
 
+/// The C library's standard streams: pointers to objects of its own.
+const STANDARD_STREAMS: [&str; 3] = ["stdin", "stdout", "stderr"];
+
 impl OpenBlock {
     fn new() -> OpenBlock {
         OpenBlock { locals: Vec::new(), hoistable: Vec::new(), hoist_to: None, local_labels: Vec::new() }
@@ -378,7 +381,8 @@ impl<'a> Sema<'a> {
     /// nondeterministic value (zero would be a guess about another unit),
     /// except the rounding-mode variable, which the verifier owns: it
     /// starts at the requested mode (and exists whenever that mode is not
-    /// the default, so every float operation finds it).
+    /// the default, so every float operation finds it), and the standard
+    /// streams, which the C library defines as its own objects.
     fn havoc_undefined_externs(&mut self) {
         let rounding = self.opts.rounding_mode;
         if rounding != ir::RoundingMode::NearestEven && self.prog.rounding_mode_variable().is_none() {
@@ -393,13 +397,30 @@ impl<'a> Sema<'a> {
             if self.defined_objects.contains(&sym) || !sized || self.prog.symbols[sym].kind != SymbolKind::Global {
                 continue;
             }
-            let value = if self.prog.symbols[sym].name == ir::ROUNDING_MODE_VARIABLE {
+            let name = self.prog.symbols[sym].name.clone();
+            let value = if name == ir::ROUNDING_MODE_VARIABLE {
                 Expr::int(rounding.value(), ty)
+            } else if STANDARD_STREAMS.contains(&name.as_str()) && self.prog.types.is_pointer(ty) {
+                self.standard_stream(&name, ty)
             } else {
                 Expr::new(ir::ExprKind::Nondet, ty)
             };
             self.emit(InstrKind::Assign(Expr::sym(sym, ty), value), loc);
         }
+    }
+
+    /// The address of the C library's own object behind the standard
+    /// stream `name` (glibc's `_IO_2_1_stdin_`, ...): each stream is a
+    /// distinct valid object, never NULL, and no other object.
+    fn standard_stream(&mut self, name: &str, ty: ir::TypeId) -> Expr {
+        let object_name = format!("__tarsier_{name}_object");
+        let Ok(object) = self.declare_linked(&object_name, &object_name, &CType::int(), false, Loc::NONE) else {
+            return Expr::new(ir::ExprKind::Nondet, ty);
+        };
+        let object_ty = self.prog.symbols[object].ty;
+        let pointer_ty = self.prog.types.pointer_to(object_ty);
+        let address = Expr::new(ir::ExprKind::AddrOf(Box::new(Expr::sym(object, object_ty))), pointer_ty);
+        Expr::cast(address, ty)
     }
 
     fn finish(mut self) -> Option<ir::Program> {
