@@ -30,6 +30,9 @@ pub struct InputValue {
     pub loc: Loc,
     /// Little-endian bytes, as the interpreter's input provider returns them.
     pub bytes: Vec<u8>,
+    /// The byte of every later offset (a byte array's default; else zero),
+    /// for a request larger than `bytes`.
+    pub fill: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -95,7 +98,7 @@ pub(crate) fn build(
         }
     }
     let (failed_index, failed) = failed.ok_or("the solver's model violates no assertion (internal error)")?;
-    let mut trace = Vec::new();
+    let mut trace = environment_lines(program, execution, &mut evaluator)?;
     // Temporaries the front end introduces (`$ret`, ...) are not source-level steps.
     for step in equation.steps[..failed.steps_before].iter().filter(|s| !s.lhs.starts_with('$')) {
         if !is_true(&mut evaluator, step.guard)? {
@@ -116,7 +119,7 @@ pub(crate) fn build(
             continue;
         }
         let value = evaluator.eval(input.value).map_err(|e| format!("cannot evaluate the model: {e}"))?;
-        inputs.push(InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value) });
+        inputs.push(InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value), fill: fill_byte(&value) });
     }
     let mut unmodelled_calls = Vec::new();
     let mut layout_calls = Vec::new();
@@ -147,6 +150,62 @@ pub(crate) fn build(
     })
 }
 
+/// The entry function's arguments and the environment strings the model
+/// chose (`argc`, `argv[i]`, `getenv`), as the first lines of the trace:
+/// together with the other inputs they are what a rerun needs.
+fn environment_lines(program: &Program, execution: &Execution, evaluator: &mut Evaluator) -> Result<Vec<TraceLine>, String> {
+    let entry = program.entry.map_or(String::new(), |f| program.functions[f].name.clone());
+    let mut lengths = HashMap::new();
+    let mut lines = Vec::new();
+    for input in &execution.equation.inputs {
+        let (InputKind::EntryArgument(name) | InputKind::Environment(name)) = &input.kind else { continue };
+        if !is_true(evaluator, input.guard)? {
+            continue;
+        }
+        let value = evaluator.eval(input.value).map_err(|e| format!("cannot evaluate the model: {e}"))?;
+        let function = match input.kind {
+            InputKind::Environment(_) => "getenv".to_string(),
+            _ => entry.clone(),
+        };
+        let rendered = if let Some(string) = name.strip_prefix("strlen(").and_then(|n| n.strip_suffix(')')) {
+            let bytes = to_bytes(&value);
+            lengths.insert(string.to_string(), u32::from_le_bytes(std::array::from_fn(|i| bytes.get(i).copied().unwrap_or(0))));
+            continue;
+        } else if let Some(&length) = lengths.get(name) {
+            let mut bytes = to_bytes(&value);
+            bytes.resize(length as usize, fill_byte(&value));
+            string_literal(&bytes)
+        } else if let Some(ty) = input.ty {
+            render(program, execution, ty, &value)
+        } else {
+            continue;
+        };
+        lines.push(TraceLine { loc: input.loc, function, lhs: name.clone(), value: rendered, input: Some(input_source(&input.kind)) });
+    }
+    Ok(lines)
+}
+
+/// Characters of a string shown in a trace before it is cut.
+const SHOWN_STRING_CHARS: usize = 256;
+
+/// `bytes` as a C string literal, cut after [`SHOWN_STRING_CHARS`].
+fn string_literal(bytes: &[u8]) -> String {
+    let mut text = String::from("\"");
+    for &b in bytes.iter().take(SHOWN_STRING_CHARS) {
+        match b {
+            b'"' | b'\\' => text += &format!("\\{}", b as char),
+            0x20..=0x7e => text.push(b as char),
+            // Three octal digits, so that a following digit is not absorbed.
+            _ => text += &format!("\\{b:03o}"),
+        }
+    }
+    text.push('"');
+    if bytes.len() > SHOWN_STRING_CHARS {
+        text += &format!(" ... ({} characters)", bytes.len());
+    }
+    text
+}
+
 /// The model's base address of every exposed object that one key names,
 /// except blocks allocated inside library models: the library aligns
 /// those, which the model's addresses do not follow.
@@ -175,6 +234,7 @@ fn input_source(kind: &InputKind) -> String {
         InputKind::ExternalCall(name) => format!("{name}()"),
         InputKind::Uninitialized(name) => format!("uninitialised {name}"),
         InputKind::EntryArgument(name) => format!("argument {name}"),
+        InputKind::Environment(name) => format!("environment {name}"),
         InputKind::AllocationFailure => "allocation failure".to_string(),
     }
 }
@@ -210,6 +270,14 @@ pub(crate) fn to_bytes(value: &Value) -> Vec<u8> {
     }
 }
 
+/// The byte a byte-array value holds past its explicit entries.
+fn fill_byte(value: &Value) -> u8 {
+    match value {
+        Value::Array(array) => array.default_value().as_bv().and_then(|b| b.to_u64()).unwrap_or(0) as u8,
+        _ => 0,
+    }
+}
+
 /// A value of type `ty` in C syntax.
 fn render(program: &Program, execution: &Execution, ty: TypeId, value: &Value) -> String {
     let Value::Bv(bv) = value else {
@@ -240,5 +308,19 @@ fn render_pointer(execution: &Execution, bits: &smt::BvValue) -> String {
             Some(o) => format!("&{} + {offset}", execution.objects.get(o).name),
             None => format!("INVALID-POINTER({})", bits.to_smtlib()),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_shown_as_c_literals_that_read_back_the_same_bytes() {
+        assert_eq!(string_literal(b"ab\"c\\"), r#""ab\"c\\""#);
+        // An escaped byte keeps three digits, so a following digit stays apart.
+        assert_eq!(string_literal(&[1, b'7', 0xff]), r#""\0017\377""#);
+        let long = vec![b'x'; SHOWN_STRING_CHARS + 1];
+        assert!(string_literal(&long).ends_with(&format!("\" ... ({} characters)", SHOWN_STRING_CHARS + 1)));
     }
 }

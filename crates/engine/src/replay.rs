@@ -16,11 +16,13 @@ use symex::InputKind;
 /// Instructions the replay may execute (a counterexample is a bounded path).
 const REPLAY_STEP_LIMIT: u64 = 20_000_000;
 
-/// Entry arguments are matched by name too: symex builds the command line
-/// for the arguments that may exist, the interpreter for those that do.
+/// Entry arguments and environment strings are matched by name too: symex
+/// builds the command line for the arguments that may exist, the
+/// interpreter for those that do.
 fn same_kind(mine: &InputKind, request: &Request) -> bool {
     match (mine, request) {
-        (InputKind::EntryArgument(mine), Request::EntryArgument(asked)) => mine == asked,
+        (InputKind::EntryArgument(mine), Request::EntryArgument(asked))
+        | (InputKind::Environment(mine), Request::Environment(asked)) => mine == asked,
         _ => matches!(
             (mine, request),
             (InputKind::Nondet, Request::Nondet)
@@ -33,9 +35,10 @@ fn same_kind(mine: &InputKind, request: &Request) -> bool {
 
 /// Serves the counterexample's inputs in order per kind; a request with no
 /// matching value gets zero bytes (any value is a legal choice, and the
-/// replay's outcome is checked anyway). Object contents are not padded:
-/// the interpreter zeroes what a short answer leaves out, without storing
-/// it, so a huge object costs only its explicit bytes.
+/// replay's outcome is checked anyway), one larger than its value gets the
+/// value's fill byte after it (a byte array's default). Object contents
+/// are not padded: the interpreter zeroes what a short answer leaves out,
+/// without storing it, so a huge object costs only its explicit bytes.
 struct Inputs<'a> {
     values: &'a [InputValue],
     used: Vec<bool>,
@@ -47,16 +50,16 @@ impl interp::InputProvider for Inputs<'_> {
     fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>> {
         let size = usize::try_from(request.size).ok()?;
         let next = (0..self.values.len()).find(|&i| !self.used[i] && same_kind(&self.values[i].kind, &request.kind));
-        let mut bytes = match next {
+        let (mut bytes, fill) = match next {
             Some(i) => {
                 self.used[i] = true;
-                self.values[i].bytes.clone()
+                (self.values[i].bytes.clone(), self.values[i].fill)
             }
-            None => Vec::new(),
+            None => (Vec::new(), 0),
         };
         match request.kind {
             Request::Uninitialized(_) => bytes.truncate(size),
-            _ => bytes.resize(size, 0),
+            _ => bytes.resize(size, fill),
         }
         Some(bytes)
     }

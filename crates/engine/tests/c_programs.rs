@@ -176,16 +176,24 @@ fn floats_fold_exactly_and_are_never_guessed() {
 }
 
 #[test]
-fn the_command_line_bound_is_an_approximation_only_when_argv_is_read() {
+fn the_command_line_is_exact_up_to_its_exact_slots() {
     let unused = format!("{NONDET}int main(int argc, char **argv) {{ assert(argc >= 1); return 0; }}");
     expect_true(&unused, &Config::default());
-    let used = format!("{NONDET}int main(int argc, char **argv) {{ char c = argv[0][0]; return c; }}");
-    match run(&used, &Config::default()) {
+    let first = format!("{NONDET}int main(int argc, char **argv) {{ char c = argv[0][0]; assert(argv[argc > 3 ? 3 : argc] != 0 || argc <= 3); return c; }}");
+    expect_true(&first, &Config::default());
+    let violated = format!("{NONDET}int main(int argc, char **argv) {{ if (argc > 1) assert(argv[1][0] != 'a'); return 0; }}");
+    expect_false(&violated, &Config::default(), PropertyClass::UserAssertion);
+    // Arguments may be as long as Linux allows, and a counterexample
+    // replays with the long argument it chose.
+    let long = format!("{NONDET}int main(int argc, char **argv) {{ if (argc > 1 && __ESBMC_get_object_size(argv[1]) > 100000) assert(argv[1][99999] != 'q'); return 0; }}");
+    expect_false(&long, &Config::default(), PropertyClass::UserAssertion);
+    let bounded = format!("{NONDET}int main(int argc, char **argv) {{ assert(__ESBMC_get_object_size(argv[0]) <= 131072); return 0; }}");
+    expect_true(&bounded, &Config::default());
+    let past_the_exact_slots = format!("{NONDET}int main(int argc, char **argv) {{ if (argc > {}) return argv[{}] == 0; return 0; }}", symex::EXACT_ARGC + 2, symex::EXACT_ARGC + 1);
+    match run(&past_the_exact_slots, &Config::default()) {
         Verdict::Unknown(reason) => assert!(reason.contains("command line"), "{reason}"),
         other => panic!("expected UNKNOWN, got {other:?}"),
     }
-    let violated = format!("{NONDET}int main(int argc, char **argv) {{ if (argc > 1) assert(argv[1][0] != 'a'); return 0; }}");
-    expect_false(&violated, &Config::default(), PropertyClass::UserAssertion);
 }
 
 #[test]

@@ -421,17 +421,20 @@ atof(const char *s)
     return strtod(s, 0);
 }
 
-/* Reached for a variable the program's environment may hold: its value is
-   not modelled. */
-char *__tarsier_unmodelled_environment_value(const char *name);
+/* A fresh string of the environment: nondeterministic contents and length
+   (up to Linux's MAX_ARG_STRLEN less the NUL), NUL-terminated (built by
+   symex and the interpreter). */
+char *__tarsier_environment_string(void);
 
-/* glibc finds no variable with an empty name; any other may be unset. */
+/* glibc finds no variable with an empty name; any other may be unset. A
+   variable found gets a fresh string each time, which C allows ("may be
+   overwritten by a subsequent call to the getenv function", 7.22.4.6). */
 char *
 getenv(const char *name)
 {
     if (name[0] == 0 || __VERIFIER_nondet_int())
         return 0;
-    return __tarsier_unmodelled_environment_value(name);
+    return __tarsier_environment_string();
 }
 
 /* The next value of glibc's rand_r sequence is some value in range; the

@@ -55,6 +55,10 @@ impl<'a> Symex<'a> {
         }
         let mut returns_pointer = true;
         let result = match name {
+            "__tarsier_environment_string" => {
+                let always = self.store.true_term();
+                Some(self.environment_string("getenv", always, InputKind::Environment)?)
+            }
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
             "calloc" | "__builtin_calloc" => Some(self.allocate(values, 2, true, "calloc")?),
             "alloca" | "__builtin_alloca" => Some(self.stack_allocate(values)?),

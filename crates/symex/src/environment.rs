@@ -1,43 +1,40 @@
-//! The environment a program starts in: the entry function's arguments,
+//! The environment a program starts in and reads from: the entry
+//! function's arguments and the strings of the environment (`getenv`),
 //! built as the interpreter builds them (`ir::interp`, its `environment`
 //! module) so that counterexamples replay.
 //!
-//! A hosted `main(int argc, char **argv[, char **envp])` gets `argc >= 1`
-//! and, in `argv`, `argc` pointers to fresh NUL-terminated strings and a
-//! final NULL (C11 5.1.2.2.1); `envp` is an empty NULL-terminated array.
-//! Symex models at most [`MODELLED_ARGC`] strings of at most
-//! [`MODELLED_ARG_LEN`] characters: a path that reads `argv` (or takes its
-//! address) assumes from there on that `argc` fits, which is recorded as an
-//! approximation (a TRUE verdict is then unsafe); the lengths are bounded
-//! from the start, which is exact while `argv` is not read because nothing
-//! else reaches the strings. `argc` alone is exact; a counterexample should still
-//! ask for no more arguments than the interpreter provides
-//! ([`ir::interp::MAX_ARGC`]), which the engine tries first
+//! A hosted `main(int argc, char **argv[, char **envp])` gets
+//! `1 <= argc <= ir::interp::MAX_ARGC` and, in `argv`, `argc` pointers to
+//! fresh NUL-terminated strings and a final NULL (C11 5.1.2.2.1); `envp`
+//! is an empty NULL-terminated array. Each string is a byte-array object of
+//! input length up to [`ir::interp::MAX_ARG_LEN`] (Linux's
+//! `MAX_ARG_STRLEN` less the NUL) and input contents, so its size is exact
+//! and costs no more than the bytes the program reads. The first
+//! [`EXACT_ARGC`] slots of `argv` hold such strings; an access to a later
+//! slot that exists (`argc` larger) is an approximation on the paths where
+//! it can happen, and only there. A counterexample should still stay
+//! within the exact slots, which the engine tries first
 //! ([`crate::Equation::preferences`]).
 //! Pointer parameters of any other entry function are unconstrained, and
 //! reading one is an approximation.
 
-use crate::equation::InputKind;
+use crate::equation::{Approximation, InputKind};
 use crate::exec::Symex;
 use crate::memory::{ObjectId, ObjectKind};
 use crate::Result;
 use ir::{FuncId, SymbolId};
 use smt::TermId;
 
-/// Command-line arguments symex builds strings for.
-pub const MODELLED_ARGC: u64 = 4;
-/// Longest command-line argument symex models.
-pub const MODELLED_ARG_LEN: u64 = 16;
+/// Command-line arguments symex builds exact strings for.
+pub const EXACT_ARGC: u64 = 4;
 
 /// The hosted `main`'s command line, as terms.
 #[derive(Clone, Debug)]
 pub(crate) struct CommandLine {
     argc: TermId,
     argc_signed: bool,
-    /// `argv`, and `envp` when `main` has it.
-    arrays: Vec<SymbolId>,
-    /// Set once a path has read `argv`.
-    bounded: bool,
+    /// The `argv` array: its exact slots, then slots it does not model.
+    argv: ObjectId,
 }
 
 impl Symex<'_> {
@@ -69,16 +66,20 @@ impl Symex<'_> {
         let signed = self.program.types.is_signed(argc_sym.ty);
         let one = self.store.bv_u64(width, 1);
         let positive = crate::arith::compare(self.store, ir::BinOp::Ge, argc, one, signed);
-        self.assume(positive);
         let max = self.store.bv_u64(width, ir::interp::MAX_ARGC);
-        let replayable = crate::arith::compare(self.store, ir::BinOp::Le, argc, max, signed);
-        self.equation.preferences.push(replayable);
+        let possible = crate::arith::compare(self.store, ir::BinOp::Le, argc, max, signed);
+        let possible = self.store.and2(positive, possible);
+        self.assume(possible);
+        let exact = self.store.bv_u64(width, EXACT_ARGC);
+        let within_exact_slots = crate::arith::compare(self.store, ir::BinOp::Le, argc, exact, signed);
+        self.equation.preferences.push(within_exact_slots);
 
         let pointer_bytes = u64::from(self.layout.pointer_bits / 8);
         let mut slots = Vec::new();
-        for index in 0..MODELLED_ARGC {
+        for index in 0..EXACT_ARGC {
             let present = self.argc_above(argc, index, signed);
-            let pointer = self.argument_string(index, present)?;
+            let name = format!("argv[{index}]");
+            let pointer = self.environment_string(&name, present, InputKind::EntryArgument)?;
             let null = self.layout.null(self.store);
             slots.push(self.store.ite(present, pointer, null));
         }
@@ -95,7 +96,7 @@ impl Symex<'_> {
         if params.len() == 3 {
             values.push(self.pointer_array("envp", &[null])?.1);
         }
-        self.command_line = Some(CommandLine { argc, argc_signed: signed, arrays: params[1..].to_vec(), bounded: false });
+        self.command_line = Some(CommandLine { argc, argc_signed: signed, argv: argv_object });
         Ok(values)
     }
 
@@ -106,32 +107,32 @@ impl Symex<'_> {
         crate::arith::compare(self.store, ir::BinOp::Gt, argc, index, signed)
     }
 
-    /// A fresh string `argv[index]` of input length (at most
-    /// [`MODELLED_ARG_LEN`]) and contents, both inputs only when the
-    /// argument exists (as the interpreter asks for them).
-    fn argument_string(&mut self, index: u64, present: TermId) -> Result<TermId> {
-        let name = format!("argv[{index}]");
-        let capacity = MODELLED_ARG_LEN + 1;
-        let object = self.objects.add(ObjectKind::Environment, name.clone(), capacity);
+    /// A fresh string `name` of input length (at most
+    /// [`ir::interp::MAX_ARG_LEN`]) and contents, NUL-terminated, and its
+    /// address; both inputs are asked for (tagged by `kind`) only where
+    /// `exists` holds, as the interpreter asks for them.
+    pub(crate) fn environment_string(&mut self, name: &str, exists: TermId, kind: fn(String) -> InputKind) -> Result<TermId> {
         let saved = self.state.guard;
-        self.state.guard = self.store.and2(saved, present);
+        self.state.guard = self.store.and2(saved, exists);
         let length = self.store.var(&format!("strlen({name})"), smt::Sort::BitVec(32));
-        self.record_input(length, None, InputKind::EntryArgument(format!("strlen({name})")));
-        let contents = self.store.var(&name, smt::Sort::BitVec((capacity * 8) as u32));
-        self.record_input(contents, None, InputKind::EntryArgument(name));
+        self.record_input(length, None, kind(format!("strlen({name})")));
+        let wide_length = self.store.zero_extend(self.layout.wide_bits() - 32, length);
+        let one = self.store.bv_u64(self.layout.wide_bits(), 1);
+        let size = self.store.bv_add(wide_length, one);
+        let object = self.add_object(ObjectKind::Environment, name.to_string(), size)?;
+        let sort = self.objects.get(object).value_sort(self.store);
+        let contents = self.store.var(name, sort);
+        self.record_input(contents, None, kind(name.to_string()));
         self.state.guard = saved;
-        let longest = self.store.bv_u64(32, MODELLED_ARG_LEN);
+        let longest = self.store.bv_u64(32, ir::interp::MAX_ARG_LEN);
         let fits = self.store.bv_ule(length, longest);
         self.assume(fits);
-        let wide_length = self.store.zero_extend(self.layout.wide_bits() - 32, length);
         let eight = self.store.bv_u64(self.layout.wide_bits(), 8);
         let terminator_bit = self.store.bv_mul(wide_length, eight);
         let nul = self.store.bv_u64(8, 0);
-        let value = self.insert_bits(contents, terminator_bit, nul)?;
-        self.state.set_value(object, value);
-        let one = self.store.bv_u64(self.layout.wide_bits(), 1);
-        let size = self.store.bv_add(wide_length, one);
-        self.objects.set_symbolic_size(object, size);
+        let value = self.write_object_bits(object, contents, terminator_bit, nul)?;
+        self.set_initial_value(object, value);
+        self.environment_strings.insert(object, value);
         self.address_of_object(object)
     }
 
@@ -147,26 +148,31 @@ impl Symex<'_> {
         Ok((object, self.address_of_object(object)?))
     }
 
-    /// Called when `symbol` is read or its address taken: from there on,
-    /// the path assumes that the arguments fit the model.
-    pub(crate) fn reading_command_line(&mut self, symbol: SymbolId) {
+    /// Called for an access of `bits` bits at `bit_offset` into `object`
+    /// (where `reaches` holds): an access to an `argv` slot past the exact
+    /// ones that exists is an approximation wherever it can happen.
+    pub(crate) fn accessing_environment(&mut self, object: ObjectId, bit_offset: TermId, bits: u32, reaches: TermId) {
         let Some(line) = &self.command_line else { return };
-        if !line.arrays.contains(&symbol) {
+        if line.argv != object {
             return;
         }
-        let (argc, signed, first) = (line.argc, line.argc_signed, !line.bounded);
-        let beyond = self.argc_above(argc, MODELLED_ARGC, signed);
-        let fits = self.store.not(beyond);
-        self.assume(fits);
-        if !first {
+        let (argc, signed) = (line.argc, line.argc_signed);
+        let wide = self.layout.wide_bits();
+        let slot_bits = u64::from(self.layout.pointer_bits);
+        let exact_end = self.store.bv_u64(wide, EXACT_ARGC * slot_bits);
+        let width = self.store.bv_u64(wide, u64::from(bits));
+        let end = self.store.bv_add(bit_offset, width);
+        let past_exact = self.store.bv_slt(exact_end, end);
+        let wide_argc = crate::repr::resize(self.store, argc, wide, signed);
+        let slot_width = self.store.bv_u64(wide, slot_bits);
+        let arguments_end = self.store.bv_mul(wide_argc, slot_width);
+        let before_null = self.store.bv_slt(bit_offset, arguments_end);
+        let condition = self.store.and(&[self.state.guard, reaches, past_exact, before_null]);
+        if self.store.is_false(condition) {
             return;
         }
-        self.approximate(
-            format!("the command line is modelled with at most {MODELLED_ARGC} arguments of at most {MODELLED_ARG_LEN} characters"),
-            true,
-        );
-        if let Some(line) = &mut self.command_line {
-            line.bounded = true;
-        }
+        let what = format!("the command line is modelled exactly for its first {EXACT_ARGC} arguments, and a later one is accessed");
+        let approximation = Approximation { what, loc: self.loc, affects_true: true };
+        self.equation.conditional_approximations.push((condition, approximation));
     }
 }

@@ -47,6 +47,8 @@ pub enum InputKind {
     Uninitialized(String),
     /// A parameter of the entry function.
     EntryArgument(String),
+    /// A string of the environment (`getenv`): its length, then contents.
+    Environment(String),
     /// Whether an allocation fails (a `Bool`).
     AllocationFailure,
 }

@@ -39,7 +39,6 @@ impl<'a> Symex<'a> {
                     let o = self.function_object(func);
                     return self.address_of_object(o);
                 }
-                self.reading_command_line(*symbol);
                 if self.entry_pointer_params.contains(symbol) {
                     let name = &self.program.symbols[*symbol].display_name;
                     self.approximate(format!("pointer parameter `{name}` of the entry function is unconstrained"), true);
@@ -447,7 +446,6 @@ impl<'a> Symex<'a> {
     pub(crate) fn address_of(&mut self, lvalue: &Expr) -> Result<TermId> {
         match &lvalue.kind {
             ExprKind::Sym(symbol) => {
-                self.reading_command_line(*symbol);
                 let object = self.variable_object(*symbol)?;
                 self.address_of_object(object)
             }

@@ -87,6 +87,9 @@ pub(crate) struct Symex<'a> {
     pub entry_pointer_params: std::collections::HashSet<SymbolId>,
     /// The hosted `main`'s arguments, when the entry function is one.
     pub(crate) command_line: Option<crate::environment::CommandLine>,
+    /// Strings of the environment (`argv[i]`, `getenv` results) and their
+    /// initial values: while one keeps it, it holds a NUL at its end.
+    pub(crate) environment_strings: HashMap<ObjectId, TermId>,
     /// `ir::ROUNDING_MODE_VARIABLE`, read by every rounding float operation.
     pub(crate) rounding_variable: Option<SymbolId>,
     /// The calls of each uninterpreted function so far: arguments, result.
@@ -123,6 +126,7 @@ impl<'a> Symex<'a> {
             depth: 0,
             entry_pointer_params: Default::default(),
             command_line: None,
+            environment_strings: HashMap::new(),
             uninterpreted_calls: HashMap::new(),
             quantifiers: Vec::new(),
             assumed_in_quantifier: None,
@@ -182,6 +186,13 @@ impl<'a> Symex<'a> {
     /// The value every state has for `object` until it writes it.
     fn initial_value(&mut self, object: ObjectId) -> TermId {
         initial_value(self.store, &self.objects, &mut self.initial_values, object)
+    }
+
+    /// Gives `object`, created on some paths only, the same `value` on the
+    /// others, so that merging them leaves it as it is.
+    pub(crate) fn set_initial_value(&mut self, object: ObjectId, value: TermId) {
+        self.initial_values.insert(object, value);
+        self.state.set_value(object, value);
     }
 
     pub fn object_value(&mut self, object: ObjectId) -> TermId {

@@ -38,7 +38,7 @@ mod eval;
 
 pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, QuantifiedVar, TraceStep, UnmodelledCall};
 pub use libm::{host_lemma, HostLemma};
-pub use environment::{MODELLED_ARGC, MODELLED_ARG_LEN};
+pub use environment::EXACT_ARGC;
 pub use exec::{execute, Execution};
 pub use memory::{ObjectId, ObjectKind, Objects, PointerLayout};
 

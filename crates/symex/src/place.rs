@@ -235,6 +235,9 @@ impl<'a> Symex<'a> {
                 self.assert(c, PropertyClass::ArrayBounds, "array bounds violated: index out of range");
             }
         }
+        for t in &place.targets {
+            self.accessing_environment(t.object, t.bit_offset, bits, t.cond);
+        }
         let mut valid = Vec::new();
         if place.indexes_bound_it {
             // Cheaper than the offset bound, which for variable-length
@@ -294,11 +297,13 @@ impl<'a> Symex<'a> {
     }
 
     /// Reads `bits` bits of `place` (checked); an invalid access reads an
-    /// unconstrained value.
+    /// unconstrained value unless it is a violation, where the value does
+    /// not matter and one of the targets' keeps pointers' origins known.
     pub(crate) fn read_place_bits(&mut self, place: &Place, bits: u32) -> Result<TermId> {
         let valid = self.check_access(place, bits);
         let covered = self.store.or(&valid);
-        let mut value = if self.store.is_true(covered) {
+        let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
+        let mut value = if self.store.is_true(covered) || checked {
             None
         } else {
             Some(self.store.var("invalid_read", smt::Sort::BitVec(bits)))

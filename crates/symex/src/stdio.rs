@@ -857,7 +857,15 @@ impl<'a> Symex<'a> {
                 None => length,
             });
         }
-        let largest = self.pointer_targets(pointer).iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
+        if let Some(length) = self.environment_string_length(pointer, limit)? {
+            return Ok(length);
+        }
+        let targets = self.pointer_targets(pointer);
+        // A byte array's `size` is not its size, which may be symbolic.
+        if targets.iter().any(|&(o, _)| self.objects.get(o).byte_array) {
+            return Err(crate::Stop::unsupported("a string in an object of symbolic or large size", self.loc));
+        }
+        let largest = targets.iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
         if largest >= MAX_STRING_BYTES {
             return Err(crate::Stop::unsupported(format!("a string in an object of {largest} bytes"), self.loc));
         }
@@ -899,5 +907,48 @@ impl<'a> Symex<'a> {
             self.assume(ended);
         }
         Ok(length)
+    }
+
+    /// The length of the string at `pointer` when every object it may
+    /// point into is an environment string still holding its initial value,
+    /// so that a NUL ends it inside its object: after the checks of its
+    /// first byte, the length is a position of a NUL from there on (any
+    /// one, a superset of the first), and no byte is read one by one.
+    fn environment_string_length(&mut self, pointer: TermId, limit: Option<TermId>) -> Result<Option<TermId>> {
+        let targets = self.pointer_targets(pointer);
+        if targets.is_empty() {
+            return Ok(None);
+        }
+        for &(object, _) in &targets {
+            let unchanged = self.environment_strings.get(&object).copied();
+            if unchanged.is_none() || unchanged != Some(self.object_value(object)) {
+                return Ok(None);
+            }
+        }
+        self.read_byte(pointer, 0)?;
+        let length = self.store.var("string_length", smt::Sort::BitVec(LENGTH_BITS));
+        let wide = self.layout.wide_bits();
+        let offset = self.layout.wide_offset_of(self.store, pointer);
+        let wide_length = repr::resize(self.store, length, wide, false);
+        let end = self.store.bv_add(offset, wide_length);
+        let eight = self.store.bv_u64(wide, 8);
+        let end_bit = self.store.bv_mul(end, eight);
+        let nul = self.store.bv_u64(8, 0);
+        let mut ends = Vec::new();
+        for (object, cond) in targets {
+            let size = self.object_size(object);
+            let inside = self.store.bv_ult(end, size);
+            let whole = self.object_value(object);
+            let byte = self.read_object_bits(object, whole, end_bit, 8)?;
+            let terminated = self.store.eq(byte, nul);
+            let found = self.store.and2(inside, terminated);
+            ends.push(self.store.implies(cond, found));
+        }
+        let ends = self.store.and(&ends);
+        self.assume(ends);
+        Ok(Some(match limit {
+            Some(limit) => self.min(length, limit),
+            None => length,
+        }))
     }
 }

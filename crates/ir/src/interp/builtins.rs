@@ -109,6 +109,10 @@ impl Machine<'_> {
                 let code = self.scalar(arg(0)?)?;
                 Err(Outcome::Completed(i64::from(sign_extend(code, 32) as i32)))
             }
+            "__tarsier_environment_string" => {
+                let loc = self.current_loc();
+                self.environment_string("getenv", InputKind::Environment, loc).map(|p| Some(Value::Ptr(p)))
+            }
             "malloc" => {
                 let size = self.size_arg(arg(0)?)?;
                 self.heap_allocate("malloc", size, true).map(Some)

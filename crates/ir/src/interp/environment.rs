@@ -1,11 +1,12 @@
-//! The environment a program starts in: the arguments of the entry
-//! function. A C `main(int argc, char **argv[, char **envp])` gets what a
-//! hosted implementation guarantees: `1 <= argc <= MAX_ARGC` (other input
-//! values violate the environment assumption), `argv` an array of `argc`
-//! string pointers and a final NULL, each string of an input length (at
-//! most `MAX_ARG_LEN`) and input contents (named `argv[i]`), NUL-terminated; `envp` an empty
+//! The environment a program starts in and reads from: the arguments of
+//! the entry function and the strings of the environment. A C
+//! `main(int argc, char **argv[, char **envp])` gets what Linux can give:
+//! `1 <= argc <= MAX_ARGC` (other input values violate the environment
+//! assumption), `argv` an array of `argc` string pointers and a final
+//! NULL, each string of an input length (at most `MAX_ARG_LEN`) and input
+//! contents (named `argv[i]`), NUL-terminated; `envp` an empty
 //! NULL-terminated array. Parameters of any other entry function are plain
-//! inputs.
+//! inputs. `getenv` finds no variable or a fresh string like an argument.
 
 use super::exec::{Flow, Machine};
 use super::memory::{Bytes, ObjectKind, Pointer};
@@ -14,10 +15,13 @@ use super::{InputKind, Outcome};
 use crate::program::FuncId;
 use crate::types::TypeId;
 
-/// Largest `argc` the environment provides.
-pub const MAX_ARGC: u64 = 64;
-/// Longest command-line argument string.
-const MAX_ARG_LEN: u64 = 4096;
+/// Largest `argc` the environment provides: Linux keeps the argument
+/// pointers and strings (at least one byte each) within 6 MiB (fs/exec.c,
+/// `_STK_LIM / 4 * 3`), fewer than 2^21 arguments even with 4-byte pointers.
+pub const MAX_ARGC: u64 = 1 << 21;
+/// Longest command-line argument or environment string: Linux's
+/// `MAX_ARG_STRLEN` (32 pages) less the NUL.
+pub const MAX_ARG_LEN: u64 = 32 * 4096 - 1;
 
 impl Machine<'_> {
     /// The values of the entry function's parameters.
@@ -46,17 +50,24 @@ impl Machine<'_> {
         Ok(values)
     }
 
-    /// A fresh NUL-terminated string of input length and contents.
+    /// `argv[index]`.
     fn argument_string(&mut self, index: i128) -> Flow<Pointer> {
-        let len_bytes = self.request_input(InputKind::EntryArgument(format!("strlen(argv[{index}])")), None, 4)?;
+        let entry = self.program.entry.expect("running the entry function");
+        let loc = self.program.functions[entry].loc;
+        self.environment_string(&format!("argv[{index}]"), InputKind::EntryArgument, loc)
+    }
+
+    /// A fresh NUL-terminated string `name` of input length (at most
+    /// [`MAX_ARG_LEN`]) and contents, both asked for as `kind` (a longer
+    /// length violates the environment assumption at `loc`).
+    pub(super) fn environment_string(&mut self, name: &str, kind: fn(String) -> InputKind, loc: crate::loc::Loc) -> Flow<Pointer> {
+        let len_bytes = self.request_input(kind(format!("strlen({name})")), None, 4)?;
         let len = u64::from(u32::from_le_bytes([len_bytes[0], len_bytes[1], len_bytes[2], len_bytes[3]]));
         if len > MAX_ARG_LEN {
-            let entry = self.program.entry.expect("running the entry function");
-            return Err(Outcome::AssumptionViolated { loc: self.program.functions[entry].loc });
+            return Err(Outcome::AssumptionViolated { loc });
         }
-        let name = format!("argv[{index}]");
-        let object = self.allocate(name.clone(), ObjectKind::Environment, len + 1)?;
-        let mut contents = self.request_input(InputKind::EntryArgument(name), None, len + 1)?;
+        let object = self.allocate(name.to_string(), ObjectKind::Environment, len + 1)?;
+        let mut contents = self.request_input(kind(name.to_string()), None, len + 1)?;
         contents[len as usize] = 0;
         self.memory.write(Pointer { object, offset: 0 }, &Bytes::from_data(contents)).map_err(|e| self.access_error(e))?;
         Ok(Pointer { object, offset: 0 })

@@ -30,8 +30,10 @@
 //!   the block's contents; `calloc` blocks are zero;
 //! - the entry function's parameters: each one as an
 //!   [`InputKind::EntryArgument`]; for `main(int argc, char **argv)`
-//!   instead `argc` (1 to 64), then for each argument string its length
-//!   (4 bytes, at most 4096) and its contents.
+//!   instead `argc` (1 to [`MAX_ARGC`]), then for each argument string its
+//!   length (4 bytes, at most [`MAX_ARG_LEN`]) and its contents;
+//! - `getenv`: a string of the environment ([`InputKind::Environment`]) as
+//!   an argument string, when the model finds the variable.
 //!
 //! Quantifiers run their body for the values of the bound variable that
 //! decide them, or ask the input provider when those it knows do not (see
@@ -61,7 +63,7 @@ mod stdio;
 mod unwind;
 mod value;
 
-pub use environment::MAX_ARGC;
+pub use environment::{MAX_ARGC, MAX_ARG_LEN};
 pub use memory::{Bytes, ObjectId, ObjectKind, Pointer, UnfreedBlock};
 pub use value::Value;
 
@@ -148,6 +150,8 @@ pub enum InputKind {
     Uninitialized(String),
     /// A parameter of the entry function.
     EntryArgument(String),
+    /// A string of the environment (`getenv`): its length, then contents.
+    Environment(String),
     /// Whether an allocation fails: any non-zero byte means it does.
     AllocationFailure,
 }

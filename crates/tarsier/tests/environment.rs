@@ -1,0 +1,76 @@
+//! The program's environment through the binary: the command line of a
+//! hosted `main` (exact for its first arguments, of any length Linux
+//! allows) and `getenv`, with the verdicts C semantics give and the
+//! arguments a counterexample chose shown in its trace.
+
+mod common;
+
+use common::{run, scratch_dir, write};
+
+const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
+const FAILED: &str = "VERIFICATION FAILED";
+const UNKNOWN: &str = "VERIFICATION UNKNOWN";
+
+/// The whole stdout for the one-unit program `text`.
+fn output(test: &str, text: &str, flags: &[&str]) -> String {
+    let dir = scratch_dir(test);
+    let mut args = vec![write(&dir, "m.c", text).display().to_string()];
+    args.extend(flags.iter().map(|f| f.to_string()));
+    run(&args).stdout
+}
+
+#[track_caller]
+fn expect(test: &str, text: &str, flags: &[&str], expected: &str) -> String {
+    let out = output(test, text, flags);
+    assert_eq!(out.lines().last().unwrap_or_default(), expected, "{text}\n{out}");
+    out
+}
+
+#[test]
+fn arguments_read_and_printed_are_exact() {
+    let printed = "#include <stdio.h>\nint main(int argc, char *argv[]) { if (argc < 2) fprintf(stderr, \"usage: %s\\n\", argv[0]); return 0; }\n";
+    expect("argv-printed", printed, &[], SUCCESSFUL);
+    let copied = "#include <stdio.h>\n#include <string.h>\nint main(int argc, char *argv[]) { char name[20] = \"\"; if (argc > 1) strncpy(name, argv[1], 19); printf(\"%s\\n\", name); return 0; }\n";
+    expect("argv-copied", copied, &["--unwind", "24"], SUCCESSFUL);
+    let present = "#include <assert.h>\nint main(int argc, char *argv[]) { if (argc > 1) assert(argv[1]); assert(argv[0]); return 0; }\n";
+    expect("argv-present", present, &[], SUCCESSFUL);
+}
+
+#[test]
+fn a_counterexample_shows_and_replays_the_command_line_it_chose() {
+    let letter = "#include <assert.h>\nint main(int argc, char *argv[]) { if (argc > 2) assert(argv[2][0] != 'z'); return 0; }\n";
+    let out = expect("argv-letter", letter, &[], FAILED);
+    assert!(out.contains("argc = ") && out.contains("argv[2] = \"z"), "{out}");
+    // The address of an argument string is replayed too.
+    let address = "#include <assert.h>\nint main(int argc, char **argv) { if ((unsigned int)argv[0] == 0u) assert(argv[0] == 0); return 0; }\n";
+    expect("argv-address", address, &[], FAILED);
+}
+
+#[test]
+fn arguments_past_the_exact_ones_are_an_approximation_only_where_accessed() {
+    let counted = "#include <assert.h>\nint main(int argc, char **argv) { assert(argc < 1000 || argv[1] != 0); return 0; }\n";
+    expect("argv-many-exact", counted, &[], SUCCESSFUL);
+    let late = "int main(int argc, char **argv) { if (argc > 9) return argv[8] == 0; return 0; }\n";
+    let out = expect("argv-late", late, &[], UNKNOWN);
+    assert!(out.contains("command line is modelled exactly for its first"), "{out}");
+}
+
+#[test]
+fn an_argument_string_written_to_is_not_read_as_a_string_unchecked() {
+    let written = "#include <stdio.h>\nint main(int argc, char **argv) { argv[0][0] = 'x'; printf(\"%s\\n\", argv[0]); return 0; }\n";
+    let out = expect("argv-written", written, &[], UNKNOWN);
+    assert!(out.contains("unsupported"), "{out}");
+}
+
+#[test]
+fn getenv_finds_nothing_or_a_fresh_string() {
+    let checked = "#include <stdio.h>\n#include <stdlib.h>\nint main(void) { char *p = getenv(\"PATH\"); if (p) printf(\"%s\\n\", p); return 0; }\n";
+    expect("getenv-checked", checked, &["--memory-leak-check"], SUCCESSFUL);
+    let unchecked = "#include <stdlib.h>\nint main(void) { char *p = getenv(\"HOME\"); return p[0]; }\n";
+    expect("getenv-null", unchecked, &[], FAILED);
+    let contents = "#include <assert.h>\n#include <stdlib.h>\nint main(void) { char *p = getenv(\"HOME\"); if (p && p[0] == 'q') assert(p[1] != 'r'); return 0; }\n";
+    let out = expect("getenv-contents", contents, &[], FAILED);
+    assert!(out.contains("getenv = \"qr"), "{out}");
+    let empty_name = "#include <assert.h>\n#include <stdlib.h>\nint main(void) { assert(getenv(\"\") == 0); return 0; }\n";
+    expect("getenv-empty", empty_name, &[], SUCCESSFUL);
+}
