@@ -213,7 +213,8 @@ impl Run<'_> {
         }
         if !unwinding.is_empty() {
             let any = self.store.or(&unwinding);
-            match self.solve(&mut solver, any) {
+            // Preferred: the model may become a counterexample to replay.
+            match self.solve_preferring(&mut solver, any) {
                 SatResult::Sat => {
                     if self.config.unwinding_failures_are_violations && !self.config.incremental {
                         if let Some(outcome) = self.unwinding_violation(&mut solver) {

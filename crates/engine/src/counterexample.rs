@@ -151,7 +151,8 @@ pub(crate) fn build(
 }
 
 /// The entry function's arguments and the environment strings the model
-/// chose (`argc`, `argv[i]`, `getenv`), as the first lines of the trace:
+/// chose (`argc`, `argv[i]`, `getenv`, `p == NULL`, `elements of *p`;
+/// not the contents of `*p`), as the first lines of the trace:
 /// together with the other inputs they are what a rerun needs.
 fn environment_lines(program: &Program, execution: &Execution, evaluator: &mut Evaluator) -> Result<Vec<TraceLine>, String> {
     let entry = program.entry.map_or(String::new(), |f| program.functions[f].name.clone());
@@ -177,6 +178,12 @@ fn environment_lines(program: &Program, execution: &Execution, evaluator: &mut E
             string_literal(&bytes)
         } else if let Some(ty) = input.ty {
             render(program, execution, ty, &value)
+        } else if let Value::Bool(flag) = value {
+            // A pointer parameter's NULL flag.
+            flag.to_string()
+        } else if let Some(count) = value.as_bv().and_then(|bv| bv.to_u64()) {
+            // A pointer parameter's element count.
+            count.to_string()
         } else {
             continue;
         };

@@ -92,6 +92,27 @@ impl TypeTable {
         }
     }
 
+    /// The element size of the fresh objects a pointer to `pointee` may
+    /// point to when it is a parameter of the entry function: the size of
+    /// `pointee` (one byte for `void`), or `None` when its objects would
+    /// hold pointers (which would need objects of their own) or it has no
+    /// size.
+    pub fn entry_pointee_size(&self, pointee: TypeId, model: DataModel) -> Option<u64> {
+        let mut stack = vec![pointee];
+        while let Some(ty) = stack.pop() {
+            match self.get(ty) {
+                Type::Pointer(_) | Type::Function(_) => return None,
+                Type::Array(elem, _) => stack.push(*elem),
+                Type::Composite(id) => stack.extend(self.composites[*id].fields.iter().map(|f| f.ty)),
+                Type::Void | Type::Bool | Type::Int { .. } | Type::Float(_) => {}
+            }
+        }
+        match self.get(pointee) {
+            Type::Void => Some(1),
+            _ => self.size_of(pointee, model).filter(|&size| size > 0),
+        }
+    }
+
     /// Alignment in bytes (as a struct field); `None` for `void`, functions
     /// and incomplete composites. Arrays of any length align as their element.
     pub fn align_of(&self, ty: TypeId, model: DataModel) -> Option<u64> {
@@ -202,6 +223,21 @@ pub fn low_mask(bits: u32) -> u128 {
 mod tests {
     use super::*;
     use crate::types::{Composite, CompositeKind, FnSig};
+
+    #[test]
+    fn entry_pointees_are_sized_only_when_their_objects_hold_no_pointers() {
+        let mut t = TypeTable::new();
+        let int = t.int(32, true);
+        let void = t.void();
+        let ints = t.intern(Type::Array(int, ArrayLen::Fixed(3)));
+        let int_ptr = t.pointer_to(int);
+        let ptrs = t.intern(Type::Array(int_ptr, ArrayLen::Fixed(2)));
+        assert_eq!(t.entry_pointee_size(int, DataModel::LP64), Some(4));
+        assert_eq!(t.entry_pointee_size(ints, DataModel::LP64), Some(12));
+        assert_eq!(t.entry_pointee_size(void, DataModel::LP64), Some(1));
+        assert_eq!(t.entry_pointee_size(int_ptr, DataModel::LP64), None);
+        assert_eq!(t.entry_pointee_size(ptrs, DataModel::LP64), None);
+    }
 
     #[test]
     fn scalar_sizes_follow_the_data_model() {

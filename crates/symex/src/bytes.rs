@@ -34,8 +34,26 @@ impl<'a> Symex<'a> {
     /// `whole`, the value of `object`, with the bits at `bit_offset` (wide
     /// width) replaced by `part`.
     pub(crate) fn write_object_bits(&mut self, object: ObjectId, whole: TermId, bit_offset: TermId, part: TermId) -> Result<TermId> {
+        let always = self.store.true_term();
+        self.write_object_bits_if(object, whole, bit_offset, part, always)
+    }
+
+    /// `whole` written as [`Self::write_object_bits`] where `condition`
+    /// holds, else `whole`. A byte array keeps the choice inside the stored
+    /// bytes, so its value stays a chain of stores: a choice of arrays
+    /// under every conditional write would make each later read walk both
+    /// sides, exponentially in the number of writes.
+    pub(crate) fn write_object_bits_if(
+        &mut self,
+        object: ObjectId,
+        whole: TermId,
+        bit_offset: TermId,
+        part: TermId,
+        condition: TermId,
+    ) -> Result<TermId> {
         if !self.objects.get(object).byte_array {
-            return self.insert_bits(whole, bit_offset, part);
+            let new = self.insert_bits(whole, bit_offset, part)?;
+            return Ok(self.store.ite(condition, new, whole));
         }
         let bits = self.store.sort(part).bv_width().expect("memory bits");
         let span = self.byte_span(bit_offset, bits);
@@ -50,6 +68,8 @@ impl<'a> Symex<'a> {
         for i in 0..span.count {
             let index = self.byte_index(span.first, i);
             let byte = self.store.extract(8 * i + 7, 8 * i, bytes);
+            let old = self.store.select(whole, index);
+            let byte = self.store.ite(condition, byte, old);
             array = self.store.store(array, index, byte);
         }
         Ok(array)

@@ -15,8 +15,12 @@
 //! it can happen, and only there. A counterexample should still stay
 //! within the exact slots, which the engine tries first
 //! ([`crate::Equation::preferences`]).
-//! Pointer parameters of any other entry function are unconstrained, and
-//! reading one is an approximation.
+//! A pointer parameter of any other entry function that points to data
+//! without pointers is NULL or the start of a fresh array of input length
+//! and contents (as the interpreter builds it: CBMC's and ESBMC's
+//! `--function` harnesses give such a parameter a fresh object); other
+//! pointer parameters are unconstrained, and reading one is an
+//! approximation.
 
 use crate::equation::{Approximation, InputKind};
 use crate::exec::Symex;
@@ -48,13 +52,52 @@ impl Symex<'_> {
         for p in params {
             let sym = &self.program.symbols[p];
             self.loc = sym.loc;
-            if self.program.types.is_pointer(sym.ty) {
+            let (name, ty) = (sym.display_name.clone(), sym.ty);
+            let model = self.program.data_model;
+            let element = self.program.types.pointee(ty).and_then(|pointee| self.program.types.entry_pointee_size(pointee, model));
+            if let Some(element) = element {
+                values.push(self.entry_pointer(&name, element)?);
+                continue;
+            }
+            if self.program.types.is_pointer(ty) {
                 self.entry_pointer_params.insert(p);
             }
-            let name = sym.display_name.clone();
-            values.push(self.fresh(&name, sym.ty, InputKind::EntryArgument(name.clone()))?);
+            values.push(self.fresh(&name, ty, InputKind::EntryArgument(name.clone()))?);
         }
         Ok(values)
+    }
+
+    /// Pointer parameter `name` to elements of `element` bytes: NULL or the
+    /// start of a fresh array of one to
+    /// [`ir::interp::MAX_ENTRY_OBJECT_BYTES`]` / element` elements.
+    fn entry_pointer(&mut self, name: &str, element: u64) -> Result<TermId> {
+        let is_null = self.store.var(&format!("{name} == NULL"), smt::Sort::Bool);
+        self.record_input(is_null, None, InputKind::EntryArgument(format!("{name} == NULL")));
+        let saved = self.state.guard;
+        let not_null = self.store.not(is_null);
+        self.state.guard = self.store.and2(saved, not_null);
+        let count = self.store.var(&format!("elements of *{name}"), smt::Sort::BitVec(32));
+        self.record_input(count, None, InputKind::EntryArgument(format!("elements of *{name}")));
+        let wide = self.layout.wide_bits();
+        let wide_count = self.store.zero_extend(wide - 32, count);
+        let element_size = self.store.bv_u64(wide, element);
+        let size = self.store.bv_mul(wide_count, element_size);
+        let object_name = format!("*{name}");
+        let object = self.add_object(ObjectKind::Environment, object_name.clone(), size)?;
+        let sort = self.objects.get(object).value_sort(self.store);
+        let contents = self.store.var(&object_name, sort);
+        self.record_input(contents, None, InputKind::EntryArgument(object_name));
+        self.state.guard = saved;
+        let one = self.store.bv_u64(32, 1);
+        let most = self.store.bv_u64(32, ir::interp::MAX_ENTRY_OBJECT_BYTES / element);
+        let low = self.store.bv_ule(one, count);
+        let high = self.store.bv_ule(count, most);
+        let fits = self.store.and2(low, high);
+        self.assume(fits);
+        self.set_initial_value(object, contents);
+        let pointer = self.address_of_object(object)?;
+        let null = self.layout.null(self.store);
+        Ok(self.store.ite(is_null, null, pointer))
     }
 
     fn command_line(&mut self, params: &[SymbolId]) -> Result<Vec<TermId>> {

@@ -349,9 +349,9 @@ impl<'a> Symex<'a> {
                 continue;
             }
             let old = self.object_value(t.object);
-            let new = self.write_object_bits(t.object, old, t.bit_offset, bits)?;
-            let merged = if sole_target { new } else { self.store.ite(ok, new, old) };
-            self.state.set_value(t.object, merged);
+            let condition = if sole_target { self.store.true_term() } else { ok };
+            let new = self.write_object_bits_if(t.object, old, t.bit_offset, bits, condition)?;
+            self.state.set_value(t.object, new);
         }
         Ok(())
     }

@@ -861,9 +861,16 @@ impl<'a> Symex<'a> {
             return Ok(length);
         }
         let targets = self.pointer_targets(pointer);
-        // A byte array's `size` is not its size, which may be symbolic.
+        // A byte array's `size` is not its size, which may be symbolic:
+        // reading up to it would cut the string off.
         if targets.iter().any(|&(o, _)| self.objects.get(o).byte_array) {
-            return Err(crate::Stop::unsupported("a string in an object of symbolic or large size", self.loc));
+            self.read_byte(pointer, 0)?;
+            self.approximate("a string in an object of symbolic or large size is checked at its first byte only", true);
+            let length = self.store.var("string_length", smt::Sort::BitVec(LENGTH_BITS));
+            return Ok(match limit {
+                Some(limit) => self.min(length, limit),
+                None => length,
+            });
         }
         let largest = targets.iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
         if largest >= MAX_STRING_BYTES {

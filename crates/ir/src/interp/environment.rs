@@ -2,11 +2,15 @@
 //! the entry function and the strings of the environment. A C
 //! `main(int argc, char **argv[, char **envp])` gets what Linux can give:
 //! `1 <= argc <= MAX_ARGC` (other input values violate the environment
-//! assumption), `argv` an array of `argc` string pointers and a final
+//! assumption, and so do more than `REPLAYED_ARGC`), `argv` an array of `argc` string pointers and a final
 //! NULL, each string of an input length (at most `MAX_ARG_LEN`) and input
 //! contents (named `argv[i]`), NUL-terminated; `envp` an empty
-//! NULL-terminated array. Parameters of any other entry function are plain
-//! inputs. `getenv` finds no variable or a fresh string like an argument.
+//! NULL-terminated array. Parameters of any other entry function are
+//! inputs; a pointer to data without pointers is NULL or the start of a
+//! fresh array of one to `MAX_ENTRY_OBJECT_BYTES / size` elements of
+//! input contents (named `*p`), as CBMC's and ESBMC's `--function`
+//! harnesses give a fresh object. `getenv` finds no variable or a fresh
+//! string like an argument.
 
 use super::exec::{Flow, Machine};
 use super::memory::{Bytes, ObjectKind, Pointer};
@@ -19,6 +23,14 @@ use crate::types::TypeId;
 /// pointers and strings (at least one byte each) within 6 MiB (fs/exec.c,
 /// `_STK_LIM / 4 * 3`), fewer than 2^21 arguments even with 4-byte pointers.
 pub const MAX_ARGC: u64 = 1 << 21;
+/// Largest `argc` a replay builds (each argument is an object and two
+/// inputs): a counterexample with more is not confirmed, as if the
+/// environment could not give it.
+const REPLAYED_ARGC: i128 = 1 << 12;
+/// Largest object a pointer parameter of a non-`main` entry function
+/// points to (the harness's choice: large enough for any bounded loop over
+/// it, small enough to replay).
+pub const MAX_ENTRY_OBJECT_BYTES: u64 = 1 << 20;
 /// Longest command-line argument or environment string: Linux's
 /// `MAX_ARG_STRLEN` (32 pages) less the NUL.
 pub const MAX_ARG_LEN: u64 = 32 * 4096 - 1;
@@ -32,13 +44,13 @@ impl Machine<'_> {
             .map(|p| (self.program.symbols[*p].display_name.clone(), self.program.symbols[*p].ty))
             .collect();
         if !self.program.is_hosted_main(entry) {
-            return params.into_iter().map(|(name, ty)| self.input(InputKind::EntryArgument(name), ty)).collect();
+            return params.into_iter().map(|(name, ty)| self.entry_parameter(name, ty)).collect();
         }
         let (argc_name, argc_ty) = params[0].clone();
         let argc_value = self.input(InputKind::EntryArgument(argc_name), argc_ty)?;
         let (width, _) = self.int_type(argc_ty).unwrap_or((32, true));
         let argc = sign_extend(self.scalar(&argc_value)?, width);
-        if !(1..=i128::from(MAX_ARGC)).contains(&argc) {
+        if !(1..=i128::from(MAX_ARGC).min(REPLAYED_ARGC)).contains(&argc) {
             return Err(Outcome::AssumptionViolated { loc: self.program.functions[entry].loc });
         }
         let strings = (0..argc).map(|i| self.argument_string(i)).collect::<Flow<Vec<Pointer>>>()?;
@@ -48,6 +60,29 @@ impl Machine<'_> {
             values.push(Value::Ptr(self.pointer_array("envp", &[])?));
         }
         Ok(values)
+    }
+
+    /// The value of parameter `name` of a non-`main` entry function.
+    fn entry_parameter(&mut self, name: String, ty: TypeId) -> Flow<Value> {
+        let model = self.program.data_model;
+        let element = self.program.types.pointee(ty).and_then(|pointee| self.program.types.entry_pointee_size(pointee, model));
+        let Some(element) = element else {
+            return self.input(InputKind::EntryArgument(name), ty);
+        };
+        if self.request_input(InputKind::EntryArgument(format!("{name} == NULL")), None, 1)?[0] != 0 {
+            return Ok(Value::Ptr(Pointer::NULL));
+        }
+        let count = self.request_input(InputKind::EntryArgument(format!("elements of *{name}")), None, 4)?;
+        let count = u64::from(u32::from_le_bytes([count[0], count[1], count[2], count[3]]));
+        if count == 0 || count > MAX_ENTRY_OBJECT_BYTES / element {
+            let entry = self.program.entry.expect("running the entry function");
+            return Err(Outcome::AssumptionViolated { loc: self.program.functions[entry].loc });
+        }
+        let object_name = format!("*{name}");
+        let object = self.allocate(object_name.clone(), ObjectKind::Environment, count * element)?;
+        let contents = self.request_input(InputKind::EntryArgument(object_name), None, count * element)?;
+        self.memory.write(Pointer { object, offset: 0 }, &Bytes::from_data(contents)).map_err(|e| self.access_error(e))?;
+        Ok(Value::Ptr(Pointer { object, offset: 0 }))
     }
 
     /// `argv[index]`.

@@ -29,8 +29,9 @@
 //!   one-byte [`InputKind::AllocationFailure`] flag (not for `alloca`), then
 //!   the block's contents; `calloc` blocks are zero;
 //! - the entry function's parameters: each one as an
-//!   [`InputKind::EntryArgument`]; for `main(int argc, char **argv)`
-//!   instead `argc` (1 to [`MAX_ARGC`]), then for each argument string its
+//!   [`InputKind::EntryArgument`] (a pointer to data without pointers as
+//!   a NULL flag, an element count and the contents, see `environment`);
+//!   for `main(int argc, char **argv)` instead `argc` (1 to [`MAX_ARGC`]), then for each argument string its
 //!   length (4 bytes, at most [`MAX_ARG_LEN`]) and its contents;
 //! - `getenv`: a string of the environment ([`InputKind::Environment`]) as
 //!   an argument string, when the model finds the variable.
@@ -63,7 +64,7 @@ mod stdio;
 mod unwind;
 mod value;
 
-pub use environment::{MAX_ARGC, MAX_ARG_LEN};
+pub use environment::{MAX_ARGC, MAX_ARG_LEN, MAX_ENTRY_OBJECT_BYTES};
 pub use memory::{Bytes, ObjectId, ObjectKind, Pointer, UnfreedBlock};
 pub use value::Value;
 
