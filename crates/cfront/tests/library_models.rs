@@ -17,7 +17,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Body-less functions the models may leave to symex and the interpreter.
-const BUILT_INS: &[&str] = &["malloc", "free", "memcpy", "memset", "__assert_fail"];
+const BUILT_INS: &[&str] = &["malloc", "free", "memcpy", "memset", "__assert_fail", "__tarsier_environment_string"];
 /// Prefixes of the intrinsics the models and the system headers use, and
 /// of the functions models call where their behaviour is deliberately not
 /// modelled (a verdict resting on such a call is not trusted).
