@@ -227,12 +227,13 @@ impl<'a> Symex<'a> {
     /// Whether an input's bits hold no pointer: uninitialized memory and
     /// nondet non-pointer values do; a nondet or external pointer value is
     /// a pointer of unknown origin (it may point to any object), and the
-    /// entry function's arguments are the environment's.
+    /// entry function's arguments and environment strings are the
+    /// environment's.
     fn holds_no_pointer(&self, kind: &InputKind, ty: Option<ir::TypeId>) -> bool {
         match kind {
             InputKind::Uninitialized(_) => true,
             InputKind::Nondet | InputKind::ExternalCall(_) => ty.is_some_and(|ty| !self.program.types.is_pointer(ty)),
-            InputKind::EntryArgument(_) | InputKind::AllocationFailure => false,
+            InputKind::EntryArgument(_) | InputKind::Environment(_) | InputKind::AllocationFailure => false,
         }
     }
 
