@@ -191,10 +191,11 @@ impl Symex<'_> {
         Ok((object, self.address_of_object(object)?))
     }
 
-    /// Called for an access of `bits` bits at `bit_offset` into `object`
-    /// (where `reaches` holds): an access to an `argv` slot past the exact
-    /// ones that exists is an approximation wherever it can happen.
-    pub(crate) fn accessing_environment(&mut self, object: ObjectId, bit_offset: TermId, bits: u32, reaches: TermId) {
+    /// Called for an access of `width` bits (a wide term) at `bit_offset`
+    /// into `object` (where `reaches` holds): an access to an `argv` slot
+    /// past the exact ones that exists is an approximation wherever it can
+    /// happen.
+    pub(crate) fn accessing_environment(&mut self, object: ObjectId, bit_offset: TermId, width: TermId, reaches: TermId) {
         let Some(line) = &self.command_line else { return };
         if line.argv != object {
             return;
@@ -203,7 +204,6 @@ impl Symex<'_> {
         let wide = self.layout.wide_bits();
         let slot_bits = u64::from(self.layout.pointer_bits);
         let exact_end = self.store.bv_u64(wide, EXACT_ARGC * slot_bits);
-        let width = self.store.bv_u64(wide, u64::from(bits));
         let end = self.store.bv_add(bit_offset, width);
         let past_exact = self.store.bv_slt(exact_end, end);
         let wide_argc = crate::repr::resize(self.store, argc, wide, signed);

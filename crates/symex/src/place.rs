@@ -236,7 +236,7 @@ impl<'a> Symex<'a> {
             }
         }
         for t in &place.targets {
-            self.accessing_environment(t.object, t.bit_offset, bits, t.cond);
+            self.accessing_environment(t.object, t.bit_offset, width, t.cond);
         }
         let mut valid = Vec::new();
         if place.indexes_bound_it {
