@@ -423,7 +423,7 @@ impl Run<'_> {
                     "a violation of `{}` was found on a path through `{call}`, which is not modelled exactly",
                     cex.property.message
                 );
-                return self.outcome(Verdict::Unknown(reason));
+                return Found::Judged(self.outcome(Verdict::Unknown(reason)));
             }
         }
         if self.execution.equation.unconstrained_entry_pointers && is_memory_safety(cex.property.class) {
