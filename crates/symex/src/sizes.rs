@@ -7,9 +7,10 @@
 //! known as a term, is a byte array (see [`crate::memory`]) whose size term
 //! the bounds checks compare against.
 
+use crate::equation::Approximation;
 use crate::exec::Symex;
 use crate::memory::{ObjectId, ObjectKind, MAX_OBJECT_BYTES};
-use crate::{repr, Result, Stop};
+use crate::{repr, Result};
 use ir::{ArrayLen, Expr, PropertyClass, Type, TypeId};
 use smt::{BvValue, TermId};
 
@@ -152,11 +153,19 @@ impl<'a> Symex<'a> {
 
     /// A new object of `size` bytes (a wide term), flat when the size is a
     /// small constant and a byte array otherwise.
+    ///
+    /// An object larger than the pointer's offset field reaches is still
+    /// made (programs allocate such blocks and use their start), but a
+    /// pointer moved past the field names the invalid object, so two such
+    /// pointers may compare equal when they differ: a TRUE verdict is not
+    /// trusted once the object exists. A FALSE is replayed as always.
     pub(crate) fn add_object(&mut self, kind: ObjectKind, name: String, size: TermId) -> Result<ObjectId> {
         let constant = self.store.as_bv_const(size).and_then(BvValue::to_u64);
         let offsets = 1u64 << (self.layout.offset_bits() - 1);
         if let Some(c) = constant.filter(|&c| c > offsets) {
-            return Err(Stop::unsupported(format!("object of {c} bytes (pointer offsets reach {offsets})"), self.loc));
+            let what = format!("an object of {c} bytes, beyond the {offsets} bytes pointer offsets reach");
+            let approximation = Approximation { what, loc: self.loc, affects_true: true };
+            self.equation.conditional_approximations.push((self.state.guard, approximation));
         }
         let variable_length_array = matches!(kind, ObjectKind::Local { .. });
         let o = self.objects.add(kind, name, constant.unwrap_or(0));

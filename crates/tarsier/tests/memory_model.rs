@@ -170,3 +170,32 @@ int main(void) {
 }\n";
     assert_verdict("huge_vla", vla, &[], FAILED);
 }
+
+/// 32-bit blocks larger than the pointer's offset field reaches: made, so
+/// a FALSE is found and replayed (the freed address space is reused), but
+/// no TRUE rests on them.
+#[test]
+fn blocks_beyond_the_offset_field_are_approximations_for_true_only() {
+    let stolen = "#include <stdlib.h>
+#include <assert.h>
+int main(void) {
+  for (int i = 0; i < 16; i++) {
+    char *a = malloc(256u << 20);
+    free(a);
+  }
+  assert(0);
+  return 0;
+}\n";
+    assert_verdict("address_space_reused", stolen, &["--32", "--force-malloc-success"], FAILED);
+    let used = "#include <stdlib.h>
+#include <assert.h>
+int main(void) {
+  char *a = malloc(256u << 20);
+  if (a)
+    a[0] = 1;
+  assert(!a || a[0] == 1);
+  free(a);
+  return 0;
+}\n";
+    assert_verdict("block_beyond_offsets", used, &["--32"], "VERIFICATION UNKNOWN");
+}

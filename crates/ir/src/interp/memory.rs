@@ -260,17 +260,42 @@ impl Memory {
         let placed = base.is_some();
         let base = match base {
             Some(base) => base,
-            None => {
-                let address_limit = low_mask(self.pointer_bytes as u32 * 8) as u64;
-                let alignment = object_alignment(&kind, size).ok_or(OutOfMemory)?;
-                let base = self.next_base.checked_next_multiple_of(alignment).ok_or(OutOfMemory)?;
-                let next = base.checked_add(size).and_then(|end| end.checked_add(OBJECT_GAP));
-                self.next_base = next.filter(|next| *next <= address_limit).ok_or(OutOfMemory)?;
-                base
-            }
+            None => self.free_address(&kind, size)?,
         };
         let contents = Contents::zeroed(size);
         Ok(self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, placed, read_only: false, contents }))
+    }
+
+    /// A base address for a new object: the next unused one, else (the
+    /// address space used up, as 32-bit runs that allocate and free large
+    /// blocks do) the lowest gap between live objects, as an allocator
+    /// reuses freed memory.
+    fn free_address(&mut self, kind: &ObjectKind, size: u64) -> Result<u64, OutOfMemory> {
+        let address_limit = low_mask(self.pointer_bytes as u32 * 8) as u64;
+        let alignment = object_alignment(kind, size).ok_or(OutOfMemory)?;
+        let end_of = |base: u64| base.checked_add(size)?.checked_add(OBJECT_GAP).filter(|end| *end <= address_limit);
+        if let Some(base) = self.next_base.checked_next_multiple_of(alignment) {
+            if let Some(end) = end_of(base) {
+                self.next_base = end;
+                return Ok(base);
+            }
+        }
+        let mut live: Vec<(u64, u64)> = self
+            .objects
+            .values()
+            .filter(|o| o.lifetime == Lifetime::Alive && o.kind != ObjectKind::Reserved)
+            .map(|o| (o.base, o.base.saturating_add(o.size).saturating_add(OBJECT_GAP)))
+            .collect();
+        live.sort_unstable();
+        let mut cursor = FIRST_ADDRESS;
+        for (start, end) in live.into_iter().chain([(address_limit, address_limit)]) {
+            let base = cursor.checked_next_multiple_of(alignment).ok_or(OutOfMemory)?;
+            if end_of(base).is_some_and(|new_end| new_end <= start) {
+                return Ok(base);
+            }
+            cursor = cursor.max(end);
+        }
+        Err(OutOfMemory)
     }
 
     /// Fails when `id`, alive and placed by a counterexample, overlaps
@@ -610,6 +635,23 @@ mod tests {
         assert_eq!(next(global, 1 << 20) % 0x1000, 0);
         assert_eq!(next(ObjectKind::Heap, 1) % 0x1000, 0);
         assert_eq!(next(ObjectKind::Heap, 1 << 20) % (1 << 20), 0);
+    }
+
+    #[test]
+    fn freed_address_space_is_reused_once_the_unused_space_runs_out() {
+        let mut m = Memory::new(4, 1 << 20);
+        let block_size = 1u64 << 28;
+        let mut bases = Vec::new();
+        for _ in 0..32 {
+            let block = m.allocate("b".into(), ObjectKind::Heap, block_size, None).expect("freed space is reused");
+            bases.push(m.object(block).base);
+            m.free(Pointer { object: block, offset: 0 }).unwrap();
+        }
+        assert!(bases.iter().all(|base| *base < 1 << 32), "{bases:x?}");
+        let kept = m.allocate("kept".into(), ObjectKind::Heap, block_size, None).unwrap();
+        let other = m.allocate("other".into(), ObjectKind::Heap, block_size, None).unwrap();
+        assert_ne!(m.object(kept).base, m.object(other).base);
+        assert!(m.allocate("full".into(), ObjectKind::Heap, 12 * block_size, None).is_err());
     }
 
     #[test]
