@@ -8,6 +8,11 @@
 //! this module names them, so symex and the
 //! interpreter recognise the same set and give it the same semantics.
 
+/// `__tarsier_aligned_malloc(alignment, size)`: `malloc`'s block at an
+/// address that is a multiple of `alignment` (a power of two, which the
+/// `aligned_alloc` model that calls it has checked).
+pub const ALIGNED_MALLOC: &str = "__tarsier_aligned_malloc";
+
 /// The math.h functions with an exact IEEE result (`sqrt`, `fma`,
 /// `remainder`, `fmod`, and the roundings to an integral value `trunc`,
 /// `floor`, `ceil`, `round`, `rint`, `nearbyint`), with their `f` and `l`

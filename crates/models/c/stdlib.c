@@ -123,10 +123,11 @@ srandom(unsigned int seed)
 }
 
 void *malloc(size_t size);
+void *__tarsier_aligned_malloc(size_t alignment, size_t size);
 
 /* C11 aligned_alloc: the alignment must be a power of two and the size a
    multiple of it, otherwise there is no block (NULL, errno EINVAL). The
-   block is malloc's, so free releases it. */
+   block is malloc's (free releases it) at a multiple of the alignment. */
 void *
 aligned_alloc(size_t alignment, size_t size)
 {
@@ -134,7 +135,7 @@ aligned_alloc(size_t alignment, size_t size)
         __tarsier_errno = 22;
         return 0;
     }
-    return malloc(size);
+    return __tarsier_aligned_malloc(alignment, size);
 }
 
 typedef struct {

@@ -144,6 +144,12 @@ impl Symex<'_> {
         let zero = self.store.bv_u64(bits, 0);
         let aligned = self.store.eq(low, zero);
         let mut facts = vec![nonzero, inside, aligned];
+        if let Some(alignment) = self.objects.get(object).requested_alignment {
+            let one = self.store.bv_u64(bits, 1);
+            let mask = self.store.bv_sub(alignment, one);
+            let low = self.store.bv_and(base, mask);
+            facts.push(self.store.eq(low, zero));
+        }
         let alive = self.object_alive(object);
         for other in self.objects.exposed().to_vec() {
             let other_base = self.objects.get(other).base.expect("exposed objects have a base");
@@ -165,9 +171,12 @@ impl Symex<'_> {
     }
 
     /// Whether `object` is a heap block allocated inside a library model
-    /// (`aligned_alloc`, `strdup`, ...), whose alignment the model does
-    /// not state.
+    /// (`strdup`, ...) without stating its alignment (as `aligned_alloc`
+    /// does).
     fn allocated_by_library(&self, object: ObjectId) -> bool {
+        if self.objects.get(object).requested_alignment.is_some() {
+            return false;
+        }
         match self.objects.get(object).kind {
             ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => {
                 !loc.is_none() && self.program.files.name(loc.file).starts_with(ir::LIBRARY_MODEL_DIR)

@@ -61,6 +61,7 @@ impl<'a> Symex<'a> {
             }
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
             "calloc" | "__builtin_calloc" => Some(self.allocate(values, 2, true, "calloc")?),
+            _ if name == ir::intrinsics::ALIGNED_MALLOC => Some(self.allocate_aligned(values)?),
             "alloca" | "__builtin_alloca" => Some(self.stack_allocate(values)?),
             "realloc" | "__builtin_realloc" => Some(self.reallocate(values)?),
             "free" | "__builtin_free" => {
@@ -260,14 +261,33 @@ impl<'a> Symex<'a> {
     pub(crate) fn allocate(&mut self, values: &[TermId], count: usize, zeroed: bool, what: &str) -> Result<TermId> {
         let size = self.requested_bytes(values, count, what)?;
         let always = self.store.true_term();
-        Ok(self.heap_allocate(size, zeroed, always, what)?.pointer)
+        Ok(self.heap_allocate(size, zeroed, always, what, None)?.pointer)
+    }
+
+    /// `__tarsier_aligned_malloc(alignment, size)`: malloc's block at a
+    /// multiple of `alignment`.
+    fn allocate_aligned(&mut self, values: &[TermId]) -> Result<TermId> {
+        let alignment = self.arg(values, 0, "aligned_alloc")?;
+        let size = self.requested_bytes(&values[1..], 1, "aligned_alloc")?;
+        let always = self.store.true_term();
+        Ok(self.heap_allocate(size, false, always, "aligned_alloc", Some(alignment))?.pointer)
     }
 
     /// A heap block of `size` bytes (a wide term), allocated when
     /// `requested` holds. As in `ir::interp`, the allocation may fail
     /// (unless `force_malloc_success`), and a request larger than the data
     /// model's address space allows always fails: the result is NULL.
-    fn heap_allocate(&mut self, size: TermId, zeroed: bool, requested: TermId, what: &str) -> Result<Allocation> {
+    /// With an `alignment` (a power of two), the block's address is a
+    /// multiple of it and the allocator needs `alignment - 1` more bytes
+    /// (as `ir::interp` counts).
+    fn heap_allocate(
+        &mut self,
+        size: TermId,
+        zeroed: bool,
+        requested: TermId,
+        what: &str,
+        alignment: Option<TermId>,
+    ) -> Result<Allocation> {
         let path = self.state.guard;
         self.state.guard = self.store.and2(path, requested);
         let chosen = if self.options.force_malloc_success {
@@ -277,12 +297,25 @@ impl<'a> Symex<'a> {
             self.record_input(fails, None, InputKind::AllocationFailure);
             self.store.not(fails)
         };
-        let limit = self.store.bv_u64(self.layout.wide_bits(), self.program.data_model.max_allocation_bytes());
-        let too_big = self.store.bv_ult(limit, size);
+        let wide = self.layout.wide_bits();
+        let limit = self.store.bv_u64(wide, self.program.data_model.max_allocation_bytes());
+        let reserved = match alignment {
+            Some(alignment) => {
+                let slack = repr::resize(self.store, alignment, wide, false);
+                let one = self.store.bv_u64(wide, 1);
+                let slack = self.store.bv_sub(slack, one);
+                self.store.bv_add(size, slack)
+            }
+            None => size,
+        };
+        let too_big = self.store.bv_ult(limit, reserved);
         let representable = self.store.not(too_big);
         let succeeds = self.store.and(&[requested, chosen, representable]);
         let result = self.new_heap_object(size, zeroed, succeeds, what);
         self.state.guard = path;
+        if let (Ok(Allocation { object: Some(object), .. }), Some(alignment)) = (&result, alignment) {
+            self.objects.set_requested_alignment(*object, alignment);
+        }
         result
     }
 
@@ -400,7 +433,7 @@ impl<'a> Symex<'a> {
         self.check_free(old);
         let frees_only = self.store.and2(not_null, zero_size);
         let requested = self.store.not(frees_only);
-        let new = self.heap_allocate(size, false, requested, "realloc")?;
+        let new = self.heap_allocate(size, false, requested, "realloc", None)?;
         let moves = self.store.and2(new.succeeds, not_null);
         if let Some(target) = new.object {
             self.copy_into_new_block(old, target, moves)?;

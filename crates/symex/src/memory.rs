@@ -71,6 +71,9 @@ pub struct Object {
     /// The integer address (pointer width), once it has been seen as an
     /// integer (see [`crate::address`]).
     pub base: Option<TermId>,
+    /// An alignment the allocation asked for (a power of two, pointer
+    /// width), beyond what the object's kind gives.
+    pub requested_alignment: Option<TermId>,
 }
 
 impl Object {
@@ -133,11 +136,25 @@ pub struct Objects {
 
 impl Objects {
     pub fn add(&mut self, kind: ObjectKind, name: String, size: u64) -> ObjectId {
-        self.objects.push(Object { kind, name, size, size_term: None, byte_array: false, zero_filled: false, number: None, base: None })
+        self.objects.push(Object {
+            kind,
+            name,
+            size,
+            size_term: None,
+            byte_array: false,
+            zero_filled: false,
+            number: None,
+            base: None,
+            requested_alignment: None,
+        })
     }
     /// Gives `id` the symbolic size `size` (at most a flat object's capacity).
     pub fn set_symbolic_size(&mut self, id: ObjectId, size: TermId) {
         self.objects[id].size_term = Some(size);
+    }
+    /// Makes `id`'s address a multiple of `alignment` (a power of two).
+    pub fn set_requested_alignment(&mut self, id: ObjectId, alignment: TermId) {
+        self.objects[id].requested_alignment = Some(alignment);
     }
     /// Gives `id` its integer address `base`.
     pub fn set_base(&mut self, id: ObjectId, base: TermId) {

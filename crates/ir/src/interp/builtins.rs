@@ -117,6 +117,11 @@ impl Machine<'_> {
                 let size = self.size_arg(arg(0)?)?;
                 self.heap_allocate("malloc", size, true).map(Some)
             }
+            _ if name == crate::intrinsics::ALIGNED_MALLOC => {
+                let (alignment, size) = (self.size_arg(arg(0)?)?, self.size_arg(arg(1)?)?);
+                let alignment = alignment.checked_next_power_of_two().ok_or(Outcome::MemoryLimit)?;
+                self.heap_allocate_aligned("aligned_alloc", size, true, alignment).map(Some)
+            }
             "calloc" => {
                 let (count, size) = (self.size_arg(arg(0)?)?, self.size_arg(arg(1)?)?);
                 // An overflowing product is a request no allocator can meet.
@@ -233,11 +238,18 @@ impl Machine<'_> {
     }
 
     pub(super) fn heap_allocate(&mut self, allocator: &str, size: u64, uninitialized: bool) -> Flow<Value> {
-        if self.allocation_fails()? || size > self.program.data_model.max_allocation_bytes() {
+        self.heap_allocate_aligned(allocator, size, uninitialized, 1)
+    }
+
+    /// A heap block at a multiple of `alignment`, or NULL when the
+    /// allocation fails; the allocator needs `alignment - 1` more bytes.
+    fn heap_allocate_aligned(&mut self, allocator: &str, size: u64, uninitialized: bool, alignment: u64) -> Flow<Value> {
+        let reserved = size.checked_add(alignment - 1).unwrap_or(u64::MAX);
+        if self.allocation_fails()? || reserved > self.program.data_model.max_allocation_bytes() {
             return Ok(Value::Ptr(Pointer::NULL));
         }
         let name = self.next_heap_name(allocator);
-        let object = self.allocate(name, ObjectKind::Heap, size)?;
+        let object = self.allocate_aligned(name, ObjectKind::Heap, size, alignment)?;
         if uninitialized {
             self.fill_uninitialized(object, None)?;
         }

@@ -177,6 +177,12 @@ impl<'a> Machine<'a> {
     }
 
     pub(super) fn allocate(&mut self, name: String, kind: ObjectKind, size: u64) -> Flow<ObjectId> {
+        self.allocate_aligned(name, kind, size, 1)
+    }
+
+    /// A new object, placed where the counterexample put it or else at an
+    /// address that is a multiple of `alignment`.
+    pub(super) fn allocate_aligned(&mut self, name: String, kind: ObjectKind, size: u64, alignment: u64) -> Flow<ObjectId> {
         let key = match &kind {
             ObjectKind::Reserved => None,
             ObjectKind::Global(symbol) | ObjectKind::StringLiteral(symbol) | ObjectKind::Local { symbol, .. } => {
@@ -187,7 +193,7 @@ impl<'a> Machine<'a> {
             ObjectKind::Environment => Some(AddressKey::Environment(name.clone())),
         };
         let base = key.and_then(|key| self.config.addresses.get(&key).copied());
-        let object = self.memory.allocate(name, kind, size, base).map_err(|_| Outcome::MemoryLimit)?;
+        let object = self.memory.allocate_aligned(name, kind, size, base, alignment).map_err(|_| Outcome::MemoryLimit)?;
         self.memory.check_placement(object).map_err(|_| address_clash())?;
         Ok(object)
     }

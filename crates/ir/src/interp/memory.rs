@@ -257,10 +257,23 @@ impl Memory {
     /// when given (else at the next free address). Its size costs no
     /// memory until bytes are written; only the address space can run out.
     pub fn allocate(&mut self, name: String, kind: ObjectKind, size: u64, base: Option<u64>) -> Result<ObjectId, OutOfMemory> {
+        self.allocate_aligned(name, kind, size, base, 1)
+    }
+
+    /// [`Memory::allocate`], the address (when not given) also a multiple
+    /// of `alignment` (a power of two).
+    pub fn allocate_aligned(
+        &mut self,
+        name: String,
+        kind: ObjectKind,
+        size: u64,
+        base: Option<u64>,
+        alignment: u64,
+    ) -> Result<ObjectId, OutOfMemory> {
         let placed = base.is_some();
         let base = match base {
             Some(base) => base,
-            None => self.free_address(&kind, size)?,
+            None => self.free_address(&kind, size, alignment)?,
         };
         let contents = Contents::zeroed(size);
         Ok(self.objects.push(Object { name, kind, size, base, lifetime: Lifetime::Alive, placed, read_only: false, contents }))
@@ -270,9 +283,9 @@ impl Memory {
     /// address space used up, as 32-bit runs that allocate and free large
     /// blocks do) the lowest gap between live objects, as an allocator
     /// reuses freed memory.
-    fn free_address(&mut self, kind: &ObjectKind, size: u64) -> Result<u64, OutOfMemory> {
+    fn free_address(&mut self, kind: &ObjectKind, size: u64, alignment: u64) -> Result<u64, OutOfMemory> {
         let address_limit = low_mask(self.pointer_bytes as u32 * 8) as u64;
-        let alignment = object_alignment(kind, size).ok_or(OutOfMemory)?;
+        let alignment = object_alignment(kind, size).ok_or(OutOfMemory)?.max(alignment);
         let end_of = |base: u64| base.checked_add(size)?.checked_add(OBJECT_GAP).filter(|end| *end <= address_limit);
         if let Some(base) = self.next_base.checked_next_multiple_of(alignment) {
             if let Some(end) = end_of(base) {
@@ -635,6 +648,8 @@ mod tests {
         assert_eq!(next(global, 1 << 20) % 0x1000, 0);
         assert_eq!(next(ObjectKind::Heap, 1) % 0x1000, 0);
         assert_eq!(next(ObjectKind::Heap, 1 << 20) % (1 << 20), 0);
+        let aligned = m.allocate_aligned("a".into(), ObjectKind::Heap, 0, None, 1 << 24).unwrap();
+        assert_eq!(m.object(aligned).base % (1 << 24), 0);
     }
 
     #[test]
