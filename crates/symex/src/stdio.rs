@@ -42,9 +42,15 @@ const LENGTH_BITS: u32 = 64;
 /// Longest string (format or `%s` argument) read byte by byte.
 const MAX_STRING_BYTES: u64 = 4096;
 
-/// Most characters a `%f`/`%e`/`%g` conversion prints beyond its
-/// precision: sign, 309 integer digits of the largest double, point.
-const MAX_DOUBLE_EXTRA: u64 = 320;
+/// Most characters a floating-point conversion of a value of `format`
+/// prints beyond its precision: sign, the integer digits of the largest
+/// value (309 for double, 4933 for long double), point.
+fn max_float_extra(format: ir::FloatFormat) -> u64 {
+    match format {
+        ir::FloatFormat::X87Extended => 4940,
+        _ => 320,
+    }
+}
 
 /// What symex made of a call of a body-less function.
 pub(crate) enum Stdio {
@@ -436,9 +442,9 @@ impl<'a> Symex<'a> {
                 let (negative, magnitude) = format::sign_and_magnitude(extended, bits, signed);
                 format::integer_text(spec, field, negative, magnitude)
             }
-            Argument::Double => {
+            Argument::Float(float) => {
                 let bits_value = constant_bits().ok_or_else(unsupported)?;
-                format::double_text(spec, field, f64::from_bits(bits_value as u64))
+                format::float_text(spec, field, float, bits_value)
             }
             Argument::Char => {
                 let marker = format::char_text(field, 0);
@@ -615,7 +621,7 @@ impl<'a> Symex<'a> {
                 let value = self.integer_argument(observer, value, ty, bits);
                 self.integer_length(spec, &field, value, bits, signed)
             }
-            Argument::Double => self.double_length(spec, &field, value),
+            Argument::Float(float) => self.float_length(spec, &field, float, value),
             Argument::Char => self.length_const(1),
             Argument::String => {
                 let limit = field.precision.map(|(present, p)| {
@@ -762,10 +768,10 @@ impl<'a> Symex<'a> {
 
     /// The length of a floating-point conversion without padding: exact
     /// for a constant, else any length the conversion can print.
-    fn double_length(&mut self, spec: &Spec, field: &FieldTerms, value: TermId) -> TermId {
-        let constant = self.store.as_bv_const(value).and_then(BvValue::to_u64);
+    fn float_length(&mut self, spec: &Spec, field: &FieldTerms, float: ir::FloatFormat, value: TermId) -> TermId {
+        let constant = self.store.as_bv_const(value).and_then(BvValue::to_u128);
         if let (Some(bits), Some(field)) = (constant, field.constant) {
-            let text = format::double_text(spec, Field { width: 0, ..field }, f64::from_bits(bits));
+            let text = format::float_text(spec, Field { width: 0, ..field }, float, bits);
             return self.length_const(text.len() as u64);
         }
         let precision_limit = match spec.precision {
@@ -773,7 +779,7 @@ impl<'a> Symex<'a> {
             Some(Count::FromArgument) => u64::from(MAX_COUNT),
             None => 6,
         };
-        self.length_between(1, precision_limit + MAX_DOUBLE_EXTRA, "printed_double_length")
+        self.length_between(1, precision_limit + max_float_extra(float), "printed_float_length")
     }
 
     /// `%p`: `(nil)` for NULL, else `0x` and one to all hex digits of an

@@ -585,3 +585,26 @@ int main(void) {
 "#;
     assert_verdict("standard-streams", program, &[], SUCCESSFUL);
 }
+
+#[test]
+fn long_doubles_and_hexadecimal_floats_print_as_glibc_prints_them() {
+    let program = |last: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+int main(void) {{
+  char b[64];
+  assert(sprintf(b, "%.20Lf", 0.1L) == 22 && strcmp(b, "0.10000000000000000000") == 0);
+  assert(sprintf(b, "%La|%a", 1.0L / 3, 0.1) == 43 && strcmp(b, "0xa.aaaaaaaaaaaaaabp-5|0x1.999999999999ap-4") == 0);
+  assert(printf("%Lg %.3LA", 1e4000L, 0.1L) == 18);
+  assert({last});
+  return 0;
+}}
+"#
+        )
+    };
+    assert_verdict("printf-long-double", &program("printf(\"%Le\", 1e-4000L) == 14"), &[], SUCCESSFUL);
+    assert_verdict("printf-long-double-false", &program("printf(\"%Le\", 1e-4000L) == 13"), &[], FAILED);
+}

@@ -67,6 +67,7 @@ mod value;
 pub use environment::{MAX_ARGC, MAX_ARG_LEN, MAX_ENTRY_OBJECT_BYTES};
 pub use memory::{Bytes, ObjectId, ObjectKind, Pointer, UnfreedBlock};
 pub use value::Value;
+pub(crate) use value::soft_value;
 
 use crate::instr::{InstrIdx, Property, PropertyClass};
 use crate::loc::Loc;

@@ -233,7 +233,7 @@ impl Machine<'_> {
                 let (negative, magnitude) = format::sign_and_magnitude(extended, bits, signed);
                 format::integer_text(spec, field, negative, magnitude)
             }
-            Argument::Double => format::double_text(spec, field, f64::from_bits(self.scalar(value)? as u64)),
+            Argument::Float(float) => format::float_text(spec, field, float, self.scalar(value)?),
             Argument::Char => format::char_text(field, self.scalar(value)? as u8),
             Argument::String => {
                 let s = self.pointer(value)?;
