@@ -1,10 +1,10 @@
 //! The math.h functions without an exact IEEE definition (`exp`, `log`,
 //! the trigonometric and hyperbolic functions, `pow`, `atan2`, `hypot`, …)
-//! in `float` and `double`: which names they are, and their values in the
-//! host C library. The interpreter answers calls with these values (the
-//! host library is the oracle a counterexample is replayed against), and
-//! symex bounds a call with a constant argument by them, widened by
-//! [`CONSTANT_ARGUMENT_ULPS`] (see `symex::libm`).
+//! in `float`, `double` and x87 `long double`: which names they are, and
+//! their values in the host C library. The interpreter answers calls with
+//! these values (the host library is the oracle a counterexample is
+//! replayed against), and symex bounds a call with a constant argument by
+//! them, widened by [`CONSTANT_ARGUMENT_ULPS`] (see `symex::libm`).
 //!
 //! Only functions whose error glibc documents as at most 2 ulp (in
 //! rounding to nearest) are listed, so that any two such libraries agree
@@ -76,14 +76,18 @@ pub const ALL: [(Inexact, &str); 24] = [
 
 impl Inexact {
     /// The function and its format that `name` (possibly `__builtin_`
-    /// prefixed) names: the `double` name, or it with an `f` for `float`.
+    /// prefixed) names: the `double` name, or it with an `f` for `float`
+    /// or an `l` for `long double`.
     pub fn of_name(name: &str) -> Option<(Inexact, FloatFormat)> {
         let name = name.strip_prefix("__builtin_").unwrap_or(name);
         let find = |base: &str| ALL.iter().find(|(_, n)| *n == base).map(|(f, _)| *f);
         if let Some(f) = find(name) {
             return Some((f, FloatFormat::Double));
         }
-        find(name.strip_suffix('f')?).map(|f| (f, FloatFormat::Single))
+        if let Some(f) = name.strip_suffix('f').and_then(find) {
+            return Some((f, FloatFormat::Single));
+        }
+        find(name.strip_suffix('l')?).map(|f| (f, FloatFormat::X87Extended))
     }
 
     pub fn arity(self) -> usize {
@@ -98,19 +102,21 @@ impl Inexact {
         ALL.iter().find(|(f, _)| *f == self).map(|(_, n)| *n).expect("every function is listed")
     }
 
-    /// The name of the function for `format` (`sinf` for `float`), the
-    /// inverse of [`Inexact::of_name`].
+    /// The name of the function for `format` (`sinf` for `float`, `sinl`
+    /// for `long double`), the inverse of [`Inexact::of_name`].
     pub fn name_for(self, format: FloatFormat) -> String {
         match format {
             FloatFormat::Single => format!("{}f", self.name()),
+            FloatFormat::X87Extended => format!("{}l", self.name()),
             _ => self.name().to_string(),
         }
     }
 }
 
 /// The host library's result for `f` on the float bits `args` of
-/// `format`, rounding to nearest; `None` for a format other than `float`
-/// and `double` or a wrong number of arguments.
+/// `format` (x87: 80-bit images), rounding to nearest; `None` for another
+/// format, a wrong number of arguments, or `long double` on a host
+/// without x87.
 pub fn host_value(f: Inexact, format: FloatFormat, args: &[u128]) -> Option<u128> {
     if args.len() != f.arity() {
         return None;
@@ -124,6 +130,8 @@ pub fn host_value(f: Inexact, format: FloatFormat, args: &[u128]) -> Option<u128
             let x: Vec<f32> = args.iter().map(|&bits| f32::from_bits(bits as u32)).collect();
             Some(u128::from(host::single(f, &x).to_bits()))
         }
+        #[cfg(target_arch = "x86_64")]
+        FloatFormat::X87Extended => Some(x87::long_double(f, args)),
         _ => None,
     }
 }
@@ -253,6 +261,107 @@ mod host {
     }
 }
 
+/// The C library's `long double` functions. Rust has no type for the x87
+/// format, so they are called by hand in the x86-64 System V convention:
+/// each argument in a 16-byte stack slot, the result popped from the x87
+/// register stack.
+#[cfg(target_arch = "x86_64")]
+mod x87 {
+    use super::Inexact;
+
+    // Only the addresses are used: the calls are made in assembly.
+    extern "C" {
+        fn expl();
+        fn exp2l();
+        fn expm1l();
+        fn logl();
+        fn log2l();
+        fn log10l();
+        fn log1pl();
+        fn sinl();
+        fn cosl();
+        fn tanl();
+        fn asinl();
+        fn acosl();
+        fn atanl();
+        fn sinhl();
+        fn coshl();
+        fn tanhl();
+        fn asinhl();
+        fn acoshl();
+        fn atanhl();
+        fn cbrtl();
+        fn erfl();
+        fn powl();
+        fn atan2l();
+        fn hypotl();
+    }
+
+    /// `f`'s `long double` form on the 80-bit images `args` (as many as
+    /// its arity); the result's 80-bit image.
+    pub(super) fn long_double(f: Inexact, args: &[u128]) -> u128 {
+        let function: unsafe extern "C" fn() = match f {
+            Inexact::Exp => expl,
+            Inexact::Exp2 => exp2l,
+            Inexact::Expm1 => expm1l,
+            Inexact::Log => logl,
+            Inexact::Log2 => log2l,
+            Inexact::Log10 => log10l,
+            Inexact::Log1p => log1pl,
+            Inexact::Sin => sinl,
+            Inexact::Cos => cosl,
+            Inexact::Tan => tanl,
+            Inexact::Asin => asinl,
+            Inexact::Acos => acosl,
+            Inexact::Atan => atanl,
+            Inexact::Sinh => sinhl,
+            Inexact::Cosh => coshl,
+            Inexact::Tanh => tanhl,
+            Inexact::Asinh => asinhl,
+            Inexact::Acosh => acoshl,
+            Inexact::Atanh => atanhl,
+            Inexact::Cbrt => cbrtl,
+            Inexact::Erf => erfl,
+            Inexact::Pow => powl,
+            Inexact::Atan2 => atan2l,
+            Inexact::Hypot => hypotl,
+        };
+        let image_mask = (1u128 << 80) - 1;
+        let mut slots = [0u128; 2];
+        for (slot, &arg) in slots.iter_mut().zip(args) {
+            *slot = arg & image_mask;
+        }
+        let mut result = [0u8; 16];
+        // SAFETY: the math functions take one or two `long double`s by
+        // value and return one in st(0), touching nothing else; both slots
+        // are written (an unused one is ignored by a unary function). The
+        // stack is realigned to 16 bytes for the call and restored from
+        // r12, which the callee preserves, as it preserves r13, which
+        // holds the result's address; the x87 stack is empty before and
+        // after.
+        unsafe {
+            std::arch::asm!(
+                "mov r12, rsp",
+                "and rsp, -16",
+                "sub rsp, 32",
+                "movups xmm0, [{slots}]",
+                "movups [rsp], xmm0",
+                "movups xmm0, [{slots} + 16]",
+                "movups [rsp + 16], xmm0",
+                "call {function}",
+                "fstp tbyte ptr [r13]",
+                "mov rsp, r12",
+                slots = in(reg) slots.as_ptr(),
+                function = in(reg) function,
+                in("r13") result.as_mut_ptr(),
+                out("r12") _,
+                clobber_abi("C"),
+            );
+        }
+        u128::from_le_bytes(result) & image_mask
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,11 +374,13 @@ mod tests {
         assert_eq!(Inexact::of_name("erff"), Some((Inexact::Erf, FloatFormat::Single)));
         assert_eq!(Inexact::of_name("__builtin_pow"), Some((Inexact::Pow, FloatFormat::Double)));
         assert_eq!(Inexact::of_name("sqrt"), None);
-        assert_eq!(Inexact::of_name("logl"), None);
+        assert_eq!(Inexact::of_name("logl"), Some((Inexact::Log, FloatFormat::X87Extended)));
+        assert_eq!(Inexact::of_name("sqrtl"), None);
         assert_eq!(Inexact::Atan2.arity(), 2);
         assert_eq!(Inexact::Cbrt.name(), "cbrt");
         assert_eq!(Inexact::Cbrt.name_for(FloatFormat::Single), "cbrtf");
         assert_eq!(Inexact::of_name(&Inexact::Cbrt.name_for(FloatFormat::Single)), Some((Inexact::Cbrt, FloatFormat::Single)));
+        assert_eq!(Inexact::of_name(&Inexact::Sinh.name_for(FloatFormat::X87Extended)), Some((Inexact::Sinh, FloatFormat::X87Extended)));
     }
 
     #[test]
@@ -287,5 +398,21 @@ mod tests {
         assert_eq!(f32::from_bits(tanh as u32), 1.0f32.tanh());
         assert_eq!(host_value(Inexact::Pow, FloatFormat::Double, &[0]), None);
         assert_eq!(host_value(Inexact::Exp, FloatFormat::Quad, &[0]), None);
+    }
+
+    /// x87 images of small integers: sign, 15-bit exponent, explicit integer bit.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn long_double_host_values_come_through_the_x87_convention() {
+        let image = |n: u64| (0x3FFFu128 + 63 - u128::from(n.leading_zeros())) << 64 | u128::from(n << n.leading_zeros());
+        let long_double = |f, args: &[u128]| host_value(f, FloatFormat::X87Extended, args).expect("x87");
+        assert_eq!(long_double(Inexact::Pow, &[image(2), image(10)]), image(1024));
+        assert_eq!(long_double(Inexact::Hypot, &[image(3), image(4)]), image(5));
+        assert_eq!(long_double(Inexact::Cbrt, &[image(27)]), image(3));
+        assert_eq!(long_double(Inexact::Log2, &[image(8)]), image(3));
+        assert_eq!(long_double(Inexact::Exp, &[0]), image(1));
+        assert_eq!(long_double(Inexact::Atan2, &[0, image(1)]), 0);
+        // log(-1) is a quiet NaN: all-ones exponent, integer and quiet bits.
+        assert_eq!(long_double(Inexact::Log, &[1 << 79 | image(1)]), 0x7FFF_C000_0000_0000_0000);
     }
 }

@@ -250,7 +250,7 @@ impl Symex<'_> {
 
 /// The IEEE-style FP(15, 64) encoding (sign, exponent, 63 fraction bits) of
 /// an 80-bit x87 image, decoded as `ieee::Fp::from_x87_bits` does.
-fn x87_image_to_ieee(store: &mut smt::TermStore, image: TermId) -> TermId {
+pub(crate) fn x87_image_to_ieee(store: &mut smt::TermStore, image: TermId) -> TermId {
     let sign = store.extract(79, 79, image);
     let exponent = store.extract(78, 64, image);
     let integer_bit = store.extract(63, 63, image);

@@ -92,9 +92,8 @@ struct Facts<'s> {
 
 impl<'s> Facts<'s> {
     fn new(store: &'s mut TermStore, format: FloatFormat, arg_bits: &[TermId], result_bits: TermId) -> Facts<'s> {
-        let (exp, sig) = (format.exponent_bits(), format.significand_bits());
-        let args = arg_bits.iter().map(|&bits| store.mk(Op::FpFromBits { exp, sig }, &[bits])).collect();
-        let result = store.mk(Op::FpFromBits { exp, sig }, &[result_bits]);
+        let args = arg_bits.iter().map(|&bits| float_of_bits(store, format, bits)).collect();
+        let result = float_of_bits(store, format, result_bits);
         Facts { store, format, arg_bits: arg_bits.to_vec(), result_bits, args, result, facts: Vec::new() }
     }
 
@@ -113,15 +112,21 @@ impl<'s> Facts<'s> {
         self.from_bits(bits)
     }
 
-    /// A float constant at least `value` (`value` positive).
+    /// A float constant at least `value` (`value` positive, the double
+    /// nearest to a real that the constant must bound).
     fn above(&mut self, value: f64) -> TermId {
-        let bits = self.bits(nearest_bits(self.format, value) + 1);
+        let bits = match self.format {
+            // Wider than double: the double above the real, exactly.
+            FloatFormat::X87Extended => nearest_bits(self.format, value.next_up()),
+            // One step above the nearest value, which may lie below the real.
+            _ => nearest_bits(self.format, value) + 1,
+        };
+        let bits = self.bits(bits);
         self.from_bits(bits)
     }
 
     fn from_bits(&mut self, bits: TermId) -> TermId {
-        let (exp, sig) = (self.format.exponent_bits(), self.format.significand_bits());
-        self.store.mk(Op::FpFromBits { exp, sig }, &[bits])
+        float_of_bits(self.store, self.format, bits)
     }
 
     fn test(&mut self, op: Op, x: TermId) -> TermId {
@@ -459,10 +464,25 @@ enum Zero {
     Free,
 }
 
+/// The float term of the value bits `bits` of `format` (x87: an 80-bit
+/// image, decoded as symex decodes every long double).
+fn float_of_bits(store: &mut TermStore, format: FloatFormat, bits: TermId) -> TermId {
+    let (exp, sig) = (format.exponent_bits(), format.significand_bits());
+    let ieee_bits = match format {
+        FloatFormat::X87Extended => crate::float::x87_image_to_ieee(store, bits),
+        _ => bits,
+    };
+    store.mk(Op::FpFromBits { exp, sig }, &[ieee_bits])
+}
+
 /// The bits of the `format` value nearest to `value`.
 fn nearest_bits(format: FloatFormat, value: f64) -> u128 {
     match format {
         FloatFormat::Single => u128::from((value as f32).to_bits()),
+        FloatFormat::X87Extended => {
+            let double = ieee::Fp::from_bits(ieee::Format::DOUBLE, u128::from(value.to_bits()));
+            double.convert(ieee::Format::X87, ieee::RoundingMode::NearestEven).to_x87_bits()
+        }
         _ => u128::from(value.to_bits()),
     }
 }
@@ -471,8 +491,22 @@ fn nearest_bits(format: FloatFormat, value: f64) -> u128 {
 /// (bits of `format`) in the order of the reals, not beyond the
 /// infinities; `None` for a NaN.
 fn ulp_window(format: FloatFormat, host: u128) -> Option<(u128, u128)> {
-    let sign = 1u128 << (format.storage_bits() - 1);
-    let infinity = format.infinity_bits();
+    if format != FloatFormat::X87Extended {
+        return ordered_window(format.storage_bits(), format.infinity_bits(), host);
+    }
+    // x87 images skip the unnormal patterns between binades: step through
+    // the standard FP(15, 64) encoding instead, where the floats are
+    // consecutive.
+    let encoding = ieee::Fp::from_x87_bits(host).to_bits();
+    let infinity = ieee::Fp::infinity(ieee::Format::X87, false).to_bits();
+    let (low, high) = ordered_window(ieee::Format::X87.width(), infinity, encoding)?;
+    let image = |bits| ieee::Fp::from_bits(ieee::Format::X87, bits).to_x87_bits();
+    Some((image(low), image(high)))
+}
+
+/// [`ulp_window`] on a standard encoding of `width` bits.
+fn ordered_window(width: u32, infinity: u128, host: u128) -> Option<(u128, u128)> {
+    let sign = 1u128 << (width - 1);
     let magnitude = host & !sign;
     if magnitude > infinity {
         return None;
@@ -494,16 +528,24 @@ mod tests {
         f64::MIN_POSITIVE, f64::MAX, f64::MIN, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, std::f64::consts::PI,
     ];
 
-    /// Operand bits: the special values, then pseudo-random patterns.
+    /// Operand bits: the special values, then pseudo-random patterns (for
+    /// long double: random doubles, and each with random low bits).
     fn operands(format: FloatFormat) -> Vec<u128> {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut values: Vec<u128> = SPECIAL.iter().map(|&x| nearest_bits(format, x)).collect();
+        let width = format.storage_bits().min(64);
         for _ in 0..150 {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let bits = state >> (64 - format.storage_bits());
+            let bits = state >> (64 - width);
             // Half of them near 1 in magnitude, where most functions change.
-            let near_one = if state & 1 == 0 { bits } else { bits & !(0x3u64 << (format.storage_bits() - 3)) | (0x1u64 << (format.storage_bits() - 3)) };
-            values.push(u128::from(near_one));
+            let near_one = if state & 1 == 0 { bits } else { bits & !(0x3u64 << (width - 3)) | (0x1u64 << (width - 3)) };
+            if format == FloatFormat::X87Extended {
+                let image = nearest_bits(format, f64::from_bits(near_one));
+                let normal = image >> 64 & 0x7fff != 0 && image >> 64 & 0x7fff != 0x7fff;
+                values.push(if normal { image | u128::from(state >> 53) } else { image });
+            } else {
+                values.push(u128::from(near_one));
+            }
         }
         values
     }
@@ -512,7 +554,7 @@ mod tests {
     /// operand tried: they are true of the replay oracle, and never empty.
     #[test]
     fn the_facts_hold_for_the_host_library() {
-        for format in [FloatFormat::Single, FloatFormat::Double] {
+        for format in [FloatFormat::Single, FloatFormat::Double, FloatFormat::X87Extended] {
             let values = operands(format);
             for (f, _) in ir::libm::ALL {
                 let argument_lists: Vec<Vec<u128>> = match f.arity() {
@@ -520,7 +562,7 @@ mod tests {
                     _ => values.iter().flat_map(|&x| values.iter().step_by(7).map(move |&y| vec![x, y])).collect(),
                 };
                 for args in argument_lists {
-                    let host = host_value(f, format, &args).expect("float or double");
+                    let host = host_value(f, format, &args).expect("a host value");
                     let mut store = TermStore::new();
                     let width = format.storage_bits();
                     let arg_terms: Vec<TermId> = args.iter().map(|&a| store.bv_const(BvValue::from_u128(width, a))).collect();
@@ -550,5 +592,9 @@ mod tests {
         assert_eq!(ulp_window(FloatFormat::Double, bits(f64::NAN)), None);
         let single = u128::from(1.5f32.to_bits());
         assert_eq!(ulp_window(FloatFormat::Single, single), Some((single - 4, single + 4)));
+        // Across a binade of long double: from 2 down to 2 - 4 * 2^-63.
+        let two = nearest_bits(FloatFormat::X87Extended, 2.0);
+        let (low, high) = ulp_window(FloatFormat::X87Extended, two).expect("finite");
+        assert_eq!((low, high), (0x3FFF_FFFF_FFFF_FFFF_FFFC, two + 4));
     }
 }

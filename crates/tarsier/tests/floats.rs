@@ -387,3 +387,29 @@ fn a_violation_that_needs_a_result_the_host_library_does_not_give_is_told_apart(
     assert!(out.stdout.ends_with("VERIFICATION UNKNOWN\n"), "{}", out.stdout);
     assert!(out.stdout.contains("depends on results of `hypot` that the host C library does not give"), "{}", out.stdout);
 }
+
+#[test]
+fn long_double_inexact_functions_are_near_the_c_library() {
+    if !front_end_ready("floats-long-double-inexact") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n\
+             long double __VERIFIER_nondet_long_double(void);\n\
+             int main(void) {{\n\
+               long double x = __VERIFIER_nondet_long_double();\n\
+               assert(fabsl(sinl(1.0L) - 0.841470984807896506652502L) < 1e-18L && fabsl(powl(2.0L, 10.0L) - 1024.0L) < 1e-15L);\n\
+               assert(asinl(1.0L) > 1.5707963267948966L && acosl(1.0L) == 0.0L && isinf(logl(0.0L)));\n\
+               if (!isnan(x)) assert(atanl(x) <= 1.571L && expl(x) >= 0.0L);\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts(
+        "floats-long-double-inexact",
+        &program("fabsl(logl(10.0L) - 2.302585092994045684018L) < 1e-18L"),
+        &program("fabsl(logl(10.0L) - 2.302585092994045684018L) > 1e-18L"),
+        &[],
+    );
+}
