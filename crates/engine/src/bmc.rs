@@ -128,7 +128,7 @@ fn check_bound(
     };
     let stats = Stats { bound: unwind, symex_time: started.elapsed(), ..Stats::default() };
     let stopped = execution.stopped.clone();
-    let mut run = Run { program, config, store, execution, deadline, stats, quantifiers: None };
+    let mut run = Run { program, config, model_loop_bound, store, execution, deadline, stats, quantifiers: None };
     let result = run.decide();
     match stopped {
         None => result,
@@ -156,6 +156,8 @@ fn violations_only(result: BoundResult, reason: String) -> BoundResult {
 struct Run<'a> {
     program: &'a Program,
     config: &'a Config,
+    /// The library models' loop bound symex ran with (the replay counts alike).
+    model_loop_bound: Option<u64>,
     store: TermStore,
     execution: Execution,
     deadline: Option<Instant>,
@@ -392,7 +394,7 @@ impl Run<'_> {
         let model = self.model(solver);
         let mut cex = counterexample::build(self.program, &self.execution, &self.store, &model, Target::UnwindingAssertions).ok()?;
         cex.witnesses = self.witnesses(&model);
-        let in_model = self.program.files.name(cex.loc.file).starts_with(ir::LIBRARY_MODEL_DIR);
+        let in_model = self.program.files.is_library_model(cex.loc);
         if in_model || !cex.unmodelled_calls.is_empty() {
             return None;
         }
@@ -475,7 +477,7 @@ impl Run<'_> {
         let vars = &self.execution.equation.quantified_vars;
         let store = &mut self.store;
         let oracle = self.quantifiers.as_ref().map(|quantifiers| QuantifierOracle { store, model, quantifiers, vars });
-        replay::confirm(self.program, cex, self.config, oracle)
+        replay::confirm(self.program, cex, self.config, self.model_loop_bound, oracle)
     }
 
     /// Whether `cex`'s assertion is violated for every value of its layout

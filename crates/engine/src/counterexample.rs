@@ -217,7 +217,7 @@ fn string_literal(bytes: &[u8]) -> String {
 /// except blocks allocated inside library models: the library aligns
 /// those, which the model's addresses do not follow.
 fn addresses(program: &Program, execution: &Execution, evaluator: &mut Evaluator) -> Result<HashMap<AddressKey, u64>, String> {
-    let in_library = |loc: &Loc| !loc.is_none() && program.files.name(loc.file).starts_with(ir::LIBRARY_MODEL_DIR);
+    let in_library = |loc: &Loc| program.files.is_library_model(*loc);
     let mut found: HashMap<AddressKey, Option<u64>> = HashMap::new();
     for &object in execution.objects.exposed() {
         let object = execution.objects.get(object);

@@ -80,10 +80,12 @@ impl interp::InputProvider for Inputs<'_> {
 /// on success returns the property class the replay established (a leak
 /// found by the cleanup check is a memtrack leak when unreachable; only
 /// ESBMC's leak check looks at the heap when the program aborts).
+/// `model_loop_bound` is the library models' loop bound symex used.
 pub(crate) fn confirm(
     program: &Program,
     cex: &Counterexample,
     config: &Config,
+    model_loop_bound: Option<u64>,
     oracle: Option<QuantifierOracle<'_>>,
 ) -> Result<PropertyClass, String> {
     let unwinding = cex.property.class == PropertyClass::UnwindingAssertion;
@@ -93,6 +95,7 @@ pub(crate) fn confirm(
         record_trace: false,
         unwinding_assertions: unwinding,
         unwind: config.unwind,
+        model_loop_bound,
         addresses: cex.addresses.clone(),
         ..interp::Config::default()
     };

@@ -61,6 +61,10 @@ impl SourceFiles {
     pub fn name(&self, id: FileId) -> &str {
         &self.names[id]
     }
+    /// Whether `loc` lies in one of the linked C library models.
+    pub fn is_library_model(&self, loc: Loc) -> bool {
+        !loc.is_none() && self.name(loc.file).starts_with(LIBRARY_MODEL_DIR)
+    }
     pub fn iter(&self) -> impl Iterator<Item = (FileId, &String)> {
         self.names.iter()
     }

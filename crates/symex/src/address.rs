@@ -178,9 +178,7 @@ impl Symex<'_> {
             return false;
         }
         match self.objects.get(object).kind {
-            ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => {
-                !loc.is_none() && self.program.files.name(loc.file).starts_with(ir::LIBRARY_MODEL_DIR)
-            }
+            ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => self.program.files.is_library_model(loc),
             _ => false,
         }
     }

@@ -483,7 +483,7 @@ impl<'a> Symex<'a> {
             self.advance();
             return Ok(());
         }
-        let in_model = self.program.files.name(self.loc.file).starts_with(ir::LIBRARY_MODEL_DIR);
+        let in_model = self.program.files.is_library_model(self.loc);
         let bound = if in_model { self.options.model_loop_bound.or(self.options.unwind) } else { self.options.unwind };
         let frame = self.frames.last_mut().expect("frame");
         let count = frame.loop_counts.get(&target).copied().unwrap_or(0) + 1;

@@ -78,3 +78,20 @@ fn library_loops_incremental_runs_and_competition_properties_stay_unknown() {
     let out = verify("unwind-property", COUNT_TO_N, &["--unwind", "3", "--property", prp.to_str().unwrap()]);
     assert!(out.ends_with("UNKNOWN\nVERIFICATION UNKNOWN\n"), "{out}");
 }
+
+#[test]
+fn a_program_loop_past_the_bound_is_replayed_past_library_loops_that_need_more() {
+    if !front_end_ready("a_program_loop_past_the_bound_is_replayed_past_library_loops_that_need_more") {
+        return;
+    }
+    // strcpy's loop needs more than one iteration: the replay must count
+    // it with the models' bound, as symex did, to reach the program loop.
+    let source = "#include <string.h>\nstruct a { char name[8]; };\n\
+        int main(void) { struct a l[2]; int n = 0;\n\
+        strcpy(l[0].name, \"abc\"); n++; strcpy(l[1].name, \"de\"); n++;\n\
+        for (int i = 0; i < n; i++) if (strcmp(l[i].name, \"de\") == 0) break;\n\
+        return 0; }\n";
+    let out = verify("unwind-past-library", source, &["--unwind", "1"]);
+    assert!(out.contains("unwinding assertion: loop at main:5") && out.ends_with("VERIFICATION FAILED\n"), "{out}");
+    assert!(verify("unwind-past-library-enough", source, &["--unwind", "3"]).ends_with("VERIFICATION SUCCESSFUL\n"));
+}

@@ -351,7 +351,7 @@ impl<'a> Machine<'a> {
                 if self.truth(cond)? {
                     next = target.0 as usize;
                     let bound = match self.config.unwinding_assertions {
-                        true => program.loop_bound(func, *target, self.config.unwind),
+                        true => program.loop_bound(func, *target, self.loop_default_bound(program, instr.loc)),
                         false => None,
                     };
                     let frame = self.frames.last_mut().expect("frame");
@@ -376,6 +376,15 @@ impl<'a> Machine<'a> {
         }
         self.frames.last_mut().expect("frame").pc = next;
         Ok(())
+    }
+
+    /// The bound of a loop without its own: the models' bound for a loop
+    /// of a library model (when one is set), else `--unwind`.
+    fn loop_default_bound(&self, program: &Program, loc: Loc) -> Option<u64> {
+        match program.files.is_library_model(loc) {
+            true => self.config.model_loop_bound.or(self.config.unwind),
+            false => self.config.unwind,
+        }
     }
 
     fn truth(&mut self, cond: &Expr) -> Flow<bool> {

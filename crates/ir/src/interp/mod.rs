@@ -103,6 +103,9 @@ pub struct Config {
     pub unwinding_assertions: bool,
     /// `--unwind N`.
     pub unwind: Option<u64>,
+    /// The bound of the library models' loops when it differs from
+    /// `unwind` (as symex's `model_loop_bound`).
+    pub model_loop_bound: Option<u64>,
     /// Base addresses for objects, from a counterexample's model: the run
     /// places each object its key names there.
     pub addresses: HashMap<AddressKey, u64>,
@@ -132,6 +135,7 @@ impl Default for Config {
             max_call_depth: 100_000,
             unwinding_assertions: false,
             unwind: None,
+            model_loop_bound: None,
             addresses: HashMap::new(),
         }
     }
