@@ -420,6 +420,13 @@ fn simplify_arith(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option
             Op::BvAdd if c.is_zero() => return Some(x),
             Op::BvMul if c.is_zero() => return Some(y),
             Op::BvMul if c.is_one() => return Some(x),
+            // x * c = -(x * -c) for negative c: `x * -1 == -x` folds, and a
+            // small magnitude is a much smaller multiplier circuit.
+            Op::BvMul if c.msb() && c != BvValue::signed_min(w) => {
+                let magnitude = store.bv_const(c.neg());
+                let product = store.bv_mul(x, magnitude);
+                return Some(store.bv_neg(product));
+            }
             _ => {}
         }
         // (z op c0) op c = z op (c0 op c) for op in {+, *}.

@@ -209,6 +209,11 @@ fn simple_rules_fire() {
     assert_eq!(s.bv_add(x, zero), x);
     assert_eq!(s.bv_mul(x, one), x);
     assert_eq!(s.bv_mul(zero, x), zero);
+    let minus_one = s.bv_const(BvValue::ones(8));
+    assert_eq!(s.bv_mul(x, minus_one), s.bv_neg(x), "x * -1 is -x");
+    let (minus_two, two) = (s.bv_u64(8, 0xfe), s.bv_u64(8, 2));
+    let doubled = s.bv_mul(x, two);
+    assert_eq!(s.bv_mul(minus_two, x), s.bv_neg(doubled), "x * -2 is -(x * 2)");
     assert_eq!(s.bv_sub(x, x), zero);
     assert_eq!(s.bv_xor(x, x), zero);
     let not_x = s.bv_not(x);
