@@ -9,6 +9,8 @@
 //!   application is sort-checked and simplified by the rewriter when built.
 //! - [`eval()`], [`Model`], [`Evaluator`]: iterative evaluation (the oracle of
 //!   every later stage's tests).
+//! - [`interval::Intervals`]: interval facts of path conditions (refutes
+//!   conditions whose comparisons contradict each other).
 //! - [`post_order`], [`free_vars`], [`substitute`]: iterative DAG walks.
 //! - [`TermStore::forall`], [`quantifier`]: quantified terms, which the
 //!   engine eliminates before bit-blasting.
@@ -20,6 +22,7 @@ pub mod answer;
 pub mod bv;
 pub mod eval;
 mod fp;
+pub mod interval;
 pub mod op;
 pub mod process;
 pub mod quantifier;

@@ -13,6 +13,11 @@ use smt::{TermId, TermStore};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
+/// Iterations of an unbounded loop for which the intervals of the guard
+/// are consulted (each query costs up to the guard's size; a loop whose
+/// counter they bound ends within the width of its range).
+const INTERVAL_ITERATIONS: u64 = 4096;
+
 /// The result of symbolic execution.
 #[derive(Debug)]
 pub struct Execution {
@@ -59,6 +64,9 @@ pub(crate) struct Frame {
     pending: BTreeMap<usize, Vec<State>>,
     /// Back edges taken, per loop head, since the loop was last entered.
     loop_counts: HashMap<usize, u64>,
+    /// Per loop head of an unbounded loop, the state that last entered
+    /// another iteration (an iteration that changes nothing never ends).
+    iteration_entries: HashMap<usize, State>,
     arrived_by_back_edge: bool,
     pub return_object: Option<ObjectId>,
     pub stack_allocations: Vec<ObjectId>,
@@ -102,6 +110,9 @@ pub(crate) struct Symex<'a> {
     /// memory, nondet integers): a pointer read from them is an address
     /// (see `crate::address`).
     pub(crate) input_values: std::collections::HashSet<TermId>,
+    /// Interval facts of path guards, to end unbounded loops whose exit
+    /// the rewriter cannot see.
+    intervals: smt::interval::Intervals,
 }
 
 impl<'a> Symex<'a> {
@@ -131,6 +142,7 @@ impl<'a> Symex<'a> {
             quantifiers: Vec::new(),
             assumed_in_quantifier: None,
             input_values: Default::default(),
+            intervals: smt::interval::Intervals::new(),
         }
     }
 
@@ -361,6 +373,7 @@ impl<'a> Symex<'a> {
             let frame = self.frames.last_mut().expect("still there");
             if !frame.arrived_by_back_edge {
                 frame.loop_counts.remove(&pc);
+                frame.iteration_entries.remove(&pc);
             }
             frame.arrived_by_back_edge = false;
             self.tick()?;
@@ -488,6 +501,12 @@ impl<'a> Symex<'a> {
         let frame = self.frames.last_mut().expect("frame");
         let count = frame.loop_counts.get(&target).copied().unwrap_or(0) + 1;
         let bound = self.program.loop_bound(frame.func, InstrIdx(target as u32), bound);
+        if bound.is_none() && self.iterates_in_vain(taken, target, count) {
+            self.state.guard = not_taken;
+            self.advance();
+            return Ok(());
+        }
+        let frame = self.frames.last_mut().expect("frame");
         if bound.is_some_and(|k| count >= k) {
             self.equation.model_loop_cut |= in_model;
             let frame = self.frames.last_mut().expect("frame");
@@ -514,6 +533,24 @@ impl<'a> Symex<'a> {
         }
         let params = self.entry_arguments(entry)?;
         self.run_function(entry, &params)
+    }
+
+    /// Whether the paths taking the back edge to `target` (guard `taken`)
+    /// can be dropped from an unbounded loop because no
+    /// further iteration adds anything: the intervals of the guard refute
+    /// it (the loop exits first), or the state entering this iteration is
+    /// the state that entered the previous one, so every later iteration
+    /// repeats it and only non-terminating paths stay in the loop.
+    /// `count` is the number of the back edge.
+    fn iterates_in_vain(&mut self, taken: TermId, target: usize, count: u64) -> bool {
+        let entry = self.state.with_guard(taken);
+        let frame = self.frames.last_mut().expect("frame");
+        let Some(previous) = frame.iteration_entries.insert(target, entry.clone()) else { return false };
+        if previous.same_as(&entry) {
+            return true;
+        }
+        // A guard the iteration did not narrow was not refuted before.
+        previous.guard != taken && count <= INTERVAL_ITERATIONS && self.intervals.refutes(self.store, taken)
     }
 
     fn declare(&mut self, symbol: SymbolId) -> Result<()> {
@@ -556,6 +593,7 @@ impl<'a> Symex<'a> {
             locals: HashMap::new(),
             pending: BTreeMap::new(),
             loop_counts: HashMap::new(),
+            iteration_entries: HashMap::new(),
             arrived_by_back_edge: false,
             return_object: None,
             stack_allocations: Vec::new(),

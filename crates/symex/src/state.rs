@@ -36,6 +36,12 @@ impl State {
     pub fn with_guard(&self, guard: TermId) -> State {
         State { guard, ..self.clone() }
     }
+    /// The same guard, values and liveness (terms are hash-consed, so
+    /// equal ids are equal terms).
+    pub fn same_as(&self, other: &State) -> bool {
+        let same_map = |a: &Rc<HashMap<ObjectId, TermId>>, b: &Rc<HashMap<ObjectId, TermId>>| Rc::ptr_eq(a, b) || a == b;
+        self.guard == other.guard && same_map(&self.values, &other.values) && same_map(&self.alive, &other.alive)
+    }
 
     /// Joins `other` into `self` at a control-flow merge: each value that
     /// differs becomes `ite(other.guard, other's, self's)`. `initial_value`
