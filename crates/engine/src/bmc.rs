@@ -33,6 +33,8 @@ enum BoundResult {
     /// Unwinding assertions can fail: a larger bound is needed (and
     /// whether a library model's loop was cut).
     TooSmall((Outcome, bool)),
+    /// Symex ran out of steps or time before the equation was complete.
+    Exhausted(Outcome),
 }
 
 /// The bound of the library models' loops when the user's bound is too
@@ -46,34 +48,48 @@ const MODEL_LOOP_BOUND: u64 = 128;
 pub(crate) fn bmc(program: &Program, config: &Config, unwind: Option<u64>, deadline: Option<Instant>) -> Outcome {
     let check = |model_loop_bound| check_bound(program, config, unwind, model_loop_bound, config.unwinding_assertions, deadline);
     match check(None) {
-        BoundResult::TooSmall((_, true)) if unwind.is_some_and(|k| k < MODEL_LOOP_BOUND) => match check(Some(MODEL_LOOP_BOUND)) {
-            BoundResult::Done(outcome) | BoundResult::TooSmall((outcome, _)) => outcome,
-        },
-        BoundResult::Done(outcome) | BoundResult::TooSmall((outcome, _)) => outcome,
+        BoundResult::TooSmall((_, true)) if unwind.is_some_and(|k| k < MODEL_LOOP_BOUND) => check(Some(MODEL_LOOP_BOUND)).outcome(),
+        result => result.outcome(),
     }
 }
 
-/// Incremental BMC: bounds 1, 2, ... with unwinding assertions, until a
-/// violation, a proof, or an answer other than "bound too small".
-pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
-    let mut last = None;
-    let mut symex_time = std::time::Duration::ZERO;
-    for k in 1..=config.max_bound {
-        match check_bound(program, config, Some(k), None, true, deadline) {
-            BoundResult::Done(mut outcome) => {
-                outcome.stats.symex_time += symex_time;
-                return outcome;
-            }
-            BoundResult::TooSmall((outcome, _)) => {
-                symex_time += outcome.stats.symex_time;
-                last = Some(outcome);
-            }
+impl BoundResult {
+    fn outcome(self) -> Outcome {
+        match self {
+            BoundResult::Done(outcome) | BoundResult::TooSmall((outcome, _)) | BoundResult::Exhausted(outcome) => outcome,
         }
     }
-    let mut outcome = last.unwrap_or_else(|| crate::unknown("incremental BMC ran no bound"));
+}
+
+/// Incremental BMC: bounds 1, 2, 4, ... up to `max_bound`, with unwinding
+/// assertions, until a violation, a proof, or an answer other than "bound
+/// too small". Doubling makes all bounds together cost about twice the
+/// last one (each bound is a fresh symex and solver). When a bound runs
+/// out of steps or time, the answer rests on the last bound checked.
+pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
+    let mut last: Option<(u64, Outcome)> = None;
+    let mut symex_time = std::time::Duration::ZERO;
+    let mut k = 1;
+    loop {
+        let mut outcome = match check_bound(program, config, Some(k), None, true, deadline) {
+            BoundResult::TooSmall((outcome, _)) => {
+                symex_time += outcome.stats.symex_time;
+                last = Some((k, outcome));
+                if k >= config.max_bound {
+                    break;
+                }
+                k = k.saturating_mul(2).min(config.max_bound);
+                continue;
+            }
+            BoundResult::Exhausted(_) if last.is_some() => break,
+            result => result.outcome(),
+        };
+        outcome.stats.symex_time += symex_time;
+        return outcome;
+    }
+    let (bound, mut outcome) = last.expect("a bound was checked");
     outcome.stats.symex_time = symex_time;
-    outcome.verdict =
-        Verdict::Unknown(format!("no violation up to bound {}, but loops can run longer", config.max_bound));
+    outcome.verdict = Verdict::Unknown(format!("no violation up to bound {bound}, but loops can run longer"));
     outcome
 }
 
@@ -124,6 +140,9 @@ fn check_bound(
     let started = Instant::now();
     let execution = match symex::execute(program, &options, &mut store) {
         Ok(execution) => execution,
+        Err(stop @ (Stop::StepLimit { .. } | Stop::Timeout)) => {
+            return BoundResult::Exhausted(crate::unknown(&describe_stop(program, &stop)))
+        }
         Err(stop) => return BoundResult::Done(crate::unknown(&describe_stop(program, &stop))),
     };
     let stats = Stats { bound: unwind, symex_time: started.elapsed(), ..Stats::default() };
@@ -150,6 +169,7 @@ fn violations_only(result: BoundResult, reason: String) -> BoundResult {
             outcome.verdict = Verdict::Unknown(reason);
             BoundResult::TooSmall((outcome, model_loop_cut))
         }
+        exhausted @ BoundResult::Exhausted(_) => exhausted,
     }
 }
 

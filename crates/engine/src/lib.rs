@@ -44,7 +44,7 @@ pub struct Config {
     pub timeout: Option<Duration>,
     /// Write the verification condition in SMT-LIB2 here.
     pub smt_formula: Option<PathBuf>,
-    /// Incremental BMC: bounds 1, 2, ... up to `max_bound`, each with
+    /// Incremental BMC: bounds 1, 2, 4, ... up to `max_bound`, each with
     /// unwinding assertions (the solver is not reused between bounds yet).
     pub incremental: bool,
     pub max_bound: u64,
@@ -65,7 +65,7 @@ impl Default for Config {
             timeout: None,
             smt_formula: None,
             incremental: false,
-            max_bound: 100,
+            max_bound: 4096,
         }
     }
 }

@@ -67,6 +67,18 @@ fn loops_with_and_without_bounds() {
     }
     let deep_bug = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) {{ i++; assert(i != 4); }} return 0; }}");
     expect_false(&deep_bug, &Config { incremental: true, ..Config::default() }, PropertyClass::UserAssertion);
+    // Doubling bounds reach deep loops: a proof that needs 151 iterations,
+    // a bug behind a loop of 130, and an endless loop ends at the last bound.
+    let incremental = Config { incremental: true, ..Config::default() };
+    let long = format!("{NONDET}int main() {{ int y = 0; while (y <= 150 && __VERIFIER_nondet_int()) y++; assert(y <= 151); return 0; }}");
+    expect_true(&long, &incremental);
+    let behind = format!("{NONDET}int main() {{ int a[130]; for (int i = 0; i < 130; i++) a[i] = i; assert(a[0] != 0); return 0; }}");
+    expect_false(&behind, &incremental, PropertyClass::UserAssertion);
+    let endless = format!("{NONDET}int main() {{ int n = 0; while (__VERIFIER_nondet_int()) n++; return n; }}");
+    match run(&endless, &Config { max_bound: 6, ..incremental }) {
+        Verdict::Unknown(reason) => assert!(reason.contains("up to bound 6, but loops can run longer"), "{reason}"),
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
 }
 
 #[test]
