@@ -144,3 +144,11 @@ int main(void) {
     let with_a_bound = verdict("violation_after_unsupported_bmc", &[("main.c", &source.replace("CHECK", ""))], &["--unwind", "3"]);
     assert_eq!(with_a_bound, "VERIFICATION UNKNOWN");
 }
+
+#[test]
+fn a_string_in_a_block_of_symbolic_size_is_not_cut_off() {
+    // printf's %s once read such a block up to its recorded size field (0),
+    // which cut the paths where the string is longer: a wrong TRUE.
+    let printed = "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\nextern unsigned nondet_uint(void);\nint main(void) { unsigned n = nondet_uint(); if (n < 5 || n > 10) return 0; char *s = malloc(n); if (!s) return 0; for (int i = 0; i < 4; i++) s[i] = 'a'; s[4] = 0; int k = printf(\"%s\", s); assert(k < 3); return 0; }\n";
+    assert_ne!(verdict("symbolic-size-string", &[("m.c", printed)], &["--unwind", "6"]), SUCCESSFUL);
+}
