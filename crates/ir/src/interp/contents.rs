@@ -15,6 +15,9 @@ use std::collections::BTreeMap;
 /// Bytes per page (the last page of an object may be shorter, so a small
 /// object costs only its own size).
 const PAGE_BYTES: u64 = 4096;
+/// What a page costs beyond its bytes (its place in the page map), so
+/// that many small pages count as the memory they take.
+const PAGE_OVERHEAD: u64 = 64;
 
 /// Bytes of pages that exist, against the run's limit.
 #[derive(Clone, Debug)]
@@ -28,7 +31,7 @@ pub struct Budget {
 pub struct OverBudget;
 
 impl Budget {
-    fn charge(&mut self, bytes: u64) -> Result<(), OverBudget> {
+    pub(super) fn charge(&mut self, bytes: u64) -> Result<(), OverBudget> {
         self.used = self.used.checked_add(bytes).filter(|used| *used <= self.limit).ok_or(OverBudget)?;
         Ok(())
     }
@@ -58,9 +61,9 @@ impl Contents {
         Contents { size, pages: BTreeMap::new(), pointers: BTreeMap::new() }
     }
 
-    /// Bytes of the pages that exist (what the object costs).
-    pub fn stored_bytes(&self) -> u64 {
-        self.pages.keys().map(|&page| self.page_len(page)).sum()
+    /// What the pages that exist cost (see [`Budget`]).
+    pub fn stored_cost(&self) -> u64 {
+        self.pages.keys().map(|&page| self.page_len(page) + PAGE_OVERHEAD).sum()
     }
 
     pub fn pointers(&self) -> impl Iterator<Item = &(Pointer, u64)> {
@@ -134,7 +137,7 @@ impl Contents {
         match self.pages.entry(page) {
             Entry::Occupied(entry) => Ok(entry.into_mut()),
             Entry::Vacant(entry) => {
-                budget.charge(len)?;
+                budget.charge(len + PAGE_OVERHEAD)?;
                 Ok(entry.insert(vec![0u8; len as usize].into_boxed_slice()))
             }
         }
@@ -167,7 +170,7 @@ impl Contents {
             let to = (offset + len).min(page_start + page_len) - page_start;
             if from == 0 && to == page_len {
                 self.pages.remove(&page);
-                budget.used -= page_len;
+                budget.used -= page_len + PAGE_OVERHEAD;
             } else if let Some(bytes) = self.pages.get_mut(&page) {
                 bytes[from as usize..to as usize].fill(0);
             }
@@ -243,8 +246,8 @@ mod tests {
         for offset in [0, 1 << 30, (1 << 40) - 2] {
             c.write(offset, &Bytes::from_u128(0xbeef, 2), &mut b).unwrap();
         }
-        assert_eq!(b.used, 3 * PAGE_BYTES);
-        assert_eq!(c.stored_bytes(), 3 * PAGE_BYTES);
+        assert_eq!(b.used, 3 * (PAGE_BYTES + PAGE_OVERHEAD));
+        assert_eq!(c.stored_cost(), b.used);
         assert_eq!(c.read((1 << 40) - 2, 2).to_u128(), 0xbeef);
         assert_eq!(c.read((1 << 30) - 1, 4).data, [0, 0xef, 0xbe, 0]);
         assert_eq!(c.read(12345, 8).data, [0; 8]);
@@ -257,18 +260,18 @@ mod tests {
         c.write(0, &Bytes::zeroed(10), &mut b).unwrap();
         assert_eq!(b.used, 0);
         c.write(9, &Bytes::from_u128(1, 1), &mut b).unwrap();
-        assert_eq!(b.used, 10);
+        assert_eq!(b.used, 10 + PAGE_OVERHEAD);
     }
 
     #[test]
     fn writes_beyond_the_budget_fail_and_zeroing_returns_pages() {
-        let mut b = budget(2 * PAGE_BYTES);
+        let mut b = budget(2 * (PAGE_BYTES + PAGE_OVERHEAD));
         let mut c = Contents::zeroed(1 << 40);
         assert_eq!(c.fill(0, 1 << 40, 0xff, &mut b), Err(OverBudget));
-        assert_eq!(b.used, 2 * PAGE_BYTES);
+        assert_eq!(b.used, 2 * (PAGE_BYTES + PAGE_OVERHEAD));
         c.fill(0, 1 << 40, 0, &mut b).unwrap();
         assert_eq!(b.used, 0);
-        assert_eq!(c.stored_bytes(), 0);
+        assert_eq!(c.stored_cost(), 0);
         c.fill(10, 3 * PAGE_BYTES, 0, &mut b).unwrap();
         c.fill(PAGE_BYTES - 1, 2, 7, &mut b).unwrap();
         assert_eq!(c.read(PAGE_BYTES - 2, 4).data, [0, 7, 7, 0]);

@@ -34,6 +34,10 @@ pub const NULL_OBJECT: ObjectId = ObjectId(0);
 /// The object of pointers made from integers that address no object.
 pub const INVALID_OBJECT: ObjectId = ObjectId(1);
 
+/// What an object's entry in the object table costs against the memory
+/// limit; the table keeps every object a run creates, dead or alive.
+const OBJECT_COST: u64 = 128;
+
 /// First address handed out, and the gap between objects: one-past-the-end
 /// addresses never coincide with the next object's start.
 const FIRST_ADDRESS: u64 = 0x1000;
@@ -270,6 +274,7 @@ impl Memory {
         base: Option<u64>,
         alignment: u64,
     ) -> Result<ObjectId, OutOfMemory> {
+        self.budget.charge(OBJECT_COST).map_err(|_| OutOfMemory)?;
         let placed = base.is_some();
         let base = match base {
             Some(base) => base,
@@ -353,7 +358,7 @@ impl Memory {
     pub fn end_lifetime(&mut self, id: ObjectId, lifetime: Lifetime) {
         let object = &mut self.objects[id];
         if object.lifetime == Lifetime::Alive {
-            self.budget.used -= object.contents.stored_bytes();
+            self.budget.used -= object.contents.stored_cost();
             object.lifetime = lifetime;
             object.contents = Contents::default();
         }
@@ -617,20 +622,22 @@ mod tests {
     }
 
     #[test]
-    fn the_memory_limit_counts_written_bytes_of_live_objects() {
-        let mut m = Memory::new(4, 100);
+    fn the_memory_limit_counts_written_bytes_of_live_objects_and_every_object() {
+        let mut m = Memory::new(4, 1000);
         let big = m.allocate("big".into(), ObjectKind::Heap, 1 << 30, None).unwrap();
         let start = Pointer { object: big, offset: 0 };
         assert_eq!(m.fill(start, 0, 1 << 30), Ok(()));
-        assert_eq!(m.fill(start, 1, 101), Err(AccessError::MemoryLimit));
-        assert_eq!(m.read(start, 101), Err(AccessError::MemoryLimit));
+        assert_eq!(m.fill(start, 1, 1001), Err(AccessError::MemoryLimit));
+        assert_eq!(m.read(start, 1001), Err(AccessError::MemoryLimit));
         m.free(start).unwrap();
-        let a = m.allocate("a".into(), ObjectKind::Heap, 60, None).unwrap();
-        let b = m.allocate("b".into(), ObjectKind::Heap, 60, None).unwrap();
-        m.fill(Pointer { object: a, offset: 0 }, 1, 60).unwrap();
-        assert_eq!(m.fill(Pointer { object: b, offset: 0 }, 1, 60), Err(AccessError::MemoryLimit));
+        let a = m.allocate("a".into(), ObjectKind::Heap, 300, None).unwrap();
+        let b = m.allocate("b".into(), ObjectKind::Heap, 300, None).unwrap();
+        m.fill(Pointer { object: a, offset: 0 }, 1, 300).unwrap();
+        assert_eq!(m.fill(Pointer { object: b, offset: 0 }, 1, 300), Err(AccessError::MemoryLimit));
         m.free(Pointer { object: a, offset: 0 }).unwrap();
-        assert_eq!(m.fill(Pointer { object: b, offset: 0 }, 1, 60), Ok(()));
+        assert_eq!(m.fill(Pointer { object: b, offset: 0 }, 1, 300), Ok(()));
+        assert!(m.allocate("c".into(), ObjectKind::Heap, 0, None).is_ok());
+        assert!(m.allocate("d".into(), ObjectKind::Heap, 0, None).is_err(), "the objects made so far cost their entries");
     }
 
     #[test]
