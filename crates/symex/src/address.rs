@@ -19,6 +19,7 @@
 //! byte by byte): both then take the bytes as an integer address.
 
 use crate::exec::Symex;
+use crate::equation::Approximation;
 use crate::memory::{ObjectId, ObjectKind, INVALID_OBJECT, NULL_OBJECT};
 use ir::{DataModel, Type};
 use smt::{BvValue, Op, Sort, TermId};
@@ -42,11 +43,32 @@ impl Symex<'_> {
     /// only, an integer address (as the interpreter reads bytes without a
     /// stored pointer), else the stored (object, offset) pointer.
     pub(crate) fn pointer_from_memory(&mut self, bits: TermId) -> TermId {
-        if self.holds_only_input_bits(bits) {
-            self.address_to_pointer(bits)
-        } else {
-            bits
+        if !self.holds_only_input_bits(bits) {
+            return bits;
         }
+        // Uninitialized pointers are often read and never looked at, so a
+        // misfit only matters once some address is observed.
+        let (pointer, misses) = self.pointer_at_address(bits);
+        if let Some(misses) = misses {
+            let unobserved = self.store.and2(self.state.guard, misses);
+            self.unobserved_misfits.push(unobserved);
+        }
+        pointer
+    }
+
+    /// Called where a pointer's address (beyond its offset field) can be
+    /// observed: a pointer comparison, difference or conversion to an
+    /// integer, a pointer intrinsic. Raw bits read as a pointer whose
+    /// address may not have fit the offset field become an approximation.
+    pub(crate) fn observe_addresses(&mut self) {
+        if self.unobserved_misfits.is_empty() {
+            return;
+        }
+        let condition = self.store.or(&self.unobserved_misfits);
+        self.unobserved_misfits.clear();
+        let what = format!("a pointer made from raw bytes whose address does not fit {} offset bits", self.layout.offset_bits());
+        let approximation = Approximation { what, loc: self.loc, affects_true: true };
+        self.equation.conditional_approximations.push((condition, approximation));
     }
 
     /// Whether every bit of `term` comes from an input value or is a zero
@@ -193,6 +215,7 @@ impl Symex<'_> {
 
     /// The integer address of `pointer` (pointer width).
     pub(crate) fn pointer_to_address(&mut self, pointer: TermId) -> TermId {
+        self.observe_addresses();
         let Some(numbers) = self.layout.known_targets(self.store, pointer) else {
             self.approximate("conversion of a pointer of unknown origin to an integer", true);
             return self.store.var("address", self.layout.sort());
@@ -219,19 +242,28 @@ impl Symex<'_> {
 
     /// The pointer an integer `address` (pointer width) stands for.
     pub(crate) fn address_to_pointer(&mut self, address: TermId) -> TermId {
+        let (pointer, misses) = self.pointer_at_address(address);
+        if let Some(misses) = misses {
+            let what = format!("an integer cast to a pointer that addresses no object and does not fit {} offset bits", self.layout.offset_bits());
+            self.approximate_when(misses, what);
+        }
+        pointer
+    }
+
+    /// The pointer an integer `address` stands for, and the condition
+    /// under which the address does not fit the offset field (when it can
+    /// hold), which only fitting addresses are replayed under.
+    fn pointer_at_address(&mut self, address: TermId) -> (TermId, Option<TermId>) {
         let offset_bits = self.layout.offset_bits();
         let bits = self.layout.pointer_bits;
         let low = self.store.extract(offset_bits - 1, 0, address);
         let back = self.store.sign_extend(bits - offset_bits, low);
         let fits = self.store.eq(back, address);
-        if !self.store.is_true(fits) {
-            let misses = self.store.not(fits);
-            let what = format!("a pointer made from an integer that addresses no object and does not fit {offset_bits} offset bits");
-            self.approximate_when(misses, what);
-            // Only a fitting address is replayed as the model reads it.
+        let misses = (!self.store.is_true(fits)).then(|| {
             let replayable = self.store.implies(self.state.guard, fits);
             self.equation.preferences.push(replayable);
-        }
+            self.store.not(fits)
+        });
         let invalid = self.layout.object_number_term(self.store, INVALID_OBJECT);
         let mut pointer = self.store.concat(invalid, low);
         let exposed = self.objects.exposed().to_vec();
@@ -268,6 +300,6 @@ impl Symex<'_> {
         let zero = self.store.bv_u64(bits, 0);
         let is_zero = self.store.eq(address, zero);
         let null = self.layout.null(self.store);
-        self.store.ite(is_zero, null, pointer)
+        (self.store.ite(is_zero, null, pointer), misses)
     }
 }

@@ -298,6 +298,7 @@ impl<'a> Symex<'a> {
                 self.layout.with_wide_offset(self.store, x, moved)
             }
             BinOp::PtrDiff => {
+                self.observe_addresses();
                 let (ox, oy) = (self.layout.wide_offset_of(self.store, x), self.layout.wide_offset_of(self.store, y));
                 let bytes = self.store.bv_sub(ox, oy);
                 let size = self.pointee_size(a.ty)?;
@@ -333,6 +334,10 @@ impl<'a> Symex<'a> {
     /// compares offsets within one object (for pointers into different
     /// objects C leaves it unspecified, so it is nondeterministic).
     fn pointer_compare(&mut self, op: BinOp, x: TermId, y: TermId) -> TermId {
+        // A null test sees no address bits beyond the offset field.
+        if !self.is_null_constant(x) && !self.is_null_constant(y) {
+            self.observe_addresses();
+        }
         if matches!(op, BinOp::Eq | BinOp::Ne) {
             let unknown = |s: &Self, p: TermId| !s.is_null_constant(p) && s.layout.known_targets(s.store, p).is_none();
             let bits_equal = self.store.eq(x, y);

@@ -113,6 +113,10 @@ pub(crate) struct Symex<'a> {
     /// Interval facts of path guards, to end unbounded loops whose exit
     /// the rewriter cannot see.
     intervals: smt::interval::Intervals,
+    /// Conditions under which a pointer read from such bits had an
+    /// address that does not fit the offset field, until some address is
+    /// observed (see `crate::address`).
+    pub(crate) unobserved_misfits: Vec<TermId>,
 }
 
 impl<'a> Symex<'a> {
@@ -143,6 +147,7 @@ impl<'a> Symex<'a> {
             assumed_in_quantifier: None,
             input_values: Default::default(),
             intervals: smt::interval::Intervals::new(),
+            unobserved_misfits: Vec::new(),
         }
     }
 

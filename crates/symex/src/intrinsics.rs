@@ -35,7 +35,11 @@ impl<'a> Symex<'a> {
         }
         let wide = self.layout.wide_bits();
         Ok(match kind {
-            PointerIntrinsic::Offset => self.layout.wide_offset_of(self.store, p),
+            PointerIntrinsic::Offset => {
+                // The offset of a pointer to no object is its address.
+                self.observe_addresses();
+                self.layout.wide_offset_of(self.store, p)
+            }
             PointerIntrinsic::Object => self.layout.object_of(self.store, p),
             PointerIntrinsic::SameObject => {
                 let q = self.intrinsic_arg(values, 1, name)?;

@@ -338,6 +338,12 @@ impl<'a> Symex<'a> {
             let not_crashing = self.store.not(crashes);
             let ignored = self.store.and2(outside, not_crashing);
             self.approximate_when(ignored, "a write outside its object (unchecked) is ignored");
+            // The interpreter stops at such a write, so a replayable
+            // counterexample avoids it.
+            let replayable = self.store.implies(self.state.guard, covered);
+            if !self.store.is_true(replayable) {
+                self.equation.preferences.push(replayable);
+            }
         }
         // With one target, every path where the write misses it already
         // fails a check, is an approximation, or kills the process, so the

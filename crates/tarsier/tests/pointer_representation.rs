@@ -145,3 +145,35 @@ int main(void) {
     let answer = verdict("printed_pointer_some", &some_addresses, &[]);
     assert!(answer.starts_with(UNKNOWN) && answer.contains("an address printed"), "{answer}");
 }
+
+#[test]
+fn an_uninitialized_pointer_is_an_approximation_only_once_an_address_is_observed() {
+    let unobserved = "#include <assert.h>
+int main(void) {
+  char *p, *q;
+  q = p;
+  assert(!__ESBMC_same_object(q, 0) || q == 0);
+  return 0;
+}\n";
+    assert_verdict("raw_pointer_unobserved", unobserved, &[], SUCCESSFUL);
+    // Its integer value could be any of 2^64, more than the offset field holds.
+    let observed = unobserved.replace("q == 0", "(unsigned long)q != 1");
+    let answer = verdict("raw_pointer_observed", &observed, &[]);
+    assert!(answer.starts_with(UNKNOWN) && answer.contains("does not fit"), "{answer}");
+}
+
+#[test]
+fn a_counterexample_avoids_unchecked_writes_the_replay_would_stop_at() {
+    let source = "#include <assert.h>
+void store(char **end) {
+  if (end)
+    *end = \"x\";
+}
+int main(void) {
+  char *p;
+  store((char **)p);
+  assert(0);
+  return 0;
+}\n";
+    assert_verdict("unchecked_write_avoided", source, &["--no-pointer-check"], FAILED);
+}
