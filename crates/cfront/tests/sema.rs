@@ -374,6 +374,20 @@ fn tentative_arrays_of_unknown_size_get_one_element_at_the_end_of_their_unit() {
 }
 
 #[test]
+fn esbmc_alloc_size_entries_become_object_size_intrinsics() {
+    let src = "int a[3];\nint main(void) {\n  unsigned long n = __ESBMC_alloc_size[__ESBMC_POINTER_OBJECT(a)];\n  \
+               __ESBMC_alloc_size[__CPROVER_POINTER_OBJECT(a)] = n;\n  return 0;\n}\n";
+    let (program, diags) = compile_src(src, DataModel::LP64).expect("compiles");
+    let listing = main_listing(&program).join("\n");
+    assert!(listing.contains("__ESBMC_get_object_size"), "{listing}");
+    assert!(listing.contains(ir::intrinsics::ALLOC_SIZE_CLAIM), "{listing}");
+    assert!(diags.list.is_empty(), "no warning for the intrinsics: {:?}", diags.list);
+    let own = "unsigned long __ESBMC_alloc_size[4];\nint main(void) { return __ESBMC_alloc_size[__ESBMC_POINTER_OBJECT(0)]; }\n";
+    let (program, _) = compile_src(own, DataModel::LP64).expect("compiles");
+    assert!(!main_listing(&program).join("\n").contains("get_object_size"), "a declared table is the program's own");
+}
+
+#[test]
 fn compound_literals_die_with_their_block() {
     let src = "int main(void) { int *q; { q = &(int){7}; } return *q; }\n";
     let (program, _) = compile_src(src, DataModel::LP64).expect("compiles");

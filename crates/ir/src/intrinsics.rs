@@ -75,12 +75,21 @@ pub enum PointerIntrinsic {
     /// end of its object (0 past the end); for a pointer to no object
     /// `(size_t)-1` for types 0 and 1, 0 for types 2 and 3.
     GccObjectSize,
+    /// [`ALLOC_SIZE_CLAIM`]`(p, n)`: a write of `n` to ESBMC's
+    /// `__ESBMC_alloc_size` entry of `p`'s object; its value is `n`.
+    /// Objects keep their size, so a claim of another size is not modelled.
+    AllocSizeClaim,
 }
+
+/// The intrinsic the front end makes of `__ESBMC_alloc_size[__ESBMC_POINTER_OBJECT(p)] = n`.
+pub const ALLOC_SIZE_CLAIM: &str = "__tarsier_alloc_size_claim";
 
 /// The pointer intrinsic called `name`, if it is one.
 pub fn pointer_intrinsic(name: &str) -> Option<PointerIntrinsic> {
-    if name == "__builtin_object_size" {
-        return Some(PointerIntrinsic::GccObjectSize);
+    match name {
+        "__builtin_object_size" => return Some(PointerIntrinsic::GccObjectSize),
+        ALLOC_SIZE_CLAIM => return Some(PointerIntrinsic::AllocSizeClaim),
+        _ => {}
     }
     let bare = name.strip_prefix("__ESBMC_").or_else(|| name.strip_prefix("__CPROVER_"))?;
     Some(match bare {
@@ -218,6 +227,7 @@ mod tests {
         assert_eq!(bit_builtin("ffsll", 32), Some((BitOp::Ffs, 64)));
         assert_eq!(pointer_intrinsic("__CPROVER_rw_ok"), Some(PointerIntrinsic::Accessible { write: true }));
         assert_eq!(pointer_intrinsic("__ESBMC_get_object_size"), Some(PointerIntrinsic::ObjectSize));
+        assert_eq!(pointer_intrinsic(ALLOC_SIZE_CLAIM), Some(PointerIntrinsic::AllocSizeClaim));
         assert_eq!(pointer_intrinsic("__ESBMC_assume"), None);
         assert!(is_uninterpreted("__CPROVER_uninterpreted_hash") && is_uninterpreted("__ESBMC_uninterpreted_f"));
         assert!(!is_uninterpreted("__CPROVER_assume"));

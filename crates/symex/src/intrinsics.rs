@@ -24,6 +24,20 @@ impl<'a> Symex<'a> {
         Ok(None)
     }
 
+    /// The size in bytes (wide) of the object `p` points to: 0 for NULL,
+    /// unknown for a pointer to no object.
+    fn size_of_object_at(&mut self, p: TermId) -> TermId {
+        let null = self.points_to_null(p);
+        let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
+        let unknown = self.store.var("object_size", Sort::BitVec(self.layout.wide_bits()));
+        let other = self.store.ite(null, zero, unknown);
+        let targets = self.pointer_targets(p);
+        targets.into_iter().fold(other, |acc, (o, cond)| {
+            let size = self.object_size(o);
+            self.store.ite(cond, size, acc)
+        })
+    }
+
     fn intrinsic_arg(&self, values: &[TermId], index: usize, name: &str) -> Result<TermId> {
         values.get(index).copied().ok_or_else(|| Stop::unsupported(format!("call of `{name}` with too few arguments"), self.loc))
     }
@@ -47,16 +61,15 @@ impl<'a> Symex<'a> {
                 let same = self.store.eq(a, b);
                 self.bit(same)
             }
-            PointerIntrinsic::ObjectSize => {
-                let null = self.points_to_null(p);
-                let zero = self.store.bv_u64(wide, 0);
-                let unknown = self.store.var("object_size", Sort::BitVec(wide));
-                let other = self.store.ite(null, zero, unknown);
-                let targets = self.pointer_targets(p);
-                targets.into_iter().fold(other, |acc, (o, cond)| {
-                    let size = self.object_size(o);
-                    self.store.ite(cond, size, acc)
-                })
+            PointerIntrinsic::ObjectSize => self.size_of_object_at(p),
+            PointerIntrinsic::AllocSizeClaim => {
+                let n = self.intrinsic_arg(values, 1, name)?;
+                let n = repr::resize(self.store, n, wide, false);
+                let size = self.size_of_object_at(p);
+                let same = self.store.eq(n, size);
+                let other = self.store.not(same);
+                self.approximate_when(other, "`__ESBMC_alloc_size` set to another size than the object's is ignored");
+                n
             }
             PointerIntrinsic::IsDynamic => {
                 let conds: Vec<TermId> = self

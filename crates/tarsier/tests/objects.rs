@@ -1,8 +1,8 @@
 //! Objects the C standard leaves odd and GNU C allows: types of size zero
 //! (empty structs and unions, zero-length arrays) and tentative
 //! definitions of arrays of unknown size; `memcpy`/`memmove`/`memset` of a
-//! symbolic byte count; and calls through unprototyped declarations that
-//! leave parameters out. Each program has the verdict
+//! symbolic byte count; ESBMC's table of allocation sizes; and calls
+//! through unprototyped declarations that leave parameters out. Each program has the verdict
 //! gcc's semantics give it; a FALSE must also be confirmed by the
 //! interpreter's replay, so these tests check symex and `ir::interp` agree.
 
@@ -158,4 +158,22 @@ int main(void) {
 }\n";
     let verdict = verdict("symbolic_copy_long", source, &[]);
     assert!(verdict.contains("VERIFICATION UNKNOWN"), "{verdict}");
+}
+
+#[test]
+fn esbmc_alloc_size_reads_object_sizes_and_may_only_restate_them() {
+    let source = "#include <assert.h>
+#include <stdlib.h>
+int main(void) {
+  int *p = malloc(12);
+  if (!p) return 0;
+  assert(__ESBMC_alloc_size[__ESBMC_POINTER_OBJECT(p)] == READ);
+  __ESBMC_alloc_size[__ESBMC_POINTER_OBJECT(p)] = WRITE;
+  free(p);
+  return 0;
+}\n";
+    assert_verdict("alloc_size_same", &source.replace("READ", "12").replace("WRITE", "12"), &[], SUCCESSFUL);
+    assert_verdict("alloc_size_read_wrong", &source.replace("READ", "13").replace("WRITE", "12"), &[], FAILED);
+    let resized = verdict("alloc_size_other", &source.replace("READ", "12").replace("WRITE", "16"), &[]);
+    assert!(resized.starts_with("VERIFICATION UNKNOWN") && resized.contains("__ESBMC_alloc_size"), "{resized}");
 }

@@ -259,6 +259,7 @@ const PROTOTYPES: &[(&str, &str, &str)] = &[
     ("__ESBMC_same_object", "b", "pp"),
     ("__CPROVER_same_object", "b", "pp"),
     ("__ESBMC_get_object_size", "z", "p"),
+    (ir::intrinsics::ALLOC_SIZE_CLAIM, "z", "pz"),
     ("__ESBMC_OBJECT_SIZE", "z", "p"),
     ("__CPROVER_OBJECT_SIZE", "z", "p"),
     ("__ESBMC_is_dynamic", "b", "p"),

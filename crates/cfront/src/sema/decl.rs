@@ -1232,7 +1232,7 @@ impl<'a> Sema<'a> {
             return Ok((sym, self.sym_types[&sym].clone()));
         }
         let known = super::builtins::prototype(name, &self.tcx.size_t());
-        let quiet = ["__VERIFIER_", "nondet_", "__ESBMC_", "__CPROVER_", "__builtin_"].iter().any(|p| name.starts_with(p));
+        let quiet = ["__VERIFIER_", "nondet_", "__ESBMC_", "__CPROVER_", "__builtin_", "__tarsier_"].iter().any(|p| name.starts_with(p));
         if !quiet {
             let kind = if known.is_some() { "built-in " } else { "" };
             self.warn(loc, format!("implicit declaration of {kind}function `{name}`"));

@@ -188,6 +188,10 @@ impl<'a> Sema<'a> {
             A::Cast(tn, x) => self.cast_expr(tn, x, loc),
             A::Call(f, args) => self.call(f, args, loc, true),
             A::Member { base, field, arrow } => self.member(base, field, *arrow, loc),
+            A::Index(..) if self.alloc_size_entry(e).is_some() => {
+                let p = self.alloc_size_entry(e).expect("matched");
+                self.alloc_size_read(p, loc)
+            }
             A::Index(a, i) => self.index(a, i, loc),
             A::SizeofExpr(x) => {
                 let (v, _) = self.scratch(|s| s.expr(x))?;
@@ -687,6 +691,9 @@ impl<'a> Sema<'a> {
     }
 
     fn assign(&mut self, op: Option<BinaryOp>, l: &ast::Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
+        if let (None, Some(p)) = (op, self.alloc_size_entry(l)) {
+            return self.alloc_size_write(p, r, loc);
+        }
         let target = self.modifiable(l, loc)?;
         let ty = target.ty.unqualified();
         let mut place = target.e.clone();

@@ -19,6 +19,7 @@
 //! entry or init function; the same struct in several units is one IR
 //! composite.
 
+mod alloc_size;
 mod atomics;
 mod builtins;
 mod complex;

@@ -21,6 +21,13 @@ impl Machine<'_> {
             PointerIntrinsic::Object => u128::from(p.object.0),
             PointerIntrinsic::SameObject => u128::from(p.object == self.pointer(arg(1)?)?.object),
             PointerIntrinsic::ObjectSize => u128::from(self.memory.object(p.object).size),
+            PointerIntrinsic::AllocSizeClaim => {
+                let n = self.scalar(arg(1)?)?;
+                if n != u128::from(self.memory.object(p.object).size) {
+                    return Err(Outcome::Unsupported(format!("`__ESBMC_alloc_size` set to {n}, not the object's size")));
+                }
+                n
+            }
             PointerIntrinsic::IsDynamic => u128::from(matches!(self.memory.object(p.object).kind, ObjectKind::Heap)),
             PointerIntrinsic::IsLive => u128::from(self.names_live_object(p)),
             PointerIntrinsic::Accessible { write } => {
