@@ -2,8 +2,10 @@
 //! (see [`crate::repr`]) and converted to SMT floating-point terms around
 //! each operation, rounded by the current value of the program's
 //! rounding-mode variable (see `ir::rounding`; nearest-even without one),
-//! which may be symbolic. A NaN produced by arithmetic gets the canonical quiet NaN
-//! bits (positive sign).
+//! which may be symbolic. A NaN result gets the bits x86 SSE gives it (the
+//! first NaN operand quieted, else the negative default NaN), as
+//! `ieee::Fp::x86_nan` gives them to the interpreter: the sign and payload
+//! of a NaN are observable through its bits and `signbit`.
 //!
 //! x87 `long double` values are FP(15, 64) terms; their 80-bit images
 //! (explicit integer bit) are decoded as a 387 or later loads them:
@@ -52,6 +54,43 @@ impl<'a> Symex<'a> {
         }
     }
 
+    /// The value bits of type `ty` of the float term `result` of an
+    /// operation on `operands` (value bits of type `operand_ty`, in
+    /// instruction order), with the NaN x86 SSE gives when `result` is one:
+    /// the first NaN operand quieted and carried into `ty`'s format, else
+    /// the default NaN (sign set, quiet bit only), as `ieee::Fp::x86_nan`.
+    fn x86_result_bits(&mut self, result: TermId, ty: TypeId, operands: &[TermId], operand_ty: TypeId) -> TermId {
+        let (to, from) = (self.float_format(ty), self.float_format(operand_ty));
+        let to_fraction = to.significand_bits() - 1;
+        let quiet = BvValue::one(ieee_width(to)).shl_by(to_fraction - 1);
+        let exponent_ones = BvValue::ones(to.exponent_bits()).zero_extend(1 + to_fraction).shl_by(to_fraction);
+        let default_nan = quiet.or(&exponent_ones).or(&BvValue::one(ieee_width(to)).shl_by(ieee_width(to) - 1));
+        let mut nan = self.store.bv_const(default_nan);
+        for &operand in operands.iter().rev() {
+            let operand_fp = self.fp_of_bits(operand, operand_ty);
+            let operand_is_nan = self.store.mk(Op::FpIsNaN, &[operand_fp]);
+            let operand_ieee = self.ieee_bits(operand, operand_ty);
+            let carried = carry_nan(&mut self.store, operand_ieee, from, to);
+            nan = self.store.ite(operand_is_nan, carried, nan);
+        }
+        let result_is_nan = self.store.mk(Op::FpIsNaN, &[result]);
+        let result_ieee = self.store.mk(Op::FpToBits, &[result]);
+        let ieee = self.store.ite(result_is_nan, nan, result_ieee);
+        match to {
+            FloatFormat::X87Extended => ieee_to_x87_image(&mut self.store, ieee),
+            _ => ieee,
+        }
+    }
+
+    /// The IEEE-style encoding (x87: FP(15, 64) with a hidden integer bit)
+    /// of the value bits `bits` of type `ty`.
+    fn ieee_bits(&mut self, bits: TermId, ty: TypeId) -> TermId {
+        match self.float_format(ty) {
+            FloatFormat::X87Extended => x87_image_to_ieee(&mut self.store, bits),
+            _ => bits,
+        }
+    }
+
     /// The rounding mode the program state selects, as an SMT term.
     pub(crate) fn rounding_mode(&mut self) -> Result<TermId> {
         let nearest_even = self.store.rm_const(RoundingMode::Rne);
@@ -94,7 +133,7 @@ impl<'a> Symex<'a> {
         };
         if rounded {
             let result = self.store.mk(smt_op, &[rm, fx, fy]);
-            Ok(self.bits_of_fp(result, ty))
+            Ok(self.x86_result_bits(result, ty, &[x, y], ty))
         } else {
             Ok(self.store.mk(smt_op, &[fx, fy]))
         }
@@ -128,7 +167,7 @@ impl<'a> Symex<'a> {
             (_, &[x]) => return Ok(Some(self.round_to_integral(base, rm, x, values[0], ty))),
             _ => unreachable!("arity checked"),
         };
-        Ok(Some(self.bits_of_fp(result, ty)))
+        Ok(Some(self.x86_result_bits(result, ty, values, ty)))
     }
 
     /// `trunc`, `floor`, `ceil`, `round` (halfway cases away from zero),
@@ -186,7 +225,7 @@ impl<'a> Symex<'a> {
             let (exp, sig) = self.smt_format(to);
             let fp = self.fp_of_bits(value, from);
             let converted = self.store.mk(Op::ToFp { exp, sig }, &[rm, fp]);
-            return Ok(self.bits_of_fp(converted, to));
+            return Ok(self.x86_result_bits(converted, to, &[value], from));
         }
         if to_float {
             let (exp, sig) = self.smt_format(to);
@@ -271,6 +310,31 @@ pub(crate) fn x87_image_to_ieee(store: &mut smt::TermStore, image: TermId) -> Te
     let invalid = store.and2(exponent_nonzero, integer_bit_clear);
     let nan = store.bv_const(smt::BvValue::from_u128(79, X87_IEEE_DEFAULT_NAN));
     store.ite(invalid, nan, ieee)
+}
+
+/// Width of the IEEE-style encoding of `format` (x87: 79 bits, no
+/// explicit integer bit).
+fn ieee_width(format: FloatFormat) -> u32 {
+    format.exponent_bits() + format.significand_bits()
+}
+
+/// The NaN encoding `nan` of `from` carried into `to` as x86 conversions
+/// carry it: sign and the top fraction bits kept, quiet bit set.
+fn carry_nan(store: &mut smt::TermStore, nan: TermId, from: FloatFormat, to: FloatFormat) -> TermId {
+    let (from_fraction, to_fraction) = (from.significand_bits() - 1, to.significand_bits() - 1);
+    let sign = store.extract(ieee_width(from) - 1, ieee_width(from) - 1, nan);
+    let fraction = if from_fraction >= to_fraction {
+        store.extract(from_fraction - 1, from_fraction - to_fraction, nan)
+    } else {
+        let low = store.extract(from_fraction - 1, 0, nan);
+        let zeros = store.bv_u64(to_fraction - from_fraction, 0);
+        store.concat(low, zeros)
+    };
+    let quiet = store.bv_const(BvValue::one(to_fraction).shl_by(to_fraction - 1));
+    let fraction = store.bv_or(fraction, quiet);
+    let exponent = store.bv_const(BvValue::ones(to.exponent_bits()));
+    let head = store.concat(sign, exponent);
+    store.concat(head, fraction)
 }
 
 /// The default NaN x86 produces, in the FP(15, 64) encoding: sign set,

@@ -413,3 +413,34 @@ fn long_double_inexact_functions_are_near_the_c_library() {
         &[],
     );
 }
+
+#[test]
+fn nan_results_have_the_bits_x86_gives_them() {
+    if !front_end_ready("floats-x86-nans") {
+        return;
+    }
+    // The expected bits are those gcc-compiled code gives on x86-64: the
+    // default NaN is negative, a NaN operand is quieted and carried through.
+    let program = |payload_bits: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n#include <string.h>\n#include <stdint.h>\n\
+             double __VERIFIER_nondet_double(void);\n\
+             static uint64_t bits(double d) {{ uint64_t b; memcpy(&b, &d, 8); return b; }}\n\
+             static uint32_t fbits(float f) {{ uint32_t b; memcpy(&b, &f, 4); return b; }}\n\
+             int main(void) {{\n\
+               double zero = __VERIFIER_nondet_double();\n\
+               if (zero != 0.0 || signbit(zero)) return 0;\n\
+               double payload; uint64_t p = 0x7FF4000000000123ull; memcpy(&payload, &p, 8);\n\
+               double other; uint64_t o = 0xFFF8000000000456ull; memcpy(&other, &o, 8);\n\
+               assert(bits(zero / zero) == 0xFFF8000000000000ull && bits(-(zero / zero)) == 0x7FF8000000000000ull);\n\
+               assert(bits(other - payload) == 0xFFF8000000000456ull && bits(payload / other) == 0x7FFC000000000123ull);\n\
+               assert(bits(sqrt(zero - 1.0)) == 0xFFF8000000000000ull && fbits((float)other) == 0xFFC00000u);\n\
+               assert(bits((double)(float)payload) == 0x7FFC000000000000ull);\n\
+               long double lz = zero; long double ln = lz / lz;\n\
+               assert(signbit(ln) && isnan(ln));\n\
+               assert(bits(2.0 * payload) == {payload_bits});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts("floats-x86-nans", &program("0x7FFC000000000123ull"), &program("0x7FF4000000000123ull"), &[]);
+}
