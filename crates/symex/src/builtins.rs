@@ -274,11 +274,9 @@ impl<'a> Symex<'a> {
     }
 
     /// A heap block of `size` bytes (a wide term), allocated when
-    /// `requested` holds. As in `ir::interp`, the allocation may fail, and
-    /// a request larger than the data model's address space allows always
-    /// fails: the result is NULL. With `force_malloc_success` neither
-    /// happens: the paths of such requests are cut, as `--force-malloc-success`
-    /// assumes malloc never returns NULL.
+    /// `requested` holds. As in `ir::interp`, the allocation may fail
+    /// (unless `force_malloc_success`), and a request larger than the data
+    /// model's address space allows always fails: the result is NULL.
     /// With an `alignment` (a power of two), the block's address is a
     /// multiple of it and the allocator needs `alignment - 1` more bytes
     /// (as `ir::interp` counts).
@@ -315,12 +313,6 @@ impl<'a> Symex<'a> {
         let succeeds = self.store.and(&[requested, chosen, representable]);
         let result = self.new_heap_object(size, zeroed, succeeds, what);
         self.state.guard = path;
-        if self.options.force_malloc_success {
-            // The user assumes allocation never fails: a request no
-            // allocator can satisfy is a path outside that assumption.
-            let satisfiable = self.store.implies(requested, representable);
-            self.assume(satisfiable);
-        }
         if let (Ok(Allocation { object: Some(object), .. }), Some(alignment)) = (&result, alignment) {
             self.objects.set_requested_alignment(*object, alignment);
         }

@@ -115,7 +115,8 @@ PROPERTY OPTIONS:
     --error-label LABEL
         The property is 'label LABEL is unreachable'.
     --force-malloc-success
-        Assume malloc never returns NULL.
+        Assume malloc does not run out of memory. A request no allocator can
+        meet (more than PTRDIFF_MAX bytes) still returns NULL, as glibc's does.
     --round-to-nearest, --round-to-plus-inf, --round-to-minus-inf,
     --round-to-zero
         The IEEE-754 rounding mode the program starts in (default: to

@@ -245,16 +245,7 @@ impl Machine<'_> {
     /// allocation fails; the allocator needs `alignment - 1` more bytes.
     fn heap_allocate_aligned(&mut self, allocator: &str, size: u64, uninitialized: bool, alignment: u64) -> Flow<Value> {
         let reserved = size.checked_add(alignment - 1).unwrap_or(u64::MAX);
-        if reserved > self.program.data_model.max_allocation_bytes() {
-            // No allocator meets the request; without failures (as
-            // `--force-malloc-success` assumes) the run is outside that
-            // assumption, as symex cuts the path.
-            if !self.config.malloc_may_fail {
-                return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
-            }
-            return Ok(Value::Ptr(Pointer::NULL));
-        }
-        if self.allocation_fails()? {
+        if self.allocation_fails()? || reserved > self.program.data_model.max_allocation_bytes() {
             return Ok(Value::Ptr(Pointer::NULL));
         }
         let name = self.next_heap_name(allocator);
