@@ -139,11 +139,13 @@ __tarsier_copy_bytes(char *to, const char *from, size_t n)
             to[i] = from[i];
 }
 
-/* The memory stream `stream` is, or NULL for another stream. */
+/* The memory stream `stream` is, or NULL for another stream, after
+   glibc's first read of the FILE (__tarsier_check_stream). */
 struct __tarsier_memory_stream *
 __tarsier_memory_stream(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
+    __tarsier_check_stream(stream);
     if (stream == 0 || !__ESBMC_same_object(stream, __tarsier_memory_streams))
         return 0;
     s = &__tarsier_memory_streams[__ESBMC_POINTER_OFFSET(stream) / sizeof(struct __tarsier_memory_stream)];
@@ -357,7 +359,6 @@ fputs(const char *text, struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
     size_t n;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_native_fputs(text, stream);
@@ -376,7 +377,6 @@ fputc(int c, struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
     char byte = c;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_native_fputc(c, stream);
@@ -405,7 +405,6 @@ int
 fgetc(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return getchar();
@@ -439,7 +438,6 @@ fgets(char *line, int size, struct _IO_FILE *stream)
     int old_error, count, c;
     if (size <= 0)
         return 0;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_native_fgets(line, size, stream);
@@ -485,7 +483,6 @@ fflush(struct _IO_FILE *stream)
         }
         return __tarsier_native_fflush(stream) | result;
     }
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_native_fflush(stream);
@@ -507,7 +504,6 @@ int
 fseek(struct _IO_FILE *stream, long offset, int whence)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s != 0)
         return __tarsier_memory_seek(s, offset, whence);
@@ -555,7 +551,6 @@ long
 ftell(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_unmodelled_stream_call(stream);
@@ -572,7 +567,6 @@ int
 ferror(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_unmodelled_stream_call(stream);
@@ -589,7 +583,6 @@ int
 feof(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_unmodelled_stream_call(stream);
@@ -606,7 +599,6 @@ void
 clearerr(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0) {
         __tarsier_unmodelled_stream_call(stream);
@@ -628,7 +620,6 @@ size_t
 __fpending(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_unmodelled_stream_call(stream);
@@ -639,7 +630,6 @@ int
 __freading(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_unmodelled_stream_call(stream);
@@ -650,7 +640,6 @@ int
 __fwriting(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_unmodelled_stream_call(stream);
@@ -668,7 +657,6 @@ fclose(struct _IO_FILE *stream)
     /* glibc reads the FILE: NULL faults. */
     if (stream == 0)
         __tarsier_stream_probe = *(char *)stream;
-    __tarsier_check_stream(stream);
     s = __tarsier_memory_stream(stream);
     if (s != 0) {
         if (s->putting && __tarsier_memory_flush(s) != 0)

@@ -61,11 +61,7 @@ impl<'a> Symex<'a> {
     /// the default NaN (sign set, quiet bit only), as `ieee::Fp::x86_nan`.
     fn x86_result_bits(&mut self, result: TermId, ty: TypeId, operands: &[TermId], operand_ty: TypeId) -> TermId {
         let (to, from) = (self.float_format(ty), self.float_format(operand_ty));
-        let to_fraction = to.significand_bits() - 1;
-        let quiet = BvValue::one(ieee_width(to)).shl_by(to_fraction - 1);
-        let exponent_ones = BvValue::ones(to.exponent_bits()).zero_extend(1 + to_fraction).shl_by(to_fraction);
-        let default_nan = quiet.or(&exponent_ones).or(&BvValue::one(ieee_width(to)).shl_by(ieee_width(to) - 1));
-        let mut nan = self.store.bv_const(default_nan);
+        let mut nan = self.store.bv_const(x86_default_nan(to));
         for &operand in operands.iter().rev() {
             let operand_fp = self.fp_of_bits(operand, operand_ty);
             let operand_is_nan = self.store.mk(Op::FpIsNaN, &[operand_fp]);
@@ -308,7 +304,7 @@ pub(crate) fn x87_image_to_ieee(store: &mut smt::TermStore, image: TermId) -> Te
     let integer_bit_clear = store.not(integer_bit_set);
     let exponent_nonzero = store.not(exponent_is_zero);
     let invalid = store.and2(exponent_nonzero, integer_bit_clear);
-    let nan = store.bv_const(smt::BvValue::from_u128(79, X87_IEEE_DEFAULT_NAN));
+    let nan = store.bv_const(x86_default_nan(FloatFormat::X87Extended));
     store.ite(invalid, nan, ieee)
 }
 
@@ -337,9 +333,14 @@ fn carry_nan(store: &mut smt::TermStore, nan: TermId, from: FloatFormat, to: Flo
     store.concat(head, fraction)
 }
 
-/// The default NaN x86 produces, in the FP(15, 64) encoding: sign set,
-/// exponent all ones, top fraction bit set.
-const X87_IEEE_DEFAULT_NAN: u128 = 1 << 78 | 0x7FFF << 63 | 1 << 62;
+/// The default NaN x86 produces, in the IEEE-style encoding of `format`
+/// (x87: FP(15, 64)): sign set, exponent all ones, top fraction bit set.
+fn x86_default_nan(format: FloatFormat) -> BvValue {
+    let width = ieee_width(format);
+    let fraction = format.significand_bits() - 1;
+    let sign_and_exponent = BvValue::ones(1 + format.exponent_bits()).zero_extend(fraction).shl_by(fraction);
+    sign_and_exponent.or(&BvValue::one(width).shl_by(fraction - 1))
+}
 
 /// The canonical 80-bit x87 image of an FP(15, 64) encoding: the integer
 /// bit is set exactly when the exponent is not zero.
