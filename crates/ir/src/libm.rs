@@ -17,62 +17,106 @@ use crate::types::FloatFormat;
 /// library's.
 pub const CONSTANT_ARGUMENT_ULPS: u128 = 4;
 
-/// A math.h function without an exact IEEE definition, by its `double` name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Inexact {
-    Exp,
-    Exp2,
-    Expm1,
-    Log,
-    Log2,
-    Log10,
-    Log1p,
-    Sin,
-    Cos,
-    Tan,
-    Asin,
-    Acos,
-    Atan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Asinh,
-    Acosh,
-    Atanh,
-    Cbrt,
-    Erf,
-    Pow,
-    Atan2,
-    Hypot,
+/// Declares [`Inexact`], [`ALL`] and the host library's functions from one
+/// line per function: its variant, its `double`, `float` and `long double`
+/// names, and its parameters.
+macro_rules! inexact_functions {
+    ($($variant:ident: $double:ident, $single:ident, $long:ident ($($param:ident),+);)+) => {
+        /// A math.h function without an exact IEEE definition, by its `double` name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Inexact {
+            $($variant),+
+        }
+
+        /// Every inexact function with its `double` name.
+        pub const ALL: [(Inexact, &str); [$(stringify!($variant)),+].len()] = [$((Inexact::$variant, stringify!($double))),+];
+
+        impl Inexact {
+            pub fn arity(self) -> usize {
+                match self {
+                    $(Inexact::$variant => [$(stringify!($param)),+].len()),+
+                }
+            }
+        }
+
+        /// The C library's own functions: Rust's float methods do not call
+        /// it for all of them (`atanh`, `asinh`, `acosh` are computed in
+        /// Rust), and the replay must see what a C program linked with it
+        /// sees.
+        mod host {
+            use super::Inexact;
+
+            extern "C" {
+                $(
+                    fn $double($($param: f64),+) -> f64;
+                    fn $single($($param: f32),+) -> f32;
+                )+
+            }
+
+            /// `f` on `args`; `None` if they are not as many as its arity.
+            pub(super) fn double(f: Inexact, args: &[f64]) -> Option<f64> {
+                match f {
+                    $(Inexact::$variant => {
+                        let &[$($param),+] = args else { return None };
+                        // SAFETY: the C library's math functions take and
+                        // return plain values and have no preconditions.
+                        Some(unsafe { $double($($param),+) })
+                    })+
+                }
+            }
+
+            /// `f`'s `float` form on `args`, as [`double`].
+            pub(super) fn single(f: Inexact, args: &[f32]) -> Option<f32> {
+                match f {
+                    $(Inexact::$variant => {
+                        let &[$($param),+] = args else { return None };
+                        // SAFETY: as in `double`.
+                        Some(unsafe { $single($($param),+) })
+                    })+
+                }
+            }
+
+            /// The address of `f`'s `long double` form, which the caller
+            /// calls in assembly (Rust has no type for the x87 format).
+            #[cfg(target_arch = "x86_64")]
+            pub(super) fn long_double(f: Inexact) -> unsafe extern "C" fn() {
+                extern "C" {
+                    $(fn $long();)+
+                }
+                match f {
+                    $(Inexact::$variant => $long),+
+                }
+            }
+        }
+    };
 }
 
-/// Every inexact function with its `double` name.
-pub const ALL: [(Inexact, &str); 24] = [
-    (Inexact::Exp, "exp"),
-    (Inexact::Exp2, "exp2"),
-    (Inexact::Expm1, "expm1"),
-    (Inexact::Log, "log"),
-    (Inexact::Log2, "log2"),
-    (Inexact::Log10, "log10"),
-    (Inexact::Log1p, "log1p"),
-    (Inexact::Sin, "sin"),
-    (Inexact::Cos, "cos"),
-    (Inexact::Tan, "tan"),
-    (Inexact::Asin, "asin"),
-    (Inexact::Acos, "acos"),
-    (Inexact::Atan, "atan"),
-    (Inexact::Sinh, "sinh"),
-    (Inexact::Cosh, "cosh"),
-    (Inexact::Tanh, "tanh"),
-    (Inexact::Asinh, "asinh"),
-    (Inexact::Acosh, "acosh"),
-    (Inexact::Atanh, "atanh"),
-    (Inexact::Cbrt, "cbrt"),
-    (Inexact::Erf, "erf"),
-    (Inexact::Pow, "pow"),
-    (Inexact::Atan2, "atan2"),
-    (Inexact::Hypot, "hypot"),
-];
+inexact_functions! {
+    Exp: exp, expf, expl (x);
+    Exp2: exp2, exp2f, exp2l (x);
+    Expm1: expm1, expm1f, expm1l (x);
+    Log: log, logf, logl (x);
+    Log2: log2, log2f, log2l (x);
+    Log10: log10, log10f, log10l (x);
+    Log1p: log1p, log1pf, log1pl (x);
+    Sin: sin, sinf, sinl (x);
+    Cos: cos, cosf, cosl (x);
+    Tan: tan, tanf, tanl (x);
+    Asin: asin, asinf, asinl (x);
+    Acos: acos, acosf, acosl (x);
+    Atan: atan, atanf, atanl (x);
+    Sinh: sinh, sinhf, sinhl (x);
+    Cosh: cosh, coshf, coshl (x);
+    Tanh: tanh, tanhf, tanhl (x);
+    Asinh: asinh, asinhf, asinhl (x);
+    Acosh: acosh, acoshf, acoshl (x);
+    Atanh: atanh, atanhf, atanhl (x);
+    Cbrt: cbrt, cbrtf, cbrtl (x);
+    Erf: erf, erff, erfl (x);
+    Pow: pow, powf, powl (x, y);
+    Atan2: atan2, atan2f, atan2l (y, x);
+    Hypot: hypot, hypotf, hypotl (x, y);
+}
 
 impl Inexact {
     /// The function and its format that `name` (possibly `__builtin_`
@@ -88,13 +132,6 @@ impl Inexact {
             return Some((f, FloatFormat::Single));
         }
         find(name.strip_suffix('l')?).map(|f| (f, FloatFormat::X87Extended))
-    }
-
-    pub fn arity(self) -> usize {
-        match self {
-            Inexact::Pow | Inexact::Atan2 | Inexact::Hypot => 2,
-            _ => 1,
-        }
     }
 
     /// The `double` function's name.
@@ -118,146 +155,18 @@ impl Inexact {
 /// format, a wrong number of arguments, or `long double` on a host
 /// without x87.
 pub fn host_value(f: Inexact, format: FloatFormat, args: &[u128]) -> Option<u128> {
-    if args.len() != f.arity() {
-        return None;
-    }
     match format {
         FloatFormat::Double => {
             let x: Vec<f64> = args.iter().map(|&bits| f64::from_bits(bits as u64)).collect();
-            Some(u128::from(host::double(f, &x).to_bits()))
+            host::double(f, &x).map(|y| u128::from(y.to_bits()))
         }
         FloatFormat::Single => {
             let x: Vec<f32> = args.iter().map(|&bits| f32::from_bits(bits as u32)).collect();
-            Some(u128::from(host::single(f, &x).to_bits()))
+            host::single(f, &x).map(|y| u128::from(y.to_bits()))
         }
         #[cfg(target_arch = "x86_64")]
-        FloatFormat::X87Extended => Some(x87::long_double(f, args)),
+        FloatFormat::X87Extended if args.len() == f.arity() => Some(x87::long_double(host::long_double(f), args)),
         _ => None,
-    }
-}
-
-/// The C library's own functions: Rust's float methods do not call it for
-/// all of them (`atanh`, `asinh`, `acosh` are computed in Rust), and the
-/// replay must see what a C program linked with it sees.
-mod host {
-    use super::Inexact;
-
-    extern "C" {
-        fn exp(x: f64) -> f64;
-        fn exp2(x: f64) -> f64;
-        fn expm1(x: f64) -> f64;
-        fn log(x: f64) -> f64;
-        fn log2(x: f64) -> f64;
-        fn log10(x: f64) -> f64;
-        fn log1p(x: f64) -> f64;
-        fn sin(x: f64) -> f64;
-        fn cos(x: f64) -> f64;
-        fn tan(x: f64) -> f64;
-        fn asin(x: f64) -> f64;
-        fn acos(x: f64) -> f64;
-        fn atan(x: f64) -> f64;
-        fn sinh(x: f64) -> f64;
-        fn cosh(x: f64) -> f64;
-        fn tanh(x: f64) -> f64;
-        fn asinh(x: f64) -> f64;
-        fn acosh(x: f64) -> f64;
-        fn atanh(x: f64) -> f64;
-        fn cbrt(x: f64) -> f64;
-        fn erf(x: f64) -> f64;
-        fn pow(x: f64, y: f64) -> f64;
-        fn atan2(y: f64, x: f64) -> f64;
-        fn hypot(x: f64, y: f64) -> f64;
-        fn expf(x: f32) -> f32;
-        fn exp2f(x: f32) -> f32;
-        fn expm1f(x: f32) -> f32;
-        fn logf(x: f32) -> f32;
-        fn log2f(x: f32) -> f32;
-        fn log10f(x: f32) -> f32;
-        fn log1pf(x: f32) -> f32;
-        fn sinf(x: f32) -> f32;
-        fn cosf(x: f32) -> f32;
-        fn tanf(x: f32) -> f32;
-        fn asinf(x: f32) -> f32;
-        fn acosf(x: f32) -> f32;
-        fn atanf(x: f32) -> f32;
-        fn sinhf(x: f32) -> f32;
-        fn coshf(x: f32) -> f32;
-        fn tanhf(x: f32) -> f32;
-        fn asinhf(x: f32) -> f32;
-        fn acoshf(x: f32) -> f32;
-        fn atanhf(x: f32) -> f32;
-        fn cbrtf(x: f32) -> f32;
-        fn erff(x: f32) -> f32;
-        fn powf(x: f32, y: f32) -> f32;
-        fn atan2f(y: f32, x: f32) -> f32;
-        fn hypotf(x: f32, y: f32) -> f32;
-    }
-
-    /// `f` on `x` (as many values as its arity).
-    pub(super) fn double(f: Inexact, x: &[f64]) -> f64 {
-        // SAFETY: the C library's math functions take and return plain
-        // values and have no preconditions.
-        unsafe {
-            match f {
-                Inexact::Exp => exp(x[0]),
-                Inexact::Exp2 => exp2(x[0]),
-                Inexact::Expm1 => expm1(x[0]),
-                Inexact::Log => log(x[0]),
-                Inexact::Log2 => log2(x[0]),
-                Inexact::Log10 => log10(x[0]),
-                Inexact::Log1p => log1p(x[0]),
-                Inexact::Sin => sin(x[0]),
-                Inexact::Cos => cos(x[0]),
-                Inexact::Tan => tan(x[0]),
-                Inexact::Asin => asin(x[0]),
-                Inexact::Acos => acos(x[0]),
-                Inexact::Atan => atan(x[0]),
-                Inexact::Sinh => sinh(x[0]),
-                Inexact::Cosh => cosh(x[0]),
-                Inexact::Tanh => tanh(x[0]),
-                Inexact::Asinh => asinh(x[0]),
-                Inexact::Acosh => acosh(x[0]),
-                Inexact::Atanh => atanh(x[0]),
-                Inexact::Cbrt => cbrt(x[0]),
-                Inexact::Erf => erf(x[0]),
-                Inexact::Pow => pow(x[0], x[1]),
-                Inexact::Atan2 => atan2(x[0], x[1]),
-                Inexact::Hypot => hypot(x[0], x[1]),
-            }
-        }
-    }
-
-    /// `f`'s `float` form on `x`.
-    pub(super) fn single(f: Inexact, x: &[f32]) -> f32 {
-        // SAFETY: as in `double`.
-        unsafe {
-            match f {
-                Inexact::Exp => expf(x[0]),
-                Inexact::Exp2 => exp2f(x[0]),
-                Inexact::Expm1 => expm1f(x[0]),
-                Inexact::Log => logf(x[0]),
-                Inexact::Log2 => log2f(x[0]),
-                Inexact::Log10 => log10f(x[0]),
-                Inexact::Log1p => log1pf(x[0]),
-                Inexact::Sin => sinf(x[0]),
-                Inexact::Cos => cosf(x[0]),
-                Inexact::Tan => tanf(x[0]),
-                Inexact::Asin => asinf(x[0]),
-                Inexact::Acos => acosf(x[0]),
-                Inexact::Atan => atanf(x[0]),
-                Inexact::Sinh => sinhf(x[0]),
-                Inexact::Cosh => coshf(x[0]),
-                Inexact::Tanh => tanhf(x[0]),
-                Inexact::Asinh => asinhf(x[0]),
-                Inexact::Acosh => acoshf(x[0]),
-                Inexact::Atanh => atanhf(x[0]),
-                Inexact::Cbrt => cbrtf(x[0]),
-                Inexact::Erf => erff(x[0]),
-                Inexact::Pow => powf(x[0], x[1]),
-                Inexact::Atan2 => atan2f(x[0], x[1]),
-                Inexact::Hypot => hypotf(x[0], x[1]),
-            }
-        }
     }
 }
 
@@ -267,65 +176,10 @@ mod host {
 /// register stack.
 #[cfg(target_arch = "x86_64")]
 mod x87 {
-    use super::Inexact;
-
-    // Only the addresses are used: the calls are made in assembly.
-    extern "C" {
-        fn expl();
-        fn exp2l();
-        fn expm1l();
-        fn logl();
-        fn log2l();
-        fn log10l();
-        fn log1pl();
-        fn sinl();
-        fn cosl();
-        fn tanl();
-        fn asinl();
-        fn acosl();
-        fn atanl();
-        fn sinhl();
-        fn coshl();
-        fn tanhl();
-        fn asinhl();
-        fn acoshl();
-        fn atanhl();
-        fn cbrtl();
-        fn erfl();
-        fn powl();
-        fn atan2l();
-        fn hypotl();
-    }
-
-    /// `f`'s `long double` form on the 80-bit images `args` (as many as
-    /// its arity); the result's 80-bit image.
-    pub(super) fn long_double(f: Inexact, args: &[u128]) -> u128 {
-        let function: unsafe extern "C" fn() = match f {
-            Inexact::Exp => expl,
-            Inexact::Exp2 => exp2l,
-            Inexact::Expm1 => expm1l,
-            Inexact::Log => logl,
-            Inexact::Log2 => log2l,
-            Inexact::Log10 => log10l,
-            Inexact::Log1p => log1pl,
-            Inexact::Sin => sinl,
-            Inexact::Cos => cosl,
-            Inexact::Tan => tanl,
-            Inexact::Asin => asinl,
-            Inexact::Acos => acosl,
-            Inexact::Atan => atanl,
-            Inexact::Sinh => sinhl,
-            Inexact::Cosh => coshl,
-            Inexact::Tanh => tanhl,
-            Inexact::Asinh => asinhl,
-            Inexact::Acosh => acoshl,
-            Inexact::Atanh => atanhl,
-            Inexact::Cbrt => cbrtl,
-            Inexact::Erf => erfl,
-            Inexact::Pow => powl,
-            Inexact::Atan2 => atan2l,
-            Inexact::Hypot => hypotl,
-        };
+    /// `function`, a `long double` function of the C library, on the
+    /// 80-bit images `args` (as many as its arity); the result's 80-bit
+    /// image.
+    pub(super) fn long_double(function: unsafe extern "C" fn(), args: &[u128]) -> u128 {
         let image_mask = (1u128 << 80) - 1;
         let mut slots = [0u128; 2];
         for (slot, &arg) in slots.iter_mut().zip(args) {
