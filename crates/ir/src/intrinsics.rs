@@ -7,11 +7,17 @@
 //! exact IEEE result. They are calls of body-less functions in the IR;
 //! this module names them, so symex and the
 //! interpreter recognise the same set and give it the same semantics.
+//! It also names the globals through which the C library models tell
+//! symex what they have done.
 
 /// `__tarsier_aligned_malloc(alignment, size)`: `malloc`'s block at an
 /// address that is a multiple of `alignment` (a power of two, which the
 /// `aligned_alloc` model that calls it has checked).
 pub const ALIGNED_MALLOC: &str = "__tarsier_aligned_malloc";
+
+/// The global of the `stdlib.c` model that becomes 1 once the program has
+/// registered an `atexit` handler.
+pub const ATEXIT_REGISTERED: &str = "__tarsier_atexit_registered";
 
 /// The math.h functions with an exact IEEE result (`sqrt`, `fma`,
 /// `remainder`, `fmod`, and the roundings to an integral value `trunc`,

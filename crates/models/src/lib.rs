@@ -14,10 +14,6 @@
 
 use ir::DataModel;
 
-/// The global of `stdlib.c` that becomes 1 once the program has registered
-/// an `atexit` handler.
-pub const ATEXIT_REGISTERED: &str = "__tarsier_atexit_registered";
-
 /// (file name, C text) of every model translation unit.
 pub const UNITS: &[(&str, &str)] = &[
     ("string.c", include_str!("../c/string.c")),
