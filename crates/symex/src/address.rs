@@ -250,6 +250,19 @@ impl Symex<'_> {
         pointer
     }
 
+    /// An address `delta` bytes into `object` (where `holds`) whose
+    /// offset the offset field cannot hold, in an object of symbolic size
+    /// that may be that large (see `crate::sizes`), is an approximation.
+    fn approximate_far_inside(&mut self, object: ObjectId, holds: TermId, delta: TermId) {
+        let Some(&(_, large)) = self.possibly_large_objects.iter().find(|(o, _)| *o == object) else { return };
+        let delta = self.store.sign_extend(self.layout.wide_bits() - self.layout.pointer_bits, delta);
+        let fits = self.layout.offset_fits(self.store, delta);
+        let misfit = self.store.not(fits);
+        let condition = self.store.and(&[holds, large, misfit]);
+        let what = format!("an integer cast to a pointer inside an object of symbolic size beyond its {}-bit offset field", self.layout.offset_bits());
+        self.approximate_when(condition, what);
+    }
+
     /// The pointer an integer `address` stands for, and the condition
     /// under which the address does not fit the offset field (when it can
     /// hold), which only fitting addresses are replayed under.
@@ -294,6 +307,7 @@ impl Symex<'_> {
             let delta = self.store.bv_sub(address, base);
             let n = self.layout.object_number_term(self.store, number);
             let offset = self.store.extract(offset_bits - 1, 0, delta);
+            self.approximate_far_inside(object, holds, delta);
             let into = self.store.concat(n, offset);
             pointer = self.store.ite(holds, into, pointer);
         }

@@ -295,7 +295,7 @@ impl<'a> Symex<'a> {
                 let delta = self.element_offset(a.ty, y, b.ty)?;
                 let offset = self.layout.wide_offset_of(self.store, x);
                 let moved = self.store.bv_add(offset, delta);
-                self.layout.with_wide_offset(self.store, x, moved)
+                self.move_pointer(x, moved)
             }
             BinOp::PtrDiff => {
                 self.observe_addresses();
@@ -464,7 +464,7 @@ impl<'a> Symex<'a> {
                 let offset = self.layout.wide_offset_of(self.store, p);
                 let delta = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits / 8);
                 let moved = self.store.bv_add(offset, delta);
-                Ok(self.layout.with_wide_offset(self.store, p, moved))
+                Ok(self.move_pointer(p, moved))
             }
             ExprKind::Index(base, index) => {
                 let p = self.address_of(base)?;
@@ -478,7 +478,7 @@ impl<'a> Symex<'a> {
                 let delta = self.store.bv_mul(i, size);
                 let offset = self.layout.wide_offset_of(self.store, p);
                 let moved = self.store.bv_add(offset, delta);
-                Ok(self.layout.with_wide_offset(self.store, p, moved))
+                Ok(self.move_pointer(p, moved))
             }
             _ => Err(Stop::unsupported("address of a value that is not an lvalue", self.loc)),
         }

@@ -117,6 +117,9 @@ pub(crate) struct Symex<'a> {
     /// address that does not fit the offset field, until some address is
     /// observed (see `crate::address`).
     pub(crate) unobserved_misfits: Vec<TermId>,
+    /// Objects of symbolic size with the condition under which their end
+    /// offset does not fit the offset field (see `crate::sizes`).
+    pub(crate) possibly_large_objects: Vec<(ObjectId, TermId)>,
 }
 
 impl<'a> Symex<'a> {
@@ -148,6 +151,7 @@ impl<'a> Symex<'a> {
             input_values: Default::default(),
             intervals: smt::interval::Intervals::new(),
             unobserved_misfits: Vec::new(),
+            possibly_large_objects: Vec::new(),
         }
     }
 

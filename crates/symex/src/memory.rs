@@ -254,13 +254,18 @@ impl PointerLayout {
     /// keeps wrapped offsets from looking valid).
     pub fn with_wide_offset(&self, store: &mut TermStore, pointer: TermId, wide_offset: TermId) -> TermId {
         let offset = store.extract(self.offset_bits() - 1, 0, wide_offset);
-        let back = store.sign_extend(self.wide_bits() - self.offset_bits(), offset);
-        let fits = store.eq(back, wide_offset);
+        let fits = self.offset_fits(store, wide_offset);
         let object = self.object_of(store, pointer);
         let moved = store.concat(object, offset);
         let invalid_object = self.object_number_term(store, INVALID_OBJECT);
         let invalid = store.concat(invalid_object, offset);
         store.ite(fits, moved, invalid)
+    }
+    /// Whether the wide offset `wide_offset` fits the signed offset field.
+    pub fn offset_fits(&self, store: &mut TermStore, wide_offset: TermId) -> TermId {
+        let offset = store.extract(self.offset_bits() - 1, 0, wide_offset);
+        let back = store.sign_extend(self.wide_bits() - self.offset_bits(), offset);
+        store.eq(back, wide_offset)
     }
     /// The object numbers `pointer` can have if they can be read off its
     /// term: constants combined by `ite`, offset updates, and pointers

@@ -7,7 +7,6 @@
 //! known as a term, is a byte array (see [`crate::memory`]) whose size term
 //! the bounds checks compare against.
 
-use crate::equation::Approximation;
 use crate::exec::Symex;
 use crate::memory::{ObjectId, ObjectKind, MAX_OBJECT_BYTES};
 use crate::{repr, Result};
@@ -154,23 +153,29 @@ impl<'a> Symex<'a> {
     /// A new object of `size` bytes (a wide term), flat when the size is a
     /// small constant and a byte array otherwise.
     ///
-    /// An object larger than the pointer's offset field reaches is still
-    /// made (programs allocate such blocks and use their start), but a
-    /// pointer moved past the field names the invalid object, so two such
-    /// pointers may compare equal when they differ: a TRUE verdict is not
-    /// trusted once the object exists. A FALSE is replayed as always.
+    /// An object whose one-past-the-end offset the pointer's offset field
+    /// cannot hold is still made (programs allocate such blocks and use
+    /// their start), but a pointer moved past the field names the invalid
+    /// object, so two such pointers may compare equal when they differ. A
+    /// TRUE verdict is not trusted on paths where an object of such a
+    /// constant size exists; for a symbolic size, on paths where a pointer
+    /// into the object is moved past the field while the size may reach it
+    /// (see [`Self::move_pointer`]): accesses through the object itself use
+    /// the wide offset and are exact. A FALSE is replayed as always.
     pub(crate) fn add_object(&mut self, kind: ObjectKind, name: String, size: TermId) -> Result<ObjectId> {
         let constant = self.store.as_bv_const(size).and_then(BvValue::to_u64);
-        let offsets = 1u64 << (self.layout.offset_bits() - 1);
-        if let Some(c) = constant.filter(|&c| c > offsets) {
-            let what = format!("an object of {c} bytes, beyond the {offsets} bytes pointer offsets reach");
-            let approximation = Approximation { what, loc: self.loc, affects_true: true };
-            self.equation.conditional_approximations.push((self.state.guard, approximation));
-        }
         let variable_length_array = matches!(kind, ObjectKind::Local { .. });
         let o = self.objects.add(kind, name, constant.unwrap_or(0));
-        if constant.is_none() {
+        let large = self.end_misses_offsets(size);
+        if let Some(c) = constant {
+            let what = format!("an object of {c} bytes, {}", self.beyond_offsets());
+            self.approximate_when(large, what);
+        } else {
             self.objects.set_symbolic_size(o, size);
+            let large = self.store.and2(self.state.guard, large);
+            if !self.store.is_false(large) {
+                self.possibly_large_objects.push((o, large));
+            }
         }
         if constant.is_none() && variable_length_array {
             // The interpreter replays a counterexample within a memory limit.
@@ -183,6 +188,48 @@ impl<'a> Symex<'a> {
             self.objects.set_byte_array(o);
         }
         Ok(o)
+    }
+
+    /// Whether an object of `size` bytes (a wide term) ends beyond what
+    /// the signed offset field holds (its one-past-the-end offset included).
+    fn end_misses_offsets(&mut self, size: TermId) -> TermId {
+        let first_misfit = 1u64 << (self.layout.offset_bits() - 1);
+        let limit = self.store.bv_u64(self.layout.wide_bits(), first_misfit);
+        self.store.bv_ule(limit, size)
+    }
+
+    fn beyond_offsets(&self) -> String {
+        format!("beyond the {} bytes pointer offsets reach", (1u64 << (self.layout.offset_bits() - 1)) - 1)
+    }
+
+    /// `pointer` with its offset replaced by `wide_offset` (see
+    /// `PointerLayout::with_wide_offset`); a move past the offset field
+    /// inside an object of symbolic size that may be that large is an
+    /// approximation.
+    pub(crate) fn move_pointer(&mut self, pointer: TermId, wide_offset: TermId) -> TermId {
+        if !self.possibly_large_objects.is_empty() {
+            let fits = self.layout.offset_fits(self.store, wide_offset);
+            let misfit = self.store.not(fits);
+            let into_large = self.names_possibly_large_object(pointer);
+            let condition = self.store.and2(misfit, into_large);
+            let what = format!("a pointer moved inside an object of symbolic size {}", self.beyond_offsets());
+            self.approximate_when(condition, what);
+        }
+        self.layout.with_wide_offset(self.store, pointer, wide_offset)
+    }
+
+    /// Whether `pointer` names an object of symbolic size on a path where
+    /// that object's end misses the offset field.
+    pub(crate) fn names_possibly_large_object(&mut self, pointer: TermId) -> TermId {
+        let object = self.layout.object_of(self.store, pointer);
+        let mut cases = Vec::new();
+        for (o, large) in self.possibly_large_objects.clone() {
+            let Some(number) = self.objects.get(o).number else { continue };
+            let number = self.layout.object_number_term(self.store, number);
+            let names_it = self.store.eq(object, number);
+            cases.push(self.store.and2(names_it, large));
+        }
+        self.store.or(&cases)
     }
 }
 

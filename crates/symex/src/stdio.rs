@@ -583,7 +583,7 @@ impl<'a> Symex<'a> {
         let offset = self.layout.wide_offset_of(self.store, pointer);
         let delta = repr::resize(self.store, delta, self.layout.wide_bits(), false);
         let moved = self.store.bv_add(offset, delta);
-        self.layout.with_wide_offset(self.store, pointer, moved)
+        self.move_pointer(pointer, moved)
     }
 
     fn length_const(&mut self, n: u64) -> TermId {

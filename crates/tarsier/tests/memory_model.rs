@@ -200,6 +200,50 @@ int main(void) {
     assert_verdict("block_beyond_offsets", used, &["--32"], "VERIFICATION UNKNOWN");
 }
 
+/// 32-bit blocks of symbolic size, or of exactly the 8 MiB whose end the
+/// signed offset field misses: two pointers moved past the field both
+/// name the invalid object, so their equality is no TRUE; a bounded size
+/// stays exact, and so does indexing a variable-length array directly.
+#[test]
+fn blocks_that_may_reach_beyond_the_offset_field_are_approximations() {
+    let header = "#include <stdlib.h>
+#include <assert.h>
+unsigned nondet_uint(void);
+int main(void) {
+  unsigned n = nondet_uint();\n";
+    let ends = "  char *a = malloc(n), *b = malloc(n);
+  if (a && b)
+    assert(a + (n - 1) == b + (n - 1));
+  return 0;
+}\n";
+    let large = format!("{header}  __ESBMC_assume(n > (16u << 20) && n < (64u << 20));\n{ends}");
+    assert_verdict("symbolic_block_beyond_offsets", &large, &["--32"], "VERIFICATION UNKNOWN");
+    let small = format!("{header}  __ESBMC_assume(n > 0 && n < (8u << 20));\n{}", ends.replace("==", "!="));
+    assert_verdict("symbolic_block_within_offsets", &small, &["--32"], SUCCESSFUL);
+    let edge = "#include <stdlib.h>
+#include <assert.h>
+int main(void) {
+  char *a = malloc(8u << 20), *b = malloc(8u << 20);
+  if (a && b)
+    assert(a + (8u << 20) == b + (8u << 20));
+  return 0;
+}\n";
+    assert_verdict("block_end_beyond_offsets", edge, &["--32"], "VERIFICATION UNKNOWN");
+    let vla = |stored| {
+        format!(
+            "{header}  __ESBMC_assume(n > 30 && n < (1u << 28));
+  char a[n];
+  a[n - 1] = 3;
+  a[0] = 1;
+  assert(a[n - 1] == {stored});
+  return 0;
+}}\n"
+        )
+    };
+    assert_verdict("large_vla_indexed", &vla(3), &["--32"], SUCCESSFUL);
+    assert_verdict("large_vla_indexed_false", &vla(4), &["--32"], FAILED);
+}
+
 /// `aligned_alloc` places its block at a multiple of the alignment, in
 /// symex and in the replay alike.
 #[test]
