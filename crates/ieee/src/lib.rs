@@ -17,7 +17,8 @@
 //! - NaN results are `Fp::nan` (positive, quiet, quiet bit only: 0x7FC00000
 //!   for binary32); no operation depends on NaN payloads or the signaling
 //!   bit. The NaNs x86 hardware produces (default NaN 0xFFC00000, first NaN
-//!   operand propagated) are `Fp::x86_nan` / `Fp::x86_default_nan`: the IR
+//!   operand propagated; x87: the larger significand) are `Fp::x86_nan` /
+//!   `Fp::x87_nan` / `Fp::x86_default_nan`: the IR
 //!   interpreter must apply them to agree with real executions.
 //! - `min`/`max`: a NaN operand yields the other; `min(-0, +0) = -0`,
 //!   `max(-0, +0) = +0` whatever the operand order (SMT-LIB allows either).

@@ -2,10 +2,12 @@
 //! (see [`crate::repr`]) and converted to SMT floating-point terms around
 //! each operation, rounded by the current value of the program's
 //! rounding-mode variable (see `ir::rounding`; nearest-even without one),
-//! which may be symbolic. A NaN result gets the bits x86 SSE gives it (the
-//! first NaN operand quieted, else the negative default NaN), as
-//! `ieee::Fp::x86_nan` gives them to the interpreter: the sign and payload
-//! of a NaN are observable through its bits and `signbit`.
+//! which may be symbolic. A NaN result gets the bits x86 gives it: SSE's
+//! for float and double (the first NaN operand quieted, else the negative
+//! default NaN), x87's for `long double` operands (the larger significand
+//! wins), as `ieee::Fp::x86_nan` and `ieee::Fp::x87_nan` give them to the
+//! interpreter: the sign and payload of a NaN are observable through its
+//! bits and `signbit`.
 //!
 //! x87 `long double` values are FP(15, 64) terms; their 80-bit images
 //! (explicit integer bit) are decoded as a 387 or later loads them:
@@ -56,19 +58,26 @@ impl<'a> Symex<'a> {
 
     /// The value bits of type `ty` of the float term `result` of an
     /// operation on `operands` (value bits of type `operand_ty`, in
-    /// instruction order), with the NaN x86 SSE gives when `result` is one:
-    /// the first NaN operand quieted and carried into `ty`'s format, else
-    /// the default NaN (sign set, quiet bit only), as `ieee::Fp::x86_nan`.
+    /// instruction order), with the NaN x86 gives when `result` is one:
+    /// for `long double` operands x87's (see [`Self::x87_operand_nan`]),
+    /// else SSE's, the first NaN operand quieted and carried into `ty`'s
+    /// format, else the default NaN (sign set, quiet bit only); as
+    /// `ieee::Fp::x87_nan` and `ieee::Fp::x86_nan`.
     fn x86_result_bits(&mut self, result: TermId, ty: TypeId, operands: &[TermId], operand_ty: TypeId) -> TermId {
         let (to, from) = (self.float_format(ty), self.float_format(operand_ty));
-        let mut nan = self.store.bv_const(x86_default_nan(to));
-        for &operand in operands.iter().rev() {
-            let operand_fp = self.fp_of_bits(operand, operand_ty);
-            let operand_is_nan = self.store.mk(Op::FpIsNaN, &[operand_fp]);
-            let operand_ieee = self.ieee_bits(operand, operand_ty);
-            let carried = carry_nan(&mut self.store, operand_ieee, from, to);
-            nan = self.store.ite(operand_is_nan, carried, nan);
-        }
+        let nan = if from == FloatFormat::X87Extended {
+            self.x87_operand_nan(operands, operand_ty, to)
+        } else {
+            let mut nan = self.store.bv_const(x86_default_nan(to));
+            for &operand in operands.iter().rev() {
+                let operand_fp = self.fp_of_bits(operand, operand_ty);
+                let operand_is_nan = self.store.mk(Op::FpIsNaN, &[operand_fp]);
+                let operand_ieee = self.ieee_bits(operand, operand_ty);
+                let carried = carry_nan(&mut self.store, operand_ieee, from, to);
+                nan = self.store.ite(operand_is_nan, carried, nan);
+            }
+            nan
+        };
         let result_is_nan = self.store.mk(Op::FpIsNaN, &[result]);
         let result_ieee = self.store.mk(Op::FpToBits, &[result]);
         let ieee = self.store.ite(result_is_nan, nan, result_ieee);
@@ -76,6 +85,42 @@ impl<'a> Symex<'a> {
             FloatFormat::X87Extended => ieee_to_x87_image(&mut self.store, ieee),
             _ => ieee,
         }
+    }
+
+    /// The NaN x87 makes of the 80-bit `operands` (in `to`'s IEEE-style
+    /// encoding), read as a chain of two-operand instructions as
+    /// `ieee::Fp::x87_nan` reads them: an unsupported encoding gives the
+    /// default NaN, of two NaNs the larger significand wins (the positive
+    /// one on a tie), quieted; the default NaN when no operand is a NaN.
+    fn x87_operand_nan(&mut self, operands: &[TermId], operand_ty: TypeId, to: FloatFormat) -> TermId {
+        let x87 = FloatFormat::X87Extended;
+        let none = self.store.bv_const(x86_default_nan(to));
+        let Some((&first, rest)) = operands.split_first() else { return none };
+        let default = self.store.bv_const(x86_default_nan(x87));
+        let quiet = self.store.bv_const(BvValue::one(ieee_width(x87)).shl_by(x87.significand_bits() - 2));
+        // An unsupported encoding reads as the default NaN already; it only
+        // needs care beside another NaN, which would otherwise be compared.
+        let first_fp = self.fp_of_bits(first, operand_ty);
+        let mut is_nan = self.store.mk(Op::FpIsNaN, &[first_fp]);
+        let mut unsupported = x87_unsupported_encoding(&mut self.store, first);
+        let mut nan = x87_image_to_ieee(&mut self.store, first);
+        for &image in rest {
+            let next_fp = self.fp_of_bits(image, operand_ty);
+            let next_is_nan = self.store.mk(Op::FpIsNaN, &[next_fp]);
+            let next_unsupported = x87_unsupported_encoding(&mut self.store, image);
+            let next = x87_image_to_ieee(&mut self.store, image);
+            let both = self.store.and2(is_nan, next_is_nan);
+            let larger = x87_larger_significand(&mut self.store, nan, next);
+            let only_one = self.store.ite(is_nan, nan, next);
+            let chosen = self.store.ite(both, larger, only_one);
+            let any_unsupported = self.store.or2(unsupported, next_unsupported);
+            nan = self.store.ite(any_unsupported, default, chosen);
+            nan = self.store.bv_or(nan, quiet);
+            is_nan = self.store.or2(is_nan, next_is_nan);
+            unsupported = self.store.false_term();
+        }
+        let carried = carry_nan(&mut self.store, nan, x87, to);
+        self.store.ite(is_nan, carried, none)
     }
 
     /// The IEEE-style encoding (x87: FP(15, 64) with a hidden integer bit)
@@ -306,6 +351,33 @@ pub(crate) fn x87_image_to_ieee(store: &mut smt::TermStore, image: TermId) -> Te
     let invalid = store.and2(exponent_nonzero, integer_bit_clear);
     let nan = store.bv_const(x86_default_nan(FloatFormat::X87Extended));
     store.ite(invalid, nan, ieee)
+}
+
+/// Whether the 80-bit x87 `image` is an unnormal, pseudo-infinity or
+/// pseudo-NaN (exponent not zero, integer bit clear).
+fn x87_unsupported_encoding(store: &mut smt::TermStore, image: TermId) -> TermId {
+    let exponent = store.extract(78, 64, image);
+    let integer_bit = store.extract(63, 63, image);
+    let zero_exponent = store.bv_u64(15, 0);
+    let exponent_is_zero = store.eq(exponent, zero_exponent);
+    let zero_bit = store.bv_u64(1, 0);
+    let integer_bit_clear = store.eq(integer_bit, zero_bit);
+    let exponent_nonzero = store.not(exponent_is_zero);
+    store.and2(exponent_nonzero, integer_bit_clear)
+}
+
+/// Of the two FP(15, 64) NaN encodings `a` and `b`, the one with the larger
+/// significand, the positive one on a tie (the x87 rule).
+fn x87_larger_significand(store: &mut smt::TermStore, a: TermId, b: TermId) -> TermId {
+    let (fraction_a, fraction_b) = (store.extract(62, 0, a), store.extract(62, 0, b));
+    let b_larger = store.bv_ult(fraction_a, fraction_b);
+    let tie = store.eq(fraction_a, fraction_b);
+    let a_sign = store.extract(78, 78, a);
+    let one_bit = store.bv_u64(1, 1);
+    let a_negative = store.eq(a_sign, one_bit);
+    let b_wins_tie = store.and2(tie, a_negative);
+    let pick_b = store.or2(b_larger, b_wins_tie);
+    store.ite(pick_b, b, a)
 }
 
 /// Width of the IEEE-style encoding of `format` (x87: 79 bits, no

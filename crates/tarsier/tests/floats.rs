@@ -444,3 +444,34 @@ fn nan_results_have_the_bits_x86_gives_them() {
     };
     assert_verdicts("floats-x86-nans", &program("0x7FFC000000000123ull"), &program("0x7FF4000000000123ull"), &[]);
 }
+
+/// x87 `long double` arithmetic passes on the NaN operand with the larger
+/// significand (the positive one on a tie), not the first operand as SSE
+/// does; gcc-compiled code on x86-64 gives these bits.
+#[test]
+fn long_double_nans_follow_the_x87_rule() {
+    if !front_end_ready("floats-x87-nans") {
+        return;
+    }
+    let program = |expected: &str| {
+        format!(
+            "#include <assert.h>\n#include <string.h>\n\
+             unsigned long __VERIFIER_nondet_ulong(void);\n\
+             typedef union {{ long double d; struct {{ unsigned long m; unsigned short e; }} b; }} U;\n\
+             int main(void) {{\n\
+               U x, y, r;\n\
+               memset(&x, 0, sizeof x); memset(&y, 0, sizeof y); memset(&r, 0, sizeof r);\n\
+               x.b.m = 0x8000000000000000ul | (__VERIFIER_nondet_ulong() & 0x4000000000000007ul); x.b.e = 0x7FFF;\n\
+               y.b.m = 0x8000000000000000ul | (__VERIFIER_nondet_ulong() & 0x4000000000000007ul); y.b.e = 0xFFFF;\n\
+               if (x.b.m == 0x8000000000000000ul || y.b.m == 0x8000000000000000ul) return 0;\n\
+               r.d = x.d - y.d;\n\
+               unsigned long larger = (x.b.m >= y.b.m ? x.b.m : y.b.m) | 0x4000000000000000ul;\n\
+               assert({expected});\n\
+               return 0;\n\
+             }}\n"
+        )
+    };
+    let x87 = program("r.b.m == larger && r.b.e == (x.b.m >= y.b.m ? 0x7FFF : 0xFFFF)");
+    let sse = program("r.b.m == (x.b.m | 0x4000000000000000ul) && r.b.e == 0x7FFF");
+    assert_verdicts("floats-x87-nans", &x87, &sse, &[]);
+}

@@ -175,13 +175,26 @@ pub fn float_binary(op: BinOp, format: FloatFormat, x: u128, y: u128, mode: Roun
         BinOp::Div => a.div(b, rm),
         _ => return None,
     };
-    Some(soft_bits(format, exact.x86_nan(&[a, b])))
+    Some(soft_bits(format, hardware_nan(exact, format, &[a, b], &[x, y])))
 }
 
 /// The float `bits` of `from` converted to `to`, rounded by `mode`.
 pub fn float_convert(from: FloatFormat, to: FloatFormat, bits: u128, mode: RoundingMode) -> u128 {
     let value = soft_value(from, bits);
-    soft_bits(to, value.convert(soft_format(to), soft_rounding(mode)).x86_nan(&[value]))
+    soft_bits(to, hardware_nan(value.convert(soft_format(to), soft_rounding(mode)), from, &[value], &[bits]))
+}
+
+/// `result` of an operation on `values` (of `format`, whose bits are
+/// `operands`) with the NaN x86 gives: x87's rule for `long double`
+/// operands, SSE's for the others.
+fn hardware_nan(result: ieee::Fp, format: FloatFormat, values: &[ieee::Fp], operands: &[u128]) -> ieee::Fp {
+    match format {
+        FloatFormat::X87Extended => {
+            let images: Vec<u128> = operands.iter().map(|&bits| bits & low_mask(format.storage_bits())).collect();
+            result.x87_nan(&images)
+        }
+        _ => result.x86_nan(values),
+    }
 }
 
 /// A [`crate::intrinsics::exact_math_function`] computed on operand bits of `format`;
@@ -211,7 +224,7 @@ pub fn float_library(name: &str, format: FloatFormat, operands: &[u128], mode: R
         (_, [x]) => x.round_to_integral(soft_rounding(crate::intrinsics::fixed_integral_rounding(base)?)),
         _ => return None,
     };
-    Some(soft_bits(format, result.x86_nan(&values)))
+    Some(soft_bits(format, hardware_nan(result, format, &values, operands)))
 }
 
 /// IEEE comparison of the bits of two floats of `format`.
@@ -366,5 +379,19 @@ mod tests {
         // A pseudo-denormal equals the smallest normal its bits denote.
         let (pseudo_denormal, min_normal) = (0x0000_8000_0000_0000_0000, 0x0001_8000_0000_0000_0000);
         assert_eq!(float_compare(BinOp::Eq, x87, pseudo_denormal, min_normal), Some(true));
+    }
+
+    #[test]
+    fn long_double_nans_follow_the_x87_rule_and_the_others_sse() {
+        let nearest = RoundingMode::NearestEven;
+        let (small, large) = (0x7FFF_C000_0000_0000_0005u128, 0xFFFF_C000_0000_0000_0009u128);
+        let x87 = FloatFormat::X87Extended;
+        assert_eq!(float_binary(BinOp::Sub, x87, small, large, nearest), Some(large));
+        assert_eq!(float_library("fmal", x87, &[small, small, large], nearest), Some(large));
+        let (first, second) = (0x7FF8_0000_0000_0005u128, 0xFFF8_0000_0000_0009u128);
+        assert_eq!(float_binary(BinOp::Sub, FloatFormat::Double, first, second, nearest), Some(first));
+        // fstpl of the larger NaN keeps its top payload bits.
+        let to_double = float_convert(x87, FloatFormat::Double, 0x7FFF_C000_0000_0009_1800, nearest);
+        assert_eq!(to_double, 0x7FF8_0000_0000_0123);
     }
 }
