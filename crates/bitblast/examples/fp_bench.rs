@@ -3,7 +3,9 @@
 //! op(rm, x, c) = d", where d is the evaluator's result for a known x, so
 //! the answer is always Sat; printed with AIG and CNF sizes and the time.
 //! Constant operands shrink circuits (a product by a constant folds), so
-//! the arithmetic rows are repeated with two free operands.
+//! the arithmetic rows are repeated with two free operands. The remainder
+//! is also measured in x87's format FP(15, 64), with one and two free
+//! operands.
 //!
 //! Run: `cargo run --release -p bitblast --example fp_bench`
 
@@ -120,5 +122,21 @@ fn main() {
             let known = store.bv_u64(width, 123_456_789_012_345 & ((1u64 << (width - 1)) - 1));
             bench(&format!("{label} {name}"), op, sort, known, &mut store, x);
         }
+    }
+    let x87 = Sort::Float { exp: 15, sig: 64 };
+    for (label, sort) in [("f32", Sort::float32()), ("f64", Sort::float64()), ("x87", x87)] {
+        if sort == x87 {
+            let mut store = TermStore::new();
+            let x = store.var("x", sort);
+            let known = float_const(&mut store, sort, 1.7);
+            bench("x87 rem", Op::FpRem, sort, known, &mut store, x);
+        }
+        let mut store = TermStore::new();
+        let (x, y) = (store.var("x", sort), store.var("y", sort));
+        let rne = store.rm_const(RoundingMode::Rne);
+        let (a, b) = (float_const(&mut store, sort, 1e9), float_const(&mut store, sort, 3.0e-7));
+        let with_known = apply2(&mut store, Op::FpRem, rne, a, b);
+        let applied = apply2(&mut store, Op::FpRem, rne, x, y);
+        solve(&format!("{label} rem (x, y free)"), &mut store, with_known, applied);
     }
 }

@@ -44,7 +44,7 @@ const TASKS_PER_LIMIT_CHECK: u32 = 4096;
 
 /// Why floating-point terms without an exact circuit are approximated.
 pub const FP_UNSUPPORTED: &str =
-    "floating point: operator or format without an exact circuit (fp.rem beyond binary64, huge formats)";
+    "floating point: operator or format without an exact circuit (fp.rem of significands wider than x87's, huge formats)";
 
 /// Interned index word of an array read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

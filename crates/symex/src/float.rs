@@ -226,22 +226,21 @@ impl<'a> Symex<'a> {
         self.store.ite(nan, bits, rounded)
     }
 
-    /// `fmod(x, y)`: the IEEE remainder, moved by one exact step of `|y|`
-    /// towards `x`'s sign when its sign differs (the quotient truncated
-    /// instead of rounded to nearest).
+    /// `fmod(x, y)`: `|x| mod |y|` with the sign of `x` (C17 7.12.10.1).
+    /// The IEEE remainder of the magnitudes, moved up by one exact step of
+    /// `|y|` when negative (the quotient truncated instead of rounded to
+    /// nearest), gives the magnitude; the sign is set from `x` rather than
+    /// left to the addition, so a solver sees it without the adder.
     fn fmod(&mut self, rm: TermId, x: TermId, y: TermId) -> TermId {
-        let r = self.store.mk(Op::FpRem, &[x, y]);
-        let (r_negative, x_negative) = (self.store.mk(Op::FpIsNegative, &[r]), self.store.mk(Op::FpIsNegative, &[x]));
-        let r_zero = self.store.mk(Op::FpIsZero, &[r]);
-        let signs_agree = self.store.eq(r_negative, x_negative);
-        let signs_differ = self.store.not(signs_agree);
-        let r_nonzero = self.store.not(r_zero);
-        let step_needed = self.store.and2(r_nonzero, signs_differ);
-        let magnitude = self.store.mk(Op::FpAbs, &[y]);
+        let (x_magnitude, y_magnitude) = (self.store.mk(Op::FpAbs, &[x]), self.store.mk(Op::FpAbs, &[y]));
+        let r = self.store.mk(Op::FpRem, &[x_magnitude, y_magnitude]);
+        let r_negative = self.store.mk(Op::FpIsNegative, &[r]);
+        let stepped = self.store.mk(Op::FpAdd, &[rm, r, y_magnitude]);
+        let truncated = self.store.ite(r_negative, stepped, r);
+        let magnitude = self.store.mk(Op::FpAbs, &[truncated]);
         let negated = self.store.mk(Op::FpNeg, &[magnitude]);
-        let step = self.store.ite(x_negative, negated, magnitude);
-        let stepped = self.store.mk(Op::FpAdd, &[rm, r, step]);
-        self.store.ite(step_needed, stepped, r)
+        let x_negative = self.store.mk(Op::FpIsNegative, &[x]);
+        self.store.ite(x_negative, negated, magnitude)
     }
 
     /// `-x`: flips the sign bit (exact, NaN payloads included).

@@ -128,6 +128,58 @@ fn sqrt_fma_and_fmod_are_exact() {
 }
 
 #[test]
+fn fmod_has_the_sign_of_x_for_every_operand() {
+    if !front_end_ready("floats-fmod-sign") {
+        return;
+    }
+    let program = |last: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n\
+             double __VERIFIER_nondet_double(void);\n\
+             int main(void) {{\n\
+               double x = __VERIFIER_nondet_double(), y = __VERIFIER_nondet_double();\n\
+               if (!(x >= -1e6 && x <= 1e6 && y >= 1.0 && y <= 1024.0)) return 0;\n\
+               double r = fmod(x, y);\n\
+               assert({last});\n\
+             }}\n"
+        )
+    };
+    assert_verdicts(
+        "floats-fmod-sign",
+        &program("r == 0.0 || signbit(r) == signbit(x)"),
+        &program("r == 0.0 || signbit(r) == signbit(y)"),
+        &[],
+    );
+}
+
+/// The values are glibc's `fmodl` and `remainderl` on x86-64: a quotient
+/// of some 2^32382, far beyond the reach of a stage per exponent step.
+#[test]
+fn long_double_remainders_are_exact_across_the_exponent_range() {
+    if !front_end_ready("floats-long-double-remainders") {
+        return;
+    }
+    let program = |call: &str, result: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n\
+             long double __VERIFIER_nondet_long_double(void);\n\
+             int main(void) {{\n\
+               long double x = __VERIFIER_nondet_long_double();\n\
+               if (x == -0x1.23456789abcdef12p16000L)\n\
+                 assert({call}(x, 0x1.fedcba9876543212p-16382L) == {result}L);\n\
+             }}\n"
+        )
+    };
+    for (call, result, wrong) in [
+        ("fmodl", "-0xe.7201507825b5368p-16385", "-0xe.7201507825b5369p-16385"),
+        ("remainderl", "0x1.84e4844b8cec5a1p-16385", "0x1.84e4844b8cec5a2p-16385"),
+    ] {
+        let test = format!("floats-long-double-{call}");
+        assert_verdicts(&test, &program(call, result), &program(call, wrong), &[]);
+    }
+}
+
+#[test]
 fn exponent_functions_are_exact_on_subnormals_infinities_and_zeros() {
     if !front_end_ready("floats-exponents") {
         return;

@@ -12,9 +12,10 @@
 //! Special operands (NaN, infinities, zeros) are selected around the
 //! finite path. NaN results are the canonical NaN, as in the evaluator.
 //!
-//! Remainders of formats with exponents wider than binary64's (the circuit
-//! has a stage per exponent difference) and formats beyond the limits
-//! below return `None` and stay on the blaster's sound approximation.
+//! Remainders of significands wider than x87's (the circuit is quadratic
+//! in the significand for every exponent bit) and formats beyond the
+//! limits below return `None` and stay on the blaster's sound
+//! approximation.
 
 mod arith;
 mod compare;
@@ -182,9 +183,10 @@ pub fn apply(aig: &mut Aig, op: Op, sort: Sort, arg_sorts: &[Sort], args: &[Word
         FpAdd => arith::add(aig, format()?, rm(), &args[1], &args[2], false),
         FpSub => arith::add(aig, format()?, rm(), &args[1], &args[2], true),
         FpMul => arith::mul(aig, format()?, rm(), &args[1], &args[2]),
-        FpRem if format()?.exp <= rem::MAX_EXP_BITS => {
+        FpRem if format()?.sig <= rem::MAX_SIG_BITS => {
             let nearest = round::Mode::decode(aig, &words::constant(0, 3));
-            rem::rem(aig, format()?, &nearest, &args[0], &args[1])
+            let residue = rem::Residue::for_format(format()?);
+            rem::rem(aig, format()?, &nearest, residue, &args[0], &args[1])
         }
         FpFma => arith::fma(aig, format()?, rm(), &args[1], &args[2], &args[3]),
         FpDiv => arith::div(aig, format()?, rm(), &args[1], &args[2]),

@@ -124,10 +124,6 @@ fn check_all_ops(format: (u32, u32), values: &[u128], pairs: impl Iterator<Item 
     for (x, y) in pairs {
         let (a, b) = (float(format, x), float(format, y));
         for op in BINARY {
-            // Wide remainders have no circuit: the blaster approximates them.
-            if op == Op::FpRem && format.0 as usize > rem::MAX_EXP_BITS {
-                continue;
-            }
             check(op, &[a.clone(), b.clone()]);
         }
         for rm in modes() {
@@ -338,7 +334,7 @@ fn operators_without_circuits_are_left_to_the_approximation() {
         &[rne, odd]
     )
     .is_none());
-    // Remainders of exponents wider than binary64's.
+    // Remainders of significands wider than x87's.
     let f128_sort = Sort::Float { exp: 15, sig: 113 };
     let y = words::inputs(&mut aig, 128);
     let sorts = [f128_sort, f128_sort];
@@ -421,4 +417,123 @@ fn solver_proves_simple_identities() {
         solver.check(&store, &[sum_changed, not_negative_zero]),
         SatResult::Unsat
     );
+}
+
+/// The remainder circuit `residue` on constant operands against the
+/// evaluator.
+fn check_rem(format: (u32, u32), residue: rem::Residue, x: u128, y: u128) {
+    let (a, b) = (float(format, x), float(format, y));
+    let expected = smt::eval_op(Op::FpRem, &[&a, &b], &SortTable::default()).expect("evaluator");
+    let mut aig = Aig::new();
+    let fmt = Format::of(a.sort()).expect("format within the limits");
+    let nearest = round::Mode::decode(&mut aig, &words::constant(0, 3));
+    let words_of = |v: &Value| constant_word(v).expect("scalar operand");
+    let word = rem::rem(&mut aig, fmt, &nearest, residue, &words_of(&a), &words_of(&b));
+    let bits: Vec<bool> = word
+        .iter()
+        .map(|l| {
+            assert!(l.is_const(), "constant operands fold to a constant");
+            *l == Lit::TRUE
+        })
+        .collect();
+    let got = value_from_bits(expected.sort(), &bits);
+    assert_eq!(got, Some(expected), "{residue:?} rem {a} {b}");
+}
+
+/// The finite encoding of `significand · 2^exponent` (positive, normal:
+/// the caller keeps the exponent in range).
+fn finite(format: (u32, u32), significand: u128, exponent: i64) -> u128 {
+    let sig = format.1 as i64;
+    let shift = sig - (128 - significand.leading_zeros()) as i64;
+    let normalized = significand << shift;
+    let biased = exponent - shift + sig - 1 + (1i64 << (format.0 - 1)) - 1;
+    assert!(biased > 0 && biased < (1i64 << format.0) - 1, "normal exponent");
+    (biased as u128) << (sig - 1) | (normalized & mask(sig as usize - 1))
+}
+
+/// Operand pairs that stress the residue: equal significands, exponent
+/// differences up to the whole range (subnormal divisors included), exact
+/// halfway quotients in both parities, besides specials and random pairs.
+fn remainder_pairs(format: (u32, u32), rng: &mut Rng, count: usize) -> Vec<(u128, u128)> {
+    let (exp, sig) = (format.0, format.1 as usize);
+    let width = (exp + format.1) as usize;
+    let emax = (1i64 << (exp - 1)) - 1;
+    let specials = special_values(format);
+    let mut pairs: Vec<(u128, u128)> = specials
+        .iter()
+        .flat_map(|&x| specials.iter().map(move |&y| (x, y)))
+        .collect();
+    let sign = |rng: &mut Rng| (rng.below(2) as u128) << (width - 1);
+    let small_significand = |rng: &mut Rng| (rng.next_u128() & mask(sig.saturating_sub(8).max(1))) | 1;
+    for _ in 0..count {
+        let m = small_significand(rng);
+        let top = emax - sig as i64;
+        let spread = 2 * emax as usize - sig;
+        let (e1, e2) = (top - rng.below(spread) as i64, top - rng.below(spread) as i64);
+        pairs.push((finite(format, m, e1) | sign(rng), finite(format, m, e2) | sign(rng)));
+        // y = m · 2^e and x = (2n + 1) · m · 2^(e - 1): the quotient is n + 1/2.
+        let n = rng.below(100) as u128;
+        let e = top - rng.below(spread) as i64;
+        pairs.push((finite(format, (2 * n + 1) * m, e - 1) | sign(rng), finite(format, m, e) | sign(rng)));
+        let largest = mask(width - 1) - mask(sig - 1) - 1;
+        let subnormal = rng.next_u128() & mask(sig - 1);
+        pairs.push((largest - rng.below(1000) as u128, subnormal.max(1) | sign(rng)));
+        pairs.push((rng.next_u128() & mask(width), rng.next_u128() & mask(width)));
+        let x = rng.next_u128() & mask(width);
+        pairs.push((x, x ^ (rng.next_u128() & mask(sig + 1))));
+    }
+    pairs
+}
+
+#[test]
+fn both_remainder_circuits_agree_with_the_evaluator() {
+    use rem::Residue::*;
+    let all: Vec<u128> = (0..1u128 << (TINY.0 + TINY.1)).collect();
+    for &x in &all {
+        for &y in &all {
+            check_rem(TINY, LongDivision, x, y);
+            check_rem(TINY, Modular, x, y);
+        }
+    }
+    let mut rng = Rng::new(44);
+    for (format, count, residues) in [
+        (F16, 300, &[LongDivision, Modular][..]),
+        (F32, 150, &[LongDivision, Modular]),
+        (F64, 15, &[LongDivision, Modular]),
+        (F64, 100, &[Modular]),
+        (X87, 150, &[Modular]),
+    ] {
+        for (x, y) in remainder_pairs(format, &mut rng, count) {
+            for &residue in residues {
+                check_rem(format, residue, x, y);
+            }
+        }
+    }
+}
+
+/// AND gates of the remainder circuit `residue` on free operands.
+fn remainder_gates(format: (u32, u32), residue: rem::Residue) -> usize {
+    let mut aig = Aig::new();
+    let fmt = Format::of(Sort::Float { exp: format.0, sig: format.1 }).expect("format within the limits");
+    let nearest = round::Mode::decode(&mut aig, &words::constant(0, 3));
+    let x = words::inputs(&mut aig, fmt.width());
+    let y = words::inputs(&mut aig, fmt.width());
+    rem::rem(&mut aig, fmt, &nearest, residue, &x, &y);
+    aig.num_ands()
+}
+
+/// Each format gets the smaller circuit (x87's long division, some 2^15
+/// stages, is not built: it is far beyond the squarings' size).
+#[test]
+fn the_chosen_remainder_circuit_is_the_smaller() {
+    for format in [TINY, F16, F32, F64] {
+        let fmt = Format::of(Sort::Float { exp: format.0, sig: format.1 }).expect("format");
+        let chosen = rem::Residue::for_format(fmt);
+        let other = match chosen {
+            rem::Residue::LongDivision => rem::Residue::Modular,
+            rem::Residue::Modular => rem::Residue::LongDivision,
+        };
+        let (chosen_gates, other_gates) = (remainder_gates(format, chosen), remainder_gates(format, other));
+        assert!(chosen_gates <= other_gates, "{format:?}: {chosen:?} {chosen_gates} gates, {other:?} {other_gates}");
+    }
 }
