@@ -24,8 +24,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
+use xtask::oracle::{fresh_dir, report_wrong, run_tarsier, score, unknown_reasons, Rng, Score, Task};
 use xtask::process::{run_with_timeout, Ending};
-use xtask::runner::{classify, parallel_map, Outcome};
+use xtask::runner::parallel_map;
 
 /// A binary floating-point format of C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -349,36 +350,6 @@ impl Check {
     }
 }
 
-/// A seeded SplitMix64 generator: the same seed gives the same cases.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound` (which must be positive).
-    pub fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-
-    fn chance(&mut self, one_in: u64) -> bool {
-        self.below(one_in) == 0
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
-
 /// The values where IEEE arithmetic has its corner cases: zeros,
 /// infinities, NaNs (quiet and signalling), the subnormal and normal
 /// extremes, one and its neighbours.
@@ -685,34 +656,6 @@ fn parse_list<T: Copy>(list: &str, all: &[T], name: fn(T) -> &'static str, what:
         .collect()
 }
 
-/// How tarsier answered one task, scored against the expected verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Score {
-    Correct,
-    Wrong,
-    Unknown,
-    Timeout,
-    /// A crash or a front-end rejection.
-    Error,
-}
-
-pub fn score(outcome: &Outcome, expect_true: bool) -> Score {
-    match outcome {
-        Outcome::Successful if expect_true => Score::Correct,
-        Outcome::Failed if !expect_true => Score::Correct,
-        Outcome::Successful | Outcome::Failed => Score::Wrong,
-        Outcome::Unknown(_) => Score::Unknown,
-        Outcome::Timeout => Score::Timeout,
-        Outcome::Accepted | Outcome::Rejected(_) | Outcome::Crash(_) => Score::Error,
-    }
-}
-
-struct Task {
-    case: usize,
-    path: PathBuf,
-    expect_true: bool,
-}
-
 /// Generates, computes natively, writes and runs every case; returns
 /// whether every definite answer was right.
 pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<bool, String> {
@@ -745,25 +688,6 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<bool, String
     Ok(wrong.is_empty())
 }
 
-/// Lists the wrong answers and copies their tasks to `wrong_dir` (emptied
-/// first, so it holds exactly this run's).
-fn report_wrong(wrong: &[&Task], wrong_dir: &Path) -> Result<(), String> {
-    fresh_dir(wrong_dir)?;
-    if wrong.is_empty() {
-        println!("no wrong answers");
-        return Ok(());
-    }
-    println!("WRONG answers (soundness bugs), copied to {}:", wrong_dir.display());
-    for task in wrong {
-        let name = task.path.file_name().unwrap_or_default();
-        let copy = wrong_dir.join(name);
-        std::fs::copy(&task.path, &copy).map_err(|e| format!("{}: {e}", copy.display()))?;
-        let expected = if task.expect_true { "TRUE" } else { "FALSE" };
-        println!("  {} (expected {expected})", copy.display());
-    }
-    Ok(())
-}
-
 /// Compiles and runs the batch program once for all cases.
 fn native_results(cases: &[Case], out_dir: &Path) -> Result<Vec<u64>, String> {
     std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
@@ -784,15 +708,6 @@ fn native_results(cases: &[Case], out_dir: &Path) -> Result<Vec<u64>, String> {
     parse_native_output(&out.stdout, cases.len())
 }
 
-/// Creates `dir` empty, so no file of an earlier run is mistaken for one
-/// of this run.
-fn fresh_dir(dir: &Path) -> Result<(), String> {
-    if dir.exists() {
-        std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
-}
-
 fn write_tasks(cases: &[Case], native: &[u64], dir: &Path) -> Result<Vec<Task>, String> {
     fresh_dir(dir)?;
     let mut tasks = Vec::new();
@@ -807,13 +722,6 @@ fn write_tasks(cases: &[Case], native: &[u64], dir: &Path) -> Result<Vec<Task>, 
         }
     }
     Ok(tasks)
-}
-
-fn run_tarsier(binary: &Path, task: &Path, timeout: Duration) -> Outcome {
-    match run_with_timeout(Command::new(binary).arg(task), timeout) {
-        Ok(out) => classify(&out, false),
-        Err(err) => Outcome::Crash(format!("cannot run {}: {err}", binary.display())),
-    }
 }
 
 /// The op × format × mode table with totals.
@@ -833,32 +741,6 @@ fn render_table(cases: &[Case], tasks: &[Task], scores: &[Score]) -> String {
     }
     let _ = writeln!(text, "{:<21} {:>7} {:>6} {:>7} {:>7} {:>6}", "total", totals[0], totals[1], totals[2], totals[3], totals[4]);
     text
-}
-
-/// The most frequent reasons for UNKNOWN and errors, so the table says why.
-fn unknown_reasons(outcomes: &[Outcome]) -> String {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for outcome in outcomes {
-        if let Some(reason) = outcome.reason() {
-            *counts.entry(format!("{}: {}", outcome.kind(), without_location(reason))).or_default() += 1;
-        }
-    }
-    let mut ranked: Vec<(String, usize)> = counts.into_iter().collect();
-    ranked.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
-    let mut text = String::new();
-    for (reason, count) in ranked.iter().take(8) {
-        let _ = writeln!(text, "{count:>6}  {reason}");
-    }
-    text
-}
-
-/// A reason without its leading `file.c:line:col: `, so that the same
-/// reason from different tasks is counted once.
-fn without_location(reason: &str) -> &str {
-    match reason.split_once(": ") {
-        Some((head, tail)) if head.contains(".c:") && head.ends_with(|c: char| c.is_ascii_digit()) => tail,
-        _ => reason,
-    }
 }
 
 #[cfg(test)]
@@ -990,23 +872,6 @@ mod tests {
         assert!(parse_native_output("0 12\n", 2).unwrap_err().contains("no result for case 1"));
         assert!(parse_native_output("0 zz\n", 1).unwrap_err().contains("malformed"));
         assert!(parse_native_output("5 1\n", 1).unwrap_err().contains("malformed"));
-    }
-
-    #[test]
-    fn answers_are_scored_against_the_expected_verdict() {
-        assert_eq!(score(&Outcome::Successful, true), Score::Correct);
-        assert_eq!(score(&Outcome::Failed, false), Score::Correct);
-        assert_eq!(score(&Outcome::Failed, true), Score::Wrong);
-        assert_eq!(score(&Outcome::Successful, false), Score::Wrong);
-        assert_eq!(score(&Outcome::Unknown("x".into()), true), Score::Unknown);
-        assert_eq!(score(&Outcome::Timeout, false), Score::Timeout);
-        assert_eq!(score(&Outcome::Crash("x".into()), false), Score::Error);
-    }
-
-    #[test]
-    fn reasons_are_counted_without_their_location() {
-        assert_eq!(without_location("/t/add-float-rup-1-same.c:18:3: unsupported: `fesetround`"), "unsupported: `fesetround`");
-        assert_eq!(without_location("unsupported: x: y"), "unsupported: x: y");
     }
 
     #[test]

@@ -3,13 +3,17 @@
 //! mapping to flags ([`corpus`]), running the binary with a time limit
 //! ([`process`], [`runner`]), scoring and reporting ([`report`]), and the
 //! benchmarks of the front end ([`bench`]) and of verification
-//! ([`bench_verify`]).
+//! ([`bench_verify`]), and the differential oracles' shared machinery
+//! ([`oracle`]) with the integer/memory one ([`c_oracle`]), whose fixed
+//! sample the binary's tests run.
 
 pub mod bench;
 pub mod bench_verify;
+pub mod c_oracle;
 pub mod clock;
 pub mod corpus;
 pub mod disputed;
+pub mod oracle;
 pub mod process;
 pub mod report;
 pub mod runner;

@@ -5,6 +5,7 @@
 //! - `bench-frontend`: front-end throughput in MB/s of preprocessed C.
 //! - `bench-verify`: verification times and formula sizes on the BMC slice.
 //! - `fp-oracle`: floating-point results checked against the host machine.
+//! - `c-oracle`: integer and memory semantics checked against gcc.
 
 mod fp_oracle;
 
@@ -13,7 +14,8 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 use xtask::corpus::{self, Task};
 use xtask::runner::{self, RunOptions};
-use xtask::{bench, bench_verify, clock, report};
+use xtask::oracle::Score;
+use xtask::{bench, bench_verify, c_oracle, clock, report};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -44,6 +46,15 @@ tasks:
       --timeout S       per-task limit in seconds (default 20)
       --jobs N          parallel runs (default: number of CPUs)
       --tarsier PATH    run this tarsier instead of building the release one
+  c-oracle          integer/memory semantics against native gcc: random
+                    UB-free programs, inputs pinned or partly symbolic
+      --cases N         cases per class (default 20)
+      --classes LIST    expr,bitfield,bitfield-layout,union,builtin,overflow,
+                        switch,layout,logic,literal (default all)
+      --seed S          generator seed (default 1)
+      --timeout S       per-task limit in seconds (default 20)
+      --jobs N          parallel runs (default: number of CPUs)
+      --tarsier PATH    run this tarsier instead of building the release one
 ";
 
 fn main() -> ExitCode {
@@ -53,6 +64,7 @@ fn main() -> ExitCode {
         Some("bench-verify") => parse_corpus_args(&args[1..], 20).and_then(|opts| bench_verify_command(&opts)),
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
+        Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
         Some("-h" | "--help") => {
             print!("{USAGE}");
             Ok(())
@@ -266,6 +278,41 @@ fn fp_oracle_command(opts: &fp_oracle::Options) -> Result<(), String> {
     let binary = tarsier_binary(opts.tarsier.clone())?;
     let out_dir = corpus::workspace_root().join("target/fp-oracle");
     if fp_oracle::run(opts, &binary, &out_dir)? {
+        Ok(())
+    } else {
+        Err("tarsier gave wrong answers (listed above)".into())
+    }
+}
+
+fn parse_c_oracle_args(args: &[String]) -> Result<c_oracle::Options, String> {
+    let mut opts = c_oracle::Options {
+        cases: 20,
+        classes: c_oracle::Class::ALL.to_vec(),
+        seed: 1,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        timeout: Duration::from_secs(20),
+        tarsier: None,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--cases" => opts.cases = number(arg, &value()?)?,
+            "--classes" => opts.classes = c_oracle::parse_classes(&value()?)?,
+            "--seed" => opts.seed = number(arg, &value()?)?,
+            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
+            "--jobs" => opts.jobs = number(arg, &value()?)?,
+            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unknown c-oracle option '{other}'\n{USAGE}")),
+        }
+    }
+    Ok(opts)
+}
+
+fn c_oracle_command(opts: &c_oracle::Options) -> Result<(), String> {
+    let binary = tarsier_binary(opts.tarsier.clone())?;
+    let out_dir = corpus::workspace_root().join("target/c-oracle");
+    if c_oracle::run(opts, &binary, &out_dir)?[Score::Wrong as usize] == 0 {
         Ok(())
     } else {
         Err("tarsier gave wrong answers (listed above)".into())

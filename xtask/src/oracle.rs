@@ -1,0 +1,156 @@
+//! The machinery shared by the differential oracles (`fp-oracle`,
+//! `c-oracle`): a seeded generator, running tarsier on a generated task,
+//! scoring its answer against the verdict the host machine implies, and
+//! reporting wrong answers and the reasons for UNKNOWN.
+
+use crate::process::run_with_timeout;
+use crate::runner::{classify, Outcome};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// A seeded SplitMix64 generator: the same seed gives the same cases.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `bound` (which must be positive).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        self.next() % bound
+    }
+
+    pub fn chance(&mut self, one_in: u64) -> bool {
+        self.below(one_in) == 0
+    }
+
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+/// How tarsier answered one task, scored against the expected verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Score {
+    Correct,
+    Wrong,
+    Unknown,
+    Timeout,
+    /// A crash or a front-end rejection.
+    Error,
+}
+
+pub fn score(outcome: &Outcome, expect_true: bool) -> Score {
+    match outcome {
+        Outcome::Successful if expect_true => Score::Correct,
+        Outcome::Failed if !expect_true => Score::Correct,
+        Outcome::Successful | Outcome::Failed => Score::Wrong,
+        Outcome::Unknown(_) => Score::Unknown,
+        Outcome::Timeout => Score::Timeout,
+        Outcome::Accepted | Outcome::Rejected(_) | Outcome::Crash(_) => Score::Error,
+    }
+}
+
+/// One generated verification task: the program file of case `case` and
+/// the verdict the host machine implies for it.
+pub struct Task {
+    pub case: usize,
+    pub path: PathBuf,
+    pub expect_true: bool,
+}
+
+/// Runs tarsier with its default flags on one task.
+pub fn run_tarsier(binary: &Path, task: &Path, timeout: Duration) -> Outcome {
+    match run_with_timeout(Command::new(binary).arg(task), timeout) {
+        Ok(out) => classify(&out, false),
+        Err(err) => Outcome::Crash(format!("cannot run {}: {err}", binary.display())),
+    }
+}
+
+/// Lists the wrong answers and copies their tasks to `wrong_dir` (emptied
+/// first, so it holds exactly this run's).
+pub fn report_wrong(wrong: &[&Task], wrong_dir: &Path) -> Result<(), String> {
+    fresh_dir(wrong_dir)?;
+    if wrong.is_empty() {
+        println!("no wrong answers");
+        return Ok(());
+    }
+    println!("WRONG answers (soundness bugs), copied to {}:", wrong_dir.display());
+    for task in wrong {
+        let name = task.path.file_name().unwrap_or_default();
+        let copy = wrong_dir.join(name);
+        std::fs::copy(&task.path, &copy).map_err(|e| format!("{}: {e}", copy.display()))?;
+        let expected = if task.expect_true { "TRUE" } else { "FALSE" };
+        println!("  {} (expected {expected})", copy.display());
+    }
+    Ok(())
+}
+
+/// Creates `dir` empty, so no file of an earlier run is mistaken for one
+/// of this run.
+pub fn fresh_dir(dir: &Path) -> Result<(), String> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
+}
+
+/// The most frequent reasons for UNKNOWN and errors, so the table says why.
+pub fn unknown_reasons(outcomes: &[Outcome]) -> String {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for outcome in outcomes {
+        if let Some(reason) = outcome.reason() {
+            *counts.entry(format!("{}: {}", outcome.kind(), without_location(reason))).or_default() += 1;
+        }
+    }
+    let mut ranked: Vec<(String, usize)> = counts.into_iter().collect();
+    ranked.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+    let mut text = String::new();
+    for (reason, count) in ranked.iter().take(8) {
+        let _ = writeln!(text, "{count:>6}  {reason}");
+    }
+    text
+}
+
+/// A reason without its leading `file.c:line:col: `, so that the same
+/// reason from different tasks is counted once.
+fn without_location(reason: &str) -> &str {
+    match reason.split_once(": ") {
+        Some((head, tail)) if head.contains(".c:") && head.ends_with(|c: char| c.is_ascii_digit()) => tail,
+        _ => reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_scored_against_the_expected_verdict() {
+        assert_eq!(score(&Outcome::Successful, true), Score::Correct);
+        assert_eq!(score(&Outcome::Failed, false), Score::Correct);
+        assert_eq!(score(&Outcome::Failed, true), Score::Wrong);
+        assert_eq!(score(&Outcome::Successful, false), Score::Wrong);
+        assert_eq!(score(&Outcome::Unknown("x".into()), true), Score::Unknown);
+        assert_eq!(score(&Outcome::Timeout, false), Score::Timeout);
+        assert_eq!(score(&Outcome::Crash("x".into()), false), Score::Error);
+    }
+
+    #[test]
+    fn reasons_are_counted_without_their_location() {
+        assert_eq!(without_location("/t/add-float-rup-1-same.c:18:3: unsupported: `fesetround`"), "unsupported: `fesetround`");
+        assert_eq!(without_location("unsupported: x: y"), "unsupported: x: y");
+    }
+}
