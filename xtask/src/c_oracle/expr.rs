@@ -353,7 +353,8 @@ impl<'a> ExprBuilder<'a> {
         self.values.push(Operand { text: format!("t{result}"), alt: format!("u{result}"), ty });
     }
 
-    /// `sizeof` of an expression: its type, computed by the compiler.
+    /// `sizeof` or `_Generic` of an expression: its type, as the compiler
+    /// sees it.
     fn size_of(&mut self) {
         let a = self.operand();
         let b = self.operand();
@@ -366,8 +367,15 @@ impl<'a> ExprBuilder<'a> {
                 (format!("{} {} {}", a.text, op.token(), b.text), op.result_type(a.ty, b.ty))
             }
         };
-        let bytes = ty.width().div_ceil(8);
-        self.define(IntTy::ULong, &format!("sizeof({text})"), &format!("{bytes}ull"), "");
+        if self.rng.chance(2) {
+            let bytes = ty.width().div_ceil(8);
+            self.define(IntTy::ULong, &format!("sizeof({text})"), &format!("{bytes}ull"), "");
+            return;
+        }
+        // `_Generic` tells apart types of one size (`long`, `long long`).
+        let associations: Vec<String> = IntTy::ALL.iter().enumerate().map(|(i, t)| format!("{}: {i}", t.c_name())).collect();
+        let index = IntTy::ALL.iter().position(|&t| t == ty).unwrap_or_default();
+        self.define(IntTy::Int, &format!("_Generic(({text}), {})", associations.join(", ")), &format!("{index}ull"), "");
     }
 }
 

@@ -153,19 +153,35 @@ const UNION_MEMBERS: [(&str, IntTy, u32); 9] = [
     ("c", IntTy::Char, 8),
 ];
 
-/// The alt statement writing the low `bytes` bytes of `value` at byte
-/// `offset` of the union's little-endian image `m`.
-fn write_bytes(offset: u32, bytes: u32, value: &str) -> String {
+/// The alt statement writing the low `bytes` bytes of `value` at bit
+/// `shift` (a C expression, a multiple of 8) of the union's little-endian
+/// image `m`.
+fn write_bytes(shift: &str, bytes: u32, value: &str) -> String {
     if bytes == 8 {
         return format!("  m = {value};\n");
     }
     let mask = (1u64 << (8 * bytes)) - 1;
-    let keep = !(mask << (8 * offset));
-    format!("  m = (m & 0x{keep:x}ull) | (({value} & 0x{mask:x}ull) << {});\n", 8 * offset)
+    format!("  m = (m & ~(0x{mask:x}ull << {shift})) | (({value} & 0x{mask:x}ull) << {shift});\n")
 }
 
-/// An 8-byte union written through members of every width, `memcpy`,
-/// `memset` and (overlapping) `memmove`, and read through another member;
+/// An element of union member `name` (`count` elements of `width` bits):
+/// its C designator and the alt expression of its bit offset. The index
+/// is a constant or, now and then, computed from an input.
+fn element(rng: &mut Rng, inputs: &[Input], name: &str, count: u32, width: u32) -> (String, String) {
+    if count == 1 {
+        return (name.to_string(), "0".into());
+    }
+    if rng.chance(3) {
+        let input = rng.below(inputs.len() as u64);
+        return (format!("{name}[in{input} & {}]", count - 1), format!("((a{input} & {}) * {width})", count - 1));
+    }
+    let index = rng.below(u64::from(count)) as u32;
+    (format!("{name}[{index}]"), (index * width).to_string())
+}
+
+/// An 8-byte union written through members of every width (at constant
+/// or input-dependent indices), `memcpy`, `memset` and (overlapping)
+/// `memmove`, and read through another member;
 /// mirrored on its little-endian image.
 pub fn union_bytes(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
     let members: Vec<String> = UNION_MEMBERS
@@ -179,19 +195,17 @@ pub fn union_bytes(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
         match rng.below(4) {
             0 => {
                 let (name, ty, count) = rng.pick(&UNION_MEMBERS);
-                let index = rng.below(u64::from(count)) as u32;
+                let (element, shift) = element(rng, inputs, name, count, ty.width());
                 let (text, alt, _) = source(rng, inputs);
-                let size = ty.width() / 8;
-                let element = if count == 1 { name.to_string() } else { format!("{name}[{index}]") };
                 let _ = writeln!(body.text, "  u.{element} = {text};");
-                body.alt.push_str(&write_bytes(index * size, size, &format!("({alt})")));
+                body.alt.push_str(&write_bytes(&shift, ty.width() / 8, &format!("({alt})")));
             }
             1 => {
                 let input = rng.below(inputs.len() as u64) as usize;
                 let size = inputs[input].ty.width().div_ceil(8);
                 let offset = rng.below(u64::from(9 - size)) as u32;
                 let _ = writeln!(body.text, "  memcpy(&u.b[{offset}], &in{input}, sizeof in{input});");
-                body.alt.push_str(&write_bytes(offset, size, &format!("a{input}")));
+                body.alt.push_str(&write_bytes(&(8 * offset).to_string(), size, &format!("a{input}")));
             }
             2 => {
                 let offset = rng.below(8) as u32;
@@ -199,23 +213,22 @@ pub fn union_bytes(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
                 let (text, alt, _) = source(rng, inputs);
                 let _ = writeln!(body.text, "  memset(&u.b[{offset}], {text}, {bytes});");
                 let repeated = (0..bytes).fold(0u64, |acc, i| acc | 1 << (8 * i));
-                body.alt.push_str(&write_bytes(offset, bytes, &format!("(({alt}) & 0xff) * 0x{repeated:x}ull")));
+                body.alt.push_str(&write_bytes(&(8 * offset).to_string(), bytes, &format!("(({alt}) & 0xff) * 0x{repeated:x}ull")));
             }
             _ => {
                 let bytes = 1 + rng.below(7) as u32;
                 let from = rng.below(u64::from(9 - bytes)) as u32;
                 let to = rng.below(u64::from(9 - bytes)) as u32;
                 let _ = writeln!(body.text, "  memmove(&u.b[{to}], &u.b[{from}], {bytes});");
-                body.alt.push_str(&write_bytes(to, bytes, &format!("(m >> {})", 8 * from)));
+                body.alt.push_str(&write_bytes(&(8 * to).to_string(), bytes, &format!("(m >> {})", 8 * from)));
             }
         }
     }
     for _ in 0..1 + rng.below(2) {
         let (name, ty, count) = rng.pick(&UNION_MEMBERS);
-        let index = rng.below(u64::from(count)) as u32;
-        let element = if count == 1 { name.to_string() } else { format!("{name}[{index}]") };
+        let (element, shift) = element(rng, inputs, name, count, ty.width());
         fold(&mut body.text, "r", &format!("u.{element}"));
-        fold(&mut body.alt, "alt", &alt_convert(ty, &format!("(m >> {})", index * ty.width())));
+        fold(&mut body.alt, "alt", &alt_convert(ty, &format!("(m >> {shift})")));
     }
     true
 }
@@ -440,6 +453,11 @@ pub fn layout(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
         fold(&mut body.text, "r", &format!("offsetof(struct shape, m{member})"));
         fold(&mut body.text, "r", &format!("(char *)&s.m{index} - (char *)&s"));
         fold(&mut body.text, "r", &format!("bytes[offsetof(struct shape, m{index})]"));
+    }
+    if !packed.is_empty() {
+        // A pointer to an element of a packed array may be misaligned, and
+        // dereferencing it is undefined.
+        arrays.clear();
     }
     for (index, length) in arrays {
         let input = rng.below(inputs.len() as u64);
