@@ -8,7 +8,8 @@
 //! `sizeof`), bit-fields, unions and `memcpy`/`memmove`/`memset`,
 //! `__builtin_*` bit operations, overflow builtins, `switch` with
 //! fall-through, struct layout and pointer arithmetic, short-circuit
-//! evaluation, compound literals and enums.
+//! evaluation, compound literals and enums, calls passing and returning
+//! structs.
 //!
 //! gcc compiles every case into one batch program and runs it natively.
 //! Each case then becomes verification tasks:
@@ -40,9 +41,12 @@ use types::{canonical, typed_constant, IntTy};
 
 /// The statements of a case: `text` sets `r`, `alt` (when the class has a
 /// second way) sets `alt`. Both run in the body of one function whose
-/// parameters are `in0`, `in1`, ...
+/// parameters are `in0`, `in1`, ... `top` holds declarations before that
+/// function; `@` in `top` and `text` stands for the function's name, so
+/// that the batch program's cases do not clash.
 #[derive(Default, Debug)]
 pub struct Body {
+    pub top: String,
     pub text: String,
     pub alt: String,
 }
@@ -60,10 +64,11 @@ pub enum Class {
     Layout,
     Logic,
     Literal,
+    Call,
 }
 
 impl Class {
-    pub const ALL: [Class; 10] = [
+    pub const ALL: [Class; 11] = [
         Class::Expr,
         Class::BitField,
         Class::BitFieldLayout,
@@ -74,6 +79,7 @@ impl Class {
         Class::Layout,
         Class::Logic,
         Class::Literal,
+        Class::Call,
     ];
 
     pub fn name(self) -> &'static str {
@@ -88,6 +94,7 @@ impl Class {
             Class::Layout => "layout",
             Class::Logic => "logic",
             Class::Literal => "literal",
+            Class::Call => "call",
         }
     }
 }
@@ -206,6 +213,7 @@ pub fn generate_case(rng: &mut Rng, class: Class) -> Case {
         Class::Layout => shapes::layout(rng, &inputs, &mut body),
         Class::Logic => shapes::short_circuit(rng, &inputs, &mut body),
         Class::Literal => shapes::compound_literals(rng, &inputs, &mut body),
+        Class::Call => shapes::calls(rng, &inputs, &mut body),
     };
     let window = two_ways.then(|| window_around(rng, &inputs));
     let flip_bit = if rng.chance(2) { rng.below(8) } else { rng.below(64) } as u32;
@@ -225,9 +233,10 @@ pub fn function_text(case: &Case, name: &str) -> String {
     let mut params: Vec<String> = case.inputs.iter().enumerate().map(|(i, input)| format!("{} in{i}", input.ty.c_name())).collect();
     params.push("unsigned long long out[2]".into());
     format!(
-        "static void {name}({}) {{\n  unsigned long long r = 0, alt = 0;\n{}{}  out[0] = r;\n  out[1] = alt;\n}}\n",
+        "{}static void {name}({}) {{\n  unsigned long long r = 0, alt = 0;\n{}{}  out[0] = r;\n  out[1] = alt;\n}}\n",
+        case.body.top.replace('@', name),
         params.join(", "),
-        case.body.text,
+        case.body.text.replace('@', name),
         case.body.alt
     )
 }

@@ -8,7 +8,7 @@
 //! gcc's layout choices (or whose second way would need wider arithmetic
 //! than C has) are checked against the native result only.
 
-use super::types::{alt_convert, typed_constant, IntTy};
+use super::types::{alt_convert, canonical, typed_constant, IntTy};
 use super::{edge_value, Body, Input};
 use crate::oracle::Rng;
 use std::fmt::Write as _;
@@ -300,7 +300,8 @@ pub fn bit_builtins(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
 }
 
 /// `__builtin_{add,sub,mul}_overflow` on operands and results of mixed
-/// types: the wrapped result and the flag, against gcc only.
+/// types, and the typed forms (`__builtin_umulll_overflow`): the wrapped
+/// result and the flag, against gcc only.
 pub fn overflow_builtins(rng: &mut Rng, inputs: &mut [Input], body: &mut Body) -> bool {
     for input in inputs.iter_mut().filter(|i| i.ty == IntTy::Bool) {
         // gcc refuses `_Bool` operands of the overflow builtins.
@@ -319,42 +320,82 @@ pub fn overflow_builtins(rng: &mut Rng, inputs: &mut [Input], body: &mut Body) -
             }
         };
         let (x, y) = (pick(rng), pick(rng));
-        let _ = writeln!(body.text, "  {} o{step};\n  int flag{step} = __builtin_{op}_overflow({x}, {y}, &o{step});", result.c_name());
+        if rng.chance(2) {
+            // The typed forms: `__builtin_saddl_overflow(long, long, long *)`.
+            let (sign, suffix, result) = rng.pick(&[("s", "", IntTy::Int), ("s", "l", IntTy::Long), ("s", "ll", IntTy::LLong), ("u", "", IntTy::UInt), ("u", "l", IntTy::ULong), ("u", "ll", IntTy::ULLong)]);
+            let _ = writeln!(body.text, "  {} o{step};\n  int flag{step} = __builtin_{sign}{op}{suffix}_overflow({x}, {y}, &o{step});", result.c_name());
+        } else {
+            let _ = writeln!(body.text, "  {} o{step};\n  int flag{step} = __builtin_{op}_overflow({x}, {y}, &o{step});", result.c_name());
+        }
         fold(&mut body.text, "r", &format!("(unsigned long long)o{step} ^ ((unsigned long long)flag{step} << 40)"));
     }
     false
 }
 
-/// A `switch` on a small signed selector with fall-through, `default`
-/// anywhere and GNU case ranges, mirrored by an `if` chain that runs, for
-/// each selector value, the statements from its label to the next
-/// `break`.
+/// A case label: `default`, a range of the small selector (one value or
+/// a GNU `a ... b`), or a constant of any type for the typed selector,
+/// with its canonical value after conversion to the promoted selector.
+#[derive(Clone, PartialEq)]
+enum Label {
+    Default,
+    Range(i64, i64),
+    Constant(String, u64),
+}
+
+/// A `switch` with fall-through and `default` anywhere, mirrored by an
+/// `if` chain that runs, for each selector value, the statements from its
+/// label to the next `break`. The selector is either small
+/// (`(int)(in0 & 7) - 3`, labels and GNU case ranges in -3..4) or `in0`
+/// itself, of any type, with labels of any type that C converts to the
+/// promoted selector type (`case (unsigned char)255:` under a `long`
+/// selector, `case -1:` under an `unsigned` one).
 pub fn switch_fall_through(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
     alt_inputs(inputs, body);
     let last = inputs.len() - 1;
+    let typed = rng.chance(2);
+    let selector_ty = inputs[0].ty.promoted();
     let mut free: Vec<i64> = (-3..=4).collect();
-    // Arms: (labels, statement, ends with break); labels `None` = default.
-    let mut arms: Vec<(Vec<Option<(i64, i64)>>, String, bool)> = Vec::new();
+    let mut used: Vec<u64> = Vec::new();
+    let mut next_label = |rng: &mut Rng| -> Option<Label> {
+        if typed {
+            let (text, value) = if rng.chance(2) {
+                (typed_constant(inputs[0].ty, inputs[0].value), inputs[0].value)
+            } else {
+                let ty = rng.pick(&IntTy::ALL);
+                let value = edge_value(rng, ty);
+                (typed_constant(ty, value), value)
+            };
+            let converted = canonical(selector_ty, value);
+            return (!used.contains(&converted)).then(|| {
+                used.push(converted);
+                Label::Constant(text, converted)
+            });
+        }
+        if free.is_empty() {
+            return None;
+        }
+        let start = free.remove(rng.below(free.len() as u64) as usize);
+        if rng.chance(4) && free.contains(&(start + 1)) {
+            free.retain(|&v| v != start + 1);
+            return Some(Label::Range(start, start + 1));
+        }
+        Some(Label::Range(start, start))
+    };
+    // Arms: labels, statement, whether a `break` ends it.
+    let mut arms: Vec<(Vec<Label>, String, bool)> = Vec::new();
     let mut has_default = false;
     for _ in 0..2 + rng.below(4) {
         let mut labels = Vec::new();
         for _ in 0..1 + rng.below(2) {
             if !has_default && rng.chance(5) {
                 has_default = true;
-                labels.push(None);
-            } else if !free.is_empty() {
-                let start = free.remove(rng.below(free.len() as u64) as usize);
-                let end = if rng.chance(4) && free.contains(&(start + 1)) {
-                    free.retain(|&v| v != start + 1);
-                    start + 1
-                } else {
-                    start
-                };
-                labels.push(Some((start, end)));
+                labels.push(Label::Default);
+            } else if let Some(label) = next_label(rng) {
+                labels.push(label);
             }
         }
         if labels.is_empty() {
-            break;
+            continue;
         }
         let constant = rng.next() >> rng.below(64);
         let statement = match rng.below(5) {
@@ -366,18 +407,16 @@ pub fn switch_fall_through(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> 
         };
         arms.push((labels, statement, rng.chance(2)));
     }
-    let _ = writeln!(body.text, "  {{ unsigned long long acc = (unsigned long long)in{last};\n  switch ((int)(in0 & 7) - 3) {{");
+    let selector = if typed { "in0".to_string() } else { "(int)(in0 & 7) - 3".to_string() };
+    let _ = writeln!(body.text, "  {{ unsigned long long acc = (unsigned long long)in{last};\n  switch ({selector}) {{");
     for (labels, statement, breaks) in &arms {
         for label in labels {
-            match label {
-                None => body.text.push_str("  default:\n"),
-                Some((start, end)) if start == end => {
-                    let _ = writeln!(body.text, "  case {start}:");
-                }
-                Some((start, end)) => {
-                    let _ = writeln!(body.text, "  case {start} ... {end}:");
-                }
-            }
+            let _ = match label {
+                Label::Default => writeln!(body.text, "  default:"),
+                Label::Range(start, end) if start == end => writeln!(body.text, "  case {start}:"),
+                Label::Range(start, end) => writeln!(body.text, "  case {start} ... {end}:"),
+                Label::Constant(text, _) => writeln!(body.text, "  case {text}:"),
+            };
         }
         let _ = writeln!(body.text, "    {statement}{}", if *breaks { " break;" } else { "" });
     }
@@ -393,14 +432,20 @@ pub fn switch_fall_through(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> 
         }
         text
     };
-    let _ = writeln!(body.alt, "  {{ unsigned long long acc = a{last};\n  long long selector = (long long)(a0 & 7) - 3;");
+    let alt_selector = if typed { alt_convert(selector_ty, "a0") } else { "(unsigned long long)((long long)(a0 & 7) - 3)".to_string() };
+    let _ = writeln!(body.alt, "  {{ unsigned long long acc = a{last};\n  unsigned long long selector = {alt_selector};");
     let mut chain = Vec::new();
     for (position, (labels, _, _)) in arms.iter().enumerate() {
-        for &(start, end) in labels.iter().flatten() {
-            chain.push(format!("if (selector >= {start} && selector <= {end}) {{{} }}", run_from(position)));
+        for label in labels {
+            let test = match label {
+                Label::Default => continue,
+                Label::Range(start, end) => format!("(long long)selector >= {start} && (long long)selector <= {end}"),
+                Label::Constant(_, value) => format!("selector == 0x{value:x}ull"),
+            };
+            chain.push(format!("if ({test}) {{{} }}", run_from(position)));
         }
     }
-    let default = arms.iter().position(|(labels, _, _)| labels.contains(&None)).map(|p| format!(" {{{} }}", run_from(p)));
+    let default = arms.iter().position(|(labels, _, _)| labels.contains(&Label::Default)).map(|p| format!(" {{{} }}", run_from(p)));
     let otherwise = match (chain.is_empty(), default) {
         (true, Some(default)) => default,
         (false, Some(default)) => format!(" else{default}"),
@@ -408,6 +453,48 @@ pub fn switch_fall_through(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> 
     };
     let _ = writeln!(body.alt, "  {}{otherwise}", chain.join(" else "));
     body.alt.push_str("  alt = acc; }\n");
+    true
+}
+
+/// Helper functions and a struct returned, copied and passed by value:
+/// implicit conversions of arguments and return values, a callee's
+/// changes to its copy not seen by the caller, struct assignment, a
+/// bit-field in the copied struct; mirrored by conversions.
+pub fn calls(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
+    alt_inputs(inputs, body);
+    let (first, second) = (rng.pick(&IntTy::ALL), rng.pick(&IntTy::ALL));
+    let (parameter, returned) = (rng.pick(&IntTy::ALL), rng.pick(&IntTy::ALL));
+    let (t1, t2, p, ret) = (first.c_name(), second.c_name(), parameter.c_name(), returned.c_name());
+    body.top = format!(
+        "struct pair_@ {{ {t1} a; {t2} b[2]; unsigned c : 3; }};\n\
+         static {ret} @_convert({p} x) {{ return x; }}\n\
+         static struct pair_@ @_make({t1} a, {t2} b) {{ struct pair_@ p = {{ a, {{ b, ({t2})~b }}, 5 }}; return p; }}\n\
+         static unsigned long long @_sum(struct pair_@ p) {{ p.c = p.c + 1; return (unsigned long long)p.a + p.b[0] + p.b[1] + p.c; }}\n"
+    );
+    let count = inputs.len() as u64;
+    let (x, y, z) = (rng.below(count), rng.below(count), rng.below(count));
+    let (replacement, replacement_alt, _) = source(rng, inputs);
+    let _ = writeln!(
+        body.text,
+        "  struct pair_@ p = @_make(in{x}, in{y});\n  struct pair_@ q = p, *pointer = &q;\n  q.b[1] = {replacement};\n  pointer->c = 9;\n  unsigned long long sum = @_sum(q);"
+    );
+    for value in ["p.a", "p.b[0]", "p.b[1]", "p.c", "q.b[1]", "q.c", "sum", "(*pointer).a"] {
+        fold(&mut body.text, "r", value);
+    }
+    fold(&mut body.text, "r", &format!("@_convert(in{z})"));
+    let b = alt_convert(second, &format!("a{y}"));
+    let _ = writeln!(
+        body.alt,
+        "  unsigned long long pa = {}, pb0 = {b}, pb1 = {}, qb1 = {};",
+        alt_convert(first, &format!("a{x}")),
+        alt_convert(second, &format!("(~{})", alt_convert(second.promoted(), "pb0"))),
+        alt_convert(second, &format!("({replacement_alt})"))
+    );
+    let _ = writeln!(body.alt, "  unsigned long long sum_alt = pa + pb0 + qb1 + 2;");
+    for value in ["pa", "pb0", "pb1", "5", "qb1", "1", "sum_alt", "pa"] {
+        fold(&mut body.alt, "alt", value);
+    }
+    fold(&mut body.alt, "alt", &alt_convert(returned, &format!("({})", alt_convert(parameter, &format!("a{z}")))));
     true
 }
 
