@@ -8,202 +8,120 @@
    rounding is returned as it is (a signalling NaN is not quietened). The
    exponent functions (frexp, ldexp, scalbn, ilogb, logb, modf, nextafter,
    nexttoward) read and write the exponent bits; complex.h's creal, cimag
-   and conj take the parts of a complex value. */
+   and conj take the parts of a complex value.
 
-double trunc(double x);
-double round(double x);
-double rint(double x);
-float truncf(float x);
-float roundf(float x);
-float rintf(float x);
-long double truncl(long double x);
-long double roundl(long double x);
-long double rintl(long double x);
+   A function whose definition is the same for several types is written
+   once, in a generic block that stands once for each type it names, with
+   each placeholder replaced by the type's parameter (T the type, F the
+   suffix of its names, C of its constants; crates/models/src/generic.rs
+   lists them all). */
+
+/*@ for float, double, long double */
+$T trunc$F($T x);
+$T round$F($T x);
+$T rint$F($T x);
+$T scalbn$F($T x, int n);
+int ilogb$F($T x);
+$T nextafter$F($T x, $T y);
+/*@ end */
 long double fmodl(long double x, long double y);
 long double remainderl(long double x, long double y);
 
-double
-fabs(double x)
+/* The sign and class functions, by GCC's type-generic built-ins (exact:
+   comparisons, sign tests and sign flips only), and glibc's entry points
+   for them. The classification returns glibc's FP_NAN, FP_INFINITE,
+   FP_ZERO, FP_SUBNORMAL, FP_NORMAL (0 to 4); isinf returns 1 for +infinity,
+   -1 for -infinity, else 0 (glibc's convention). */
+
+/*@ for float, double, long double */
+$T
+fabs$F($T x)
 {
-    union { double value; unsigned long long bits; } v;
-    v.value = x;
-    v.bits &= 0x7fffffffffffffffULL;
-    return v.value;
+    return __builtin_fabs$F(x);
 }
 
-float
-fabsf(float x)
+$T
+copysign$F($T x, $T y)
 {
-    union { float value; unsigned int bits; } v;
-    v.value = x;
-    v.bits &= 0x7fffffffU;
-    return v.value;
-}
-
-double
-copysign(double x, double y)
-{
-    union { double value; unsigned long long bits; } vx, vy;
-    vx.value = x;
-    vy.value = y;
-    vx.bits = (vx.bits & 0x7fffffffffffffffULL) | (vy.bits & 0x8000000000000000ULL);
-    return vx.value;
-}
-
-float
-copysignf(float x, float y)
-{
-    union { float value; unsigned int bits; } vx, vy;
-    vx.value = x;
-    vy.value = y;
-    vx.bits = (vx.bits & 0x7fffffffU) | (vy.bits & 0x80000000U);
-    return vx.value;
+    return __builtin_copysign$F(x, y);
 }
 
 int
-__signbit(double x)
-{
-    union { double value; unsigned long long bits; } v;
-    v.value = x;
-    return (int)(v.bits >> 63);
-}
-
-int
-__signbitf(float x)
-{
-    union { float value; unsigned int bits; } v;
-    v.value = x;
-    return (int)(v.bits >> 31);
-}
-
-int
-__isnan(double x)
-{
-    return x != x;
-}
-
-int
-__isnanf(float x)
-{
-    return x != x;
-}
-
-/* 1 for +infinity, -1 for -infinity, else 0 (glibc's convention). */
-int
-__isinf(double x)
-{
-    union { double value; unsigned long long bits; } v;
-    v.value = x;
-    if ((v.bits & 0x7fffffffffffffffULL) != 0x7ff0000000000000ULL)
-        return 0;
-    return v.bits >> 63 ? -1 : 1;
-}
-
-int
-__finite(double x)
-{
-    union { double value; unsigned long long bits; } v;
-    v.value = x;
-    return (v.bits & 0x7ff0000000000000ULL) != 0x7ff0000000000000ULL;
-}
-
-/* glibc's classification entry points for every float type, through GCC's
-   type-generic built-ins (exact: comparisons and sign tests only). glibc's
-   FP_NAN, FP_INFINITE, FP_ZERO, FP_SUBNORMAL, FP_NORMAL are 0 to 4. */
-
-int
-__fpclassify(double x)
-{
-    return __builtin_fpclassify(0, 1, 4, 3, 2, x);
-}
-
-int
-__fpclassifyf(float x)
-{
-    return __builtin_fpclassify(0, 1, 4, 3, 2, x);
-}
-
-int
-__fpclassifyl(long double x)
-{
-    return __builtin_fpclassify(0, 1, 4, 3, 2, x);
-}
-
-int
-__signbitl(long double x)
+__signbit$F($T x)
 {
     return __builtin_signbit(x) != 0;
 }
 
 int
-__isnanl(long double x)
+__isnan$F($T x)
 {
     return __builtin_isnan(x);
 }
 
 int
-__isinff(float x)
+__isinf$F($T x)
 {
     return __builtin_isinf_sign(x);
 }
 
 int
-__isinfl(long double x)
+__finite$F($T x)
+{
+    return __builtin_isfinite(x);
+}
+
+int
+__fpclassify$F($T x)
+{
+    return __builtin_fpclassify(0, 1, 4, 3, 2, x);
+}
+
+int
+isnan$F($T x)
+{
+    return __builtin_isnan(x);
+}
+
+int
+isinf$F($T x)
 {
     return __builtin_isinf_sign(x);
 }
 
 int
-__finitef(float x)
-{
-    return __builtin_isfinite(x);
-}
-
-int
-__finitel(long double x)
+finite$F($T x)
 {
     return __builtin_isfinite(x);
 }
 
 long
-lrint(double x)
+lrint$F($T x)
 {
-    return (long)rint(x);
+    return (long)rint$F(x);
 }
 
 long long
-llrint(double x)
+llrint$F($T x)
 {
-    return (long long)rint(x);
+    return (long long)rint$F(x);
 }
 
 long
-lround(double x)
+lround$F($T x)
 {
-    return (long)round(x);
+    return (long)round$F(x);
 }
 
 long long
-llround(double x)
+llround$F($T x)
 {
-    return (long long)round(x);
+    return (long long)round$F(x);
 }
 
-/* IEEE minNum/maxNum: a NaN operand gives the other one; of equal
-   operands (-0 and +0) the second, as glibc's minsd/maxsd code on x86-64
-   does. */
-double
-fmin(double x, double y)
-{
-    if (__builtin_isless(x, y))
-        return x;
-    if (__builtin_isgreaterequal(x, y))
-        return y;
-    return __builtin_isnan(y) ? x : y;
-}
-
-double
-fmax(double x, double y)
+/* IEEE maxNum: a NaN operand gives the other one; of equal operands (-0
+   and +0) the second, as glibc's code on x86-64 does. */
+$T
+fmax$F($T x, $T y)
 {
     if (__builtin_isgreater(x, y))
         return x;
@@ -212,43 +130,20 @@ fmax(double x, double y)
     return __builtin_isnan(y) ? x : y;
 }
 
-double
-fdim(double x, double y)
+$T
+fdim$F($T x, $T y)
 {
     if (__builtin_islessequal(x, y))
-        return 0.0;
+        return 0.0$C;
     return x - y;
 }
+/*@ end */
 
-long
-lrintf(float x)
-{
-    return (long)rintf(x);
-}
-
-long long
-llrintf(float x)
-{
-    return (long long)rintf(x);
-}
-
-long
-lroundf(float x)
-{
-    return (long)roundf(x);
-}
-
-long long
-llroundf(float x)
-{
-    return (long long)roundf(x);
-}
-
-/* IEEE minNum/maxNum: a NaN operand gives the other one; of equal
-   operands (-0 and +0) the second, as glibc's minsd/maxsd code on x86-64
-   does. */
-float
-fminf(float x, float y)
+/* IEEE minNum: a NaN operand gives the other one; of equal operands (-0
+   and +0) the second, as glibc's minsd code on x86-64 does. */
+/*@ for float, double */
+$T
+fmin$F($T x, $T y)
 {
     if (__builtin_isless(x, y))
         return x;
@@ -256,78 +151,7 @@ fminf(float x, float y)
         return y;
     return __builtin_isnan(y) ? x : y;
 }
-
-float
-fmaxf(float x, float y)
-{
-    if (__builtin_isgreater(x, y))
-        return x;
-    if (__builtin_islessequal(x, y))
-        return y;
-    return __builtin_isnan(y) ? x : y;
-}
-
-float
-fdimf(float x, float y)
-{
-    if (__builtin_islessequal(x, y))
-        return 0.0f;
-    return x - y;
-}
-
-int
-isnan(double x)
-{
-    return __builtin_isnan(x);
-}
-
-int
-isinf(double x)
-{
-    return __builtin_isinf_sign(x);
-}
-
-int
-finite(double x)
-{
-    return __builtin_isfinite(x);
-}
-
-int
-isnanf(float x)
-{
-    return __builtin_isnan(x);
-}
-
-int
-isinff(float x)
-{
-    return __builtin_isinf_sign(x);
-}
-
-int
-finitef(float x)
-{
-    return __builtin_isfinite(x);
-}
-
-int
-isnanl(long double x)
-{
-    return __builtin_isnan(x);
-}
-
-int
-isinfl(long double x)
-{
-    return __builtin_isinf_sign(x);
-}
-
-int
-finitel(long double x)
-{
-    return __builtin_isfinite(x);
-}
+/*@ end */
 
 /* Binary exponents and scaling. A subnormal operand is first scaled by an
    exact power of two into the normal range. Scaling follows musl's scalbn:
@@ -336,239 +160,86 @@ finitel(long double x)
    mode. Infinities and NaN keep their value; glibc's exponent for them and
    for zero is 0. */
 
-double
-frexp(double x, int *e)
+/*@ for float, double */
+$T
+frexp$F($T x, int *e)
 {
-    union { double value; unsigned long long bits; } v;
+    union { $T value; $BITS bits; } v;
     int exponent;
     v.value = x;
-    exponent = (int)(v.bits >> 52) & 0x7ff;
-    if (exponent == 0x7ff || x == 0.0) {
+    exponent = (int)(v.bits >> $FRAC) & $EXP_MASK;
+    if (exponent == $EXP_MASK || x == 0.0$C) {
         *e = 0;
         return x;
     }
     if (exponent == 0) {
-        v.value = x * 0x1p64;
-        exponent = ((int)(v.bits >> 52) & 0x7ff) - 64;
+        v.value = x * 0x1p$WIDTH$C;
+        exponent = ((int)(v.bits >> $FRAC) & $EXP_MASK) - $WIDTH;
     }
-    *e = exponent - 1022;
-    v.bits = (v.bits & 0x800fffffffffffffULL) | 0x3fe0000000000000ULL;
+    *e = exponent - $EMIN;
+    /* The exponent of 0.5: EMAX - 1 biased. */
+    v.bits = (v.bits & ~(($BITS)$EXP_MASK << $FRAC)) | ($BITS)($EMAX - 1) << $FRAC;
     return v.value;
 }
 
-float
-frexpf(float x, int *e)
+$T
+scalbn$F($T x, int n)
 {
-    union { float value; unsigned int bits; } v;
-    int exponent;
-    v.value = x;
-    exponent = (int)(v.bits >> 23) & 0xff;
-    if (exponent == 0xff || x == 0.0f) {
-        *e = 0;
-        return x;
-    }
-    if (exponent == 0) {
-        v.value = x * 0x1p32f;
-        exponent = ((int)(v.bits >> 23) & 0xff) - 32;
-    }
-    *e = exponent - 126;
-    v.bits = (v.bits & 0x807fffffU) | 0x3f000000U;
-    return v.value;
-}
-
-double
-scalbn(double x, int n)
-{
-    union { double value; unsigned long long bits; } factor;
-    double y = x;
-    if (n > 1023) {
-        y *= 0x1p1023;
-        n -= 1023;
-        if (n > 1023) {
-            y *= 0x1p1023;
-            n -= 1023;
-            if (n > 1023)
-                n = 1023;
+    union { $T value; $BITS bits; } factor;
+    $T y = x;
+    if (n > $EMAX) {
+        y *= 0x1p$EMAX$C;
+        n -= $EMAX;
+        if (n > $EMAX) {
+            y *= 0x1p$EMAX$C;
+            n -= $EMAX;
+            if (n > $EMAX)
+                n = $EMAX;
         }
-    } else if (n < -1022) {
-        /* The remaining n ends below -53, so that a subnormal y is not
-           rounded twice. */
-        y *= 0x1p-1022 * 0x1p53;
-        n += 1022 - 53;
-        if (n < -1022) {
-            y *= 0x1p-1022 * 0x1p53;
-            n += 1022 - 53;
-            if (n < -1022)
-                n = -1022;
+    } else if (n < -$EMIN) {
+        /* The remaining n ends below -EMIN - MANT, so that a subnormal y
+           is not rounded twice. */
+        y *= 0x1p-$EMIN$C * 0x1p$MANT$C;
+        n += $EMIN - $MANT;
+        if (n < -$EMIN) {
+            y *= 0x1p-$EMIN$C * 0x1p$MANT$C;
+            n += $EMIN - $MANT;
+            if (n < -$EMIN)
+                n = -$EMIN;
         }
     }
-    factor.bits = (unsigned long long)(0x3ff + n) << 52;
+    factor.bits = ($BITS)($EMAX + n) << $FRAC;
     return y * factor.value;
-}
-
-float
-scalbnf(float x, int n)
-{
-    union { float value; unsigned int bits; } factor;
-    float y = x;
-    if (n > 127) {
-        y *= 0x1p127f;
-        n -= 127;
-        if (n > 127) {
-            y *= 0x1p127f;
-            n -= 127;
-            if (n > 127)
-                n = 127;
-        }
-    } else if (n < -126) {
-        y *= 0x1p-126f * 0x1p24f;
-        n += 126 - 24;
-        if (n < -126) {
-            y *= 0x1p-126f * 0x1p24f;
-            n += 126 - 24;
-            if (n < -126)
-                n = -126;
-        }
-    }
-    factor.bits = (unsigned int)(0x7f + n) << 23;
-    return y * factor.value;
-}
-
-double
-ldexp(double x, int n)
-{
-    return scalbn(x, n);
-}
-
-float
-ldexpf(float x, int n)
-{
-    return scalbnf(x, n);
-}
-
-/* Exponents beyond int's range scale as far as the int extremes do. */
-double
-scalbln(double x, long n)
-{
-    if (n > 2147483647L)
-        n = 2147483647L;
-    if (n < -2147483647L - 1)
-        n = -2147483647L - 1;
-    return scalbn(x, (int)n);
-}
-
-float
-scalblnf(float x, long n)
-{
-    if (n > 2147483647L)
-        n = 2147483647L;
-    if (n < -2147483647L - 1)
-        n = -2147483647L - 1;
-    return scalbnf(x, (int)n);
 }
 
 /* glibc on x86: FP_ILOGB0 and FP_ILOGBNAN are INT_MIN, infinity gives
    INT_MAX. */
 int
-ilogb(double x)
+ilogb$F($T x)
 {
-    union { double value; unsigned long long bits; } v;
+    union { $T value; $BITS bits; } v;
     int exponent;
     v.value = x;
-    exponent = (int)(v.bits >> 52) & 0x7ff;
-    if (exponent == 0x7ff)
-        return (v.bits << 12) != 0 ? -2147483647 - 1 : 2147483647;
-    if (x == 0.0)
+    exponent = (int)(v.bits >> $FRAC) & $EXP_MASK;
+    if (exponent == $EXP_MASK)
+        return (v.bits << ($WIDTH - $FRAC)) != 0 ? -2147483647 - 1 : 2147483647;
+    if (x == 0.0$C)
         return -2147483647 - 1;
     if (exponent == 0) {
-        v.value = x * 0x1p64;
-        return ((int)(v.bits >> 52) & 0x7ff) - 1023 - 64;
+        v.value = x * 0x1p$WIDTH$C;
+        return ((int)(v.bits >> $FRAC) & $EXP_MASK) - $EMAX - $WIDTH;
     }
-    return exponent - 1023;
-}
-
-int
-ilogbf(float x)
-{
-    union { float value; unsigned int bits; } v;
-    int exponent;
-    v.value = x;
-    exponent = (int)(v.bits >> 23) & 0xff;
-    if (exponent == 0xff)
-        return (v.bits << 9) != 0 ? -2147483647 - 1 : 2147483647;
-    if (x == 0.0f)
-        return -2147483647 - 1;
-    if (exponent == 0) {
-        v.value = x * 0x1p32f;
-        return ((int)(v.bits >> 23) & 0xff) - 127 - 32;
-    }
-    return exponent - 127;
-}
-
-double
-logb(double x)
-{
-    if (x != x)
-        return x;
-    if (x == 0.0)
-        return -__builtin_inf();
-    if (__builtin_isinf(x))
-        return __builtin_inf();
-    return (double)ilogb(x);
-}
-
-float
-logbf(float x)
-{
-    if (x != x)
-        return x;
-    if (x == 0.0f)
-        return -__builtin_inff();
-    if (__builtin_isinf(x))
-        return __builtin_inff();
-    return (float)ilogbf(x);
-}
-
-/* The fraction x - trunc(x) is exact; its sign is x's (also for an
-   integral x in downward rounding, where x - x is -0). */
-double
-modf(double x, double *integral)
-{
-    double t;
-    if (x != x) {
-        *integral = x;
-        return x;
-    }
-    t = trunc(x);
-    *integral = t;
-    if (__builtin_isinf(x))
-        return __builtin_copysign(0.0, x);
-    return __builtin_copysign(x - t, x);
-}
-
-float
-modff(float x, float *integral)
-{
-    float t;
-    if (x != x) {
-        *integral = x;
-        return x;
-    }
-    t = truncf(x);
-    *integral = t;
-    if (__builtin_isinf(x))
-        return __builtin_copysignf(0.0f, x);
-    return __builtin_copysignf(x - t, x);
+    return exponent - $EMAX;
 }
 
 /* One step of the bit pattern: up in magnitude when moving away from
    zero, down when moving towards it; from a zero to the smallest
    subnormal with y's sign; equal operands give y (so -0 towards +0 is
    +0). */
-double
-nextafter(double x, double y)
+$T
+nextafter$F($T x, $T y)
 {
-    union { double value; unsigned long long bits; } v, w;
+    union { $T value; $BITS bits; } v, w;
     if (x != x)
         return x;
     if (y != y)
@@ -576,62 +247,78 @@ nextafter(double x, double y)
     if (x == y)
         return y;
     v.value = x;
-    if (x == 0.0) {
+    if (x == 0.0$C) {
         w.value = y;
-        v.bits = (w.bits & 0x8000000000000000ULL) | 1ULL;
+        v.bits = (w.bits & 1$U << ($WIDTH - 1)) | 1$U;
         return v.value;
     }
-    if ((x < y) == (x > 0.0))
-        v.bits += 1ULL;
+    if ((x < y) == (x > 0.0$C))
+        v.bits += 1$U;
     else
-        v.bits -= 1ULL;
-    return v.value;
-}
-
-float
-nextafterf(float x, float y)
-{
-    union { float value; unsigned int bits; } v, w;
-    if (x != x)
-        return x;
-    if (y != y)
-        return y;
-    if (x == y)
-        return y;
-    v.value = x;
-    if (x == 0.0f) {
-        w.value = y;
-        v.bits = (w.bits & 0x80000000U) | 1U;
-        return v.value;
-    }
-    if ((x < y) == (x > 0.0f))
-        v.bits += 1U;
-    else
-        v.bits -= 1U;
+        v.bits -= 1$U;
     return v.value;
 }
 
 /* nexttoward: the direction comes from comparing in long double; equal
    operands give y converted (-0 towards +0 is +0). */
-double
-nexttoward(double x, long double y)
+$T
+nexttoward$F($T x, long double y)
 {
     if (x != x)
         return x;
     if (y != y || (long double)x == y)
-        return (double)y;
-    return nextafter(x, (long double)x < y ? __builtin_inf() : -__builtin_inf());
+        return ($T)y;
+    return nextafter$F(x, (long double)x < y ? __builtin_inf$F() : -__builtin_inf$F());
+}
+/*@ end */
+
+/*@ for float, double, long double */
+$T
+ldexp$F($T x, int n)
+{
+    return scalbn$F(x, n);
 }
 
-float
-nexttowardf(float x, long double y)
+/* Exponents beyond int's range scale as far as the int extremes do. */
+$T
+scalbln$F($T x, long n)
+{
+    if (n > 2147483647L)
+        n = 2147483647L;
+    if (n < -2147483647L - 1)
+        n = -2147483647L - 1;
+    return scalbn$F(x, (int)n);
+}
+
+$T
+logb$F($T x)
 {
     if (x != x)
         return x;
-    if (y != y || (long double)x == y)
-        return (float)y;
-    return nextafterf(x, (long double)x < y ? __builtin_inff() : -__builtin_inff());
+    if (x == 0.0$C)
+        return -__builtin_inf$F();
+    if (__builtin_isinf(x))
+        return __builtin_inf$F();
+    return ($T)ilogb$F(x);
 }
+
+/* The fraction x - trunc(x) is exact; its sign is x's (also for an
+   integral x in downward rounding, where x - x is -0). */
+$T
+modf$F($T x, $T *integral)
+{
+    $T t;
+    if (x != x) {
+        *integral = x;
+        return x;
+    }
+    t = trunc$F(x);
+    *integral = t;
+    if (__builtin_isinf(x))
+        return __builtin_copysign$F(0.0$C, x);
+    return __builtin_copysign$F(x - t, x);
+}
+/*@ end */
 
 /* x87 long double (glibc's ldbl-96 on x86): 64 significand bits with an
    explicit integer bit, stored below a 16-bit sign and exponent. The
@@ -648,44 +335,8 @@ union __tarsier_ldouble {
     } parts;
 };
 
-long double
-fabsl(long double x)
-{
-    return __builtin_fabsl(x);
-}
-
-long double
-copysignl(long double x, long double y)
-{
-    return __builtin_copysignl(x, y);
-}
-
-long
-lrintl(long double x)
-{
-    return (long)rintl(x);
-}
-
-long long
-llrintl(long double x)
-{
-    return (long long)rintl(x);
-}
-
-long
-lroundl(long double x)
-{
-    return (long)roundl(x);
-}
-
-long long
-llroundl(long double x)
-{
-    return (long long)roundl(x);
-}
-
-/* glibc's x87 code: of equal operands (-0 and +0) fminl returns the first,
-   fmaxl the second; a NaN operand gives the other one. */
+/* glibc's x87 code: of equal operands (-0 and +0) fminl returns the first
+   (fmaxl the second); a NaN operand gives the other one. */
 long double
 fminl(long double x, long double y)
 {
@@ -694,24 +345,6 @@ fminl(long double x, long double y)
     if (__builtin_isgreater(x, y))
         return y;
     return __builtin_isnan(y) ? x : y;
-}
-
-long double
-fmaxl(long double x, long double y)
-{
-    if (__builtin_isgreater(x, y))
-        return x;
-    if (__builtin_islessequal(x, y))
-        return y;
-    return __builtin_isnan(y) ? x : y;
-}
-
-long double
-fdiml(long double x, long double y)
-{
-    if (__builtin_islessequal(x, y))
-        return 0.0L;
-    return x - y;
 }
 
 long double
@@ -765,22 +398,6 @@ scalbnl(long double x, int n)
     return y * factor.value;
 }
 
-long double
-ldexpl(long double x, int n)
-{
-    return scalbnl(x, n);
-}
-
-long double
-scalblnl(long double x, long n)
-{
-    if (n > 2147483647L)
-        n = 2147483647L;
-    if (n < -2147483647L - 1)
-        n = -2147483647L - 1;
-    return scalbnl(x, (int)n);
-}
-
 int
 ilogbl(long double x)
 {
@@ -797,33 +414,6 @@ ilogbl(long double x)
         return (v.parts.sign_exponent & 0x7fff) - 16383 - 64;
     }
     return exponent - 16383;
-}
-
-long double
-logbl(long double x)
-{
-    if (x != x)
-        return x;
-    if (x == 0.0L)
-        return -__builtin_infl();
-    if (__builtin_isinf(x))
-        return __builtin_infl();
-    return (long double)ilogbl(x);
-}
-
-long double
-modfl(long double x, long double *integral)
-{
-    long double t;
-    if (x != x) {
-        *integral = x;
-        return x;
-    }
-    t = truncl(x);
-    *integral = t;
-    if (__builtin_isinf(x))
-        return __builtin_copysignl(0.0L, x);
-    return __builtin_copysignl(x - t, x);
 }
 
 /* The exponent and the 63 fraction bits read as one number: stepping it
@@ -875,7 +465,6 @@ nexttowardl(long double x, long double y)
 {
     return nextafterl(x, y);
 }
-
 /* glibc's remainder-by-parts: |x| reduced below 8|y| (fmod, exact), then
    the quotient's last three bits by exact subtractions of 4|y|, 2|y| and
    |y|, halfway cases to an even quotient; the multiples of |y| are only
@@ -922,74 +511,42 @@ remquol(long double x, long double y, int *quo)
     return __builtin_signbit(x) ? -ax : ax;
 }
 
-/* complex.h: the parts of a complex number and its conjugate. */
+/* complex.h: the parts of a complex number and its conjugate; the
+   modulus and argument by the library's hypot and atan2 (which symex and
+   the interpreter model as inexact functions). */
 
-double
-creal(double _Complex z)
+/*@ for float, double */
+$T hypot$F($T x, $T y);
+$T atan2$F($T y, $T x);
+
+$T
+creal$F($T _Complex z)
 {
     return __real__ z;
 }
 
-float
-crealf(float _Complex z)
-{
-    return __real__ z;
-}
-
-double
-cimag(double _Complex z)
+$T
+cimag$F($T _Complex z)
 {
     return __imag__ z;
 }
 
-float
-cimagf(float _Complex z)
-{
-    return __imag__ z;
-}
-
-double _Complex
-conj(double _Complex z)
+$T _Complex
+conj$F($T _Complex z)
 {
     __imag__ z = -__imag__ z;
     return z;
 }
 
-float _Complex
-conjf(float _Complex z)
+$T
+cabs$F($T _Complex z)
 {
-    __imag__ z = -__imag__ z;
-    return z;
+    return hypot$F(__real__ z, __imag__ z);
 }
 
-/* The modulus and argument, by the library's hypot and atan2 (which symex
-   and the interpreter model as inexact functions). */
-
-double hypot(double x, double y);
-float hypotf(float x, float y);
-double atan2(double y, double x);
-float atan2f(float y, float x);
-
-double
-cabs(double _Complex z)
+$T
+carg$F($T _Complex z)
 {
-    return hypot(__real__ z, __imag__ z);
+    return atan2$F(__imag__ z, __real__ z);
 }
-
-float
-cabsf(float _Complex z)
-{
-    return hypotf(__real__ z, __imag__ z);
-}
-
-double
-carg(double _Complex z)
-{
-    return atan2(__imag__ z, __real__ z);
-}
-
-float
-cargf(float _Complex z)
-{
-    return atan2f(__imag__ z, __real__ z);
-}
+/*@ end */

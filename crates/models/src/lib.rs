@@ -8,25 +8,38 @@
 //! The front end links a model only when the program calls the function
 //! and does not define it (see `cfront::library_models`).
 //!
+//! A function that is the same for several float types is written once, in
+//! a generic block that the build script instantiates per type (`generic`).
+//!
 //! `malloc`, `calloc`, `realloc`, `free`, `alloca`, `memcpy`, `memmove`,
 //! `memset`, `exit` and `abort` are not here: symex and the interpreter
 //! implement them (a C byte loop would unroll per byte).
 
 use ir::DataModel;
 
+pub mod generic;
+
+/// A model translation unit as the build script expanded it (see
+/// [`generic`]): (file name, C text).
+macro_rules! unit {
+    ($file:literal) => {
+        ($file, include_str!(concat!(env!("OUT_DIR"), "/", $file)))
+    };
+}
+
 /// (file name, C text) of every model translation unit.
 pub const UNITS: &[(&str, &str)] = &[
-    ("string.c", include_str!("../c/string.c")),
-    ("stdlib.c", include_str!("../c/stdlib.c")),
-    ("ctype.c", include_str!("../c/ctype.c")),
-    ("stdio.c", include_str!("../c/stdio.c")),
-    ("unistd.c", include_str!("../c/unistd.c")),
-    ("time.c", include_str!("../c/time.c")),
-    ("locale.c", include_str!("../c/locale.c")),
-    ("math.c", include_str!("../c/math.c")),
-    ("fenv.c", include_str!("../c/fenv.c")),
-    ("pthread.c", include_str!("../c/pthread.c")),
-    ("wchar.c", include_str!("../c/wchar.c")),
+    unit!("string.c"),
+    unit!("stdlib.c"),
+    unit!("ctype.c"),
+    unit!("stdio.c"),
+    unit!("unistd.c"),
+    unit!("time.c"),
+    unit!("locale.c"),
+    unit!("math.c"),
+    unit!("fenv.c"),
+    unit!("pthread.c"),
+    unit!("wchar.c"),
 ];
 
 /// The library types the models use, as glibc defines them for `model`.
@@ -48,6 +61,17 @@ mod tests {
                 !text.lines().any(|l| l.trim_start().starts_with('#')),
                 "{file} uses a preprocessor directive"
             );
+        }
+    }
+
+    #[test]
+    fn every_generic_block_is_expanded() {
+        for (file, text) in UNITS {
+            assert!(!text.contains('$') && !text.contains("/*@"), "{file} keeps a generic block");
+        }
+        let math = UNITS.iter().find(|(file, _)| *file == "math.c").expect("math.c").1;
+        for name in ["\nfdimf(float x", "\nfdim(double x", "\nfdiml(long double x"] {
+            assert!(math.contains(name), "math.c defines {name:?}");
         }
     }
 }
