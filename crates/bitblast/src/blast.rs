@@ -416,6 +416,12 @@ impl Blaster {
         for (other_index, other_elem) in &earlier {
             let same_index =
                 self.indices_equal(store, self.index_terms[index.0 as usize], self.index_terms[other_index.0 as usize]);
+            // Reads at indices that can never be equal (distinct constants,
+            // one base at distinct offsets) need no constraint, and building
+            // the element equality first would cost a circuit per pair.
+            if same_index == Lit::FALSE {
+                continue;
+            }
             let same_elem = words::eq(&mut self.aig, &elem, other_elem);
             let fact = self.aig.implies(same_index, same_elem);
             if fact != Lit::TRUE {
