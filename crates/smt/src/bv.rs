@@ -198,6 +198,12 @@ impl BvValue {
         0
     }
 
+    /// `k` when the value is `2^k`.
+    pub fn exact_log2(&self) -> Option<u32> {
+        let k = self.significant_bits().checked_sub(1)?;
+        (*self == BvValue::one(self.width).shl_by(k)).then_some(k)
+    }
+
     fn clear_unused_bits(&mut self) {
         let used = self.width % 64;
         if used != 0 {

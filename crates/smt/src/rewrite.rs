@@ -17,7 +17,10 @@
 //! `ZeroExtend` becomes `Concat` with zeros; subtraction of a constant
 //! becomes addition; shifts and rotations by constants become
 //! `Extract`/`Concat`; `Select` of an `Ite` of arrays becomes an `Ite` of
-//! selects (so reads reach stores, constant arrays and variables).
+//! selects (so reads reach stores, constant arrays and variables);
+//! multiplication and unsigned division by `2^k` become shifts, the
+//! remainder a slice; a bit-vector operator applied to constants and a
+//! choice (`Ite`) of constants becomes the choice of the folded results.
 
 use crate::bv::BvValue;
 use std::sync::Arc;
@@ -93,6 +96,9 @@ fn fold_constants(store: &mut TermStore, op: Op, args: &[TermId]) -> Option<Term
 
 fn simplify_by_op(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) -> Option<TermId> {
     use Op::*;
+    if let Some(lifted) = lift_over_constant_ite(store, op, args, sort) {
+        return Some(lifted);
+    }
     match op {
         Not => simplify_not(store, args[0]),
         And | Or => simplify_and_or(store, op == And, args),
@@ -139,6 +145,53 @@ fn simplify_by_op(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) ->
         FpNeg => (store.op(args[0]) == Some(FpNeg)).then(|| store.args(args[0])[0]),
         _ => None,
     }
+}
+
+/// Bit-vector operators whose application to constants folds (so that
+/// pushing them into a choice of constants builds no new operator node).
+fn folds_on_constants(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Eq | Distinct | BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem
+            | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt | BvUge
+            | BvSlt | BvSle | BvSgt | BvSge | Concat | ZeroExtend(_) | SignExtend(_)
+            | BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow
+            | BvSmulOverflow | BvSdivOverflow
+    )
+}
+
+/// `op(…, ite(c, k1, k2), …)` with every other argument constant becomes
+/// `ite(c, op(…, k1, …), op(…, k2, …))`, which folds: over a whole (small)
+/// tree of `ite`s with constant leaves, or, when the result is Boolean,
+/// over one `ite` with one constant branch (`ite(c, 3, x) = 3` is
+/// `c ∨ x = 3`). Merged values in symbolic execution (flags, return codes,
+/// offsets) are such choices of constants, and their comparisons then
+/// become the conditions themselves.
+fn lift_over_constant_ite(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) -> Option<TermId> {
+    if !folds_on_constants(op) {
+        return None;
+    }
+    let position = args.iter().position(|&a| store.op(a) == Some(Op::Ite))?;
+    let others_constant = args.iter().enumerate().all(|(i, &a)| i == position || store.const_value(a).is_some());
+    if !others_constant || store.sort(args[position]).bv_width().is_none() {
+        return None;
+    }
+    let apply = |store: &mut TermStore, leaf: TermId| {
+        let mut applied = args.to_vec();
+        applied[position] = leaf;
+        store.mk(op, &applied)
+    };
+    let is_constant = |store: &TermStore, t: TermId| store.const_value(t).is_some();
+    if let Some(lifted) = push_into_ite_tree(store, args[position], MAX_ITE_PUSH_NODES, is_constant, apply) {
+        return Some(lifted);
+    }
+    let [c, then, els] = [0, 1, 2].map(|i| store.args(args[position])[i]);
+    if !sort.is_bool() || !(is_constant(store, then) || is_constant(store, els)) {
+        return None;
+    }
+    let (then, els) = (apply(store, then), apply(store, els));
+    Some(store.ite(c, then, els))
 }
 
 /// `a` is syntactically `not b` or `b` is `not a` (Bool or bit-vector).
@@ -276,18 +329,6 @@ fn simplify_eq(store: &mut TermStore, a: TermId, b: TermId) -> Option<TermId> {
         if store.const_value(y).is_none() {
             continue;
         }
-        // ite(c, k1, k2) = k with constants: c, ¬c or false (constants are
-        // hash-consed, so equal ids are equal values).
-        if store.op(x) == Some(Op::Ite) {
-            let [c, then, els] = [0, 1, 2].map(|i| store.args(x)[i]);
-            if store.const_value(then).is_some() && store.const_value(els).is_some() {
-                return Some(match (then == y, els == y) {
-                    (true, _) => c,
-                    (false, true) => store.not(c),
-                    (false, false) => store.false_term(),
-                });
-            }
-        }
         // x + c1 = c2  ⇔  x = c2 - c1.
         let Some(c2) = store.as_bv_const(y).cloned() else {
             continue;
@@ -416,6 +457,11 @@ fn simplify_arith(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option
         let Some(c) = store.as_bv_const(y).cloned() else {
             continue;
         };
+        // x * 2^k = x << k: no multiplier circuit.
+        if let Some(k) = c.exact_log2().filter(|&k| k > 0 && op == Op::BvMul) {
+            let amount = store.bv_u64(w, u64::from(k));
+            return Some(store.mk(Op::BvShl, &[x, amount]));
+        }
         match op {
             Op::BvAdd if c.is_zero() => return Some(x),
             Op::BvMul if c.is_zero() => return Some(y),
@@ -458,7 +504,20 @@ fn simplify_division(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Opt
             _ => store.bv_const(BvValue::zero(w)),
         });
     }
-    None
+    // Unsigned division by 2^k is a shift, the remainder the low k bits:
+    // no divider circuit (array indices of halves and quarters are common).
+    let k = store.as_bv_const(b).and_then(BvValue::exact_log2)?;
+    match op {
+        Op::BvUdiv => {
+            let amount = store.bv_u64(w, u64::from(k));
+            Some(store.mk(Op::BvLshr, &[a, amount]))
+        }
+        Op::BvUrem => {
+            let low = store.extract(k - 1, 0, a);
+            Some(store.zero_extend(w - k, low))
+        }
+        _ => None,
+    }
 }
 
 fn simplify_shift(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option<TermId> {

@@ -264,6 +264,56 @@ fn simple_rules_fire() {
 }
 
 #[test]
+fn operators_lift_over_choices_of_constants() {
+    let mut s = TermStore::new();
+    let c = s.var("c", Sort::Bool);
+    let d = s.var("d", Sort::Bool);
+    let x = s.var("x", Sort::BitVec(8));
+    let k = |s: &mut TermStore, v: u64| s.bv_u64(8, v);
+    let (one, two, three) = (k(&mut s, 1), k(&mut s, 2), k(&mut s, 3));
+    let choice = s.ite(c, one, two);
+    let sum = s.bv_add(choice, three);
+    let (four, five) = (k(&mut s, 4), k(&mut s, 5));
+    assert_eq!(sum, s.ite(c, four, five), "ite(c, 1, 2) + 3 is ite(c, 4, 5)");
+    assert_eq!(s.bv_ult(choice, two), c, "ite(c, 1, 2) < 2 is c");
+    let nested = s.ite(d, choice, three);
+    let not_d = s.not(d);
+    assert_eq!(s.eq(nested, three), not_d, "a tree of constants lifts whole");
+    let wide = s.zero_extend(8, choice);
+    let wide_two = s.bv_u64(16, 2);
+    let not_c = s.not(c);
+    assert_eq!(s.eq(wide, wide_two), not_c, "extensions of choices compare as conditions");
+    let partial = s.ite(c, three, x);
+    let x_is_3 = s.eq(x, three);
+    assert_eq!(s.eq(partial, three), s.or2(c, x_is_3), "ite(c, 3, x) = 3 is c or x = 3");
+    let x_is_1 = s.eq(x, one);
+    let expected = s.and2(not_c, x_is_1);
+    assert_eq!(s.eq(partial, one), expected, "ite(c, 3, x) = 1 is not c and x = 1");
+    let not_bool = s.bv_add(partial, one);
+    assert_eq!(s.op(not_bool), Some(Op::BvAdd), "a non-Boolean result keeps its one operator");
+}
+
+#[test]
+fn powers_of_two_need_no_multiplier_or_divider() {
+    let mut s = TermStore::new();
+    let x = s.var("x", Sort::BitVec(8));
+    let four = s.bv_u64(8, 4);
+    for op in [Op::BvMul, Op::BvUdiv, Op::BvUrem] {
+        let t = s.mk(op, &[x, four]);
+        assert!(
+            crate::traverse::post_order(&s, &[t]).iter().all(|&u| !matches!(s.op(u), Some(Op::BvMul | Op::BvUdiv | Op::BvUrem))),
+            "{op:?} by 4 is a shift or slice"
+        );
+    }
+    let six = s.bv_u64(8, 6);
+    let by_six = s.mk(Op::BvUdiv, &[x, six]);
+    assert_eq!(s.op(by_six), Some(Op::BvUdiv), "6 is no power of two");
+    assert_eq!(BvValue::from_u64(8, 64).exact_log2(), Some(6));
+    assert_eq!(BvValue::from_u64(8, 0).exact_log2(), None);
+    assert_eq!(BvValue::from_u64(8, 12).exact_log2(), None);
+}
+
+#[test]
 fn extraction_rules_fire() {
     let mut s = TermStore::new();
     let x = s.var("x", Sort::BitVec(8));
