@@ -79,6 +79,10 @@ pub struct QuantifiedVar {
     /// Executed inside another quantifier's body (so terms over `var` may
     /// have that quantifier's variable free).
     pub nested: bool,
+    /// The quantifier as executed, when its body's term does not mention
+    /// `var` (the rewriter decided it for every value): the equation then
+    /// holds the body itself, and no quantified term records the execution.
+    pub decided_alone: Option<smt::Binder>,
 }
 
 /// Something symex did not model exactly.

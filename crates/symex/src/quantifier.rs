@@ -63,7 +63,7 @@ impl<'a> Symex<'a> {
         let var = self.store.var(&name, sort);
         let memory = repr::to_memory(self.program, self.store, bound.ty, var, self.loc)?;
         let nested = !self.quantifiers.is_empty();
-        self.equation.quantified_vars.push(QuantifiedVar { var, memory, loc: self.loc, nested });
+        self.equation.quantified_vars.push(QuantifiedVar { var, memory, loc: self.loc, nested, decided_alone: None });
         let scope = Scope {
             quantifier,
             frame: self.frames.len() - 1,
@@ -110,6 +110,11 @@ impl<'a> Symex<'a> {
             Quantifier::Exists => smt::Quantifier::Exists,
         };
         let quantified = self.store.quantified(kind, scope.var, holds);
+        if self.store.binder(quantified).is_none() {
+            if let Some(record) = self.equation.quantified_vars.iter_mut().rev().find(|v| v.var == scope.var) {
+                record.decided_alone = Some(smt::Binder { quantifier: kind, var: scope.var, body: holds });
+            }
+        }
         self.state = scope.saved;
         self.equation.inputs.truncate(scope.inputs);
         self.equation.steps.truncate(scope.steps);

@@ -13,7 +13,9 @@
 //! must be as undecided as the run's body was. A deciding value the oracle
 //! names is run by the interpreter like any other candidate; only "no value
 //! decides it" is taken on the oracle's word, and only when every agreeing
-//! term at the location (one per execution symex made of it) says so.
+//! term at the location (one per execution symex made of it) says so. An
+//! execution whose body's term does not mention the bound variable (the
+//! rewriter decided it) is answered from that term like any other.
 
 use super::Quantifiers;
 use crate::counterexample;
@@ -37,8 +39,8 @@ impl QuantifierOracle<'_> {
     pub fn decide(&mut self, loc: Loc, tried: &[Vec<u8>]) -> QuantifierDecision {
         let mut agreeing = 0;
         for var in self.vars.iter().filter(|v| v.loc == loc && !v.nested) {
-            let binders: Vec<Binder> =
-                self.quantifiers.abstracted.iter().map(|a| a.binder).filter(|b| b.var == var.var).collect();
+            let abstracted = self.quantifiers.abstracted.iter().map(|a| a.binder).filter(|b| b.var == var.var);
+            let binders: Vec<Binder> = abstracted.chain(var.decided_alone).collect();
             for binder in binders {
                 if !self.undecided_at(var, &binder, tried) {
                     continue;
