@@ -142,12 +142,14 @@ fn modular_residue(
     (words::mux(aig, odd_quotient, &reduced, &twice_residue), odd_quotient)
 }
 
-/// `2^exponent mod modulus` for a `sig`-bit modulus whose top bit is set,
-/// by square-and-multiply from the exponent's top bit. The top bits worth
-/// less than `sig - 1` give the start `2^top` directly, below the modulus.
+/// A `sig`-bit word congruent to `2^exponent` modulo a `sig`-bit modulus
+/// whose top bit is set, by square-and-multiply from the exponent's top
+/// bit. The top bits worth less than `sig` give the start `2^top` directly
+/// (a `sig`-bit word, not necessarily below the modulus: each reduction
+/// takes any dividend whose top `sig - 1` bits are below the modulus).
 fn power_of_two_mod(aig: &mut Aig, exponent: &[Lit], modulus: &[Lit]) -> Word {
     let sig = modulus.len();
-    let direct_bits = (usize::BITS - 1 - (sig - 1).leading_zeros()) as usize;
+    let direct_bits = (usize::BITS - 1 - sig.leading_zeros()) as usize;
     let split = exponent.len().saturating_sub(direct_bits);
     let mut power = words::shl(aig, &words::constant(1, sig), &exponent[split..]);
     for &bit in exponent[..split].iter().rev() {
