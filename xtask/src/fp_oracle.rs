@@ -6,6 +6,11 @@
 //! tasks: the native result asserted (TRUE expected) and one result bit
 //! flipped (FALSE expected). Any other definite answer is a soundness bug.
 //!
+//! The formats are float, double and x87 `long double` (`ldouble`), whose
+//! operands and results are compared by their 80 value bits (the padding
+//! bytes are not part of the value); only canonical x87 encodings are
+//! generated. Long double converts to double.
+//!
 //! What a task checks about its result:
 //! - a non-NaN float result: all of its bits;
 //! - a NaN result: only that it is a NaN (`r != r`). C (Annex F) fixes
@@ -28,85 +33,113 @@ use xtask::oracle::{fresh_dir, report_wrong, run_tarsier, score, unknown_reasons
 use xtask::process::{run_with_timeout, Ending};
 use xtask::runner::parallel_map;
 
-/// A binary floating-point format of C.
+/// A binary floating-point format of C: IEEE binary32 and binary64, and
+/// x87 extended precision (`long double` on x86-64: 80 bits, a 64-bit
+/// significand with an explicit integer bit, stored in 16 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Format {
     Float,
     Double,
+    LongDouble,
 }
 
 impl Format {
-    pub const ALL: [Format; 2] = [Format::Float, Format::Double];
+    pub const ALL: [Format; 3] = [Format::Float, Format::Double, Format::LongDouble];
 
+    /// The name on the command line and in task file names.
     fn name(self) -> &'static str {
         match self {
             Format::Float => "float",
             Format::Double => "double",
+            Format::LongDouble => "ldouble",
         }
     }
 
+    fn c_type(self) -> &'static str {
+        match self {
+            Format::Float => "float",
+            Format::Double => "double",
+            Format::LongDouble => "long double",
+        }
+    }
+
+    /// Bits of the value (x87: without the padding bytes).
     fn width(self) -> u32 {
         match self {
             Format::Float => 32,
             Format::Double => 64,
+            Format::LongDouble => 80,
         }
     }
 
+    /// Fraction bits below the integer bit (hidden or, in x87, explicit).
     fn fraction_bits(self) -> u32 {
         match self {
             Format::Float => 23,
             Format::Double => 52,
+            Format::LongDouble => 63,
+        }
+    }
+
+    /// Where the exponent field starts: above the fraction, and in x87
+    /// above the explicit integer bit too.
+    fn exponent_shift(self) -> u32 {
+        match self {
+            Format::LongDouble => 64,
+            _ => self.fraction_bits(),
         }
     }
 
     fn exponent_bias(self) -> u64 {
-        match self {
-            Format::Float => 127,
-            Format::Double => 1023,
-        }
+        self.max_exponent_field() / 2
     }
 
     fn max_exponent_field(self) -> u64 {
-        (1 << (self.width() - 1 - self.fraction_bits())) - 1
+        (1 << (self.width() - 1 - self.exponent_shift())) - 1
     }
 
-    fn bits_type(self) -> &'static str {
-        match self {
-            Format::Float => "uint32_t",
-            Format::Double => "uint64_t",
-        }
-    }
-
-    /// The suffix of the libm function for this format (`sqrtf`, `sqrt`).
+    /// The suffix of the libm function for this format (`sqrtf`, `sqrt`,
+    /// `sqrtl`).
     fn libm_suffix(self) -> &'static str {
         match self {
             Format::Float => "f",
             Format::Double => "",
+            Format::LongDouble => "l",
         }
     }
 
+    /// The format of [`Op::Convert`]'s result: float and double convert
+    /// to each other, long double to double.
     fn other(self) -> Format {
         match self {
-            Format::Float => Format::Double,
+            Format::Float | Format::LongDouble => Format::Double,
             Format::Double => Format::Float,
         }
     }
 
-    fn pattern(self, sign: bool, exponent: u64, fraction: u64) -> u64 {
-        let fraction_mask = (1u64 << self.fraction_bits()) - 1;
-        (u64::from(sign) << (self.width() - 1)) | (exponent << self.fraction_bits()) | (fraction & fraction_mask)
+    /// The encoding of the fields; x87's integer bit is set exactly when
+    /// the exponent field is nonzero (pseudo-denormals and the other
+    /// non-canonical encodings are not valid operands).
+    fn pattern(self, sign: bool, exponent: u64, fraction: u64) -> u128 {
+        let fraction_mask = (1u128 << self.fraction_bits()) - 1;
+        let integer_bit = u128::from(self == Format::LongDouble && exponent != 0) << self.fraction_bits();
+        (u128::from(sign) << (self.width() - 1)) | (u128::from(exponent) << self.exponent_shift()) | integer_bit | (u128::from(fraction) & fraction_mask)
     }
 
-    fn is_nan(self, bits: u64) -> bool {
-        let fraction_mask = (1u64 << self.fraction_bits()) - 1;
-        (bits >> self.fraction_bits()) & self.max_exponent_field() == self.max_exponent_field() && bits & fraction_mask != 0
+    fn exponent_field(self, bits: u128) -> u64 {
+        (bits >> self.exponent_shift()) as u64 & self.max_exponent_field()
+    }
+
+    fn is_nan(self, bits: u128) -> bool {
+        let fraction_mask = (1u128 << self.fraction_bits()) - 1;
+        self.exponent_field(bits) == self.max_exponent_field() && bits & fraction_mask != 0
     }
 
     /// `bits` with a signalling NaN made quiet. C leaves what `fmin` and
     /// `fmax` do with a signalling NaN open (the host returns a NaN, the
     /// quiet-NaN rule would return the other operand), so they get only
     /// quiet ones.
-    fn quieted(self, bits: u64) -> u64 {
+    fn quieted(self, bits: u128) -> u128 {
         if self.is_nan(bits) {
             bits | 1 << (self.fraction_bits() - 1)
         } else {
@@ -114,8 +147,8 @@ impl Format {
         }
     }
 
-    fn is_zero(self, bits: u64) -> bool {
-        bits & !(1u64 << (self.width() - 1)) == 0
+    fn is_zero(self, bits: u128) -> bool {
+        bits & !(1u128 << (self.width() - 1)) == 0
     }
 }
 
@@ -128,6 +161,8 @@ pub enum Op {
     Div,
     Fma,
     Sqrt,
+    Fmod,
+    Remainder,
     Fmin,
     Fmax,
     Rint,
@@ -144,13 +179,15 @@ pub enum Op {
 }
 
 impl Op {
-    pub const ALL: [Op; 16] = [
+    pub const ALL: [Op; 18] = [
         Op::Add,
         Op::Sub,
         Op::Mul,
         Op::Div,
         Op::Fma,
         Op::Sqrt,
+        Op::Fmod,
+        Op::Remainder,
         Op::Fmin,
         Op::Fmax,
         Op::Rint,
@@ -171,6 +208,8 @@ impl Op {
             Op::Div => "div",
             Op::Fma => "fma",
             Op::Sqrt => "sqrt",
+            Op::Fmod => "fmod",
+            Op::Remainder => "remainder",
             Op::Fmin => "fmin",
             Op::Fmax => "fmax",
             Op::Rint => "rint",
@@ -202,12 +241,14 @@ impl Op {
             Op::Div => "x / y".into(),
             Op::Fma => libm("fma", "x, y, z"),
             Op::Sqrt => libm("sqrt", "x"),
+            Op::Fmod => libm("fmod", "x, y"),
+            Op::Remainder => libm("remainder", "x, y"),
             Op::Fmin => libm("fmin", "x, y"),
             Op::Fmax => libm("fmax", "x, y"),
             Op::Rint => libm("rint", "x"),
             Op::Nearbyint => libm("nearbyint", "x"),
-            Op::Convert => format!("({})x", format.other().name()),
-            Op::FromInt => format!("({})x", format.name()),
+            Op::Convert => format!("({})x", format.other().c_type()),
+            Op::FromInt => format!("({})x", format.c_type()),
             Op::ToInt => "(int)x".into(),
             Op::Lt => "x < y".into(),
             Op::Le => "x <= y".into(),
@@ -220,7 +261,7 @@ impl Op {
         if self == Op::FromInt {
             "long long"
         } else {
-            format.name()
+            format.c_type()
         }
     }
 
@@ -247,15 +288,34 @@ enum ResultKind {
 impl ResultKind {
     fn c_type(self) -> &'static str {
         match self {
-            ResultKind::Float(f) => f.name(),
+            ResultKind::Float(f) => f.c_type(),
             ResultKind::Int | ResultKind::Truth => "int",
         }
     }
 
-    fn bits_type(self) -> &'static str {
+    /// Declarations of `{var}_bits` holding the bits of `var` (for long
+    /// double `{var}_low` and `{var}_high`, the 80 bits without padding).
+    fn read_bits(self, var: &str) -> String {
+        let word = match self {
+            ResultKind::Float(Format::LongDouble) => {
+                return format!(
+                    "  uint64_t {var}_low;\n  uint16_t {var}_high;\n  memcpy(&{var}_low, &{var}, 8);\n  memcpy(&{var}_high, (char *)&{var} + 8, 2);"
+                )
+            }
+            ResultKind::Float(Format::Float) | ResultKind::Int | ResultKind::Truth => "uint32_t",
+            ResultKind::Float(Format::Double) => "uint64_t",
+        };
+        format!("  {word} {var}_bits;\n  memcpy(&{var}_bits, &{var}, sizeof {var}_bits);")
+    }
+
+    /// The C condition that the bits read by [`Self::read_bits`] are `bits`.
+    fn bits_equal(self, var: &str, bits: u128) -> String {
         match self {
-            ResultKind::Float(f) => f.bits_type(),
-            ResultKind::Int | ResultKind::Truth => "uint32_t",
+            ResultKind::Float(Format::LongDouble) => {
+                format!("{var}_low == 0x{:x}ull && {var}_high == 0x{:x}u", bits as u64, bits >> 64)
+            }
+            _ if self.width() > 32 => format!("{var}_bits == 0x{bits:x}ull"),
+            _ => format!("{var}_bits == 0x{bits:x}u"),
         }
     }
 
@@ -306,7 +366,7 @@ pub struct Case {
     pub op: Op,
     pub format: Format,
     pub mode: Mode,
-    pub operands: Vec<u64>,
+    pub operands: Vec<u128>,
     /// Which result bit the FALSE variant flips (below the result width).
     pub flip_bit: u32,
 }
@@ -315,7 +375,7 @@ pub struct Case {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
     /// All bits of the result equal these.
-    Bits(u64),
+    Bits(u128),
     /// The result is a NaN (any sign or payload).
     IsNan,
     /// The result is a zero (either sign).
@@ -324,7 +384,7 @@ pub enum Check {
 
 impl Check {
     /// What the native result lets a task check (see the module comment).
-    fn of_native(case: &Case, bits: u64) -> Check {
+    fn of_native(case: &Case, bits: u128) -> Check {
         match case.op.result(case.format) {
             ResultKind::Float(f) if f.is_nan(bits) => Check::IsNan,
             ResultKind::Float(f) if matches!(case.op, Op::Fmin | Op::Fmax) && case.operands.iter().all(|&o| f.is_zero(o)) => Check::IsZero,
@@ -337,11 +397,7 @@ impl Check {
     fn condition(self, case: &Case, flipped: bool) -> String {
         let kind = case.op.result(case.format);
         match self {
-            Check::Bits(bits) => {
-                let expected = if flipped { bits ^ (1 << case.flip_bit) } else { bits };
-                let suffix = if kind.width() > 32 { "ull" } else { "u" };
-                format!("r_bits == 0x{expected:x}{suffix}")
-            }
+            Check::Bits(bits) => kind.bits_equal("r", if flipped { bits ^ (1 << case.flip_bit) } else { bits }),
             Check::IsNan if flipped => "r == r".into(),
             Check::IsNan => "r != r".into(),
             Check::IsZero if flipped => "r != 0".into(),
@@ -353,7 +409,7 @@ impl Check {
 /// The values where IEEE arithmetic has its corner cases: zeros,
 /// infinities, NaNs (quiet and signalling), the subnormal and normal
 /// extremes, one and its neighbours.
-pub fn special_patterns(format: Format) -> Vec<u64> {
+pub fn special_patterns(format: Format) -> Vec<u128> {
     let max_exp = format.max_exponent_field();
     let all_fraction = (1u64 << format.fraction_bits()) - 1;
     let quiet = 1u64 << (format.fraction_bits() - 1);
@@ -383,7 +439,7 @@ pub fn special_patterns(format: Format) -> Vec<u64> {
 /// A random finite or special pattern, biased towards exponents where
 /// rounding is interesting: tiny (subnormal results), around one, huge
 /// (overflow), or near `near_exponent` (cancellation in add/sub).
-pub fn random_pattern(rng: &mut Rng, format: Format, near_exponent: Option<u64>) -> u64 {
+pub fn random_pattern(rng: &mut Rng, format: Format, near_exponent: Option<u64>) -> u128 {
     if rng.chance(4) {
         return rng.pick(&special_patterns(format));
     }
@@ -407,7 +463,7 @@ pub fn random_pattern(rng: &mut Rng, format: Format, near_exponent: Option<u64>)
 
 /// A finite value whose truncation fits `int` (the conversion is undefined
 /// otherwise).
-fn int_range_pattern(rng: &mut Rng, format: Format) -> u64 {
+fn int_range_pattern(rng: &mut Rng, format: Format) -> u128 {
     let bias = format.exponent_bias();
     let exponent = match rng.below(4) {
         0 => rng.below(bias),
@@ -418,8 +474,9 @@ fn int_range_pattern(rng: &mut Rng, format: Format) -> u64 {
 
 /// A `long long` bit pattern: extremes, values around the format's
 /// precision limit (where int→float rounds), or random magnitudes.
-fn integer_pattern(rng: &mut Rng, format: Format) -> u64 {
-    let precision = format.fraction_bits() + 1;
+fn integer_pattern(rng: &mut Rng, format: Format) -> u128 {
+    // Every `long long` is exact in long double: its limit stays below 2^63.
+    let precision = (format.fraction_bits() + 1).min(62);
     let value: i64 = match rng.below(4) {
         0 => rng.pick(&[0, 1, -1, i64::MAX, i64::MIN, i64::MIN + 1]),
         1 => (1i64 << precision) + rng.pick(&[-1, 1, 2, 3]),
@@ -432,7 +489,7 @@ fn integer_pattern(rng: &mut Rng, format: Format) -> u64 {
             }
         }
     };
-    value as u64
+    u128::from(value as u64)
 }
 
 /// `count` cases of `op` on `format` under `mode`.
@@ -444,7 +501,7 @@ pub fn generate_cases(rng: &mut Rng, op: Op, format: Format, mode: Mode, count: 
                 Op::ToInt => vec![int_range_pattern(rng, format)],
                 _ => {
                     let first = random_pattern(rng, format, None);
-                    let exponent = (first >> format.fraction_bits()) & format.max_exponent_field();
+                    let exponent = format.exponent_field(first);
                     let mut operands = vec![first];
                     operands.extend((1..op.arity()).map(|_| random_pattern(rng, format, Some(exponent))));
                     operands
@@ -465,10 +522,13 @@ pub fn native_program(cases: &[Case]) -> String {
     let mut text = String::from(HEADERS);
     text.push_str("#include <stdio.h>\n#pragma STDC FENV_ACCESS ON\n");
     text.push_str(
-        "static float f32(unsigned long long b) { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }\n\
-         static double f64(unsigned long long b) { double d; memcpy(&d, &b, 8); return d; }\n\
-         static unsigned long long b32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }\n\
-         static unsigned long long b64(double d) { unsigned long long u; memcpy(&u, &d, 8); return u; }\n",
+        "typedef unsigned __int128 bits_t;\n\
+         static float f32(bits_t b) { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }\n\
+         static double f64(bits_t b) { uint64_t u = (uint64_t)b; double d; memcpy(&d, &u, 8); return d; }\n\
+         static long double f80(bits_t b) { long double d = 0; memcpy(&d, &b, 10); return d; }\n\
+         static bits_t b32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }\n\
+         static bits_t b64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }\n\
+         static bits_t b80(long double d) { bits_t u = 0; memcpy(&u, &d, 10); return u; }\n",
     );
     let combos: Vec<(Op, Format)> = distinct_combos(cases);
     text.push_str(&eval_function(&combos));
@@ -476,9 +536,10 @@ pub fn native_program(cases: &[Case]) -> String {
     text.push_str(
         "int main(void) {\n  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {\n\
          \x20   if (fesetround(cases[i].mode) != 0) return 2;\n\
-         \x20   unsigned long long bits = eval(cases[i].combo, cases[i].a);\n\
+         \x20   const bits_t a[3] = { OPERAND(0), OPERAND(1), OPERAND(2) };\n\
+         \x20   bits_t bits = eval(cases[i].combo, a);\n\
          \x20   fesetround(FE_TONEAREST);\n\
-         \x20   printf(\"%zu %llx\\n\", i, bits);\n  }\n  return 0;\n}\n",
+         \x20   printf(\"%zu %llx%016llx\\n\", i, (unsigned long long)(bits >> 64), (unsigned long long)bits);\n  }\n  return 0;\n}\n",
     );
     text
 }
@@ -486,18 +547,20 @@ pub fn native_program(cases: &[Case]) -> String {
 /// `eval(combo, operands)`: one branch per operation and format, operands
 /// and result in `volatile` variables so the compiler computes at run time.
 fn eval_function(combos: &[(Op, Format)]) -> String {
-    let mut text = String::from("static unsigned long long eval(int combo, const unsigned long long *a) {\n  switch (combo) {\n");
+    let mut text = String::from("static bits_t eval(int combo, const bits_t *a) {\n  switch (combo) {\n");
     for (index, &(op, format)) in combos.iter().enumerate() {
         let read = |i: usize| match (op, format) {
             (Op::FromInt, _) => format!("(long long)a[{i}]"),
             (_, Format::Float) => format!("f32(a[{i}])"),
             (_, Format::Double) => format!("f64(a[{i}])"),
+            (_, Format::LongDouble) => format!("f80(a[{i}])"),
         };
         let ty = op.operand_type(format);
         let result = op.result(format);
         let bits = match result {
             ResultKind::Float(Format::Float) => "b32(r)",
             ResultKind::Float(Format::Double) => "b64(r)",
+            ResultKind::Float(Format::LongDouble) => "b80(r)",
             ResultKind::Int | ResultKind::Truth => "(uint32_t)r",
         };
         let _ = writeln!(
@@ -514,22 +577,18 @@ fn eval_function(combos: &[(Op, Format)]) -> String {
     text
 }
 
-/// The `cases` table: operation, rounding mode and operand bits per case.
+/// The `cases` table: operation, rounding mode and operand bits per case
+/// (low and high 64 bits: C has no 128-bit constants), and `OPERAND(i)`
+/// joining the halves.
 fn case_table(cases: &[Case], combos: &[(Op, Format)]) -> String {
-    let mut text = String::from("static const struct { int combo, mode; unsigned long long a[3]; } cases[] = {\n");
+    let mut text = String::from("static const struct { int combo, mode; unsigned long long low[3], high[3]; } cases[] = {\n");
     for case in cases {
         let combo = combos.iter().position(|&c| c == (case.op, case.format)).unwrap_or_default();
         let operand = |i: usize| case.operands.get(i).copied().unwrap_or(0);
-        let _ = writeln!(
-            text,
-            "  {{ {combo}, {}, {{ 0x{:x}ull, 0x{:x}ull, 0x{:x}ull }} }},",
-            case.mode.macro_name(),
-            operand(0),
-            operand(1),
-            operand(2)
-        );
+        let halves = |shift: u32| (0..3).map(|i| format!("0x{:x}ull", (operand(i) >> shift) as u64)).collect::<Vec<_>>().join(", ");
+        let _ = writeln!(text, "  {{ {combo}, {}, {{ {} }}, {{ {} }} }},", case.mode.macro_name(), halves(0), halves(64));
     }
-    text.push_str("};\n");
+    text.push_str("};\n#define OPERAND(j) ((bits_t)cases[i].high[j] << 64 | cases[i].low[j])\n");
     text
 }
 
@@ -541,13 +600,13 @@ fn distinct_combos(cases: &[Case]) -> Vec<(Op, Format)> {
 }
 
 /// Reads the batch program's output: one result per case, in order.
-pub fn parse_native_output(text: &str, count: usize) -> Result<Vec<u64>, String> {
+pub fn parse_native_output(text: &str, count: usize) -> Result<Vec<u128>, String> {
     let mut results = vec![None; count];
     for (number, line) in text.lines().enumerate() {
         let malformed = || format!("native output line {}: malformed '{line}'", number + 1);
         let (index, bits) = line.split_once(' ').ok_or_else(malformed)?;
         let index: usize = index.parse().map_err(|_| malformed())?;
-        let bits = u64::from_str_radix(bits.trim(), 16).map_err(|_| malformed())?;
+        let bits = u128::from_str_radix(bits.trim(), 16).map_err(|_| malformed())?;
         *results.get_mut(index).ok_or_else(malformed)? = Some(bits);
     }
     results
@@ -564,7 +623,7 @@ pub fn task_program(case: &Case, check: Check, flipped: bool) -> String {
     let mut text = task_comment(case, check, flipped);
     text.push_str(HEADERS);
     let ty = case.op.operand_type(case.format);
-    let nondet = if case.op == Op::FromInt { "longlong".to_string() } else { ty.to_string() };
+    let nondet = if case.op == Op::FromInt { "longlong".to_string() } else { ty.replace(' ', "_") };
     let _ = writeln!(text, "extern {ty} __VERIFIER_nondet_{nondet}(void);");
     text.push_str("extern void __VERIFIER_assume(int);\nextern void __VERIFIER_assert(int);\n\nint main(void) {\n");
     for (operand, &bits) in ["x", "y", "z"].iter().zip(&case.operands) {
@@ -572,9 +631,8 @@ pub fn task_program(case: &Case, check: Check, flipped: bool) -> String {
         if case.op == Op::FromInt {
             let _ = writeln!(text, "  __VERIFIER_assume({operand} == {});", long_long_literal(bits as i64));
         } else {
-            let bits_ty = case.format.bits_type();
-            let _ = writeln!(text, "  {bits_ty} {operand}_bits;\n  memcpy(&{operand}_bits, &{operand}, sizeof {operand}_bits);");
-            let _ = writeln!(text, "  __VERIFIER_assume({operand}_bits == 0x{bits:x}ull);");
+            let kind = ResultKind::Float(case.format);
+            let _ = writeln!(text, "{}\n  __VERIFIER_assume({});", kind.read_bits(operand), kind.bits_equal(operand, bits));
         }
     }
     if case.mode != Mode::ToNearest {
@@ -582,7 +640,7 @@ pub fn task_program(case: &Case, check: Check, flipped: bool) -> String {
     }
     let result = case.op.result(case.format);
     let _ = writeln!(text, "  {} r = {};", result.c_type(), case.op.expression(case.format));
-    let _ = writeln!(text, "  {} r_bits;\n  memcpy(&r_bits, &r, sizeof r_bits);", result.bits_type());
+    let _ = writeln!(text, "{}", result.read_bits("r"));
     let _ = writeln!(text, "  __VERIFIER_assert({});\n  return 0;\n}}", check.condition(case, flipped));
     text
 }
@@ -689,7 +747,7 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<bool, String
 }
 
 /// Compiles and runs the batch program once for all cases.
-fn native_results(cases: &[Case], out_dir: &Path) -> Result<Vec<u64>, String> {
+fn native_results(cases: &[Case], out_dir: &Path) -> Result<Vec<u128>, String> {
     std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     let source = out_dir.join("native.c");
     let exe = out_dir.join("native");
@@ -708,7 +766,7 @@ fn native_results(cases: &[Case], out_dir: &Path) -> Result<Vec<u64>, String> {
     parse_native_output(&out.stdout, cases.len())
 }
 
-fn write_tasks(cases: &[Case], native: &[u64], dir: &Path) -> Result<Vec<Task>, String> {
+fn write_tasks(cases: &[Case], native: &[u128], dir: &Path) -> Result<Vec<Task>, String> {
     fresh_dir(dir)?;
     let mut tasks = Vec::new();
     for (index, (case, &bits)) in cases.iter().zip(native).enumerate() {
@@ -747,7 +805,7 @@ fn render_table(cases: &[Case], tasks: &[Task], scores: &[Score]) -> String {
 mod tests {
     use super::*;
 
-    fn case(op: Op, format: Format, operands: Vec<u64>) -> Case {
+    fn case(op: Op, format: Format, operands: Vec<u128>) -> Case {
         Case { op, format, mode: Mode::Upward, operands, flip_bit: 3 }
     }
 
@@ -760,6 +818,29 @@ mod tests {
         let double = special_patterns(Format::Double);
         assert!(double.contains(&0x3ff0_0000_0000_0000) && double.contains(&0x7ff8_0000_0000_0000));
         assert!(double.contains(&0x000f_ffff_ffff_ffff) && double.contains(&0xfff0_0000_0000_0000));
+    }
+
+    /// x87 patterns carry the explicit integer bit exactly when the
+    /// exponent field is nonzero: no pseudo-denormals or unnormals.
+    #[test]
+    fn long_double_patterns_are_canonical_x87_encodings() {
+        let specials = special_patterns(Format::LongDouble);
+        for expected in [0x3fff_8000_0000_0000_0000u128, 0x7fff_8000_0000_0000_0000, 0x7fff_c000_0000_0000_0000, 0x1, 0x0001_8000_0000_0000_0000, 0x7ffe_ffff_ffff_ffff_ffff] {
+            assert!(specials.contains(&expected), "missing {expected:#x}");
+        }
+        let mut rng = Rng::new(13);
+        for op in Op::ALL {
+            for c in generate_cases(&mut rng, op, Format::LongDouble, Mode::ToNearest, 100) {
+                assert!(c.flip_bit < op.result(Format::LongDouble).width(), "{c:?}");
+                if op == Op::FromInt {
+                    continue;
+                }
+                for &o in &c.operands {
+                    let integer_bit = o >> 63 & 1 == 1;
+                    assert!(o >> 80 == 0 && integer_bit == (Format::LongDouble.exponent_field(o) != 0), "{o:#x}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -777,17 +858,17 @@ mod tests {
 
     #[test]
     fn fmin_and_fmax_get_only_quiet_nans() {
-        let quiet = 1u64 << 51;
+        let quiet = 1u128 << 51;
         for c in generate_cases(&mut Rng::new(5), Op::Fmax, Format::Double, Mode::Upward, 300) {
-            assert!(c.operands.iter().all(|&o| !f64::from_bits(o).is_nan() || o & quiet != 0), "{c:?}");
+            assert!(c.operands.iter().all(|&o| !f64::from_bits(o as u64).is_nan() || o & quiet != 0), "{c:?}");
         }
-        assert!(special_patterns(Format::Double).iter().any(|&o| f64::from_bits(o).is_nan() && o & quiet == 0));
+        assert!(special_patterns(Format::Double).iter().any(|&o| f64::from_bits(o as u64).is_nan() && o & quiet == 0));
     }
 
     #[test]
     fn to_int_operands_are_finite_and_in_range() {
         for c in generate_cases(&mut Rng::new(3), Op::ToInt, Format::Double, Mode::TowardZero, 500) {
-            let value = f64::from_bits(c.operands[0]);
+            let value = f64::from_bits(c.operands[0] as u64);
             assert!(value.is_finite() && value.trunc().abs() < 2147483648.0, "{value}");
         }
         for c in generate_cases(&mut Rng::new(3), Op::ToInt, Format::Float, Mode::TowardZero, 500) {
@@ -799,7 +880,7 @@ mod tests {
     #[test]
     fn random_patterns_reach_subnormals_huge_values_and_specials() {
         let mut rng = Rng::new(11);
-        let values: Vec<f64> = (0..2000).map(|_| f64::from_bits(random_pattern(&mut rng, Format::Double, None))).collect();
+        let values: Vec<f64> = (0..2000).map(|_| f64::from_bits(random_pattern(&mut rng, Format::Double, None) as u64)).collect();
         assert!(values.iter().any(|v| v.is_subnormal()));
         assert!(values.iter().any(|v| v.is_finite() && v.abs() > 1e300));
         assert!(values.iter().any(|v| v.is_nan()) && values.iter().any(|v| v.is_infinite()));
@@ -823,7 +904,7 @@ mod tests {
         let add = case(Op::Add, Format::Float, vec![0x3f80_0000, 0x0000_0001]);
         let same = task_program(&add, Check::Bits(0x3f80_0000), false);
         assert!(same.contains("float x = __VERIFIER_nondet_float();"), "{same}");
-        assert!(same.contains("__VERIFIER_assume(y_bits == 0x1ull);"), "{same}");
+        assert!(same.contains("__VERIFIER_assume(y_bits == 0x1u);"), "{same}");
         assert!(same.contains("fesetround(FE_UPWARD);\n  float r = x + y;"), "{same}");
         assert!(same.contains("__VERIFIER_assert(r_bits == 0x3f800000u);"), "{same}");
         assert!(same.starts_with("/* fp-oracle: add on float under FE_UPWARD, operand bits 0x3f800000, 0x1.\n"), "{same}");
@@ -837,9 +918,28 @@ mod tests {
         assert!(!task_program(&nearest, Check::IsNan, false).contains("fesetround"));
     }
 
+    /// Long double operands and results are read as 8 + 2 bytes, leaving
+    /// the 6 padding bytes out.
+    #[test]
+    fn task_text_for_long_double_reads_the_80_value_bits() {
+        let one = 0x3fff_8000_0000_0000_0000u128;
+        let fmod = Case { flip_bit: 70, ..case(Op::Fmod, Format::LongDouble, vec![one, 0x1]) };
+        let same = task_program(&fmod, Check::Bits(one), false);
+        assert!(same.contains("long double x = __VERIFIER_nondet_long_double();"), "{same}");
+        assert!(same.contains("uint64_t x_low;\n  uint16_t x_high;\n  memcpy(&x_low, &x, 8);\n  memcpy(&x_high, (char *)&x + 8, 2);"), "{same}");
+        assert!(same.contains("__VERIFIER_assume(x_low == 0x8000000000000000ull && x_high == 0x3fffu);"), "{same}");
+        assert!(same.contains("__VERIFIER_assume(y_low == 0x1ull && y_high == 0x0u);"), "{same}");
+        assert!(same.contains("long double r = fmodl(x, y);"), "{same}");
+        assert!(same.contains("__VERIFIER_assert(r_low == 0x8000000000000000ull && r_high == 0x3fffu);"), "{same}");
+        let flip = task_program(&fmod, Check::Bits(one), true);
+        assert!(flip.contains("__VERIFIER_assert(r_low == 0x8000000000000000ull && r_high == 0x3fbfu);"), "{flip}");
+        let narrow = case(Op::Convert, Format::LongDouble, vec![one]);
+        assert!(task_program(&narrow, Check::Bits(0), false).contains("double r = (double)x;\n  uint64_t r_bits;"));
+    }
+
     #[test]
     fn task_text_for_conversions() {
-        let from_int = case(Op::FromInt, Format::Double, vec![u64::MAX]);
+        let from_int = case(Op::FromInt, Format::Double, vec![u128::from(u64::MAX)]);
         let text = task_program(&from_int, Check::Bits(0xbff0_0000_0000_0000), false);
         assert!(text.contains("long long x = __VERIFIER_nondet_longlong();"), "{text}");
         assert!(text.contains("__VERIFIER_assume(x == -1LL);"), "{text}");
@@ -857,18 +957,22 @@ mod tests {
             case(Op::Fma, Format::Float, vec![1, 2, 3]),
             case(Op::Fma, Format::Float, vec![4, 5, 6]),
             case(Op::Sqrt, Format::Double, vec![7]),
+            case(Op::Remainder, Format::LongDouble, vec![0x3fff_8000_0000_0000_0001, 0x8]),
         ];
         let text = native_program(&cases);
-        assert_eq!(text.matches("  case ").count(), 2, "{text}");
+        assert_eq!(text.matches("  case ").count(), 3, "{text}");
         assert!(text.contains("volatile float r = fmaf(x, y, z); return b32(r);"), "{text}");
         assert!(text.contains("volatile double r = sqrt(x); return b64(r);"), "{text}");
-        assert!(text.contains("{ 0, FE_UPWARD, { 0x4ull, 0x5ull, 0x6ull } },"), "{text}");
-        assert!(text.contains("{ 1, FE_UPWARD, { 0x7ull, 0x0ull, 0x0ull } },"), "{text}");
+        assert!(text.contains("volatile long double r = remainderl(x, y); return b80(r);"), "{text}");
+        assert!(text.contains("{ 0, FE_UPWARD, { 0x4ull, 0x5ull, 0x6ull }, { 0x0ull, 0x0ull, 0x0ull } },"), "{text}");
+        assert!(text.contains("{ 1, FE_UPWARD, { 0x7ull, 0x0ull, 0x0ull }, { 0x0ull, 0x0ull, 0x0ull } },"), "{text}");
+        assert!(text.contains("{ 2, FE_UPWARD, { 0x8000000000000001ull, 0x8ull, 0x0ull }, { 0x3fffull, 0x0ull, 0x0ull } },"), "{text}");
     }
 
     #[test]
     fn native_output_is_read_back_in_case_order() {
         assert_eq!(parse_native_output("1 ff\n0 3f800000\n", 2), Ok(vec![0x3f80_0000, 0xff]));
+        assert_eq!(parse_native_output("0 3fff8000000000000001\n", 1), Ok(vec![0x3fff_8000_0000_0000_0001]));
         assert!(parse_native_output("0 12\n", 2).unwrap_err().contains("no result for case 1"));
         assert!(parse_native_output("0 zz\n", 1).unwrap_err().contains("malformed"));
         assert!(parse_native_output("5 1\n", 1).unwrap_err().contains("malformed"));
@@ -891,9 +995,12 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("fp-oracle-test-{}", std::process::id()));
         let add = |mode| Case { op: Op::Add, format: Format::Float, mode, operands: vec![0x3f80_0000, 0x3380_0000], flip_bit: 0 };
-        let cases = [add(Mode::ToNearest), add(Mode::Upward), Case { op: Op::Sqrt, ..add(Mode::ToNearest) }];
+        // 1 + 2^-64 in x87: the tie rounds to even, or up to 1 + 2^-63.
+        let x87_one = 0x3fff_8000_0000_0000_0000u128;
+        let x87_add = |mode| Case { format: Format::LongDouble, operands: vec![x87_one, 0x3fbf_8000_0000_0000_0000], ..add(mode) };
+        let cases = [add(Mode::ToNearest), add(Mode::Upward), Case { op: Op::Sqrt, ..add(Mode::ToNearest) }, x87_add(Mode::ToNearest), x87_add(Mode::Upward)];
         let results = native_results(&cases, &dir);
         let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(results, Ok(vec![0x3f80_0000, 0x3f80_0001, 0x3f80_0000]));
+        assert_eq!(results, Ok(vec![0x3f80_0000, 0x3f80_0001, 0x3f80_0000, x87_one, x87_one + 1]));
     }
 }

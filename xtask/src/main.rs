@@ -38,9 +38,10 @@ tasks:
                     (default --timeout 20)
   fp-oracle         floating-point results against native gcc (-frounding-math)
       --cases N         cases per op/format/mode (default 8)
-      --ops LIST        add,sub,mul,div,fma,sqrt,fmin,fmax,rint,nearbyint,
-                        convert,from-int,to-int,lt,le,eq (default all)
-      --formats LIST    float,double (default all)
+      --ops LIST        add,sub,mul,div,fma,sqrt,fmod,remainder,fmin,fmax,
+                        rint,nearbyint,convert,from-int,to-int,lt,le,eq
+                        (default all)
+      --formats LIST    float,double,ldouble (x87 long double) (default all)
       --modes LIST      rne,rup,rdn,rtz (default all)
       --seed S          generator seed (default 1)
       --timeout S       per-task limit in seconds (default 20)
