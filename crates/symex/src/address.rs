@@ -15,8 +15,10 @@
 //!
 //! Memory holds pointers as (object, offset) bits, and the interpreter's
 //! bytes hold addresses; they meet where a pointer is read from bytes that
-//! no pointer was stored into (uninitialized memory, nondet values written
-//! byte by byte): both then take the bytes as an integer address.
+//! no pointer was stored into (uninitialized memory, nondet values or
+//! integers written byte by byte): both then take the bytes as an integer
+//! address. The other way, a stored pointer's bytes read as an integer,
+//! is [`crate::pointer_bytes`].
 
 use crate::exec::Symex;
 use crate::equation::Approximation;
@@ -40,8 +42,9 @@ const INPUT_BITS_WALK_LIMIT: usize = 4096;
 
 impl Symex<'_> {
     /// `bits`, read from memory as a pointer: when they come from inputs
-    /// only, an integer address (as the interpreter reads bytes without a
-    /// stored pointer), else the stored (object, offset) pointer.
+    /// and integers only, an integer address (as the interpreter reads
+    /// bytes without a stored pointer), else the stored (object, offset)
+    /// pointer.
     pub(crate) fn pointer_from_memory(&mut self, bits: TermId) -> TermId {
         if !self.holds_only_input_bits(bits) {
             return bits;
@@ -71,9 +74,10 @@ impl Symex<'_> {
         self.equation.conditional_approximations.push((condition, approximation));
     }
 
-    /// Whether every bit of `term` comes from an input value or is a zero
-    /// constant, with at least one input among them (read through `ite`,
-    /// concatenation, extraction and zero extension).
+    /// Whether every bit of `term` comes from an input value, a value
+    /// stored with a non-pointer type or a zero constant, with at least one
+    /// of the first two among them (read through `ite`, concatenation,
+    /// extraction and zero extension).
     fn holds_only_input_bits(&self, term: TermId) -> bool {
         let Some(width) = self.store.sort(term).bv_width() else { return false };
         let mut seen = std::collections::HashSet::new();
@@ -86,7 +90,7 @@ impl Symex<'_> {
             if seen.len() > INPUT_BITS_WALK_LIMIT {
                 return false;
             }
-            if self.input_values.contains(&t) {
+            if self.input_values.contains(&t) || self.stored_as_scalar_only(t) {
                 inputs += 1;
                 continue;
             }

@@ -48,6 +48,7 @@ impl Symex<'_> {
         let to = self.deref_place(dst, 1);
         let write_ok = self.check_access_of(&to, bits);
         self.check_writable(&to);
+        self.note_place_copy(&from, &to, None);
         let offset = self.layout.wide_offset_of(self.store, src);
         let mut sources = Vec::new();
         for (t, &ok) in from.targets.iter().zip(&read_ok) {
@@ -65,6 +66,9 @@ impl Symex<'_> {
         let to = self.deref_place(dst, 1);
         let write_ok = self.check_access_of(&to, bits);
         self.check_writable(&to);
+        for t in &to.targets {
+            self.note_unbounded_write(t.object);
+        }
         let always = self.store.true_term();
         self.fill_targets(&to, dst, &write_ok, &[(Fill::Repeated(byte), always)], n, "memset")
     }

@@ -457,6 +457,8 @@ impl<'a> Symex<'a> {
             let count = self.store.ite(shorter, source_size, target_size);
             let into = self.object_value(target);
             let copied = self.copy_prefix(source, target, count)?;
+            let start = self.store.bv_u64(self.layout.wide_bits(), 0);
+            self.note_copy(source, start, target, start, None);
             let merged = self.store.ite(copying, copied, into);
             self.state.set_value(target, merged);
         }
@@ -563,6 +565,7 @@ impl<'a> Symex<'a> {
         let bytes = self.read_place_bits(&from, (n * 8) as u32)?;
         let to = self.deref_place(dst, 1);
         self.write_place_bits(&to, bytes)?;
+        self.note_place_copy(&from, &to, Some((n * 8) as u32));
         Ok(dst)
     }
 

@@ -51,11 +51,12 @@ impl<'a> Symex<'a> {
         part: TermId,
         condition: TermId,
     ) -> Result<TermId> {
+        let bits = self.store.sort(part).bv_width().expect("memory bits");
+        let settled = self.settle_cut_pointers(object, whole, bit_offset, bits)?;
         if !self.objects.get(object).byte_array {
-            let new = self.insert_bits(whole, bit_offset, part)?;
+            let new = self.insert_bits(settled, bit_offset, part)?;
             return Ok(self.store.ite(condition, new, whole));
         }
-        let bits = self.store.sort(part).bv_width().expect("memory bits");
         let span = self.byte_span(bit_offset, bits);
         let bytes = match span.shift {
             None => part,

@@ -120,6 +120,8 @@ pub(crate) struct Symex<'a> {
     /// Objects of symbolic size with the condition under which their end
     /// offset does not fit the offset field (see `crate::sizes`).
     pub(crate) possibly_large_objects: Vec<(ObjectId, TermId)>,
+    /// Where pointers were stored, for reads of their bytes as integers.
+    pub(crate) pointer_bytes: crate::pointer_bytes::PointerBytes,
 }
 
 impl<'a> Symex<'a> {
@@ -152,6 +154,7 @@ impl<'a> Symex<'a> {
             intervals: smt::interval::Intervals::new(),
             unobserved_misfits: Vec::new(),
             possibly_large_objects: Vec::new(),
+            pointer_bytes: Default::default(),
         }
     }
 
@@ -463,6 +466,8 @@ impl<'a> Symex<'a> {
                     let ret = self.frames.last().and_then(|f| f.return_object);
                     if let Some(o) = ret {
                         let m = repr::to_memory(self.program, self.store, e.ty, v, self.loc)?;
+                        let start = self.store.bv_u64(self.layout.wide_bits(), 0);
+                        self.note_typed_store(o, start, e.ty, m);
                         self.state.set_value(o, m);
                     }
                 }
@@ -630,6 +635,8 @@ impl<'a> Symex<'a> {
                     value
                 }
             };
+            let start = self.store.bv_u64(self.layout.wide_bits(), 0);
+            self.note_typed_store(o, start, ty, m);
             self.state.set_value(o, m);
         }
         match function.variadic_area {
@@ -661,6 +668,7 @@ impl<'a> Symex<'a> {
             let m = repr::to_memory(self.program, self.store, ty, value, self.loc)?;
             let at = self.store.bv_u64(self.layout.wide_bits(), offset * 8);
             whole = self.write_object_bits(o, whole, at, m)?;
+            self.note_typed_store(o, at, ty, m);
         }
         self.state.set_value(o, whole);
         let t = self.store.true_term();

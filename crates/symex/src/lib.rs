@@ -24,6 +24,7 @@ mod float;
 mod libm;
 pub mod memory;
 mod place;
+mod pointer_bytes;
 pub mod repr;
 mod state;
 mod stdio;

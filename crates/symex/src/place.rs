@@ -300,6 +300,12 @@ impl<'a> Symex<'a> {
     /// unconstrained value unless it is a violation, where the value does
     /// not matter and one of the targets' keeps pointers' origins known.
     pub(crate) fn read_place_bits(&mut self, place: &Place, bits: u32) -> Result<TermId> {
+        self.read_bits(place, bits, false)
+    }
+
+    /// [`Self::read_place_bits`]; `as_scalar` reads the bytes of stored
+    /// pointers as their addresses (see [`crate::pointer_bytes`]).
+    fn read_bits(&mut self, place: &Place, bits: u32, as_scalar: bool) -> Result<TermId> {
         let valid = self.check_access(place, bits);
         let covered = self.store.or(&valid);
         let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
@@ -312,7 +318,10 @@ impl<'a> Symex<'a> {
             if self.store.is_false(ok) {
                 continue;
             }
-            let whole = self.object_value(t.object);
+            let mut whole = self.object_value(t.object);
+            if as_scalar {
+                whole = self.with_pointer_addresses(t.object, whole, t.bit_offset, bits, ok)?;
+            }
             let part = self.read_object_bits(t.object, whole, t.bit_offset, bits)?;
             value = Some(match value {
                 None => part,
@@ -404,7 +413,8 @@ impl<'a> Symex<'a> {
             return repr::zero_value(self.program, self.store, ty, self.loc);
         }
         let bits = self.access_bits(place, ty)?;
-        let raw = self.read_place_bits(place, bits)?;
+        let as_scalar = matches!(self.program.types.get(ty), Type::Bool | Type::Int { .. } | Type::Float(_));
+        let raw = self.read_bits(place, bits, as_scalar)?;
         match place.bit_field {
             Some((_, signed)) => self.bit_field_value(raw, ty, signed),
             None => {
@@ -434,7 +444,9 @@ impl<'a> Symex<'a> {
             }
             None => repr::to_memory(self.program, self.store, ty, value, self.loc)?,
         };
-        self.write_place_bits(place, bits)
+        self.write_place_bits(place, bits)?;
+        self.note_typed_store_at(place, ty, bits);
+        Ok(())
     }
 
     fn bit_field_value(&mut self, raw: TermId, ty: TypeId, signed: bool) -> Result<TermId> {

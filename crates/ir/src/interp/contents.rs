@@ -70,6 +70,11 @@ impl Contents {
         self.pointers.values()
     }
 
+    /// The stored pointers with a byte in `[offset, offset + len)`.
+    pub fn pointers_touching(&self, offset: u64, len: u64) -> impl Iterator<Item = Pointer> + '_ {
+        self.pointers.range(..offset + len).filter(move |(start, (_, width))| **start + *width > offset).map(|(_, (p, _))| *p)
+    }
+
     fn page_len(&self, page: u64) -> u64 {
         PAGE_BYTES.min(self.size - page * PAGE_BYTES)
     }

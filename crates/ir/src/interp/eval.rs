@@ -522,14 +522,28 @@ impl Machine<'_> {
             None => {
                 let size = self.size(ty)?;
                 let bytes = self.memory.read(place.ptr, size).map_err(|e| self.access_error(e))?;
+                if matches!(self.ty(ty), Type::Bool | Type::Int { .. } | Type::Float(_)) {
+                    self.expose_pointer_bytes(place.ptr, size)?;
+                }
                 self.decode(bytes, ty)
             }
             Some((bit, width)) => {
-                let bytes =
-                    self.memory.read(place.ptr, bitfield_bytes(bit, width)).map_err(|e| self.access_error(e))?;
+                let len = bitfield_bytes(bit, width);
+                let bytes = self.memory.read(place.ptr, len).map_err(|e| self.access_error(e))?;
+                self.expose_pointer_bytes(place.ptr, len)?;
                 Ok(Value::Scalar(self.extract_bits(&bytes, bit, width, ty)))
             }
         }
+    }
+
+    /// Bytes `[p, p + len)` read as a non-pointer value show the
+    /// addresses of the stored pointers among them, as a cast does
+    /// (PNVI-ae), so their objects are exposed.
+    fn expose_pointer_bytes(&mut self, p: Pointer, len: u64) -> Flow<()> {
+        for object in self.memory.stored_pointer_objects(p, len) {
+            self.expose(object)?;
+        }
+        Ok(())
     }
 
     /// Writes `value` of type `ty` to `place`.

@@ -449,6 +449,12 @@ impl Memory {
         Ok(self.objects[p.object].contents.read(offset, len))
     }
 
+    /// The objects of the stored pointers with a byte in `[p, p + len)`
+    /// (an access the caller has checked).
+    pub fn stored_pointer_objects(&self, p: Pointer, len: u64) -> Vec<ObjectId> {
+        self.objects[p.object].contents.pointers_touching(p.offset, len).map(|q| q.object).collect()
+    }
+
     pub fn write(&mut self, p: Pointer, bytes: &Bytes) -> Result<(), AccessError> {
         let offset = self.check_access(p, bytes.len(), true)?;
         Ok(self.objects[p.object].contents.write(offset, bytes, &mut self.budget)?)

@@ -1,0 +1,207 @@
+//! The bytes of a stored pointer read with a non-pointer type are the bytes
+//! of its address, as gcc -O0 gives them: one program per access shape
+//! (whole, union, cast lvalue, byte by byte, partial, arrays of pointers,
+//! struct copies, and back from integer bytes to a pointer), each with a
+//! twin of the opposite verdict. A FAILED verdict is also confirmed by the
+//! interpreter's replay.
+
+mod common;
+use common::*;
+
+const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
+const FAILED: &str = "VERIFICATION FAILED";
+const UNKNOWN: &str = "VERIFICATION UNKNOWN";
+
+/// `source` with `assertion` in place of `ASSERTION`.
+fn with(source: &str, assertion: &str) -> String {
+    source.replace("ASSERTION", assertion)
+}
+
+/// The program holds with `holds` and fails with `fails`.
+fn check_twins(name: &str, source: &str, holds: &str, fails: &str) {
+    assert_verdict(&format!("{name}_holds"), &with(source, holds), &[], SUCCESSFUL);
+    assert_verdict(&format!("{name}_fails"), &with(source, fails), &[], FAILED);
+}
+
+#[test]
+fn a_pointer_copied_into_an_integer_is_its_address() {
+    let source = "#include <assert.h>
+#include <string.h>
+int main(void) {
+  int x;
+  int *p = &x;
+  long v;
+  memcpy(&v, &p, sizeof v);
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("memcpy_whole", source, "assert(v == (long)p && v < (1L << 48))", "assert(v >= (1L << 48))");
+}
+
+#[test]
+fn a_union_member_of_integer_type_reads_the_address() {
+    let source = "#include <assert.h>
+int g;
+union U { int *p; long v; };
+int main(void) {
+  union U u;
+  u.p = &g;
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("union", source, "assert(u.v == (long)&g)", "assert(u.v != (long)&g)");
+}
+
+#[test]
+fn a_pointer_read_through_an_integer_lvalue_is_its_address() {
+    let source = "#include <assert.h>
+int main(void) {
+  int x;
+  int *p = &x;
+  long v = *(long *)&p;
+  int low = *(int *)&p;
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("cast_lvalue", source, "assert(v == (long)p && low == (int)(long)p)", "assert(low != (int)(long)p)");
+}
+
+#[test]
+fn the_bytes_of_a_pointer_are_the_bytes_of_its_address() {
+    let source = "#include <assert.h>
+int main(void) {
+  int x;
+  int *p = &x;
+  unsigned char *b = (unsigned char *)&p;
+  unsigned long r = 0;
+  for (int i = 7; i >= 0; i--)
+    r = (r << 8) | b[i];
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("bytewise", source, "assert(r == (unsigned long)p && (b[0] & 3) == 0)", "assert(r != (unsigned long)p)");
+}
+
+#[test]
+fn an_array_of_pointers_read_as_bytes_holds_addresses() {
+    let source = "#include <assert.h>
+#include <string.h>
+int x, y;
+int main(void) {
+  int *a[2] = { &x, &y };
+  const char *c = (const char *)a;
+  long second;
+  memcpy(&second, c + sizeof(int *), sizeof second);
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("pointer_array", source, "assert(second == (long)&y)", "assert(second == (long)&x)");
+}
+
+#[test]
+fn a_struct_copy_carries_its_pointers_addresses() {
+    let source = "#include <assert.h>
+#include <string.h>
+struct S { long n; int *p; };
+int main(void) {
+  int x;
+  struct S s = { 5, &x };
+  struct S t = s;
+  long w;
+  memcpy(&w, (char *)&t + sizeof(long), sizeof w);
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("struct_copy", source, "assert(w == (long)&x && t.n == 5)", "assert(w == t.n)");
+}
+
+#[test]
+fn integer_bytes_read_as_a_pointer_name_the_object_at_that_address() {
+    let source = "#include <assert.h>
+#include <string.h>
+int main(void) {
+  int x = 1;
+  long v = (long)&x;
+  int *q;
+  memcpy(&q, &v, sizeof q);
+  *q = 3;
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("integer_to_pointer", source, "assert(x == 3)", "assert(x != 3)");
+}
+
+#[test]
+fn a_pointer_copied_byte_by_byte_still_points_to_its_object() {
+    let source = "#include <assert.h>
+int main(void) {
+  int x = 1;
+  int *p = &x, *q;
+  unsigned char *from = (unsigned char *)&p, *to = (unsigned char *)&q;
+  for (int i = 0; i < (int)sizeof p; i++)
+    to[i] = from[i];
+  *q = 7;
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("bytewise_copy", source, "assert(x == 7 && q == p)", "assert(x != 7)");
+}
+
+#[test]
+fn the_rest_of_a_partly_overwritten_pointer_is_its_address() {
+    let source = "#include <assert.h>
+int g;
+union U { int *p; long v; int half[2]; };
+int main(void) {
+  union U u;
+  u.p = &g;
+  u.half[0] = 0;
+  ASSERTION;
+  return 0;
+}\n";
+    let high_half = "((long)&g & ~0xffffffffL)";
+    check_twins("partial_overwrite", source, &format!("assert(u.v == {high_half})"), &format!("assert(u.v != {high_half})"));
+}
+
+#[test]
+fn a_pointer_byte_read_at_a_symbolic_offset_is_a_declared_approximation() {
+    let source = "#include <assert.h>
+int main(void) {
+  int x;
+  int *p = &x;
+  unsigned i = nondet_uint();
+  __ESBMC_assume(i < sizeof p);
+  unsigned char c = ((unsigned char *)&p)[i];
+  assert(c != 0x55);
+  return 0;
+}\n";
+    let answer = verdict("symbolic_pointer_byte", source, &[]);
+    assert!(answer.starts_with(UNKNOWN), "{answer}");
+    assert!(answer.contains("a pointer's bytes read as an integer"), "{answer}");
+}
+
+#[test]
+fn pointers_stored_in_a_list_still_read_back_exactly() {
+    let source = "#include <assert.h>
+#include <stdlib.h>
+struct Node { int value; struct Node *next; };
+int main(void) {
+  struct Node *head = 0;
+  for (int i = 0; i < 3; i++) {
+    struct Node *n = malloc(sizeof *n);
+    if (!n)
+      return 0;
+    n->value = i;
+    n->next = head;
+    head = n;
+  }
+  int sum = 0;
+  for (struct Node *n = head; n; n = n->next)
+    sum += n->value;
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("linked_list", source, "assert(sum == 3)", "assert(sum == 4)");
+    let answer = verdict("linked_list_exact", &with(source, "assert(sum == 3)"), &[]);
+    assert!(!answer.contains("a pointer's bytes read as an integer"), "{answer}");
+}
