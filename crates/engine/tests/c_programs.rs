@@ -223,9 +223,21 @@ fn violations_through_unmodelled_library_functions_are_not_trusted() {
     // among them one that returns 5 and does nothing else.
     let own = format!("{NONDET}extern int external(int *p);\nint main() {{ int x = 0; assert(external(&x) != 5); return 0; }}");
     expect_false(&own, &Config::default(), PropertyClass::UserAssertion);
-    let safe_but_approximate = format!("{NONDET}extern void touch(int *p);\nint main() {{ int x = 0; touch(&x); assert(x == 0); return 0; }}");
-    match run(&safe_but_approximate, &Config::default()) {
-        Verdict::Unknown(_) => {}
+    // It may write anything into the objects its data-pointer arguments
+    // point into, and nothing else: the replay writes the same bytes.
+    let written = format!("{NONDET}extern void touch(int *p);\nint main() {{ int x = 0; touch(&x); assert(x == 0); return 0; }}");
+    expect_false(&written, &Config::default(), PropertyClass::UserAssertion);
+    let untouched = format!("{NONDET}extern void touch(int *p);\nint main() {{ int x = 0, y = 1; touch(&x); assert(y == 1); return 0; }}");
+    expect_true(&untouched, &Config::default());
+    // A callback it might call, or a pointer it might follow, is not modelled.
+    let callback = format!("{NONDET}void h(int v) {{ assert(v != 3); }}\nextern void install(void (*f)(int));\nint main() {{ install(h); return 0; }}");
+    match run(&callback, &Config::default()) {
+        Verdict::Unknown(reason) => assert!(reason.contains("`install`"), "{reason}"),
+        other => panic!("expected UNKNOWN, got {other:?}"),
+    }
+    let followed = format!("{NONDET}struct s {{ int *q; }};\nextern void follow(struct s *p);\nint main() {{ int y = 1; struct s v = {{ &y }}; follow(&v); assert(y == 1); return 0; }}");
+    match run(&followed, &Config::default()) {
+        Verdict::Unknown(reason) => assert!(reason.contains("`follow`"), "{reason}"),
         other => panic!("expected UNKNOWN, got {other:?}"),
     }
 }

@@ -98,19 +98,31 @@ impl TypeTable {
     /// hold pointers (which would need objects of their own) or it has no
     /// size.
     pub fn entry_pointee_size(&self, pointee: TypeId, model: DataModel) -> Option<u64> {
-        let mut stack = vec![pointee];
-        while let Some(ty) = stack.pop() {
-            match self.get(ty) {
-                Type::Pointer(_) | Type::Function(_) => return None,
-                Type::Array(elem, _) => stack.push(*elem),
-                Type::Composite(id) => stack.extend(self.composites[*id].fields.iter().map(|f| f.ty)),
-                Type::Void | Type::Bool | Type::Int { .. } | Type::Float(_) => {}
-            }
+        if self.holds_pointer(pointee, false) {
+            return None;
         }
         match self.get(pointee) {
             Type::Void => Some(1),
             _ => self.size_of(pointee, model).filter(|&size| size > 0),
         }
+    }
+
+    /// Whether a value of type `ty` holds a pointer (or a function); with
+    /// `unknown_holds`, `void` and incomplete composites count as holding
+    /// one, since their objects' real types are not known.
+    pub fn holds_pointer(&self, ty: TypeId, unknown_holds: bool) -> bool {
+        let mut stack = vec![ty];
+        while let Some(ty) = stack.pop() {
+            match self.get(ty) {
+                Type::Pointer(_) | Type::Function(_) => return true,
+                Type::Array(elem, _) => stack.push(*elem),
+                Type::Composite(id) if unknown_holds && !self.composites[*id].complete => return true,
+                Type::Composite(id) => stack.extend(self.composites[*id].fields.iter().map(|f| f.ty)),
+                Type::Void if unknown_holds => return true,
+                Type::Void | Type::Bool | Type::Int { .. } | Type::Float(_) => {}
+            }
+        }
+        false
     }
 
     /// Alignment in bytes (as a struct field); `None` for `void`, functions
@@ -237,6 +249,8 @@ mod tests {
         assert_eq!(t.entry_pointee_size(void, DataModel::LP64), Some(1));
         assert_eq!(t.entry_pointee_size(int_ptr, DataModel::LP64), None);
         assert_eq!(t.entry_pointee_size(ptrs, DataModel::LP64), None);
+        assert!(t.holds_pointer(ptrs, false) && !t.holds_pointer(ints, true));
+        assert!(!t.holds_pointer(void, false) && t.holds_pointer(void, true));
     }
 
     #[test]

@@ -13,12 +13,14 @@
 //! `--show-ir` text), `validate` (well-formedness checks with precise
 //! messages), `visit` (non-recursive expression walks), `build` (adding
 //! symbols and functions consistently), `varargs` (where a call's extra
-//! arguments live) and `interp` (the concrete
+//! arguments live), `external` (which body-less functions are the
+//! program's environment, and what they may write) and `interp` (the concrete
 //! interpreter that replays counterexamples).
 
 pub mod build;
 pub mod entity;
 pub mod expr;
+pub mod external;
 pub mod format;
 pub mod instr;
 pub mod interp;

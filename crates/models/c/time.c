@@ -15,12 +15,6 @@ int __VERIFIER_nondet_int(void);
 void __VERIFIER_assume(int condition);
 extern int __tarsier_errno;
 
-/* Reached only for an asctime of fields outside the ranges whose text
-   has the fixed 24-character layout: that text (and whether it fits) is
-   not modelled. The buffer is an argument so that a verdict resting on
-   the call is not trusted either way. */
-char *__tarsier_unmodelled_asctime_fields(char *buf);
-
 struct tm {
     int tm_sec;
     int tm_min;
@@ -47,7 +41,8 @@ int daylight;
 char *tzname[2];
 
 struct tm __tarsier_tm_buffer;
-char __tarsier_asctime_buffer[26];
+/* glibc's static buffer: room for every field at its widest. */
+char __tarsier_asctime_buffer[3 + 1 + 3 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 1];
 int __tarsier_zone_chosen;
 long __tarsier_utc_offset;
 /* The zone names' text is unknown: no unit defines these arrays. */
@@ -261,43 +256,134 @@ __tarsier_abbreviation(char *out, const char *names, int index, int count)
     out[2] = known ? names[3 * index + 2] : '?';
 }
 
-/* asctime's "%.3s %.3s%3d %.2d:%.2d:%.2d %d\n" for the fields whose text
-   has the fixed layout (day of month 0..99, time fields 0..99, year
-   1000..9999); other fields are not modelled. */
-char *
-asctime_r(const struct tm *tm, char *buf)
+/* asctime's text is built in a local array at most 67 characters long
+   (every field at its widest); the index is taken modulo the array's size,
+   which changes nothing and leaves no bounds check to solve. */
+enum { __TARSIER_ASCTIME_TEXT = 128 };
+
+/* Puts character c at position at of text; the next position. */
+int
+__tarsier_put_char(char *text, int at, char c)
 {
-    int wday = tm->tm_wday, mon = tm->tm_mon, mday = tm->tm_mday;
-    int hour = tm->tm_hour, min = tm->tm_min, sec = tm->tm_sec;
-    long long year = tm->tm_year + 1900LL;
-    if (mday < 0 || mday > 99 || hour < 0 || hour > 99 || min < 0 || min > 99 || sec < 0 || sec > 99
-        || year < 1000 || year > 9999) {
-        return __tarsier_unmodelled_asctime_fields(buf);
+    text[at & (__TARSIER_ASCTIME_TEXT - 1)] = c;
+    return at + 1;
+}
+
+/* Puts value as printf's "%<width>.<precision>d" does (width at most 3,
+   precision 1 or 2, as asctime uses them): spaces up to width, a '-',
+   zeros up to precision, the digits. Each digit is written straight to
+   its place, the least significant first, so no digit is read back. */
+int
+__tarsier_put_decimal(char *text, int at, int value, int width, int precision)
+{
+    unsigned int magnitude = value < 0 ? 0u - (unsigned int)value : (unsigned int)value;
+    int count = 1 + (magnitude >= 10u) + (magnitude >= 100u) + (magnitude >= 1000u) + (magnitude >= 10000u)
+        + (magnitude >= 100000u) + (magnitude >= 1000000u) + (magnitude >= 10000000u) + (magnitude >= 100000000u)
+        + (magnitude >= 1000000000u);
+    int shown = count < precision ? precision : count;
+    int length = shown + (value < 0);
+    for (int i = 0; i < 3; i++)
+        if (i < width - length)
+            at = __tarsier_put_char(text, at, ' ');
+    if (value < 0)
+        at = __tarsier_put_char(text, at, '-');
+    for (int i = 0; i < 2; i++)
+        if (i < shown - count)
+            at = __tarsier_put_char(text, at, '0');
+    for (int i = 0; i < 10; i++) {
+        if (i < count)
+            __tarsier_put_char(text, at + count - 1 - i, (char)('0' + magnitude % 10u));
+        magnitude /= 10u;
     }
-    __tarsier_abbreviation(buf, "SunMonTueWedThuFriSat", wday, 7);
+    return at + count;
+}
+
+/* asctime's text for fields of the fixed 24-character layout (day of
+   month, time fields 0..99, year 1000..9999): every character at a known
+   place, which is much cheaper to solve than the general text. */
+char *
+__tarsier_asctime_fixed(const struct tm *tm, char *buf)
+{
+    int mday = tm->tm_mday;
+    int year = tm->tm_year + 1900;
+    __tarsier_abbreviation(buf, "SunMonTueWedThuFriSat", tm->tm_wday, 7);
     buf[3] = ' ';
-    __tarsier_abbreviation(buf + 4, "JanFebMarAprMayJunJulAugSepOctNovDec", mon, 12);
+    __tarsier_abbreviation(buf + 4, "JanFebMarAprMayJunJulAugSepOctNovDec", tm->tm_mon, 12);
     buf[7] = ' ';
     buf[8] = mday < 10 ? ' ' : (char)('0' + mday / 10);
     buf[9] = (char)('0' + mday % 10);
     buf[10] = ' ';
-    __tarsier_two_digits(buf + 11, hour);
+    __tarsier_two_digits(buf + 11, tm->tm_hour);
     buf[13] = ':';
-    __tarsier_two_digits(buf + 14, min);
+    __tarsier_two_digits(buf + 14, tm->tm_min);
     buf[16] = ':';
-    __tarsier_two_digits(buf + 17, sec);
+    __tarsier_two_digits(buf + 17, tm->tm_sec);
     buf[19] = ' ';
-    __tarsier_two_digits(buf + 20, (int)(year / 100));
-    __tarsier_two_digits(buf + 22, (int)(year % 100));
+    __tarsier_two_digits(buf + 20, year / 100);
+    __tarsier_two_digits(buf + 22, year % 100);
     buf[24] = '\n';
     buf[25] = 0;
     return buf;
 }
 
+/* glibc's asctime_internal: the text "%.3s %.3s%3d %.2d:%.2d:%.2d %d\n"
+   (names "???" out of range, the year 1900 + tm_year) printed by snprintf
+   into size bytes; NULL with EOVERFLOW when tm_year + 1900 overflows int
+   or the text does not fit (snprintf's truncated text stays in buf). */
+char *
+__tarsier_asctime(const struct tm *tm, char *buf, int size)
+{
+    if (tm->tm_year > 2147483647 - 1900) {
+        __tarsier_errno = 75; /* EOVERFLOW */
+        return 0;
+    }
+    int mday = tm->tm_mday, hour = tm->tm_hour, min = tm->tm_min, sec = tm->tm_sec;
+    int year = tm->tm_year + 1900;
+    if (size >= 26 && mday >= 0 && mday <= 99 && hour >= 0 && hour <= 99 && min >= 0 && min <= 99 && sec >= 0
+        && sec <= 99 && year >= 1000 && year <= 9999)
+        return __tarsier_asctime_fixed(tm, buf);
+    char text[__TARSIER_ASCTIME_TEXT];
+    char day[3], month[3];
+    __tarsier_abbreviation(day, "SunMonTueWedThuFriSat", tm->tm_wday, 7);
+    __tarsier_abbreviation(month, "JanFebMarAprMayJunJulAugSepOctNovDec", tm->tm_mon, 12);
+    int at = 0;
+    for (int i = 0; i < 3; i++)
+        at = __tarsier_put_char(text, at, day[i]);
+    at = __tarsier_put_char(text, at, ' ');
+    for (int i = 0; i < 3; i++)
+        at = __tarsier_put_char(text, at, month[i]);
+    at = __tarsier_put_decimal(text, at, mday, 3, 1);
+    at = __tarsier_put_char(text, at, ' ');
+    at = __tarsier_put_decimal(text, at, hour, 0, 2);
+    at = __tarsier_put_char(text, at, ':');
+    at = __tarsier_put_decimal(text, at, min, 0, 2);
+    at = __tarsier_put_char(text, at, ':');
+    at = __tarsier_put_decimal(text, at, sec, 0, 2);
+    at = __tarsier_put_char(text, at, ' ');
+    at = __tarsier_put_decimal(text, at, year, 0, 1);
+    at = __tarsier_put_char(text, at, '\n');
+    /* snprintf's output: the first size - 1 characters and a NUL. */
+    for (int i = 0; i < size - 1; i++)
+        if (i < at)
+            buf[i] = text[i];
+    buf[at < size - 1 ? at : size - 1] = 0;
+    if (at >= size) {
+        __tarsier_errno = 75; /* EOVERFLOW */
+        return 0;
+    }
+    return buf;
+}
+
+char *
+asctime_r(const struct tm *tm, char *buf)
+{
+    return __tarsier_asctime(tm, buf, 26);
+}
+
 char *
 asctime(const struct tm *tm)
 {
-    return asctime_r(tm, __tarsier_asctime_buffer);
+    return __tarsier_asctime(tm, __tarsier_asctime_buffer, sizeof __tarsier_asctime_buffer);
 }
 
 char *

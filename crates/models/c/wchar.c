@@ -31,9 +31,16 @@ wcsnlen(const wchar_t *s, size_t max)
 wchar_t *
 wcscpy(wchar_t *restrict dst, const wchar_t *restrict src)
 {
+    /* The loop tests the character read, not the one written: after a write
+       past the end of dst, reading it back would give an unknown value
+       and the loop would not end where glibc's does. */
     size_t i = 0;
-    while ((dst[i] = src[i]) != 0)
-        i++;
+    for (;; i++) {
+        wchar_t c = src[i];
+        dst[i] = c;
+        if (c == 0)
+            break;
+    }
     return dst;
 }
 

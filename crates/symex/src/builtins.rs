@@ -9,7 +9,6 @@ use crate::exec::Symex;
 use crate::equation::UnmodelledCall;
 use crate::memory::{ObjectKind, NULL_OBJECT};
 use crate::stdio::Stdio;
-use crate::external;
 use crate::{repr, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
 use ir::{Expr, FuncId, PropertyClass};
@@ -100,9 +99,8 @@ impl<'a> Symex<'a> {
                 }
                 Stdio::Other => {
                     let why = format!("`{name}` has no body: its result is nondeterministic and its side effects are ignored");
-                    if self.is_environment_call(func) {
-                        let writes_through_pointer = args.iter().any(|a| self.program.types.is_pointer(a.ty));
-                        self.approximate(why, writes_through_pointer);
+                    if ir::external::is_environment_function(self.program, func) {
+                        self.environment_call(name, args, values);
                     } else {
                         self.unmodelled_call(name, args, why);
                     }
@@ -162,23 +160,22 @@ impl<'a> Symex<'a> {
         Ok(())
     }
 
-    /// Whether `func` is the program's own external function (see
-    /// [`external`]) returning no pointer: any value it returns is one some
-    /// implementation returns, and the replay takes that value as an input,
-    /// so a violation through it is real. Only scalar results qualify: a
-    /// returned pointer would be an address of the model's layout, which no
-    /// implementation can know.
-    fn is_environment_call(&self, func: FuncId) -> bool {
-        let function = &self.program.functions[func];
-        let returns_scalar = match self.program.types.get(function.ty) {
-            ir::Type::Function(sig) => {
-                matches!(self.program.types.get(sig.ret), ir::Type::Void | ir::Type::Bool | ir::Type::Int { .. } | ir::Type::Float(_))
-            }
-            _ => false,
+    /// A call of the program's own body-less function (the environment,
+    /// see [`ir::external`]): the objects its data-pointer arguments point
+    /// into get arbitrary contents (as the interpreter's replay gives them);
+    /// what it might do beyond that (call a callback, write through a
+    /// pointer stored in those objects) is an approximation for TRUE.
+    fn environment_call(&mut self, name: &str, args: &[Expr], values: &[TermId]) {
+        for index in ir::external::environment_written_arguments(self.program, args) {
+            self.havoc_object(values[index]);
+        }
+        let exact = ir::external::environment_writes_are_exact(self.program, args);
+        let why = if exact {
+            format!("`{name}` has no body: it is the environment (any result, any contents of the objects its arguments point into)")
+        } else {
+            format!("`{name}` has no body: it may call a function or write through a pointer it is given, which is not modelled")
         };
-        !function.loc.is_none()
-            && returns_scalar
-            && external::is_program_external(&function.name, self.program.files.name(function.loc.file))
+        self.approximate(why, !exact);
     }
 
     /// A call of a function symex does not model: an approximation, and a
@@ -186,6 +183,12 @@ impl<'a> Symex<'a> {
     fn unmodelled_call(&mut self, name: &str, args: &[Expr], why: String) {
         let writes_through_pointer = args.iter().any(|a| self.program.types.is_pointer(a.ty));
         self.approximate(why, writes_through_pointer);
+        self.untrusted_call(name);
+    }
+
+    /// A call whose model admits more behaviours than the function has: a
+    /// violation on a path through it is not trusted.
+    pub(crate) fn untrusted_call(&mut self, name: &str) {
         let call = UnmodelledCall {
             guard: self.state.guard,
             name: name.to_string(),

@@ -18,7 +18,6 @@ pub mod arith;
 mod address;
 pub mod equation;
 mod environment;
-mod external;
 mod exec;
 mod float;
 mod libm;

@@ -1,7 +1,9 @@
 //! The stdio input functions symex models natively: `scanf`, `fscanf`,
 //! `gets` and `fgets` read from a stream whose contents are unknown (the
 //! interpreter's `interp::stdio` has the same semantics concretely, and
-//! asks for the same inputs in the same order).
+//! asks for the same inputs in the same order); `sscanf` reads its string
+//! and then converts as scanf does (in the interpreter too), an
+//! over-approximation that blocks FALSE through it.
 //!
 //! scanf's result is an input in `[EOF, number of stores]`, and the i-th
 //! store happens only when the result exceeds i; each store writes an
@@ -29,6 +31,7 @@ impl<'a> Symex<'a> {
         Ok(Some(match format::stdio_name(name) {
             "scanf" => self.scan(name, 0, args, values)?,
             "fscanf" => self.scan(name, 1, args, values)?,
+            "sscanf" => self.scan_string(name, first, args, values)?,
             "gets" => Stdio::Modelled(Some(self.read_line(name, first, None)?)),
             "fgets" => {
                 let Some(size) = values.get(1).and_then(|&v| self.store.as_bv_const(v)).and_then(BvValue::to_u64) else {
@@ -96,6 +99,20 @@ impl<'a> Symex<'a> {
             self.under(stored, |s| s.scan_store(name, target, pointer))?;
         }
         Ok(Stdio::Modelled(Some(result)))
+    }
+
+    /// `sscanf(s, format, ...)`: glibc reads `s` up to its NUL first (its
+    /// string stream ends at `rawmemchr(s, 0)`), with the dereference
+    /// checks; the conversions are then scanf's on unknown input, which
+    /// admits every result and stored value the text of `s` can give and
+    /// more, so a violation on a path through the call is not trusted.
+    fn scan_string(&mut self, name: &str, s: TermId, args: &'a [Expr], values: &[TermId]) -> Result<Stdio> {
+        self.string_length(s, None)?;
+        // Before the stores: a result the text cannot give may store through
+        // a pointer the real call never touches.
+        self.approximate(format!("`{name}` stores values its input string may not spell"), false);
+        self.untrusted_call(name);
+        self.scan(name, 1, args, values)
     }
 
     /// One scanf store through `pointer`.

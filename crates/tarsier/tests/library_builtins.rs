@@ -370,6 +370,18 @@ int main(void) {
 }
 
 #[test]
+fn a_copy_past_its_destination_stops_at_the_source_terminator() {
+    // The source's terminator ends the loop even after the write past the
+    // destination, so no bound is needed to find the overflow.
+    for (test, program) in [
+        ("strcpy-off-by-one", "#include <string.h>\nint main(void) { char a[4], b[5]; b[4] = 0; strcpy(a, b); return 0; }\n"),
+        ("wcscpy-off-by-one", "#include <wchar.h>\nint main(void) { wchar_t a[2], b[3]; b[2] = 0; wcscpy(a, b); return 0; }\n"),
+    ] {
+        assert_verdict(test, program, &[], FAILED);
+    }
+}
+
+#[test]
 fn own_declarations_of_modelled_functions_call_the_models() {
     // The program's prototype differs from the library's in integer types:
     // the model is called and its result read as the declared type, as the

@@ -114,6 +114,11 @@ fn a_violation_through_the_programs_own_external_function_is_real_but_not_throug
     // An undeclared one too (C89 implicit `int f()`).
     let implicit = "int main(void) { int v = probe(); if (v == 3) { int *p = 0; return *p; } return 0; }\n";
     expect("external-implicit", &[("main.c", implicit)], &[], FAILED);
+    // It may fill what its arguments point to, and only that.
+    let filled = "#include <assert.h>\nvoid fill(int *p);\nint main(void) { int x = 0, y = 5; fill(&x); assert(y == 5); assert(x == 0); return 0; }\n";
+    expect("external-fills", &[("main.c", filled)], &[], FAILED);
+    let kept = "#include <assert.h>\nvoid fill(int *p);\nint main(void) { int x = 0, y = 5; fill(&x); assert(y == 5); return x; }\n";
+    expect("external-keeps", &[("main.c", kept)], &[], SUCCESSFUL);
     // `mrand48` belongs to the C library, whose results are 32-bit:
     // a program declaring it itself gets no nondeterministic stand-in
     // that a FALSE could rest on.

@@ -139,6 +139,46 @@ int main(void) {
 }
 
 #[test]
+fn sscanf_reads_its_string_and_stores_what_its_result_counts() {
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  int x = 7, y = 8;
+  int r = sscanf(argv[0], "%d,%d", &x, &y);
+  assert(r >= -1 && r <= 2);
+  if (r < 2)
+    assert(y == 8);
+  return 0;
+}
+"#;
+    assert_verdict("sscanf-result", program, &[], SUCCESSFUL);
+    // The string is read to its NUL, with the checks.
+    let unterminated = r#"
+#include <stdio.h>
+int main(void) {
+  char s[2] = {'4', '2'};
+  int x;
+  sscanf(s, "%d", &x);
+  return 0;
+}
+"#;
+    assert_verdict("sscanf-unterminated", unterminated, &[], FAILED);
+    // Its stores admit values the text cannot spell: no FALSE through them.
+    let stored = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  int x = 0;
+  if (sscanf("42", "%d", &x) == 1)
+    assert(x == 42);
+  return 0;
+}
+"#;
+    assert_verdict("sscanf-untrusted", stored, &[], "VERIFICATION UNKNOWN");
+}
+
+#[test]
 fn an_unbounded_string_input_overflows_a_small_buffer() {
     let word = r#"
 #include <stdio.h>

@@ -5,7 +5,9 @@
 //! library, see [`crate::libm`]), and
 //! the stdio output functions of [`super::stdio`]. Any other function
 //! without a body returns a nondeterministic value (asked from the input
-//! provider) and has no other effect.
+//! provider); one of the program's own (the environment, see
+//! [`crate::external`]) first gives the objects its data-pointer arguments
+//! point into input bytes, as symex does.
 
 use super::exec::{Flow, Machine};
 use super::memory::{AccessError, ObjectKind, Pointer};
@@ -183,6 +185,12 @@ impl Machine<'_> {
                     return Ok(result);
                 }
                 self.unknown_functions.insert(name.to_string());
+                if crate::external::is_environment_function(self.program, func) {
+                    for index in crate::external::environment_written_arguments(self.program, args) {
+                        let target = self.pointer(&values[index])?;
+                        self.havoc_object(target)?;
+                    }
+                }
                 if matches!(self.program.types.get(ret), Type::Void) {
                     return Ok(None);
                 }

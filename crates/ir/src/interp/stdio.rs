@@ -55,6 +55,11 @@ impl Machine<'_> {
             }
             "scanf" => return self.scan(name, 0, values, args, ret),
             "fscanf" => return self.scan(name, 1, values, args, ret),
+            "sscanf" => {
+                let s = self.pointer(arg(0)?)?;
+                self.string_length(s, u64::MAX)?;
+                return self.scan(name, 1, values, args, ret);
+            }
             "gets" => {
                 let s = self.pointer(arg(0)?)?;
                 return self.read_line(name, s, None).map(Some);
