@@ -370,6 +370,27 @@ int main(void) {
 }
 
 #[test]
+fn swprintf_writes_what_glibc_writes() {
+    // Truncation leaves the last slot as it was and returns -1; the values
+    // were checked against glibc 2.36.
+    let program = r#"
+#include <wchar.h>
+#include <assert.h>
+int main(void) {
+  wchar_t a[3] = {7,7,7}; int r = swprintf(a, 3, L"ab"); assert(r == 2 && a[0] == L'a' && a[1] == L'b' && a[2] == 0);
+  wchar_t b[1] = {7}; r = swprintf(b, 1, L"ab"); assert(r == -1 && b[0] == 0);
+  wchar_t small[2] = {7,7}; r = swprintf(small, 2, L"%ls", L"ab"); assert(r == -1 && small[0] == L'a' && small[1] == 7);
+  wchar_t d[32]; r = swprintf(d, 32, L"%ld|%o|%X|%i|%c%lc%%", -5L, 8u, 255u, -2147483647-1, 'q', L'z');
+  assert(r == 24 && wcscmp(d, L"-5|10|FF|-2147483648|qz%") == 0);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    assert_verdict("swprintf", &program.replace("CHECK", "1"), &[], SUCCESSFUL);
+    assert_verdict("swprintf-text", &program.replace("CHECK", "d[0] != L'-'"), &[], FAILED);
+}
+
+#[test]
 fn a_copy_past_its_destination_stops_at_the_source_terminator() {
     // The source's terminator ends the loop even after the write past the
     // destination, so no bound is needed to find the overflow.
