@@ -205,7 +205,7 @@ impl<'a> Symex<'a> {
             ("fma", &[x, y, z]) => self.store.mk(Op::FpFma, &[rm, x, y, z]),
             ("remainder", &[x, y]) => self.store.mk(Op::FpRem, &[x, y]),
             (_, &[x, y]) => self.fmod(rm, x, y),
-            (_, &[x]) => return Ok(Some(self.round_to_integral(base, rm, x, values[0], ty))),
+            (_, &[x]) => self.round_to_integral(base, rm, x),
             _ => unreachable!("arity checked"),
         };
         Ok(Some(self.x86_result_bits(result, ty, values, ty)))
@@ -213,17 +213,14 @@ impl<'a> Symex<'a> {
 
     /// `trunc`, `floor`, `ceil`, `round` (halfway cases away from zero),
     /// `rint` and `nearbyint` (in the current mode `rm`) of the float term
-    /// `x` whose bits are `bits`: a NaN operand is returned as it is, as
-    /// the interpreter does.
-    fn round_to_integral(&mut self, base: &str, rm: TermId, x: TermId, bits: TermId, ty: TypeId) -> TermId {
+    /// `x`. Its NaN result gets the x86 rule like other operations: glibc
+    /// quiets a NaN operand (`x + x`, `roundsd`, `frndint`).
+    fn round_to_integral(&mut self, base: &str, rm: TermId, x: TermId) -> TermId {
         let mode = match ir::intrinsics::fixed_integral_rounding(base) {
             Some(fixed) => self.store.rm_const(smt_rounding(fixed)),
             None => rm,
         };
-        let rounded = self.store.mk(Op::FpRoundToIntegral, &[mode, x]);
-        let rounded = self.bits_of_fp(rounded, ty);
-        let nan = self.store.mk(Op::FpIsNaN, &[x]);
-        self.store.ite(nan, bits, rounded)
+        self.store.mk(Op::FpRoundToIntegral, &[mode, x])
     }
 
     /// `fmod(x, y)`: `|x| mod |y|` with the sign of `x` (C17 7.12.10.1).

@@ -527,3 +527,31 @@ fn long_double_nans_follow_the_x87_rule() {
     let sse = program("r.b.m == (x.b.m | 0x4000000000000000ul) && r.b.e == 0x7FFF");
     assert_verdicts("floats-x87-nans", &x87, &sse, &[]);
 }
+
+/// glibc's roundings to an integral value quiet a signaling NaN (they
+/// compute `x + x`, `roundsd` or `frndint` on it), in every float type.
+#[test]
+fn rounding_functions_quiet_signaling_nans() {
+    if !front_end_ready("floats-rounding-snan") {
+        return;
+    }
+    let program = |double_bits: &str, long_double_bits: &str| {
+        format!(
+            "#include <math.h>\n#include <assert.h>\n#include <string.h>\n#include <stdint.h>\n\
+             typedef union {{ long double d; struct {{ unsigned long m; unsigned short e; }} b; }} U;\n\
+             int main(void) {{\n\
+               double s; uint64_t p = 0x7FF0000000000123ull; memcpy(&s, &p, 8);\n\
+               double r = floor(s); uint64_t rb; memcpy(&rb, &r, 8);\n\
+               float f; uint32_t fp = 0x7F800123u; memcpy(&f, &fp, 4);\n\
+               float t = truncf(f); uint32_t tb; memcpy(&tb, &t, 4);\n\
+               U u; memset(&u, 0, sizeof u); u.b.m = 0x8000000000000005ul; u.b.e = 0x7FFF;\n\
+               U v; memset(&v, 0, sizeof v); v.d = rintl(u.d);\n\
+               assert(rb == {double_bits} && tb == 0x7FC00123u && v.b.m == {long_double_bits});\n\
+               return 0;\n\
+             }}\n"
+        )
+    };
+    let quieted = program("0x7FF8000000000123ull", "0xC000000000000005ul");
+    let kept = program("0x7FF0000000000123ull", "0x8000000000000005ul");
+    assert_verdicts("floats-rounding-snan", &quieted, &kept, &[]);
+}

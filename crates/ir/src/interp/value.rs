@@ -217,9 +217,6 @@ pub fn float_library(name: &str, format: FloatFormat, operands: &[u128], mode: R
                 r
             }
         }
-        // The roundings to an integral value return a NaN as it is, as
-        // symex does.
-        (_, [x]) if x.is_nan() => return Some(operands[0] & low_mask(format.storage_bits())),
         ("rint" | "nearbyint", [x]) => x.round_to_integral(rm),
         (_, [x]) => x.round_to_integral(soft_rounding(crate::intrinsics::fixed_integral_rounding(base)?)),
         _ => return None,
