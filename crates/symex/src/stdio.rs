@@ -421,6 +421,9 @@ impl<'a> Symex<'a> {
         let argument = spec.printf_argument(self.program.data_model)?;
         let (value, ty) = (values[*next], types[*next]);
         *next += 1;
+        if matches!(argument, Argument::Float(_)) {
+            self.approximate_directed_printing();
+        }
         let constant_bits = || self.store.as_bv_const(value).and_then(BvValue::to_u128).filter(|_| !self.program.types.is_pointer(ty));
         let text = match argument {
             Argument::Signed(bits) | Argument::Unsigned(bits) if constant_bits().is_none() => {
@@ -766,11 +769,28 @@ impl<'a> Symex<'a> {
         count
     }
 
+    /// glibc rounds the digits it prints in the current rounding mode,
+    /// `ir::format` to nearest: a float printed where the mode may be
+    /// another is an approximation (and the interpreter refuses to replay
+    /// it).
+    fn approximate_directed_printing(&mut self) {
+        let other_mode = match self.rounding_mode() {
+            Ok(mode) => {
+                let nearest = self.store.rm_const(smt::RoundingMode::Rne);
+                let nearest = self.store.eq(mode, nearest);
+                self.store.not(nearest)
+            }
+            Err(_) => self.store.true_term(),
+        };
+        self.approximate_when(other_mode, "a float printed in a rounding mode other than to nearest (glibc rounds the printed digits in the current mode)");
+    }
+
     /// The length of a floating-point conversion without padding: exact
     /// for a constant, else any length the conversion can print.
     fn float_length(&mut self, spec: &Spec, field: &FieldTerms, float: ir::FloatFormat, value: TermId) -> TermId {
         let constant = self.store.as_bv_const(value).and_then(BvValue::to_u128);
         if let (Some(bits), Some(field)) = (constant, field.constant) {
+            self.approximate_directed_printing();
             let text = format::float_text(spec, Field { width: 0, ..field }, float, bits);
             return self.length_const(text.len() as u64);
         }

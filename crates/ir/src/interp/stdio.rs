@@ -238,7 +238,13 @@ impl Machine<'_> {
                 let (negative, magnitude) = format::sign_and_magnitude(extended, bits, signed);
                 format::integer_text(spec, field, negative, magnitude)
             }
-            Argument::Float(float) => format::float_text(spec, field, float, self.scalar(value)?),
+            Argument::Float(float) => {
+                // glibc rounds the printed digits in the current mode, the formatter to nearest.
+                if self.rounding_mode()? != crate::rounding::RoundingMode::NearestEven {
+                    return Err(Outcome::Unsupported("printf's float conversions in a rounding mode other than to nearest".into()));
+                }
+                format::float_text(spec, field, float, self.scalar(value)?)
+            }
             Argument::Char => format::char_text(field, self.scalar(value)? as u8),
             Argument::String => {
                 let s = self.pointer(value)?;
