@@ -12,6 +12,7 @@ use ir::{
     PropertyClass, SymbolId, SymbolKind, Type, TypeId, UnOp,
 };
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Which properties to instrument. Memory-safety checks are symex's.
 #[derive(Clone, Debug)]
@@ -168,8 +169,38 @@ struct FunctionPass<'a> {
 /// A pending node of the iterative expression walk.
 struct Visit<'e> {
     expr: &'e Expr,
-    guard: Option<Expr>,
+    guard: Guard<'e>,
     children_done: bool,
+}
+
+/// The conditions under which a sub-expression is evaluated, innermost
+/// first, shared between the nodes below them: built into an expression
+/// only for a node that has a check, since copying it to every node of a
+/// long `&&` chain would be quadratic.
+type Guard<'e> = Option<Rc<GuardLink<'e>>>;
+
+struct GuardLink<'e> {
+    condition: Condition<'e>,
+    outer: Guard<'e>,
+}
+
+/// A condition of a guard: an operand of the enclosing expression holds or
+/// fails.
+#[derive(Clone, Copy)]
+enum Condition<'e> {
+    Holds(&'e Expr),
+    Fails(&'e Expr),
+}
+
+/// The sub-expressions of `e`, each with the extra condition under which
+/// it is evaluated.
+fn children(e: &Expr) -> Vec<(&Expr, Option<Condition<'_>>)> {
+    match &e.kind {
+        ExprKind::Ite(c, t, f) => vec![(&**c, None), (&**t, Some(Condition::Holds(c))), (&**f, Some(Condition::Fails(c)))],
+        ExprKind::Binary(BinOp::And, a, b) => vec![(&**a, None), (&**b, Some(Condition::Holds(a)))],
+        ExprKind::Binary(BinOp::Or, a, b) => vec![(&**a, None), (&**b, Some(Condition::Fails(a)))],
+        _ => e.children().into_iter().map(|c| (c, None)).collect(),
+    }
 }
 
 impl FunctionPass<'_> {
@@ -295,41 +326,28 @@ impl FunctionPass<'_> {
         let mut stack = vec![Visit { expr: root, guard: None, children_done: false }];
         while let Some(visit) = stack.pop() {
             if visit.children_done {
-                self.check_node(visit.expr, visit.guard, loc);
+                self.check_node(visit.expr, &visit.guard, loc);
                 continue;
             }
             let Visit { expr, guard, .. } = visit;
             stack.push(Visit { expr, guard: guard.clone(), children_done: true });
-            for (child, condition) in self.children(expr).into_iter().rev() {
-                let guard = match (guard.clone(), condition) {
-                    (g, None) => g,
-                    (None, Some(c)) => Some(c),
-                    (Some(g), Some(c)) => Some(self.and(g, c)),
+            for (child, condition) in children(expr).into_iter().rev() {
+                let guard = match condition {
+                    None => guard.clone(),
+                    Some(condition) => Some(Rc::new(GuardLink { condition, outer: guard.clone() })),
                 };
                 stack.push(Visit { expr: child, guard, children_done: false });
             }
         }
     }
 
-    /// The sub-expressions of `e`, each with the extra condition under
-    /// which it is evaluated.
-    fn children<'e>(&mut self, e: &'e Expr) -> Vec<(&'e Expr, Option<Expr>)> {
-        match &e.kind {
-            ExprKind::Ite(c, t, f) => {
-                let not_c = self.not(c.as_ref().clone());
-                vec![(&**c, None), (&**t, Some(c.as_ref().clone())), (&**f, Some(not_c))]
-            }
-            ExprKind::Binary(BinOp::And, a, b) => vec![(&**a, None), (&**b, Some(a.as_ref().clone()))],
-            ExprKind::Binary(BinOp::Or, a, b) => {
-                let not_a = self.not(a.as_ref().clone());
-                vec![(&**a, None), (&**b, Some(not_a))]
-            }
-            _ => e.children().into_iter().map(|c| (c, None)).collect(),
+    fn check_node(&mut self, e: &Expr, guard: &Guard<'_>, loc: Loc) {
+        let checks = self.node_checks(e);
+        if checks.is_empty() {
+            return;
         }
-    }
-
-    fn check_node(&mut self, e: &Expr, guard: Option<Expr>, loc: Loc) {
-        for (cond, class, message) in self.node_checks(e) {
+        let guard = self.guard_expr(guard);
+        for (cond, class, message) in checks {
             let cond = match &guard {
                 Some(g) => {
                     let not_g = self.not(g.clone());
@@ -339,6 +357,28 @@ impl FunctionPass<'_> {
             };
             self.assert(cond, class, message.to_string(), loc);
         }
+    }
+
+    /// The conjunction of a guard's conditions, the outermost first.
+    fn guard_expr(&mut self, guard: &Guard<'_>) -> Option<Expr> {
+        let mut conditions = Vec::new();
+        let mut link = guard.as_deref();
+        while let Some(GuardLink { condition, outer }) = link {
+            conditions.push(*condition);
+            link = outer.as_deref();
+        }
+        let mut conjunction: Option<Expr> = None;
+        for condition in conditions.into_iter().rev() {
+            let c = match condition {
+                Condition::Holds(c) => c.clone(),
+                Condition::Fails(c) => self.not(c.clone()),
+            };
+            conjunction = Some(match conjunction {
+                Some(g) => self.and(g, c),
+                None => c,
+            });
+        }
+        conjunction
     }
 
     fn node_checks(&mut self, e: &Expr) -> Vec<(Expr, PropertyClass, &'static str)> {

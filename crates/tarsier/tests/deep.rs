@@ -49,3 +49,34 @@ fn deep_inputs_are_answered_without_crash() {
     }
     assert!(problems.is_empty(), "deep inputs went wrong:\n{}", problems.join("\n"));
 }
+
+/// `x && x && ... && x` with `links` operators, as one assertion.
+fn chain_assertion(operator: &str, links: usize, prologue: &str) -> String {
+    let chain = vec!["x"; links + 1].join(operator);
+    format!("int main(void) {{ int x = nondet_int(); {prologue} __ESBMC_assert({chain}, \"chain\"); return 0; }}\n")
+}
+
+/// Long `&&`/`||` chains are lowered in linear time and verified (the IR
+/// stays shallow): the conjunction fails for `x == 0` and holds once `x`
+/// is assumed nonzero; the disjunction likewise.
+#[test]
+fn long_logical_chains_are_verified() {
+    let links = 12_000;
+    assert_verdict("and_chain_fails", &chain_assertion(" && ", links, ""), &[], "VERIFICATION FAILED");
+    assert_verdict("and_chain_holds", &chain_assertion(" && ", links, "__VERIFIER_assume(x != 0);"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("or_chain_fails", &chain_assertion(" || ", links, ""), &[], "VERIFICATION FAILED");
+    assert_verdict("or_chain_holds", &chain_assertion(" || ", links, "__VERIFIER_assume(x > 5);"), &[], "VERIFICATION SUCCESSFUL");
+}
+
+/// A chain whose operands read memory takes the control-flow lowering at
+/// every link; a division inside is checked only where it is evaluated.
+#[test]
+fn long_guarded_chains_are_verified() {
+    let links = 3_000;
+    let operands = vec!["a[x] / x"; links + 1].join(" && ");
+    let source = |assumption: &str| {
+        format!("int a[4] = {{1, 1, 1, 1}};\nint main(void) {{ int x = nondet_int(); {assumption} __ESBMC_assert(x == 0 || ({operands}), \"chain\"); return 0; }}\n")
+    };
+    assert_verdict("guarded_chain_holds", &source("__VERIFIER_assume(x == 0 || x == 1);"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("guarded_chain_fails", &source("__VERIFIER_assume(x >= 0 && x < 4);"), &[], "VERIFICATION FAILED");
+}

@@ -10,6 +10,11 @@ use ir::{BinOp, Expr, ExprKind, FloatFormat, Type, TypeId, TypeTable, UnOp};
 
 /// Nesting beyond this is not folded (the result is "not constant").
 const MAX_DEPTH: u32 = 4096;
+/// Levels [`fold_value_shallow`] looks down. Lowering folds each node as it
+/// builds it, so a constant operand is already a constant and a shallow look
+/// finds everything a full walk would in practice; a full walk per node
+/// would make long operator chains quadratic.
+const SHALLOW_DEPTH: u32 = 64;
 
 /// Width and signedness of an integer-like IR type.
 fn int_shape(tt: &TypeTable, ty: TypeId) -> Option<(u32, bool)> {
@@ -40,13 +45,25 @@ pub fn sign_extend(v: u128, bits: u32) -> i128 {
 /// The folded value of an integer-typed expression as a signed or
 /// unsigned number per its type, or `None` when it is not constant.
 pub fn fold_value(tt: &TypeTable, e: &Expr) -> Option<i128> {
+    fold_value_below(tt, e, 0)
+}
+
+/// [`fold_value`] looking at most [`SHALLOW_DEPTH`] levels down: the
+/// opportunistic folding done while lowering (an unfolded constant is
+/// still exact, only less simple).
+pub fn fold_value_shallow(tt: &TypeTable, e: &Expr) -> Option<i128> {
+    fold_value_below(tt, e, MAX_DEPTH - SHALLOW_DEPTH)
+}
+
+/// [`fold_value`] as if `e` were `depth` levels deep already.
+fn fold_value_below(tt: &TypeTable, e: &Expr, depth: u32) -> Option<i128> {
     let (bits, signed) = int_shape(tt, e.ty)?;
-    let v = fold(tt, e, 0)?;
+    let v = fold(tt, e, depth)?;
     Some(if signed { sign_extend(v, bits) } else { v as i128 })
 }
 
 /// Folds an integer- or bool-typed expression to its bit pattern.
-pub fn fold(tt: &TypeTable, e: &Expr, depth: u32) -> Option<u128> {
+fn fold(tt: &TypeTable, e: &Expr, depth: u32) -> Option<u128> {
     if depth > MAX_DEPTH {
         return None;
     }

@@ -7,13 +7,17 @@
 //! become control flow whenever an operand could fault or has side effects,
 //! so a guarded `p && *p` never evaluates `*p` with a null `p`.
 
-use super::consteval::fold_value;
+use super::consteval::{fold_value, fold_value_shallow};
 use super::ctype::{self, ArraySize, ComplexElem, CType, FloatKind, IntKind, Kind};
 use super::scope::Ordinary;
 use super::types::float_format;
 use super::{Sema, R};
 use crate::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
 use ir::{BinOp, Expr, ExprKind, Instr, InstrKind, Loc, UnOp};
+
+/// Links of a `&&`/`||` chain lowered into one IR expression before its
+/// value goes to a temporary (which bounds the expression's depth).
+const LOGICAL_LINKS_PER_TEMP: u32 = 256;
 
 /// A typed, lowered expression.
 #[derive(Clone, Debug)]
@@ -417,11 +421,12 @@ impl<'a> Sema<'a> {
     /// The truth value of a scalar (`!= 0`), as a `Bool`.
     pub(super) fn truth(&mut self, v: Val, loc: Loc) -> R<Expr> {
         let b = self.prog.types.bool();
-        if let ExprKind::Cast(inner) = &v.e.kind {
-            if inner.ty == b && v.ty.is_integer() {
-                return Ok((**inner).clone());
-            }
-        }
+        // The bool inside is moved out, not cloned: a chain of `&&` unwraps
+        // one such cast per link, and a clone per link would be quadratic.
+        let v = match v.e.kind {
+            ExprKind::Cast(inner) if inner.ty == b && v.ty.is_integer() => return Ok(*inner),
+            kind => Val { e: Expr { kind, ty: v.e.ty }, ..v },
+        };
         if v.ty.is_bool() {
             return Ok(v.e);
         }
@@ -449,7 +454,7 @@ impl<'a> Sema<'a> {
         if matches!(e.kind, ExprKind::IntConst(_)) {
             return e;
         }
-        match fold_value(&self.prog.types, &e) {
+        match fold_value_shallow(&self.prog.types, &e) {
             Some(v) => {
                 let bits = self.prog.types.int_info(e.ty).map_or(128, |i| i.0);
                 Expr::int(v as u128 & ir::layout::low_mask(bits), e.ty)
@@ -828,8 +833,40 @@ impl<'a> Sema<'a> {
         Ok(self.bool_to_int(cmp))
     }
 
+    /// `l && r` or `l || r`. A left-deep chain of the same operator
+    /// (`a && b && c ...`) is lowered in one loop, and every
+    /// [`LOGICAL_LINKS_PER_TEMP`] links its value so far goes to a
+    /// temporary, so neither this walk nor the IR expression grows as deep
+    /// as the chain is long.
     fn logical(&mut self, is_and: bool, l: &ast::Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
-        let lb = self.cond(l)?;
+        let op = if is_and { BinaryOp::LogAnd } else { BinaryOp::LogOr };
+        let mut links = vec![(r, loc)];
+        let mut first = l;
+        while let A::Binary(inner, a, b) = &first.kind {
+            if *inner != op {
+                break;
+            }
+            links.push((b, first.loc));
+            first = a;
+        }
+        let (mut acc, mut acc_loc) = (self.rvalue(first)?, first.loc);
+        let mut links_since_temp = 0;
+        for (r, loc) in links.into_iter().rev() {
+            let lb = self.truth(acc, acc_loc)?;
+            acc_loc = loc;
+            acc = self.logical_link(is_and, lb, r, loc)?;
+            links_since_temp += 1;
+            if links_since_temp == LOGICAL_LINKS_PER_TEMP {
+                links_since_temp = 0;
+                acc = Val::rv(self.temp(acc.e, &acc.ty, loc), acc.ty);
+            }
+        }
+        Ok(acc)
+    }
+
+    /// One link of a logical chain: the left operand's truth `lb` combined
+    /// with `r`, which is evaluated only when `lb` does not decide.
+    fn logical_link(&mut self, is_and: bool, lb: Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
         let bt = self.prog.types.bool();
         if !needs_control_flow(r) {
             let rb = self.cond(r)?;
