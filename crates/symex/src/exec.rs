@@ -173,7 +173,13 @@ impl<'a> Symex<'a> {
                     _ => ObjectKind::StringLiteral(symbol),
                 };
                 let name = sym.display_name.clone();
-                let size = repr::size_of(self.program, sym.ty, sym.loc)?;
+                let Some(size) = self.program.types.size_of(sym.ty, self.program.data_model) else {
+                    // Only an extern no unit defines stays incomplete: the
+                    // environment's object, whose size nothing tells.
+                    let ty = self.program.types.display(sym.ty);
+                    let what = format!("extern object `{name}` of incomplete type {ty} that no unit defines (its size is unknown)");
+                    return Err(Stop::unsupported(what, sym.loc));
+                };
                 let size = self.store.bv_u64(self.layout.wide_bits(), size);
                 let o = self.add_object(kind, name, size)?;
                 self.globals.insert(symbol, o);

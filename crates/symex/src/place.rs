@@ -185,7 +185,7 @@ impl<'a> Symex<'a> {
                 }
                 Ok(place)
             }
-            _ => Err(Stop::unsupported(format!("assignment to a non-lvalue expression {:?}", lvalue.kind), self.loc)),
+            _ => Err(Stop::unsupported(format!("assignment to a non-lvalue expression {}", self.program.display_expr(lvalue)), self.loc)),
         }
     }
 
@@ -197,7 +197,7 @@ impl<'a> Symex<'a> {
                     Stop::unsupported(format!("field {index} of {} {}", if c.complete { "" } else { "incomplete" }, c.name), self.loc)
                 })
             }
-            other => Err(Stop::unsupported(format!("member access on non-composite type {other:?}"), self.loc)),
+            _ => Err(Stop::unsupported(format!("member access on non-composite type {}", self.program.types.display(composite)), self.loc)),
         }
     }
 

@@ -23,7 +23,7 @@ pub fn unsized_type(program: &Program, ty: TypeId, loc: Loc) -> Stop {
         Type::Array(_, ArrayLen::Unknown) => "array of unknown size".to_string(),
         Type::Void => "object of type void".to_string(),
         Type::Function(_) => "function used as an object".to_string(),
-        other => format!("object of incomplete type {other:?}"),
+        _ => format!("object of incomplete type {}", program.types.display(ty)),
     };
     Stop::unsupported(what, loc)
 }

@@ -50,3 +50,22 @@ fn headers_file_includes_at_least_forty_headers() {
     let text = std::fs::read_to_string(headers_file()).unwrap();
     assert!(text.lines().filter(|l| l.starts_with("#include <")).count() >= 40);
 }
+
+/// glibc's `error` from <error.h>, whose header body is a GNU `extern
+/// inline` hint calling the library through an alias (not a definition:
+/// taken as one, it called itself forever): the model returns for status
+/// 0 and exits for any other, and checks the format's arguments.
+#[test]
+fn glibc_error_returns_or_exits_with_its_status() {
+    let program = |call: &str, after: &str| {
+        format!("#define _GNU_SOURCE\n#include <error.h>\n#include <assert.h>\nint main(void) {{ {call}; {after}; return 0; }}\n")
+    };
+    let returns = program("error(0, 0, \"non-fatal %d\", 1)", "assert(1)");
+    assert_verdict("error_returns", &returns, &["--timeout", "20"], "VERIFICATION SUCCESSFUL");
+    let goes_on = program("error(0, 0, \"non-fatal\")", "assert(0)");
+    assert_verdict("error_goes_on", &goes_on, &["--timeout", "20"], "VERIFICATION FAILED");
+    let exits = program("error(1, 0, \"fatal\")", "assert(0)");
+    assert_verdict("error_exits", &exits, &["--timeout", "20"], "VERIFICATION SUCCESSFUL");
+    let bad_argument = program("error(1, 0, \"fatal %s\", (char *)0 + 1)", "");
+    assert_verdict("error_bad_argument", &bad_argument, &["--timeout", "20"], "VERIFICATION FAILED");
+}

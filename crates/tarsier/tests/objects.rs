@@ -177,3 +177,30 @@ int main(void) {
     let resized = verdict("alloc_size_other", &source.replace("READ", "12").replace("WRITE", "16"), &[]);
     assert!(resized.starts_with("VERIFICATION UNKNOWN") && resized.contains("__ESBMC_alloc_size"), "{resized}");
 }
+
+/// gcc rejects an initialized variable-length array ("variable-sized
+/// object may not be initialized", C11 6.7.9p3), at its declaration.
+#[test]
+fn an_initialized_variable_length_array_is_rejected_at_its_declaration() {
+    if !front_end_ready("vla_initialized") {
+        return;
+    }
+    let source = "int main(void) { int n = 2; int a[n] = {1, 2}; return a[0]; }\n";
+    let answer = verdict("vla_initialized", source, &[]);
+    assert!(answer.contains("main.c:1:33: error: variable-sized object `a` may not be initialized"), "{answer}");
+    let fixed = "int main(void) { int n = 2; int a[2] = {1, 2}; __ESBMC_assert(a[1] == 2, \"init\"); return n - 2; }\n";
+    assert_verdict("fixed_array_initialized", fixed, &[], "VERIFICATION SUCCESSFUL");
+}
+
+/// An extern object of incomplete type that no unit defines belongs to
+/// the environment and its size is unknown: UNKNOWN, naming its C type.
+#[test]
+fn an_undefined_extern_of_incomplete_type_is_unknown_and_named() {
+    if !front_end_ready("undefined_incomplete_extern") {
+        return;
+    }
+    let source = "struct opaque;\nextern struct opaque env;\nint main(void) { char *p = (char *)&env; return *p; }\n";
+    let answer = verdict("undefined_incomplete_extern", source, &[]);
+    assert!(answer.starts_with("VERIFICATION UNKNOWN"), "{answer}");
+    assert!(answer.contains("extern object `env` of incomplete type struct opaque"), "{answer}");
+}

@@ -31,6 +31,14 @@ fn has_attr(attrs: &[ast::Attribute], name: &str) -> bool {
     attrs.iter().any(|a| a.name == name)
 }
 
+/// Whether `f` is a GNU `extern inline` definition (`extern`, `inline`
+/// and `gnu_inline`), which is not an external definition of the function.
+fn is_gnu_inline_hint(f: &ast::FunctionDef) -> bool {
+    f.specs.storage == Some(StorageClass::Extern)
+        && f.specs.is_inline
+        && (has_attr(&f.specs.attrs, "gnu_inline") || has_attr(&f.declarator.attrs, "gnu_inline"))
+}
+
 /// Whether an object of type `ty` is const as a whole (a const type, or an
 /// array of them).
 fn is_const_object(mut ty: &CType) -> bool {
@@ -855,6 +863,11 @@ impl<'a> Sema<'a> {
             }
         }
         self.scopes.insert(name, Ordinary::Symbol { sym });
+        let nonempty = init.is_some_and(|i| !matches!(i, ast::Initializer::List(items, _) if items.is_empty()));
+        if ty.is_vla() && nonempty {
+            // C11 6.7.9p3; C23 allows only the empty initializer `= {}`.
+            return Err(self.error(loc, format!("variable-sized object `{name}` may not be initialized")));
+        }
         if let Some(init) = init {
             let irty = self.prog.symbols[sym].ty;
             self.initialize(Expr::sym(sym, irty), &ty, init, true)?;
@@ -1100,6 +1113,14 @@ impl<'a> Sema<'a> {
         let SymbolKind::Function(func) = self.prog.symbols[sym].kind else {
             return Err(self.error(loc, format!("`{name}` redeclared as a different kind of symbol")));
         };
+        if is_gnu_inline_hint(f) {
+            // GNU `extern inline` (glibc's `__extern_always_inline`,
+            // `__fortify_function`): the body only may be inlined, the call
+            // goes to the external definition (another unit, the library
+            // model, or none). glibc's bodies call that definition through
+            // an alias, so taking them as definitions would recurse forever.
+            return Ok(());
+        }
         if self.prog.functions[func].body.is_some() || self.defining.contains(&func) {
             if f.specs.is_inline || self.inline_defined.contains(&func) {
                 // The same inline definition from a header seen by several units.
