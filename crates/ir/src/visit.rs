@@ -3,10 +3,11 @@
 
 use crate::expr::{Expr, ExprKind};
 
-impl Expr {
-    /// The direct operands of this node, left to right.
-    pub fn children(&self) -> Vec<&Expr> {
-        match &self.kind {
+/// The direct operands of `kind` (a reference to an [`ExprKind`], shared
+/// or mutable), left to right; `iter` is how its item lists are walked.
+macro_rules! children_of {
+    ($kind:expr, $iter:ident) => {
+        match $kind {
             ExprKind::Sym(_)
             | ExprKind::IntConst(_)
             | ExprKind::FloatConst(_)
@@ -27,35 +28,20 @@ impl Expr {
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
             ExprKind::ByteExtract { value, offset } => vec![value, offset],
             ExprKind::Ite(a, b, c) | ExprKind::ByteUpdate { value: a, offset: b, update: c } => vec![a, b, c],
-            ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.iter().collect(),
+            ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.$iter().collect(),
         }
+    };
+}
+
+impl Expr {
+    /// The direct operands of this node, left to right.
+    pub fn children(&self) -> Vec<&Expr> {
+        children_of!(&self.kind, iter)
     }
 
     /// The direct operands of this node, left to right, for rewriting.
     pub fn children_mut(&mut self) -> Vec<&mut Expr> {
-        match &mut self.kind {
-            ExprKind::Sym(_)
-            | ExprKind::IntConst(_)
-            | ExprKind::FloatConst(_)
-            | ExprKind::Null
-            | ExprKind::Zero
-            | ExprKind::Nondet => vec![],
-            ExprKind::Unary(_, e)
-            | ExprKind::Cast(e)
-            | ExprKind::AddrOf(e)
-            | ExprKind::Deref(e)
-            | ExprKind::Member(e, _)
-            | ExprKind::UnionLit(_, e)
-            | ExprKind::PointerObject(e)
-            | ExprKind::PointerOffset(e)
-            | ExprKind::ObjectSize(e)
-            | ExprKind::IsDynamic(e)
-            | ExprKind::IsInvalid(e) => vec![e],
-            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => vec![a, b],
-            ExprKind::ByteExtract { value, offset } => vec![value, offset],
-            ExprKind::Ite(a, b, c) | ExprKind::ByteUpdate { value: a, offset: b, update: c } => vec![a, b, c],
-            ExprKind::StructLit(items) | ExprKind::ArrayLit(items) => items.iter_mut().collect(),
-        }
+        children_of!(&mut self.kind, iter_mut)
     }
 
     /// Every node of the tree, parents before children.
