@@ -455,8 +455,8 @@ pub fn random_pattern(rng: &mut Rng, format: Format, near_exponent: Option<u64>)
     };
     let fraction = match rng.below(3) {
         // Few significant bits: exact results and ties.
-        0 => rng.next() & (0b111u64 << (format.fraction_bits() - 3)),
-        _ => rng.next(),
+        0 => rng.next_u64() & (0b111u64 << (format.fraction_bits() - 3)),
+        _ => rng.next_u64(),
     };
     format.pattern(rng.chance(2), exponent, fraction)
 }
@@ -469,7 +469,7 @@ fn int_range_pattern(rng: &mut Rng, format: Format) -> u128 {
         0 => rng.below(bias),
         _ => bias + rng.below(31),
     };
-    format.pattern(rng.chance(2), exponent, rng.next())
+    format.pattern(rng.chance(2), exponent, rng.next_u64())
 }
 
 /// A `long long` bit pattern: extremes, values around the format's
@@ -481,7 +481,7 @@ fn integer_pattern(rng: &mut Rng, format: Format) -> u128 {
         0 => rng.pick(&[0, 1, -1, i64::MAX, i64::MIN, i64::MIN + 1]),
         1 => (1i64 << precision) + rng.pick(&[-1, 1, 2, 3]),
         _ => {
-            let magnitude = rng.next() >> rng.below(64);
+            let magnitude = rng.next_u64() >> rng.below(64);
             if rng.chance(2) {
                 (magnitude as i64).wrapping_neg()
             } else {

@@ -419,7 +419,6 @@ impl Run<'_> {
             return None;
         }
         let class = self.confirm(&cex, &model).ok()?;
-        let mut cex = cex;
         cex.property.class = class;
         Some(self.outcome(Verdict::False(Box::new(cex))))
     }

@@ -11,7 +11,7 @@ fn compile(source: &str) -> ir::Program {
     let path = dir.join(format!("t{:x}.c", fxhash(source)));
     std::fs::File::create(&path).unwrap().write_all(source.as_bytes()).unwrap();
     let mut diags = cfront::diag::Diagnostics::default();
-    let program = cfront::compile(&[path.clone()], &cfront::Options::default(), &mut diags);
+    let program = cfront::compile(std::slice::from_ref(&path), &cfront::Options::default(), &mut diags);
     let mut program = program.unwrap_or_else(|| panic!("does not compile: {:?}", diags.list));
     analysis::instrument(&mut program, &analysis::Checks::default());
     program

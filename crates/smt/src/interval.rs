@@ -69,7 +69,7 @@ impl Interval {
         }
     }
     /// Unsigned values read back as signed ones.
-    fn from_unsigned(self, width: u32) -> Interval {
+    fn signed(self, width: u32) -> Interval {
         let half = 1i128 << (width - 1);
         if self.hi < half {
             self
@@ -223,7 +223,7 @@ impl Intervals {
                 let nb = Interval::new(ub.lo.max(ua.lo + step), ub.hi).ok_or(Contradiction)?;
                 let (na, nb) = match signed {
                     true => (na, nb),
-                    false => (na.from_unsigned(width), nb.from_unsigned(width)),
+                    false => (na.signed(width), nb.signed(width)),
                 };
                 self.narrow(store, facts, a, na, depth)?;
                 self.narrow(store, facts, b, nb, depth)
@@ -304,7 +304,7 @@ impl Intervals {
             Op::ZeroExtend(_) => {
                 let Some(inner) = tracked_width(store, args[0]) else { return Ok(()) };
                 let unsigned = narrowed.meet(Interval { lo: 0, hi: (1i128 << inner) - 1 }).ok_or(Contradiction)?;
-                self.narrow(store, facts, args[0], unsigned.from_unsigned(inner), depth + 1)
+                self.narrow(store, facts, args[0], unsigned.signed(inner), depth + 1)
             }
             _ => Ok(()),
         }
@@ -365,7 +365,7 @@ impl Intervals {
                 }
             }
             Op::BvUrem => match store.as_bv_const(args[1]).and_then(|v| v.to_i128()) {
-                Some(m) if m > 0 => Interval { lo: 0, hi: m - 1 }.from_unsigned(width),
+                Some(m) if m > 0 => Interval { lo: 0, hi: m - 1 }.signed(width),
                 _ => full,
             },
             Op::Ite => match self.decide(store, facts, args[0], depth + 1) {

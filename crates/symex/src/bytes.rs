@@ -82,7 +82,7 @@ impl<'a> Symex<'a> {
         let byte_offset = self.store.mk(smt::Op::BvLshr, &[bit_offset, three]);
         let first = repr::resize(self.store, byte_offset, BYTE_INDEX_BITS, false);
         let low = self.store.extract(2, 0, bit_offset);
-        let aligned = self.store.as_bv_const(low).is_some_and(|v| v.is_zero()) && bits % 8 == 0;
+        let aligned = self.store.as_bv_const(low).is_some_and(|v| v.is_zero()) && bits.is_multiple_of(8);
         if aligned {
             return ByteSpan { first, count: bits / 8, shift: None };
         }

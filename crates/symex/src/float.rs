@@ -41,7 +41,7 @@ impl<'a> Symex<'a> {
         let format = self.float_format(ty);
         let (exp, sig) = (format.exponent_bits(), format.significand_bits());
         let ieee_bits = match format {
-            FloatFormat::X87Extended => x87_image_to_ieee(&mut self.store, bits),
+            FloatFormat::X87Extended => x87_image_to_ieee(self.store, bits),
             _ => bits,
         };
         self.store.mk(Op::FpFromBits { exp, sig }, &[ieee_bits])
@@ -51,7 +51,7 @@ impl<'a> Symex<'a> {
     fn bits_of_fp(&mut self, fp: TermId, ty: TypeId) -> TermId {
         let ieee_bits = self.store.mk(Op::FpToBits, &[fp]);
         match self.float_format(ty) {
-            FloatFormat::X87Extended => ieee_to_x87_image(&mut self.store, ieee_bits),
+            FloatFormat::X87Extended => ieee_to_x87_image(self.store, ieee_bits),
             _ => ieee_bits,
         }
     }
@@ -73,7 +73,7 @@ impl<'a> Symex<'a> {
                 let operand_fp = self.fp_of_bits(operand, operand_ty);
                 let operand_is_nan = self.store.mk(Op::FpIsNaN, &[operand_fp]);
                 let operand_ieee = self.ieee_bits(operand, operand_ty);
-                let carried = carry_nan(&mut self.store, operand_ieee, from, to);
+                let carried = carry_nan(self.store, operand_ieee, from, to);
                 nan = self.store.ite(operand_is_nan, carried, nan);
             }
             nan
@@ -82,7 +82,7 @@ impl<'a> Symex<'a> {
         let result_ieee = self.store.mk(Op::FpToBits, &[result]);
         let ieee = self.store.ite(result_is_nan, nan, result_ieee);
         match to {
-            FloatFormat::X87Extended => ieee_to_x87_image(&mut self.store, ieee),
+            FloatFormat::X87Extended => ieee_to_x87_image(self.store, ieee),
             _ => ieee,
         }
     }
@@ -102,15 +102,15 @@ impl<'a> Symex<'a> {
         // needs care beside another NaN, which would otherwise be compared.
         let first_fp = self.fp_of_bits(first, operand_ty);
         let mut is_nan = self.store.mk(Op::FpIsNaN, &[first_fp]);
-        let mut unsupported = x87_unsupported_encoding(&mut self.store, first);
-        let mut nan = x87_image_to_ieee(&mut self.store, first);
+        let mut unsupported = x87_unsupported_encoding(self.store, first);
+        let mut nan = x87_image_to_ieee(self.store, first);
         for &image in rest {
             let next_fp = self.fp_of_bits(image, operand_ty);
             let next_is_nan = self.store.mk(Op::FpIsNaN, &[next_fp]);
-            let next_unsupported = x87_unsupported_encoding(&mut self.store, image);
-            let next = x87_image_to_ieee(&mut self.store, image);
+            let next_unsupported = x87_unsupported_encoding(self.store, image);
+            let next = x87_image_to_ieee(self.store, image);
             let both = self.store.and2(is_nan, next_is_nan);
-            let larger = x87_larger_significand(&mut self.store, nan, next);
+            let larger = x87_larger_significand(self.store, nan, next);
             let only_one = self.store.ite(is_nan, nan, next);
             let chosen = self.store.ite(both, larger, only_one);
             let any_unsupported = self.store.or2(unsupported, next_unsupported);
@@ -119,7 +119,7 @@ impl<'a> Symex<'a> {
             is_nan = self.store.or2(is_nan, next_is_nan);
             unsupported = self.store.false_term();
         }
-        let carried = carry_nan(&mut self.store, nan, x87, to);
+        let carried = carry_nan(self.store, nan, x87, to);
         self.store.ite(is_nan, carried, none)
     }
 
@@ -127,7 +127,7 @@ impl<'a> Symex<'a> {
     /// of the value bits `bits` of type `ty`.
     fn ieee_bits(&mut self, bits: TermId, ty: TypeId) -> TermId {
         match self.float_format(ty) {
-            FloatFormat::X87Extended => x87_image_to_ieee(&mut self.store, bits),
+            FloatFormat::X87Extended => x87_image_to_ieee(self.store, bits),
             _ => bits,
         }
     }

@@ -109,7 +109,7 @@ impl<'s> Facts<'s> {
     /// The float constant nearest to `value`.
     fn constant(&mut self, value: f64) -> TermId {
         let bits = self.bits(nearest_bits(self.format, value));
-        self.from_bits(bits)
+        self.as_float(bits)
     }
 
     /// A float constant at least `value` (`value` positive, the double
@@ -122,10 +122,10 @@ impl<'s> Facts<'s> {
             _ => nearest_bits(self.format, value) + 1,
         };
         let bits = self.bits(bits);
-        self.from_bits(bits)
+        self.as_float(bits)
     }
 
-    fn from_bits(&mut self, bits: TermId) -> TermId {
+    fn as_float(&mut self, bits: TermId) -> TermId {
         float_of_bits(self.store, self.format, bits)
     }
 
@@ -436,7 +436,7 @@ impl<'s> Facts<'s> {
         match ulp_window(self.format, host) {
             Some((low, high)) => {
                 let (low, high) = (self.bits(low), self.bits(high));
-                let (low, high) = (self.from_bits(low), self.from_bits(high));
+                let (low, high) = (self.as_float(low), self.as_float(high));
                 self.result_between(low, high)
             }
             None => self.test(Op::FpIsNaN, self.result),

@@ -36,6 +36,9 @@ use ir::format::{self, Argument, Count, Dialect, Field, Piece, Spec, MAX_COUNT};
 use ir::{Expr, TypeId};
 use smt::{BvValue, TermId};
 
+/// A call's argument types and values.
+type CallArguments = (Vec<TypeId>, Vec<TermId>);
+
 /// Width of the length terms.
 const LENGTH_BITS: u32 = 64;
 
@@ -196,7 +199,7 @@ impl<'a> Symex<'a> {
         format_index: usize,
         types: &[TypeId],
         values: &[TermId],
-    ) -> Result<std::result::Result<(Vec<TypeId>, Vec<TermId>), String>> {
+    ) -> Result<std::result::Result<CallArguments, String>> {
         let (Some(&format), Some(&cursor), Some(&list_type)) =
             (values.get(format_index), values.get(format_index + 1), types.get(format_index + 1))
         else {

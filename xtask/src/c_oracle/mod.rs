@@ -163,7 +163,7 @@ pub fn edge_value(rng: &mut Rng, ty: IntTy) -> u64 {
         7 => power.wrapping_add(rng.pick(&[0, 1, u64::MAX])),
         8 => power.wrapping_neg(),
         9 => rng.below(20).wrapping_sub(10),
-        _ => rng.next() >> rng.below(64),
+        _ => rng.next_u64() >> rng.below(64),
     };
     canonical(ty, value)
 }

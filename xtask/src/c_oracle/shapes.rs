@@ -397,7 +397,7 @@ pub fn switch_fall_through(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> 
         if labels.is_empty() {
             continue;
         }
-        let constant = rng.next() >> rng.below(64);
+        let constant = rng.next_u64() >> rng.below(64);
         let statement = match rng.below(5) {
             0 => format!("acc += 0x{constant:x}ull;"),
             1 => format!("acc ^= 0x{constant:x}ull;"),
@@ -593,7 +593,7 @@ fn logic_tree(rng: &mut Rng, inputs: &[Input], depth: u32, atom: &mut u32) -> St
 /// back with the enum's constants.
 pub fn compound_literals(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
     let first = rng.below(200) as i64 - 100;
-    let jump = (rng.next() >> 34) as i64 - (1 << 29);
+    let jump = (rng.next_u64() >> 34) as i64 - (1 << 29);
     let _ = writeln!(body.text, "  enum colour {{ RED = {first}, GREEN, BLUE = {jump}, CYAN }};");
     let (x, _, _) = source(rng, inputs);
     let (y, _, _) = source(rng, inputs);

@@ -127,7 +127,7 @@ impl Machine<'_> {
             "calloc" => {
                 let (count, size) = (self.size_arg(arg(0)?)?, self.size_arg(arg(1)?)?);
                 // An overflowing product is a request no allocator can meet.
-                let total = count.checked_mul(size).unwrap_or(u64::MAX);
+                let total = count.saturating_mul(size);
                 self.heap_allocate("calloc", total, false).map(Some)
             }
             "realloc" => {
@@ -252,7 +252,7 @@ impl Machine<'_> {
     /// A heap block at a multiple of `alignment`, or NULL when the
     /// allocation fails; the allocator needs `alignment - 1` more bytes.
     fn heap_allocate_aligned(&mut self, allocator: &str, size: u64, uninitialized: bool, alignment: u64) -> Flow<Value> {
-        let reserved = size.checked_add(alignment - 1).unwrap_or(u64::MAX);
+        let reserved = size.saturating_add(alignment - 1);
         if self.allocation_fails()? || reserved > self.program.data_model.max_allocation_bytes() {
             return Ok(Value::Ptr(Pointer::NULL));
         }
