@@ -358,6 +358,25 @@ pub fn mul_wide(aig: &mut Aig, a: &[Lit], b: &[Lit]) -> Word {
     product
 }
 
+/// `a · a` in `2·a.len()` bits, about half the adders of [`mul_wide`]:
+/// each cross product `a_i·a_j` (`i < j`) is added once at weight
+/// `i + j + 1`, row `i` into its own window whose carry lands on a bit no
+/// earlier row reached, and the squares `a_i·a_i = a_i` at weight `2i`
+/// are added last.
+pub fn square(aig: &mut Aig, a: &[Lit]) -> Word {
+    let n = a.len();
+    let mut product = constant(0, 2 * n);
+    for i in 0..n.saturating_sub(1) {
+        let row: Word = a[i + 1..].iter().map(|&other| aig.and(a[i], other)).collect();
+        let window = 2 * i + 2..i + n + 1;
+        let (sum, carry) = add_with_carry(aig, &product[window.clone()], &row, Lit::FALSE);
+        product[window].copy_from_slice(&sum);
+        product[i + n + 1] = carry;
+    }
+    let diagonal: Word = (0..2 * n).map(|k| if k % 2 == 0 { a[k / 2] } else { Lit::FALSE }).collect();
+    add(aig, &product, &diagonal)
+}
+
 /// Logical `a >> amount` together with the sticky bit: the OR of every bit
 /// shifted out (what rounding needs to know about the discarded part).
 pub fn lshr_sticky(aig: &mut Aig, a: &[Lit], amount: &[Lit]) -> (Word, Lit) {

@@ -153,7 +153,7 @@ fn power_of_two_mod(aig: &mut Aig, exponent: &[Lit], modulus: &[Lit]) -> Word {
     let split = exponent.len().saturating_sub(direct_bits);
     let mut power = words::shl(aig, &words::constant(1, sig), &exponent[split..]);
     for &bit in exponent[..split].iter().rev() {
-        let square = words::mul_wide(aig, &power, &power);
+        let square = words::square(aig, &power);
         let doubled = words::shl_const(&words::zero_extend(&square, 1), 1);
         let next = words::mux(aig, bit, &doubled, &words::zero_extend(&square, 1));
         power = reduce(aig, &next, modulus);

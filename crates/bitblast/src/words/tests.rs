@@ -223,13 +223,20 @@ fn unary_operations_match_reference() {
 }
 
 #[test]
-fn wide_product_and_sticky_shift_match_reference() {
+fn wide_product_square_and_sticky_shift_match_reference() {
     let mut rng = Rng::new(5);
     for (wa, wb) in [(1, 1), (3, 5), (8, 8), (24, 24), (53, 11), (64, 64)] {
         let built = Circuit::build(&[wa, wb], |aig, w| mul_wide(aig, &w[0], &w[1]));
         for _ in 0..SAMPLES {
             let (a, b) = (rng.edgy_value(wa), rng.edgy_value(wb));
             assert_eq!(built.run(&[a, b]), a * b, "mul_wide {wa}x{wb}: a={a:#x} b={b:#x}");
+        }
+    }
+    for width in [1, 2, 3, 8, 24, 53, 64] {
+        let built = Circuit::build(&[width], |aig, w| square(aig, &w[0]));
+        for _ in 0..SAMPLES {
+            let a = rng.edgy_value(width);
+            assert_eq!(built.run(&[a]), a * a, "square {width}: a={a:#x}");
         }
     }
     for width in WIDTHS {
