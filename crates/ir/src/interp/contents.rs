@@ -8,7 +8,7 @@
 //! The ranges handed to these functions are checked by the caller
 //! (`memory`) against the object's bounds.
 
-use super::memory::{Bytes, Pointer};
+use super::memory::{pointers_overlapping, Bytes, Pointer};
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
@@ -72,7 +72,7 @@ impl Contents {
 
     /// The stored pointers with a byte in `[offset, offset + len)`.
     pub fn pointers_touching(&self, offset: u64, len: u64) -> impl Iterator<Item = Pointer> + '_ {
-        self.pointers.range(..offset + len).filter(move |(start, (_, width))| **start + *width > offset).map(|(_, (p, _))| *p)
+        pointers_overlapping(&self.pointers, offset, offset + len).map(|(_, pointer, _)| pointer)
     }
 
     fn page_len(&self, page: u64) -> u64 {
@@ -149,8 +149,7 @@ impl Contents {
     }
 
     fn clear_pointers(&mut self, start: u64, end: u64) {
-        let touched: Vec<u64> =
-            self.pointers.range(..end).filter(|(at, (_, width))| **at + *width > start).map(|(at, _)| *at).collect();
+        let touched: Vec<u64> = pointers_overlapping(&self.pointers, start, end).map(|(at, _, _)| at).collect();
         for at in touched {
             self.pointers.remove(&at);
         }

@@ -3,7 +3,7 @@
 //! values (little-endian, composites through the front end's layout).
 
 use super::exec::{Flow, Machine};
-use super::memory::{Bytes, Memory, ObjectKind, Pointer, INVALID_OBJECT, NULL_OBJECT};
+use super::memory::{Bytes, Memory, ObjectKind, Pointer, INVALID_OBJECT, MAX_POINTER_BYTES, NULL_OBJECT};
 use super::value::{
     float_binary, float_compare, float_convert, float_to_int, int_binary, int_compare, int_to_float, sign_extend,
     IntOperand, Value,
@@ -645,6 +645,9 @@ impl Machine<'_> {
         let size = self.size(ty)?;
         match value {
             Value::Scalar(bits) => Ok(Bytes::from_u128(*bits, size)),
+            Value::Ptr(_) if size > MAX_POINTER_BYTES => {
+                Err(self.malformed(format!("a pointer stored as {size} bytes")))
+            }
             Value::Ptr(p) => {
                 let mut bytes = Bytes::from_u128(u128::from(self.memory.address_of(*p)), size);
                 bytes.pointers.insert(0, (*p, size));

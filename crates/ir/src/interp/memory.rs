@@ -105,6 +105,23 @@ pub enum Lifetime {
     Dead,
 }
 
+/// The widest stored pointer (a 64-bit pointer): how far back an overlap
+/// query must look for a pointer that starts before its range.
+pub(super) const MAX_POINTER_BYTES: u64 = 8;
+
+/// The stored pointers in `pointers` with a byte in `[start, end)`, as
+/// (first byte, pointer, width); a lookup, not a scan of the object.
+pub(super) fn pointers_overlapping(
+    pointers: &BTreeMap<u64, (Pointer, u64)>,
+    start: u64,
+    end: u64,
+) -> impl Iterator<Item = (u64, Pointer, u64)> + '_ {
+    pointers
+        .range(start.saturating_sub(MAX_POINTER_BYTES - 1)..end)
+        .filter(move |(at, (_, width))| **at + *width > start)
+        .map(|(at, (pointer, width))| (*at, *pointer, *width))
+}
+
 /// Bytes with the provenance of the pointers stored in them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Bytes {
@@ -146,8 +163,7 @@ impl Bytes {
         self.pointers.extend(src.pointers.iter().map(|(start, entry)| (start + offset, *entry)));
     }
     fn clear_pointers(&mut self, start: u64, end: u64) {
-        let touched: Vec<u64> =
-            self.pointers.range(..end).filter(|(at, (_, width))| **at + *width > start).map(|(at, _)| *at).collect();
+        let touched: Vec<u64> = pointers_overlapping(&self.pointers, start, end).map(|(at, _, _)| at).collect();
         for at in touched {
             self.pointers.remove(&at);
         }
