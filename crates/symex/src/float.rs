@@ -286,12 +286,27 @@ impl<'a> Symex<'a> {
             }
             Sort::BitVec(w) => {
                 // C truncates towards zero; out-of-range values are undefined
-                // (the instrumentation's float-to-int check), here unspecified.
+                // (the instrumentation's float-to-int check).
                 let rtz = self.store.rm_const(RoundingMode::Rtz);
                 let signed = self.program.types.is_signed(to);
-                self.prefer_in_range(fp, from, w, signed);
                 let op = if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) };
-                Ok(self.store.mk(op, &[rtz, fp]))
+                let converted = self.store.mk(op, &[rtz, fp]);
+                if w >= 128 {
+                    return Ok(converted);
+                }
+                let in_range = self.converts_in_range(fp, from, w, signed);
+                let replayable = self.store.implies(self.state.guard, in_range);
+                self.equation.preferences.push(replayable);
+                if signed && (w == 32 || w == 64) {
+                    // cvttsd2si/fistp give the integer indefinite 10…0, as
+                    // `FpToSbv` does.
+                    return Ok(converted);
+                }
+                // Narrow and unsigned targets: gcc truncates a wider
+                // conversion, so the value depends on the instructions
+                // chosen; any value (the replay stops there as undefined).
+                let unspecified = self.store.var("out_of_range_conversion", Sort::BitVec(w));
+                Ok(self.store.ite(in_range, converted, unspecified))
             }
             other => unreachable!("conversion to sort {other:?}"),
         }
@@ -299,13 +314,11 @@ impl<'a> Symex<'a> {
 }
 
 impl Symex<'_> {
-    /// Prefers counterexamples whose conversion of the float `fp` (of type
-    /// `from`) to a `width`-bit integer is in range: the interpreter stops
-    /// at an out-of-range one, which C leaves undefined.
-    fn prefer_in_range(&mut self, fp: TermId, from: TypeId, width: u32, signed: bool) {
-        if width >= 128 {
-            return;
-        }
+    /// Whether the float `fp` (of type `from`) truncated towards zero is
+    /// in the range of a `width`-bit integer (`width` < 128). Counterexamples
+    /// are steered into it: the interpreter stops at an out-of-range
+    /// conversion, which C leaves undefined.
+    fn converts_in_range(&mut self, fp: TermId, from: TypeId, width: u32, signed: bool) -> TermId {
         let (exp, sig) = self.smt_format(from);
         let rtz = self.store.rm_const(RoundingMode::Rtz);
         // Both bounds are powers of two (or zero), exact in every format.
@@ -318,9 +331,7 @@ impl Symex<'_> {
         let truncated = self.store.mk(Op::FpRoundToIntegral, &[rtz, fp]);
         let above_low = self.store.mk(Op::FpLeq, &[low, truncated]);
         let below_high = self.store.mk(Op::FpLt, &[truncated, high]);
-        let in_range = self.store.and2(above_low, below_high);
-        let replayable = self.store.implies(self.state.guard, in_range);
-        self.equation.preferences.push(replayable);
+        self.store.and2(above_low, below_high)
     }
 }
 

@@ -157,3 +157,18 @@ fn a_string_in_a_block_of_symbolic_size_is_not_cut_off() {
     let printed = "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\nextern unsigned nondet_uint(void);\nint main(void) { unsigned n = nondet_uint(); if (n < 5 || n > 10) return 0; char *s = malloc(n); if (!s) return 0; for (int i = 0; i < 4; i++) s[i] = 'a'; s[4] = 0; int k = printf(\"%s\", s); assert(k < 3); return 0; }\n";
     assert_ne!(verdict("symbolic-size-string", &[("m.c", printed)], &["--unwind", "6"]), SUCCESSFUL);
 }
+
+#[test]
+fn an_out_of_range_conversion_to_a_narrow_or_unsigned_integer_has_no_known_value() {
+    // gcc converts through a wider signed integer and truncates it, so
+    // (unsigned)-1.0 is 0xFFFFFFFF there: the indefinite value 10…0 was a
+    // wrong TRUE.
+    let convert = |target: &str, value: &str| {
+        format!("#include <assert.h>\nint main(void) {{ volatile double d = {value}; {target} u = ({target})d; assert(u == ({target})0x80000000u || u == 0); return 0; }}\n")
+    };
+    assert_eq!(verdict("f2i-unsigned", &[("m.c", &convert("unsigned", "-1.0"))], &[]), "VERIFICATION UNKNOWN");
+    assert_eq!(verdict("f2i-short", &[("m.c", &convert("short", "1e10"))], &[]), "VERIFICATION UNKNOWN");
+    // In range, the value is exact; signed 32-bit targets get x86's 10…0.
+    expect("f2i-in-range", &[("m.c", &convert("unsigned", "2147483648.5"))], &[], SUCCESSFUL);
+    expect("f2i-int", &[("m.c", &convert("int", "1e10"))], &[], SUCCESSFUL);
+}
