@@ -324,8 +324,9 @@ impl Symex<'_> {
         // Both bounds are powers of two (or zero), exact in every format.
         let value_bits = if signed { width - 1 } else { width };
         let low = if signed { -(1i128 << value_bits) } else { 0 };
-        let low = self.store.bv_const(BvValue::from_i128(width + 1, low));
-        let high = self.store.bv_const(BvValue::from_u128(width + 1, 1u128 << value_bits));
+        // Two bits more than the target, so 2^width is positive as signed.
+        let low = self.store.bv_const(BvValue::from_i128(width + 2, low));
+        let high = self.store.bv_const(BvValue::from_u128(width + 2, 1u128 << value_bits));
         let low = self.store.mk(Op::ToFpFromSbv { exp, sig }, &[rtz, low]);
         let high = self.store.mk(Op::ToFpFromSbv { exp, sig }, &[rtz, high]);
         let truncated = self.store.mk(Op::FpRoundToIntegral, &[rtz, fp]);

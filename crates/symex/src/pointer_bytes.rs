@@ -119,6 +119,11 @@ fn positions_at_depth(store: &TermStore, term: TermId, depth: u32) -> Positions 
             Some(k) if k < 64 => of(args[0]).scaled(1 << k),
             _ => Positions::ANYWHERE,
         },
+        // The rewriter writes `x << k` as `concat(x[..], 0^k)`.
+        Some(Op::Concat) if args.len() == 2 => match store.sort(args[1]) {
+            smt::Sort::BitVec(low_bits) if low_bits < 64 => of(args[0]).scaled(1 << low_bits).shifted(of(args[1])),
+            _ => Positions::ANYWHERE,
+        },
         Some(Op::Ite) => of(args[1]).join(of(args[2])),
         Some(Op::ZeroExtend(_) | Op::SignExtend(_) | Op::Extract { lo: 0, .. }) => of(args[0]),
         _ => Positions::ANYWHERE,
