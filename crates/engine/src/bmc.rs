@@ -4,6 +4,15 @@
 //! replay refutes because an inexact math function (`symex::libm`) took a
 //! value the host library does not give is searched again with the host's
 //! values at the refuted points (a few rounds).
+//!
+//! The checks of one run (the bounds of incremental BMC, the repeated check
+//! with the models' loop bound) share one term store and one solver (a
+//! [`Session`]): each symex run recycles the earlier runs' variables, so the
+//! terms it rebuilds are the same ids, and the solver blasts and encodes
+//! only the new structure and keeps its learned clauses. Every query is
+//! asked under assumptions and nothing is asserted for good (the solver
+//! holds only definitions of terms and facts of the encoding, true whatever
+//! the variables mean), so each check answers as a fresh solver would.
 
 use crate::counterexample::Target;
 use crate::quantifiers::replay_oracle::QuantifierOracle;
@@ -41,12 +50,27 @@ enum BoundResult {
 /// small for them: enough for the strings and buffers of small programs.
 const MODEL_LOOP_BOUND: u64 = 128;
 
+/// The term store and solver shared by the checks of one run.
+struct Session {
+    store: TermStore,
+    solver: BitBlastSolver,
+}
+
+impl Session {
+    fn new() -> Session {
+        Session { store: TermStore::new(), solver: BitBlastSolver::new() }
+    }
+}
+
 /// BMC with the user's bound. The bound is for the program's loops: when
 /// it is too small and also cut a library model's loop (over a string's
 /// bytes, say), the models' loops get [`MODEL_LOOP_BOUND`] and the bound
 /// is checked again, as the library's code would run on.
 pub(crate) fn bmc(program: &Program, config: &Config, unwind: Option<u64>, deadline: Option<Instant>) -> Outcome {
-    let check = |model_loop_bound| check_bound(program, config, unwind, model_loop_bound, config.unwinding_assertions, deadline);
+    let mut session = Session::new();
+    let mut check = |model_loop_bound| {
+        check_bound(program, config, unwind, model_loop_bound, config.unwinding_assertions, deadline, &mut session)
+    };
     match check(None) {
         BoundResult::TooSmall((_, true)) if unwind.is_some_and(|k| k < MODEL_LOOP_BOUND) => check(Some(MODEL_LOOP_BOUND)).outcome(),
         result => result.outcome(),
@@ -64,14 +88,16 @@ impl BoundResult {
 /// Incremental BMC: bounds 1, 2, 4, ... up to `max_bound`, with unwinding
 /// assertions, until a violation, a proof, or an answer other than "bound
 /// too small". Doubling makes all bounds together cost about twice the
-/// last one (each bound is a fresh symex and solver). When a bound runs
-/// out of steps or time, the answer rests on the last bound checked.
+/// last one (each bound is a fresh symex; the solver is kept and only
+/// blasts what the earlier bounds did not build). When a bound runs out of
+/// steps or time, the answer rests on the last bound checked.
 pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
     let mut last: Option<(u64, Outcome)> = None;
     let mut symex_time = std::time::Duration::ZERO;
+    let mut session = Session::new();
     let mut k = 1;
     loop {
-        let mut outcome = match check_bound(program, config, Some(k), None, true, deadline) {
+        let mut outcome = match check_bound(program, config, Some(k), None, true, deadline, &mut session) {
             BoundResult::TooSmall((outcome, _)) => {
                 symex_time += outcome.stats.symex_time;
                 last = Some((k, outcome));
@@ -124,6 +150,7 @@ fn check_bound(
     model_loop_bound: Option<u64>,
     unwinding_assertions: bool,
     deadline: Option<Instant>,
+    session: &mut Session,
 ) -> BoundResult {
     let options = symex::Options {
         unwind,
@@ -136,9 +163,10 @@ fn check_bound(
         deadline,
         ..symex::Options::default()
     };
-    let mut store = TermStore::new();
+    let store = &mut session.store;
+    store.recycle_variables();
     let started = Instant::now();
-    let execution = match symex::execute(program, &options, &mut store) {
+    let execution = match symex::execute(program, &options, store) {
         Ok(execution) => execution,
         Err(stop @ (Stop::StepLimit { .. } | Stop::Timeout)) => {
             return BoundResult::Exhausted(crate::unknown(&describe_stop(program, &stop)))
@@ -148,7 +176,7 @@ fn check_bound(
     let stats = Stats { bound: unwind, symex_time: started.elapsed(), ..Stats::default() };
     let stopped = execution.stopped.clone();
     let mut run = Run { program, config, model_loop_bound, store, execution, deadline, stats, quantifiers: None };
-    let result = run.decide();
+    let result = run.decide(&mut session.solver);
     match stopped {
         None => result,
         Some(stop) => violations_only(result, describe_stop(program, &stop)),
@@ -178,7 +206,7 @@ struct Run<'a> {
     config: &'a Config,
     /// The library models' loop bound symex ran with (the replay counts alike).
     model_loop_bound: Option<u64>,
-    store: TermStore,
+    store: &'a mut TermStore,
     execution: Execution,
     deadline: Option<Instant>,
     stats: Stats,
@@ -191,7 +219,7 @@ impl Run<'_> {
         Outcome { verdict, approximations: self.execution.equation.approximations.clone(), stats: self.stats.clone() }
     }
 
-    fn decide(&mut self) -> BoundResult {
+    fn decide(&mut self, solver: &mut BitBlastSolver) -> BoundResult {
         let equation = &self.execution.equation;
         self.stats.assertions = equation.assertions.len();
         self.stats.instructions = equation.executed_instructions;
@@ -205,20 +233,19 @@ impl Run<'_> {
             true => (properties, unwinding),
             false => self.abstract_quantifiers(),
         };
-        let mut solver = BitBlastSolver::new();
         if !properties.is_empty() {
             let mut query = self.store.or(&properties);
             let mut refinements = 0;
             loop {
-                match self.solve_preferring(&mut solver, query) {
+                match self.solve_preferring(solver, query) {
                     SatResult::Sat => {
-                        let found = match self.violation(&mut solver) {
+                        let found = match self.violation(solver) {
                             Found::Judged(outcome) if !matches!(outcome.verdict, Verdict::Unknown(_)) => {
                                 return BoundResult::Done(outcome)
                             }
                             other => other,
                         };
-                        let lemmas = self.host_lemmas(&mut solver);
+                        let lemmas = self.host_lemmas(solver);
                         if lemmas.is_empty() || refinements == MAX_HOST_REFINEMENTS {
                             return BoundResult::Done(self.unconfirmed(found, &lemmas));
                         }
@@ -236,10 +263,10 @@ impl Run<'_> {
         if !unwinding.is_empty() {
             let any = self.store.or(&unwinding);
             // Preferred: the model may become a counterexample to replay.
-            match self.solve_preferring(&mut solver, any) {
+            match self.solve_preferring(solver, any) {
                 SatResult::Sat => {
                     if self.config.unwinding_failures_are_violations && !self.config.incremental {
-                        if let Some(outcome) = self.unwinding_violation(&mut solver) {
+                        if let Some(outcome) = self.unwinding_violation(solver) {
                             return BoundResult::Done(outcome);
                         }
                     }
@@ -254,7 +281,7 @@ impl Run<'_> {
                 SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
             }
         }
-        if let Some(outcome) = self.conditional_approximation(&mut solver) {
+        if let Some(outcome) = self.conditional_approximation(solver) {
             return BoundResult::Done(outcome);
         }
         let equation = &self.execution.equation;
@@ -494,7 +521,7 @@ impl Run<'_> {
     /// replay's oracle.
     fn confirm(&mut self, cex: &crate::Counterexample, model: &Model) -> Result<PropertyClass, String> {
         let vars = &self.execution.equation.quantified_vars;
-        let store = &mut self.store;
+        let store = &mut *self.store;
         let oracle = self.quantifiers.as_ref().map(|quantifiers| QuantifierOracle { store, model, quantifiers, vars });
         replay::confirm(self.program, cex, self.config, self.model_loop_bound, oracle)
     }

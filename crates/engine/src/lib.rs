@@ -45,7 +45,7 @@ pub struct Config {
     /// Write the verification condition in SMT-LIB2 here.
     pub smt_formula: Option<PathBuf>,
     /// Incremental BMC: bounds 1, 2, 4, ... up to `max_bound`, each with
-    /// unwinding assertions (the solver is not reused between bounds yet).
+    /// unwinding assertions, one solver kept across the bounds.
     pub incremental: bool,
     pub max_bound: u64,
 }
@@ -95,7 +95,8 @@ pub struct Stats {
     pub bound: Option<u64>,
     /// Time spent in symbolic execution, over all bounds.
     pub symex_time: std::time::Duration,
-    /// Formula size and SAT effort of the last bound's solver.
+    /// Formula size and SAT effort of the solver, which the bounds of
+    /// incremental BMC share (their totals).
     pub solver: bitblast::Stats,
 }
 

@@ -241,3 +241,20 @@ fn violations_through_unmodelled_library_functions_are_not_trusted() {
         other => panic!("expected UNKNOWN, got {other:?}"),
     }
 }
+
+#[test]
+fn incremental_bmc_keeps_one_solver_across_bounds() {
+    // Bounds 1, 2, ..., 256 prove it. Each bound's symex recycles the
+    // earlier bounds' variables, so the shared solver holds about what the
+    // last bound alone needs (fresh solvers would build twice that), and
+    // it answered every bound's queries.
+    let long = format!("{NONDET}int main() {{ int y = 0; while (y <= 150 && __VERIFIER_nondet_int()) y++; assert(y <= 151); return 0; }}");
+    let program = compile(&long);
+    let incremental = verify(&program, &Config { incremental: true, ..Config::default() });
+    assert!(matches!(incremental.verdict, Verdict::True), "{:?}", incremental.verdict);
+    let last_bound = verify(&program, &Config { unwind: Some(256), ..Config::default() });
+    assert!(matches!(last_bound.verdict, Verdict::True), "{:?}", last_bound.verdict);
+    let (shared, alone) = (&incremental.stats.solver, &last_bound.stats.solver);
+    assert!(shared.aig_ands * 4 < alone.aig_ands * 5, "one solver for all bounds: {shared}; the last bound alone: {alone}");
+    assert!(shared.solves > u64::from(incremental.stats.solver_calls), "{shared}");
+}

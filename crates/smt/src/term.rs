@@ -4,7 +4,11 @@
 //! constants are hash-consed: building a structurally equal term again returns
 //! the same id, so equality of ids is structural equality and DAG sharing is
 //! automatic. Variables are never merged: [`TermStore::var`] always makes a
-//! fresh one (names are only for printing and need not be unique).
+//! fresh one (names are only for printing and need not be unique), except
+//! across the rounds of [`TermStore::recycle_variables`], where a producer
+//! that runs again (symbolic execution of a larger bound) gets the earlier
+//! round's variables back in the same order, so that the terms it rebuilds
+//! are the same ids and a solver kept across rounds blasts them only once.
 //!
 //! [`TermStore::app`] sort-checks, then runs the rewriter (`rewrite.rs`) and
 //! only interns what the rewriter leaves; ill-sorted terms cannot exist. The
@@ -88,6 +92,15 @@ pub struct TermStore {
     /// Nesting of rewriter calls; rewriting stops below a fixed depth so that
     /// rewrites that build new terms can never recurse without bound.
     pub(crate) rewrite_depth: u32,
+    /// Present once [`TermStore::recycle_variables`] was called.
+    recycling: Option<Recycling>,
+}
+
+/// The variables made since recycling began, by sort and name in creation
+/// order, and how many of each the current round has taken.
+#[derive(Clone, Debug, Default)]
+struct Recycling {
+    by_key: rustc_hash::FxHashMap<(Sort, String), (Vec<VarId>, usize)>,
 }
 
 /// A node to look up before it exists: borrowed, so a hit allocates nothing.
@@ -233,12 +246,39 @@ impl TermStore {
         }
     }
 
-    /// A fresh variable of `sort`; `name` is a printing hint only.
+    /// A fresh variable of `sort`; `name` is a printing hint only. While
+    /// recycling, the n-th variable of a name and sort in this round is the
+    /// n-th one of earlier rounds (fresh within the round all the same).
     ///
     /// # Panics
     /// If `sort` is not [`Sort::is_valid`] (a bug in the caller).
     pub fn var(&mut self, name: &str, sort: Sort) -> TermId {
         assert!(sort.is_valid(), "variable {name} of invalid sort {sort:?}");
+        let Some(recycling) = &mut self.recycling else { return self.new_var(name, sort) };
+        let (made, taken) = recycling.by_key.entry((sort, name.to_string())).or_default();
+        *taken += 1;
+        if let Some(&earlier) = made.get(*taken - 1) {
+            return self.vars[earlier.index()].term;
+        }
+        made.push(VarId(self.vars.len() as u32));
+        self.new_var(name, sort)
+    }
+
+    /// Starts a round of variable recycling: from now on, [`TermStore::var`]
+    /// hands out the variables of earlier rounds again, in their order per
+    /// name and sort, before it makes new ones. Sound for a caller whose
+    /// rounds are independent problems (each checked under its own
+    /// assumptions, never asserted for good): a variable then stands for
+    /// one thing within each round, and a solver kept across the rounds
+    /// holds only definitions of terms, true whatever the variables mean.
+    pub fn recycle_variables(&mut self) {
+        let recycling = self.recycling.get_or_insert_with(Recycling::default);
+        for (_, taken) in recycling.by_key.values_mut() {
+            *taken = 0;
+        }
+    }
+
+    fn new_var(&mut self, name: &str, sort: Sort) -> TermId {
         let id = VarId(self.vars.len() as u32);
         let term = self.push(TermKind::Var(id), sort);
         self.vars.push(VarInfo {
@@ -503,6 +543,29 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(s.var_name(s.as_var(b).unwrap()), "x");
         assert_eq!(s.vars().count(), 2);
+    }
+
+    #[test]
+    fn recycled_variables_are_fresh_within_a_round_and_shared_across_rounds() {
+        let mut s = TermStore::new();
+        let mut round = |s: &mut TermStore, extra: bool| {
+            s.recycle_variables();
+            let (x1, x2) = (s.var("x", Sort::BitVec(8)), s.var("x", Sort::BitVec(8)));
+            let p = s.var("x", Sort::Bool);
+            let sum = s.bv_add(x1, x2);
+            let more = extra.then(|| s.var("x", Sort::BitVec(8)));
+            (x1, x2, p, sum, more)
+        };
+        let (x1, x2, p, sum, none) = round(&mut s, false);
+        assert!(x1 != x2 && none.is_none());
+        assert_ne!(s.sort(p), s.sort(x1), "another sort is another variable");
+        let (y1, y2, q, again, third) = round(&mut s, true);
+        assert_eq!((y1, y2, q, again), (x1, x2, p, sum), "the next round gets the same variables and terms");
+        let third = third.expect("made in the second round");
+        assert!(third != x1 && third != x2, "a variable beyond the earlier rounds is new");
+        let (_, _, _, _, fourth) = round(&mut s, true);
+        assert_eq!(fourth, Some(third));
+        assert_eq!(s.vars().count(), 4);
     }
 
     #[test]
