@@ -67,7 +67,8 @@ impl Field {
 
 /// A struct of bit-fields (any base type, widths 1..64, unnamed and
 /// zero-width ones, maybe packed). With `values`, inputs are stored into
-/// fields, updated with `++`/`--`/compound assignment and read back,
+/// fields (of a variable, or of an array element at an input-dependent
+/// index), updated with `++`/`--`/compound assignment and read back,
 /// mirrored by masks; otherwise bytes derived from the inputs are copied
 /// into the struct and the fields read, which shows gcc's layout.
 pub fn bit_fields(rng: &mut Rng, inputs: &[Input], body: &mut Body, values: bool) -> bool {
@@ -117,6 +118,14 @@ pub fn bit_fields(rng: &mut Rng, inputs: &[Input], body: &mut Body, values: bool
         fold(&mut body.text, "r", &format!("s.f{index}"));
         fold(&mut body.alt, "alt", &format!("b{index}"));
     }
+    // The same through an element of an array at an input-dependent index,
+    // directly or through a pointer.
+    let access = rng.pick(&["s.", "s.", "sp->", "array[in0 & 1]."]);
+    if access != "s." {
+        let declared = "  struct bits s;\n  memset(&s, 0, sizeof s);";
+        let array = "  struct bits array[2], *sp = &array[in0 & 1];\n  memset(array, 0, sizeof array);";
+        body.text = body.text.replace(declared, array).replace("s.f", &format!("{access}f"));
+    }
     true
 }
 
@@ -124,7 +133,7 @@ pub fn bit_fields(rng: &mut Rng, inputs: &[Input], body: &mut Body, values: bool
 /// cannot overflow.
 fn bit_field_update(rng: &mut Rng, inputs: &[Input], field: &Field, index: usize, body: &mut Body) {
     let input = rng.below(inputs.len() as u64);
-    let (text, alt) = match rng.below(9) {
+    let (text, alt) = match rng.below(11) {
         0 => (format!("s.f{index}++;"), format!("b{index} + 1")),
         1 => (format!("--s.f{index};"), format!("b{index} - 1")),
         2 => (format!("s.f{index} += in{input} & 0xff;"), format!("b{index} + (a{input} & 0xff)")),
@@ -133,6 +142,8 @@ fn bit_field_update(rng: &mut Rng, inputs: &[Input], field: &Field, index: usize
         5 => (format!("s.f{index} >>= 2;"), format!("(unsigned long long)((long long)b{index} >> 2)")),
         6 => (format!("s.f{index} |= 5;"), format!("b{index} | 5")),
         7 => (format!("s.f{index} ^= in{input} & 0x7f;"), format!("b{index} ^ (a{input} & 0x7f)")),
+        8 => (format!("s.f{index} /= 3;"), format!("(unsigned long long)((long long)b{index} / 3)")),
+        9 => (format!("s.f{index} %= 5;"), format!("(unsigned long long)((long long)b{index} % 5)")),
         _ if !field.base.is_signed() && field.width <= 26 => (format!("s.f{index} <<= 2;"), format!("b{index} << 2")),
         _ => (format!("s.f{index}--;"), format!("b{index} - 1")),
     };
@@ -181,7 +192,8 @@ fn element(rng: &mut Rng, inputs: &[Input], name: &str, count: u32, width: u32) 
 
 /// An 8-byte union written through members of every width (at constant
 /// or input-dependent indices), `memcpy`, `memset` and (overlapping)
-/// `memmove`, and read through another member;
+/// `memmove`, and read through another member or copied out with
+/// `memcpy`;
 /// mirrored on its little-endian image.
 pub fn union_bytes(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
     let members: Vec<String> = UNION_MEMBERS
@@ -225,6 +237,15 @@ pub fn union_bytes(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
         }
     }
     for _ in 0..1 + rng.below(2) {
+        if rng.chance(3) {
+            // `memcpy` out of the union at any (unaligned) byte offset.
+            let ty = rng.pick(&IntTy::ALL[1..]);
+            let size = ty.width() / 8;
+            let offset = rng.below(u64::from(9 - size));
+            let _ = writeln!(body.text, "  {{ {} v; memcpy(&v, &u.b[{offset}], sizeof v); r = r * 1000003u + (unsigned long long)v; }}", ty.c_name());
+            fold(&mut body.alt, "alt", &alt_convert(ty, &format!("(m >> {})", 8 * offset)));
+            continue;
+        }
         let (name, ty, count) = rng.pick(&UNION_MEMBERS);
         let (element, shift) = element(rng, inputs, name, count, ty.width());
         fold(&mut body.text, "r", &format!("u.{element}"));
