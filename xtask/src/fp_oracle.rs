@@ -733,7 +733,7 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<bool, String
     let tasks = write_tasks(&cases, &native, &out_dir.join("cases"))?;
     eprintln!("fp-oracle: {} cases, {} tasks, {} jobs, seed {}", cases.len(), tasks.len(), opts.jobs, opts.seed);
     let total = tasks.len();
-    let outcomes = parallel_map(&tasks, opts.jobs, |task| run_tarsier(binary, &task.path, opts.timeout), |done| {
+    let outcomes = parallel_map(&tasks, opts.jobs, |task| run_tarsier(binary, &task.path, &[], opts.timeout), |done| {
         if done % 200 == 0 || done == total {
             eprintln!("  {done}/{total}");
         }

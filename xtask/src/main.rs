@@ -56,6 +56,8 @@ tasks:
       --timeout S       per-task limit in seconds (default 20)
       --jobs N          parallel runs (default: number of CPUs)
       --tarsier PATH    run this tarsier instead of building the release one
+      --flag FLAG       add FLAG to tarsier's command line (repeatable), e.g.
+                        --flag --k-induction, --flag --ub-shift-check
 ";
 
 fn main() -> ExitCode {
@@ -293,6 +295,7 @@ fn parse_c_oracle_args(args: &[String]) -> Result<c_oracle::Options, String> {
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         timeout: Duration::from_secs(20),
         tarsier: None,
+        flags: Vec::new(),
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -304,6 +307,7 @@ fn parse_c_oracle_args(args: &[String]) -> Result<c_oracle::Options, String> {
             "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
             "--jobs" => opts.jobs = number(arg, &value()?)?,
             "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
+            "--flag" => opts.flags.push(value()?),
             other => return Err(format!("unknown c-oracle option '{other}'\n{USAGE}")),
         }
     }

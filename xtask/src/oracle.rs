@@ -71,9 +71,9 @@ pub struct Task {
     pub expect_true: bool,
 }
 
-/// Runs tarsier with its default flags on one task.
-pub fn run_tarsier(binary: &Path, task: &Path, timeout: Duration) -> Outcome {
-    match run_with_timeout(Command::new(binary).arg(task), timeout) {
+/// Runs tarsier on one task, with `flags` added to its defaults.
+pub fn run_tarsier(binary: &Path, task: &Path, flags: &[String], timeout: Duration) -> Outcome {
+    match run_with_timeout(Command::new(binary).arg(task).args(flags), timeout) {
         Ok(out) => classify(&out, false),
         Err(err) => Outcome::Crash(format!("cannot run {}: {err}", binary.display())),
     }

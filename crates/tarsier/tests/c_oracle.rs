@@ -21,10 +21,36 @@ fn a_fixed_sample_of_generated_programs_gets_gccs_verdicts() {
         eprintln!("skipped: gcc not found");
         return;
     }
-    let opts = Options { cases: 2, classes: Class::ALL.to_vec(), seed: 20261122, jobs: 2, timeout: Duration::from_secs(30), tarsier: None };
+    let opts = Options { cases: 2, classes: Class::ALL.to_vec(), seed: 20261122, jobs: 2, timeout: Duration::from_secs(30), tarsier: None, flags: Vec::new() };
     let dir = scratch_dir("c-oracle");
     let counts = c_oracle::run(&opts, Path::new(env!("CARGO_BIN_EXE_tarsier")), &dir).expect("gcc builds and runs the sample");
     let total: usize = counts.iter().sum();
     assert_eq!(counts[Score::Wrong as usize], 0, "wrong verdicts, saved under {}", dir.join("wrong").display());
     assert!(total >= 40 && counts[Score::Correct as usize] * 10 >= total * 9, "too few definite answers: {counts:?} of {total}");
+}
+
+/// Found by the oracle (UNKNOWN before): a signed by an unsigned 64-bit
+/// product is checked exactly, since its magnitude stays below 2^127.
+const SIGNED_BY_UNSIGNED_PRODUCT: &str = r#"
+extern long long __VERIFIER_nondet_longlong(void);
+extern unsigned long long __VERIFIER_nondet_ulonglong(void);
+extern void __VERIFIER_assume(int);
+extern void __VERIFIER_assert(int);
+int main(void) {
+    long long a = __VERIFIER_nondet_longlong();
+    unsigned long long b = __VERIFIER_nondet_ulonglong();
+    __VERIFIER_assume(a >= -2 && a <= 1 && b >= 0xfffffffffffffffeull);
+    long long product;
+    int overflow = __builtin_mul_overflow(a, b, &product);
+    /* gcc: -2 * (2^64 - 1) wraps to 2 with overflow; 0 * b does not overflow. */
+    __VERIFIER_assert(overflow == (a != 0) && (a != -2 || b != 0xffffffffffffffffull || product == 2));
+    __VERIFIER_assert(OPPOSITE);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_signed_by_unsigned_overflow_check_is_exact() {
+    assert_verdict("c-oracle-mul-overflow", &SIGNED_BY_UNSIGNED_PRODUCT.replace("OPPOSITE", "1"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("c-oracle-mul-overflow-false", &SIGNED_BY_UNSIGNED_PRODUCT.replace("OPPOSITE", "!overflow || a != 1"), &[], "VERIFICATION FAILED");
 }

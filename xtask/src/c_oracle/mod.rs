@@ -396,6 +396,9 @@ pub struct Options {
     pub jobs: usize,
     pub timeout: Duration,
     pub tarsier: Option<PathBuf>,
+    /// Flags added to tarsier's defaults (an engine, checks that must not
+    /// fire on these programs without undefined behaviour).
+    pub flags: Vec<String>,
 }
 
 /// Compiles and runs the batch program once for all cases.
@@ -455,7 +458,7 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<[usize; 5], 
     let tasks = write_tasks(&cases, &native, &out_dir.join("cases"))?;
     eprintln!("c-oracle: {} cases, {} tasks, {} jobs, seed {}", cases.len(), tasks.len(), opts.jobs, opts.seed);
     let total = tasks.len();
-    let outcomes = parallel_map(&tasks, opts.jobs, |(task, _)| run_tarsier(binary, &task.path, opts.timeout), |done| {
+    let outcomes = parallel_map(&tasks, opts.jobs, |(task, _)| run_tarsier(binary, &task.path, &opts.flags, opts.timeout), |done| {
         if done % 200 == 0 || done == total {
             eprintln!("  {done}/{total}");
         }

@@ -328,7 +328,10 @@ fn exact_width(
     let (wa, wb) = (holding(a), holding(b));
     let signed_bits = match op {
         ExactOp::Add | ExactOp::Sub => wa.max(wb) + 1,
-        ExactOp::Mul => wa + wb,
+        // |a * b| < 2^(a.0 - 1 + b.0) when only b is unsigned (and
+        // symmetrically): one bit less than the holding widths' sum, which
+        // brings `long * unsigned long` within 128 bits.
+        ExactOp::Mul => a.0 + b.0 + u32::from(!a.1 && !b.1),
         ExactOp::Shl => wa + a.0 - 1,
         ExactOp::Neg => wa + 1,
     }
@@ -357,9 +360,11 @@ mod tests {
         assert_eq!(exact_width(ExactOp::Mul, s64, s64, s64), Some((128, true)));
         assert_eq!(
             exact_width(ExactOp::Mul, s64, u64_, s64),
-            None,
-            "129 bits, and negative products"
+            Some((128, true)),
+            "|a * b| < 2^127 when one operand is unsigned"
         );
+        assert_eq!(exact_width(ExactOp::Mul, u32_, u32_, u32_), Some((65, true)));
+        assert_eq!(exact_width(ExactOp::Mul, s32, u32_, s32), Some((64, true)));
         assert_eq!(
             exact_width(ExactOp::Mul, u64_, u64_, s64),
             Some((128, false))

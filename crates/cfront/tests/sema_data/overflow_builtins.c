@@ -28,6 +28,12 @@ int main(void) {
     unsigned long long ull;
     CHECK(!__builtin_mul_overflow(ULLONG_MAX, 1, &ull) && ull == ULLONG_MAX);
     CHECK(__builtin_add_overflow(ULLONG_MAX, ULLONG_MAX, &ull) && ull == ULLONG_MAX - 1);
+    /* A signed by an unsigned 64-bit operand: the extreme products fit 128 bits. */
+    CHECK(__builtin_mul_overflow(LLONG_MIN, ULLONG_MAX, &ll) && ll == LLONG_MIN);
+    CHECK(__builtin_mul_overflow(LLONG_MAX, ULLONG_MAX, &ull) && ull == (unsigned long long)LLONG_MIN + 1);
+    CHECK(!__builtin_mul_overflow(-1LL, 1ULL << 63, &ll) && ll == LLONG_MIN);
+    CHECK(__builtin_mul_overflow(1ULL << 63, -1LL, &ull) && ull == 1ULL << 63);
+    CHECK(!__builtin_mul_overflow(0LL, ULLONG_MAX, &ull) && ull == 0);
     /* The result may overwrite an operand; overflow is that of the old values. */
     i = INT_MAX;
     CHECK(__builtin_add_overflow(i, 1, &i) && i == INT_MIN);
