@@ -18,9 +18,9 @@
 //!   native one (TRUE expected) and, in a twin, to it with one bit flipped
 //!   (FALSE expected);
 //! - *symbolic*, for cases that compute their result a second way (see
-//!   `expr`, `shapes`): one input left free in a window of values, the two
+//!   `expr`, `shapes`): one or two inputs left free in windows of values, the two
 //!   ways asserted equal (TRUE) and, in a twin, unequal (FALSE). The batch
-//!   program checks the two ways natively over the whole window first, so
+//!   program checks the two ways natively over the whole windows first, so
 //!   a generator mistake is never blamed on tarsier.
 //!
 //! Any other definite answer is a soundness bug. Only LP64 is generated.
@@ -141,8 +141,9 @@ pub struct Case {
     pub class: Class,
     pub inputs: Vec<Input>,
     pub body: Body,
-    /// The symbolic window, for a case that computes its result two ways.
-    pub window: Option<Window>,
+    /// The symbolic windows (of distinct inputs), for a case that computes
+    /// its result two ways; empty otherwise.
+    pub windows: Vec<Window>,
     /// Which result bit the pinned FALSE twin flips.
     pub flip_bit: u32,
 }
@@ -177,11 +178,11 @@ fn random_inputs(rng: &mut Rng, count: usize) -> Vec<Input> {
         .collect()
 }
 
-/// A window of up to 16 values of one input around its pinned value.
-fn window_around(rng: &mut Rng, inputs: &[Input]) -> Window {
-    let input = rng.below(inputs.len() as u64) as usize;
+/// A window of up to `size` values of input `input` around its pinned
+/// value.
+fn window_around(rng: &mut Rng, inputs: &[Input], input: usize, size: u64) -> Window {
     let Input { ty, value } = inputs[input];
-    let count = if ty == IntTy::Bool { 2 } else { 16 };
+    let count = if ty == IntTy::Bool { 2 } else { size };
     let shift = rng.below(count);
     let low = if ty.is_signed() {
         let (min, max) = (ty.min_canonical() as i64, ty.max_canonical() as i64);
@@ -215,9 +216,17 @@ pub fn generate_case(rng: &mut Rng, class: Class) -> Case {
         Class::Literal => shapes::compound_literals(rng, &inputs, &mut body),
         Class::Call => shapes::calls(rng, &inputs, &mut body),
     };
-    let window = two_ways.then(|| window_around(rng, &inputs));
+    let mut windows = Vec::new();
+    if two_ways {
+        let first = rng.below(inputs.len() as u64) as usize;
+        windows.push(window_around(rng, &inputs, first, 16));
+        let second = rng.below(inputs.len() as u64) as usize;
+        if second != first && rng.chance(2) {
+            windows.push(window_around(rng, &inputs, second, 4));
+        }
+    }
     let flip_bit = if rng.chance(2) { rng.below(8) } else { rng.below(64) } as u32;
-    Case { class, inputs, body, window, flip_bit }
+    Case { class, inputs, body, windows, flip_bit }
 }
 
 /// `count` cases of every class in `classes`.
@@ -243,7 +252,8 @@ pub fn function_text(case: &Case, name: &str) -> String {
 
 /// The batch program: every case's function, and a `main` printing
 /// `<index> <result> <alt>` per case and `<index> mismatch <k>` for every
-/// window offset `k` where the two ways differ.
+/// window offset `k` (the offsets of the windows as base-256 digits) where
+/// the two ways differ.
 pub fn native_program(cases: &[Case]) -> String {
     let mut text = String::from(HEADERS);
     text.push_str("#include <stdio.h>\n");
@@ -252,27 +262,27 @@ pub fn native_program(cases: &[Case]) -> String {
     }
     text.push_str("int main(void) {\n  unsigned long long out[2];\n");
     for (index, case) in cases.iter().enumerate() {
-        let args = |free: Option<Window>| {
+        let args = |free: &[Window]| {
             let mut args: Vec<String> = case
                 .inputs
                 .iter()
                 .enumerate()
-                .map(|(i, input)| match free {
-                    Some(w) if w.input == i => format!("({})(0x{:x}ull + k)", input.ty.c_name(), w.low),
-                    _ => typed_constant(input.ty, input.value),
+                .map(|(i, input)| match free.iter().position(|w| w.input == i) {
+                    Some(k) => format!("({})(0x{:x}ull + k{k})", input.ty.c_name(), free[k].low),
+                    None => typed_constant(input.ty, input.value),
                 })
                 .collect();
             args.push("out".into());
             args.join(", ")
         };
-        let _ = writeln!(text, "  case_{index}({});\n  printf(\"{index} %llx %llx\\n\", out[0], out[1]);", args(None));
-        if let Some(window) = case.window {
-            let _ = writeln!(
-                text,
-                "  for (unsigned long long k = 0; k < {}; k++) {{ case_{index}({}); if (out[0] != out[1]) printf(\"{index} mismatch %llx\\n\", k); }}",
-                window.count,
-                args(Some(window))
-            );
+        let _ = writeln!(text, "  case_{index}({});\n  printf(\"{index} %llx %llx\\n\", out[0], out[1]);", args(&[]));
+        if !case.windows.is_empty() {
+            let mut offset = String::from("0");
+            for (k, window) in case.windows.iter().enumerate() {
+                let _ = write!(text, "  for (unsigned long long k{k} = 0; k{k} < {}; k{k}++)", window.count);
+                offset = format!("({offset} * 256 + k{k})");
+            }
+            let _ = writeln!(text, " {{ case_{index}({}); if (out[0] != out[1]) printf(\"{index} mismatch %llx\\n\", {offset}); }}", args(&case.windows));
         }
     }
     text.push_str("  return 0;\n}\n");
@@ -322,9 +332,9 @@ pub enum Flavour {
     Pinned,
     /// Inputs pinned, the native result with one bit flipped asserted.
     PinnedFlip,
-    /// One input in its window, the two ways asserted equal.
+    /// Inputs in their windows, the two ways asserted equal.
     Symbolic,
-    /// One input in its window, the two ways asserted unequal.
+    /// Inputs in their windows, the two ways asserted unequal.
     SymbolicFlip,
 }
 
@@ -357,8 +367,8 @@ pub fn task_program(case: &Case, native: u64, flavour: Flavour) -> String {
             let flipped = native ^ (1u64 << case.flip_bit);
             (format!("out[0] == 0x{flipped:x}ull"), format!("the result equals gcc's 0x{native:x} with bit {} flipped", case.flip_bit))
         }
-        Flavour::Symbolic => ("out[0] == out[1]".into(), "the two computations agree over a window of inputs".into()),
-        Flavour::SymbolicFlip => ("out[0] != out[1]".into(), "the two computations differ somewhere in a window of inputs".into()),
+        Flavour::Symbolic => ("out[0] == out[1]".into(), "the two computations agree over windows of inputs".into()),
+        Flavour::SymbolicFlip => ("out[0] != out[1]".into(), "the two computations differ somewhere in windows of inputs".into()),
     };
     let mut text = format!("/* c-oracle: {} case; checks that {checks}; expected {verdict}. */\n{HEADERS}", case.class.name());
     text.push_str("extern void __VERIFIER_assume(int);\nextern void __VERIFIER_assert(int);\n");
@@ -373,8 +383,8 @@ pub fn task_program(case: &Case, native: u64, flavour: Flavour) -> String {
     let mut args = Vec::new();
     for (i, input) in case.inputs.iter().enumerate() {
         let _ = writeln!(text, "  {} in{i} = __VERIFIER_nondet_{}();", input.ty.c_name(), input.ty.nondet_suffix());
-        match case.window {
-            Some(window) if flavour.is_symbolic() && window.input == i => {
+        match case.windows.iter().find(|w| w.input == i) {
+            Some(window) if flavour.is_symbolic() => {
                 let (low, high) = (typed_constant(input.ty, window.low), typed_constant(input.ty, window.high(input.ty)));
                 let _ = writeln!(text, "  __VERIFIER_assume(in{i} >= {low} && in{i} <= {high});");
             }
@@ -427,9 +437,9 @@ pub fn write_tasks(cases: &[Case], native: &[Native], dir: &Path) -> Result<Vec<
     fresh_dir(dir)?;
     let mut tasks = Vec::new();
     for (index, (case, result)) in cases.iter().zip(native).enumerate() {
-        let disagreement = case.window.is_some() && (result.result != result.alt || result.mismatch.is_some());
+        let disagreement = !case.windows.is_empty() && (result.result != result.alt || result.mismatch.is_some());
         let mut flavours = vec![Flavour::Pinned, Flavour::PinnedFlip];
-        if case.window.is_some() {
+        if !case.windows.is_empty() {
             flavours.extend([Flavour::Symbolic, Flavour::SymbolicFlip]);
         }
         if disagreement {
@@ -510,7 +520,7 @@ mod tests {
         let mut rng = Rng::new(9);
         for _ in 0..2000 {
             let inputs = random_inputs(&mut rng, 2);
-            let window = window_around(&mut rng, &inputs);
+            let window = window_around(&mut rng, &inputs, 1, 16);
             let ty = inputs[window.input].ty;
             assert_eq!(canonical(ty, window.low), window.low);
             let (low, high) = (window.low, window.high(ty));
@@ -562,7 +572,7 @@ mod tests {
         let results = native_results(&cases, &dir);
         let _ = std::fs::remove_dir_all(&dir);
         for (case, native) in cases.iter().zip(results.expect("the batch program runs")) {
-            if case.window.is_some() {
+            if !case.windows.is_empty() {
                 assert!(native.result == native.alt && native.mismatch.is_none(), "{native:?}\n{}", function_text(case, "f"));
             }
         }
