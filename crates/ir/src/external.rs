@@ -27,7 +27,12 @@ pub fn is_program_external(name: &str, declared_in: &str) -> bool {
     let system = declared_in.starts_with("/usr/")
         || declared_in.starts_with(crate::LIBRARY_MODEL_DIR)
         || declared_in.contains("tarsier-model-headers-");
-    !reserved && !system && !GLIBC_FUNCTIONS.lines().any(|known| known == name)
+    !reserved && !system && !is_glibc_function(name)
+}
+
+/// Whether glibc defines or declares a function named `name`.
+pub fn is_glibc_function(name: &str) -> bool {
+    GLIBC_FUNCTIONS.lines().any(|known| known == name)
 }
 
 /// Whether `func` is the program's own external function (see

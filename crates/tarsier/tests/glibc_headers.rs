@@ -69,3 +69,17 @@ fn glibc_error_returns_or_exits_with_its_status() {
     let bad_argument = program("error(1, 0, \"fatal %s\", (char *)0 + 1)", "");
     assert_verdict("error_bad_argument", &bad_argument, &["--timeout", "20"], "VERIFICATION FAILED");
 }
+
+/// An `extern inline` (gnu_inline) body of a function no library has —
+/// GCC's `mmintrin.h` intrinsics, the program's own always-inline helpers —
+/// is the only body there is, so it is the definition.
+#[test]
+fn gnu_inline_bodies_of_functions_no_library_has_are_definitions() {
+    let program = |checked: &str| {
+        format!("#include <assert.h>\nextern inline __attribute__((gnu_inline, always_inline)) int twice(int x) {{ assert(x != {checked}); return 2 * x; }}\nint main(void) {{ return twice(3) - 6; }}\n")
+    };
+    assert_verdict("own_gnu_inline_holds", &program("4"), &["--timeout", "20"], "VERIFICATION SUCCESSFUL");
+    assert_verdict("own_gnu_inline_fails", &program("3"), &["--timeout", "20"], "VERIFICATION FAILED");
+    let intrinsic = "#include <mmintrin.h>\n__m64 use(__m64 a, __m64 b) { return _mm_adds_pi8(a, b); }\n";
+    assert_verdict("mmx_intrinsic", intrinsic, &["--function", "_mm_adds_pi8", "--timeout", "20"], "VERIFICATION SUCCESSFUL");
+}

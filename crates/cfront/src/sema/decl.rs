@@ -32,9 +32,13 @@ fn has_attr(attrs: &[ast::Attribute], name: &str) -> bool {
 }
 
 /// Whether `f` is a GNU `extern inline` definition (`extern`, `inline`
-/// and `gnu_inline`), which is not an external definition of the function.
-fn is_gnu_inline_hint(f: &ast::FunctionDef) -> bool {
-    f.specs.storage == Some(StorageClass::Extern)
+/// and `gnu_inline`) of a C library function, which is not an external
+/// definition of the function: libc (here a model, or nothing) has it.
+/// Other such bodies (GCC's `mmintrin.h` intrinsics) are the only ones
+/// there are, and are definitions.
+fn is_gnu_inline_hint(f: &ast::FunctionDef, name: &str) -> bool {
+    ir::external::is_glibc_function(name)
+        && f.specs.storage == Some(StorageClass::Extern)
         && f.specs.is_inline
         && (has_attr(&f.specs.attrs, "gnu_inline") || has_attr(&f.declarator.attrs, "gnu_inline"))
 }
@@ -1113,7 +1117,7 @@ impl<'a> Sema<'a> {
         let SymbolKind::Function(func) = self.prog.symbols[sym].kind else {
             return Err(self.error(loc, format!("`{name}` redeclared as a different kind of symbol")));
         };
-        if is_gnu_inline_hint(f) {
+        if is_gnu_inline_hint(f, &name) {
             // GNU `extern inline` (glibc's `__extern_always_inline`,
             // `__fortify_function`): the body only may be inlined, the call
             // goes to the external definition (another unit, the library
