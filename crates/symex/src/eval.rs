@@ -343,7 +343,7 @@ impl<'a> Symex<'a> {
             let bits_equal = self.store.eq(x, y);
             let mixed = self.integer_meets_object(x, y);
             let equal = if self.store.is_false(mixed) {
-                bits_equal
+                self.equal_or_adjacent(x, y, bits_equal)
             } else if unknown(self, x) || unknown(self, y) {
                 // Both answers stay open, so no verdict rests on the
                 // layout; leaving the objects unexposed only makes later
@@ -366,6 +366,47 @@ impl<'a> Symex<'a> {
         let by_offset = arith::compare(self.store, op, fx, fy, true);
         let unrelated = self.store.var("pointer_order", Sort::Bool);
         self.store.ite(same, by_offset, unrelated)
+    }
+
+    /// `x == y` for two object pointers with equal bits `bits_equal`, or —
+    /// unspecified in C (6.5.9p6), and true where gcc places the objects
+    /// next to each other — one just past the end of its object and the
+    /// other at the start of another.
+    fn equal_or_adjacent(&mut self, x: TermId, y: TermId, bits_equal: TermId) -> TermId {
+        let x_after_y = self.just_past_then_start(y, x);
+        let y_after_x = self.just_past_then_start(x, y);
+        let touching = self.store.or2(x_after_y, y_after_x);
+        if self.store.is_false(touching) {
+            return bits_equal;
+        }
+        let same = self.same_object(x, y);
+        let different = self.store.not(same);
+        let placed_so = self.store.var("objects_adjacent", Sort::Bool);
+        let adjacent = self.store.and2(different, placed_so);
+        let adjacent = self.store.and2(touching, adjacent);
+        self.store.or2(bits_equal, adjacent)
+    }
+
+    /// Whether `end` points just past the end of its (nonempty) object and
+    /// `start` at the first byte of its own, neither being NULL.
+    fn just_past_then_start(&mut self, end: TermId, start: TermId) -> TermId {
+        let (end_offset, start_offset) = (self.layout.wide_offset_of(self.store, end), self.layout.wide_offset_of(self.store, start));
+        let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
+        let at_start = self.store.eq(start_offset, zero);
+        if self.store.is_false(at_start) {
+            return at_start;
+        }
+        // gcc gives an object of size zero a byte of its own.
+        let size = self.size_of_object_at(end);
+        let empty = self.store.eq(size, zero);
+        let nonempty = self.store.not(empty);
+        let past_end = self.store.eq(end_offset, size);
+        let past_end = self.store.and2(past_end, nonempty);
+        let (end_null, start_null) = (self.points_to_null(end), self.points_to_null(start));
+        let either_null = self.store.or2(end_null, start_null);
+        let neither_null = self.store.not(either_null);
+        let both = self.store.and2(past_end, at_start);
+        self.store.and2(both, neither_null)
     }
 
     /// Whether one of `x` and `y` is a pointer made from an integer (the

@@ -26,7 +26,7 @@ impl<'a> Symex<'a> {
 
     /// The size in bytes (wide) of the object `p` points to: 0 for NULL,
     /// unknown for a pointer to no object.
-    fn size_of_object_at(&mut self, p: TermId) -> TermId {
+    pub(crate) fn size_of_object_at(&mut self, p: TermId) -> TermId {
         let null = self.points_to_null(p);
         let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
         let unknown = self.store.var("object_size", Sort::BitVec(self.layout.wide_bits()));
@@ -114,7 +114,7 @@ impl<'a> Symex<'a> {
         self.store.ite(b, one, zero)
     }
 
-    fn points_to_null(&mut self, p: TermId) -> TermId {
+    pub(crate) fn points_to_null(&mut self, p: TermId) -> TermId {
         let object = self.layout.object_of(self.store, p);
         let null = self.layout.object_number_term(self.store, NULL_OBJECT);
         self.store.eq(object, null)

@@ -172,3 +172,13 @@ fn an_out_of_range_conversion_to_a_narrow_or_unsigned_integer_has_no_known_value
     expect("f2i-in-range", &[("m.c", &convert("unsigned", "2147483648.5"))], &[], SUCCESSFUL);
     expect("f2i-int", &[("m.c", &convert("int", "1e10"))], &[], SUCCESSFUL);
 }
+
+#[test]
+fn a_pointer_past_one_object_may_equal_a_pointer_to_the_next() {
+    // gcc places the globals a and b next to each other, so &a + 1 == &b
+    // there (C11 6.5.9p6 allows it): always unequal was a wrong TRUE.
+    let compare = |assertion: &str| format!("#include <assert.h>\nint a, b, c[2];\nint main(void) {{ {assertion}; return 0; }}\n");
+    assert_eq!(verdict("adjacent-objects", &[("m.c", &compare("assert(&a + 1 != &b && &b + 1 != &a)"))], &[]), "VERIFICATION UNKNOWN");
+    expect("distinct-starts", &[("m.c", &compare("assert(&a != &b && &c[0] + 1 == &c[1] && &c[0] + 2 != &c[1])"))], &[], SUCCESSFUL);
+    expect("distinct-starts-false", &[("m.c", &compare("assert(&a == &b)"))], &[], FAILED);
+}
