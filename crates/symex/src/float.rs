@@ -353,10 +353,7 @@ pub(crate) fn x87_image_to_ieee(store: &mut smt::TermStore, image: TermId) -> Te
     let ieee_exponent = store.ite(pseudo_denormal, smallest_exponent, exponent);
     let sign_and_exponent = store.concat(sign, ieee_exponent);
     let ieee = store.concat(sign_and_exponent, fraction);
-    // Unnormals, pseudo-infinities and pseudo-NaNs: invalid operands.
-    let integer_bit_clear = store.not(integer_bit_set);
-    let exponent_nonzero = store.not(exponent_is_zero);
-    let invalid = store.and2(exponent_nonzero, integer_bit_clear);
+    let invalid = x87_unsupported_encoding(store, image);
     let nan = store.bv_const(x86_default_nan(FloatFormat::X87Extended));
     store.ite(invalid, nan, ieee)
 }
