@@ -5,7 +5,7 @@
 //! benchmarks of the front end ([`bench`]) and of verification
 //! ([`bench_verify`]), and the differential oracles' shared machinery
 //! ([`oracle`]) with the integer/memory one ([`c_oracle`]), whose fixed
-//! sample the binary's tests run.
+//! sample the binary's tests run; the code-quality checks ([`lint`]).
 
 pub mod bench;
 pub mod bench_verify;
@@ -13,6 +13,7 @@ pub mod c_oracle;
 pub mod clock;
 pub mod corpus;
 pub mod disputed;
+pub mod lint;
 pub mod oracle;
 pub mod process;
 pub mod report;

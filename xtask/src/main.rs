@@ -6,6 +6,7 @@
 //! - `bench-verify`: verification times and formula sizes on the BMC slice.
 //! - `fp-oracle`: floating-point results checked against the host machine.
 //! - `c-oracle`: integer and memory semantics checked against gcc.
+//! - `lint`: clippy with warnings denied, and the files' header comments.
 
 mod fp_oracle;
 
@@ -15,7 +16,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_verify, c_oracle, clock, report};
+use xtask::{bench, bench_verify, c_oracle, clock, lint, report};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -58,6 +59,8 @@ tasks:
       --tarsier PATH    run this tarsier instead of building the release one
       --flag FLAG       add FLAG to tarsier's command line (repeatable), e.g.
                         --flag --k-induction, --flag --ub-shift-check
+  lint              cargo clippy --workspace --all-targets -D warnings, and a
+                    header comment on every .rs file (`//!`) and C model
 ";
 
 fn main() -> ExitCode {
@@ -68,6 +71,8 @@ fn main() -> ExitCode {
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
+        Some("lint") if args.len() > 1 => Err(format!("lint takes no options\n{USAGE}")),
+        Some("lint") => lint::run(&corpus::workspace_root()),
         Some("-h" | "--help") => {
             print!("{USAGE}");
             Ok(())

@@ -223,8 +223,8 @@ impl Run<'_> {
         let equation = &self.execution.equation;
         self.stats.assertions = equation.assertions.len();
         self.stats.instructions = equation.executed_instructions;
-        let properties = equation.violations(&mut self.store, |c| c != PropertyClass::UnwindingAssertion);
-        let unwinding = equation.violations(&mut self.store, |c| c == PropertyClass::UnwindingAssertion);
+        let properties = equation.violations(self.store, |c| c != PropertyClass::UnwindingAssertion);
+        let unwinding = equation.violations(self.store, |c| c == PropertyClass::UnwindingAssertion);
         self.stats.terms = self.store.len();
         if let Err(e) = self.write_formula(&properties, &unwinding) {
             return BoundResult::Done(self.outcome(Verdict::Unknown(e)));
@@ -328,7 +328,7 @@ impl Run<'_> {
     /// the next model agrees with the replay at these points.
     fn host_lemmas(&mut self, solver: &mut BitBlastSolver) -> Vec<(String, symex::HostLemma)> {
         let model = self.model(solver);
-        let mut evaluator = Evaluator::new(&self.store, &model);
+        let mut evaluator = Evaluator::new(self.store, &model);
         let mut points = Vec::new();
         for call in &self.execution.equation.inexact_calls {
             if !matches!(evaluator.eval(call.guard), Ok(Value::Bool(true))) {
@@ -347,7 +347,7 @@ impl Run<'_> {
         for (call, args, result) in points {
             let (f, format) = call.function;
             if ir::libm::host_value(f, format, &args).is_some_and(|host| host != result) {
-                lemmas.extend(symex::host_lemma(&mut self.store, &call, &args).map(|l| (f.name_for(format), l)));
+                lemmas.extend(symex::host_lemma(self.store, &call, &args).map(|l| (f.name_for(format), l)));
             }
         }
         lemmas
@@ -358,11 +358,11 @@ impl Run<'_> {
     /// unwinding assertions anew.
     fn abstract_quantifiers(&mut self) -> (Vec<TermId>, Vec<TermId>) {
         let mut quantifiers = Quantifiers::new(self.deadline);
-        quantifiers.abstract_equation(&mut self.store, &mut self.execution.equation);
+        quantifiers.abstract_equation(self.store, &mut self.execution.equation);
         self.quantifiers = Some(quantifiers);
         let equation = &self.execution.equation;
-        let properties = equation.violations(&mut self.store, |c| c != PropertyClass::UnwindingAssertion);
-        let unwinding = equation.violations(&mut self.store, |c| c == PropertyClass::UnwindingAssertion);
+        let properties = equation.violations(self.store, |c| c != PropertyClass::UnwindingAssertion);
+        let unwinding = equation.violations(self.store, |c| c == PropertyClass::UnwindingAssertion);
         (properties, unwinding)
     }
 
@@ -370,7 +370,7 @@ impl Run<'_> {
     fn model(&mut self, solver: &mut BitBlastSolver) -> Model {
         match self.quantifiers.as_ref().and_then(Quantifiers::model) {
             Some(model) => model.clone(),
-            None => solver.model(&self.store),
+            None => solver.model(self.store),
         }
     }
 
@@ -383,10 +383,10 @@ impl Run<'_> {
             located.push((var.loc, var.memory));
             for skolem in quantifiers.abstracted.iter().filter(|a| a.binder.var == var.var).map(|a| a.skolem) {
                 let renaming = rustc_hash::FxHashMap::from_iter([(var.var, skolem)]);
-                located.push((var.loc, smt::substitute(&mut self.store, &[var.memory], &renaming)[0]));
+                located.push((var.loc, smt::substitute(self.store, &[var.memory], &renaming)[0]));
             }
         }
-        let mut evaluator = smt::Evaluator::new(&self.store, model);
+        let mut evaluator = smt::Evaluator::new(self.store, model);
         let mut witnesses = Vec::new();
         for (loc, term) in located {
             if let Ok(value) = evaluator.eval(term) {
@@ -426,9 +426,9 @@ impl Run<'_> {
         let result = match &mut self.quantifiers {
             Some(quantifiers) => {
                 let all = self.store.and(&query);
-                quantifiers.check(&mut self.store, solver, all)
+                quantifiers.check(self.store, solver, all)
             }
-            None => solver.check(&self.store, &query),
+            None => solver.check(self.store, &query),
         };
         self.stats.solver = solver.stats();
         result
@@ -439,7 +439,7 @@ impl Run<'_> {
     /// write it) or the replay does not confirm it.
     fn unwinding_violation(&mut self, solver: &mut BitBlastSolver) -> Option<Outcome> {
         let model = self.model(solver);
-        let mut cex = counterexample::build(self.program, &self.execution, &self.store, &model, Target::UnwindingAssertions).ok()?;
+        let mut cex = counterexample::build(self.program, &self.execution, self.store, &model, Target::UnwindingAssertions).ok()?;
         cex.witnesses = self.witnesses(&model);
         let in_model = self.program.files.is_library_model(cex.loc);
         if in_model || !cex.unmodelled_calls.is_empty() {
@@ -453,7 +453,7 @@ impl Run<'_> {
     /// The counterexample in the solver's model, judged by the replay.
     fn violation(&mut self, solver: &mut BitBlastSolver) -> Found {
         let model = self.model(solver);
-        let mut cex = match counterexample::build(self.program, &self.execution, &self.store, &model, Target::Properties) {
+        let mut cex = match counterexample::build(self.program, &self.execution, self.store, &model, Target::Properties) {
             Ok(cex) => cex,
             Err(reason) => return Found::Judged(self.outcome(Verdict::Unknown(reason))),
         };
@@ -538,10 +538,10 @@ impl Run<'_> {
         let failed = self.store.not(condition);
         let mut roots = vec![self.store.and2(guard, failed)];
         roots.extend(&self.execution.equation.constraints);
-        let free: std::collections::HashSet<_> = smt::free_vars(&self.store, &cex.layout_values).into_iter().collect();
+        let free: std::collections::HashSet<_> = smt::free_vars(self.store, &cex.layout_values).into_iter().collect();
         let mut values = Vec::new();
-        let mut evaluator = Evaluator::new(&self.store, model);
-        for var in smt::free_vars(&self.store, &roots).into_iter().filter(|v| !free.contains(v)) {
+        let mut evaluator = Evaluator::new(self.store, model);
+        for var in smt::free_vars(self.store, &roots).into_iter().filter(|v| !free.contains(v)) {
             let term = self.store.var_term(var);
             match evaluator.eval(term) {
                 Ok(value @ (Value::Bool(_) | Value::Bv(_))) => values.push((term, value)),
@@ -557,7 +557,7 @@ impl Run<'_> {
             };
             fixed.insert(term, constant);
         }
-        let images = smt::substitute(&mut self.store, &roots, &fixed);
+        let images = smt::substitute(self.store, &roots, &fixed);
         let holds = self.store.not(images[0]);
         let mut query = images[1..].to_vec();
         query.push(holds);
@@ -565,7 +565,7 @@ impl Run<'_> {
         if let Some(deadline) = self.deadline {
             solver.set_time_limit(Some(deadline.saturating_duration_since(Instant::now())));
         }
-        solver.check(&self.store, &query) == SatResult::Unsat
+        solver.check(self.store, &query) == SatResult::Unsat
     }
 
     /// `--smt-formula`: the disjunction of all violation conditions.
@@ -574,7 +574,7 @@ impl Run<'_> {
         let all: Vec<TermId> = properties.iter().chain(unwinding).copied().collect();
         let mut formula = vec![self.store.or(&all)];
         formula.extend(&self.execution.equation.constraints);
-        let text = smt::to_smtlib2(&self.store, &formula, "ALL");
+        let text = smt::to_smtlib2(self.store, &formula, "ALL");
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }

@@ -548,7 +548,7 @@ mod tests {
     #[test]
     fn recycled_variables_are_fresh_within_a_round_and_shared_across_rounds() {
         let mut s = TermStore::new();
-        let mut round = |s: &mut TermStore, extra: bool| {
+        let round = |s: &mut TermStore, extra: bool| {
             s.recycle_variables();
             let (x1, x2) = (s.var("x", Sort::BitVec(8)), s.var("x", Sort::BitVec(8)));
             let p = s.var("x", Sort::Bool);

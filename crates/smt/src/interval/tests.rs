@@ -1,3 +1,7 @@
+//! Interval facts of path conditions: loop counters leave where their
+//! bounds say, disjunctions keep what every case implies, and random
+//! conditions are refuted only when no assignment satisfies them.
+
 use super::*;
 use crate::testing::Rng;
 use crate::{eval, BvValue, Model, Value};
