@@ -23,8 +23,13 @@ impl<'a> Symex<'a> {
         if !self.objects.get(object).byte_array {
             return self.extract_bits(whole, bit_offset, bits);
         }
+        self.read_array_bits(whole, bit_offset, bits)
+    }
+
+    /// `bits` bits at `bit_offset` (wide width) of the byte array `array`.
+    pub(crate) fn read_array_bits(&mut self, array: TermId, bit_offset: TermId, bits: u32) -> Result<TermId> {
         let span = self.byte_span(bit_offset, bits);
-        let covered = self.read_bytes(whole, &span);
+        let covered = self.read_bytes(array, &span);
         match span.shift {
             None => Ok(covered),
             Some(shift) => self.extract_bits(covered, shift, bits),
@@ -57,6 +62,13 @@ impl<'a> Symex<'a> {
             let new = self.insert_bits(settled, bit_offset, part)?;
             return Ok(self.store.ite(condition, new, whole));
         }
+        self.write_array_bits_if(whole, bit_offset, part, condition)
+    }
+
+    /// The byte array `whole` with the bits at `bit_offset` (wide width)
+    /// replaced by `part` where `condition` holds.
+    pub(crate) fn write_array_bits_if(&mut self, whole: TermId, bit_offset: TermId, part: TermId, condition: TermId) -> Result<TermId> {
+        let bits = self.store.sort(part).bv_width().expect("memory bits");
         let span = self.byte_span(bit_offset, bits);
         let bytes = match span.shift {
             None => part,

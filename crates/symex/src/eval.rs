@@ -75,7 +75,7 @@ impl<'a> Symex<'a> {
                 let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
                 match field.bit_width {
                     Some(width) => {
-                        let raw = self.extract_bits(whole, offset, width)?;
+                        let raw = self.value_bits(whole, offset, width)?;
                         let signed = self.program.types.is_signed(field.ty);
                         Ok(repr::resize(self.store, raw, repr::value_sort(self.program, e.ty, self.loc)?.bv_width().unwrap_or(1), signed))
                     }
@@ -176,7 +176,13 @@ impl<'a> Symex<'a> {
                 let bit_offset = self.byte_offset_to_bits(offset)?;
                 let u = self.eval(update)?;
                 let part = repr::to_memory(self.program, self.store, update.ty, u, self.loc)?;
-                let updated = self.insert_bits(whole, bit_offset, part)?;
+                let updated = match repr::is_byte_array(self.store, whole) {
+                    true => {
+                        let always = self.store.true_term();
+                        self.write_array_bits_if(whole, bit_offset, part, always)?
+                    }
+                    false => self.insert_bits(whole, bit_offset, part)?,
+                };
                 repr::from_memory(self.program, self.store, e.ty, updated, self.loc)
             }
         }
@@ -221,9 +227,31 @@ impl<'a> Symex<'a> {
         if repr::is_empty(self.program, ty) {
             return repr::zero_value(self.program, self.store, ty, self.loc);
         }
+        if repr::is_large(self.program, ty) {
+            return self.large_part(whole, bit_offset, ty);
+        }
         let bits = repr::memory_bits(self.program, ty, self.loc)?;
-        let raw = self.extract_bits(whole, bit_offset, bits)?;
+        let raw = self.value_bits(whole, bit_offset, bits)?;
         repr::from_memory(self.program, self.store, ty, raw, self.loc)
+    }
+
+    /// `bits` bits at `bit_offset` of a value's memory bits `whole` (a
+    /// bit-vector, or a large value's byte array).
+    fn value_bits(&mut self, whole: TermId, bit_offset: TermId, bits: u32) -> Result<TermId> {
+        match repr::is_byte_array(self.store, whole) {
+            true => self.read_array_bits(whole, bit_offset, bits),
+            false => self.extract_bits(whole, bit_offset, bits),
+        }
+    }
+
+    /// The large value of type `ty` at `bit_offset` of the large value
+    /// `whole`: only its start, whose bytes are `whole`'s (see [`crate::large`]).
+    fn large_part(&mut self, whole: TermId, bit_offset: TermId, ty: TypeId) -> Result<TermId> {
+        if self.store.as_bv_const(bit_offset).is_some_and(BvValue::is_zero) {
+            return Ok(whole);
+        }
+        let size = repr::size_of(self.program, ty, self.loc)?;
+        Err(Stop::unsupported(format!("a part of {size} bytes inside a larger value (only whole large values are copied)"), self.loc))
     }
 
     fn struct_literal(&mut self, fields: &[Expr], ty: TypeId) -> Result<TermId> {

@@ -241,7 +241,10 @@ impl<'a> Symex<'a> {
 
     /// A fresh unconstrained value of `sort`, recorded as an input.
     pub fn fresh(&mut self, name: &str, ty: ir::TypeId, kind: InputKind) -> Result<TermId> {
-        let sort = repr::value_sort(self.program, ty, self.loc)?;
+        let sort = match repr::is_large(self.program, ty) {
+            true => crate::memory::byte_array_sort(self.store),
+            false => repr::value_sort(self.program, ty, self.loc)?,
+        };
         let value = self.store.var(name, sort);
         self.record_input(value, Some(ty), kind);
         Ok(value)
@@ -620,8 +623,11 @@ impl<'a> Symex<'a> {
             deferred_calls: Vec::new(),
         });
         if !matches!(self.program.types.get(sig_ret), ir::Type::Void) {
-            let size = repr::memory_bits(self.program, sig_ret, self.loc)? as u64 / 8;
+            let size = repr::size_of(self.program, sig_ret, self.loc)?;
             let o = self.objects.add(ObjectKind::ReturnValue { frame: id }, format!("{}#return", function.name), size);
+            if repr::is_large(self.program, sig_ret) {
+                self.objects.set_byte_array(o);
+            }
             self.frames.last_mut().expect("pushed").return_object = Some(o);
         }
         for (index, &param) in function.params.iter().enumerate() {
@@ -670,6 +676,10 @@ impl<'a> Symex<'a> {
         for ((&value, &ty), offset) in values.iter().zip(types).zip(offsets) {
             if repr::is_empty(self.program, ty) {
                 continue;
+            }
+            if repr::is_large(self.program, ty) {
+                let size = repr::size_of(self.program, ty, self.loc)?;
+                return Err(Stop::unsupported(format!("a variadic argument of {size} bytes"), self.loc));
             }
             let m = repr::to_memory(self.program, self.store, ty, value, self.loc)?;
             let at = self.store.bv_u64(self.layout.wide_bits(), offset * 8);

@@ -33,6 +33,7 @@ mod block_copy;
 mod bytes;
 pub mod sizes;
 mod intrinsics;
+mod large;
 mod quantifier;
 mod eval;
 

@@ -85,7 +85,7 @@ impl Object {
     /// The sort of the object's value.
     pub fn value_sort(&self, store: &mut TermStore) -> Sort {
         if self.byte_array {
-            store.array_sort(Sort::BitVec(BYTE_INDEX_BITS), Sort::BitVec(8))
+            byte_array_sort(store)
         } else {
             Sort::BitVec(self.value_bits())
         }
@@ -124,6 +124,11 @@ pub const MAX_OBJECT_BYTES: u64 = 1 << 16;
 
 /// Width of the byte offsets that index a byte-array object.
 pub const BYTE_INDEX_BITS: u32 = 64;
+
+/// The sort of a byte-array object's value (byte offset to byte).
+pub fn byte_array_sort(store: &mut TermStore) -> Sort {
+    store.array_sort(Sort::BitVec(BYTE_INDEX_BITS), Sort::BitVec(8))
+}
 
 /// The table of all objects created during one symbolic execution.
 #[derive(Clone, Debug, Default)]

@@ -407,6 +407,9 @@ impl<'a> Symex<'a> {
     }
 
     pub(crate) fn read_place(&mut self, place: &Place, ty: TypeId) -> Result<TermId> {
+        if repr::is_large(self.program, ty) {
+            return self.read_large_place(place, ty);
+        }
         if repr::is_empty(self.program, ty) {
             // No byte is read, but the place must still be a live object.
             self.check_access(place, 0);
@@ -428,6 +431,9 @@ impl<'a> Symex<'a> {
     }
 
     pub(crate) fn write_place(&mut self, place: &Place, ty: TypeId, value: TermId) -> Result<()> {
+        if repr::is_byte_array(self.store, value) {
+            return self.write_large_place(place, ty, value);
+        }
         if repr::is_empty(self.program, ty) {
             self.check_access(place, 0);
             return Ok(());

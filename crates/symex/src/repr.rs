@@ -5,7 +5,9 @@
 //! (see [`crate::memory`]), floats of their storage width (their IEEE bits;
 //! x87 `long double` its 80-bit image; see [`crate::float`]), arrays and structs/unions
 //! of `8 * size` bits in the memory layout. In memory every value takes
-//! `8 * size` bits; [`to_memory`] and [`from_memory`] convert.
+//! `8 * size` bits; [`to_memory`] and [`from_memory`] convert. A struct,
+//! union or array value larger than a flat object ([`is_large`]) is a byte
+//! array instead, as a large object's value is (see [`crate::large`]).
 
 use crate::{Result, Stop};
 use ir::{ArrayLen, Loc, Program, Type, TypeId};
@@ -40,6 +42,19 @@ pub fn memory_bits(program: &Program, ty: TypeId, loc: Loc) -> Result<u32> {
     Ok((size.max(1) * 8) as u32)
 }
 
+/// Whether values of `ty` are larger than a flat object may be
+/// ([`crate::memory::MAX_OBJECT_BYTES`]): such a value is a byte array
+/// (`Array(BV64, BV8)`) whose bytes `[0, size)` are the value's bytes and
+/// whose other bytes are unspecified.
+pub fn is_large(program: &Program, ty: TypeId) -> bool {
+    program.types.size_of(ty, program.data_model).is_some_and(|size| size > crate::memory::MAX_OBJECT_BYTES)
+}
+
+/// Whether `v` is a large value (a byte array, see [`is_large`]).
+pub fn is_byte_array(store: &TermStore, v: TermId) -> bool {
+    matches!(store.sort(v), Sort::Array(_))
+}
+
 /// Whether values of `ty` occupy no memory (size zero).
 pub fn is_empty(program: &Program, ty: TypeId) -> bool {
     program.types.size_of(ty, program.data_model) == Some(0)
@@ -56,8 +71,12 @@ pub fn value_sort(program: &Program, ty: TypeId, loc: Loc) -> Result<Sort> {
     }
 }
 
-/// The memory bits of value `v` of type `ty`.
+/// The memory bits of value `v` of type `ty` (a large value's byte array
+/// is its memory already).
 pub fn to_memory(program: &Program, store: &mut TermStore, ty: TypeId, v: TermId, loc: Loc) -> Result<TermId> {
+    if is_byte_array(store, v) {
+        return Ok(v);
+    }
     let bits = memory_bits(program, ty, loc)?;
     if store.sort(v) == Sort::Bool {
         let one = store.bv_u64(bits, 1);
@@ -67,8 +86,12 @@ pub fn to_memory(program: &Program, store: &mut TermStore, ty: TypeId, v: TermId
     Ok(resize(store, v, bits, program.types.is_signed(ty)))
 }
 
-/// The value of type `ty` stored in memory bits `m` (`8 * size` wide).
+/// The value of type `ty` stored in memory bits `m` (`8 * size` wide, or
+/// the byte array of a large value).
 pub fn from_memory(program: &Program, store: &mut TermStore, ty: TypeId, m: TermId, loc: Loc) -> Result<TermId> {
+    if is_byte_array(store, m) {
+        return Ok(m);
+    }
     match value_sort(program, ty, loc)? {
         Sort::Bool => {
             let zero = store.bv_u64(store.sort(m).bv_width().expect("memory is a bit-vector"), 0);
@@ -93,6 +116,11 @@ pub fn resize(store: &mut TermStore, v: TermId, width: u32, signed: bool) -> Ter
 
 /// The all-zero value of `ty` (`false`, 0, NULL, all-zero bytes).
 pub fn zero_value(program: &Program, store: &mut TermStore, ty: TypeId, loc: Loc) -> Result<TermId> {
+    if is_large(program, ty) {
+        let zero = store.bv_u64(8, 0);
+        let sort = crate::memory::byte_array_sort(store);
+        return Ok(store.const_array(sort, zero));
+    }
     Ok(match value_sort(program, ty, loc)? {
         Sort::Bool => store.false_term(),
         Sort::BitVec(w) => store.bv_u64(w, 0),
@@ -129,6 +157,23 @@ mod tests {
         assert!(is_empty(&program, empty));
         assert!(!is_empty(&program, int));
         assert_eq!(memory_bits(&program, empty, Loc::NONE).unwrap(), 8);
+    }
+
+    #[test]
+    fn values_over_the_flat_limit_are_byte_arrays_that_are_their_own_memory() {
+        let mut program = Program::new(DataModel::LP64);
+        let byte = program.types.int(8, false);
+        let limit = crate::memory::MAX_OBJECT_BYTES;
+        let flat = program.types.intern(Type::Array(byte, ArrayLen::Fixed(limit)));
+        let large = program.types.intern(Type::Array(byte, ArrayLen::Fixed(limit + 1)));
+        assert!(!is_large(&program, flat));
+        assert!(is_large(&program, large));
+        let mut store = TermStore::new();
+        let zero = zero_value(&program, &mut store, large, Loc::NONE).unwrap();
+        assert!(is_byte_array(&store, zero));
+        assert_eq!(to_memory(&program, &mut store, large, zero, Loc::NONE).unwrap(), zero);
+        assert_eq!(from_memory(&program, &mut store, large, zero, Loc::NONE).unwrap(), zero);
+        assert!(memory_bits(&program, large, Loc::NONE).is_err());
     }
 
     #[test]

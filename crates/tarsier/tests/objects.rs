@@ -1,7 +1,8 @@
 //! Objects the C standard leaves odd and GNU C allows: types of size zero
 //! (empty structs and unions, zero-length arrays) and tentative
 //! definitions of arrays of unknown size; `memcpy`/`memmove`/`memset` of a
-//! symbolic byte count; ESBMC's table of allocation sizes; and calls
+//! symbolic byte count; ESBMC's table of allocation sizes; struct values
+//! larger than a flat object, copied, passed and returned whole; and calls
 //! through unprototyped declarations that leave parameters out. Each program has the verdict
 //! gcc's semantics give it; a FALSE must also be confirmed by the
 //! interpreter's replay, so these tests check symex and `ir::interp` agree.
@@ -203,4 +204,58 @@ fn an_undefined_extern_of_incomplete_type_is_unknown_and_named() {
     let answer = verdict("undefined_incomplete_extern", source, &[]);
     assert!(answer.starts_with("VERIFICATION UNKNOWN"), "{answer}");
     assert!(answer.contains("extern object `env` of incomplete type struct opaque"), "{answer}");
+}
+
+/// A struct of more than 64 KiB is a byte array by value: assigned,
+/// initialized, passed, returned, chosen by `?:` and copied to the heap
+/// whole, its members read from a variable and from a returned value.
+const LARGE_VALUES: &str = "#include <assert.h>
+#include <stdlib.h>
+int nondet_int(void);
+typedef struct { char pad[70000]; int n; } Big;
+Big make(int v) { Big b = {0}; b.n = v; b.pad[69999] = 3; return b; }
+int get(Big b) { b.n++; return b.n + b.pad[69999] + b.pad[5]; }
+Big global_big;
+int main(void) {
+  int x = nondet_int();
+  if (x > 1000 || x < -1000) return 0;
+  Big a = make(x);
+  Big c;
+  c = a;
+  c.pad[5] = 1;
+  assert(get(c) == x + 5);
+  assert(c.n == x && a.pad[5] == 0);
+  assert(make(x).n == x);
+  global_big = x > 0 ? c : a;
+  Big *p = malloc(sizeof *p);
+  if (!p) return 0;
+  *p = global_big;
+  assert(p->pad[5] == (x > 0));
+  free(p);
+  return 0;
+}\n";
+
+#[test]
+fn struct_values_larger_than_a_flat_object_are_copied_whole() {
+    assert_verdict("large_values", LARGE_VALUES, &[], SUCCESSFUL);
+    let wrong = LARGE_VALUES.replace("(x > 0));", "(x > 1));");
+    assert_verdict("large_values_wrong_copy", &wrong, &[], FAILED);
+    let wrong = LARGE_VALUES.replace("== x + 5", "== x + 4");
+    assert_verdict("large_values_wrong_argument", &wrong, &[], FAILED);
+}
+
+/// A large value inside a larger object would need its bytes shifted:
+/// unsupported (UNKNOWN naming it), never a guess.
+#[test]
+fn a_large_value_at_an_offset_inside_an_object_is_unsupported() {
+    if !front_end_ready("large_value_at_offset") {
+        return;
+    }
+    let source = "typedef struct { char pad[70000]; int n; } Big;
+struct Outer { int tag; Big inner; } o;
+Big b;
+int main(void) { o.inner = b; return o.inner.n; }\n";
+    let answer = verdict("large_value_at_offset", source, &[]);
+    assert!(answer.starts_with("VERIFICATION UNKNOWN"), "{answer}");
+    assert!(answer.contains("unsupported: a value of 70004 bytes written into `o` other than as the whole object"), "{answer}");
 }

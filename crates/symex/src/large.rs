@@ -1,0 +1,100 @@
+//! Struct, union and array values larger than a flat object
+//! ([`repr::is_large`]): assigned, passed and returned by value.
+//!
+//! Such a value is a byte array, the sort of a large object's value (see
+//! [`crate::memory`]); its bytes `[0, size)` are the value's and the others
+//! are unspecified. An object holding a large value is always a byte array
+//! (its size exceeds the flat limit), so the value read from the start of
+//! an object is the object's array itself, and a value written into an
+//! object of exactly its size becomes that object's array: a copy costs no
+//! formula, and a read of a member is selects of the bytes it covers. A
+//! large value at another offset of an object (a large member of a larger
+//! struct, an element of an array of large structs) would need the array
+//! shifted, which selects and stores cannot express without one store per
+//! byte: that is `unsupported`, never approximated.
+
+use crate::exec::Symex;
+use crate::memory::ObjectId;
+use crate::place::Place;
+use crate::{repr, Result, Stop};
+use ir::TypeId;
+use smt::{BvValue, TermId};
+
+impl Symex<'_> {
+    /// Reads the large value of type `ty` at `place` (checked as any read).
+    pub(crate) fn read_large_place(&mut self, place: &Place, ty: TypeId) -> Result<TermId> {
+        let size = repr::size_of(self.program, ty, self.loc)?;
+        let valid = self.check_large_access(place, size);
+        let mut value = None;
+        for (t, &ok) in place.targets.iter().zip(&valid).rev() {
+            if self.store.is_false(ok) {
+                continue;
+            }
+            self.require_whole_value_at(t.object, t.bit_offset, size, false)?;
+            let part = self.object_value(t.object);
+            value = Some(match value {
+                None => part,
+                Some(rest) => self.store.ite(ok, part, rest),
+            });
+        }
+        // Without a valid target the read is a reported violation (or an
+        // unchecked access, see `check_large_access`): any value will do.
+        Ok(value.unwrap_or_else(|| {
+            let sort = crate::memory::byte_array_sort(self.store);
+            self.store.var("invalid_read", sort)
+        }))
+    }
+
+    /// Writes the large value `value` (a byte array) of type `ty` to `place`.
+    pub(crate) fn write_large_place(&mut self, place: &Place, ty: TypeId, value: TermId) -> Result<()> {
+        let size = repr::size_of(self.program, ty, self.loc)?;
+        let valid = self.check_large_access(place, size);
+        self.check_writable(place);
+        // With one target every other path fails a check (see `write_place_bits`).
+        let sole_target = place.targets.len() == 1;
+        for (t, &ok) in place.targets.iter().zip(&valid) {
+            if self.store.is_false(ok) {
+                continue;
+            }
+            self.require_whole_value_at(t.object, t.bit_offset, size, true)?;
+            let old = self.object_value(t.object);
+            let new = if sole_target { value } else { self.store.ite(ok, value, old) };
+            self.state.set_value(t.object, new);
+        }
+        self.note_typed_store_at(place, ty, value);
+        Ok(())
+    }
+
+    /// The checks of an access of `size` bytes to `place`, and per target
+    /// whether it hits the target validly. With the checks off an access
+    /// outside every target is an approximation (the interpreter stops
+    /// there, so no replay confirms such a path either).
+    fn check_large_access(&mut self, place: &Place, size: u64) -> Vec<TermId> {
+        let width = self.store.bv_const(BvValue::from_u128(self.layout.wide_bits(), u128::from(size) * 8));
+        let valid = self.check_access_of(place, width);
+        let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
+        if !checked {
+            let covered = self.store.or(&valid);
+            let outside = self.store.not(covered);
+            self.approximate_when(outside, "an access of a large value outside its object (unchecked)");
+        }
+        valid
+    }
+
+    /// Fails unless a large value of `size` bytes at `bit_offset` of
+    /// `object` is the object's whole value: at offset 0 of a byte array,
+    /// of exactly that size when `written` (a read may leave a tail).
+    fn require_whole_value_at(&self, object: ObjectId, bit_offset: TermId, size: u64, written: bool) -> Result<()> {
+        let o = self.objects.get(object);
+        let at_start = self.store.as_bv_const(bit_offset).is_some_and(BvValue::is_zero);
+        let fits = !written || o.size_term.is_none() && o.size == size;
+        if o.byte_array && at_start && fits {
+            return Ok(());
+        }
+        let what = if written { "written into" } else { "read from" };
+        Err(Stop::unsupported(
+            format!("a value of {size} bytes {what} `{}` other than as the whole object (only whole large objects are copied by value)", o.name),
+            self.loc,
+        ))
+    }
+}
