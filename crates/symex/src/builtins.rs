@@ -230,8 +230,18 @@ impl<'a> Symex<'a> {
         }
     }
 
-    /// A constant byte count from argument values, or an unsupported stop.
+    /// A constant byte count from argument values of at most a flat
+    /// object's size, or an unsupported stop.
     fn constant_size(&mut self, values: &[TermId], count: usize, what: &str) -> Result<u64> {
+        let size = self.constant_count(values, count, what)?;
+        if size > crate::memory::MAX_OBJECT_BYTES {
+            return Err(Stop::unsupported(format!("{what} of {size} bytes"), self.loc));
+        }
+        Ok(size)
+    }
+
+    /// A constant byte count from argument values, or an unsupported stop.
+    fn constant_count(&mut self, values: &[TermId], count: usize, what: &str) -> Result<u64> {
         let mut size: u64 = 1;
         for i in 0..count {
             let v = self.arg(values, i, what)?;
@@ -241,9 +251,6 @@ impl<'a> Symex<'a> {
                 .and_then(BvValue::to_u64)
                 .ok_or_else(|| Stop::unsupported(format!("{what} of a non-constant size"), self.loc))?;
             size = size.checked_mul(n).ok_or_else(|| Stop::unsupported(format!("{what} size overflows"), self.loc))?;
-        }
-        if size > crate::memory::MAX_OBJECT_BYTES {
-            return Err(Stop::unsupported(format!("{what} of {size} bytes"), self.loc));
         }
         Ok(size)
     }
@@ -557,12 +564,18 @@ impl<'a> Symex<'a> {
             self.copy_symbolic(dst, src, n)?;
             return Ok(dst);
         }
-        let n = self.constant_size(&values[2..], 1, name)?;
+        let n = self.constant_count(&values[2..], 1, name)?;
         if n == 0 {
             return Ok(dst);
         }
         if n > MAX_BLOCK_BYTES {
-            return Err(Stop::unsupported(format!("{name} of {n} bytes"), self.loc));
+            // Only whole objects this large are copied, as arrays (see `crate::large`).
+            let from = self.deref_place(src, 1);
+            let bytes = self.read_large_bytes(&from, n)?;
+            let to = self.deref_place(dst, 1);
+            self.write_large_bytes(&to, n, bytes)?;
+            self.note_place_copy(&from, &to, u32::try_from(n * 8).ok());
+            return Ok(dst);
         }
         let from = self.deref_place(src, 1);
         let bytes = self.read_place_bits(&from, (n * 8) as u32)?;
@@ -580,14 +593,22 @@ impl<'a> Symex<'a> {
             self.set_symbolic(p, byte, n)?;
             return Ok(p);
         }
-        let n = self.constant_size(&values[2..], 1, "memset")?;
+        let n = self.constant_count(&values[2..], 1, "memset")?;
         if n == 0 {
             return Ok(p);
         }
-        if n > MAX_BLOCK_BYTES {
-            return Err(Stop::unsupported(format!("memset of {n} bytes"), self.loc));
-        }
         let byte = repr::resize(self.store, c, 8, false);
+        if n > MAX_BLOCK_BYTES {
+            // Only whole objects this large are set, as arrays (see `crate::large`).
+            let sort = crate::memory::byte_array_sort(self.store);
+            let bytes = self.store.const_array(sort, byte);
+            let place = self.deref_place(p, 1);
+            for t in &place.targets {
+                self.note_unbounded_write(t.object);
+            }
+            self.write_large_bytes(&place, n, bytes)?;
+            return Ok(p);
+        }
         let mut bytes = byte;
         for _ in 1..n {
             bytes = self.store.concat(byte, bytes);

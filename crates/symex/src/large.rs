@@ -1,5 +1,6 @@
 //! Struct, union and array values larger than a flat object
-//! ([`repr::is_large`]): assigned, passed and returned by value.
+//! ([`repr::is_large`]): assigned, passed and returned by value, and
+//! `memcpy`/`memset` of such whole objects.
 //!
 //! Such a value is a byte array, the sort of a large object's value (see
 //! [`crate::memory`]); its bytes `[0, size)` are the value's and the others
@@ -24,6 +25,11 @@ impl Symex<'_> {
     /// Reads the large value of type `ty` at `place` (checked as any read).
     pub(crate) fn read_large_place(&mut self, place: &Place, ty: TypeId) -> Result<TermId> {
         let size = repr::size_of(self.program, ty, self.loc)?;
+        self.read_large_bytes(place, size)
+    }
+
+    /// Reads `size` bytes at `place` (checked) as a large value.
+    pub(crate) fn read_large_bytes(&mut self, place: &Place, size: u64) -> Result<TermId> {
         let valid = self.check_large_access(place, size);
         let mut value = None;
         for (t, &ok) in place.targets.iter().zip(&valid).rev() {
@@ -48,6 +54,13 @@ impl Symex<'_> {
     /// Writes the large value `value` (a byte array) of type `ty` to `place`.
     pub(crate) fn write_large_place(&mut self, place: &Place, ty: TypeId, value: TermId) -> Result<()> {
         let size = repr::size_of(self.program, ty, self.loc)?;
+        self.write_large_bytes(place, size, value)?;
+        self.note_typed_store_at(place, ty, value);
+        Ok(())
+    }
+
+    /// Writes the large value `value` of `size` bytes to `place` (checked).
+    pub(crate) fn write_large_bytes(&mut self, place: &Place, size: u64, value: TermId) -> Result<()> {
         let valid = self.check_large_access(place, size);
         self.check_writable(place);
         // With one target every other path fails a check (see `write_place_bits`).
@@ -61,7 +74,6 @@ impl Symex<'_> {
             let new = if sole_target { value } else { self.store.ite(ok, value, old) };
             self.state.set_value(t.object, new);
         }
-        self.note_typed_store_at(place, ty, value);
         Ok(())
     }
 
@@ -93,7 +105,7 @@ impl Symex<'_> {
         }
         let what = if written { "written into" } else { "read from" };
         Err(Stop::unsupported(
-            format!("a value of {size} bytes {what} `{}` other than as the whole object (only whole large objects are copied by value)", o.name),
+            format!("{size} bytes {what} `{}` other than as the whole object (only whole objects over 64 KiB are copied)", o.name),
             self.loc,
         ))
     }

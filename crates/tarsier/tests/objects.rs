@@ -257,5 +257,36 @@ Big b;
 int main(void) { o.inner = b; return o.inner.n; }\n";
     let answer = verdict("large_value_at_offset", source, &[]);
     assert!(answer.starts_with("VERIFICATION UNKNOWN"), "{answer}");
-    assert!(answer.contains("unsupported: a value of 70004 bytes written into `o` other than as the whole object"), "{answer}");
+    assert!(answer.contains("unsupported: 70004 bytes written into `o` other than as the whole object"), "{answer}");
+}
+
+/// `memcpy` and `memset` of a whole object over 64 KiB replace its array.
+const LARGE_BLOCKS: &str = "#include <assert.h>
+#include <string.h>
+#include <stdlib.h>
+int nondet_int(void);
+char src[100000], dst[100000];
+int main(void) {
+  int i = nondet_int();
+  if (i < 0 || i >= 100000) return 0;
+  src[i] = 7;
+  memcpy(dst, src, sizeof src);
+  assert(dst[i] == 7);
+  char *heap = malloc(sizeof src);
+  if (!heap) return 0;
+  memset(heap, 1, sizeof src);
+  assert(heap[i] == 1);
+  memset(src, 0, sizeof src);
+  assert(src[i] == 0 && dst[i] == 7);
+  free(heap);
+  return 0;
+}\n";
+
+#[test]
+fn whole_objects_over_64_kib_are_copied_and_set_by_memcpy_and_memset() {
+    assert_verdict("large_blocks", LARGE_BLOCKS, &[], SUCCESSFUL);
+    let wrong = LARGE_BLOCKS.replace("heap[i] == 1", "heap[i] == 0");
+    assert_verdict("large_blocks_wrong_set", &wrong, &[], FAILED);
+    let wrong = LARGE_BLOCKS.replace("src[i] == 0 && dst[i] == 7", "dst[i] == 0");
+    assert_verdict("large_blocks_wrong_copy", &wrong, &[], FAILED);
 }
