@@ -18,6 +18,7 @@ use crate::counterexample::Target;
 use crate::quantifiers::replay_oracle::QuantifierOracle;
 use crate::quantifiers::Quantifiers;
 use crate::{counterexample, replay, Config, Outcome, Stats, Verdict};
+use crate::backend::Backend;
 use bitblast::BitBlastSolver;
 use ir::{Loc, Program, PropertyClass};
 use smt::{Evaluator, Model, SatResult, Solver, TermId, TermStore, Value};
@@ -53,12 +54,13 @@ const MODEL_LOOP_BOUND: u64 = 128;
 /// The term store and solver shared by the checks of one run.
 struct Session {
     store: TermStore,
-    solver: BitBlastSolver,
+    solver: Backend,
 }
 
 impl Session {
-    fn new() -> Session {
-        Session { store: TermStore::new(), solver: BitBlastSolver::new() }
+    fn new(config: &Config) -> Result<Session, Outcome> {
+        let solver = Backend::new(&config.solver).map_err(|reason| crate::unknown(&reason))?;
+        Ok(Session { store: TermStore::new(), solver })
     }
 }
 
@@ -67,7 +69,10 @@ impl Session {
 /// bytes, say), the models' loops get [`MODEL_LOOP_BOUND`] and the bound
 /// is checked again, as the library's code would run on.
 pub(crate) fn bmc(program: &Program, config: &Config, unwind: Option<u64>, deadline: Option<Instant>) -> Outcome {
-    let mut session = Session::new();
+    let mut session = match Session::new(config) {
+        Ok(session) => session,
+        Err(outcome) => return outcome,
+    };
     let mut check = |model_loop_bound| {
         check_bound(program, config, unwind, model_loop_bound, config.unwinding_assertions, deadline, &mut session)
     };
@@ -94,7 +99,10 @@ impl BoundResult {
 pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
     let mut last: Option<(u64, Outcome)> = None;
     let mut symex_time = std::time::Duration::ZERO;
-    let mut session = Session::new();
+    let mut session = match Session::new(config) {
+        Ok(session) => session,
+        Err(outcome) => return outcome,
+    };
     let mut k = 1;
     loop {
         let mut outcome = match check_bound(program, config, Some(k), None, true, deadline, &mut session) {
@@ -219,7 +227,7 @@ impl Run<'_> {
         Outcome { verdict, approximations: self.execution.equation.approximations.clone(), stats: self.stats.clone() }
     }
 
-    fn decide(&mut self, solver: &mut BitBlastSolver) -> BoundResult {
+    fn decide(&mut self, solver: &mut Backend) -> BoundResult {
         let equation = &self.execution.equation;
         self.stats.assertions = equation.assertions.len();
         self.stats.instructions = equation.executed_instructions;
@@ -299,7 +307,7 @@ impl Run<'_> {
 
     /// UNKNOWN when some approximation's condition can hold (after no
     /// violation was found).
-    fn conditional_approximation(&mut self, solver: &mut BitBlastSolver) -> Option<Outcome> {
+    fn conditional_approximation(&mut self, solver: &mut Backend) -> Option<Outcome> {
         let approximations = self.execution.equation.conditional_approximations.clone();
         if approximations.is_empty() {
             return None;
@@ -326,7 +334,7 @@ impl Run<'_> {
     /// from the host library's at the model's arguments: the host's
     /// window there (a fact) and its exact value (a preference), so that
     /// the next model agrees with the replay at these points.
-    fn host_lemmas(&mut self, solver: &mut BitBlastSolver) -> Vec<(String, symex::HostLemma)> {
+    fn host_lemmas(&mut self, solver: &mut Backend) -> Vec<(String, symex::HostLemma)> {
         let model = self.model(solver);
         let mut evaluator = Evaluator::new(self.store, &model);
         let mut points = Vec::new();
@@ -367,7 +375,7 @@ impl Run<'_> {
     }
 
     /// The model of the last satisfiable query.
-    fn model(&mut self, solver: &mut BitBlastSolver) -> Model {
+    fn model(&mut self, solver: &mut Backend) -> Model {
         match self.quantifiers.as_ref().and_then(Quantifiers::model) {
             Some(model) => model.clone(),
             None => solver.model(self.store),
@@ -398,7 +406,7 @@ impl Run<'_> {
 
     /// Solves `query` within the equation's preferences (a counterexample
     /// the interpreter can replay) first, then without them.
-    fn solve_preferring(&mut self, solver: &mut BitBlastSolver, query: TermId) -> SatResult {
+    fn solve_preferring(&mut self, solver: &mut Backend, query: TermId) -> SatResult {
         let preferences = self.execution.equation.preferences.clone();
         if !preferences.is_empty() {
             let mut preferred = preferences;
@@ -412,7 +420,7 @@ impl Run<'_> {
         self.solve(solver, query)
     }
 
-    fn solve(&mut self, solver: &mut BitBlastSolver, query: TermId) -> SatResult {
+    fn solve(&mut self, solver: &mut Backend, query: TermId) -> SatResult {
         if let Some(deadline) = self.deadline {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -431,13 +439,14 @@ impl Run<'_> {
             None => solver.check(self.store, &query),
         };
         self.stats.solver = solver.stats();
+        self.stats.crosscheck = solver.crosscheck_report();
         result
     }
 
     /// A replayed violation of an unwinding assertion of a program loop;
     /// `None` when the loop belongs to a library model (the user did not
     /// write it) or the replay does not confirm it.
-    fn unwinding_violation(&mut self, solver: &mut BitBlastSolver) -> Option<Outcome> {
+    fn unwinding_violation(&mut self, solver: &mut Backend) -> Option<Outcome> {
         let model = self.model(solver);
         let mut cex = counterexample::build(self.program, &self.execution, self.store, &model, Target::UnwindingAssertions).ok()?;
         cex.witnesses = self.witnesses(&model);
@@ -451,7 +460,7 @@ impl Run<'_> {
     }
 
     /// The counterexample in the solver's model, judged by the replay.
-    fn violation(&mut self, solver: &mut BitBlastSolver) -> Found {
+    fn violation(&mut self, solver: &mut Backend) -> Found {
         let model = self.model(solver);
         let mut cex = match counterexample::build(self.program, &self.execution, self.store, &model, Target::Properties) {
             Ok(cex) => cex,

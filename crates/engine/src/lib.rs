@@ -6,11 +6,13 @@
 //! assertions to hold and no approximation that could hide a violation
 //! (DESIGN.md §9). Everything else is UNKNOWN with a reason.
 
+mod backend;
 mod bmc;
 mod counterexample;
 mod quantifiers;
 mod replay;
 
+pub use backend::{default_dir as default_crosscheck_dir, CrossCheckReport, Disagreement, ExternalSolver, SolverChoice};
 pub use counterexample::{Counterexample, TraceLine};
 
 use std::path::PathBuf;
@@ -48,6 +50,8 @@ pub struct Config {
     /// unwinding assertions, one solver kept across the bounds.
     pub incremental: bool,
     pub max_bound: u64,
+    /// The solver that answers the queries.
+    pub solver: SolverChoice,
 }
 
 impl Default for Config {
@@ -66,6 +70,7 @@ impl Default for Config {
             smt_formula: None,
             incremental: false,
             max_bound: 4096,
+            solver: SolverChoice::Cadical,
         }
     }
 }
@@ -98,6 +103,8 @@ pub struct Stats {
     /// Formula size and SAT effort of the solver, which the bounds of
     /// incremental BMC share (their totals).
     pub solver: bitblast::Stats,
+    /// With [`SolverChoice::CrossCheck`]: the comparison with the external solver.
+    pub crosscheck: Option<CrossCheckReport>,
 }
 
 #[derive(Clone, Debug)]

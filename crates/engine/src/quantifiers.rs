@@ -19,6 +19,7 @@
 //! a + 1` needs the instance `b := k + 1`, not one constant per `k`), else
 //! the constant. Rounds are bounded: past the bound the answer is UNKNOWN.
 
+use crate::backend::Backend;
 use bitblast::BitBlastSolver;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smt::quantifier::{instantiate, unbound_vars};
@@ -141,7 +142,7 @@ impl Quantifiers {
 
     /// Whether the abstracted `query` (with the constraints) has a model
     /// that satisfies every quantifier it stands for.
-    pub fn check(&mut self, store: &mut TermStore, solver: &mut BitBlastSolver, query: TermId) -> SatResult {
+    pub fn check(&mut self, store: &mut TermStore, solver: &mut Backend, query: TermId) -> SatResult {
         for _ in 0..MAX_ROUNDS {
             if let Some(deadline) = self.deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
@@ -217,7 +218,7 @@ impl Quantifiers {
         let query = smt::substitute(store, &[violated], &fixed)[0];
         let mut inner = Quantifiers { depth: self.depth + 1, ..Quantifiers::new(self.deadline) };
         let abstracted = inner.abstract_term(store, query);
-        match inner.check(store, &mut BitBlastSolver::new(), abstracted) {
+        match inner.check(store, &mut Backend::BitBlast(BitBlastSolver::new()), abstracted) {
             SatResult::Unsat => Ok(None),
             SatResult::Unknown(reason) => Err(reason),
             SatResult::Sat => {

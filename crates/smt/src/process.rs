@@ -1,6 +1,6 @@
 //! An external SMT-LIB2 solver process (z3, cvc5, bitwuzla, …) behind the
 //! [`Solver`] trait: the cross-check of the bit-blaster and the
-//! `--smt-solver CMD` back end.
+//! `--solver` back end (engine::backend).
 //!
 //! The solver runs interactively on pipes. New assertions are written
 //! incrementally with [`SmtLibWriter`]; each assumption gets a Boolean
@@ -78,6 +78,11 @@ impl ProcessSolver {
         };
         solver.send(&format!("(set-option :print-success false)\n(set-option :produce-models true)\n(set-logic {logic})\n"));
         Ok(solver)
+    }
+
+    /// Bounds each later check (and model query) by `limit`.
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.time_limit = limit;
     }
 
     fn fail(&mut self, reason: String) {

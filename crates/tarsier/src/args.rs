@@ -6,6 +6,7 @@
 //! does; long flags take theirs as `--flag VALUE` or `--flag=VALUE`.
 
 use crate::config::{Action, Config, Engine};
+use engine::{ExternalSolver, SolverChoice};
 use ir::RoundingMode;
 use ir::DataModel;
 use std::fmt;
@@ -63,6 +64,12 @@ pub const FLAGS: &[FlagSpec] = &[
     with_value("--property", "FILE.prp"),
     switch("--json"),
     with_value("--smt-formula", "FILE"),
+    with_value("--solver", "NAME"),
+    switch("--z3"),
+    switch("--cvc5"),
+    switch("--bitwuzla"),
+    with_value("--crosscheck", "NAME"),
+    with_value("--crosscheck-dir", "DIR"),
     with_value("--timeout", "SECONDS"),
     with_value("--memlimit", "MB"),
     switch("--help"),
@@ -223,6 +230,10 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         }
         "--json" => verify.json = true,
         "--smt-formula" => verify.smt_formula = Some(PathBuf::from(non_empty(name, value_of(value))?)),
+        "--solver" => verify.solver = solver_choice(&non_empty(name, value_of(value))?)?,
+        "--z3" | "--cvc5" | "--bitwuzla" => verify.solver = solver_choice(&name[2..])?,
+        "--crosscheck" => verify.crosscheck = Some(external_solver(&non_empty(name, value_of(value))?)?),
+        "--crosscheck-dir" => verify.crosscheck_dir = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--timeout" => verify.timeout = Some(Duration::from_secs(number(name, &value_of(value))?)),
         "--memlimit" => verify.memlimit_mb = Some(number(name, &value_of(value))?),
         other => unreachable!("flag {other} is in FLAGS but has no meaning"),
@@ -241,6 +252,17 @@ fn number(flag: &str, value: &str) -> Result<u64, UsageError> {
     value
         .parse()
         .map_err(|_| UsageError(format!("flag {flag} needs a non-negative whole number, not '{value}'")))
+}
+
+fn solver_choice(name: &str) -> Result<SolverChoice, UsageError> {
+    match name {
+        "cadical" => Ok(SolverChoice::Cadical),
+        _ => external_solver(name).map(SolverChoice::External),
+    }
+}
+
+fn external_solver(name: &str) -> Result<ExternalSolver, UsageError> {
+    ExternalSolver::named(name).map_err(UsageError)
 }
 
 fn set_action(config: &mut Config, action: Action) -> Result<(), UsageError> {
@@ -262,6 +284,13 @@ fn set_engine(engine: &mut Engine, chosen: Engine) -> Result<(), UsageError> {
 fn check_consistency(config: &Config) -> Result<(), UsageError> {
     if config.inputs.is_empty() {
         return Err(UsageError("no input file given (usage: tarsier FILE... [options])".into()));
+    }
+    let verify = &config.verify;
+    if verify.crosscheck.is_some() && verify.solver != SolverChoice::Cadical {
+        return Err(UsageError("--crosscheck compares CaDiCaL with another solver: it excludes --solver".into()));
+    }
+    if verify.crosscheck_dir.is_some() && verify.crosscheck.is_none() {
+        return Err(UsageError("--crosscheck-dir needs --crosscheck NAME".into()));
     }
     Ok(())
 }
@@ -329,6 +358,23 @@ mod tests {
     }
 
     #[test]
+    fn solvers_by_name_or_alias() {
+        assert_eq!(run(&["a.c"]).unwrap().verify.solver, SolverChoice::Cadical);
+        let z3 = SolverChoice::External(ExternalSolver::named("z3").unwrap());
+        assert_eq!(run(&["a.c", "--solver", "z3"]).unwrap().verify.solver, z3);
+        assert_eq!(run(&["a.c", "--z3"]).unwrap().verify.solver, z3);
+        let cvc5 = run(&["a.c", "--cvc5"]).unwrap().verify.solver;
+        assert_eq!(cvc5, SolverChoice::External(ExternalSolver::named("cvc5").unwrap()));
+        let custom = run(&["a.c", "--solver=smtlib:yices-smt2 --incremental"]).unwrap().verify.solver;
+        assert!(matches!(custom, SolverChoice::External(s) if s.program == "yices-smt2"));
+        assert!(run(&["a.c", "--solver", "minisat"]).unwrap_err().0.contains("unknown solver 'minisat'"));
+        let c = run(&["a.c", "--crosscheck", "z3", "--crosscheck-dir", "out"]).unwrap();
+        assert_eq!(c.verify.crosscheck.map(|s| s.name), Some("z3".to_string()));
+        assert!(run(&["a.c", "--crosscheck", "z3", "--z3"]).unwrap_err().0.contains("excludes --solver"));
+        assert!(run(&["a.c", "--crosscheck-dir", "out"]).unwrap_err().0.contains("needs --crosscheck"));
+    }
+
+    #[test]
     fn help_and_version() {
         assert!(matches!(parse(&["--help".to_string()]), Ok(Command::Help)));
         assert!(matches!(parse(&["a.c".to_string(), "-V".to_string()]), Ok(Command::Version)));
@@ -342,6 +388,7 @@ mod tests {
             let mut config = Config::default();
             let value = match flag.name {
                 "--property" => Some(prp.display().to_string()),
+                "--solver" | "--crosscheck" => Some("z3".to_string()),
                 _ => flag.value.map(|_| "1".to_string()),
             };
             apply(&mut config, flag.name, value).unwrap();

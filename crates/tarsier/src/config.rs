@@ -96,6 +96,12 @@ pub struct VerifyOptions {
     pub smt_formula: Option<PathBuf>,
     /// Report every violated property, not only the first.
     pub multi_property: bool,
+    /// The solver that answers the queries (`--solver`).
+    pub solver: engine::SolverChoice,
+    /// `--crosscheck NAME`: also ask this solver every query and compare.
+    pub crosscheck: Option<engine::ExternalSolver>,
+    /// Where the cross-check writes the queries the solvers disagree on.
+    pub crosscheck_dir: Option<PathBuf>,
 }
 
 impl Default for VerifyOptions {
@@ -114,6 +120,9 @@ impl Default for VerifyOptions {
             json: false,
             smt_formula: None,
             multi_property: false,
+            solver: engine::SolverChoice::Cadical,
+            crosscheck: None,
+            crosscheck_dir: None,
         }
     }
 }

@@ -18,6 +18,10 @@ pub fn run(config: &Config) -> Exit {
         eprintln!("tarsier: error: {missing}");
         return Exit::InputError;
     }
+    if let Some(missing) = crate::verify::missing_solver(config).filter(|_| config.action == Action::Verify) {
+        eprintln!("tarsier: error: {missing}");
+        return Exit::UsageError;
+    }
     let mut diags = Diagnostics::default();
     let (program, files) = compile(config, &mut diags);
     eprint!("{}", diags.render(&files));

@@ -144,6 +144,27 @@ OUTPUT OPTIONS:
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
 
+SOLVER OPTIONS:
+    --solver NAME
+        The solver that answers the queries: cadical (the default:
+        bit-blasting into the bundled CaDiCaL), z3, cvc5, bitwuzla, or
+        smtlib:CMD for any SMT-LIB2 solver command that reads a script on
+        standard input (e.g. smtlib:yices-smt2 --incremental). An external
+        solver gets the same queries in SMT-LIB2; a model it finds is
+        checked against the query and replayed like any other. A solver
+        that is not installed is a usage error (exit status 6).
+    --z3, --cvc5, --bitwuzla
+        Short for --solver z3, --solver cvc5, --solver bitwuzla.
+    --crosscheck NAME
+        CaDiCaL answers the queries, and every query is also put to the
+        external solver NAME (as for --solver); the output counts the
+        queries both decided and lists every one they answer differently,
+        written as an SMT-LIB2 file with a minimised copy. A disagreement
+        is a bug in tarsier's solver stack or in NAME.
+    --crosscheck-dir DIR
+        Where --crosscheck writes those files (default: a new directory
+        under the system's temporary directory).
+
 RESOURCE LIMITS:
     Both limits cover the whole run, front end included, also with
     --parse-only; reaching one prints the reason and VERIFICATION UNKNOWN

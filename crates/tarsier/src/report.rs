@@ -7,7 +7,7 @@
 
 use crate::exit::Exit;
 use crate::svcomp::Category;
-use engine::{Outcome, Stats, TraceLine, Verdict};
+use engine::{CrossCheckReport, Outcome, Stats, TraceLine, Verdict};
 use serde_json::{json, Value};
 use std::io::Write;
 
@@ -92,6 +92,9 @@ impl Printer<'_> {
             }
             Verdict::Unknown(reason) => out += &format!("{reason}\n"),
         }
+        if let Some(check) = &outcome.stats.crosscheck {
+            out += &crosscheck_text(check);
+        }
         if let Some(result) = self.svcomp_result(&outcome.verdict) {
             out += &format!("{result}\n");
         }
@@ -148,6 +151,35 @@ fn exit_of(verdict: &Verdict) -> Exit {
     }
 }
 
+/// The cross-check's summary line and one line per disagreement.
+fn crosscheck_text(check: &CrossCheckReport) -> String {
+    let mut out = format!(
+        "cross-check with {}: {} queries, {} decided by both, {} disagreements\n",
+        check.solver,
+        check.queries,
+        check.compared,
+        check.disagreements.len()
+    );
+    for disagreement in &check.disagreements {
+        out += &format!("solver disagreement: {}\n", disagreement.describe());
+    }
+    out
+}
+
+fn crosscheck_json(check: &CrossCheckReport) -> Value {
+    let file = |f: &Result<std::path::PathBuf, String>| f.as_ref().ok().map(|p| p.display().to_string());
+    json!({
+        "solver": check.solver,
+        "queries": check.queries,
+        "compared": check.compared,
+        "external_seconds": check.external_time.as_secs_f64(),
+        "disagreements": check.disagreements.iter().map(|d| json!({
+            "query": d.query, "cadical": d.answers().0, "external": d.answers().1,
+            "file": file(&d.file), "minimised": file(&d.minimised), "summary": d.describe(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
 /// Run figures: formula sizes are those of the last bound's solver.
 fn stats_json(stats: &Stats) -> Value {
     json!({
@@ -162,6 +194,7 @@ fn stats_json(stats: &Stats) -> Value {
         "aig_ands": stats.solver.aig_ands,
         "cnf_vars": stats.solver.cnf_vars,
         "cnf_clauses": stats.solver.cnf_clauses,
+        "crosscheck": stats.crosscheck.as_ref().map(crosscheck_json),
     })
 }
 

@@ -1,7 +1,8 @@
 //! The verify action: instruments the program with the requested
 //! properties, runs the engine, and prints its outcome ([`crate::report`]).
 
-use crate::config::{Config, Engine};
+use crate::config::{Config, Engine, VerifyOptions};
+use engine::SolverChoice;
 use crate::exit::Exit;
 use crate::report::{self, Printer, Style};
 
@@ -39,8 +40,29 @@ fn engine_config(config: &Config) -> engine::Config {
         // SV-COMP answers only its own property; a loop past the bound is
         // not a violation of it.
         unwinding_failures_are_violations: verify.property.is_none(),
+        solver: solver_choice(verify),
         ..engine::Config::default()
     }
+}
+
+fn solver_choice(verify: &VerifyOptions) -> SolverChoice {
+    match &verify.crosscheck {
+        Some(external) => SolverChoice::CrossCheck {
+            external: external.clone(),
+            dir: verify.crosscheck_dir.clone().unwrap_or_else(engine::default_crosscheck_dir),
+        },
+        None => verify.solver.clone(),
+    }
+}
+
+/// Why the external solver the command line names cannot run, if it cannot.
+pub fn missing_solver(config: &Config) -> Option<String> {
+    let verify = &config.verify;
+    let external = match (&verify.crosscheck, &verify.solver) {
+        (Some(external), _) | (None, SolverChoice::External(external)) => external,
+        (None, _) => return None,
+    };
+    external.check_installed().err()
 }
 
 fn analysis_checks(config: &Config) -> analysis::Checks {
