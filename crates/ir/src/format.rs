@@ -272,6 +272,8 @@ pub enum ScanTarget {
     Chars(u32),
     /// `s`: non-whitespace characters (at most the width) and a NUL.
     String(Option<u32>),
+    /// `ls` (and glibc's `S`): the same as wide characters (`wchar_t`).
+    WideString(Option<u32>),
 }
 
 impl Spec {
@@ -290,6 +292,7 @@ impl Spec {
             (b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A', Length::Long) => Ok(ScanTarget::Float(64)),
             (b'c', Length::Default) => Ok(ScanTarget::Chars(width.unwrap_or(1))),
             (b's', Length::Default) => Ok(ScanTarget::String(width)),
+            (b's', Length::Long) | (b'S', Length::Default) => Ok(ScanTarget::WideString(width)),
             _ => Err(format!("`{}` in a format", self.text())),
         }
     }
@@ -328,17 +331,55 @@ pub enum InputChars {
     Line,
     /// `fgets`: a newline only as the last character.
     LineWithNewline,
+    /// scanf `%ls`: wide characters that are not whitespace.
+    WideWord,
 }
 
 impl InputChars {
-    /// Whether `byte` may stand at `index` of a string of `length` bytes.
-    pub fn allows(self, byte: u8, index: u64, length: u64) -> bool {
+    /// Whether character `c` (a byte, or a `wchar_t` for wide kinds) may
+    /// stand at `index` of a string of `length` characters.
+    pub fn allows(self, c: u32, index: u64, length: u64) -> bool {
         match self {
-            InputChars::Word => !is_c_space(byte),
-            InputChars::Line => byte != b'\n',
-            InputChars::LineWithNewline => byte != b'\n' || index + 1 == length,
+            InputChars::Word => !u8::try_from(c).is_ok_and(is_c_space),
+            InputChars::Line => c != u32::from(b'\n'),
+            InputChars::LineWithNewline => c != u32::from(b'\n') || index + 1 == length,
+            InputChars::WideWord => is_input_wide_char(c) && !is_wide_space(c),
         }
     }
+
+    /// The bytes of one character in memory.
+    pub fn unit_bytes(self) -> u64 {
+        match self {
+            InputChars::WideWord => WCHAR_BYTES,
+            _ => 1,
+        }
+    }
+}
+
+/// Size of `wchar_t` on the x86 Linux targets (a signed 32-bit `int`).
+pub const WCHAR_BYTES: u64 = 4;
+
+/// Whether glibc's conversion of input to wide characters can give `c`:
+/// a byte in the C locale, a Unicode scalar value (no surrogate) in a
+/// UTF-8 one; which locale is current is not modelled, so both.
+pub fn is_input_wide_char(c: u32) -> bool {
+    c <= MAX_WIDE_INPUT && !(SURROGATES.0..=SURROGATES.1).contains(&c)
+}
+
+/// The ranges of `iswspace` in the C locale and glibc's UTF-8 locales:
+/// the C spaces, and Unicode's spaces other than the no-break ones.
+pub const WIDE_SPACES: [(u32, u32); 8] =
+    [(0x09, 0x0d), (0x20, 0x20), (0x1680, 0x1680), (0x2000, 0x2006), (0x2008, 0x200a), (0x2028, 0x2029), (0x205f, 0x205f), (0x3000, 0x3000)];
+
+/// Surrogates, which no conversion to a wide character gives.
+pub const SURROGATES: (u32, u32) = (0xd800, 0xdfff);
+
+/// Largest Unicode scalar value.
+pub const MAX_WIDE_INPUT: u32 = 0x10ffff;
+
+/// Whether `c` is in [`WIDE_SPACES`].
+pub fn is_wide_space(c: u32) -> bool {
+    WIDE_SPACES.iter().any(|&(low, high)| (low..=high).contains(&c))
 }
 
 /// `isspace` in the C locale.
@@ -415,9 +456,9 @@ fn parse_spec(format: &[u8], start: usize, dialect: Dialect) -> Result<(Spec, us
         *flag = true;
         i += 1;
     }
-    (spec.width, i) = parse_count(format, i)?;
+    (spec.width, i) = parse_count(format, i, dialect)?;
     if at(i) == Some(b'.') {
-        let (precision, next) = parse_count(format, i + 1)?;
+        let (precision, next) = parse_count(format, i + 1, dialect)?;
         spec.precision = Some(precision.unwrap_or(Count::Fixed(0)));
         i = next;
     }
@@ -444,7 +485,10 @@ fn parse_spec(format: &[u8], start: usize, dialect: Dialect) -> Result<(Spec, us
     }
 }
 
-fn parse_count(format: &[u8], mut i: usize) -> Result<(Option<Count>, usize), String> {
+/// A width or precision at `i` and the index after it. glibc's scanf
+/// reads a count too large for an `int` as none (`read_int` gives -1,
+/// which vfscanf takes for no width), so only printf refuses it.
+fn parse_count(format: &[u8], mut i: usize, dialect: Dialect) -> Result<(Option<Count>, usize), String> {
     if format.get(i) == Some(&b'*') {
         return Ok((Some(Count::FromArgument), i + 1));
     }
@@ -455,6 +499,9 @@ fn parse_count(format: &[u8], mut i: usize) -> Result<(Option<Count>, usize), St
         i += 1;
     }
     if i == start {
+        return Ok((None, i));
+    }
+    if dialect == Dialect::Scanf && n > i32::MAX as u32 {
         return Ok((None, i));
     }
     if n > MAX_COUNT {
@@ -691,8 +738,16 @@ mod tests {
         assert!(scanf_targets(&pieces, DataModel::LP64, &types, &[ptr; 3]).is_err());
         assert!(scanf_targets(&pieces, DataModel::LP64, &types, &[ptr, char_ty, ptr, ptr]).is_err());
         assert!(scanf_targets(&parse(b"%[abc]", Dialect::Scanf).unwrap(), DataModel::LP64, &types, &[ptr]).is_err());
-        assert!(InputChars::LineWithNewline.allows(b'\n', 2, 3) && !InputChars::LineWithNewline.allows(b'\n', 1, 3));
-        assert!(!InputChars::Word.allows(b'\t', 0, 1) && InputChars::Line.allows(b' ', 0, 1));
+        assert!(InputChars::LineWithNewline.allows(u32::from(b'\n'), 2, 3) && !InputChars::LineWithNewline.allows(u32::from(b'\n'), 1, 3));
+        assert!(!InputChars::Word.allows(u32::from(b'\t'), 0, 1) && InputChars::Line.allows(u32::from(b' '), 0, 1));
+        let wide = scanf_targets(&parse(b"%ls%3S", Dialect::Scanf).unwrap(), DataModel::LP64, &types, &[ptr; 2]).unwrap();
+        assert_eq!(wide, vec![WideString(None), WideString(Some(3))]);
+        let word = InputChars::WideWord;
+        assert!(word.allows(0x263a, 0, 1) && !word.allows(0x3000, 0, 1) && !word.allows(0xd800, 0, 1) && !word.allows(0x110000, 0, 1));
+        // glibc's scanf takes a width beyond INT_MAX for none; printf refuses it.
+        let huge = parse(b"%100000000000d", Dialect::Scanf).unwrap();
+        assert!(matches!(huge[0], Piece::Conversion(Spec { width: None, .. })));
+        assert!(parse(b"%70000d", Dialect::Scanf).is_err());
     }
 
     #[test]

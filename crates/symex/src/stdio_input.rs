@@ -10,8 +10,10 @@
 //! input value of its conversion's size through its pointer argument, with
 //! the dereference checks. A string is an input length and input
 //! characters of the allowed kind, then a NUL: `%s` without a width or
-//! `gets` into a small buffer is a real overflow. `gets`/`fgets` fail
-//! (NULL, nothing stored) on an input flag.
+//! `gets` into a small buffer is a real overflow. `%ls` stores wide
+//! characters the same way, each one any Unicode scalar value that is not
+//! a space (glibc's conversion in the C locale gives fewer).
+//! `gets`/`fgets` fail (NULL, nothing stored) on an input flag.
 
 use crate::equation::InputKind;
 use crate::exec::Symex;
@@ -120,7 +122,10 @@ impl<'a> Symex<'a> {
         let bits = match target {
             ScanTarget::Integer(bits) | ScanTarget::Float(bits) => bits,
             ScanTarget::Chars(count) => count * 8,
-            ScanTarget::String(width) => return self.input_string(name, pointer, width.map(u64::from), InputChars::Word, 0),
+            ScanTarget::String(width) => return self.input_string(name, pointer, width.map(u64::from), InputChars::Word, 1),
+            ScanTarget::WideString(width) => {
+                return self.input_string(name, pointer, width.map(u64::from), InputChars::WideWord, 1);
+            }
         };
         let value = self.external_input(name, Sort::BitVec(bits));
         let place = self.deref_place(pointer, 1);
@@ -163,33 +168,36 @@ impl<'a> Symex<'a> {
         if largest > MAX_INPUT_OBJECT_BYTES {
             return Err(Stop::unsupported(format!("input stored into an object of {largest} bytes"), self.loc));
         }
-        let cap = max_length.map_or(largest, |max| max.min(largest)).max(min_length);
+        let unit = chars.unit_bytes();
+        let fitting = largest.div_ceil(unit);
+        let cap = max_length.map_or(fitting, |max| max.min(fitting)).max(min_length);
         let length = self.external_input(name, Sort::BitVec(64));
         let (low, high) = (self.store.bv_u64(64, min_length), self.store.bv_u64(64, cap));
         let above = self.store.bv_ule(low, length);
         let below = self.store.bv_ule(length, high);
         let in_range = self.store.and2(above, below);
         self.assume(in_range);
-        let text = self.external_input(name, Sort::BitVec((cap.max(1) * 8) as u32));
+        let bits = (unit * 8) as u32;
+        let text = self.external_input(name, Sort::BitVec(cap.max(1) as u32 * bits));
+        let nul = self.store.bv_u64(bits, 0);
         for i in 0..=cap {
             let index = self.store.bv_u64(64, i);
             let inside = self.store.bv_ult(index, length);
             let at_end = self.store.eq(index, length);
-            let byte = if i < cap {
-                let c = self.store.extract((i * 8 + 7) as u32, (i * 8) as u32, text);
+            let c = if i < cap {
+                let c = self.store.extract(i as u32 * bits + bits - 1, i as u32 * bits, text);
                 let allowed = self.allowed_char(chars, c, i, length);
                 let constrained = self.store.implies(inside, allowed);
                 self.assume(constrained);
-                let nul = self.store.bv_u64(8, 0);
                 self.store.ite(at_end, nul, c)
             } else {
-                self.store.bv_u64(8, 0)
+                nul
             };
             let written = self.store.or2(inside, at_end);
-            let at = self.offset_pointer(s, i);
+            let at = self.offset_pointer(s, i * unit);
             self.under(written, |this| {
                 let place = this.deref_place(at, 1);
-                this.write_place_bits(&place, byte)
+                this.write_place_bits(&place, c)
             })?;
         }
         Ok(())
@@ -203,6 +211,7 @@ impl<'a> Symex<'a> {
             this.store.eq(c, b)
         };
         match chars {
+            InputChars::WideWord => self.allowed_wide_char(c),
             InputChars::Word => {
                 let spaces: Vec<TermId> = (0..=255u8).filter(|&b| format::is_c_space(b)).map(|b| is(self, b)).collect();
                 let any = self.store.or(&spaces);
@@ -220,6 +229,22 @@ impl<'a> Symex<'a> {
                 self.store.or2(not_newline, is_last)
             }
         }
+    }
+
+    /// [`format::is_input_wide_char`] and not [`format::is_wide_space`],
+    /// as a term over the 32-bit character `c`.
+    fn allowed_wide_char(&mut self, c: TermId) -> TermId {
+        let within = |this: &mut Self, low: u32, high: u32| {
+            let (low, high) = (this.store.bv_u64(32, u64::from(low)), this.store.bv_u64(32, u64::from(high)));
+            let above = this.store.bv_ule(low, c);
+            let below = this.store.bv_ule(c, high);
+            this.store.and2(above, below)
+        };
+        let scalar = within(self, 0, format::MAX_WIDE_INPUT);
+        let excluded: Vec<TermId> = [format::SURROGATES].iter().chain(&format::WIDE_SPACES).map(|&(low, high)| within(self, low, high)).collect();
+        let any_excluded = self.store.or(&excluded);
+        let kept = self.store.not(any_excluded);
+        self.store.and2(scalar, kept)
     }
 
     /// `pointer + bytes`.

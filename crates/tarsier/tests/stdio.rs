@@ -202,6 +202,79 @@ int main(void) {
 }
 
 #[test]
+fn a_wide_string_input_stores_wide_characters() {
+    // One wide character and its terminator already need 8 bytes.
+    let small = r#"
+#include <stdio.h>
+int main(void) {
+  char b[4];
+  scanf("%ls", b);
+  return 0;
+}
+"#;
+    assert_verdict("scanf-wide-overflow", small, &[], FAILED);
+    let fits = r#"
+#include <assert.h>
+#include <stdio.h>
+#include <wchar.h>
+int main(void) {
+  wchar_t w[3] = {7, 7, 7};
+  if (scanf("%2ls", w) == 1) {
+    assert(w[0] != L' ' && w[0] != 0x3000 && (unsigned)w[0] <= 0x10ffff);
+    assert(w[1] == 0 || w[2] == 0);
+  }
+  return 0;
+}
+"#;
+    assert_verdict("scanf-wide-fits", fits, &[], SUCCESSFUL);
+    let stored = r#"
+#include <assert.h>
+#include <stdio.h>
+#include <wchar.h>
+int main(void) {
+  wchar_t w[3] = {7, 7, 7};
+  if (scanf("%2ls", w) == 1)
+    assert(w[1] != 0);
+  return 0;
+}
+"#;
+    assert_verdict("scanf-wide-short", stored, &[], FAILED);
+}
+
+#[test]
+fn a_string_conversion_that_counts_read_a_character() {
+    // An empty field is a matching failure, not a stored empty string
+    // (a NUL byte of input is a character, as glibc reads it).
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char w[3] = {7, 7, 7};
+  if (scanf("%2s", w) == 1)
+    assert(w[1] == 0 || w[2] == 0);
+  return 0;
+}
+"#;
+    assert_verdict("scanf-nonempty", program, &[], SUCCESSFUL);
+}
+
+#[test]
+fn a_scanf_width_beyond_int_is_no_width() {
+    // glibc reads the width as -1, i.e. none: the conversion stores.
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  int x = 7;
+  if (scanf("%100000000000d", &x) == 1)
+    assert(x == 7);
+  return 0;
+}
+"#;
+    assert_verdict("scanf-huge-width", program, &[], FAILED);
+}
+
+#[test]
 fn fgets_stores_at_most_size_minus_one_characters() {
     let program = r#"
 #include <assert.h>

@@ -273,7 +273,10 @@ const PROTOTYPES: &[(&str, &str, &str)] = &[
     ("__CPROVER_r_ok", "b", "pz"),
     ("__CPROVER_w_ok", "b", "pz"),
     ("__CPROVER_rw_ok", "b", "pz"),
-    // SV-COMP's input functions: their names fix their types.
+    // SV-COMP's functions: their names fix their types (the library
+    // models declare `__VERIFIER_assume` so, and an implicit `int f()`
+    // would conflict with them).
+    ("__VERIFIER_assume", "v", "i"),
     ("__VERIFIER_nondet_bool", "b", ""),
     ("__VERIFIER_nondet__Bool", "b", ""),
     ("__VERIFIER_nondet_char", "c", ""),

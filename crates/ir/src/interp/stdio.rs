@@ -300,7 +300,11 @@ impl Machine<'_> {
                 ScanTarget::Integer(bits) | ScanTarget::Float(bits) => u64::from(bits / 8),
                 ScanTarget::Chars(count) => u64::from(count),
                 ScanTarget::String(width) => {
-                    self.input_string(name, p, width.map(u64::from), InputChars::Word, 0)?;
+                    self.input_string(name, p, width.map(u64::from), InputChars::Word, 1)?;
+                    continue;
+                }
+                ScanTarget::WideString(width) => {
+                    self.input_string(name, p, width.map(u64::from), InputChars::WideWord, 1)?;
                     continue;
                 }
             };
@@ -339,11 +343,13 @@ impl Machine<'_> {
         if length < min_length || max_length.is_some_and(|max| length > max) {
             return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
         }
-        let mut text = self.external_bytes(name, length)?;
-        if text.iter().enumerate().any(|(i, &c)| !chars.allows(c, i as u64, length)) {
+        let unit = chars.unit_bytes();
+        let mut text = self.external_bytes(name, length.saturating_mul(unit))?;
+        let char_at = |c: &[u8]| c.iter().rev().fold(0u32, |value, &byte| value << 8 | u32::from(byte));
+        if text.chunks(unit as usize).enumerate().any(|(i, c)| !chars.allows(char_at(c), i as u64, length)) {
             return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
         }
-        text.push(0);
+        text.extend(std::iter::repeat_n(0, unit as usize));
         self.memory.write(s, &Bytes::from_data(text)).map_err(|e| self.access_error(e))
     }
 
