@@ -4,9 +4,9 @@
 //! Pointers stay (object, offset) pairs; only an object whose address is
 //! seen as an integer (a pointer-to-integer cast, or an equality test with
 //! a pointer made from an integer) is *exposed*: it gets a symbolic base
-//! address, constrained as every run's layout is (nonzero, aligned, inside
-//! the address space, apart from every other exposed object alive at the
-//! same time). `(uintptr_t)p` is then `base + offset`, and an integer cast
+//! address, constrained as every run's layout is (nonzero, above 4 GiB
+//! for automatic storage on x86-64, aligned, inside the address space,
+//! apart from every other exposed object alive at the same time). `(uintptr_t)p` is then `base + offset`, and an integer cast
 //! to a pointer names the exposed object its value falls in (a live one
 //! first, inside before one-past-the-end, earlier exposed first), or no
 //! object: the invalid object, with the address as offset. The solver
@@ -151,6 +151,20 @@ impl Symex<'_> {
         by_type.max(symbol.align).max(abi_array).max(1)
     }
 
+    /// The lowest address `object` may have: 1, and for automatic
+    /// storage on x86-64 Linux 4 GiB. The main thread's stack lies just
+    /// below 2^47 and other threads' stacks are mapped from at least
+    /// `TASK_SIZE / 3` (the legacy layout) down from the stack (the
+    /// default one); only data below 4 GiB (a non-PIE program's globals,
+    /// its `brk` heap, `MAP_32BIT` mappings) lies lower.
+    fn lowest_address(&self, object: ObjectId) -> u64 {
+        let automatic = matches!(self.objects.get(object).kind, ObjectKind::Local { .. } | ObjectKind::Stack { .. });
+        match self.program.data_model {
+            DataModel::LP64 if automatic => 1 << 32,
+            _ => 1,
+        }
+    }
+
     /// `object`'s integer address, exposing it the first time.
     pub(crate) fn base_address(&mut self, object: ObjectId) -> TermId {
         if let Some(base) = self.objects.get(object).base {
@@ -161,8 +175,8 @@ impl Symex<'_> {
         let base = self.store.var(&name, Sort::BitVec(bits));
         let wide = self.layout.wide_bits();
         let (start, end) = self.extent(object, base);
-        let one = self.store.bv_u64(wide, 1);
-        let nonzero = self.store.bv_ule(one, start);
+        let lowest = self.store.bv_u64(wide, self.lowest_address(object));
+        let nonzero = self.store.bv_ule(lowest, start);
         let limit = self.store.bv_const(BvValue::from_u128(wide, address_limit(self.program.data_model)));
         let inside = self.store.bv_ule(end, limit);
         let mask = self.store.bv_u64(bits, self.object_alignment(object).next_power_of_two() - 1);
@@ -242,6 +256,15 @@ impl Symex<'_> {
             address = self.store.ite(is_it, here, address);
         }
         address
+    }
+
+    /// The integer address of `pointer` as printing shows it, when that
+    /// needs no approximation (every target is known, none a block a
+    /// library model allocated); else `None`, and nothing is exposed.
+    pub(crate) fn printed_address(&mut self, pointer: TermId) -> Option<TermId> {
+        let numbers = self.layout.known_targets(self.store, pointer)?;
+        let library_block = numbers.iter().filter_map(|&n| self.objects.by_number(n)).any(|o| self.allocated_by_library(o));
+        (!library_block).then(|| self.pointer_to_address(pointer))
     }
 
     /// The pointer an integer `address` (pointer width) stands for.

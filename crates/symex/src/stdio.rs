@@ -697,10 +697,8 @@ impl<'a> Symex<'a> {
     /// for a pointer, an arbitrary address.
     fn integer_argument(&mut self, observer: Option<&str>, value: TermId, ty: ir::TypeId, bits: u32) -> TermId {
         if self.program.types.is_pointer(ty) {
-            let printed = self.store.var("printed_address", smt::Sort::BitVec(bits));
-            let t = self.store.true_term();
-            self.address_printed(observer, t, printed);
-            return printed;
+            let address = self.observed_address(observer, value);
+            return repr::resize(self.store, address, bits, false);
         }
         if self.store.sort(value) == smt::Sort::Bool {
             let one = self.store.bv_u64(bits, 1);
@@ -805,34 +803,43 @@ impl<'a> Symex<'a> {
         self.length_between(1, precision_limit + max_float_extra(float), "printed_float_length")
     }
 
-    /// `%p`: `(nil)` for NULL, else `0x` and one to all hex digits of an
-    /// address.
+    /// `%p`: `(nil)` for address 0, else `0x` and the address's hex
+    /// digits, as glibc prints it.
     fn pointer_length(&mut self, observer: Option<&str>, pointer: TermId) -> TermId {
-        let null = self.layout.null(self.store);
-        let is_null = self.store.eq(pointer, null);
-        let not_null = self.store.not(is_null);
+        let address = self.observed_address(observer, pointer);
+        let bits = self.layout.pointer_bits;
+        let zero = self.store.bv_u64(bits, 0);
+        let is_null = self.store.eq(address, zero);
+        let digits = self.digit_count(address, bits, 16);
+        let prefix = self.length_const(2);
+        let hex = self.store.bv_add(prefix, digits);
         let nil = self.length_const(5);
-        let digits = u64::from(self.layout.pointer_bits / 4);
-        let address = self.length_between(3, 2 + digits, "printed_address_length");
-        self.address_printed(observer, not_null, address);
-        self.store.ite(is_null, nil, address)
+        self.store.ite(is_null, nil, hex)
     }
 
-    /// Addresses are not modelled (the interpreter's are not the
-    /// platform's), so what a printed address gives (`printed`, a fresh
-    /// value) is any possible one, and a violation on a path where
-    /// `printing` holds is trusted only if it happens whatever `printed`
-    /// is, when the call `observer` lets the length be observed.
-    fn address_printed(&mut self, observer: Option<&str>, printing: TermId, printed: TermId) {
-        let Some(name) = observer else { return };
+    /// The address of a printed `pointer` (pointer width). When the call
+    /// `observer` lets the printed length be observed, it is the address
+    /// a cast gives (exposing the object, PNVI-ae) if that needs no
+    /// approximation, else a fresh value; otherwise the length matters to
+    /// nothing and it is a fresh value. The layout the solver picks is one
+    /// that some run may have, not every run's, so a violation on the path
+    /// is trusted only if it happens whatever the address is.
+    fn observed_address(&mut self, observer: Option<&str>, pointer: TermId) -> TermId {
+        let fresh = |s: &mut Self| s.store.var("printed_address", s.layout.sort());
+        let Some(name) = observer else { return fresh(self) };
+        let address = match self.printed_address(pointer) {
+            Some(address) => address,
+            None => fresh(self),
+        };
         let call = UnmodelledCall {
-            guard: self.store.and2(self.state.guard, printing),
+            guard: self.state.guard,
             name: format!("{name} (an address printed)"),
             loc: self.loc,
             assertions_before: self.equation.assertions.len(),
-            layout_values: vec![printed],
+            layout_values: vec![address],
         };
         self.equation.unmodelled_calls.push(call);
+        address
     }
 
     /// A fresh length in `[low, high]`: any value of a fresh variable,

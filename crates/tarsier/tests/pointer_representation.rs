@@ -140,8 +140,13 @@ int main(void) {
     assert_verdict("printed_address_any", any_address, &[], FAILED);
     let at_least_nil = any_address.replace("\"%02X\"", "\"%p\"").replace("r < 2", "r < 3");
     assert_verdict("printed_pointer_any", &at_least_nil, &[], FAILED);
-    // Fourteen characters on x86-64 Linux, but the model's layout decides.
-    let some_addresses = at_least_nil.replace("r < 3", "r >= 10");
+    // A local lies above 4 GiB on x86-64 Linux: at least 11 characters.
+    let above_4_gib = at_least_nil.replace("r < 3", "r >= 11");
+    assert_verdict("printed_pointer_local", &above_4_gib, &[], SUCCESSFUL);
+    let nine_digits = above_4_gib.replace("\"%p\"", "\"%lx\"").replace("r >= 11", "r >= 9");
+    assert_verdict("printed_pointer_local_as_integer", &nine_digits, &[], SUCCESSFUL);
+    // Fourteen characters for the main thread's stack, but the model's layout decides.
+    let some_addresses = at_least_nil.replace("r < 3", "r >= 14");
     let answer = verdict("printed_pointer_some", &some_addresses, &[]);
     assert!(answer.starts_with(UNKNOWN) && answer.contains("an address printed"), "{answer}");
 }
