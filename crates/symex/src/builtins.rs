@@ -468,7 +468,8 @@ impl<'a> Symex<'a> {
             let into = self.object_value(target);
             let copied = self.copy_prefix(source, target, count)?;
             let start = self.store.bv_u64(self.layout.wide_bits(), 0);
-            self.note_copy(source, start, target, start, None);
+            let width = self.store.as_bv_const(count).and_then(BvValue::to_u64).and_then(|n| u32::try_from(n * 8).ok());
+            self.note_copy(source, start, target, start, width);
             let merged = self.store.ite(copying, copied, into);
             self.state.set_value(target, merged);
         }
@@ -590,6 +591,7 @@ impl<'a> Symex<'a> {
         let (p, c) = (self.arg(values, 0, "memset")?, self.arg(values, 1, "memset")?);
         if let Some(n) = self.symbolic_count(values, "memset")? {
             let byte = repr::resize(self.store, c, 8, false);
+            self.note_data_store(byte);
             self.set_symbolic(p, byte, n)?;
             return Ok(p);
         }
@@ -598,6 +600,7 @@ impl<'a> Symex<'a> {
             return Ok(p);
         }
         let byte = repr::resize(self.store, c, 8, false);
+        self.note_data_store(byte);
         if n > MAX_BLOCK_BYTES {
             // Only whole objects this large are set, as arrays (see `crate::large`).
             let sort = crate::memory::byte_array_sort(self.store);

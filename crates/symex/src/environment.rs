@@ -188,6 +188,10 @@ impl Symex<'_> {
             value = self.store.concat(slot, value);
         }
         self.state.set_value(object, value);
+        for (index, &slot) in slots.iter().enumerate() {
+            let at = self.store.bv_u64(self.layout.wide_bits(), index as u64 * pointer_bytes * 8);
+            self.note_pointer_store(object, at, slot);
+        }
         Ok((object, self.address_of_object(object)?))
     }
 

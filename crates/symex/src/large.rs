@@ -38,6 +38,7 @@ impl Symex<'_> {
             }
             self.require_whole_value_at(t.object, t.bit_offset, size, false)?;
             let part = self.object_value(t.object);
+            self.note_aggregate_read(t.object, t.bit_offset, u32::try_from(size * 8).unwrap_or(u32::MAX), part);
             value = Some(match value {
                 None => part,
                 Some(rest) => self.store.ite(ok, part, rest),

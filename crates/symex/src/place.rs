@@ -36,6 +36,17 @@ impl Place {
     }
 }
 
+/// How a read treats the bytes of stored pointers (see [`crate::pointer_bytes`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// As they are in memory: a pointer or a block copy.
+    Raw,
+    /// As a non-pointer scalar: a stored pointer's bytes are its address's.
+    Scalar,
+    /// As a struct, union or array: where its pointers sit goes along.
+    Aggregate,
+}
+
 pub(crate) struct Place {
     pub targets: Vec<Target>,
     /// The pointer dereferenced at the root, if any.
@@ -300,12 +311,17 @@ impl<'a> Symex<'a> {
     /// unconstrained value unless it is a violation, where the value does
     /// not matter and one of the targets' keeps pointers' origins known.
     pub(crate) fn read_place_bits(&mut self, place: &Place, bits: u32) -> Result<TermId> {
-        self.read_bits(place, bits, false)
+        self.read_bits(place, bits, Reading::Raw)
     }
 
-    /// [`Self::read_place_bits`]; `as_scalar` reads the bytes of stored
-    /// pointers as their addresses (see [`crate::pointer_bytes`]).
-    fn read_bits(&mut self, place: &Place, bits: u32, as_scalar: bool) -> Result<TermId> {
+    /// [`Self::read_place_bits`] of bytes taken as data (characters a
+    /// library function reads): a stored pointer's bytes are its address's.
+    pub(crate) fn read_place_data(&mut self, place: &Place, bits: u32) -> Result<TermId> {
+        self.read_bits(place, bits, Reading::Scalar)
+    }
+
+    /// [`Self::read_place_bits`] as `reading` says (see [`crate::pointer_bytes`]).
+    fn read_bits(&mut self, place: &Place, bits: u32, reading: Reading) -> Result<TermId> {
         let valid = self.check_access(place, bits);
         let covered = self.store.or(&valid);
         let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
@@ -319,10 +335,13 @@ impl<'a> Symex<'a> {
                 continue;
             }
             let mut whole = self.object_value(t.object);
-            if as_scalar {
+            if reading == Reading::Scalar {
                 whole = self.with_pointer_addresses(t.object, whole, t.bit_offset, bits, ok)?;
             }
             let part = self.read_object_bits(t.object, whole, t.bit_offset, bits)?;
+            if reading == Reading::Aggregate {
+                self.note_aggregate_read(t.object, t.bit_offset, bits, part);
+            }
             value = Some(match value {
                 None => part,
                 Some(rest) => self.store.ite(ok, part, rest),
@@ -416,8 +435,12 @@ impl<'a> Symex<'a> {
             return repr::zero_value(self.program, self.store, ty, self.loc);
         }
         let bits = self.access_bits(place, ty)?;
-        let as_scalar = matches!(self.program.types.get(ty), Type::Bool | Type::Int { .. } | Type::Float(_));
-        let raw = self.read_bits(place, bits, as_scalar)?;
+        let reading = match self.program.types.get(ty) {
+            Type::Bool | Type::Int { .. } | Type::Float(_) => Reading::Scalar,
+            Type::Composite(_) | Type::Array(..) => Reading::Aggregate,
+            _ => Reading::Raw,
+        };
+        let raw = self.read_bits(place, bits, reading)?;
         match place.bit_field {
             Some((_, signed)) => self.bit_field_value(raw, ty, signed),
             None => {

@@ -7,7 +7,10 @@
 //! only those reads pay for it:
 //! - per object, over all paths, symex marks the bit positions where a
 //!   pointer may have been stored ([`Positions`]: from the type of every
-//!   typed write, from the source of every block copy);
+//!   typed write, from the source of every block copy, from the value
+//!   of an aggregate write: a struct or array read from memory carries the
+//!   marks of the bytes it was read from, whatever type it is written
+//!   with, so that a copy through another struct type keeps them);
 //! - it remembers the terms stored as pointers and as other scalars;
 //! - a non-pointer read that overlaps a mark takes each overlapping
 //!   pointer-wide window of the object's value (whole, so that a constant
@@ -138,6 +141,8 @@ pub(crate) struct PointerBytes {
     marks: HashMap<ObjectId, Vec<Positions>>,
     /// Terms stored with a pointer type.
     pointers: HashSet<TermId>,
+    /// The bits of the constants among `pointers`.
+    pointer_constants: HashSet<u128>,
     /// Terms stored with a non-pointer scalar type.
     scalars: HashSet<TermId>,
     /// Some write or copy covered part of a pointer only: a constant in a
@@ -145,9 +150,18 @@ pub(crate) struct PointerBytes {
     fragmented: bool,
     /// Per type, the bit offsets of the pointers inside it.
     type_pointers: HashMap<TypeId, Vec<Positions>>,
+    /// Per aggregate value read from memory, where pointers may sit in it
+    /// (bit offsets from its first bit).
+    value_marks: HashMap<TermId, Vec<Positions>>,
 }
 
 impl PointerBytes {
+    fn note_pointer(&mut self, pointer: TermId, store: &TermStore) {
+        self.pointers.insert(pointer);
+        if let Some(bits) = store.as_bv_const(pointer).and_then(|v| v.to_u128()) {
+            self.pointer_constants.insert(bits);
+        }
+    }
     fn mark(&mut self, object: ObjectId, at: Positions) {
         let marks = self.marks.entry(object).or_default();
         if !marks.contains(&at) {
@@ -200,11 +214,15 @@ impl Symex<'_> {
     pub(crate) fn note_typed_store(&mut self, object: ObjectId, bit_offset: TermId, ty: TypeId, bits: TermId) {
         let types = &self.program.types;
         if types.is_pointer(ty) {
-            self.pointer_bytes.pointers.insert(bits);
+            self.pointer_bytes.note_pointer(bits, self.store);
         } else if matches!(types.get(ty), Type::Bool | Type::Int { .. } | Type::Float(_)) {
             self.pointer_bytes.scalars.insert(bits);
         }
-        let inside = self.pointers_in_type(ty);
+        let mut inside = self.pointers_in_type(ty);
+        if matches!(self.program.types.get(ty), Type::Composite(_) | Type::Array(..)) {
+            let width = self.program.types.size_of(ty, self.program.data_model).unwrap_or(0) as i128 * 8;
+            inside.extend(self.pointers_in_value(bits, width));
+        }
         if inside.is_empty() {
             return;
         }
@@ -212,6 +230,97 @@ impl Symex<'_> {
         for p in inside {
             self.pointer_bytes.mark(object, p.shifted(at));
         }
+    }
+
+    /// Records where the pointers of `object` that an aggregate read of
+    /// `bits` bits at `bit_offset` covers sit in the value read, `value`:
+    /// whatever type it is written with later, its marks go along.
+    pub(crate) fn note_aggregate_read(&mut self, object: ObjectId, bit_offset: TermId, bits: u32, value: TermId) {
+        let Some(marks) = self.pointer_bytes.marks.get(&object).cloned() else { return };
+        let read = positions_of(self.store, bit_offset);
+        let (n, pw) = (i128::from(bits), self.pointer_width());
+        let back = Positions::normalized(-read.residue, read.modulus);
+        let mut inside = Vec::new();
+        for m in marks.into_iter().filter(|m| m.difference_meets(read, 1 - pw, n - 1)) {
+            if cuts(m, read, n, pw) {
+                self.pointer_bytes.fragmented = true;
+            }
+            inside.push(m.shifted(back));
+        }
+        if inside.is_empty() {
+            return;
+        }
+        let known = self.pointer_bytes.value_marks.entry(value).or_default();
+        for p in inside {
+            if !known.contains(&p) {
+                known.push(p);
+            }
+        }
+    }
+
+    /// Where pointers may sit in `value`, `width` bits (bit offsets from
+    /// its first bit), from the aggregate reads its bits come from, through
+    /// the operators that only move bits; a value too large to walk may
+    /// hold one anywhere.
+    fn pointers_in_value(&self, value: TermId, width: i128) -> Vec<Positions> {
+        let bytes = &self.pointer_bytes;
+        if bytes.value_marks.is_empty() {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![(value, 0i128)];
+        while let Some((term, base)) = stack.pop() {
+            if !seen.insert((term, base)) {
+                continue;
+            }
+            if seen.len() > REBUILD_NODE_LIMIT {
+                return vec![Positions::ANYWHERE];
+            }
+            if let Some(marks) = bytes.value_marks.get(&term) {
+                found.extend(marks.iter().map(|m| m.shifted(Positions::exactly(base))));
+            }
+            let args = self.store.args(term);
+            match self.store.op(term) {
+                Some(Op::Ite) => stack.extend([(args[1], base), (args[2], base)]),
+                Some(Op::Concat) => {
+                    let mut at = base;
+                    for &part in args.iter().rev() {
+                        stack.push((part, at));
+                        at += i128::from(self.store.sort(part).bv_width().unwrap_or(0));
+                    }
+                }
+                Some(Op::Extract { lo, .. }) => stack.push((args[0], base - i128::from(lo))),
+                Some(Op::ZeroExtend(_) | Op::SignExtend(_)) => stack.push((args[0], base)),
+                _ => {}
+            }
+        }
+        let pw = self.pointer_width();
+        found.retain(|m| m.difference_meets(Positions::exactly(0), 1 - pw, width - 1));
+        found.sort_unstable_by_key(|m| (m.residue, m.modulus));
+        found.dedup();
+        found
+    }
+
+    /// Records the pointer `pointer` stored without a type (by the
+    /// environment or a library function) at `bit_offset` of `object`.
+    pub(crate) fn note_pointer_store(&mut self, object: ObjectId, bit_offset: TermId, pointer: TermId) {
+        self.pointer_bytes.note_pointer(pointer, self.store);
+        let at = positions_of(self.store, bit_offset);
+        self.pointer_bytes.mark(object, at);
+    }
+
+    /// [`Self::note_pointer_store`] for every target of `place`.
+    pub(crate) fn note_pointer_store_at(&mut self, place: &Place, pointer: TermId) {
+        for t in &place.targets {
+            self.note_pointer_store(t.object, t.bit_offset, pointer);
+        }
+    }
+
+    /// Records `bits`, stored by a library function as data (a `memset`
+    /// byte, printed text, a count): they hold no pointer.
+    pub(crate) fn note_data_store(&mut self, bits: TermId) {
+        self.pointer_bytes.scalars.insert(bits);
     }
 
     /// Whether `term` was stored with a non-pointer scalar type only (its
@@ -351,7 +460,7 @@ impl Symex<'_> {
             if low >= high {
                 continue;
             }
-            let window = self.store.extract(high as u32 - 1, low as u32, whole);
+            let window = self.slice(whole, low as u32, high as u32);
             match self.addresses_for_pointers(window) {
                 Some(rebuilt) if rebuilt != window => {
                     let at = self.store.bv_u64(self.layout.wide_bits(), low as u64);
@@ -362,6 +471,63 @@ impl Symex<'_> {
             }
         }
         Ok((result, exact))
+    }
+
+    /// Bits `[low, high)` of `term`, slices pushed through choices and
+    /// concatenations down to their leaves (up to [`REBUILD_NODE_LIMIT`]
+    /// nodes), so that a constant pointer folded into a larger constant
+    /// below them comes out whole.
+    fn slice(&mut self, term: TermId, low: u32, high: u32) -> TermId {
+        let mut sliced = HashMap::new();
+        self.slice_into(term, low, high, &mut sliced)
+    }
+
+    fn slice_into(&mut self, term: TermId, low: u32, high: u32, sliced: &mut HashMap<(TermId, u32, u32), TermId>) -> TermId {
+        if let Some(&known) = sliced.get(&(term, low, high)) {
+            return known;
+        }
+        let width = self.store.sort(term).bv_width().expect("a flat value");
+        let args = self.store.args(term).to_vec();
+        let result = match self.store.op(term) {
+            _ if sliced.len() > REBUILD_NODE_LIMIT => None,
+            Some(Op::Ite) => {
+                let then = self.slice_into(args[1], low, high, sliced);
+                let otherwise = self.slice_into(args[2], low, high, sliced);
+                Some(self.store.ite(args[0], then, otherwise))
+            }
+            Some(Op::Concat) if args.len() == 2 => {
+                let split = self.store.sort(args[1]).bv_width().expect("a flat value");
+                Some(match () {
+                    _ if high <= split => self.slice_into(args[1], low, high, sliced),
+                    _ if low >= split => self.slice_into(args[0], low - split, high - split, sliced),
+                    _ => {
+                        let top = self.slice_into(args[0], 0, high - split, sliced);
+                        let bottom = self.slice_into(args[1], low, split, sliced);
+                        self.store.concat(top, bottom)
+                    }
+                })
+            }
+            Some(Op::Extract { lo, .. }) => Some(self.slice_into(args[0], low + lo, high + lo, sliced)),
+            _ => None,
+        };
+        let result = match result {
+            Some(result) => result,
+            None if low == 0 && high == width => term,
+            None => self.store.extract(high - 1, low, term),
+        };
+        sliced.insert((term, low, high), result);
+        result
+    }
+
+    /// Whether the constant `value`, wider than a pointer, holds a stored
+    /// pointer constant at some byte offset (folded there by a write).
+    fn holds_pointer_constant(&self, value: &smt::BvValue) -> bool {
+        let pw = self.layout.pointer_bits;
+        let bytes = &self.pointer_bytes;
+        (0..=value.width().saturating_sub(pw))
+            .step_by(8)
+            .filter_map(|at| value.extract(at + pw - 1, at).to_u128())
+            .any(|bits| bits != 0 && bytes.pointer_constants.contains(&bits))
     }
 
     /// `window` with every stored pointer replaced by its address, or
@@ -411,8 +577,9 @@ impl Symex<'_> {
         let as_scalar = bytes.scalars.contains(&term) || self.input_values.contains(&term);
         if let Some(value) = self.store.as_bv_const(term) {
             let stored_pointer = bytes.pointers.contains(&term);
+            let folded_pointer = !value.is_zero() && value.width() > self.layout.pointer_bits && self.holds_pointer_constant(value);
             return Some(match () {
-                _ if bytes.fragmented => Leaf::Unknown,
+                _ if bytes.fragmented || folded_pointer => Leaf::Unknown,
                 _ if value.is_zero() => Leaf::Kept,
                 _ if stored_pointer && as_scalar => Leaf::Unknown,
                 _ if stored_pointer => Leaf::Pointer,
@@ -499,6 +666,65 @@ fn data_arguments(op: Op, count: usize) -> std::ops::Range<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The writers of object values outside `place.rs`, `bytes.rs` and
+    /// `state.rs` (which hold the typed write and the primitives), by
+    /// file, call and count. Each was checked to record where it stores pointers
+    /// (`note_typed_store`, `note_copy`, `note_pointer_store`) or to store
+    /// bytes without pointers (fresh inputs, zeros, `note_data_store`);
+    /// marks it forgot would let a stored pointer's bytes be read as its
+    /// (object, offset) encoding instead of its address.
+    const REVIEWED_WRITERS: &[(&str, &str, usize)] = &[
+        ("block_copy.rs", "set_value(", 1),
+        ("builtins.rs", "set_value(", 4),
+        ("builtins.rs", "write_place_bits(", 2),
+        ("builtins.rs", "write_object_bits(", 2),
+        ("builtins.rs", "write_large_bytes(", 2),
+        ("environment.rs", "set_value(", 1),
+        ("environment.rs", "write_object_bits(", 1),
+        ("environment.rs", "set_initial_value(", 2),
+        ("exec.rs", "set_value(", 5),
+        ("exec.rs", "write_object_bits(", 1),
+        ("exec.rs", "set_initial_value(", 1),
+        ("large.rs", "set_value(", 1),
+        ("large.rs", "write_large_bytes(", 2),
+        ("quantifier.rs", "set_value(", 1),
+        ("stdio.rs", "write_place_bits(", 3),
+        ("stdio_input.rs", "write_place_bits(", 3),
+    ];
+
+    #[test]
+    fn every_writer_of_object_values_is_reviewed() {
+        let sources = [
+            ("block_copy.rs", include_str!("block_copy.rs")),
+            ("builtins.rs", include_str!("builtins.rs")),
+            ("environment.rs", include_str!("environment.rs")),
+            ("exec.rs", include_str!("exec.rs")),
+            ("quantifier.rs", include_str!("quantifier.rs")),
+            ("stdio.rs", include_str!("stdio.rs")),
+            ("stdio_input.rs", include_str!("stdio_input.rs")),
+            ("eval.rs", include_str!("eval.rs")),
+            ("libm.rs", include_str!("libm.rs")),
+            ("intrinsics.rs", include_str!("intrinsics.rs")),
+            ("float.rs", include_str!("float.rs")),
+            ("address.rs", include_str!("address.rs")),
+            ("sizes.rs", include_str!("sizes.rs")),
+            ("arith.rs", include_str!("arith.rs")),
+            ("equation.rs", include_str!("equation.rs")),
+            ("lib.rs", include_str!("lib.rs")),
+            ("memory.rs", include_str!("memory.rs")),
+            ("repr.rs", include_str!("repr.rs")),
+            ("large.rs", include_str!("large.rs")),
+        ];
+        let writers = ["set_value(", "write_place_bits(", "write_object_bits(", "set_initial_value(", "write_large_bytes("];
+        for (file, text) in sources {
+            for call in writers {
+                let found = text.matches(call).count();
+                let reviewed = REVIEWED_WRITERS.iter().find(|&&(f, c, _)| f == file && c == call).map_or(0, |&(_, _, n)| n);
+                assert_eq!(found, reviewed, "{file}: {found} calls of `{call}`, {reviewed} reviewed: check that a new one records its pointers");
+            }
+        }
+    }
 
     #[test]
     fn strided_positions_meet_only_their_residues() {

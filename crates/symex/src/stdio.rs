@@ -329,6 +329,7 @@ impl<'a> Symex<'a> {
         self.under(allocated, |this| {
             let place = this.deref_place(target, 1);
             this.write_place_bits(&place, block)?;
+            this.note_pointer_store_at(&place, block);
             let end = this.write_chunks(block, chunks, None)?;
             let nul = this.store.bv_u64(8, 0);
             this.store_output_byte(block, end, nul, None)
@@ -572,6 +573,7 @@ impl<'a> Symex<'a> {
         let store = |this: &mut Self| {
             let at = this.advance_pointer(buffer, position);
             let place = this.deref_place(at, 1);
+            this.note_data_store(byte);
             this.write_place_bits(&place, byte)
         };
         match limit {
@@ -640,6 +642,7 @@ impl<'a> Symex<'a> {
             Argument::Count(bits) => {
                 let count = repr::resize(self.store, printed, bits, false);
                 let place = self.deref_place(value, 1);
+                self.note_data_store(count);
                 self.write_place_bits(&place, count)?;
                 return Ok(self.length_const(0));
             }
@@ -873,7 +876,7 @@ impl<'a> Symex<'a> {
     fn read_byte(&mut self, pointer: TermId, index: u64) -> Result<TermId> {
         let at = self.offset_pointer(pointer, index);
         let place = self.deref_place(at, 1);
-        self.read_place_bits(&place, 8)
+        self.read_place_data(&place, 8)
     }
 
     /// The length of the string at `pointer`, reading at most `limit`

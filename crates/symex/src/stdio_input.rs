@@ -50,6 +50,9 @@ impl<'a> Symex<'a> {
     fn external_input(&mut self, name: &str, sort: Sort) -> TermId {
         let value = self.store.var(&format!("{name}#input"), sort);
         self.record_input(value, None, InputKind::ExternalCall(name.to_string()));
+        // Input functions store characters and numbers: bytes without a
+        // pointer's provenance, read as a pointer they are an address.
+        self.input_values.insert(value);
         value
     }
 

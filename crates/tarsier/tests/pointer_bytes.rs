@@ -205,3 +205,135 @@ int main(void) {
     let answer = verdict("linked_list_exact", &with(source, "assert(sum == 3)"), &[]);
     assert!(!answer.contains("a pointer's bytes read as an integer"), "{answer}");
 }
+
+const TWO_STRUCTS: &str = "#include <assert.h>
+struct A { long tag; int *p; };
+struct B { long x; long y; };
+int v, w;
+int nondet_int(void);
+";
+
+#[test]
+fn a_struct_copied_through_another_struct_type_keeps_its_pointer() {
+    let source = format!(
+        "{TWO_STRUCTS}int main(void) {{
+  struct A a1 = {{ 7, &v }}, a2;
+  *(struct B *)&a2 = *(struct B *)&a1;
+  ASSERTION;
+  return 0;
+}}\n"
+    );
+    let holds = "assert(a2.p == &v && *a2.p == 0 && ((struct B *)&a2)->y == (long)&v && ((struct B *)&a1)->y == (long)&v)";
+    check_twins("struct_through_other", &source, holds, "assert(((struct B *)&a2)->y != (long)&v)");
+}
+
+#[test]
+fn a_struct_read_from_a_union_member_of_another_type_keeps_its_pointer() {
+    let source = format!(
+        "{TWO_STRUCTS}union U {{ struct A a; struct B b; }};
+int main(void) {{
+  struct A a1 = {{ 7, &v }};
+  union U u;
+  u.a = a1;
+  struct B b = u.b;
+  ASSERTION;
+  return 0;
+}}\n"
+    );
+    check_twins("union_of_structs", &source, "assert(b.y == (long)&v && b.x == 7)", "assert(b.y != (long)&v)");
+}
+
+#[test]
+fn a_struct_returned_or_chosen_as_another_type_keeps_its_pointer() {
+    let source = format!(
+        "{TWO_STRUCTS}static struct B as_b(struct A *a) {{ return *(struct B *)a; }}
+int main(void) {{
+  struct A a1 = {{ 7, &v }}, a3 = {{ 8, &w }};
+  struct B r = as_b(&a1);
+  int c = nondet_int();
+  struct B b = c ? *(struct B *)&a1 : *(struct B *)&a3;
+  ASSERTION;
+  return 0;
+}}\n"
+    );
+    let holds = "assert(r.y == (long)&v && b.y == (c ? (long)&v : (long)&w))";
+    check_twins("struct_return", &source, holds, "assert(r.y != (long)&v || b.y != (c ? (long)&v : (long)&w))");
+}
+
+#[test]
+fn the_argv_array_holds_the_addresses_of_its_strings() {
+    let source = "#include <assert.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  long v;
+  memcpy(&v, argv, sizeof v);
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("argv_bytes", source, "assert(v == (long)argv[0] && v != 0)", "assert(v != (long)argv[0])");
+}
+
+#[test]
+fn a_reallocated_array_of_pointers_holds_their_addresses() {
+    let source = "#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+int x, y;
+int main(void) {
+  int **a = malloc(2 * sizeof *a);
+  if (!a) return 0;
+  a[0] = &x;
+  a[1] = &y;
+  int **b = realloc(a, 4 * sizeof *b);
+  if (!b) { free(a); return 0; }
+  long v;
+  memcpy(&v, &b[1], sizeof v);
+  ASSERTION;
+  free(b);
+  return 0;
+}\n";
+    check_twins("realloc_pointers", source, "assert(v == (long)&y && b[0] == &x)", "assert(v != (long)&y)");
+}
+
+#[test]
+fn memset_over_part_of_a_pointer_leaves_the_rest_of_its_address() {
+    let source = "#include <assert.h>
+#include <string.h>
+int x;
+union U { int *p; long v; };
+int nondet_int(void);
+int main(void) {
+  union U u;
+  u.p = &x;
+  int c = nondet_int() & 0x7f;
+  memset(&u, c + 1, 4);
+  unsigned long expect = ((unsigned long)&x & ~0xffffffffUL) | 0x01010101UL * (unsigned)(c + 1);
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("memset_part", source, "assert((unsigned long)u.v == expect)", "assert((unsigned long)u.v != expect)");
+}
+
+#[test]
+fn library_functions_read_a_pointers_bytes_as_its_address() {
+    // x is 16-aligned (an array of 16 bytes), so &x[1] has a nonzero low
+    // byte; user-space addresses have two zero high bytes.
+    let source = "#include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+int x[4], y;
+int main(void) {
+  int *p = &x[1];
+  struct { long tag; int *q; } a = { 1, &x[1] }, b = { 1, &x[1] }, c = { 1, &y };
+  uintptr_t u = (uintptr_t)p;
+  char buf[16];
+  int printed = printf(\"%s\", (char *)&p);
+  int stored = snprintf(buf, sizeof buf, \"%s\", (char *)&p);
+  ASSERTION;
+  return 0;
+}\n";
+    let holds = "assert(memcmp(&a, &b, sizeof a) == 0 && memcmp(&a, &c, sizeof a) != 0 && memcmp(&p, &u, sizeof u) == 0 \
+                 && memchr(&p, 0, sizeof p) != 0 && printed >= 1 && printed <= 6 && stored == printed && buf[0] == (char)u)";
+    check_twins("library_reads", source, holds, "assert(stored == 0 || memcmp(&a, &c, sizeof a) == 0)");
+}
