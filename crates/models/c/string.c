@@ -4,8 +4,9 @@
    to the bytes it touches. Collation follows the locale setlocale chose
    (see locale.c). */
 
+/*@ for char as string_basics */
 size_t
-strlen(const char *s)
+$STRlen(const $T *s)
 {
     size_t n = 0;
     while (s[n] != 0)
@@ -14,7 +15,7 @@ strlen(const char *s)
 }
 
 size_t
-strnlen(const char *s, size_t max)
+$STRnlen(const $T *s, size_t max)
 {
     size_t n = 0;
     while (n < max && s[n] != 0)
@@ -22,15 +23,15 @@ strnlen(const char *s, size_t max)
     return n;
 }
 
-char *
-strcpy(char *restrict dst, const char *restrict src)
+$T *
+$STRcpy($T *restrict dst, const $T *restrict src)
 {
-    /* The loop tests the byte read, not the one written: after a write
+    /* The loop tests the character read, not the one written: after a write
        past the end of dst, reading it back would give an unknown value
        and the loop would not end where glibc's does. */
     size_t i = 0;
     for (;; i++) {
-        char c = src[i];
+        $T c = src[i];
         dst[i] = c;
         if (c == 0)
             break;
@@ -38,8 +39,8 @@ strcpy(char *restrict dst, const char *restrict src)
     return dst;
 }
 
-char *
-strncpy(char *restrict dst, const char *restrict src, size_t n)
+$T *
+$STRncpy($T *restrict dst, const $T *restrict src, size_t n)
 {
     size_t i = 0;
     for (; i < n && src[i] != 0; i++)
@@ -49,23 +50,24 @@ strncpy(char *restrict dst, const char *restrict src, size_t n)
     return dst;
 }
 
-char *
-strcat(char *restrict dst, const char *restrict src)
+$T *
+$STRcat($T *restrict dst, const $T *restrict src)
 {
-    strcpy(dst + strlen(dst), src);
+    $STRcpy(dst + $STRlen(dst), src);
     return dst;
 }
 
-char *
-strncat(char *restrict dst, const char *restrict src, size_t n)
+$T *
+$STRncat($T *restrict dst, const $T *restrict src, size_t n)
 {
-    char *end = dst + strlen(dst);
+    $T *end = dst + $STRlen(dst);
     size_t i = 0;
     for (; i < n && src[i] != 0; i++)
         end[i] = src[i];
     end[i] = 0;
     return dst;
 }
+/*@ end */
 
 int
 strcmp(const char *a, const char *b)

@@ -1,78 +1,17 @@
 /* wchar.h: the wide-character string and memory functions, as the narrow
    ones of string.c on glibc's wchar_t (32 bits: the prelude gives the
-   type of the data model, int on LP64 and long on ILP32).
-   Comparisons are on wchar_t values, searches include the terminating
-   null character. The wmem copies are memcpy/memmove of whole elements.
-   mbsinit reads glibc's mbstate_t, an anonymous struct whose first member
-   is the count of pending bytes, so it is an opaque model (see
-   cfront::library_models). swprintf follows glibc's vswprintf for the
-   conversions it covers. */
+   type of the data model, int on LP64 and long on ILP32); wcslen to
+   wcsncat are string.c's shared block. Comparisons are on wchar_t values,
+   searches include the terminating null character. The wmem copies are
+   memcpy/memmove of whole elements. mbsinit reads glibc's mbstate_t, an
+   anonymous struct whose first member is the count of pending bytes, so
+   it is an opaque model (see cfront::library_models). swprintf follows
+   glibc's vswprintf for the conversions it covers. */
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 
-size_t
-wcslen(const wchar_t *s)
-{
-    size_t n = 0;
-    while (s[n] != 0)
-        n++;
-    return n;
-}
-
-size_t
-wcsnlen(const wchar_t *s, size_t max)
-{
-    size_t n = 0;
-    while (n < max && s[n] != 0)
-        n++;
-    return n;
-}
-
-wchar_t *
-wcscpy(wchar_t *restrict dst, const wchar_t *restrict src)
-{
-    /* The loop tests the character read, not the one written: after a write
-       past the end of dst, reading it back would give an unknown value
-       and the loop would not end where glibc's does. */
-    size_t i = 0;
-    for (;; i++) {
-        wchar_t c = src[i];
-        dst[i] = c;
-        if (c == 0)
-            break;
-    }
-    return dst;
-}
-
-wchar_t *
-wcsncpy(wchar_t *restrict dst, const wchar_t *restrict src, size_t n)
-{
-    size_t i = 0;
-    for (; i < n && src[i] != 0; i++)
-        dst[i] = src[i];
-    for (; i < n; i++)
-        dst[i] = 0;
-    return dst;
-}
-
-wchar_t *
-wcscat(wchar_t *restrict dst, const wchar_t *restrict src)
-{
-    wcscpy(dst + wcslen(dst), src);
-    return dst;
-}
-
-wchar_t *
-wcsncat(wchar_t *restrict dst, const wchar_t *restrict src, size_t n)
-{
-    wchar_t *end = dst + wcslen(dst);
-    size_t i = 0;
-    for (; i < n && src[i] != 0; i++)
-        end[i] = src[i];
-    end[i] = 0;
-    return dst;
-}
+/*@ string_basics for wchar_t */
 
 int
 wcscmp(const wchar_t *a, const wchar_t *b)

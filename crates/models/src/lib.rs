@@ -8,7 +8,7 @@
 //! The front end links a model only when the program calls the function
 //! and does not define it (see `cfront::library_models`).
 //!
-//! A function that is the same for several float types is written once, in
+//! A function that is the same for several types is written once, in
 //! a generic block that the build script instantiates per type (`generic`).
 //!
 //! `malloc`, `calloc`, `realloc`, `free`, `alloca`, `memcpy`, `memmove`,
@@ -69,9 +69,15 @@ mod tests {
         for (file, text) in UNITS {
             assert!(!text.contains('$') && !text.contains("/*@"), "{file} keeps a generic block");
         }
-        let math = UNITS.iter().find(|(file, _)| *file == "math.c").expect("math.c").1;
-        for name in ["\nfdimf(float x", "\nfdim(double x", "\nfdiml(long double x"] {
-            assert!(math.contains(name), "math.c defines {name:?}");
+        let unit = |name: &str| UNITS.iter().find(|(file, _)| *file == name).expect("a model unit").1;
+        for (file, definition) in [
+            ("math.c", "\nfdimf(float x"),
+            ("math.c", "\nfdim(double x"),
+            ("math.c", "\nfdiml(long double x"),
+            ("string.c", "\nstrncat(char *restrict dst, const char *restrict src"),
+            ("wchar.c", "\nwcsncat(wchar_t *restrict dst, const wchar_t *restrict src"),
+        ] {
+            assert!(unit(file).contains(definition), "{file} defines {definition:?}");
         }
     }
 }
