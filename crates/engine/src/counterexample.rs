@@ -238,7 +238,7 @@ fn addresses(program: &Program, execution: &Execution, evaluator: &mut Evaluator
 fn input_source(kind: &InputKind) -> String {
     match kind {
         InputKind::Nondet => "nondet".to_string(),
-        InputKind::ExternalCall(name) => format!("{name}()"),
+        InputKind::NondetCall(name) | InputKind::ExternalCall(name) => format!("{name}()"),
         InputKind::Uninitialized(name) => format!("uninitialised {name}"),
         InputKind::EntryArgument(name) => format!("argument {name}"),
         InputKind::Environment(name) => format!("environment {name}"),

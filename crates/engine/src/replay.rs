@@ -9,27 +9,21 @@
 use crate::counterexample::InputValue;
 use crate::quantifiers::replay_oracle::QuantifierOracle;
 use crate::{Config, Counterexample};
-use ir::interp::{self, InputKind as Request, InputRequest, Outcome, QuantifierDecision, UbKind};
+use ir::interp::{self, InputKind, InputRequest, Outcome, QuantifierDecision, UbKind};
 use ir::{Program, PropertyClass};
-use symex::InputKind;
 
 /// Instructions the replay may execute (a counterexample is a bounded path).
 const REPLAY_STEP_LIMIT: u64 = 20_000_000;
 
 /// Entry arguments and environment strings are matched by name too: symex
 /// builds the command line for the arguments that may exist, the
-/// interpreter for those that do.
-fn same_kind(mine: &InputKind, request: &Request) -> bool {
+/// interpreter for those that do. Other inputs match by kind alone: the
+/// two name objects and callees each in their own words.
+fn same_kind(mine: &InputKind, request: &InputKind) -> bool {
     match (mine, request) {
-        (InputKind::EntryArgument(mine), Request::EntryArgument(asked))
-        | (InputKind::Environment(mine), Request::Environment(asked)) => mine == asked,
-        _ => matches!(
-            (mine, request),
-            (InputKind::Nondet, Request::Nondet)
-                | (InputKind::ExternalCall(_), Request::ExternalCall(_))
-                | (InputKind::Uninitialized(_), Request::Uninitialized(_))
-                | (InputKind::AllocationFailure, Request::AllocationFailure)
-        ),
+        (InputKind::EntryArgument(mine), InputKind::EntryArgument(asked))
+        | (InputKind::Environment(mine), InputKind::Environment(asked)) => mine == asked,
+        _ => std::mem::discriminant(mine) == std::mem::discriminant(request),
     }
 }
 
@@ -58,7 +52,7 @@ impl interp::InputProvider for Inputs<'_> {
             None => (Vec::new(), 0),
         };
         match request.kind {
-            Request::Uninitialized(_) => bytes.truncate(size),
+            InputKind::Uninitialized(_) => bytes.truncate(size),
             _ => bytes.resize(size, fill),
         }
         Some(bytes)

@@ -35,23 +35,12 @@ pub struct TraceStep {
     pub value: TermId,
 }
 
-/// Where an input comes from; the same classification as the
-/// interpreter's input requests, so a replay can match them up.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum InputKind {
-    /// A `Nondet` expression.
-    Nondet,
-    /// The result of a call of a function without a body.
-    ExternalCall(String),
-    /// The initial contents of a declared variable or an allocation.
-    Uninitialized(String),
-    /// A parameter of the entry function.
-    EntryArgument(String),
-    /// A string of the environment (`getenv`): its length, then contents.
-    Environment(String),
-    /// Whether an allocation fails (a `Bool`).
-    AllocationFailure,
-}
+/// Where an input comes from: the interpreter's classification of its
+/// input requests, so a replay can match them up. Symex records no
+/// [`InputKind::NondetCall`]: instrumentation makes most of those calls
+/// `Nondet` expressions, and the rest (which write through a pointer) are
+/// the environment, [`InputKind::ExternalCall`].
+pub use ir::interp::InputKind;
 
 /// A nondeterministic input, in execution order, tagged like the
 /// interpreter's input requests so a replay can feed it back.

@@ -265,7 +265,9 @@ impl<'a> Symex<'a> {
     fn holds_no_pointer(&self, kind: &InputKind, ty: Option<ir::TypeId>) -> bool {
         match kind {
             InputKind::Uninitialized(_) => true,
-            InputKind::Nondet | InputKind::ExternalCall(_) => ty.is_some_and(|ty| !self.program.types.is_pointer(ty)),
+            InputKind::Nondet | InputKind::NondetCall(_) | InputKind::ExternalCall(_) => {
+                ty.is_some_and(|ty| !self.program.types.is_pointer(ty))
+            }
             InputKind::EntryArgument(_) | InputKind::Environment(_) | InputKind::AllocationFailure => false,
         }
     }

@@ -141,7 +141,8 @@ impl Default for Config {
     }
 }
 
-/// Where a nondeterministic value comes from.
+/// Where a nondeterministic value comes from; symex tags its inputs the
+/// same way, so a counterexample's values can be fed back in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputKind {
     /// A `Nondet` expression.
@@ -158,7 +159,8 @@ pub enum InputKind {
     EntryArgument(String),
     /// A string of the environment (`getenv`): its length, then contents.
     Environment(String),
-    /// Whether an allocation fails: any non-zero byte means it does.
+    /// Whether an allocation fails: any non-zero byte means it does (in
+    /// symex's inputs, a `Bool`).
     AllocationFailure,
 }
 
