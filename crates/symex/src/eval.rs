@@ -34,19 +34,7 @@ impl<'a> Symex<'a> {
 
     fn eval_node(&mut self, e: &Expr) -> Result<TermId> {
         match &e.kind {
-            ExprKind::Sym(symbol) => {
-                if let SymbolKind::Function(func) = self.program.symbols[*symbol].kind {
-                    let o = self.function_object(func);
-                    return self.address_of_object(o);
-                }
-                if self.entry_pointer_params.contains(symbol) {
-                    let name = &self.program.symbols[*symbol].display_name;
-                    self.approximate(format!("pointer parameter `{name}` of the entry function is unconstrained"), true);
-                    self.equation.unconstrained_entry_pointers = true;
-                }
-                let place = self.place(e)?;
-                self.read_place(&place, e.ty)
-            }
+            ExprKind::Sym(symbol) => self.symbol_value(e, *symbol),
             ExprKind::IntConst(v) => self.constant(*v, e.ty),
             ExprKind::FloatConst(v) => self.constant(*v, e.ty),
             ExprKind::Null => Ok(self.layout.null(self.store)),
@@ -64,64 +52,12 @@ impl<'a> Symex<'a> {
                 let place = self.place(e)?;
                 self.read_place(&place, e.ty)
             }
-            ExprKind::Member(base, index) => {
-                if base.is_lvalue() {
-                    let place = self.place(e)?;
-                    return self.read_place(&place, e.ty);
-                }
-                let value = self.eval(base)?;
-                let field = self.field(base.ty, *index)?;
-                let whole = repr::to_memory(self.program, self.store, base.ty, value, self.loc)?;
-                let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
-                match field.bit_width {
-                    Some(width) => {
-                        let raw = self.value_bits(whole, offset, width)?;
-                        let signed = self.program.types.is_signed(field.ty);
-                        Ok(repr::resize(self.store, raw, repr::value_sort(self.program, e.ty, self.loc)?.bv_width().unwrap_or(1), signed))
-                    }
-                    None => self.extract_typed(whole, offset, e.ty),
-                }
-            }
-            ExprKind::Index(base, index) => {
-                if base.is_lvalue() {
-                    let place = self.place(e)?;
-                    return self.read_place(&place, e.ty);
-                }
-                let value = self.eval(base)?;
-                let whole = repr::to_memory(self.program, self.store, base.ty, value, self.loc)?;
-                let i = self.eval(index)?;
-                let i = self.widen_index(i, index.ty);
-                let elem_size = repr::size_of(self.program, e.ty, self.loc)?;
-                let stride = self.store.bv_u64(self.layout.wide_bits(), elem_size * 8);
-                let offset = self.store.bv_mul(i, stride);
-                self.extract_typed(whole, offset, e.ty)
-            }
+            ExprKind::Member(base, index) => self.member_value(e, base, *index),
+            ExprKind::Index(base, index) => self.element_value(e, base, index),
             ExprKind::StructLit(fields) => self.struct_literal(fields, e.ty),
-            ExprKind::UnionLit(index, value) => {
-                let bits = repr::memory_bits(self.program, e.ty, self.loc)?;
-                let zero = self.store.bv_u64(bits, 0);
-                let field = self.field(e.ty, *index)?;
-                let v = self.eval(value)?;
-                if repr::is_empty(self.program, value.ty) {
-                    return Ok(zero);
-                }
-                let m = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
-                let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
-                self.insert_bits(zero, offset, m)
-            }
+            ExprKind::UnionLit(index, value) => self.union_literal(*index, value, e.ty),
             ExprKind::ArrayLit(_) if repr::is_empty(self.program, e.ty) => repr::zero_value(self.program, self.store, e.ty, self.loc),
-            ExprKind::ArrayLit(items) => {
-                let mut result: Option<TermId> = None;
-                for item in items {
-                    let v = self.eval(item)?;
-                    let m = repr::to_memory(self.program, self.store, item.ty, v, self.loc)?;
-                    result = Some(match result {
-                        None => m,
-                        Some(low) => self.store.concat(m, low),
-                    });
-                }
-                result.ok_or_else(|| Stop::unsupported("empty array literal", self.loc))
-            }
+            ExprKind::ArrayLit(items) => self.array_literal(items),
             ExprKind::PointerObject(p) => {
                 let p = self.eval(p)?;
                 let object = self.layout.object_of(self.store, p);
@@ -132,28 +68,8 @@ impl<'a> Symex<'a> {
                 let offset = self.layout.wide_offset_of(self.store, p);
                 self.resize_to_type(offset, true, e.ty)
             }
-            ExprKind::ObjectSize(p) => {
-                let p = self.eval(p)?;
-                let size_bits = repr::value_sort(self.program, e.ty, self.loc)?.bv_width().unwrap_or(64);
-                let mut value = self.store.var("object_size", Sort::BitVec(size_bits));
-                for (o, cond) in self.pointer_targets(p) {
-                    let size = self.object_size(o);
-                    let size = repr::resize(self.store, size, size_bits, false);
-                    value = self.store.ite(cond, size, value);
-                }
-                Ok(value)
-            }
-            ExprKind::IsDynamic(p) => {
-                let p = self.eval(p)?;
-                let mut any = Vec::new();
-                for (o, cond) in self.pointer_targets(p) {
-                    if self.objects.get(o).is_dynamic() {
-                        any.push(cond);
-                    }
-                }
-                let result = self.store.or(&any);
-                self.bool_result(result, e.ty)
-            }
+            ExprKind::ObjectSize(p) => self.object_size_value(p, e.ty),
+            ExprKind::IsDynamic(p) => self.points_to_dynamic(p, e.ty),
             ExprKind::IsInvalid(p) => {
                 let p = self.eval(p)?;
                 let object = self.layout.object_of(self.store, p);
@@ -167,25 +83,137 @@ impl<'a> Symex<'a> {
                 let bit_offset = self.byte_offset_to_bits(offset)?;
                 self.extract_typed(whole, bit_offset, e.ty)
             }
-            ExprKind::ByteUpdate { value, offset, update } => {
-                let v = self.eval(value)?;
-                if repr::is_empty(self.program, update.ty) {
-                    return Ok(v);
-                }
-                let whole = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
-                let bit_offset = self.byte_offset_to_bits(offset)?;
-                let u = self.eval(update)?;
-                let part = repr::to_memory(self.program, self.store, update.ty, u, self.loc)?;
-                let updated = match repr::is_byte_array(self.store, whole) {
-                    true => {
-                        let always = self.store.true_term();
-                        self.write_array_bits_if(whole, bit_offset, part, always)?
-                    }
-                    false => self.insert_bits(whole, bit_offset, part)?,
-                };
-                repr::from_memory(self.program, self.store, e.ty, updated, self.loc)
+            ExprKind::ByteUpdate { value, offset, update } => self.byte_update(value, offset, update, e.ty),
+        }
+    }
+
+    /// The value of the symbol expression `e`: a function's address, or
+    /// the object's current value.
+    fn symbol_value(&mut self, e: &Expr, symbol: ir::SymbolId) -> Result<TermId> {
+        if let SymbolKind::Function(func) = self.program.symbols[symbol].kind {
+            let o = self.function_object(func);
+            return self.address_of_object(o);
+        }
+        if self.entry_pointer_params.contains(&symbol) {
+            let name = &self.program.symbols[symbol].display_name;
+            self.approximate(format!("pointer parameter `{name}` of the entry function is unconstrained"), true);
+            self.equation.unconstrained_entry_pointers = true;
+        }
+        let place = self.place(e)?;
+        self.read_place(&place, e.ty)
+    }
+
+    /// `e`, the member `index` of `base`: read from memory when `base` is
+    /// an object, else cut from `base`'s value.
+    fn member_value(&mut self, e: &Expr, base: &Expr, index: u32) -> Result<TermId> {
+        if base.is_lvalue() {
+            let place = self.place(e)?;
+            return self.read_place(&place, e.ty);
+        }
+        let value = self.eval(base)?;
+        let field = self.field(base.ty, index)?;
+        let whole = repr::to_memory(self.program, self.store, base.ty, value, self.loc)?;
+        let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
+        match field.bit_width {
+            Some(width) => {
+                let raw = self.value_bits(whole, offset, width)?;
+                let signed = self.program.types.is_signed(field.ty);
+                Ok(repr::resize(self.store, raw, repr::value_sort(self.program, e.ty, self.loc)?.bv_width().unwrap_or(1), signed))
+            }
+            None => self.extract_typed(whole, offset, e.ty),
+        }
+    }
+
+    /// `e`, the element `index` of `base`: read from memory when `base` is
+    /// an object, else cut from `base`'s value.
+    fn element_value(&mut self, e: &Expr, base: &Expr, index: &Expr) -> Result<TermId> {
+        if base.is_lvalue() {
+            let place = self.place(e)?;
+            return self.read_place(&place, e.ty);
+        }
+        let value = self.eval(base)?;
+        let whole = repr::to_memory(self.program, self.store, base.ty, value, self.loc)?;
+        let i = self.eval(index)?;
+        let i = self.widen_index(i, index.ty);
+        let elem_size = repr::size_of(self.program, e.ty, self.loc)?;
+        let stride = self.store.bv_u64(self.layout.wide_bits(), elem_size * 8);
+        let offset = self.store.bv_mul(i, stride);
+        self.extract_typed(whole, offset, e.ty)
+    }
+
+    /// A union of type `ty` whose member `index` is `value`, the rest zero.
+    fn union_literal(&mut self, index: u32, value: &Expr, ty: TypeId) -> Result<TermId> {
+        let bits = repr::memory_bits(self.program, ty, self.loc)?;
+        let zero = self.store.bv_u64(bits, 0);
+        let field = self.field(ty, index)?;
+        let v = self.eval(value)?;
+        if repr::is_empty(self.program, value.ty) {
+            return Ok(zero);
+        }
+        let m = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
+        let offset = self.store.bv_u64(self.layout.wide_bits(), field.offset_bits);
+        self.insert_bits(zero, offset, m)
+    }
+
+    /// The memory bits of an array of `items`, the first lowest.
+    fn array_literal(&mut self, items: &[Expr]) -> Result<TermId> {
+        let mut result: Option<TermId> = None;
+        for item in items {
+            let v = self.eval(item)?;
+            let m = repr::to_memory(self.program, self.store, item.ty, v, self.loc)?;
+            result = Some(match result {
+                None => m,
+                Some(low) => self.store.concat(m, low),
+            });
+        }
+        result.ok_or_else(|| Stop::unsupported("empty array literal", self.loc))
+    }
+
+    /// The size of the object `p` points to, as a value of type `ty`.
+    fn object_size_value(&mut self, p: &Expr, ty: TypeId) -> Result<TermId> {
+        let p = self.eval(p)?;
+        let size_bits = repr::value_sort(self.program, ty, self.loc)?.bv_width().unwrap_or(64);
+        let mut value = self.store.var("object_size", Sort::BitVec(size_bits));
+        for (o, cond) in self.pointer_targets(p) {
+            let size = self.object_size(o);
+            let size = repr::resize(self.store, size, size_bits, false);
+            value = self.store.ite(cond, size, value);
+        }
+        Ok(value)
+    }
+
+    /// Whether `p` points into a heap object, as a value of type `ty`.
+    fn points_to_dynamic(&mut self, p: &Expr, ty: TypeId) -> Result<TermId> {
+        let p = self.eval(p)?;
+        let mut any = Vec::new();
+        for (o, cond) in self.pointer_targets(p) {
+            if self.objects.get(o).is_dynamic() {
+                any.push(cond);
             }
         }
+        let result = self.store.or(&any);
+        self.bool_result(result, ty)
+    }
+
+    /// `value` with the bytes at `offset` replaced by `update`, read back
+    /// as type `ty`.
+    fn byte_update(&mut self, value: &Expr, offset: &Expr, update: &Expr, ty: TypeId) -> Result<TermId> {
+        let v = self.eval(value)?;
+        if repr::is_empty(self.program, update.ty) {
+            return Ok(v);
+        }
+        let whole = repr::to_memory(self.program, self.store, value.ty, v, self.loc)?;
+        let bit_offset = self.byte_offset_to_bits(offset)?;
+        let u = self.eval(update)?;
+        let part = repr::to_memory(self.program, self.store, update.ty, u, self.loc)?;
+        let updated = match repr::is_byte_array(self.store, whole) {
+            true => {
+                let always = self.store.true_term();
+                self.write_array_bits_if(whole, bit_offset, part, always)?
+            }
+            false => self.insert_bits(whole, bit_offset, part)?,
+        };
+        repr::from_memory(self.program, self.store, ty, updated, self.loc)
     }
 
     fn constant(&mut self, bits: u128, ty: TypeId) -> Result<TermId> {
