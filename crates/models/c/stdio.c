@@ -4,7 +4,9 @@
    (scanf, fgets, ...) and all output (printf, puts, ...) on them are
    modelled natively by symex and the interpreter (the body-less
    `__tarsier_native_*` functions below stand for those native models):
-   they parse formats and write strings. fopen gives a new stream or
+   they parse formats and write strings; fread and fwrite move bytes
+   through a memory stream's model, or arbitrary bytes and all bytes
+   written on the environment's streams. fopen gives a new stream or
    fails; fclose releases it, and a later use of the stream is a
    dereference failure (glibc frees the FILE).
 
@@ -468,6 +470,79 @@ char *
 fgets_unlocked(char *line, int size, struct _IO_FILE *stream)
 {
     return fgets(line, size, stream);
+}
+
+/* glibc's fread and fwrite: `size * count` bytes (wrapping as glibc
+   computes them), nothing done for none; the result is `count` when all
+   of them were transferred, else the whole items transferred. A memory
+   stream's bytes go through its model. The environment's streams give
+   any number of arbitrary bytes up to the request (EOF or an error
+   ended it) and take all bytes written, as the other output functions
+   do; glibc reads the bytes written, which must all be readable (their
+   first and last byte are, in one object). */
+unsigned char __VERIFIER_nondet_uchar(void);
+unsigned long __VERIFIER_nondet_ulong(void);
+
+size_t
+fread(void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
+{
+    struct __tarsier_memory_stream *s;
+    unsigned char *bytes = buffer;
+    size_t requested = size * count, got = 0;
+    int c;
+    if (requested == 0)
+        return 0;
+    /* glibc reads the FILE: NULL faults. */
+    if (stream == 0)
+        __tarsier_stream_probe = *(char *)stream;
+    s = __tarsier_memory_stream(stream);
+    if (s == 0) {
+        got = __VERIFIER_nondet_ulong();
+        __VERIFIER_assume(got <= requested);
+        for (size_t i = 0; i < got; i++)
+            bytes[i] = __VERIFIER_nondet_uchar();
+    } else {
+        while (got < requested) {
+            c = __tarsier_memory_getc(s);
+            if (c == -1)
+                break;
+            bytes[got] = c;
+            got++;
+        }
+    }
+    return got == requested ? count : got / size;
+}
+
+size_t
+fread_unlocked(void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
+{
+    return fread(buffer, size, count, stream);
+}
+
+size_t
+fwrite(const void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
+{
+    struct __tarsier_memory_stream *s;
+    const char *bytes = buffer;
+    size_t requested = size * count, put;
+    if (requested == 0)
+        return 0;
+    if (stream == 0)
+        __tarsier_stream_probe = *(char *)stream;
+    s = __tarsier_memory_stream(stream);
+    if (s == 0) {
+        __tarsier_stream_probe = bytes[0];
+        __tarsier_stream_probe = bytes[requested - 1];
+        return count;
+    }
+    put = __tarsier_memory_put(s, bytes, requested);
+    return put == requested ? count : put / size;
+}
+
+size_t
+fwrite_unlocked(const void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
+{
+    return fwrite(buffer, size, count, stream);
 }
 
 int

@@ -275,6 +275,87 @@ int main(void) {
 }
 
 #[test]
+fn fread_and_fwrite_move_whole_items_through_a_memory_stream() {
+    let read = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char data[] = "abcdef";
+  char out[8] = {0};
+  FILE *f = fmemopen(data, 6, "r");
+  if (!f) return 0;
+  size_t n = fread(out, 2, 2, f);
+  assert(n == 2 && out[0] == 'a' && out[3] == 'd');
+  n = fread(out, 4, 1, f);
+  assert(n == 0 && out[0] == 'e' && out[1] == 'f' && feof(f));
+  return 0;
+}
+"#;
+    assert_verdict("fread-memory", read, &[], SUCCESSFUL);
+    // Six bytes make one item of four, and the partial second is stored.
+    let partial = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char data[] = "abcdef";
+  char out[8] = {0};
+  FILE *f = fmemopen(data, 6, "r");
+  if (!f) return 0;
+  if (fread(out, 4, 2, f) == 1)
+    assert(out[4] != 'e');
+  return 0;
+}
+"#;
+    assert_verdict("fread-memory-partial", partial, &[], FAILED);
+    let written = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char buf[8] = {0};
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  if (!f) return 0;
+  assert(fwrite("xyz", 1, 3, f) == 3);
+  assert(fwrite("", 0, 3, f) == 0);
+  fflush(f);
+  assert(buf[0] == 'x' && buf[2] == 'z' && buf[3] == 0);
+  fclose(f);
+  return 0;
+}
+"#;
+    assert_verdict("fwrite-memory", written, &[], SUCCESSFUL);
+    assert_verdict("fwrite-memory-twin", &written.replace("buf[3] == 0", "buf[3] == 'z'"), &[], FAILED);
+}
+
+#[test]
+fn fread_and_fwrite_on_the_environment_move_what_the_buffer_holds() {
+    let program = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char b[4] = "abc";
+  assert(fwrite(b, 2, 2, stdout) == 2);
+  size_t n = fread(b, 2, 2, stdin);
+  assert(n <= 2);
+  return 0;
+}
+"#;
+    assert_verdict("fread-environment", program, &[], SUCCESSFUL);
+    assert_verdict("fwrite-past-the-buffer", &program.replace("fwrite(b, 2, 2, stdout) == 2", "fwrite(b, 1, 5, stdout) == 5"), &[], FAILED);
+    assert_verdict("fread-past-the-buffer", &program.replace("fread(b, 2, 2, stdin)", "fread(b, 2, 3, stdin)").replace("n <= 2", "n <= 3"), &[], FAILED);
+    let arbitrary = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  char b[4] = "abc";
+  if (fread(b, 1, 3, stdin) == 3)
+    assert(b[1] == 'b');
+  return 0;
+}
+"#;
+    assert_verdict("fread-arbitrary", arbitrary, &[], FAILED);
+}
+
+#[test]
 fn fgets_stores_at_most_size_minus_one_characters() {
     let program = r#"
 #include <assert.h>
