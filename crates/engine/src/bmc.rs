@@ -17,6 +17,7 @@
 use crate::counterexample::Target;
 use crate::quantifiers::replay_oracle::QuantifierOracle;
 use crate::quantifiers::Quantifiers;
+use crate::replay::Budget;
 use crate::{counterexample, replay, Config, Outcome, Stats, Verdict};
 use crate::backend::Backend;
 use bitblast::BitBlastSolver;
@@ -247,14 +248,16 @@ impl Run<'_> {
             loop {
                 match self.solve_preferring(solver, query) {
                     SatResult::Sat => {
-                        let found = match self.violation(solver) {
+                        let lemmas = self.host_lemmas(solver);
+                        let last = lemmas.is_empty() || refinements == MAX_HOST_REFINEMENTS;
+                        let budget = if last { Budget::Full } else { Budget::Probe };
+                        let found = match self.violation(solver, budget) {
                             Found::Judged(outcome) if !matches!(outcome.verdict, Verdict::Unknown(_)) => {
                                 return BoundResult::Done(outcome)
                             }
                             other => other,
                         };
-                        let lemmas = self.host_lemmas(solver);
-                        if lemmas.is_empty() || refinements == MAX_HOST_REFINEMENTS {
+                        if last {
                             return BoundResult::Done(self.unconfirmed(found, &lemmas));
                         }
                         refinements += 1;
@@ -454,13 +457,14 @@ impl Run<'_> {
         if in_model || !cex.unmodelled_calls.is_empty() {
             return None;
         }
-        let class = self.confirm(&cex, &model).ok()?;
+        let class = self.confirm(&cex, &model, Budget::Full).ok()?;
         cex.property.class = class;
         Some(self.outcome(Verdict::False(Box::new(cex))))
     }
 
-    /// The counterexample in the solver's model, judged by the replay.
-    fn violation(&mut self, solver: &mut Backend) -> Found {
+    /// The counterexample in the solver's model, judged by the replay
+    /// within `budget`.
+    fn violation(&mut self, solver: &mut Backend, budget: Budget) -> Found {
         let model = self.model(solver);
         let mut cex = match counterexample::build(self.program, &self.execution, self.store, &model, Target::Properties) {
             Ok(cex) => cex,
@@ -490,7 +494,7 @@ impl Run<'_> {
             );
             return Found::Judged(self.outcome(Verdict::Unknown(reason)));
         }
-        match self.confirm(&cex, &model) {
+        match self.confirm(&cex, &model, budget) {
             Ok(class) => {
                 let mut cex = cex;
                 cex.property.class = class;
@@ -528,11 +532,11 @@ impl Run<'_> {
 
     /// Replays `cex`, found in `model`, with the model's quantifiers as the
     /// replay's oracle.
-    fn confirm(&mut self, cex: &crate::Counterexample, model: &Model) -> Result<PropertyClass, String> {
+    fn confirm(&mut self, cex: &crate::Counterexample, model: &Model, budget: Budget) -> Result<PropertyClass, String> {
         let vars = &self.execution.equation.quantified_vars;
         let store = &mut *self.store;
         let oracle = self.quantifiers.as_ref().map(|quantifiers| QuantifierOracle { store, model, quantifiers, vars });
-        replay::confirm(self.program, cex, self.config, self.model_loop_bound, oracle)
+        replay::confirm(self.program, cex, self.config, self.model_loop_bound, oracle, budget)
     }
 
     /// Whether `cex`'s assertion is violated for every value of its layout

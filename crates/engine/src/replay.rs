@@ -12,8 +12,27 @@ use crate::{Config, Counterexample};
 use ir::interp::{self, InputKind, InputRequest, Outcome, QuantifierDecision, UbKind};
 use ir::{Program, PropertyClass};
 
-/// Instructions the replay may execute (a counterexample is a bounded path).
-const REPLAY_STEP_LIMIT: u64 = 20_000_000;
+/// How many instructions a replay may execute (a counterexample is a
+/// bounded path).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Budget {
+    /// The replay whose refutation stands.
+    Full,
+    /// The replay of a model that a later solver call will refine anyway
+    /// (its math results differ from the host library's): only a
+    /// confirmation counts, and a refuted replay may run long on the
+    /// host's path, once per refinement.
+    Probe,
+}
+
+impl Budget {
+    fn steps(self) -> u64 {
+        match self {
+            Budget::Full => 20_000_000,
+            Budget::Probe => 1_000_000,
+        }
+    }
+}
 
 /// Entry arguments and environment strings are matched by name too: symex
 /// builds the command line for the arguments that may exist, the
@@ -81,10 +100,11 @@ pub(crate) fn confirm(
     config: &Config,
     model_loop_bound: Option<u64>,
     oracle: Option<QuantifierOracle<'_>>,
+    budget: Budget,
 ) -> Result<PropertyClass, String> {
     let unwinding = cex.property.class == PropertyClass::UnwindingAssertion;
     let interp_config = interp::Config {
-        step_limit: REPLAY_STEP_LIMIT,
+        step_limit: budget.steps(),
         malloc_may_fail: !config.force_malloc_success,
         record_trace: false,
         unwinding_assertions: unwinding,

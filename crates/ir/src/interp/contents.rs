@@ -94,17 +94,37 @@ impl Contents {
     /// The bytes `[offset, offset + len)` as one dense value.
     pub fn read(&self, offset: u64, len: u64) -> Bytes {
         let mut data = vec![0u8; len as usize];
-        for (page, bytes) in self.pages.range(offset / PAGE_BYTES..(offset + len).div_ceil(PAGE_BYTES)) {
+        self.copy_out(offset, &mut data);
+        let pointers = self.pointers_inside(offset, len).collect();
+        Bytes { data, pointers }
+    }
+
+    /// The little-endian integer in `[offset, offset + len)`, `len` at most
+    /// 16: a scalar's load, which builds no [`Bytes`] (the interpreter's
+    /// most frequent access).
+    pub fn read_u128(&self, offset: u64, len: u64) -> u128 {
+        let mut buffer = [0u8; 16];
+        self.copy_out(offset, &mut buffer[..len as usize]);
+        u128::from_le_bytes(buffer)
+    }
+
+    /// The pointer stored exactly over `[offset, offset + len)`, if any.
+    pub fn pointer_at(&self, offset: u64, len: u64) -> Option<Pointer> {
+        self.pointers.get(&offset).filter(|(_, width)| *width == len).map(|(pointer, _)| *pointer)
+    }
+
+    /// Copies the bytes from `offset` on into `out` (zero where no page exists).
+    fn copy_out(&self, offset: u64, out: &mut [u8]) {
+        let end = offset + out.len() as u64;
+        for (page, bytes) in self.pages.range(offset / PAGE_BYTES..end.div_ceil(PAGE_BYTES)) {
             let page_start = page * PAGE_BYTES;
             let from = offset.max(page_start);
-            let to = (offset + len).min(page_start + bytes.len() as u64);
+            let to = end.min(page_start + bytes.len() as u64);
             if from < to {
-                data[(from - offset) as usize..(to - offset) as usize]
+                out[(from - offset) as usize..(to - offset) as usize]
                     .copy_from_slice(&bytes[(from - page_start) as usize..(to - page_start) as usize]);
             }
         }
-        let pointers = self.pointers_inside(offset, len).collect();
-        Bytes { data, pointers }
     }
 
     fn pointers_inside(&self, offset: u64, len: u64) -> impl Iterator<Item = (u64, (Pointer, u64))> + '_ {
@@ -120,6 +140,19 @@ impl Contents {
         self.clear_pointers(offset, offset + src.len());
         self.write_data(offset, &src.data, budget)?;
         self.pointers.extend(src.pointers.iter().map(|(start, entry)| (start + offset, *entry)));
+        Ok(())
+    }
+
+    /// Overwrites `[offset, offset + len)`, `len` at most 16, with the
+    /// little-endian `value` and, when given, the provenance of the
+    /// pointer it is the address of: a scalar's store without building
+    /// its [`Bytes`].
+    pub fn write_u128(&mut self, offset: u64, len: u64, value: u128, pointer: Option<Pointer>, budget: &mut Budget) -> Result<(), OverBudget> {
+        self.clear_pointers(offset, offset + len);
+        self.write_data(offset, &value.to_le_bytes()[..len as usize], budget)?;
+        if let Some(pointer) = pointer {
+            self.pointers.insert(offset, (pointer, len));
+        }
         Ok(())
     }
 

@@ -521,6 +521,13 @@ impl Machine<'_> {
         match place.bitfield {
             None => {
                 let size = self.size(ty)?;
+                if let Some(kind) = self.scalar_kind(ty).filter(|_| size <= 16) {
+                    let (bits, stored) = self.memory.read_scalar(place.ptr, size).map_err(|e| self.access_error(e))?;
+                    if kind != ScalarKind::Pointer {
+                        self.expose_pointer_bytes(place.ptr, size)?;
+                    }
+                    return Ok(self.scalar_value(kind, bits, stored));
+                }
                 let bytes = self.memory.read(place.ptr, size).map_err(|e| self.access_error(e))?;
                 if matches!(self.ty(ty), Type::Bool | Type::Int { .. } | Type::Float(_)) {
                     self.expose_pointer_bytes(place.ptr, size)?;
@@ -549,6 +556,17 @@ impl Machine<'_> {
     /// Writes `value` of type `ty` to `place`.
     pub(super) fn store(&mut self, place: Place, ty: TypeId, value: &Value) -> Flow<()> {
         self.check_place(&place)?;
+        if place.bitfield.is_none() {
+            let size = self.size(ty)?;
+            let scalar = match value {
+                Value::Scalar(bits) if size <= 16 => Some((*bits, None)),
+                Value::Ptr(p) if size <= MAX_POINTER_BYTES => Some((u128::from(self.memory.address_of(*p)), Some(*p))),
+                _ => None,
+            };
+            if let Some((bits, pointer)) = scalar {
+                return self.memory.write_scalar(place.ptr, size, bits, pointer).map_err(|e| self.access_error(e));
+            }
+        }
         let bytes = match place.bitfield {
             None => self.encode(value, ty)?,
             Some((bit, width)) => {
@@ -619,25 +637,43 @@ impl Machine<'_> {
         Ok(Value::Agg(bytes))
     }
 
+    /// How a value of type `ty` is decoded from its bytes (the first 16
+    /// count), when it is a scalar.
+    fn scalar_kind(&self, ty: TypeId) -> Option<ScalarKind> {
+        let kind = match self.ty(ty) {
+            Type::Bool => ScalarKind::Bool,
+            Type::Int { bits, .. } => ScalarKind::Bits(low_mask(*bits)),
+            Type::Float(format) => ScalarKind::Bits(low_mask(format.storage_bits())),
+            Type::Pointer(_) => ScalarKind::Pointer,
+            _ => return None,
+        };
+        Some(kind)
+    }
+
+    /// The scalar whose bytes hold the little-endian `bits`, with `stored`
+    /// the pointer stored exactly over them, if any.
+    fn scalar_value(&self, kind: ScalarKind, bits: u128, stored: Option<Pointer>) -> Value {
+        match kind {
+            ScalarKind::Bool => Value::Scalar(u128::from(bits & 0xff != 0)),
+            ScalarKind::Bits(mask) => Value::Scalar(bits & mask),
+            ScalarKind::Pointer => {
+                let address = bits as u64;
+                let stored = stored.filter(|p| self.memory.address_of(*p) == address);
+                Value::Ptr(stored.unwrap_or_else(|| self.memory.pointer_from_address(address)))
+            }
+        }
+    }
+
     /// The value of type `ty` that `bytes` represent.
     pub(super) fn decode(&self, bytes: Bytes, ty: TypeId) -> Flow<Value> {
-        Ok(match self.ty(ty) {
-            Type::Bool => Value::Scalar(u128::from(bytes.data.first().is_some_and(|b| *b != 0))),
-            Type::Int { bits, .. } => Value::Scalar(bytes.to_u128() & low_mask(*bits)),
-            Type::Float(format) => Value::Scalar(bytes.to_u128() & low_mask(format.storage_bits())),
-            Type::Pointer(_) => {
-                let address = bytes.to_u128() as u64;
-                let stored = bytes
-                    .pointers
-                    .get(&0)
-                    .filter(|(p, width)| *width == bytes.len() && self.memory.address_of(*p) == address);
-                Value::Ptr(stored.map_or_else(|| self.memory.pointer_from_address(address), |(p, _)| *p))
-            }
-            Type::Array(..) | Type::Composite(_) => Value::Agg(bytes),
-            Type::Void | Type::Function(_) => {
-                return Err(self.malformed(format!("a value of type {}", self.program.types.display(ty))))
-            }
-        })
+        if let Some(kind) = self.scalar_kind(ty) {
+            let stored = bytes.pointers.get(&0).filter(|(_, width)| *width == bytes.len()).map(|(p, _)| *p);
+            return Ok(self.scalar_value(kind, bytes.to_u128(), stored));
+        }
+        match self.ty(ty) {
+            Type::Array(..) | Type::Composite(_) => Ok(Value::Agg(bytes)),
+            _ => Err(self.malformed(format!("a value of type {}", self.program.types.display(ty)))),
+        }
     }
 
     /// The bytes representing `value` of type `ty`.
@@ -677,6 +713,16 @@ impl Machine<'_> {
         self.memory.write(Pointer { object, offset: 0 }, &Bytes::from_data(bytes)).map_err(|e| self.access_error(e))?;
         self.memory.fill(Pointer { object, offset: given }, 0, size - given).map_err(|e| self.access_error(e))
     }
+}
+
+/// How a scalar of at most 16 bytes is read from its little-endian bits.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum ScalarKind {
+    /// Any nonzero first byte is true.
+    Bool,
+    /// An integer or float: the bits under the mask.
+    Bits(u128),
+    Pointer,
 }
 
 /// Bytes spanned by a bit-field starting `bit` bits into its first byte.

@@ -11,7 +11,8 @@ use crate::instr::{InstrIdx, InstrKind, Property, PropertyClass};
 use crate::loc::Loc;
 use crate::program::{FuncId, Program, SymbolId, SymbolKind};
 use crate::types::{Type, TypeId};
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 /// Evaluation either continues with a `T` or ends the run with an outcome.
 pub(super) type Flow<T> = Result<T, Outcome>;
@@ -72,8 +73,8 @@ impl<'a> Machine<'a> {
             config,
             inputs,
             memory: Memory::new(pointer_bytes, config.memory_limit),
-            globals: HashMap::new(),
-            function_objects: HashMap::new(),
+            globals: HashMap::default(),
+            function_objects: HashMap::default(),
             frames: Vec::new(),
             depth: 0,
             steps: 0,
@@ -264,7 +265,7 @@ impl<'a> Machine<'a> {
         if depth >= self.config.max_call_depth {
             return Err(Outcome::CallDepthLimit);
         }
-        let mut locals = HashMap::new();
+        let mut locals = HashMap::default();
         for param in &function.params {
             let symbol = &self.program.symbols[*param];
             let size = self.size(symbol.ty)?;
@@ -318,7 +319,11 @@ impl<'a> Machine<'a> {
         let program = self.program;
         let frame = self.frames.last_mut().expect("the loop runs while a frame exists");
         let (func, pc) = (frame.func, frame.pc);
-        frame.loops.arrive(pc);
+        // Loop counts matter only to unwinding assertions; counting costs
+        // a map update per step.
+        if self.config.unwinding_assertions {
+            frame.loops.arrive(pc);
+        }
         let body = program.functions[func].body.as_deref().unwrap_or_default();
         let Some(instr) = body.get(pc) else {
             return Err(self.malformed("control ran past the last instruction".into()));
@@ -350,14 +355,12 @@ impl<'a> Machine<'a> {
             InstrKind::Goto { cond, target } => {
                 if self.truth(cond)? {
                     next = target.0 as usize;
-                    let bound = match self.config.unwinding_assertions {
-                        true => program.loop_bound(func, *target, self.loop_default_bound(program, instr.loc)),
-                        false => None,
-                    };
-                    let frame = self.frames.last_mut().expect("frame");
-                    if next <= pc && frame.loops.back_edge(next, bound) {
-                        let what = format!("unwinding assertion: loop at {}:{}", program.functions[func].name, instr.loc.line);
-                        return Err(self.violation(PropertyClass::UnwindingAssertion, what));
+                    if next <= pc && self.config.unwinding_assertions {
+                        let bound = program.loop_bound(func, *target, self.loop_default_bound(program, instr.loc));
+                        if self.frames.last_mut().expect("frame").loops.back_edge(next, bound) {
+                            let what = format!("unwinding assertion: loop at {}:{}", program.functions[func].name, instr.loc.line);
+                            return Err(self.violation(PropertyClass::UnwindingAssertion, what));
+                        }
                     }
                 }
             }
@@ -446,8 +449,10 @@ impl<'a> Machine<'a> {
             self.trace.push(TraceStep::Call { caller, callee: func, loc });
         }
         if function.body.is_some() {
-            let active = self.frames.iter().filter(|f| f.func == func).count();
-            if self.config.unwinding_assertions && unwind::recursion_exceeds(active, self.config.unwind) {
+            // Counting the active frames costs the call depth: only for unwinding assertions.
+            let recursion_checked = self.config.unwinding_assertions && self.config.unwind.is_some();
+            let active = if recursion_checked { self.frames.iter().filter(|f| f.func == func).count() } else { 0 };
+            if recursion_checked && unwind::recursion_exceeds(active, self.config.unwind) {
                 return Err(self.violation(PropertyClass::UnwindingAssertion, format!("unwinding assertion: recursion of {}", function.name)));
             }
             self.frames.last_mut().expect("frame").pc = pc + 1;

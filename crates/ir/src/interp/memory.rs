@@ -465,6 +465,24 @@ impl Memory {
         Ok(self.objects[p.object].contents.read(offset, len))
     }
 
+    /// The `len` bytes at `p` (at most 16) as a little-endian integer,
+    /// and the pointer stored exactly over them, if any (a scalar's load).
+    pub fn read_scalar(&self, p: Pointer, len: u64) -> Result<(u128, Option<Pointer>), AccessError> {
+        debug_assert!(len <= 16, "a scalar has at most 16 bytes");
+        let offset = self.check_access(p, len, false)?;
+        let contents = &self.objects[p.object].contents;
+        Ok((contents.read_u128(offset, len), contents.pointer_at(offset, len)))
+    }
+
+    /// Stores the `len`-byte (at most 16) little-endian `value` at `p`,
+    /// with the provenance of `pointer` when it is that pointer's address
+    /// (a scalar's store).
+    pub fn write_scalar(&mut self, p: Pointer, len: u64, value: u128, pointer: Option<Pointer>) -> Result<(), AccessError> {
+        debug_assert!(len <= 16, "a scalar has at most 16 bytes");
+        let offset = self.check_access(p, len, true)?;
+        Ok(self.objects[p.object].contents.write_u128(offset, len, value, pointer, &mut self.budget)?)
+    }
+
     /// The objects of the stored pointers with a byte in `[p, p + len)`
     /// (an access the caller has checked).
     pub fn stored_pointer_objects(&self, p: Pointer, len: u64) -> Vec<ObjectId> {
@@ -628,6 +646,28 @@ mod tests {
         assert_eq!(m.check_placement(over_it), Ok(()));
         m.expose(over_it).unwrap();
         assert_eq!(m.expose(unplaced), Err(AddressClash));
+    }
+
+    #[test]
+    fn scalar_accesses_agree_with_byte_accesses_across_pages_and_keep_pointer_provenance() {
+        let mut m = memory();
+        let a = m.allocate("a".into(), ObjectKind::Heap, 8192, None).unwrap();
+        let straddling = Pointer { object: a, offset: 4090 };
+        m.write_scalar(straddling, 16, 0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100, None).unwrap();
+        assert_eq!(m.read(straddling, 16).unwrap().to_u128(), 0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100);
+        assert_eq!(m.read_scalar(Pointer { object: a, offset: 4094 }, 4).unwrap(), (0x0706_0504, None));
+        assert_eq!(m.read_scalar(Pointer { object: a, offset: 8000 }, 8).unwrap(), (0, None), "unwritten bytes are zero");
+        let target = Pointer { object: a, offset: 3 };
+        let slot = Pointer { object: a, offset: 16 };
+        m.write_scalar(slot, 8, u128::from(m.address_of(target)), Some(target)).unwrap();
+        assert_eq!(m.read_scalar(slot, 8).unwrap().1, Some(target));
+        assert_eq!(m.read(slot, 8).unwrap().pointers.get(&0), Some(&(target, 8)));
+        assert_eq!(m.read_scalar(slot, 4).unwrap().1, None, "half a pointer is not the pointer");
+        assert_eq!(m.stored_pointer_objects(Pointer { object: a, offset: 20 }, 1), vec![a]);
+        m.write_scalar(Pointer { object: a, offset: 20 }, 1, 0, None).unwrap();
+        assert_eq!(m.read_scalar(slot, 8).unwrap().1, None, "overwriting a byte drops the provenance");
+        assert_eq!(m.write_scalar(Pointer { object: a, offset: 8190 }, 4, 0, None), Err(AccessError::OutOfBounds));
+        assert_eq!(m.read_scalar(Pointer::NULL, 4), Err(AccessError::Null));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::loc::Loc;
 use crate::program::SymbolId;
 use crate::types::{Type, TypeId};
 use crate::Expr;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Widest bound variable whose every value is tried.
 const MAX_ENUMERATED_BITS: u64 = 16;

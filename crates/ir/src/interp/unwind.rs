@@ -5,7 +5,7 @@
 //! (reached other than by a backward jump), or a call of a function that
 //! already has N active frames, is the violation.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Backward-jump counts of one frame.
 #[derive(Clone, Default)]
