@@ -1,9 +1,10 @@
 //! `cargo xtask bench-verify`: verification speed and formula sizes on the
 //! BMC slice of the corpus (core tasks, modes bmc and incremental-bmc,
 //! without the floating-point suites). Prints total, median and 90th
-//! percentile times, total and median formula sizes (AIG and-nodes, CNF
-//! variables and clauses of each task's last bound), and the tasks with the
-//! largest formulas; saves the figures under `target/bench/verify/` and
+//! percentile times, time totals per phase (symex, SAT, replay), total and
+//! median formula sizes (AIG and-nodes, CNF variables and clauses of each
+//! task's last bound), the tasks with the largest formulas and the slowest
+//! tasks with their phases; saves the figures under `target/bench/verify/` and
 //! compares them with the previous ones.
 
 use crate::runner::{Figures, TaskResult};
@@ -12,6 +13,9 @@ use std::fmt::Write;
 
 /// How many of the largest tasks (by CNF clauses) are listed.
 pub const LARGEST: usize = 10;
+/// How many of the slowest tasks (by CPU time) are listed, with their
+/// phases (a timed-out task has none).
+pub const SLOWEST: usize = 10;
 
 /// The figures of one benchmark run, as saved.
 pub fn summarise(results: &[TaskResult], timestamp: &str) -> Value {
@@ -26,7 +30,19 @@ pub fn summarise(results: &[TaskResult], timestamp: &str) -> Value {
         .take(LARGEST)
         .map(|(r, f)| {
             json!({"id": r.task.id, "outcome": r.outcome.kind(), "cpu_seconds": r.cpu_seconds, "aig_ands": f.aig_ands,
-                   "cnf_vars": f.cnf_vars, "cnf_clauses": f.cnf_clauses})
+                   "cnf_vars": f.cnf_vars, "cnf_clauses": f.cnf_clauses, "replay_seconds": f.replay_seconds})
+        })
+        .collect();
+    let mut slowest: Vec<&TaskResult> = results.iter().collect();
+    slowest.sort_by(|a, b| b.cpu_seconds.total_cmp(&a.cpu_seconds).then_with(|| a.task.id.cmp(&b.task.id)));
+    let slowest: Vec<Value> = slowest
+        .iter()
+        .take(SLOWEST)
+        .map(|r| {
+            let phase = |field: fn(&Figures) -> f64| r.figures.as_ref().map(field);
+            json!({"id": r.task.id, "outcome": r.outcome.kind(), "cpu_seconds": r.cpu_seconds,
+                   "symex_seconds": phase(|f| f.symex_seconds), "sat_seconds": phase(|f| f.sat_seconds),
+                   "replay_seconds": phase(|f| f.replay_seconds)})
         })
         .collect();
     let seconds = |field: fn(&Figures) -> f64| -> f64 { results.iter().filter_map(|r| r.figures.as_ref().map(field)).sum() };
@@ -40,6 +56,7 @@ pub fn summarise(results: &[TaskResult], timestamp: &str) -> Value {
         "cpu_seconds_p90": percentile(&cpu, 90),
         "symex_seconds_total": seconds(|f| f.symex_seconds),
         "sat_seconds_total": seconds(|f| f.sat_seconds),
+        "replay_seconds_total": seconds(|f| f.replay_seconds),
         "solved_tasks": solved.len(),
         "aig_ands_total": sizes(|f| f.aig_ands).iter().sum::<f64>(),
         "aig_ands_median": percentile(&sizes(|f| f.aig_ands), 50),
@@ -48,6 +65,7 @@ pub fn summarise(results: &[TaskResult], timestamp: &str) -> Value {
         "cnf_clauses_total": sizes(|f| f.cnf_clauses).iter().sum::<f64>(),
         "cnf_clauses_median": percentile(&sizes(|f| f.cnf_clauses), 50),
         "largest": largest,
+        "slowest": slowest,
     })
 }
 
@@ -62,7 +80,7 @@ fn percentile(values: &[f64], p: usize) -> f64 {
 }
 
 /// The summary lines, each with the previous run's figure and the change.
-const ROWS: [(&str, &str); 15] = [
+const ROWS: [(&str, &str); 16] = [
     ("tasks", "tasks"),
     ("decided (TRUE or FALSE)", "decided"),
     ("wall seconds, total", "wall_seconds_total"),
@@ -71,6 +89,7 @@ const ROWS: [(&str, &str); 15] = [
     ("cpu seconds, 90th percentile", "cpu_seconds_p90"),
     ("symex seconds, total", "symex_seconds_total"),
     ("sat seconds, total", "sat_seconds_total"),
+    ("replay seconds, total", "replay_seconds_total"),
     ("tasks that reached the solver", "solved_tasks"),
     ("aig and-nodes, total", "aig_ands_total"),
     ("aig and-nodes, median", "aig_ands_median"),
@@ -87,20 +106,39 @@ pub fn render(now: &Value, previous: Option<&Value>) -> String {
         let _ = writeln!(out, "{label:<34}{:>14}{:>14}{:>9}", number(now[key].as_f64()), number(was), change(now[key].as_f64(), was));
     }
     let _ = writeln!(out, "\nlargest formulas (last bound):");
-    let _ = writeln!(out, "{:<52}{:>11}{:>8}{:>11}{:>11}{:>13}{:>18}", "task", "outcome", "cpu s", "aig ands", "cnf vars", "cnf clauses", "previous clauses");
+    let _ = writeln!(
+        out,
+        "{:<52}{:>11}{:>8}{:>9}{:>11}{:>11}{:>13}{:>18}",
+        "task", "outcome", "cpu s", "replay s", "aig ands", "cnf vars", "cnf clauses", "previous clauses"
+    );
     for task in now["largest"].as_array().into_iter().flatten() {
         let id = task["id"].as_str().unwrap_or("?");
         let was = previous
             .and_then(|p| p["largest"].as_array()?.iter().find(|t| t["id"] == id)?["cnf_clauses"].as_f64());
         let _ = writeln!(
             out,
-            "{id:<52}{:>11}{:>8.2}{:>11}{:>11}{:>13}{:>18}",
+            "{id:<52}{:>11}{:>8.2}{:>9.2}{:>11}{:>11}{:>13}{:>18}",
             task["outcome"].as_str().unwrap_or("?"),
             task["cpu_seconds"].as_f64().unwrap_or(0.0),
+            task["replay_seconds"].as_f64().unwrap_or(0.0),
             number(task["aig_ands"].as_f64()),
             number(task["cnf_vars"].as_f64()),
             number(task["cnf_clauses"].as_f64()),
             number(was)
+        );
+    }
+    let _ = writeln!(out, "\nslowest tasks (cpu; phases from --json, none after a timeout):");
+    let _ = writeln!(out, "{:<52}{:>11}{:>8}{:>9}{:>9}{:>9}", "task", "outcome", "cpu s", "symex s", "sat s", "replay s");
+    for task in now["slowest"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "{:<52}{:>11}{:>8.2}{:>9}{:>9}{:>9}",
+            task["id"].as_str().unwrap_or("?"),
+            task["outcome"].as_str().unwrap_or("?"),
+            task["cpu_seconds"].as_f64().unwrap_or(0.0),
+            number(task["symex_seconds"].as_f64()),
+            number(task["sat_seconds"].as_f64()),
+            number(task["replay_seconds"].as_f64())
         );
     }
     out
@@ -151,6 +189,8 @@ mod tests {
         assert_eq!(summary["cnf_clauses_total"], 630.0);
         assert_eq!(summary["cpu_seconds_median"], 2.0);
         assert_eq!(summary["largest"][0]["id"], "b");
+        assert_eq!(summary["slowest"][0]["id"], "b");
+        assert_eq!(summary["slowest"][2]["id"], "a");
     }
 
     #[test]
@@ -161,5 +201,7 @@ mod tests {
         assert!(text.lines().any(|l| l.starts_with("cnf clauses, total") && l.ends_with("+50.0%")), "{text}");
         assert!(text.lines().any(|l| l.starts_with("cpu seconds, total") && l.ends_with("-50.0%")), "{text}");
         assert!(text.lines().any(|l| l.starts_with('a') && l.trim_end().ends_with("200")), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("replay seconds, total")), "{text}");
+        assert!(text.contains("slowest tasks"), "{text}");
     }
 }

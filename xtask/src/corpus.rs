@@ -43,6 +43,9 @@ pub struct Task {
     pub error_label: Option<String>,
     pub cflags: Vec<String>,
     pub extra_flags: Vec<String>,
+    /// The reference tool's `--max-k-step N` (in `esbmc_flags`): the last
+    /// bound of its incremental BMC, past which it answered unknown.
+    pub max_k_step: Option<u64>,
 }
 
 /// Reads `manifest.jsonl`; a malformed line is an error naming the line.
@@ -80,7 +83,20 @@ fn parse_task(line: &str) -> Result<Task, String> {
         error_label: v["error_label"].as_str().map(str::to_string),
         cflags: strings("cflags")?,
         extra_flags: strings("extra_flags")?,
+        max_k_step: max_k_step(v["esbmc_flags"].as_str().unwrap_or_default())?,
     })
+}
+
+/// The value of `--max-k-step` in a reference-tool flag line.
+fn max_k_step(esbmc_flags: &str) -> Result<Option<u64>, String> {
+    let mut words = esbmc_flags.split_whitespace();
+    match words.by_ref().find(|w| *w == "--max-k-step") {
+        None => Ok(None),
+        Some(_) => match words.next().and_then(|n| n.parse().ok()) {
+            Some(bound) => Ok(Some(bound)),
+            None => Err("'--max-k-step' in 'esbmc_flags' is not followed by a number".into()),
+        },
+    }
 }
 
 impl Task {
@@ -102,6 +118,7 @@ impl Task {
             error_label: None,
             cflags: vec![],
             extra_flags: vec![],
+            max_k_step: None,
         }
     }
 
@@ -161,7 +178,16 @@ impl Task {
             args.push("--no-unwinding-assertions".into());
         }
         match self.mode.as_str() {
-            "incremental-bmc" => args.push("--incremental-bmc".into()),
+            "incremental-bmc" => {
+                args.push("--incremental-bmc".into());
+                // The reference tool stopped at this bound: past it, its
+                // expected verdict is "unknown" and no tarsier answer
+                // could be scored, so tarsier stops there too. (Its
+                // k-induction's bound is not tarsier's BMC bound.)
+                if let Some(bound) = self.max_k_step {
+                    args.extend(["--max-k-step".into(), bound.to_string()]);
+                }
+            }
             "k-induction" => args.push("--k-induction".into()),
             _ => {}
         }
@@ -239,6 +265,19 @@ mod tests {
         ];
         assert_eq!(args, expected);
         assert!(!task.is_core());
+    }
+
+    #[test]
+    fn the_reference_tools_last_incremental_bound_is_tarsiers() {
+        let incremental = LINE
+            .replace(r#""mode": "k-induction""#, r#""mode": "incremental-bmc""#)
+            .replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--incremental-bmc --max-k-step 5 --64""#);
+        let task = parse_task(&incremental).unwrap();
+        assert_eq!(task.max_k_step, Some(5));
+        assert!(task.verify_args(Path::new("/c")).windows(3).any(|w| w == ["--incremental-bmc", "--max-k-step", "5"]));
+        let k_induction = LINE.replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--k-induction --max-k-step 5""#);
+        assert!(!parse_task(&k_induction).unwrap().verify_args(Path::new("/c")).contains(&"--max-k-step".to_string()));
+        assert!(parse_task(&LINE.replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--max-k-step""#)).is_err());
     }
 
     #[test]

@@ -184,6 +184,7 @@ pub fn to_json(results: &[TaskResult], parse_only: bool, timestamp: &str) -> Val
                 "figures": r.figures.as_ref().map(|f| json!({
                     "aig_ands": f.aig_ands, "cnf_vars": f.cnf_vars, "cnf_clauses": f.cnf_clauses,
                     "symex_seconds": millis(f.symex_seconds), "sat_seconds": millis(f.sat_seconds),
+                    "replay_seconds": millis(f.replay_seconds),
                 })),
             })
         })

@@ -61,6 +61,9 @@ pub struct Figures {
     pub cnf_clauses: u64,
     pub symex_seconds: f64,
     pub sat_seconds: f64,
+    /// Counterexample replays in the interpreter (0 from binaries that do
+    /// not report it).
+    pub replay_seconds: f64,
 }
 
 impl Figures {
@@ -73,6 +76,7 @@ impl Figures {
             cnf_clauses: count("cnf_clauses")?,
             symex_seconds: seconds("symex_seconds")?,
             sat_seconds: seconds("sat_seconds")?,
+            replay_seconds: seconds("replay_seconds").unwrap_or(0.0),
         })
     }
 }
@@ -220,11 +224,13 @@ mod tests {
     #[test]
     fn json_output_gives_verdict_reason_and_figures() {
         let doc = r#"{"verdict": "VERIFICATION UNKNOWN", "reason": "unsupported: x",
-            "stats": {"aig_ands": 7, "cnf_vars": 9, "cnf_clauses": 21, "symex_seconds": 0.5, "sat_seconds": 0.25}}"#;
+            "stats": {"aig_ands": 7, "cnf_vars": 9, "cnf_clauses": 21, "symex_seconds": 0.5, "sat_seconds": 0.25,
+                      "replay_seconds": 0.125}}"#;
         let out = output(Ending::Exited(5), doc, "");
         assert_eq!(classify(&out, false), Outcome::Unknown("unsupported: x".into()));
         let stats = &json_document(&out).unwrap()["stats"];
-        let figures = Figures { aig_ands: 7, cnf_vars: 9, cnf_clauses: 21, symex_seconds: 0.5, sat_seconds: 0.25 };
+        let figures =
+            Figures { aig_ands: 7, cnf_vars: 9, cnf_clauses: 21, symex_seconds: 0.5, sat_seconds: 0.25, replay_seconds: 0.125 };
         assert_eq!(Figures::from_json(stats), Some(figures));
         let failed = output(Ending::Exited(10), r#"{"verdict": "VERIFICATION FAILED", "stats": {}}"#, "");
         assert_eq!(classify(&failed, false), Outcome::Failed);

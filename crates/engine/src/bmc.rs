@@ -99,7 +99,7 @@ impl BoundResult {
 /// steps or time, the answer rests on the last bound checked.
 pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
     let mut last: Option<(u64, Outcome)> = None;
-    let mut symex_time = std::time::Duration::ZERO;
+    let (mut symex_time, mut replay_time) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     let mut session = match Session::new(config) {
         Ok(session) => session,
         Err(outcome) => return outcome,
@@ -109,6 +109,7 @@ pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<I
         let mut outcome = match check_bound(program, config, Some(k), None, true, deadline, &mut session) {
             BoundResult::TooSmall((outcome, _)) => {
                 symex_time += outcome.stats.symex_time;
+                replay_time += outcome.stats.replay_time;
                 last = Some((k, outcome));
                 if k >= config.max_bound {
                     break;
@@ -120,10 +121,12 @@ pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<I
             result => result.outcome(),
         };
         outcome.stats.symex_time += symex_time;
+        outcome.stats.replay_time += replay_time;
         return outcome;
     }
     let (bound, mut outcome) = last.expect("a bound was checked");
     outcome.stats.symex_time = symex_time;
+    outcome.stats.replay_time = replay_time;
     outcome.verdict = Verdict::Unknown(format!("no violation up to bound {bound}, but loops can run longer"));
     outcome
 }
@@ -536,7 +539,10 @@ impl Run<'_> {
         let vars = &self.execution.equation.quantified_vars;
         let store = &mut *self.store;
         let oracle = self.quantifiers.as_ref().map(|quantifiers| QuantifierOracle { store, model, quantifiers, vars });
-        replay::confirm(self.program, cex, self.config, self.model_loop_bound, oracle, budget)
+        let started = Instant::now();
+        let judged = replay::confirm(self.program, cex, self.config, self.model_loop_bound, oracle, budget);
+        self.stats.replay_time += started.elapsed();
+        judged
     }
 
     /// Whether `cex`'s assertion is violated for every value of its layout

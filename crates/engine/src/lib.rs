@@ -100,6 +100,9 @@ pub struct Stats {
     pub bound: Option<u64>,
     /// Time spent in symbolic execution, over all bounds.
     pub symex_time: std::time::Duration,
+    /// Time spent replaying counterexamples in the interpreter, over all
+    /// bounds.
+    pub replay_time: std::time::Duration,
     /// Formula size and SAT effort of the solver, which the bounds of
     /// incremental BMC share (their totals).
     pub solver: bitblast::Stats,

@@ -41,6 +41,7 @@ pub const FLAGS: &[FlagSpec] = &[
     with_value("--unwind", "N"),
     switch("--no-unwinding-assertions"),
     switch("--incremental-bmc"),
+    with_value("--max-k-step", "N"),
     switch("--k-induction"),
     switch("--termination"),
     switch("--no-assertions"),
@@ -201,6 +202,10 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--unwind" => verify.unwind = Some(number(name, &value_of(value))?),
         "--no-unwinding-assertions" => verify.unwinding_assertions = false,
         "--incremental-bmc" => set_engine(&mut verify.engine, Engine::IncrementalBmc)?,
+        "--max-k-step" => match number(name, &value_of(value))? {
+            0 => return Err(UsageError("flag --max-k-step needs a bound of at least 1".into())),
+            bound => verify.max_k_step = Some(bound),
+        },
         "--k-induction" => set_engine(&mut verify.engine, Engine::KInduction)?,
         "--termination" => checks.termination = true,
         "--no-assertions" => checks.assertions = false,
@@ -328,6 +333,7 @@ mod tests {
         assert_eq!(c.front.entry.as_deref(), Some("f"));
         assert_eq!(c.verify.timeout, Some(Duration::from_secs(3)));
         assert_eq!(c.verify.error_label.as_deref(), Some("ERR"));
+        assert_eq!(run(&["a.c", "--incremental-bmc", "--max-k-step", "5"]).unwrap().verify.max_k_step, Some(5));
     }
 
     #[test]
@@ -355,6 +361,7 @@ mod tests {
         assert!(run(&["--32"]).unwrap_err().0.contains("no input file"));
         assert!(run(&["a.c", "--parse-only", "--show-ir"]).is_err());
         assert!(run(&["a.c", "--k-induction", "--incremental-bmc"]).is_err());
+        assert!(run(&["a.c", "--max-k-step", "0"]).unwrap_err().0.contains("at least 1"));
     }
 
     #[test]

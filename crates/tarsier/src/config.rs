@@ -80,6 +80,9 @@ pub struct VerifyOptions {
     /// When false, the unwinding bound is an assumption (a TRUE verdict is
     /// then only "no violation within the bound").
     pub unwinding_assertions: bool,
+    /// The largest bound incremental BMC tries (`--max-k-step`); `None`
+    /// leaves the engine's default.
+    pub max_k_step: Option<u64>,
     /// The property is "this label is unreachable".
     pub error_label: Option<String>,
     /// When false, `malloc` may return NULL.
@@ -111,6 +114,7 @@ impl Default for VerifyOptions {
             checks: Checks::default(),
             unwind: None,
             unwinding_assertions: true,
+            max_k_step: None,
             error_label: None,
             force_malloc_success: false,
             memory_cleanup: false,

@@ -75,6 +75,10 @@ VERIFICATION OPTIONS:
         bound'.
     --incremental-bmc
         Bounded model checking with the bound raised step by step.
+    --max-k-step N
+        The largest bound --incremental-bmc (and --k-induction, which runs
+        it for now) tries (default 4096); past it the answer is UNKNOWN
+        'no violation up to bound N'.
     --k-induction
         Prove the properties by k-induction.
     --termination

@@ -190,6 +190,7 @@ fn stats_json(stats: &Stats) -> Value {
         "solver_calls": stats.solver_calls,
         "symex_seconds": stats.symex_time.as_secs_f64(),
         "sat_seconds": stats.solver.solve_time.as_secs_f64(),
+        "replay_seconds": stats.replay_time.as_secs_f64(),
         "aig_inputs": stats.solver.aig_inputs,
         "aig_ands": stats.solver.aig_ands,
         "cnf_vars": stats.solver.cnf_vars,
