@@ -18,3 +18,4 @@ pub mod oracle;
 pub mod process;
 pub mod report;
 pub mod runner;
+pub mod smt_crosscheck;

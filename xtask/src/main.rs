@@ -6,6 +6,8 @@
 //! - `bench-verify`: verification times and formula sizes on the BMC slice.
 //! - `fp-oracle`: floating-point results checked against the host machine.
 //! - `c-oracle`: integer and memory semantics checked against gcc.
+//! - `smt-crosscheck`: every query of each task answered by CaDiCaL and by
+//!   an external SMT solver, compared.
 //! - `lint`: clippy with warnings denied, and the files' header comments.
 
 mod fp_oracle;
@@ -16,7 +18,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_verify, c_oracle, clock, lint, report};
+use xtask::{bench, bench_verify, c_oracle, clock, lint, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -59,6 +61,16 @@ tasks:
       --tarsier PATH    run this tarsier instead of building the release one
       --flag FLAG       add FLAG to tarsier's command line (repeatable), e.g.
                         --flag --k-induction, --flag --ub-shift-check
+  smt-crosscheck    runs tarsier --crosscheck SOLVER on the BMC slice: every
+                    query answered by CaDiCaL and by the external solver;
+                    prints disagreements (SMT-LIB2 files kept under
+                    target/smt-crosscheck/) and the solvers' times
+      --solver NAME     z3 (default), cvc5, bitwuzla or smtlib:CMD
+      --filter SUITE    only tasks of SUITE (or whose id starts with it)
+      --sample N        N tasks spread evenly over the slice
+      --timeout S       tarsier's --timeout per task (default 40)
+      --jobs N          parallel runs (default: number of CPUs)
+      --binary PATH     run this tarsier instead of building the release one
   lint              cargo clippy --workspace --all-targets -D warnings, and a
                     header comment on every .rs file (`//!`) and C model
 ";
@@ -71,6 +83,7 @@ fn main() -> ExitCode {
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
+        Some("smt-crosscheck") => smt_crosscheck_command(&args[1..]),
         Some("lint") if args.len() > 1 => Err(format!("lint takes no options\n{USAGE}")),
         Some("lint") => lint::run(&corpus::workspace_root()),
         Some("-h" | "--help") => {
@@ -326,5 +339,41 @@ fn c_oracle_command(opts: &c_oracle::Options) -> Result<(), String> {
         Ok(())
     } else {
         Err("tarsier gave wrong answers (listed above)".into())
+    }
+}
+
+fn smt_crosscheck_command(args: &[String]) -> Result<(), String> {
+    let mut solver = "z3".to_string();
+    let mut corpus_args = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--solver" => solver = rest.next().cloned().ok_or("--solver needs a value")?,
+            "--filter" | "--sample" | "--timeout" | "--jobs" | "--binary" => {
+                corpus_args.push(arg.clone());
+                corpus_args.push(rest.next().cloned().ok_or(format!("{arg} needs a value"))?);
+            }
+            other => return Err(format!("unknown smt-crosscheck option '{other}'\n{USAGE}")),
+        }
+    }
+    let opts = parse_corpus_args(&corpus_args, 40)?;
+    let dir = corpus::locate().ok_or("corpus not found: expected ../shared/corpus beside the workspace, or set TARSIER_CORPUS")?;
+    let tasks: Vec<Task> = selected_tasks(corpus::load_manifest(&dir)?, &opts).into_iter().filter(Task::in_bmc_slice).collect();
+    if tasks.is_empty() {
+        return Err("no task matches the filters".into());
+    }
+    let binary = tarsier_binary(opts.binary.clone())?;
+    let timestamp = clock::utc_timestamp();
+    let out_dir = corpus::workspace_root().join("target/smt-crosscheck");
+    let queries_dir = out_dir.join(&timestamp);
+    eprintln!("cross-checking {} tasks with {solver}, {} jobs", tasks.len(), opts.jobs);
+    let check_opts = smt_crosscheck::Options { solver: solver.clone(), timeout: opts.timeout, jobs: opts.jobs };
+    let checks = smt_crosscheck::run(&dir, &tasks, &binary, &check_opts, &queries_dir);
+    print!("{}", smt_crosscheck::render(&checks, &solver));
+    let saved = save_json(&out_dir, &timestamp, &smt_crosscheck::summarise(&checks))?;
+    println!("figures saved to {}", saved.display());
+    match checks.iter().any(|c| !c.disagreements.is_empty()) {
+        true => Err(format!("the solvers disagree (queries under {})", queries_dir.display())),
+        false => Ok(()),
     }
 }

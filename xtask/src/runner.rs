@@ -119,7 +119,7 @@ fn verdict(out: &Output) -> Outcome {
 }
 
 /// The `--json` document of a run, when stdout holds one.
-fn json_document(out: &Output) -> Option<Value> {
+pub fn json_document(out: &Output) -> Option<Value> {
     out.stdout.trim_start().starts_with('{').then(|| serde_json::from_str(&out.stdout).ok()).flatten()
 }
 

@@ -290,7 +290,7 @@ fn sort_text(store: &TermStore, sort: Sort) -> String {
 }
 
 /// The text of `op` applied to the argument texts `a` of sorts `arg_sorts`.
-fn application(store: &TermStore, op: Op, a: &[String], arg_sorts: &[Sort]) -> String {
+pub(crate) fn application(store: &TermStore, op: Op, a: &[String], arg_sorts: &[Sort]) -> String {
     use Op::*;
     let width = arg_sorts[0].bv_width().unwrap_or(0);
     let msb = |x: &str| format!("((_ extract {0} {0}) {x})", width.saturating_sub(1));

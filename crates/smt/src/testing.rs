@@ -78,10 +78,25 @@ pub(crate) struct Generator {
     /// Previously generated expressions, reused to create sharing (x - x,
     /// x & ~x, ite(c, a, a), …) that the rewriter's rules look for.
     pub(crate) pool: Vec<(Sort, Rc<Expr>)>,
+    /// The widths of the bit-vector variables (ascending), which random
+    /// bit-vector sorts are drawn from.
+    widths: Vec<u32>,
 }
 
 impl Generator {
     pub(crate) fn new(seed: u64) -> Generator {
+        Generator::with_widths(seed, &(1..=MAX_WIDTH).collect::<Vec<_>>())
+    }
+
+    /// A generator whose bit-vectors also have the widths of C's integers
+    /// and their neighbours, up to 128 bits.
+    pub(crate) fn wide(seed: u64) -> Generator {
+        let mut widths: Vec<u32> = (1..=MAX_WIDTH).collect();
+        widths.extend([16, 31, 32, 33, 63, 64, 65, 127, 128]);
+        Generator::with_widths(seed, &widths)
+    }
+
+    fn with_widths(seed: u64, widths: &[u32]) -> Generator {
         let mut store = TermStore::new();
         let array_sort = store.array_sort(
             Sort::BitVec(ARRAY_INDEX_WIDTH),
@@ -91,7 +106,7 @@ impl Generator {
         for i in 0..3 {
             vars.push(store.var(&format!("p{i}"), Sort::Bool));
         }
-        for w in 1..=MAX_WIDTH {
+        for &w in widths {
             for i in 0..2 {
                 vars.push(store.var(&format!("x{w}_{i}"), Sort::BitVec(w)));
             }
@@ -106,6 +121,7 @@ impl Generator {
             array_sort,
             vars,
             pool: Vec::new(),
+            widths: widths.to_vec(),
         }
     }
 
@@ -164,7 +180,7 @@ impl Generator {
     }
 
     pub(crate) fn any_width(&mut self) -> u32 {
-        1 + self.rng.below(MAX_WIDTH as u64) as u32
+        self.widths[self.rng.below(self.widths.len() as u64) as usize]
     }
 
     /// A random expression of `sort` at most `depth` operators deep.
@@ -224,7 +240,7 @@ impl Generator {
         Rc::new(Expr::App(*op, args))
     }
 
-    fn sort_of(&self, e: &Expr) -> Sort {
+    pub(crate) fn sort_of(&self, e: &Expr) -> Sort {
         match e {
             Expr::Var(t) => self.store.sort(*t),
             Expr::Const(v) => v.sort(),
@@ -297,7 +313,8 @@ impl Generator {
     fn bv_op(&mut self, w: u32) -> (Op, Vec<Sort>) {
         use Op::*;
         let s = Sort::BitVec(w);
-        let wider = w + self.rng.below((MAX_WIDTH + 1 - w) as u64) as u32;
+        let widest = self.widths.last().copied().unwrap_or(w).max(w);
+        let wider = w + self.rng.below((widest + 1 - w) as u64) as u32;
         match self.rng.below(14) {
             0 => ([BvNot, BvNeg][self.rng.below(2) as usize], vec![s]),
             1..=4 => {
