@@ -41,6 +41,57 @@ const POSITION_DEPTH_LIMIT: u32 = 32;
 
 const APPROXIMATION: &str = "a pointer's bytes read as an integer";
 
+/// Most offsets [`offset_values`] lists.
+const OFFSET_VALUES_LIMIT: usize = 64;
+
+/// The values a wide offset term built from constants by `ite`, sums,
+/// products with constants and extensions can take (at most
+/// [`OFFSET_VALUES_LIMIT`], all nonnegative and small), or `None`.
+fn offset_values(store: &TermStore, term: TermId) -> Option<Vec<i128>> {
+    offset_values_at_depth(store, term, 0)
+}
+
+fn offset_values_at_depth(store: &TermStore, term: TermId, depth: u32) -> Option<Vec<i128>> {
+    if let Some(value) = store.as_bv_const(term) {
+        return value.to_u64().filter(|&v| v <= u64::from(u32::MAX)).map(|v| vec![i128::from(v)]);
+    }
+    if depth > POSITION_DEPTH_LIMIT {
+        return None;
+    }
+    let args = store.args(term);
+    let of = |t: TermId| offset_values_at_depth(store, t, depth + 1);
+    let mut values = match store.op(term)? {
+        Op::Ite => [of(args[1])?, of(args[2])?].concat(),
+        Op::BvAdd => {
+            let mut sums = vec![0];
+            for &a in args {
+                let terms = of(a)?;
+                sums = sums.iter().flat_map(|s| terms.iter().map(move |t| s + t)).collect();
+                if sums.len() > OFFSET_VALUES_LIMIT {
+                    return None;
+                }
+            }
+            sums
+        }
+        Op::BvMul if args.len() == 2 => {
+            let (left, right) = (of(args[0])?, of(args[1])?);
+            left.iter().flat_map(|l| right.iter().map(move |r| l * r)).collect()
+        }
+        Op::ZeroExtend(_) => of(args[0])?,
+        // Unchanged by a sign extension or a slice from bit 0 while their
+        // sign bit there is clear.
+        Op::SignExtend(_) => {
+            let width = store.sort(args[0]).bv_width()?;
+            of(args[0]).filter(|values| values.iter().all(|&v| v < 1i128 << (width - 1).min(64)))?
+        }
+        Op::Extract { hi, lo: 0 } => of(args[0]).filter(|values| values.iter().all(|&v| v < 1i128 << hi.min(64)))?,
+        _ => return None,
+    };
+    values.sort_unstable();
+    values.dedup();
+    (values.len() <= OFFSET_VALUES_LIMIT && values.iter().all(|&v| v <= i128::from(u32::MAX))).then_some(values)
+}
+
 /// A set of bit offsets `residue + k * modulus` (every integer `k`), or
 /// exactly `residue` when `modulus` is 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -409,9 +460,17 @@ impl Symex<'_> {
         if overlapping.is_empty() {
             return Ok(whole);
         }
-        let windows = match self.objects.get(object).byte_array || read.modulus != 0 {
-            true => None,
-            false => window_starts(&overlapping, read.residue, n, pw),
+        let windows = match (self.objects.get(object).byte_array, read.modulus) {
+            (true, _) => None,
+            (false, 0) => window_starts(&overlapping, read.residue, n, pw),
+            // An index merged over a few iterations: the windows of each offset it may have.
+            (false, _) => offset_values(self.store, bit_offset).and_then(|starts| {
+                let per_start: Option<Vec<Vec<i128>>> = starts.into_iter().map(|s| window_starts(&overlapping, s, n, pw)).collect();
+                let mut all: Vec<i128> = per_start?.concat();
+                all.sort_unstable();
+                all.dedup();
+                Some(all)
+            }),
         };
         let Some(windows) = windows else {
             let meets = self.may_meet_marks(&overlapping, bit_offset, bits);
@@ -524,6 +583,9 @@ impl Symex<'_> {
     fn holds_pointer_constant(&self, value: &smt::BvValue) -> bool {
         let pw = self.layout.pointer_bits;
         let bytes = &self.pointer_bytes;
+        if bytes.pointer_constants.is_empty() {
+            return false;
+        }
         (0..=value.width().saturating_sub(pw))
             .step_by(8)
             .filter_map(|at| value.extract(at + pw - 1, at).to_u128())
@@ -755,5 +817,28 @@ mod tests {
         let offset = store.bv_add(scaled, field);
         assert_eq!(positions_of(&store, offset), Positions::normalized(64, 128));
         assert_eq!(positions_of(&store, i), Positions::ANYWHERE);
+    }
+
+    #[test]
+    fn merged_indexes_give_their_few_offsets() {
+        let mut store = TermStore::new();
+        let c = store.var("c", smt::Sort::Bool);
+        let d = store.var("d", smt::Sort::Bool);
+        let (one, two, three) = (store.bv_u64(32, 1), store.bv_u64(32, 2), store.bv_u64(32, 3));
+        let inner = store.ite(d, two, three);
+        let index = store.ite(c, one, inner);
+        let wide = store.sign_extend(40, index);
+        let eight = store.bv_u64(72, 8);
+        let bits = store.bv_mul(wide, eight);
+        let base = store.bv_u64(72, 64);
+        let offset = store.bv_add(bits, base);
+        assert_eq!(offset_values(&store, offset), Some(vec![72, 80, 88]));
+        // -1 as a 32-bit index is negative once sign-extended.
+        let minus_one = store.bv_u64(32, u64::from(u32::MAX));
+        let negative = store.ite(c, one, minus_one);
+        let negative = store.sign_extend(40, negative);
+        assert_eq!(offset_values(&store, negative), None);
+        let free = store.var("i", smt::Sort::BitVec(72));
+        assert_eq!(offset_values(&store, free), None);
     }
 }

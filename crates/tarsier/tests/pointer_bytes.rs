@@ -337,3 +337,21 @@ int main(void) {
                  && memchr(&p, 0, sizeof p) != 0 && printed >= 1 && printed <= 6 && stored == printed && buf[0] == (char)u)";
     check_twins("library_reads", source, holds, "assert(stored == 0 || memcmp(&a, &c, sizeof a) == 0)");
 }
+
+#[test]
+fn a_pointer_byte_read_at_a_merged_index_is_exact() {
+    // After the loop `i` is one of a few constants: each window is converted.
+    let source = "#include <assert.h>
+int x[4];
+int main(void) {
+  int *p = &x[1];
+  unsigned char *b = (unsigned char *)&p;
+  unsigned i = 0;
+  while (i < 7 && b[i] != 0)
+    i++;
+  unsigned char last = b[i];
+  ASSERTION;
+  return 0;
+}\n";
+    check_twins("merged_index", source, "assert(last == 0 && i >= 1 && i <= 6)", "assert(last != 0)");
+}
