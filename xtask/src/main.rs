@@ -54,7 +54,8 @@ tasks:
                     UB-free programs, inputs pinned or partly symbolic
       --cases N         cases per class (default 20)
       --classes LIST    expr,bitfield,bitfield-layout,union,builtin,overflow,
-                        switch,layout,logic,literal,call (default all)
+                        switch,layout,logic,literal,call,pointer,bytes,
+                        heap,string (default all)
       --seed S          generator seed (default 1)
       --timeout S       per-task limit in seconds (default 20)
       --jobs N          parallel runs (default: number of CPUs)

@@ -9,7 +9,8 @@
 //! `__builtin_*` bit operations, overflow builtins, `switch` with
 //! fall-through, struct layout and pointer arithmetic, short-circuit
 //! evaluation, compound literals and enums, calls passing and returning
-//! structs.
+//! structs; and memory: pointers, object representations, the heap and
+//! `<string.h>`/`printf` on small buffers (`memory`, `strings`).
 //!
 //! gcc compiles every case into one batch program and runs it natively.
 //! Each case then becomes verification tasks:
@@ -26,7 +27,9 @@
 //! Any other definite answer is a soundness bug. Only LP64 is generated.
 
 mod expr;
+mod memory;
 mod shapes;
+mod strings;
 pub mod types;
 
 use crate::oracle::{fresh_dir, report_wrong, run_tarsier, score, unknown_reasons, Rng, Score, Task};
@@ -42,8 +45,8 @@ use types::{canonical, typed_constant, IntTy};
 /// The statements of a case: `text` sets `r`, `alt` (when the class has a
 /// second way) sets `alt`. Both run in the body of one function whose
 /// parameters are `in0`, `in1`, ... `top` holds declarations before that
-/// function; `@` in `top` and `text` stands for the function's name, so
-/// that the batch program's cases do not clash.
+/// function; `@` in all three stands for the function's name, so that
+/// the batch program's cases do not clash.
 #[derive(Default, Debug)]
 pub struct Body {
     pub top: String,
@@ -65,10 +68,14 @@ pub enum Class {
     Logic,
     Literal,
     Call,
+    Pointer,
+    Bytes,
+    Heap,
+    String,
 }
 
 impl Class {
-    pub const ALL: [Class; 11] = [
+    pub const ALL: [Class; 15] = [
         Class::Expr,
         Class::BitField,
         Class::BitFieldLayout,
@@ -80,6 +87,10 @@ impl Class {
         Class::Logic,
         Class::Literal,
         Class::Call,
+        Class::Pointer,
+        Class::Bytes,
+        Class::Heap,
+        Class::String,
     ];
 
     pub fn name(self) -> &'static str {
@@ -95,6 +106,10 @@ impl Class {
             Class::Logic => "logic",
             Class::Literal => "literal",
             Class::Call => "call",
+            Class::Pointer => "pointer",
+            Class::Bytes => "bytes",
+            Class::Heap => "heap",
+            Class::String => "string",
         }
     }
 }
@@ -215,6 +230,10 @@ pub fn generate_case(rng: &mut Rng, class: Class) -> Case {
         Class::Logic => shapes::short_circuit(rng, &inputs, &mut body),
         Class::Literal => shapes::compound_literals(rng, &inputs, &mut body),
         Class::Call => shapes::calls(rng, &inputs, &mut body),
+        Class::Pointer => memory::pointers(rng, &inputs, &mut body),
+        Class::Bytes => memory::bytes(rng, &inputs, &mut body),
+        Class::Heap => memory::heap(rng, &inputs, &mut body),
+        Class::String => strings::strings(rng, &inputs, &mut body),
     };
     let mut windows = Vec::new();
     if two_ways {
@@ -236,6 +255,16 @@ pub fn generate_cases(rng: &mut Rng, classes: &[Class], count: usize) -> Vec<Cas
 
 const HEADERS: &str = "#include <limits.h>\n#include <stddef.h>\n#include <string.h>\n";
 
+/// The headers a task of `class` includes besides [`HEADERS`] (the batch
+/// program includes them all).
+fn class_headers(class: Class) -> &'static str {
+    match class {
+        Class::Pointer | Class::Bytes | Class::Heap => "#include <stdint.h>\n#include <stdlib.h>\n",
+        Class::String => "#include <stdio.h>\n",
+        _ => "",
+    }
+}
+
 /// The case as a function `name(in0, ..., out)` storing the result in
 /// `out[0]` and its second computation (or 0) in `out[1]`.
 pub fn function_text(case: &Case, name: &str) -> String {
@@ -246,7 +275,7 @@ pub fn function_text(case: &Case, name: &str) -> String {
         case.body.top.replace('@', name),
         params.join(", "),
         case.body.text.replace('@', name),
-        case.body.alt
+        case.body.alt.replace('@', name)
     )
 }
 
@@ -256,7 +285,7 @@ pub fn function_text(case: &Case, name: &str) -> String {
 /// the two ways differ.
 pub fn native_program(cases: &[Case]) -> String {
     let mut text = String::from(HEADERS);
-    text.push_str("#include <stdio.h>\n");
+    text.push_str("#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n");
     for (index, case) in cases.iter().enumerate() {
         text.push_str(&function_text(case, &format!("case_{index}")));
     }
@@ -370,7 +399,7 @@ pub fn task_program(case: &Case, native: u64, flavour: Flavour) -> String {
         Flavour::Symbolic => ("out[0] == out[1]".into(), "the two computations agree over windows of inputs".into()),
         Flavour::SymbolicFlip => ("out[0] != out[1]".into(), "the two computations differ somewhere in windows of inputs".into()),
     };
-    let mut text = format!("/* c-oracle: {} case; checks that {checks}; expected {verdict}. */\n{HEADERS}", case.class.name());
+    let mut text = format!("/* c-oracle: {} case; checks that {checks}; expected {verdict}. */\n{HEADERS}{}", case.class.name(), class_headers(case.class));
     text.push_str("extern void __VERIFIER_assume(int);\nextern void __VERIFIER_assert(int);\n");
     let mut declared: Vec<IntTy> = case.inputs.iter().map(|i| i.ty).collect();
     declared.sort();
@@ -411,15 +440,16 @@ pub struct Options {
     pub flags: Vec<String>,
 }
 
-/// Compiles and runs the batch program once for all cases.
-pub fn native_results(cases: &[Case], out_dir: &Path) -> Result<Vec<Native>, String> {
+/// Compiles (with `flags` added) and runs the batch program once for all
+/// cases.
+pub fn native_results(cases: &[Case], out_dir: &Path, flags: &[&str]) -> Result<Vec<Native>, String> {
     std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     let source = out_dir.join("native.c");
     let exe = out_dir.join("native");
     std::fs::write(&source, native_program(cases)).map_err(|e| format!("{}: {e}", source.display()))?;
     let compiler = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
     let mut compile = Command::new(&compiler);
-    compile.args(["-O0", "-w", "-o"]).arg(&exe).arg(&source);
+    compile.args(["-O0", "-w"]).args(flags).arg("-o").arg(&exe).arg(&source);
     let out = run_with_timeout(&mut compile, Duration::from_secs(600)).map_err(|e| format!("cannot run {compiler}: {e}"))?;
     if out.ending != Ending::Exited(0) {
         return Err(format!("{compiler} failed on {}: {:?}\n{}", source.display(), out.ending, out.stderr));
@@ -464,7 +494,7 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<[usize; 5], 
     if cases.is_empty() {
         return Err("no case selected (--cases 0?)".into());
     }
-    let native = native_results(&cases, out_dir)?;
+    let native = native_results(&cases, out_dir, &[])?;
     let tasks = write_tasks(&cases, &native, &out_dir.join("cases"))?;
     eprintln!("c-oracle: {} cases, {} tasks, {} jobs, seed {}", cases.len(), tasks.len(), opts.jobs, opts.seed);
     let total = tasks.len();
@@ -569,9 +599,35 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("c-oracle-test-{}", std::process::id()));
         let cases = generate_cases(&mut Rng::new(1), &Class::ALL, 40);
-        let results = native_results(&cases, &dir);
+        let results = native_results(&cases, &dir, &[]);
         let _ = std::fs::remove_dir_all(&dir);
         for (case, native) in cases.iter().zip(results.expect("the batch program runs")) {
+            if !case.windows.is_empty() {
+                assert!(native.result == native.alt && native.mismatch.is_none(), "{native:?}\n{}", function_text(case, "f"));
+            }
+        }
+    }
+
+    /// The memory classes are free of undefined behaviour as far as gcc's
+    /// address and undefined-behaviour sanitizers see (every access in
+    /// bounds and alive, no signed overflow), at every window offset.
+    #[test]
+    fn memory_cases_pass_the_sanitizers() {
+        let flags = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
+        let probe = std::env::temp_dir().join(format!("c-oracle-probe-{}", std::process::id()));
+        let probe_source = probe.with_extension("c");
+        let _ = std::fs::write(&probe_source, "int main(void) { return 0; }\n");
+        let usable = Command::new("gcc").args(flags).arg("-o").arg(&probe).arg(&probe_source).output().is_ok_and(|out| out.status.success());
+        let _ = (std::fs::remove_file(&probe), std::fs::remove_file(&probe_source));
+        if !usable {
+            eprintln!("skipped: gcc cannot build with -fsanitize=address,undefined here");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("c-oracle-sanitized-{}", std::process::id()));
+        let cases = generate_cases(&mut Rng::new(3), &[Class::Pointer, Class::Bytes, Class::Heap, Class::String], 12);
+        let results = native_results(&cases, &dir, &flags);
+        let _ = std::fs::remove_dir_all(&dir);
+        for (case, native) in cases.iter().zip(results.expect("the sanitized batch program runs to the end")) {
             if !case.windows.is_empty() {
                 assert!(native.result == native.alt && native.mismatch.is_none(), "{native:?}\n{}", function_text(case, "f"));
             }

@@ -14,7 +14,7 @@ use crate::oracle::Rng;
 use std::fmt::Write as _;
 
 /// Declares the canonical forms `a0`, `a1`, ... for the second way.
-fn alt_inputs(inputs: &[Input], body: &mut Body) {
+pub(super) fn alt_inputs(inputs: &[Input], body: &mut Body) {
     for index in 0..inputs.len() {
         let _ = writeln!(body.alt, "  unsigned long long a{index} = (unsigned long long)in{index};");
     }
@@ -22,7 +22,7 @@ fn alt_inputs(inputs: &[Input], body: &mut Body) {
 
 /// An input, or now and then a constant of a random type: C text, its
 /// canonical form's alt text, and its type.
-fn source(rng: &mut Rng, inputs: &[Input]) -> (String, String, IntTy) {
+pub(super) fn source(rng: &mut Rng, inputs: &[Input]) -> (String, String, IntTy) {
     if rng.chance(4) {
         let ty = rng.pick(&IntTy::ALL);
         let value = edge_value(rng, ty);
@@ -34,7 +34,7 @@ fn source(rng: &mut Rng, inputs: &[Input]) -> (String, String, IntTy) {
 
 /// Folds a value into the result: `r = r * 1000003 + v` (unsigned, so
 /// it wraps without undefined behaviour).
-fn fold(text: &mut String, target: &str, value: &str) {
+pub(super) fn fold(text: &mut String, target: &str, value: &str) {
     let _ = writeln!(text, "  {target} = {target} * 1000003u + (unsigned long long)({value});");
 }
 
