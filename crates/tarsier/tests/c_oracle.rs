@@ -1,7 +1,7 @@
 //! A fixed sample of `cargo xtask c-oracle`: generated C programs without
-//! undefined behaviour over every feature class (expressions, bit-fields,
-//! unions, builtins, switch, layout, ...), their results computed by gcc,
-//! verified by tarsier with inputs pinned and partly symbolic. A wrong
+//! undefined behaviour over every integer feature class (expressions,
+//! bit-fields, unions, builtins, switch, layout, ...), their results
+//! computed by gcc, verified by tarsier with inputs pinned and partly symbolic. A wrong
 //! verdict is a soundness bug; the oracle saves the program it got wrong
 //! under the scratch folder's `wrong/`.
 
@@ -21,7 +21,8 @@ fn a_fixed_sample_of_generated_programs_gets_gccs_verdicts() {
         eprintln!("skipped: gcc not found");
         return;
     }
-    let opts = Options { cases: 2, classes: Class::ALL.to_vec(), seed: 20261122, jobs: 2, timeout: Duration::from_secs(30), tarsier: None, flags: Vec::new() };
+    let classes = Class::ALL.into_iter().filter(|class| !Class::MEMORY.contains(class)).collect();
+    let opts = Options { cases: 2, classes, seed: 20261122, jobs: 2, timeout: Duration::from_secs(30), tarsier: None, flags: Vec::new() };
     let dir = scratch_dir("c-oracle");
     let counts = c_oracle::run(&opts, Path::new(env!("CARGO_BIN_EXE_tarsier")), &dir).expect("gcc builds and runs the sample");
     let total: usize = counts.iter().sum();

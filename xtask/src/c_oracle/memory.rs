@@ -31,21 +31,28 @@ fn size_of(ty: IntTy) -> u64 {
     u64::from(ty.width().max(8) / 8)
 }
 
-/// An index below `bound`: a constant, or one computed from an input, so
-/// that a symbolic task makes it symbolic. The same C text serves both
-/// ways.
+/// An index below `bound`: a constant, or one computed from the low bits
+/// of an input (all of them in a symbolic task's 16-value window; few
+/// bits keep the division cheap to encode), so that a symbolic task makes
+/// it symbolic. The same C text serves both ways.
 fn index(rng: &mut Rng, inputs: &[Input], bound: u64) -> String {
     if rng.chance(3) {
         return format!("{}u", rng.below(bound));
     }
-    format!("((size_t)in{} % {bound}u)", rng.below(inputs.len() as u64))
+    format!("(((size_t)in{} & 15u) % {bound}u)", rng.below(inputs.len() as u64))
 }
 
-/// An `unsigned long long` value mixed from an input, as C text that
-/// serves both ways.
+/// A count from input `input`, at most `limit` (C text): the low bits of
+/// the input, so that a loop it bounds has a bound the verifier sees.
+fn count_at_most(input: u64, limit: &str) -> String {
+    format!("(((size_t)in{input} & 15u) < ({limit}) ? ((size_t)in{input} & 15u) : ({limit}))")
+}
+
+/// An `unsigned long long` value mixed from an input (by `^` and `+`,
+/// cheaper to encode than a product), as C text that serves both ways.
 fn mixed(rng: &mut Rng, inputs: &[Input]) -> String {
     let input = rng.below(inputs.len() as u64);
-    format!("((unsigned long long)in{input} * 0x{:x}ull + 0x{:x}ull)", rng.next_u64() | 1, rng.next_u64() >> rng.below(64))
+    format!("(((unsigned long long)in{input} ^ 0x{:x}ull) + 0x{:x}ull)", rng.next_u64(), rng.next_u64() >> rng.below(64))
 }
 
 /// Stores `value` (an `unsigned long long` text) converted to `ty` into
@@ -84,7 +91,7 @@ pub fn pointers(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
     let ty = rng.pick(&IntTy::ALL);
     let length = 2 + rng.below(7);
     array(rng, inputs, body, ty, length);
-    for step in 0..2 + rng.below(4) {
+    for step in 0..1 + rng.below(3) {
         pointer_step(rng, inputs, body, ty, length, step);
     }
     fold_array(body, length);
@@ -238,7 +245,7 @@ pub fn bytes(rng: &mut Rng, inputs: &[Input], body: &mut Body) -> bool {
     let byte = buffer_byte(rng.below(inputs.len() as u64));
     let _ = writeln!(body.text, "  unsigned char buf[16];\n  for (size_t k = 0; k < sizeof buf; k++) buf[k] = {byte};");
     let _ = writeln!(body.alt, "  unsigned char bb[16];\n  for (size_t k = 0; k < 16u; k++) bb[k] = {byte};");
-    for step in 0..2 + rng.below(4) {
+    for step in 0..1 + rng.below(3) {
         bytes_step(rng, inputs, body, ty, length, step);
     }
     fold_array(body, length);
@@ -294,20 +301,20 @@ fn bytes_step(rng: &mut Rng, inputs: &[Input], body: &mut Body, ty: IntTy, lengt
             fold_both(body, "x", &alt_convert(ty, &format!("(((unsigned long long)in{input} & 0xffu) * 0x0101010101010101ull)")));
             let at = index(rng, inputs, 16);
             let count = rng.below(inputs.len() as u64);
-            let _ = writeln!(body.text, "  size_t o = {at}, n = (size_t)in{count} % (17u - o);\n  memset(buf + o, in{input}, n);\n  }}");
-            let _ = writeln!(body.alt, "  size_t o = {at}, n = (size_t)in{count} % (17u - o);\n  for (size_t k = 0; k < n; k++) bb[o + k] = (unsigned char)in{input};\n  }}");
+            let _ = writeln!(body.text, "  size_t o = {at}, n = {};\n  memset(buf + o, in{input}, n);\n  }}", count_at_most(count, "16u - o"));
+            let _ = writeln!(body.alt, "  size_t o = {at}, n = {};\n  for (size_t k = 0; k < n; k++) bb[o + k] = (unsigned char)in{input};\n  }}", count_at_most(count, "16u - o"));
         }
         3 => {
             let (to, from) = (index(rng, inputs, 8), index(rng, inputs, 8));
             let count = rng.below(inputs.len() as u64);
-            let sizes = format!("  {{ size_t d = {to}, s = {from}, n = (size_t)in{count} % (17u - (d > s ? d : s));\n");
+            let sizes = format!("  {{ size_t d = {to}, s = {from}, n = {};\n", count_at_most(count, "16u - (d > s ? d : s)"));
             body.text.push_str(&sizes);
             body.alt.push_str(&sizes);
             body.text.push_str("  memmove(buf + d, &buf[s], n);\n  }\n");
             body.alt.push_str("  unsigned char t[16];\n  for (size_t k = 0; k < 16u; k++) t[k] = bb[k];\n  for (size_t k = 0; k < n; k++) bb[d + k] = t[s + k];\n  }\n");
             // Elements moved within the array, overlapping.
             let (to, from) = (index(rng, inputs, length), index(rng, inputs, length));
-            let sizes = format!("  {{ size_t d = {to}, s = {from}, n = (size_t)in{count} % ({}u - (d > s ? d : s));\n", length + 1);
+            let sizes = format!("  {{ size_t d = {to}, s = {from}, n = {};\n", count_at_most(count, &format!("{length}u - (d > s ? d : s)")));
             body.text.push_str(&sizes);
             body.alt.push_str(&sizes);
             body.text.push_str("  memmove(arr + d, arr + s, n * sizeof *arr);\n  }\n");
@@ -424,7 +431,7 @@ fn heap_step(rng: &mut Rng, inputs: &[Input], body: &mut Body, ty: IntTy, step: 
         1 => {
             // `calloc` zeroes; one element set at a computed index.
             let (n, input) = (index(rng, inputs, 6), rng.below(inputs.len() as u64));
-            let sizes = format!("  {{ size_t n = 1u + {n}, j = (size_t)in{input} % n;\n");
+            let sizes = format!("  {{ size_t n = 1u + {n}, j = ((size_t)in{input} & 15u) % n;\n");
             body.text.push_str(&sizes);
             body.alt.push_str(&sizes);
             let _ = writeln!(
@@ -441,7 +448,7 @@ fn heap_step(rng: &mut Rng, inputs: &[Input], body: &mut Body, ty: IntTy, step: 
             // Shrinking by `realloc` (from `realloc(NULL, ...)`) keeps the
             // prefix; `free(NULL)` does nothing.
             let (m, input) = (index(rng, inputs, 5), rng.below(inputs.len() as u64));
-            let sizes = format!("  {{ size_t m = 2u + {m}, n = 1u + (size_t)in{input} % (m - 1u);\n");
+            let sizes = format!("  {{ size_t m = 2u + {m}, n = 1u + {};\n", count_at_most(input, "m - 2u"));
             body.text.push_str(&sizes);
             body.alt.push_str(&sizes);
             let _ = writeln!(

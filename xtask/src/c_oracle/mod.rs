@@ -93,6 +93,9 @@ impl Class {
         Class::String,
     ];
 
+    /// The memory classes, whose tasks take longer than the others'.
+    pub const MEMORY: [Class; 4] = [Class::Pointer, Class::Bytes, Class::Heap, Class::String];
+
     pub fn name(self) -> &'static str {
         match self {
             Class::Expr => "expr",
@@ -624,7 +627,7 @@ mod tests {
             return;
         }
         let dir = std::env::temp_dir().join(format!("c-oracle-sanitized-{}", std::process::id()));
-        let cases = generate_cases(&mut Rng::new(3), &[Class::Pointer, Class::Bytes, Class::Heap, Class::String], 12);
+        let cases = generate_cases(&mut Rng::new(3), &Class::MEMORY, 12);
         let results = native_results(&cases, &dir, &flags);
         let _ = std::fs::remove_dir_all(&dir);
         for (case, native) in cases.iter().zip(results.expect("the sanitized batch program runs to the end")) {
