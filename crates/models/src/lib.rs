@@ -40,6 +40,7 @@ pub const UNITS: &[(&str, &str)] = &[
     unit!("fenv.c"),
     unit!("pthread.c"),
     unit!("wchar.c"),
+    unit!("dirent.c"),
 ];
 
 /// The library types the models use, as glibc defines them for `model`.

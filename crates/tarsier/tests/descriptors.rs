@@ -1,7 +1,8 @@
 //! The file-descriptor models (`open`, `socket`, `pipe`, `read`, `recv`,
 //! `lseek`, `close`, ...) end to end: the environment behind a descriptor
 //! may answer anything its contract allows, while what the program did to
-//! a descriptor decides the errors the kernel must give.
+//! a descriptor decides the errors the kernel must give. Directory
+//! streams (`opendir`, `readdir`, `closedir`) likewise.
 
 mod common;
 
@@ -88,4 +89,65 @@ int main(void) {
 }
 "#;
     assert_verdict("read-overflow", read_overflow, &[], FAILED);
+}
+
+#[test]
+fn a_directory_stream_lists_well_formed_entries_until_it_is_closed() {
+    let entries = r#"
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stddef.h>
+int main(void) {
+  assert(opendir("") == NULL && errno == ENOENT);
+  DIR *d = opendir("/tmp");
+  if (!d) {
+    assert(errno > 0);
+    return 0;
+  }
+  struct dirent *e = readdir(d);
+  if (e)
+    assert(e->d_name[0] != 0 && e->d_type != 3 && e->d_type <= 14);
+  closedir(d);
+  return 0;
+}
+"#;
+    assert_verdict("readdir-entries", entries, &["--memory-leak-check"], SUCCESSFUL);
+    let after_close = r#"
+#include <dirent.h>
+int main(void) {
+  DIR *d = opendir(".");
+  if (!d)
+    return 0;
+  closedir(d);
+  readdir(d);
+  return 0;
+}
+"#;
+    assert_verdict("readdir-after-closedir", after_close, &[], FAILED);
+    // glibc allocates the stream.
+    let unclosed = r#"
+#include <dirent.h>
+int main(void) {
+  DIR *d = opendir(".");
+  return d == 0;
+}
+"#;
+    assert_verdict("opendir-leak", unclosed, &["--memory-leak-check"], FAILED);
+    // An entry's name may hold bytes no directory gives ('/'): no FALSE through one.
+    let named = r#"
+#include <assert.h>
+#include <dirent.h>
+int main(void) {
+  DIR *d = opendir(".");
+  if (!d)
+    return 0;
+  struct dirent *e = readdir(d);
+  if (e)
+    assert(e->d_name[0] == '.');
+  closedir(d);
+  return 0;
+}
+"#;
+    assert_verdict("readdir-untrusted", named, &[], "VERIFICATION UNKNOWN");
 }
