@@ -209,7 +209,7 @@ impl<'s> Facts<'s> {
     }
 
     fn universal(&mut self, f: Inexact) {
-        use std::f64::consts::{FRAC_PI_2, PI};
+        use std::f64::consts::FRAC_PI_2;
         let inf = f64::INFINITY;
         let x = self.args[0];
         let defined = self.not_nan(x);
@@ -217,7 +217,6 @@ impl<'s> Facts<'s> {
         let minus_one = self.constant(-1.0);
         let zero = self.constant(0.0);
         let plus_inf = self.constant(inf);
-        let minus_inf = self.constant(-inf);
         let half_pi = self.above(FRAC_PI_2);
         let minus_half_pi = self.store.mk(Op::FpNeg, &[half_pi]);
         match f {
@@ -229,33 +228,7 @@ impl<'s> Facts<'s> {
                 self.unary_cases(Zero::Same, Some((inf, -1.0)), true);
                 self.range_when(defined, minus_one, plus_inf);
             }
-            Inexact::Log | Inexact::Log2 | Inexact::Log10 | Inexact::Log1p => {
-                let pole = if f == Inexact::Log1p { -1.0 } else { 0.0 };
-                let at_zero = if f == Inexact::Log1p { Zero::Same } else { Zero::Is(-inf) };
-                self.unary_cases(at_zero, Some((inf, f64::NAN)), false);
-                self.domain(pole, inf);
-                let at_pole = self.cmp(Op::FpEq, x, pole);
-                let pole_value = self.result_is(-inf);
-                self.fact(at_pole, pole_value);
-                // log(1) = +0 (log1p's zero is its argument's); the sign
-                // follows whether x is above 1.
-                let unit = pole + 1.0;
-                if f != Inexact::Log1p {
-                    let at_unit = self.cmp(Op::FpEq, x, unit);
-                    let unit_value = self.result_is(0.0);
-                    self.fact(at_unit, unit_value);
-                }
-                let above = self.cmp(Op::FpGt, x, unit);
-                let positive = self.cmp(Op::FpGt, self.result, 0.0);
-                self.fact(above, positive);
-                let (over_pole, below_unit) = (self.cmp(Op::FpGt, x, pole), self.cmp(Op::FpLt, x, unit));
-                let inside = self.store.and2(over_pole, below_unit);
-                let negative_finite = self.result_between(minus_inf, zero);
-                let not_infinite = self.test(Op::FpIsInfinite, self.result);
-                let not_infinite = self.store.not(not_infinite);
-                let finite_negative = self.store.and2(negative_finite, not_infinite);
-                self.fact(inside, finite_negative);
-            }
+            Inexact::Log | Inexact::Log2 | Inexact::Log10 | Inexact::Log1p => self.logarithm(f),
             Inexact::Sin | Inexact::Cos | Inexact::Tan => {
                 let at_zero = if f == Inexact::Cos { Zero::Is(1.0) } else { Zero::Same };
                 self.unary_cases(at_zero, Some((f64::NAN, f64::NAN)), false);
@@ -266,21 +239,7 @@ impl<'s> Facts<'s> {
                     self.range_when(finite, minus_one, one);
                 }
             }
-            Inexact::Asin | Inexact::Acos => {
-                self.domain(-1.0, 1.0);
-                let inside = self.argument_within(-1.0, 1.0);
-                if f == Inexact::Asin {
-                    self.unary_cases(Zero::Same, None, true);
-                    self.range_when(inside, minus_half_pi, half_pi);
-                } else {
-                    self.unary_cases(Zero::Free, None, false);
-                    let at_one = self.cmp(Op::FpEq, x, 1.0);
-                    let plus_zero = self.result_is(0.0);
-                    self.fact(at_one, plus_zero);
-                    let pi = self.above(PI);
-                    self.range_when(inside, zero, pi);
-                }
-            }
+            Inexact::Asin | Inexact::Acos => self.arc_sine_or_cosine(f, minus_half_pi, half_pi),
             Inexact::Atan => {
                 self.unary_cases(Zero::Same, None, true);
                 self.range_when(defined, minus_half_pi, half_pi);
@@ -306,23 +265,79 @@ impl<'s> Facts<'s> {
                 let inside = self.cmp(Op::FpGeq, x, 1.0);
                 self.range_when(inside, zero, plus_inf);
             }
-            Inexact::Atanh => {
-                self.unary_cases(Zero::Same, None, true);
-                self.domain(-1.0, 1.0);
-                for pole in [1.0, -1.0] {
-                    let at_pole = self.cmp(Op::FpEq, x, pole);
-                    let infinite = self.result_is(pole * inf);
-                    self.fact(at_pole, infinite);
-                }
-                let (over, under) = (self.cmp(Op::FpGt, x, -1.0), self.cmp(Op::FpLt, x, 1.0));
-                let inside = self.store.and2(over, under);
-                let finite = self.finite(self.result);
-                self.fact(inside, finite);
-            }
+            Inexact::Atanh => self.atanh(),
             Inexact::Pow => self.pow(),
             Inexact::Atan2 => self.atan2(),
             Inexact::Hypot => self.hypot(),
         }
+    }
+
+    /// log, log2, log10 (pole at 0, zero at 1) and log1p (pole at -1,
+    /// zero at 0).
+    fn logarithm(&mut self, f: Inexact) {
+        let inf = f64::INFINITY;
+        let x = self.args[0];
+        let pole = if f == Inexact::Log1p { -1.0 } else { 0.0 };
+        let at_zero = if f == Inexact::Log1p { Zero::Same } else { Zero::Is(-inf) };
+        self.unary_cases(at_zero, Some((inf, f64::NAN)), false);
+        self.domain(pole, inf);
+        let at_pole = self.cmp(Op::FpEq, x, pole);
+        let pole_value = self.result_is(-inf);
+        self.fact(at_pole, pole_value);
+        // log(1) = +0 (log1p's zero is its argument's); the sign
+        // follows whether x is above 1.
+        let unit = pole + 1.0;
+        if f != Inexact::Log1p {
+            let at_unit = self.cmp(Op::FpEq, x, unit);
+            let unit_value = self.result_is(0.0);
+            self.fact(at_unit, unit_value);
+        }
+        let above = self.cmp(Op::FpGt, x, unit);
+        let positive = self.cmp(Op::FpGt, self.result, 0.0);
+        self.fact(above, positive);
+        let (over_pole, below_unit) = (self.cmp(Op::FpGt, x, pole), self.cmp(Op::FpLt, x, unit));
+        let inside = self.store.and2(over_pole, below_unit);
+        let (minus_inf, zero) = (self.constant(-inf), self.constant(0.0));
+        let negative_finite = self.result_between(minus_inf, zero);
+        let not_infinite = self.test(Op::FpIsInfinite, self.result);
+        let not_infinite = self.store.not(not_infinite);
+        let finite_negative = self.store.and2(negative_finite, not_infinite);
+        self.fact(inside, finite_negative);
+    }
+
+    /// asin (odd, within ±π/2) or acos (+0 at 1, within [0, π]), both
+    /// defined on [-1, 1].
+    fn arc_sine_or_cosine(&mut self, f: Inexact, minus_half_pi: TermId, half_pi: TermId) {
+        self.domain(-1.0, 1.0);
+        let inside = self.argument_within(-1.0, 1.0);
+        if f == Inexact::Asin {
+            self.unary_cases(Zero::Same, None, true);
+            self.range_when(inside, minus_half_pi, half_pi);
+        } else {
+            self.unary_cases(Zero::Free, None, false);
+            let at_one = self.cmp(Op::FpEq, self.args[0], 1.0);
+            let plus_zero = self.result_is(0.0);
+            self.fact(at_one, plus_zero);
+            let zero = self.constant(0.0);
+            let pi = self.above(std::f64::consts::PI);
+            self.range_when(inside, zero, pi);
+        }
+    }
+
+    /// atanh: odd, infinite at ±1, finite between.
+    fn atanh(&mut self) {
+        let x = self.args[0];
+        self.unary_cases(Zero::Same, None, true);
+        self.domain(-1.0, 1.0);
+        for pole in [1.0, -1.0] {
+            let at_pole = self.cmp(Op::FpEq, x, pole);
+            let infinite = self.result_is(pole * f64::INFINITY);
+            self.fact(at_pole, infinite);
+        }
+        let (over, under) = (self.cmp(Op::FpGt, x, -1.0), self.cmp(Op::FpLt, x, 1.0));
+        let inside = self.store.and2(over, under);
+        let finite = self.finite(self.result);
+        self.fact(inside, finite);
     }
 
     fn finite(&mut self, x: TermId) -> TermId {
