@@ -1279,6 +1279,27 @@ impl<'a> Sema<'a> {
             self.warn(loc, format!("call does not match the library prototype ({n} argument(s), {m} given)"));
             fnty = std::rc::Rc::new(ctype::FnType { unprototyped: true, params: Vec::new(), ..(*fnty).clone() });
         }
+        let mut lowered = self.call_arguments(&fnty, args)?;
+        for outer in captures {
+            lowered.push(self.capture_address(outer, loc));
+        }
+        let callee_e = match callee.e.kind {
+            _ if relaxed => {
+                let ptr = CType::pointer_to(CType::new(Kind::Function(fnty.clone())));
+                let ptr_ir = self.ir_ty(&ptr);
+                Expr::cast(callee.e, ptr_ir)
+            }
+            ExprKind::AddrOf(inner) if matches!(inner.kind, ExprKind::Sym(_)) => *inner,
+            kind => Expr::new(kind, callee.e.ty),
+        };
+        self.emit_call(callee_e, lowered, fnty.ret.clone(), loc, want_value)
+    }
+
+    /// The arguments `args` converted as the callee's type `fnty` says:
+    /// to the parameter types where it is a prototype (or an unprototyped
+    /// definition whose parameters match in number), else by the default
+    /// argument promotions.
+    fn call_arguments(&mut self, fnty: &ctype::FnType, args: &[ast::Expr]) -> R<Vec<Expr>> {
         let prototyped = !fnty.unprototyped || (!fnty.params.is_empty() && fnty.params.len() == args.len());
         let mut lowered = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
@@ -1295,28 +1316,21 @@ impl<'a> Sema<'a> {
             };
             lowered.push(e);
         }
-        for outer in captures {
-            lowered.push(self.capture_address(outer, loc));
-        }
-        let callee_e = match callee.e.kind {
-            _ if relaxed => {
-                let ptr = CType::pointer_to(CType::new(Kind::Function(fnty.clone())));
-                let ptr_ir = self.ir_ty(&ptr);
-                Expr::cast(callee.e, ptr_ir)
-            }
-            ExprKind::AddrOf(inner) if matches!(inner.kind, ExprKind::Sym(_)) => *inner,
-            kind => Expr::new(kind, callee.e.ty),
-        };
-        let ret = fnty.ret.clone();
+        Ok(lowered)
+    }
+
+    /// Emits the call of `callee` with `args`; with `want_value`, a
+    /// non-void result of type `ret` goes into a fresh temporary.
+    fn emit_call(&mut self, callee: Expr, args: Vec<Expr>, ret: CType, loc: Loc, want_value: bool) -> R<Val> {
         if ret.is_void() || !want_value {
-            self.emit(InstrKind::Call { lhs: None, callee: callee_e, args: lowered }, loc);
+            self.emit(InstrKind::Call { lhs: None, callee, args }, loc);
             let void = self.prog.types.void();
             return Ok(Val::rv(Expr::new(ExprKind::Zero, void), CType::void()));
         }
         let tmp = self.fresh_local("$ret", &ret, loc);
         let irty = self.prog.symbols[tmp].ty;
         let lhs = Expr::sym(tmp, irty);
-        self.emit(InstrKind::Call { lhs: Some(lhs.clone()), callee: callee_e, args: lowered }, loc);
+        self.emit(InstrKind::Call { lhs: Some(lhs.clone()), callee, args }, loc);
         Ok(Val { e: lhs, ty: ret, lvalue: false, bit_width: None })
     }
 
