@@ -368,6 +368,18 @@ impl Intervals {
                 Some(m) if m > 0 => Interval { lo: 0, hi: m - 1 }.signed(width),
                 _ => full,
             },
+            // A mask without its sign bit bounds the result, whatever the
+            // other operand (`for (k = 0; k < (n & 15); k++)`).
+            Op::BvAnd => match args.iter().filter_map(|&a| store.as_bv_const(a).and_then(|v| v.to_i128())).filter(|&m| m >= 0).min() {
+                Some(mask) => Interval { lo: 0, hi: mask },
+                None => full,
+            },
+            // Zeros above a value: the rewriter's form of a zero extension
+            // and of a mask of low bits.
+            Op::Concat if store.as_bv_const(args[0]).is_some_and(|high| high.to_i128() == Some(0)) => match tracked_width(store, args[1]) {
+                Some(low) => operand(self, 1).unsigned(low),
+                None => full,
+            },
             Op::Ite => match self.decide(store, facts, args[0], depth + 1) {
                 Some(true) => operand(self, 1),
                 Some(false) => operand(self, 2),

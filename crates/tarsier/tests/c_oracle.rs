@@ -55,3 +55,26 @@ fn a_signed_by_unsigned_overflow_check_is_exact() {
     assert_verdict("c-oracle-mul-overflow", &SIGNED_BY_UNSIGNED_PRODUCT.replace("OPPOSITE", "1"), &[], "VERIFICATION SUCCESSFUL");
     assert_verdict("c-oracle-mul-overflow-false", &SIGNED_BY_UNSIGNED_PRODUCT.replace("OPPOSITE", "!overflow || a != 1"), &[], "VERIFICATION FAILED");
 }
+
+/// Found by the oracle's memory classes (UNKNOWN before: the unwinding
+/// never stopped): a loop bounded by a mask, or by a remainder the
+/// rewriter turns into the low bits, ends after its last feasible round.
+const LOOP_BOUNDED_BY_A_MASK: &str = r#"
+extern unsigned long __VERIFIER_nondet_ulong(void);
+extern void __VERIFIER_assert(int);
+int main(void) {
+    unsigned long n = __VERIFIER_nondet_ulong();
+    unsigned char bytes[16];
+    unsigned long k, j;
+    for (k = 0; k < (n & 15u); k++) bytes[k] = 1;
+    for (j = 0; j < n % 16u; j++) bytes[j] = 2;
+    __VERIFIER_assert(k == j && LAST);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_loop_bounded_by_a_mask_ends() {
+    assert_verdict("c-oracle-mask-bound", &LOOP_BOUNDED_BY_A_MASK.replace("LAST", "k <= 15"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("c-oracle-mask-bound-false", &LOOP_BOUNDED_BY_A_MASK.replace("LAST", "k <= 14"), &[], "VERIFICATION FAILED");
+}

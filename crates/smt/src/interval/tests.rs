@@ -84,8 +84,14 @@ fn random_term(rng: &mut Rng, store: &mut TermStore, vars: [TermId; 2], depth: u
     }
     let a = random_term(rng, store, vars, depth - 1);
     let b = random_term(rng, store, vars, depth - 1);
-    match rng.below(9) {
+    match rng.below(11) {
         0 | 1 => store.bv_add(a, b),
+        9 => store.bv_and(a, b),
+        10 => {
+            let low = store.extract(3, 0, a);
+            let zeros = constant(store, 2, 0);
+            store.concat(zeros, low)
+        }
         2 => store.bv_sub(a, b),
         3 => store.bv_neg(a),
         4 => store.bv_mul(a, b),
@@ -180,4 +186,25 @@ fn a_narrow_counter_promoted_to_int_wraps_back_through_its_truncation() {
     let test = store.bv_slt(value, five);
     let infeasible = store.and2(guard, test);
     assert!(Intervals::new().refutes(&store, infeasible));
+}
+
+#[test]
+fn a_loop_bounded_by_a_mask_or_its_low_bits_stops() {
+    // for (k = 0; k < (n & 15); k++): the guard at k = 16 is refuted,
+    // and so is it when the mask is written as zeros above four low bits.
+    let mut store = TermStore::new();
+    let n = store.var("n", Sort::BitVec(64));
+    let fifteen = constant(&mut store, 64, 15);
+    let sixteen = constant(&mut store, 64, 16);
+    let masked = store.bv_and(n, fifteen);
+    let guard = store.bv_ult(sixteen, masked);
+    assert!(Intervals::new().refutes(&store, guard));
+    let low = store.extract(3, 0, n);
+    let zeros = constant(&mut store, 60, 0);
+    let widened = store.concat(zeros, low);
+    let guard = store.bv_ult(sixteen, widened);
+    assert!(Intervals::new().refutes(&store, guard));
+    let fourteen = constant(&mut store, 64, 14);
+    let last_iteration = store.bv_ult(fourteen, masked);
+    assert!(!Intervals::new().refutes(&store, last_iteration));
 }
