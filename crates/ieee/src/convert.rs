@@ -45,6 +45,18 @@ impl Fp {
         }
     }
 
+    /// The integral value in direction `mode` as its sign, a magnitude and
+    /// a left shift of it (the value is `magnitude << shift`), `None` for NaN
+    /// and infinities: what a conversion to an integer of any width needs.
+    pub fn to_integer_shifted(self, mode: RoundingMode) -> Option<(bool, u128, u32)> {
+        match self.unpack() {
+            Unpacked::Zero { .. } => Some((false, 0, 0)),
+            Unpacked::Finite { negative, sig, exp } if exp < 0 => Some((negative, integral_magnitude(negative, sig, exp, mode), 0)),
+            Unpacked::Finite { negative, sig, exp } => Some((negative, sig, u32::try_from(exp).ok()?)),
+            Unpacked::Nan | Unpacked::Infinite { .. } => None,
+        }
+    }
+
     /// Rounds by `mode` to a signed `width`-bit integer (1..=128), `None`
     /// when the result does not fit.
     pub fn to_i128(self, width: u32, mode: RoundingMode) -> Option<i128> {
@@ -73,6 +85,16 @@ impl Fp {
 mod tests {
     use super::*;
     use RoundingMode::*;
+
+    #[test]
+    fn integer_parts_of_large_values_are_a_shifted_magnitude() {
+        let (negative, magnitude, shift) = double(-(2f64.powi(200)) * 3.0).to_integer_shifted(TowardZero).unwrap();
+        assert!(negative);
+        assert_eq!(u128::from(magnitude.trailing_zeros()) + u128::from(shift), 200);
+        assert_eq!(magnitude >> magnitude.trailing_zeros(), 3);
+        assert_eq!(double(-2.7).to_integer_shifted(TowardZero), Some((true, 2, 0)));
+        assert_eq!(double(f64::NAN).to_integer_shifted(TowardZero), None);
+    }
 
     fn double(v: f64) -> Fp {
         Fp::from_bits(Format::DOUBLE, v.to_bits() as u128)

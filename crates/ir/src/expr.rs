@@ -84,7 +84,9 @@ pub enum ExprKind {
     /// A variable or function (lvalue).
     Sym(SymbolId),
     /// An integer constant: the value's two's-complement bits, truncated
-    /// to the type's width (also used for `Bool`: 0 or 1).
+    /// to the type's width (also used for `Bool`: 0 or 1). For a type
+    /// wider than 128 bits the bits are zero-extended: other values of
+    /// such a type are casts of narrower constants.
     IntConst(u128),
     /// A floating-point constant: its IEEE bit pattern (x87: the 80-bit
     /// pattern in the low bits).

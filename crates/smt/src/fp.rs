@@ -2,8 +2,8 @@
 //! to the exact software IEEE-754 implementation of the `ieee` crate.
 //!
 //! Formats beyond that crate's range (more than 20 exponent bits or 128
-//! bits in all) and integer operands wider than 128 bits give
-//! [`EvalError::Unsupported`]. Where SMT-LIB leaves a result unspecified,
+//! bits in all) and integer operands (not results) wider than 128 bits
+//! give [`EvalError::Unsupported`]. Where SMT-LIB leaves a result unspecified,
 //! tarsier fixes one (the bit-blaster must produce the same):
 //! - `fp.min(-0, +0)` and `fp.min(+0, -0)` are `-0`; `fp.max` of the two is `+0`;
 //! - `fp.to_sbv`/`fp.to_ubv` of NaN, an infinity or a value whose rounded
@@ -91,10 +91,13 @@ pub(crate) fn eval_fp_arith(op: Op, args: &[&Value]) -> Result<Value, EvalError>
                 .ok_or_else(|| too_wide("unsigned operand", bv.width()))?;
             from_ieee(ieee::Fp::from_u128(ieee_format(exp, sig)?, value, rm()))
         }
+        FpToSbv(width) | FpToUbv(width) if width > 128 => {
+            let parts = float(args[1])?.to_integer_shifted(rm());
+            let signed = matches!(op, FpToSbv(_));
+            let converted = parts.and_then(|(negative, magnitude, shift)| wide_integer(negative, magnitude, shift, width, signed));
+            Value::Bv(converted.unwrap_or_else(|| BvValue::signed_min(width)))
+        }
         FpToSbv(width) | FpToUbv(width) => {
-            if width > 128 {
-                return Err(too_wide("integer result", width));
-            }
             let x = float(args[1])?;
             let converted = match op {
                 FpToSbv(_) => x.to_i128(width, rm()).map(|v| BvValue::from_i128(width, v)),
@@ -104,6 +107,26 @@ pub(crate) fn eval_fp_arith(op: Op, args: &[&Value]) -> Result<Value, EvalError>
         }
         _ => return Err(EvalError::Unsupported(format!("{op:?}"))),
     })
+}
+
+/// `±(magnitude << shift)` as a `width`-bit integer (signed or not), if it fits.
+fn wide_integer(negative: bool, magnitude: u128, shift: u32, width: u32, signed: bool) -> Option<BvValue> {
+    if magnitude == 0 {
+        return Some(BvValue::zero(width));
+    }
+    let bits = 128 - magnitude.leading_zeros() + shift;
+    if bits > width + 1 {
+        return None;
+    }
+    let value = BvValue::from_u128(width + 1, magnitude).shl_by(shift);
+    match signed {
+        true => {
+            let value = if negative { value.neg() } else { value };
+            let result = value.extract(width - 1, 0);
+            (result.sign_extend(1) == value).then_some(result)
+        }
+        false => (!negative && bits <= width).then(|| value.extract(width - 1, 0)),
+    }
 }
 
 #[cfg(test)]
@@ -187,6 +210,23 @@ mod tests {
             to_double.as_fp().unwrap().bits().to_u64(),
             Some((0.1f32 as f64).to_bits())
         );
+    }
+
+    #[test]
+    fn floats_convert_exactly_to_integers_wider_than_128_bits() {
+        let rtz = rm(RoundingMode::Rtz);
+        let to_int = |op: Op, x: f32| apply(op, &[rtz.clone(), f32(x)]).unwrap();
+        let minus_three = to_int(Op::FpToSbv(1000), -3.9);
+        assert_eq!(minus_three, Value::Bv(BvValue::from_i128(1000, -3)));
+        // 2^127 (a float) needs 129 signed bits; -2^129 fits 130 exactly.
+        let big = to_int(Op::FpToSbv(129), 2f32.powi(127));
+        assert_eq!(big, Value::Bv(BvValue::one(129).shl_by(127)));
+        let lowest = to_int(Op::FpToSbv(130), -(2f32.powi(129)));
+        assert_eq!(lowest, Value::Bv(BvValue::signed_min(130)));
+        assert_eq!(to_int(Op::FpToSbv(129), 2f32.powi(128)), Value::Bv(BvValue::signed_min(129)));
+        assert_eq!(to_int(Op::FpToUbv(200), -1.0), Value::Bv(BvValue::signed_min(200)));
+        assert_eq!(to_int(Op::FpToUbv(200), -0.5), Value::Bv(BvValue::zero(200)));
+        assert_eq!(to_int(Op::FpToUbv(200), f32::INFINITY), Value::Bv(BvValue::signed_min(200)));
     }
 
     #[test]

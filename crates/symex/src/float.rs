@@ -291,12 +291,12 @@ impl<'a> Symex<'a> {
                 let signed = self.program.types.is_signed(to);
                 let op = if signed { Op::FpToSbv(w) } else { Op::FpToUbv(w) };
                 let converted = self.store.mk(op, &[rtz, fp]);
-                if w >= 128 {
-                    return Ok(converted);
-                }
                 let in_range = self.converts_in_range(fp, from, w, signed);
                 let replayable = self.store.implies(self.state.guard, in_range);
                 self.equation.preferences.push(replayable);
+                if w >= 128 {
+                    return Ok(converted);
+                }
                 if signed && (w == 32 || w == 64) {
                     // cvttsd2si/fistp give the integer indefinite 10…0, as
                     // `FpToSbv` does.
@@ -315,7 +315,7 @@ impl<'a> Symex<'a> {
 
 impl Symex<'_> {
     /// Whether the float `fp` (of type `from`) truncated towards zero is
-    /// in the range of a `width`-bit integer (`width` < 128). Counterexamples
+    /// in the range of a `width`-bit integer. Counterexamples
     /// are steered into it: the interpreter stops at an out-of-range
     /// conversion, which C leaves undefined.
     fn converts_in_range(&mut self, fp: TermId, from: TypeId, width: u32, signed: bool) -> TermId {
@@ -323,10 +323,10 @@ impl Symex<'_> {
         let rtz = self.store.rm_const(RoundingMode::Rtz);
         // Both bounds are powers of two (or zero), exact in every format.
         let value_bits = if signed { width - 1 } else { width };
-        let low = if signed { -(1i128 << value_bits) } else { 0 };
         // Two bits more than the target, so 2^width is positive as signed.
-        let low = self.store.bv_const(BvValue::from_i128(width + 2, low));
-        let high = self.store.bv_const(BvValue::from_u128(width + 2, 1u128 << value_bits));
+        let low = if signed { BvValue::signed_min(width).sign_extend(2) } else { BvValue::zero(width + 2) };
+        let low = self.store.bv_const(low);
+        let high = self.store.bv_const(BvValue::one(width + 2).shl_by(value_bits));
         let low = self.store.mk(Op::ToFpFromSbv { exp, sig }, &[rtz, low]);
         let high = self.store.mk(Op::ToFpFromSbv { exp, sig }, &[rtz, high]);
         let truncated = self.store.mk(Op::FpRoundToIntegral, &[rtz, fp]);

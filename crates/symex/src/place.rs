@@ -16,6 +16,11 @@ use smt::{BvValue, Op, TermId};
 /// (the shifter would be too large to bit-blast).
 const MAX_SYMBOLIC_ACCESS_BITS: u32 = 1 << 14;
 
+/// Indexes too wide for the wide offset width saturate at 2^this: beyond
+/// every object (at most 2^64 bytes), and small enough that scaling by any
+/// element size keeps it inside the wide width.
+const SATURATED_INDEX_LOG2: u32 = 66;
+
 /// Size of the unmapped page at address 0.
 const NULL_PAGE_BYTES: u64 = 4096;
 
@@ -70,7 +75,10 @@ impl<'a> Symex<'a> {
         self.store.bv_u64(self.layout.wide_bits(), value)
     }
 
-    /// `value` (an integer of type `ty`) extended to the wide width.
+    /// `value` (an integer of type `ty`) extended to the wide width. A
+    /// `_BitInt` value wider than that which the width cannot hold becomes
+    /// ±2^[`SATURATED_INDEX_LOG2`], outside every object whatever it is
+    /// scaled by, so the access it leads to fails its checks as it should.
     pub(crate) fn widen_index(&mut self, value: TermId, ty: TypeId) -> TermId {
         let signed = self.program.types.is_signed(ty);
         if self.store.sort(value) == smt::Sort::Bool {
@@ -78,7 +86,26 @@ impl<'a> Symex<'a> {
             let zero = self.wide_const(0);
             return self.store.ite(value, one, zero);
         }
-        repr::resize(self.store, value, self.layout.wide_bits(), signed)
+        let wide = self.layout.wide_bits();
+        let width = self.store.sort(value).bv_width().expect("an integer index");
+        let truncated = repr::resize(self.store, value, wide, signed);
+        if width <= wide {
+            return truncated;
+        }
+        let back = repr::resize(self.store, truncated, width, signed);
+        let fits = self.store.eq(back, value);
+        let far = self.store.bv_const(BvValue::from_u128(wide, 1 << SATURATED_INDEX_LOG2));
+        let saturated = match signed {
+            true => {
+                let below = self.store.bv_const(BvValue::from_i128(wide, -(1 << SATURATED_INDEX_LOG2)));
+                let sign = self.store.extract(width - 1, width - 1, value);
+                let one = self.store.bv_u64(1, 1);
+                let negative = self.store.eq(sign, one);
+                self.store.ite(negative, below, far)
+            }
+            false => far,
+        };
+        self.store.ite(fits, truncated, saturated)
     }
 
     /// The size of `object` in bytes, in the wide width.

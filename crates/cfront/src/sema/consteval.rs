@@ -16,11 +16,13 @@ const MAX_DEPTH: u32 = 4096;
 /// would make long operator chains quadratic.
 const SHALLOW_DEPTH: u32 = 64;
 
-/// Width and signedness of an integer-like IR type.
+/// Width and signedness of an integer-like IR type. Integers wider than
+/// 128 bits (`_BitInt(N)`) are never folded: their values do not fit the
+/// `u128` patterns folding computes with (nor `IntConst`, see `ir::ExprKind`).
 fn int_shape(tt: &TypeTable, ty: TypeId) -> Option<(u32, bool)> {
     match tt.get(ty) {
         Type::Bool => Some((1, false)),
-        Type::Int { bits, signed } => Some((*bits, *signed)),
+        Type::Int { bits, signed } if *bits <= 128 => Some((*bits, *signed)),
         _ => None,
     }
 }

@@ -24,9 +24,9 @@ pub enum IntKind {
     ULongLong,
     Int128,
     UInt128,
-    /// C23 `_BitInt(N)` (clang's `_ExtInt(N)`), N in 2..=128.
+    /// C23 `_BitInt(N)` (clang's `_ExtInt(N)`), N in 2..=65535.
     BitInt(u32),
-    /// C23 `unsigned _BitInt(N)`, N in 1..=128.
+    /// C23 `unsigned _BitInt(N)`, N in 1..=65535.
     UBitInt(u32),
 }
 

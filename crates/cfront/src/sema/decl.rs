@@ -12,6 +12,9 @@ use crate::ast::{self, BasicType, Derived, ExternalDecl, StorageClass, TypeSpec}
 use ir::{CompositeId, CompositeKind, Expr, ExprKind, InstrKind, Loc, SymbolId, SymbolKind};
 use std::rc::Rc;
 
+/// The widest `_BitInt(N)`: gcc's `BITINT_MAXWIDTH` on x86-64.
+const BIT_INT_MAX_WIDTH: i128 = 65535;
+
 /// Vector operations are expanded lane by lane: bounded.
 const MAX_VECTOR_LANES: u64 = 1024;
 
@@ -154,9 +157,9 @@ impl<'a> Sema<'a> {
         Ok(ty.with_quals(specs.qualifiers))
     }
 
-    /// `_BitInt(N)` / `unsigned _BitInt(N)`. The IR's integers stop at 128
-    /// bits; on x86-64 `_BitInt(128)` is 8-aligned while the IR's 128-bit
-    /// integer has `__int128`'s 16, so that one width is refused too.
+    /// `_BitInt(N)` / `unsigned _BitInt(N)`, N up to gcc's
+    /// `BITINT_MAXWIDTH`; on x86-64 `_BitInt(128)` is 8-aligned while the
+    /// IR's 128-bit integer has `__int128`'s 16, so that one width is refused.
     fn bit_int_type(&mut self, width: &ast::Expr, unsigned: bool, loc: Loc) -> R<CType> {
         let n = self.const_int(width, "_BitInt width")?;
         let min = if unsigned { 1 } else { 2 };
@@ -164,8 +167,8 @@ impl<'a> Sema<'a> {
             let sign = if unsigned { "unsigned" } else { "signed" };
             return Err(self.error(loc, format!("{sign} _BitInt must have a width of at least {min}, not {n}")));
         }
-        if n > 128 {
-            return Err(self.error(loc, format!("unsupported: _BitInt({n}) wider than 128 bits")));
+        if n > BIT_INT_MAX_WIDTH {
+            return Err(self.error(loc, format!("_BitInt({n}) is wider than {BIT_INT_MAX_WIDTH} bits")));
         }
         if n == 128 && self.tcx.dm == ir::DataModel::LP64 {
             return Err(self.error(loc, "unsupported: _BitInt(128) on x86-64 (8-byte aligned, unlike the 16-byte __int128)"));
@@ -633,6 +636,9 @@ impl<'a> Sema<'a> {
         let max = if ty.is_bool() { 1 } else { max };
         if n < 0 || n as u64 > max {
             return Err(self.error(loc, format!("width of bit-field `{name}` ({n} bits) exceeds its type")));
+        }
+        if self.tcx.int_kind_of(ty).and_then(|k| k.bit_precise_width()).is_some_and(|w| w > 128) {
+            return Err(self.error(loc, format!("unsupported: bit-field `{name}` of a _BitInt type wider than 128 bits")));
         }
         if n == 0 && !name.is_empty() {
             return Err(self.error(loc, format!("named bit-field `{name}` has zero width")));

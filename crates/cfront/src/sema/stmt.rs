@@ -416,12 +416,19 @@ impl<'a> Sema<'a> {
         let ty = sw.value.ty;
         let bits = self.prog.types.int_info(ty).map_or(32, |i| i.0);
         let mask = ir::layout::low_mask(bits);
+        // A constant of a type wider than 128 bits is zero-extended, so a
+        // negative label of such a type is a cast from `__int128`.
+        let wide = (bits > 128).then(|| self.prog.types.int(128, true));
+        let constant = |value: i128| match wide {
+            Some(int128) => Expr::cast(Expr::int(value as u128, int128), ty),
+            None => Expr::int(value as u128 & mask, ty),
+        };
         for (lo, hi, label) in &sw.cases {
-            let lo_e = Expr::int(*lo as u128 & mask, ty);
+            let lo_e = constant(*lo);
             let cond = if lo == hi {
                 Expr::binary(BinOp::Eq, sw.value.clone(), lo_e, bt)
             } else {
-                let hi_e = Expr::int(*hi as u128 & mask, ty);
+                let hi_e = constant(*hi);
                 let ge = Expr::binary(BinOp::Ge, sw.value.clone(), lo_e, bt);
                 let le = Expr::binary(BinOp::Le, sw.value.clone(), hi_e, bt);
                 Expr::binary(BinOp::And, ge, le, bt)

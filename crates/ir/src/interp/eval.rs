@@ -5,9 +5,10 @@
 use super::exec::{Flow, Machine};
 use super::memory::{Bytes, Memory, ObjectKind, Pointer, INVALID_OBJECT, MAX_POINTER_BYTES, NULL_OBJECT};
 use super::value::{
-    float_binary, float_compare, float_convert, float_to_int, int_binary, int_compare, int_to_float, sign_extend,
+    float_binary, float_compare, float_convert, float_to_int, float_to_wide, int_binary, int_compare, int_to_float, sign_extend,
     IntOperand, Value,
 };
+use super::wide::{self, Wide};
 use super::{InputKind, Outcome, UbKind};
 use crate::expr::{BinOp, Expr, ExprKind, UnOp};
 use crate::layout::low_mask;
@@ -104,9 +105,19 @@ impl Machine<'_> {
     fn load_symbol_int(&mut self, sym: SymbolId, ty: TypeId) -> Flow<i128> {
         let place = Place::whole(Pointer { object: self.symbol_object(sym)?, offset: 0 });
         let value = self.load(place, ty)?;
-        let (width, signed) = self.int_type(ty).ok_or_else(|| self.malformed("non-integer VLA length".into()))?;
-        let bits = self.scalar(&value)?;
-        Ok(if signed { sign_extend(bits, width) } else { bits as i128 })
+        self.int_value(&value, ty)
+    }
+
+    /// An integer value as a signed number (by its type `ty`); one beyond
+    /// `i128` (of a type wider than 128 bits) saturates, far outside any
+    /// object or length.
+    fn int_value(&self, value: &Value, ty: TypeId) -> Flow<i128> {
+        let (width, signed) = self.int_type(ty).ok_or_else(|| self.malformed("a non-integer index or length".into()))?;
+        if width > wide::NARROW_BITS {
+            return Ok(self.as_wide(value, ty)?.to_i128_saturating(signed));
+        }
+        let bits = self.scalar(value)?;
+        Ok(if signed { sign_extend(bits, width) } else { (bits & low_mask(width)).min(i128::MAX as u128) as i128 })
     }
 
     /// Evaluates `e` to a value, bounding the nesting depth.
@@ -144,9 +155,7 @@ impl Machine<'_> {
     /// An integer operand's value as a signed number (by its type).
     fn eval_index(&mut self, e: &Expr) -> Flow<i128> {
         let value = self.eval(e)?;
-        let bits = self.scalar(&value)?;
-        let (width, signed) = self.int_type(e.ty).ok_or_else(|| self.malformed("non-integer index".into()))?;
-        Ok(if signed { sign_extend(bits, width) } else { (bits & low_mask(width)).min(i128::MAX as u128) as i128 })
+        self.int_value(&value, e.ty)
     }
 
     fn eval_bool(&mut self, e: &Expr) -> Flow<bool> {
@@ -179,6 +188,10 @@ impl Machine<'_> {
                 self.decode(bytes.slice(start, size), e.ty)
             }
             ExprKind::IntConst(bits) => {
+                if let Some((width, _)) = self.wide_type(e.ty) {
+                    // A constant of such a type is zero-extended (see `ExprKind::IntConst`).
+                    return self.wide_value(&Wide::from_u128(*bits, 128, false, width), e.ty);
+                }
                 Ok(Value::Scalar(*bits & self.int_type(e.ty).map_or(u128::MAX, |t| low_mask(t.0))))
             }
             ExprKind::FloatConst(bits) => Ok(Value::Scalar(*bits)),
@@ -275,7 +288,74 @@ impl Machine<'_> {
         let (width, _) = self.int_type(ty).ok_or_else(|| {
             self.malformed(format!("an integer result of type {}", self.program.types.display(ty)))
         })?;
+        if width > wide::NARROW_BITS {
+            return self.wide_value(&Wide::from_u128(bits, 128, false, width), ty);
+        }
         Ok(Value::Scalar(bits & low_mask(width)))
+    }
+
+    /// Width and signedness of `ty` if it is an integer wider than 128
+    /// bits, whose values are their memory bytes (see [`wide`]).
+    fn wide_type(&self, ty: TypeId) -> Option<(u32, bool)> {
+        self.int_type(ty).filter(|&(width, _)| width > wide::NARROW_BITS)
+    }
+
+    /// The value of the wide integer type `ty` with bits `w`.
+    fn wide_value(&self, w: &Wide, ty: TypeId) -> Flow<Value> {
+        let size = self.program.types.size_of(ty, self.program.data_model).ok_or_else(|| self.malformed("an unsized integer".into()))?;
+        Ok(Value::Agg(Bytes::from_data(w.to_le_bytes(size as usize))))
+    }
+
+    /// An integer or `_Bool` value of type `ty`, at its own width.
+    fn as_wide(&self, value: &Value, ty: TypeId) -> Flow<Wide> {
+        let (width, signed) = self.int_type(ty).ok_or_else(|| self.malformed("a non-integer operand".into()))?;
+        match value {
+            Value::Scalar(bits) => Ok(Wide::from_u128(*bits, width, signed, width)),
+            Value::Agg(bytes) => Ok(Wide::from_le_bytes(&bytes.data, width)),
+            Value::Ptr(_) => Err(self.malformed("a pointer as an integer operand".into())),
+        }
+    }
+
+    /// `op` on operands of the integer type `a_ty` wider than 128 bits (a
+    /// shift's right operand has its own type `b_ty`).
+    fn wide_binary(&self, op: BinOp, lhs: &Value, rhs: &Value, a_ty: TypeId, b_ty: TypeId, ty: TypeId) -> Flow<Value> {
+        let (width, signed) = self.wide_type(a_ty).expect("called for wide operands");
+        let x = self.as_wide(lhs, a_ty)?;
+        let y = self.as_wide(rhs, b_ty)?;
+        if op.is_comparison() {
+            let truth = wide::wide_compare(op, &x, &y, signed).ok_or_else(|| self.malformed(format!("{op:?} on integers")))?;
+            return Ok(Value::Scalar(u128::from(truth)));
+        }
+        let b_signed = self.int_type(b_ty).is_some_and(|(_, s)| s);
+        let amount = wide::shift_amount(&y, b_signed, width);
+        let result = wide::wide_binary(op, &x, &y, signed, amount).ok_or_else(|| self.malformed(format!("{op:?} on integers")))?;
+        self.wide_value(&result, ty)
+    }
+
+    /// A conversion from or to an integer type wider than 128 bits:
+    /// between integers, to `_Bool` and from floats (the other way is
+    /// unsupported).
+    fn convert_wide(&self, value: &Value, from: TypeId, to: TypeId) -> Flow<Value> {
+        let integer = |t: &Type| matches!(t, Type::Int { .. } | Type::Bool);
+        if let (Type::Float(format), Some((width, signed)), Value::Scalar(bits)) = (self.ty(from), self.wide_type(to), value) {
+            let converted = float_to_wide(*format, *bits, width, signed).ok_or_else(|| self.ub(UbKind::FloatToIntOverflow))?;
+            return self.wide_value(&converted, to);
+        }
+        if !integer(self.ty(from)) || !integer(self.ty(to)) {
+            let (from, to) = (self.program.types.display(from), self.program.types.display(to));
+            return Err(Outcome::Unsupported(format!("conversion from {from} to {to} (integers wider than 128 bits)")));
+        }
+        let w = self.as_wide(value, from)?;
+        if matches!(self.ty(to), Type::Bool) {
+            return Ok(Value::Scalar(u128::from(!w.is_zero())));
+        }
+        let (width, _) = self.int_type(to).expect("an integer type");
+        let from_signed = self.int_type(from).is_some_and(|(_, s)| s);
+        let converted = w.resize(width, from_signed);
+        match width > wide::NARROW_BITS {
+            true => self.wide_value(&converted, to),
+            false => Ok(Value::Scalar(converted.low_u128())),
+        }
     }
 
     /// The start of `[at, at + len)` inside `0..total`, or out-of-bounds.
@@ -288,6 +368,16 @@ impl Machine<'_> {
     }
 
     fn eval_unary(&mut self, op: UnOp, a: &Expr, ty: TypeId) -> Flow<Value> {
+        if self.wide_type(ty).is_some() {
+            let value = self.eval(a)?;
+            let x = self.as_wide(&value, a.ty)?;
+            let result = match op {
+                UnOp::Neg => wide::wide_negate(&x),
+                UnOp::BitNot => wide::wide_complement(&x),
+                UnOp::Not => return Err(self.malformed("`!` of a wide integer".into())),
+            };
+            return self.wide_value(&result, ty);
+        }
         let bits = {
             let value = self.eval(a)?;
             self.scalar(&value)?
@@ -317,6 +407,12 @@ impl Machine<'_> {
         }
         let lhs = self.eval(a)?;
         let rhs = self.eval(b)?;
+        if self.wide_type(a.ty).is_some() {
+            return self.wide_binary(op, &lhs, &rhs, a.ty, b.ty, ty);
+        }
+        if self.wide_type(b.ty).is_some() {
+            return Err(Outcome::Unsupported("a shift by an amount of an integer type wider than 128 bits".into()));
+        }
         match (self.ty(a.ty).clone(), lhs, rhs) {
             (Type::Pointer(_), Value::Ptr(p), Value::Ptr(q)) => self.pointer_binary(op, p, q, a.ty, ty),
             (Type::Composite(_) | Type::Array(..), Value::Agg(x), Value::Agg(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
@@ -384,6 +480,9 @@ impl Machine<'_> {
     pub(super) fn convert(&mut self, value: Value, from: TypeId, to: TypeId) -> Flow<Value> {
         if from == to {
             return Ok(value);
+        }
+        if self.wide_type(from).is_some() || self.wide_type(to).is_some() {
+            return self.convert_wide(&value, from, to);
         }
         let pointer_width = self.program.data_model.pointer_bits();
         let (source, target) = (self.ty(from).clone(), self.ty(to).clone());
@@ -642,7 +741,7 @@ impl Machine<'_> {
     fn scalar_kind(&self, ty: TypeId) -> Option<ScalarKind> {
         let kind = match self.ty(ty) {
             Type::Bool => ScalarKind::Bool,
-            Type::Int { bits, .. } => ScalarKind::Bits(low_mask(*bits)),
+            Type::Int { bits, .. } if *bits <= wide::NARROW_BITS => ScalarKind::Bits(low_mask(*bits)),
             Type::Float(format) => ScalarKind::Bits(low_mask(format.storage_bits())),
             Type::Pointer(_) => ScalarKind::Pointer,
             _ => return None,
@@ -666,6 +765,9 @@ impl Machine<'_> {
 
     /// The value of type `ty` that `bytes` represent.
     pub(super) fn decode(&self, bytes: Bytes, ty: TypeId) -> Flow<Value> {
+        if let Some((width, _)) = self.wide_type(ty) {
+            return self.wide_value(&Wide::from_le_bytes(&bytes.data, width), ty);
+        }
         if let Some(kind) = self.scalar_kind(ty) {
             let stored = bytes.pointers.get(&0).filter(|(_, width)| *width == bytes.len()).map(|(p, _)| *p);
             return Ok(self.scalar_value(kind, bytes.to_u128(), stored));

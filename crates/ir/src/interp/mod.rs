@@ -63,6 +63,7 @@ pub mod memory;
 mod stdio;
 mod unwind;
 mod value;
+mod wide;
 
 pub use environment::{MAX_ARGC, MAX_ARG_LEN, MAX_ENTRY_OBJECT_BYTES};
 pub use memory::{Bytes, ObjectId, ObjectKind, Pointer, UnfreedBlock};

@@ -15,7 +15,8 @@ pub enum Value {
     /// An integer or `Bool` (its bits, zero-extended) or a float's bit pattern.
     Scalar(u128),
     Ptr(Pointer),
-    /// A struct, union or array as its bytes.
+    /// A struct, union or array as its bytes; also an integer wider than
+    /// 128 bits (see `wide`).
     Agg(Bytes),
 }
 
@@ -236,6 +237,13 @@ pub fn float_to_int(format: FloatFormat, bits: u128, width: u32, signed: bool) -
     let truncate = ieee::RoundingMode::TowardZero;
     let result = if signed { value.to_i128(width, truncate)? as u128 } else { value.to_u128(width, truncate)? };
     Some(result & low_mask(width))
+}
+
+/// The float `bits` of `format` truncated to a signed or unsigned integer
+/// wider than 128 bits; `None` where it does not fit (undefined in C).
+pub fn float_to_wide(format: FloatFormat, bits: u128, width: u32, signed: bool) -> Option<super::wide::Wide> {
+    let (negative, magnitude, shift) = soft_value(format, bits).to_integer_shifted(ieee::RoundingMode::TowardZero)?;
+    super::wide::Wide::from_integer_parts(negative, magnitude, shift, width, signed)
 }
 
 /// The integer `bits` of (`width`, `signed`) as a float of `format`, rounded by `mode`.
