@@ -372,8 +372,8 @@ impl Machine<'_> {
             let value = self.eval(a)?;
             let x = self.as_wide(&value, a.ty)?;
             let result = match op {
-                UnOp::Neg => wide::wide_negate(&x),
-                UnOp::BitNot => wide::wide_complement(&x),
+                UnOp::Neg => x.negated(),
+                UnOp::BitNot => x.complement(),
                 UnOp::Not => return Err(self.malformed("`!` of a wide integer".into())),
             };
             return self.wide_value(&result, ty);

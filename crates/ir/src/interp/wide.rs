@@ -54,7 +54,7 @@ impl Wide {
         if !signed {
             return (!negative && bits <= width).then(|| value.resize(width, false));
         }
-        let value = if negative { value.neg() } else { value };
+        let value = if negative { value.negated() } else { value };
         let result = value.resize(width, false);
         (result.resize(width + 1, true) == value).then_some(result)
     }
@@ -114,7 +114,8 @@ impl Wide {
         let fill = signed && self.is_negative();
         let mut result = Wide::zero(width);
         for i in 0..width {
-            if if i < self.width { self.bit(i) } else { fill } {
+            let set = if i < self.width { self.bit(i) } else { fill };
+            if set {
                 result.limbs[(i / 64) as usize] |= 1 << (i % 64);
             }
         }
@@ -126,7 +127,8 @@ impl Wide {
         Wide { limbs, width: self.width }.masked()
     }
 
-    fn not(&self) -> Wide {
+    /// `~self`.
+    pub fn complement(&self) -> Wide {
         Wide { limbs: self.limbs.iter().map(|l| !l).collect(), width: self.width }.masked()
     }
 
@@ -146,12 +148,13 @@ impl Wide {
         Wide { limbs, width: self.width }.masked()
     }
 
-    fn neg(&self) -> Wide {
-        self.not().add(&Wide::from_u128(1, 2, false, self.width))
+    /// `-self`, wrapping.
+    pub fn negated(&self) -> Wide {
+        self.complement().add(&Wide::from_u128(1, 2, false, self.width))
     }
 
     fn sub(&self, other: &Wide) -> Wide {
-        self.add(&other.neg())
+        self.add(&other.negated())
     }
 
     fn mul(&self, other: &Wide) -> Wide {
@@ -185,7 +188,8 @@ impl Wide {
         let mut result = Wide::zero(self.width);
         for i in 0..self.width {
             let from = i + amount;
-            if if from < self.width { self.bit(from) } else { fill } {
+            let set = if from < self.width { self.bit(from) } else { fill };
+            if set {
                 result.limbs[(i / 64) as usize] |= 1 << (i % 64);
             }
         }
@@ -226,7 +230,7 @@ impl Wide {
     }
 
     fn magnitude(&self, signed: bool) -> Wide {
-        if signed && self.is_negative() { self.neg() } else { self.clone() }
+        if signed && self.is_negative() { self.negated() } else { self.clone() }
     }
 
     /// C division or remainder (truncating towards zero); a zero divisor
@@ -239,9 +243,9 @@ impl Wide {
         let negative_quotient = signed && self.is_negative() != divisor.is_negative();
         let negative_remainder = signed && self.is_negative();
         match remainder {
-            true if negative_remainder => r.neg(),
+            true if negative_remainder => r.negated(),
             true => r,
-            false if negative_quotient => q.neg(),
+            false if negative_quotient => q.negated(),
             false => q,
         }
     }
@@ -273,7 +277,7 @@ pub fn wide_binary(op: BinOp, a: &Wide, b: &Wide, signed: bool, amount: Option<u
         BinOp::Shl => amount.map_or_else(|| Wide::zero(a.width), |s| a.shl(s)),
         BinOp::Shr => match amount {
             Some(s) => a.shr(s, signed),
-            None if signed && a.is_negative() => Wide::zero(a.width).not(),
+            None if signed && a.is_negative() => Wide::zero(a.width).complement(),
             None => Wide::zero(a.width),
         },
         _ => return None,
@@ -284,15 +288,6 @@ pub fn wide_binary(op: BinOp, a: &Wide, b: &Wide, signed: bool, amount: Option<u
 pub fn wide_compare(op: BinOp, a: &Wide, b: &Wide, signed: bool) -> Option<bool> {
     let ordering = if signed { a.scmp(b) } else { a.ucmp(b) };
     super::value::compare_result(op, Some(ordering))
-}
-
-/// Negation and complement.
-pub fn wide_negate(a: &Wide) -> Wide {
-    a.neg()
-}
-
-pub fn wide_complement(a: &Wide) -> Wide {
-    a.not()
 }
 
 #[cfg(test)]
@@ -377,7 +372,7 @@ mod tests {
         // Bits 1000..1024 lie beyond the width.
         assert_eq!(bytes[125], 0);
         assert_eq!(Wide::from_le_bytes(&bytes, 1000), minus_two);
-        assert_eq!(wide_negate(&minus_two), int(2, 1000));
-        assert_eq!(wide_complement(&minus_two), int(1, 1000));
+        assert_eq!(minus_two.negated(), int(2, 1000));
+        assert_eq!(minus_two.complement(), int(1, 1000));
     }
 }
