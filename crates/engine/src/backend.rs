@@ -113,16 +113,16 @@ impl ExternalSolver {
 
 /// The solver of one run, as [`SolverChoice`] asks.
 pub(crate) enum Backend {
-    BitBlast(BitBlastSolver),
-    External(External),
+    BitBlast(Box<BitBlastSolver>),
+    External(Box<External>),
     CrossCheck(Box<CrossCheck>),
 }
 
 impl Backend {
     pub(crate) fn new(choice: &SolverChoice) -> Result<Backend, String> {
         Ok(match choice {
-            SolverChoice::Cadical => Backend::BitBlast(BitBlastSolver::new()),
-            SolverChoice::External(solver) => Backend::External(External::new(solver)?),
+            SolverChoice::Cadical => Backend::BitBlast(Box::new(BitBlastSolver::new())),
+            SolverChoice::External(solver) => Backend::External(Box::new(External::new(solver)?)),
             SolverChoice::CrossCheck { external, dir } => {
                 Backend::CrossCheck(Box::new(CrossCheck::new(external, dir.clone())?))
             }
@@ -148,17 +148,17 @@ impl Backend {
     }
 
     /// The cross-check's findings so far.
-    pub(crate) fn crosscheck_report(&self) -> Option<CrossCheckReport> {
+    pub(crate) fn crosscheck_report(&self) -> Option<Box<CrossCheckReport>> {
         match self {
-            Backend::CrossCheck(check) => Some(check.report.clone()),
+            Backend::CrossCheck(check) => Some(Box::new(check.report.clone())),
             _ => None,
         }
     }
 
     fn solver(&mut self) -> &mut dyn Solver {
         match self {
-            Backend::BitBlast(solver) => solver,
-            Backend::External(solver) => solver,
+            Backend::BitBlast(solver) => solver.as_mut(),
+            Backend::External(solver) => solver.as_mut(),
             Backend::CrossCheck(check) => &mut check.primary,
         }
     }

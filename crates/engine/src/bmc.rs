@@ -59,8 +59,9 @@ struct Session {
 }
 
 impl Session {
-    fn new(config: &Config) -> Result<Session, Outcome> {
-        let solver = Backend::new(&config.solver).map_err(|reason| crate::unknown(&reason))?;
+    /// The session, or UNKNOWN when the chosen solver cannot be started.
+    fn new(config: &Config) -> Result<Session, Box<Outcome>> {
+        let solver = Backend::new(&config.solver).map_err(|reason| Box::new(crate::unknown(&reason)))?;
         Ok(Session { store: TermStore::new(), solver })
     }
 }
@@ -72,7 +73,7 @@ impl Session {
 pub(crate) fn bmc(program: &Program, config: &Config, unwind: Option<u64>, deadline: Option<Instant>) -> Outcome {
     let mut session = match Session::new(config) {
         Ok(session) => session,
-        Err(outcome) => return outcome,
+        Err(outcome) => return *outcome,
     };
     let mut check = |model_loop_bound| {
         check_bound(program, config, unwind, model_loop_bound, config.unwinding_assertions, deadline, &mut session)
@@ -102,7 +103,7 @@ pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<I
     let (mut symex_time, mut replay_time) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     let mut session = match Session::new(config) {
         Ok(session) => session,
-        Err(outcome) => return outcome,
+        Err(outcome) => return *outcome,
     };
     let mut k = 1;
     loop {

@@ -107,7 +107,7 @@ pub struct Stats {
     /// incremental BMC share (their totals).
     pub solver: bitblast::Stats,
     /// With [`SolverChoice::CrossCheck`]: the comparison with the external solver.
-    pub crosscheck: Option<CrossCheckReport>,
+    pub crosscheck: Option<Box<CrossCheckReport>>,
 }
 
 #[derive(Clone, Debug)]

@@ -218,7 +218,7 @@ impl Quantifiers {
         let query = smt::substitute(store, &[violated], &fixed)[0];
         let mut inner = Quantifiers { depth: self.depth + 1, ..Quantifiers::new(self.deadline) };
         let abstracted = inner.abstract_term(store, query);
-        match inner.check(store, &mut Backend::BitBlast(BitBlastSolver::new()), abstracted) {
+        match inner.check(store, &mut Backend::BitBlast(Box::new(BitBlastSolver::new())), abstracted) {
             SatResult::Unsat => Ok(None),
             SatResult::Unknown(reason) => Err(reason),
             SatResult::Sat => {

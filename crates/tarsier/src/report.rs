@@ -195,7 +195,7 @@ fn stats_json(stats: &Stats) -> Value {
         "aig_ands": stats.solver.aig_ands,
         "cnf_vars": stats.solver.cnf_vars,
         "cnf_clauses": stats.solver.cnf_clauses,
-        "crosscheck": stats.crosscheck.as_ref().map(crosscheck_json),
+        "crosscheck": stats.crosscheck.as_deref().map(crosscheck_json),
     })
 }
 

@@ -23,7 +23,6 @@ fn unsupported_request(config: &Config) -> Option<&'static str> {
 
 fn engine_config(config: &Config) -> engine::Config {
     let verify = &config.verify;
-    let defaults = engine::Config::default();
     engine::Config {
         unwind: verify.unwind,
         unwinding_assertions: verify.unwinding_assertions,
@@ -42,8 +41,7 @@ fn engine_config(config: &Config) -> engine::Config {
         // not a violation of it.
         unwinding_failures_are_violations: verify.property.is_none(),
         solver: solver_choice(verify),
-        max_bound: verify.max_k_step.unwrap_or(defaults.max_bound),
-        ..defaults
+        max_bound: verify.max_k_step.unwrap_or(engine::Config::default().max_bound),
     }
 }
 

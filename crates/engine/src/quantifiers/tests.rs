@@ -6,7 +6,7 @@ use smt::Sort;
 fn check(store: &mut TermStore, query: TermId) -> (SatResult, Option<Model>) {
     let mut quantifiers = Quantifiers::new(None);
     let abstracted = quantifiers.abstract_term(store, query);
-    let result = quantifiers.check(store, &mut Backend::BitBlast(BitBlastSolver::new()), abstracted);
+    let result = quantifiers.check(store, &mut Backend::BitBlast(Box::new(BitBlastSolver::new())), abstracted);
     (result, quantifiers.model().cloned())
 }
 
