@@ -134,10 +134,9 @@ enum Intrinsic {
     Atomic { begin: bool },
 }
 
-/// `writes_through_pointers`: the function takes a pointer, so a
-/// nondet-named one (`__VERIFIER_nondet_memory(p, n)`) may fill memory and
-/// is not just a value source; it stays a call for symex to approximate.
-fn classify(name: &str, has_body: bool, writes_through_pointers: bool) -> Option<Intrinsic> {
+/// `nondet_value`: the call is only a source of a nondeterministic value
+/// ([`ir::external::is_nondet_value_call`]).
+fn classify(name: &str, has_body: bool, nondet_value: bool) -> Option<Intrinsic> {
     match name {
         "reach_error" | "__VERIFIER_error" => Some(Intrinsic::ReachError),
         _ if has_body => None,
@@ -148,15 +147,9 @@ fn classify(name: &str, has_body: bool, writes_through_pointers: bool) -> Option
         "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" | "__builtin_assume" => Some(Intrinsic::Assume),
         "__ESBMC_atomic_begin" | "__CPROVER_atomic_begin" | "__VERIFIER_atomic_begin" => Some(Intrinsic::Atomic { begin: true }),
         "__ESBMC_atomic_end" | "__CPROVER_atomic_end" | "__VERIFIER_atomic_end" => Some(Intrinsic::Atomic { begin: false }),
-        _ if is_nondet_name(name) && !writes_through_pointers => Some(Intrinsic::Nondet),
+        _ if nondet_value => Some(Intrinsic::Nondet),
         _ => None,
     }
-}
-
-fn is_nondet_name(name: &str) -> bool {
-    ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"]
-        .iter()
-        .any(|prefix| name.starts_with(prefix))
 }
 
 struct FunctionPass<'a> {
@@ -242,8 +235,8 @@ impl FunctionPass<'_> {
         let ExprKind::Sym(sym) = callee.kind else { return None };
         let SymbolKind::Function(f) = self.program.symbols[sym].kind else { return None };
         let function = &self.program.functions[f];
-        let takes_pointer = args.iter().any(|a| matches!(self.program.types.get(a.ty), Type::Pointer(_)));
-        classify(&function.name, function.body.is_some(), takes_pointer)
+        let nondet_value = ir::external::is_nondet_value_call(self.program, &function.name, args);
+        classify(&function.name, function.body.is_some(), nondet_value)
     }
 
     fn rewrite_intrinsic(&mut self, intrinsic: Intrinsic, lhs: Option<&Expr>, args: &[Expr], loc: Loc) {

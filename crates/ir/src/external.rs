@@ -30,6 +30,17 @@ pub fn is_program_external(name: &str, declared_in: &str) -> bool {
     !reserved && !system && !is_glibc_function(name)
 }
 
+/// Whether a call of the body-less function `name` with `args` is only a
+/// source of a nondeterministic value (`__VERIFIER_nondet_int()`,
+/// `nondet_x()`): a nondet-named function that takes a pointer may fill
+/// memory through it, so it is a call like any other body-less one
+/// (`__VERIFIER_nondet_memory(p, n)`, a program's `nondet_fill(&x)`).
+/// Instrumentation and the interpreter classify calls by this one rule.
+pub fn is_nondet_value_call(program: &Program, name: &str, args: &[crate::Expr]) -> bool {
+    let takes_pointer = args.iter().any(|a| matches!(program.types.get(a.ty), Type::Pointer(_)));
+    ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p)) && !takes_pointer
+}
+
 /// Whether glibc defines or declares a function named `name`.
 pub fn is_glibc_function(name: &str) -> bool {
     GLIBC_FUNCTIONS.lines().any(|known| known == name)

@@ -1,7 +1,8 @@
 //! The program's environment through the binary: the command line of a
 //! hosted `main` (exact for its first arguments, of any length Linux
-//! allows) and `getenv`, with the verdicts C semantics give and the
-//! arguments a counterexample chose shown in its trace.
+//! allows), `getenv` and the program's body-less functions, with the
+//! verdicts C semantics give and the arguments a counterexample chose
+//! shown in its trace.
 
 mod common;
 
@@ -93,4 +94,17 @@ fn pointer_parameters_of_the_entry_function_are_null_or_fresh_arrays() {
     // Objects holding pointers would need objects of their own.
     let nested = "int f(int **p) { return p && *p ? **p : 0; }\n";
     expect("entry-nested", nested, &entry, UNKNOWN);
+}
+
+#[test]
+fn a_nondet_named_function_given_a_pointer_is_the_environment_in_the_replay_too() {
+    // The call returns any value and may write `x`: symex and the replay
+    // must both treat it as the environment, or the replay supplies other
+    // inputs and the FALSE is lost.
+    let result = "#include <assert.h>\nint nondet_fill(int *p);\nint main(void) { int x = 0; int r = nondet_fill(&x); assert(r != 7); return 0; }\n";
+    expect("nondet-fill-result", result, &[], FAILED);
+    let written = "#include <assert.h>\nint nondet_fill(int *p);\nint main(void) { int x = 0; nondet_fill(&x); assert(x != 7); return 0; }\n";
+    expect("nondet-fill-written", written, &[], FAILED);
+    let untouched = "#include <assert.h>\nint nondet_fill(int *p);\nint main(void) { int x = 0, y = 3; int r = nondet_fill(&x); assert(y == 3); return r; }\n";
+    expect("nondet-fill-untouched", untouched, &[], SUCCESSFUL);
 }

@@ -177,7 +177,7 @@ impl Machine<'_> {
                 self.int_result(u128::from(len), ret).map(Some)
             }
             _ if is_uninterpreted(name) => self.call_uninterpreted(name, values, ret),
-            _ if NONDET_PREFIXES.iter().any(|prefix| name.starts_with(prefix)) => {
+            _ if crate::external::is_nondet_value_call(self.program, name, args) => {
                 self.input(InputKind::NondetCall(name.to_string()), ret).map(Some)
             }
             _ => {
@@ -345,9 +345,6 @@ fn library_function(name: &str) -> &str {
         _ => name.strip_prefix("__builtin_").unwrap_or(name),
     }
 }
-
-/// Name prefixes of functions whose only meaning is a nondeterministic result.
-const NONDET_PREFIXES: [&str; 4] = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"];
 
 /// Whether `[a, a + len)` and `[b, b + len)` share a byte of one object.
 fn overlap(a: Pointer, b: Pointer, len: u64) -> bool {
