@@ -6,10 +6,12 @@
 //! a pointer made from an integer) is *exposed*: it gets a symbolic base
 //! address, constrained as every run's layout is (nonzero, above 4 GiB
 //! for automatic storage on x86-64, aligned, inside the address space,
-//! apart from every other exposed object alive at the same time). `(uintptr_t)p` is then `base + offset`, and an integer cast
-//! to a pointer names the exposed object its value falls in (a live one
-//! first, inside before one-past-the-end, earlier exposed first), or no
-//! object: the invalid object, with the address as offset. The solver
+//! apart from every other exposed object whose lifetime met its own, even
+//! if one has ended by the time the other is exposed). `(uintptr_t)p` is
+//! then `base + offset`, and an integer cast to a pointer names the
+//! exposed object its value falls in (a live one first, inside before
+//! one-past-the-end, earlier exposed first), or no object: the invalid
+//! object, with the address as offset. The solver
 //! picks the bases; a counterexample hands them to the replay, whose
 //! interpreter resolves addresses by the same rule.
 //!
@@ -25,6 +27,15 @@ use crate::equation::Approximation;
 use crate::memory::{ObjectId, ObjectKind, INVALID_OBJECT, NULL_OBJECT};
 use ir::{DataModel, Type};
 use smt::{BvValue, Op, Sort, TermId};
+
+/// The most objects alive beside a starting one for which the meeting of
+/// their lifetimes is recorded (see `Symex::note_lifetime_start`).
+const MAX_LIFETIMES_MET: usize = 64;
+
+/// The key of a pair of objects, lower id first.
+fn ordered_pair(a: ObjectId, b: ObjectId) -> (ObjectId, ObjectId) {
+    if a < b { (a, b) } else { (b, a) }
+}
 
 /// Objects lie below this address: user space on x86-64 (so an address
 /// that names no object still fits a pointer's offset field), the whole
@@ -165,6 +176,34 @@ impl Symex<'_> {
         }
     }
 
+    /// Records that `object`'s lifetime begins (under the path's guard and
+    /// `alive`) while the objects this state holds alive are alive: two
+    /// objects whose lifetimes ever met have disjoint addresses, also when
+    /// one has ended before the other is exposed (a block's local exposed,
+    /// then an array of the enclosing scope). Only a start beside at most
+    /// [`MAX_LIFETIMES_MET`] candidates is recorded: a missing fact only
+    /// leaves the layout freer (a counterexample the replay may refuse as
+    /// impossible), it never excludes a real one. Never assumed without
+    /// the meeting: a stack slot is reused once its object has ended.
+    pub(crate) fn note_lifetime_start(&mut self, object: ObjectId, alive: TermId) {
+        let mut others: Vec<(ObjectId, TermId)> =
+            self.state.liveness().filter(|&(o, t)| o != object && !self.store.is_false(t)).collect();
+        if others.len() > MAX_LIFETIMES_MET {
+            return;
+        }
+        others.sort_unstable_by_key(|&(o, _)| o);
+        let starts = self.store.and2(self.state.guard, alive);
+        for (other, other_alive) in others {
+            let met_here = self.store.and2(starts, other_alive);
+            let key = ordered_pair(object, other);
+            let met = match self.lifetimes_met.get(&key) {
+                Some(&earlier) => self.store.or2(earlier, met_here),
+                None => met_here,
+            };
+            self.lifetimes_met.insert(key, met);
+        }
+    }
+
     /// `object`'s integer address, exposing it the first time.
     pub(crate) fn base_address(&mut self, object: ObjectId) -> TermId {
         if let Some(base) = self.objects.get(object).base {
@@ -198,7 +237,11 @@ impl Symex<'_> {
             let after = self.store.bv_ule(other_end, start);
             let apart = self.store.or2(before, after);
             let other_alive = self.object_alive(other);
-            let together = self.store.and(&[self.state.guard, alive, other_alive]);
+            let together_now = self.store.and(&[self.state.guard, alive, other_alive]);
+            let together = match self.lifetimes_met.get(&ordered_pair(object, other)) {
+                Some(&met) => self.store.or2(together_now, met),
+                None => together_now,
+            };
             facts.push(self.store.implies(together, apart));
         }
         for fact in facts {

@@ -349,6 +349,7 @@ impl<'a> Symex<'a> {
         };
         self.state.set_value(o, contents);
         let pointer = self.address_of_heap(o)?;
+        self.note_lifetime_start(o, succeeds);
         self.state.set_alive(o, succeeds);
         let pointer = self.store.ite(succeeds, pointer, null);
         Ok(Allocation { pointer, object: Some(o), succeeds })
@@ -371,6 +372,7 @@ impl<'a> Symex<'a> {
         self.record_input(contents, None, InputKind::Uninitialized("alloca".to_string()));
         self.state.set_value(o, contents);
         let t = self.store.true_term();
+        self.note_lifetime_start(o, t);
         self.state.set_alive(o, t);
         self.frames.last_mut().expect("frame").stack_allocations.push(o);
         self.address_of_heap(o)

@@ -122,6 +122,9 @@ pub(crate) struct Symex<'a> {
     pub(crate) possibly_large_objects: Vec<(ObjectId, TermId)>,
     /// Where pointers were stored, for reads of their bytes as integers.
     pub(crate) pointer_bytes: crate::pointer_bytes::PointerBytes,
+    /// Pairs of objects (lower id first) whose lifetimes met, with the
+    /// condition under which they did (see `crate::address`).
+    pub(crate) lifetimes_met: HashMap<(ObjectId, ObjectId), TermId>,
 }
 
 impl<'a> Symex<'a> {
@@ -155,6 +158,7 @@ impl<'a> Symex<'a> {
             unobserved_misfits: Vec::new(),
             possibly_large_objects: Vec::new(),
             pointer_bytes: Default::default(),
+            lifetimes_met: HashMap::new(),
         }
     }
 
@@ -596,6 +600,7 @@ impl<'a> Symex<'a> {
         self.record_input(value, Some(sym.ty), InputKind::Uninitialized(name));
         self.state.set_value(o, value);
         let t = self.store.true_term();
+        self.note_lifetime_start(o, t);
         self.state.set_alive(o, t);
         Ok(())
     }

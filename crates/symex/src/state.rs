@@ -30,6 +30,10 @@ impl State {
     pub fn alive(&self, object: ObjectId) -> Option<TermId> {
         self.alive.get(&object).copied()
     }
+    /// The objects whose liveness this state has set, with it.
+    pub fn liveness(&self) -> impl Iterator<Item = (ObjectId, TermId)> + '_ {
+        self.alive.iter().map(|(&o, &t)| (o, t))
+    }
     pub fn set_alive(&mut self, object: ObjectId, alive: TermId) {
         Rc::make_mut(&mut self.alive).insert(object, alive);
     }

@@ -1,9 +1,9 @@
 //! How pointers are represented, end to end: unchecked writes that stay in
 //! their object (or trap at address 0) are exact, pointers stored in raw
-//! bytes keep their object, and pointers read at a symbolic index compare
-//! exactly with addresses. Each program has the verdict C semantics (gcc
-//! -O0) give it; a FAILED verdict is also confirmed by the interpreter's
-//! replay.
+//! bytes keep their object, pointers read at a symbolic index compare
+//! exactly with addresses, and objects alive together never share one.
+//! Each program has the verdict C semantics (gcc -O0) give it; a FAILED
+//! verdict is also confirmed by the interpreter's replay.
 
 mod common;
 use common::*;
@@ -181,4 +181,44 @@ int main(void) {
   return 0;
 }\n";
     assert_verdict("unchecked_write_avoided", source, &["--no-pointer-check"], FAILED);
+}
+
+#[test]
+fn objects_whose_lifetimes_met_have_disjoint_addresses_after_one_ends() {
+    // `s` is exposed inside its block, `arr` only after `s` has ended: the
+    // counterexample must still place them apart (they were alive
+    // together), or the replay refuses its layout.
+    let program = |check: &str| {
+        format!(
+            "#include <assert.h>
+#include <stdint.h>
+unsigned nondet_uint(void);
+struct S {{ char c; long x; }};
+int main(void) {{
+  long arr[4];
+  int same;
+  {{ struct S s; struct S *back = (struct S *)((uintptr_t)&s.x - 8); same = back == &s; }}
+  unsigned i = nondet_uint() % 5;
+  long *q = arr + i;
+  assert({check});
+  return 0;
+}}\n"
+        )
+    };
+    let past_end = program("!(same && (uintptr_t)q == (uintptr_t)&arr[4])");
+    assert_verdict("lifetimes_met_past_end", &past_end, &[], FAILED);
+    let holds = program("same == 1 && (uintptr_t)q - (uintptr_t)arr == i * sizeof(long)");
+    assert_verdict("lifetimes_met_holds", &holds, &[], SUCCESSFUL);
+    // Objects that never lived together may share an address (a reused
+    // stack slot), so their addresses may be equal.
+    let reused = "#include <assert.h>
+#include <stdint.h>
+int main(void) {
+  uintptr_t pa, pb;
+  { int a = 1; pa = (uintptr_t)&a; }
+  { int b = 2; pb = (uintptr_t)&b; }
+  assert(pa != pb);
+  return 0;
+}\n";
+    assert_verdict("lifetimes_never_met", reused, &[], FAILED);
 }
