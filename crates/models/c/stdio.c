@@ -156,6 +156,16 @@ __tarsier_memory_stream(struct _IO_FILE *stream)
     return s;
 }
 
+/* __tarsier_memory_stream for a function whose glibc code reads the FILE
+   itself (fread, fwrite, fclose): a NULL stream faults there. */
+struct __tarsier_memory_stream *
+__tarsier_memory_stream_of_file(struct _IO_FILE *stream)
+{
+    if (stream == 0)
+        __tarsier_stream_probe = *(char *)stream;
+    return __tarsier_memory_stream(stream);
+}
+
 /* The stream's state is set before glibc's calloc of the cookie may fail
    (ENOMEM), so that it is the same on both outcomes (the formulas stay
    small); the failed outcome never hands the stream out. */
@@ -492,10 +502,7 @@ fread(void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
     int c;
     if (requested == 0)
         return 0;
-    /* glibc reads the FILE: NULL faults. */
-    if (stream == 0)
-        __tarsier_stream_probe = *(char *)stream;
-    s = __tarsier_memory_stream(stream);
+    s = __tarsier_memory_stream_of_file(stream);
     if (s == 0) {
         got = __VERIFIER_nondet_ulong();
         __VERIFIER_assume(got <= requested);
@@ -527,9 +534,7 @@ fwrite(const void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
     size_t requested = size * count, put;
     if (requested == 0)
         return 0;
-    if (stream == 0)
-        __tarsier_stream_probe = *(char *)stream;
-    s = __tarsier_memory_stream(stream);
+    s = __tarsier_memory_stream_of_file(stream);
     if (s == 0) {
         __tarsier_stream_probe = bytes[0];
         __tarsier_stream_probe = bytes[requested - 1];
@@ -729,10 +734,7 @@ fclose(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
     int result = 0;
-    /* glibc reads the FILE: NULL faults. */
-    if (stream == 0)
-        __tarsier_stream_probe = *(char *)stream;
-    s = __tarsier_memory_stream(stream);
+    s = __tarsier_memory_stream_of_file(stream);
     if (s != 0) {
         if (s->putting && __tarsier_memory_flush(s) != 0)
             result = -1;
