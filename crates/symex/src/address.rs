@@ -186,10 +186,15 @@ impl Symex<'_> {
     /// impossible), it never excludes a real one. Never assumed without
     /// the meeting: a stack slot is reused once its object has ended.
     pub(crate) fn note_lifetime_start(&mut self, object: ObjectId, alive: TermId) {
-        let mut others: Vec<(ObjectId, TermId)> =
-            self.state.liveness().filter(|&(o, t)| o != object && !self.store.is_false(t)).collect();
-        if others.len() > MAX_LIFETIMES_MET {
-            return;
+        let mut others = Vec::new();
+        for (other, other_alive) in self.state.liveness() {
+            if other == object || self.store.is_false(other_alive) {
+                continue;
+            }
+            if others.len() == MAX_LIFETIMES_MET {
+                return;
+            }
+            others.push((other, other_alive));
         }
         others.sort_unstable_by_key(|&(o, _)| o);
         let starts = self.store.and2(self.state.guard, alive);
