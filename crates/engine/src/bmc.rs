@@ -1,6 +1,6 @@
 //! Bounded model checking: symex to an equation, one solver query for
 //! "some property is violated", then one for "some unwinding assertion is
-//! reachable", and the verdict rules of DESIGN.md §9. A violation the
+//! reachable", and the verdict rules of docs/DESIGN.md §9. A violation the
 //! replay refutes because an inexact math function (`symex::libm`) took a
 //! value the host library does not give is searched again with the host's
 //! values at the refuted points (a few rounds).

@@ -4,7 +4,7 @@
 //! A FALSE verdict carries a counterexample that the IR interpreter has
 //! replayed to the same violated property; TRUE needs the unwinding
 //! assertions to hold and no approximation that could hide a violation
-//! (DESIGN.md §9). Everything else is UNKNOWN with a reason.
+//! (docs/DESIGN.md §9). Everything else is UNKNOWN with a reason.
 
 mod backend;
 mod bmc;

@@ -11,7 +11,7 @@
 //! the memory-safety checks symex adds, unwinding assertions), the
 //! assignments and nondeterministic inputs a counterexample trace needs, and
 //! the approximations that make a TRUE verdict unsafe. Memory is modelled
-//! as in DESIGN.md §5: every object's value is one flat bit-vector of its
+//! as in docs/DESIGN.md §5: every object's value is one flat bit-vector of its
 //! bytes, pointers are `object ++ offset` bit-vectors (see [`memory`]).
 
 pub mod arith;

@@ -1,5 +1,5 @@
 //! Lvalues as places in memory, and reads and writes of places with the
-//! memory-safety checks of DESIGN.md §5.
+//! memory-safety checks of docs/DESIGN.md §5.
 //!
 //! A [`Place`] is a case split: each [`Target`] is an object, the condition
 //! under which the lvalue denotes it, and a bit offset into the object's

@@ -19,7 +19,7 @@ use super::{signed_constant, widen, Format};
 pub const MAX_SIG_BITS: usize = 64;
 
 /// Exponent fields up to this width use long division, whose `2^exp`
-/// stages are then fewer gates than the squarings (see `DECISIONS.md`
+/// stages are then fewer gates than the squarings (see `docs/decisions/terms-and-solving.md`
 /// for the measured sizes).
 const LONG_DIVISION_MAX_EXP_BITS: usize = 5;
 

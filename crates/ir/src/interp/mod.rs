@@ -1,6 +1,6 @@
 //! A concrete interpreter of IR programs, used to replay counterexamples:
 //! a FALSE verdict is reported only if the replay reaches the same violated
-//! property (DESIGN.md §9).
+//! property (docs/DESIGN.md §9).
 //!
 //! It runs `init`, then `entry`, over a byte-addressed memory of objects
 //! (see [`memory`]) with the operator semantics documented in
