@@ -128,7 +128,7 @@ pub fn parse(args: &[String]) -> Result<Command, UsageError> {
     }
     check_consistency(&config)?;
     if let Some(property) = config.verify.property {
-        property.configure(&mut config.verify);
+        crate::svcomp::configure(property, &mut config.verify);
     }
     Ok(Command::Run(Box::new(config)))
 }
@@ -231,7 +231,7 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--multi-property" => verify.multi_property = true,
         "--property" => {
             let path = PathBuf::from(non_empty(name, value_of(value))?);
-            verify.property = Some(crate::svcomp::read(&path).map_err(UsageError)?);
+            verify.property = Some(report::svcomp::read(&path).map_err(UsageError)?);
         }
         "--json" => verify.json = true,
         "--smt-formula" => verify.smt_formula = Some(PathBuf::from(non_empty(name, value_of(value))?)),

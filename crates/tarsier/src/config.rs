@@ -93,7 +93,7 @@ pub struct VerifyOptions {
     pub timeout: Option<Duration>,
     pub memlimit_mb: Option<u64>,
     /// The SV-COMP property of `--property FILE.prp` (it sets the checks).
-    pub property: Option<crate::svcomp::Category>,
+    pub property: Option<report::svcomp::Category>,
     pub json: bool,
     /// Where to write the SMT-LIB2 formula.
     pub smt_formula: Option<PathBuf>,

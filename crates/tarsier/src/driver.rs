@@ -30,7 +30,7 @@ pub fn run(config: &Config) -> Exit {
         (Action::ParseOnly, Some(_)) => Exit::Success,
         (Action::ParseOnly, None) => Exit::InputError,
         (_, None) => match only_unsupported_errors(&diags) {
-            Some(first) => crate::verify::printer(config, None).print(&crate::report::unknown(&first)),
+            Some(first) => crate::verify::printer(config, None).print(&report::unknown(&first)),
             None => Exit::InputError,
         },
         (Action::ShowIr, Some(program)) => {

@@ -3,7 +3,7 @@
 //! the resident memory goes over the limit, whatever stage is running.
 
 use crate::exit::Exit;
-use crate::report::{self, Printer};
+use crate::output::Printer;
 use std::time::{Duration, Instant};
 
 /// How often the watchdog looks at the clock and the memory use.

@@ -9,7 +9,7 @@ mod driver;
 mod exit;
 mod help;
 mod limits;
-mod report;
+mod output;
 mod svcomp;
 mod verify;
 

@@ -1,107 +1,21 @@
-//! SV-COMP property files (`--property FILE.prp`): which checks a property
-//! switches on, and the one-line result SV-COMP expects (`TRUE`,
-//! `FALSE(valid-deref)`, ...). The checks follow the competition's
-//! definitions: unreach-call is only about the error function, memory-safety
-//! is valid-free + valid-deref + valid-memtrack, and `malloc` never fails.
+//! How an SV-COMP property (`--property FILE.prp`, read by
+//! [`report::svcomp`]) sets the checks: exactly the property's, with
+//! `malloc` never failing, as the competition defines them.
 
 use crate::config::{Checks, VerifyOptions};
-use ir::PropertyClass;
-use std::path::Path;
+use report::svcomp::Category;
 
-/// The property categories tarsier decides.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Category {
-    /// `G ! call(reach_error())` (or `__VERIFIER_error`).
-    UnreachCall,
-    /// `G ! overflow`: signed integer overflow.
-    NoOverflow,
-    /// `G valid-free`, `G valid-deref`, `G valid-memtrack`.
-    MemSafety,
-    /// `G valid-memcleanup`.
-    MemCleanup,
-}
-
-/// The error functions an unreach-call property may name: both are
-/// properties of every run (see `analysis::instrument`).
-const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
-
-/// Reads and recognises a property file; the error says what is wrong.
-pub fn read(path: &Path) -> Result<Category, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// Recognises the formulas of a property file (one `CHECK(...)` per line).
-pub fn parse(text: &str) -> Result<Category, String> {
-    let formulas: Vec<String> = text
-        .lines()
-        .map(|line| line.split_whitespace().collect::<String>())
-        .filter(|line| !line.is_empty() && !line.starts_with("//"))
-        .map(|line| ltl_formula(&line))
-        .collect::<Result<_, _>>()?;
-    let mut names: Vec<&str> = formulas.iter().map(String::as_str).collect();
-    names.sort_unstable();
-    match names.as_slice() {
-        [one] if is_unreach_call(one) => Ok(Category::UnreachCall),
-        ["G!overflow"] => Ok(Category::NoOverflow),
-        ["Gvalid-memcleanup"] => Ok(Category::MemCleanup),
-        ["Gvalid-deref", "Gvalid-free", "Gvalid-memtrack"] => Ok(Category::MemSafety),
-        [] => Err("no CHECK(...) line".to_string()),
-        _ => Err(format!(
-            "unsupported: property {}; tarsier decides unreach-call, no-overflow, valid-memsafety and valid-memcleanup",
-            names.join(" + ")
-        )),
-    }
-}
-
-/// `CHECK(init(main()),LTL(φ))` (whitespace removed) → `φ`.
-fn ltl_formula(line: &str) -> Result<String, String> {
-    let inner = line
-        .strip_prefix("CHECK(init(main()),LTL(")
-        .and_then(|rest| rest.strip_suffix("))"))
-        .ok_or_else(|| format!("expected `CHECK( init(main()), LTL(...) )`, found `{line}`"))?;
-    Ok(inner.to_string())
-}
-
-fn is_unreach_call(formula: &str) -> bool {
-    ERROR_FUNCTIONS.iter().any(|f| formula == format!("G!call({f}())"))
-}
-
-impl Category {
-    /// Sets the checks of `options` to exactly those of the property.
-    pub fn configure(self, options: &mut VerifyOptions) {
-        let none = Checks {
-            assertions: false,
-            bounds: false,
-            pointer: false,
-            div_by_zero: false,
-            ..Checks::default()
-        };
-        options.checks = match self {
-            Category::UnreachCall => none,
-            Category::NoOverflow => Checks { signed_overflow: true, ..none },
-            Category::MemSafety => Checks { bounds: true, pointer: true, memory_leak: true, ..none },
-            Category::MemCleanup => Checks { bounds: true, pointer: true, ..none },
-        };
-        options.memory_cleanup = self == Category::MemCleanup;
-        options.force_malloc_success = true;
-    }
-
-    /// The SV-COMP result of a violation of a property of `class`; `None`
-    /// when the class does not belong to this category (a bug: only the
-    /// category's checks are on).
-    pub fn violation(self, class: PropertyClass) -> Option<&'static str> {
-        use PropertyClass::*;
-        match (self, class) {
-            (Category::UnreachCall, ReachError) => Some("FALSE(unreach-call)"),
-            (Category::NoOverflow, SignedOverflow) => Some("FALSE(no-overflow)"),
-            (Category::MemSafety, PointerDereference | ArrayBounds) => Some("FALSE(valid-deref)"),
-            (Category::MemSafety, InvalidFree) => Some("FALSE(valid-free)"),
-            (Category::MemSafety, MemoryLeak) => Some("FALSE(valid-memtrack)"),
-            (Category::MemCleanup, MemoryCleanup | MemoryLeak) => Some("FALSE(valid-memcleanup)"),
-            _ => None,
-        }
-    }
+/// Sets the checks of `options` to exactly those of `category`.
+pub fn configure(category: Category, options: &mut VerifyOptions) {
+    let none = Checks { assertions: false, bounds: false, pointer: false, div_by_zero: false, ..Checks::default() };
+    options.checks = match category {
+        Category::UnreachCall => none,
+        Category::NoOverflow => Checks { signed_overflow: true, ..none },
+        Category::MemSafety => Checks { bounds: true, pointer: true, memory_leak: true, ..none },
+        Category::MemCleanup => Checks { bounds: true, pointer: true, ..none },
+    };
+    options.memory_cleanup = category == Category::MemCleanup;
+    options.force_malloc_success = true;
 }
 
 #[cfg(test)]
@@ -109,36 +23,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn recognises_the_competition_properties() {
-        assert_eq!(parse("CHECK( init(main()), LTL(G ! call(reach_error())) )\n"), Ok(Category::UnreachCall));
-        assert_eq!(parse("CHECK( init(main()), LTL(G ! overflow) )"), Ok(Category::NoOverflow));
-        assert_eq!(parse("CHECK( init(main()), LTL(G valid-memcleanup) )"), Ok(Category::MemCleanup));
-        let memsafety = "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n\
-                         CHECK( init(main()), LTL(G valid-memtrack) )\n";
-        assert_eq!(parse(memsafety), Ok(Category::MemSafety));
-    }
-
-    #[test]
-    fn rejects_what_it_does_not_decide() {
-        assert!(parse("CHECK( init(main()), LTL(F end) )").unwrap_err().starts_with("unsupported: property"));
-        assert!(parse("CHECK( init(main()), LTL(G valid-free) )").unwrap_err().starts_with("unsupported"));
-        assert!(parse("CHECK( init(main()), LTL(G ! call(foo())) )").is_err());
-        assert!(parse("LTL(G ! overflow)").unwrap_err().contains("expected `CHECK"));
-        assert!(parse("").is_err());
-    }
-
-    #[test]
-    fn violations_map_to_result_strings() {
-        assert_eq!(Category::MemSafety.violation(PropertyClass::ArrayBounds), Some("FALSE(valid-deref)"));
-        assert_eq!(Category::MemSafety.violation(PropertyClass::InvalidFree), Some("FALSE(valid-free)"));
-        assert_eq!(Category::MemSafety.violation(PropertyClass::MemoryLeak), Some("FALSE(valid-memtrack)"));
-        assert_eq!(Category::UnreachCall.violation(PropertyClass::UserAssertion), None);
-    }
-
-    #[test]
     fn memsafety_switches_on_memory_checks_only() {
         let mut options = VerifyOptions::default();
-        Category::MemSafety.configure(&mut options);
+        configure(Category::MemSafety, &mut options);
         assert!(options.checks.pointer && options.checks.bounds && options.checks.memory_leak);
         assert!(!options.checks.assertions && !options.checks.div_by_zero && !options.checks.signed_overflow);
         assert!(options.force_malloc_success);
@@ -147,7 +34,7 @@ mod tests {
     #[test]
     fn no_overflow_means_signed_integers_only() {
         let mut options = VerifyOptions::default();
-        Category::NoOverflow.configure(&mut options);
+        configure(Category::NoOverflow, &mut options);
         assert!(options.checks.signed_overflow);
         assert!(!options.checks.float_overflow && !options.checks.unsigned_overflow && !options.checks.shift);
     }

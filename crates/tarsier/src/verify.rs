@@ -4,7 +4,7 @@
 use crate::config::{Config, Engine, VerifyOptions};
 use engine::SolverChoice;
 use crate::exit::Exit;
-use crate::report::{self, Printer, Style};
+use crate::output::{Printer, Style};
 
 /// Checks and options the engine does not implement yet: asking for them
 /// gives UNKNOWN rather than a verdict that ignores them.

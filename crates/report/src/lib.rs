@@ -1,0 +1,64 @@
+//! The outputs of a run: the engine's result and trace, read as data and
+//! written in the formats people and tools read. Each format is one module
+//! that takes a [`Report`] and returns text or a document; none of them
+//! knows the command line (which formats a run writes, and where, is the
+//! binary's choice).
+//!
+//! - [`text`]: the text whose last line is the verdict;
+//! - [`json`]: one JSON document with the same content;
+//! - [`svcomp`]: SV-COMP property files and the competition's result line.
+
+pub mod json;
+pub mod svcomp;
+pub mod text;
+
+use engine::{Outcome, Stats, Verdict};
+
+/// What a format reads: the outcome of a run, the program it is about
+/// (to resolve locations; absent when the front end produced none), and
+/// the SV-COMP property the run decides, if any.
+#[derive(Copy, Clone)]
+pub struct Report<'a> {
+    pub outcome: &'a Outcome,
+    pub program: Option<&'a ir::Program>,
+    pub property: Option<svcomp::Category>,
+}
+
+impl Report<'_> {
+    /// The file and line of `loc`; `<built-in>` and line 0 when it has none.
+    fn location(&self, loc: ir::Loc) -> (String, u32) {
+        match self.program {
+            Some(program) if !loc.is_none() => (program.files.name(loc.file).to_string(), loc.line),
+            _ => ("<built-in>".to_string(), 0),
+        }
+    }
+
+    /// `file:line`, or the file alone when there is no line.
+    fn place(&self, loc: ir::Loc) -> String {
+        match self.location(loc) {
+            (file, 0) => file,
+            (file, line) => format!("{file}:{line}"),
+        }
+    }
+
+    /// The SV-COMP result (`TRUE`, `FALSE(...)`, `UNKNOWN`), when the run
+    /// decides a competition property.
+    pub fn svcomp_result(&self) -> Option<&'static str> {
+        Some(self.property?.result(&self.outcome.verdict))
+    }
+}
+
+/// The verdict line that ends the text output.
+pub fn verdict_line(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::True | Verdict::BoundedTrue { .. } => "VERIFICATION SUCCESSFUL",
+        Verdict::False(_) => "VERIFICATION FAILED",
+        Verdict::Unknown(_) => "VERIFICATION UNKNOWN",
+    }
+}
+
+/// An UNKNOWN outcome that no engine run produced (unsupported input,
+/// resource limits), to be reported like any other.
+pub fn unknown(reason: &str) -> Outcome {
+    Outcome { verdict: Verdict::Unknown(reason.to_string()), approximations: Vec::new(), stats: Stats::default() }
+}

@@ -1,0 +1,83 @@
+//! The text output: approximations, the counterexample or the reason, the
+//! cross-check summary, the SV-COMP result when a property is decided, and
+//! the verdict as the last line (`VERIFICATION SUCCESSFUL|FAILED|UNKNOWN`).
+
+use crate::{verdict_line, Report};
+use engine::{CrossCheckReport, TraceLine, Verdict};
+
+/// The whole text of `report`, ending with the verdict line.
+pub fn render(report: &Report) -> String {
+    let outcome = report.outcome;
+    let mut out = String::new();
+    for approximation in &outcome.approximations {
+        out += &format!("approximation: {}: {}\n", report.place(approximation.loc), approximation.what);
+    }
+    match &outcome.verdict {
+        Verdict::True => {}
+        Verdict::BoundedTrue { bound: Some(bound) } => {
+            out += &format!("no violation within the unwinding bound {bound} (assumed, not checked)\n");
+        }
+        Verdict::BoundedTrue { bound: None } => {
+            out += "no violation within the loop bounds the program gives (assumed, not checked)\n";
+        }
+        Verdict::False(cex) => {
+            out += "Counterexample:\n";
+            for TraceLine { loc, function, lhs, value, input } in &cex.trace {
+                let source = input.as_ref().map_or(String::new(), |from| format!("    [input: {from}]"));
+                out += &format!("  {} {function}: {lhs} = {value}{source}\n", report.place(*loc));
+            }
+            out += &format!(
+                "Violated property:\n  {} {}\n  {}\n  {}\n",
+                report.place(cex.loc),
+                cex.function,
+                cex.property.message,
+                cex.property.class
+            );
+        }
+        Verdict::Unknown(reason) => out += &format!("{reason}\n"),
+    }
+    if let Some(check) = &outcome.stats.crosscheck {
+        out += &crosscheck(check);
+    }
+    if let Some(result) = report.svcomp_result() {
+        out += &format!("{result}\n");
+    }
+    out + verdict_line(&outcome.verdict) + "\n"
+}
+
+/// The cross-check's summary line and one line per disagreement.
+fn crosscheck(check: &CrossCheckReport) -> String {
+    let mut out = format!(
+        "cross-check with {}: {} queries, {} decided by both, {} disagreements\n",
+        check.solver,
+        check.queries,
+        check.compared,
+        check.disagreements.len()
+    );
+    for disagreement in &check.disagreements {
+        out += &format!("solver disagreement: {}\n", disagreement.describe());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::svcomp::Category;
+    use crate::unknown;
+
+    fn render_unknown(reason: &str, property: Option<Category>) -> String {
+        render(&Report { outcome: &unknown(reason), program: None, property })
+    }
+
+    #[test]
+    fn text_ends_with_the_verdict_line() {
+        assert_eq!(render_unknown("unsupported: x", None), "unsupported: x\nVERIFICATION UNKNOWN\n");
+    }
+
+    #[test]
+    fn property_files_add_the_competition_result() {
+        let text = render_unknown("timeout", Some(Category::UnreachCall));
+        assert!(text.ends_with("timeout\nUNKNOWN\nVERIFICATION UNKNOWN\n"), "{text}");
+    }
+}
