@@ -761,6 +761,12 @@ impl<'a> Symex<'a> {
         let some_target = self.store.or(&any);
         if self.options.pointer_checks {
             self.assert(some_target, PropertyClass::PointerDereference, "invalid function pointer");
+        } else {
+            // The check is off, not its condition: a call to no function
+            // jumps somewhere the model cannot follow, so the paths that
+            // take it end here without a TRUE resting on them.
+            let invalid = self.store.not(some_target);
+            self.approximate_when(invalid, "a call through an invalid function pointer (unchecked) is not modelled");
         }
         let f = self.store.false_term();
         self.state = State::new(f);

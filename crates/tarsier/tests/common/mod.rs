@@ -169,3 +169,29 @@ pub fn assert_verdict(test: &str, source: &str, flags: &[&str], expected: &str) 
     let answer = verdict(test, source, flags);
     assert!(answer.starts_with(expected), "{test}: expected {expected}, got {answer}");
 }
+
+/// The flags of a native run that stops at the first undefined behaviour
+/// gcc's sanitizers see.
+pub const SANITIZERS: &[&str] = &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
+
+/// Compiles `source` with `gcc -O0 -g` and `flags` into `dir` and runs it
+/// (time-limited); `None` when gcc is missing or rejects the flags (the
+/// caller skips with a message), a panic when gcc rejects the program.
+pub fn native_run(dir: &Path, name: &str, source: &str, flags: &[&str]) -> Option<Output> {
+    if !gcc_works(flags) {
+        return None;
+    }
+    let file = write(dir, &format!("{name}.c"), source);
+    let binary = dir.join(format!("{name}.native"));
+    let out = Command::new("gcc").args(["-O0", "-g", "-w"]).args(flags).arg(&file).arg("-o").arg(&binary).output().ok()?;
+    assert!(out.status.success(), "gcc rejects {name}:\n{}", String::from_utf8_lossy(&out.stderr));
+    let mut command = Command::new(&binary);
+    // Leaks are a property of their own, not undefined behaviour.
+    command.env("ASAN_OPTIONS", "detect_leaks=0");
+    Some(xtask::process::run_with_timeout(&mut command, RUN_LIMIT).expect("the native program runs"))
+}
+
+/// Whether a native run under [`SANITIZERS`] reported undefined behaviour.
+pub fn sanitizer_reported(out: &Output) -> bool {
+    ["runtime error:", "ERROR: AddressSanitizer"].iter().any(|m| out.stderr.contains(m))
+}
