@@ -1,11 +1,22 @@
-//! IR passes that run between the front end and the engines.
+//! IR passes and analyses that run between the front end and the engines.
 //!
 //! [`instrument`] turns the verification intrinsics of every common tool
 //! into IR `Assert`/`Assume`/`Nondet` and adds the arithmetic checks the
 //! user asked for. Memory-safety checks (pointer validity, bounds, `free`,
 //! leaks) are not added here: they need the points-to information that
 //! symbolic execution computes, so symex emits them.
+//!
+//! The structure every engine shares: [`cfg`] (the control-flow graph of a
+//! function body), [`dominators`] and [`loops`] (the loop-nesting forest,
+//! natural loops with all their back edges, irreducible loops handled, and
+//! an instruction order in which each loop is contiguous).
 
+pub mod cfg;
+pub mod dominators;
 pub mod instrument;
+pub mod loops;
+#[cfg(test)]
+mod testing;
 
 pub use instrument::{instrument, Checks, Instrumented};
+pub use loops::{FunctionLoops, Loop, LoopId, ProgramLoops};

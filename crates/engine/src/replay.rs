@@ -108,6 +108,10 @@ pub(crate) fn confirm(
         malloc_may_fail: !config.force_malloc_success,
         record_trace: false,
         unwinding_assertions: unwinding,
+        loop_nests: match unwinding {
+            true => std::sync::Arc::new(analysis::ProgramLoops::of_program(program).nests()),
+            false => Default::default(),
+        },
         unwind: config.unwind,
         model_loop_bound,
         addresses: cex.addresses.clone(),

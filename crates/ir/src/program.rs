@@ -116,7 +116,7 @@ pub struct Label {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoopUnwind {
     pub function: FuncId,
-    /// The loop head: the target of the loop's backward jumps.
+    /// The loop head (`analysis::loops`): the target of all its back edges.
     pub head: InstrIdx,
     /// `None`: unwind until the loop exits (`#pragma unroll` without a
     /// count), whatever `--unwind` says.

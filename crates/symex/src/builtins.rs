@@ -35,7 +35,7 @@ impl<'a> Symex<'a> {
             if let Some(lhs) = lhs {
                 self.assign(lhs, value)?;
             }
-            self.frames.last_mut().expect("frame").pc += 1;
+            self.advance();
             return Ok(());
         }
         let name = self.program.functions[func].name.as_str();
@@ -44,12 +44,12 @@ impl<'a> Symex<'a> {
                 let value = self.fit_integer(value, lhs.ty)?;
                 self.assign(lhs, value)?;
             }
-            self.frames.last_mut().expect("frame").pc += 1;
+            self.advance();
             return Ok(());
         }
         if ir::intrinsics::is_uninterpreted(name) {
             self.call_uninterpreted(func, lhs, values)?;
-            self.frames.last_mut().expect("frame").pc += 1;
+            self.advance();
             return Ok(());
         }
         let mut returns_pointer = true;
@@ -120,7 +120,7 @@ impl<'a> Symex<'a> {
             };
             self.assign(lhs, value)?;
         }
-        self.frames.last_mut().expect("frame").pc += 1;
+        self.advance();
         Ok(())
     }
 

@@ -5,18 +5,15 @@
 
 use crate::equation::{Approximation, Assertion, Equation, Input};
 use crate::memory::{ObjectId, ObjectKind, Objects, PointerLayout};
+use crate::flow::FrameFlow;
 use crate::state::State;
 use crate::{repr, HeapAtExit, Options, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
-use ir::{Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
+use ir::{Expr, ExprKind, FuncId, Instr, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
 use smt::{TermId, TermStore};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::time::Instant;
-
-/// Iterations of an unbounded loop for which the intervals of the guard
-/// are consulted (each query costs up to the guard's size; a loop whose
-/// counter they bound ends within the width of its range).
-const INTERVAL_ITERATIONS: u64 = 4096;
 
 /// The result of symbolic execution.
 #[derive(Debug)]
@@ -60,14 +57,8 @@ pub(crate) struct Frame {
     pub func: FuncId,
     pub pc: usize,
     pub locals: HashMap<SymbolId, ObjectId>,
-    /// States waiting at a forward jump target, merged when it is reached.
-    pending: BTreeMap<usize, Vec<State>>,
-    /// Back edges taken, per loop head, since the loop was last entered.
-    loop_counts: HashMap<usize, u64>,
-    /// Per loop head of an unbounded loop, the state that last entered
-    /// another iteration (an iteration that changes nothing never ends).
-    iteration_entries: HashMap<usize, State>,
-    arrived_by_back_edge: bool,
+    /// Where the frame's states wait and which loops it is in.
+    pub flow: FrameFlow,
     pub return_object: Option<ObjectId>,
     pub stack_allocations: Vec<ObjectId>,
     deferred_calls: Vec<DeferredCall>,
@@ -112,7 +103,9 @@ pub(crate) struct Symex<'a> {
     pub(crate) input_values: std::collections::HashSet<TermId>,
     /// Interval facts of path guards, to end unbounded loops whose exit
     /// the rewriter cannot see.
-    intervals: smt::interval::Intervals,
+    pub(crate) intervals: smt::interval::Intervals,
+    /// The loops of each function entered so far.
+    loops: HashMap<FuncId, Rc<analysis::FunctionLoops>>,
     /// Conditions under which a pointer read from such bits had an
     /// address that does not fit the offset field, until some address is
     /// observed (see `crate::address`).
@@ -155,6 +148,7 @@ impl<'a> Symex<'a> {
             assumed_in_quantifier: None,
             input_values: Default::default(),
             intervals: smt::interval::Intervals::new(),
+            loops: HashMap::new(),
             unobserved_misfits: Vec::new(),
             possibly_large_objects: Vec::new(),
             pointer_bytes: Default::default(),
@@ -374,15 +368,10 @@ impl<'a> Symex<'a> {
     }
 
     fn run(&mut self) -> Result<()> {
-        while let Some(frame) = self.frames.last_mut() {
+        while let Some(frame) = self.frames.last() {
             let pc = frame.pc;
-            if let Some(states) = frame.pending.remove(&pc) {
-                for s in states {
-                    self.merge_into_current(s);
-                }
-            }
-            let frame = self.frames.last_mut().expect("still there");
-            let body = self.program.functions[frame.func].body.as_deref().expect("defined");
+            let body = self.body(frame.func);
+            self.take_pending();
             if pc >= body.len() {
                 self.end_function()?;
                 continue;
@@ -390,19 +379,11 @@ impl<'a> Symex<'a> {
             // A quantifier's end runs even when no path reaches it: it
             // restores the state from before the body.
             let frame_index = self.frames.len() - 1;
-            let quantifier_end = self.quantifiers.last().filter(|s| s.frame == frame_index && pc <= s.end).map(|s| s.end);
-            if self.store.is_false(self.state.guard) && quantifier_end != Some(pc) {
-                let frame = self.frames.last_mut().expect("still there");
-                let next = frame.pending.keys().next().copied().unwrap_or(body.len());
-                frame.pc = quantifier_end.map_or(next, |end| next.min(end));
+            let quantifier_end = self.quantifiers.last().is_some_and(|s| s.frame == frame_index && s.end == pc);
+            if self.store.is_false(self.state.guard) && !quantifier_end {
+                self.dispatch();
                 continue;
             }
-            let frame = self.frames.last_mut().expect("still there");
-            if !frame.arrived_by_back_edge {
-                frame.loop_counts.remove(&pc);
-                frame.iteration_entries.remove(&pc);
-            }
-            frame.arrived_by_back_edge = false;
             self.tick()?;
             let instr = &body[pc];
             self.loc = instr.loc;
@@ -418,10 +399,6 @@ impl<'a> Symex<'a> {
         let mut init_alive = |store: &mut TermStore, o: ObjectId| initial_alive(store, objects, o);
         current.merge(other, store, &mut init_value, &mut init_alive);
         self.state = current;
-    }
-
-    fn advance(&mut self) {
-        self.frames.last_mut().expect("inside a frame").pc += 1;
     }
 
     fn execute_instruction(&mut self, instr: &'a Instr, pc: usize) -> Result<()> {
@@ -471,7 +448,7 @@ impl<'a> Symex<'a> {
             }
             InstrKind::Goto { cond, target } => {
                 self.check_stays_in_quantifier(Some(target.0 as usize))?;
-                self.goto(cond, target.0 as usize, pc)?
+                self.goto(cond, target.0 as usize)?
             }
             InstrKind::Call { lhs, callee, args } => self.call(lhs.as_ref(), callee, args)?,
             InstrKind::Return(value) => {
@@ -487,72 +464,9 @@ impl<'a> Symex<'a> {
                     }
                 }
                 let end = self.body(self.frames.last().expect("frame").func).len();
-                self.jump_forward(end);
+                self.move_to(end);
             }
         }
-        Ok(())
-    }
-
-    /// Moves the current state to the pending list of `target`.
-    fn jump_forward(&mut self, target: usize) {
-        let f = self.store.false_term();
-        let state = std::mem::replace(&mut self.state, State::new(f));
-        let frame = self.frames.last_mut().expect("frame");
-        frame.pending.entry(target).or_default().push(state);
-        frame.pc += 1;
-    }
-
-    fn goto(&mut self, cond: &Expr, target: usize, pc: usize) -> Result<()> {
-        let c = self.eval(cond)?;
-        let taken = self.store.and2(self.state.guard, c);
-        let not_c = self.store.not(c);
-        let not_taken = self.store.and2(self.state.guard, not_c);
-        if target > pc {
-            if self.store.is_true(c) {
-                self.jump_forward(target);
-            } else {
-                if !self.store.is_false(taken) {
-                    let branch = self.state.with_guard(taken);
-                    self.frames.last_mut().expect("frame").pending.entry(target).or_default().push(branch);
-                }
-                self.state.guard = not_taken;
-                self.advance();
-            }
-            return Ok(());
-        }
-        if self.store.is_false(taken) {
-            self.state.guard = not_taken;
-            self.advance();
-            return Ok(());
-        }
-        let in_model = self.program.files.is_library_model(self.loc);
-        let bound = if in_model { self.options.model_loop_bound.or(self.options.unwind) } else { self.options.unwind };
-        let frame = self.frames.last_mut().expect("frame");
-        let count = frame.loop_counts.get(&target).copied().unwrap_or(0) + 1;
-        let bound = self.program.loop_bound(frame.func, InstrIdx(target as u32), bound);
-        if bound.is_none() && self.iterates_in_vain(taken, target, count) {
-            self.state.guard = not_taken;
-            self.advance();
-            return Ok(());
-        }
-        let frame = self.frames.last_mut().expect("frame");
-        if bound.is_some_and(|k| count >= k) {
-            self.equation.model_loop_cut |= in_model;
-            let frame = self.frames.last_mut().expect("frame");
-            let func_name = self.program.functions[frame.func].name.clone();
-            self.bound_exceeded(taken, &format!("loop at {func_name}:{}", self.loc.line));
-            self.state.guard = not_taken;
-            self.advance();
-            return Ok(());
-        }
-        if !self.store.is_false(not_taken) {
-            let exit = self.state.with_guard(not_taken);
-            frame.pending.entry(pc + 1).or_default().push(exit);
-        }
-        frame.loop_counts.insert(target, count);
-        frame.arrived_by_back_edge = true;
-        frame.pc = target;
-        self.state.guard = taken;
         Ok(())
     }
 
@@ -562,24 +476,6 @@ impl<'a> Symex<'a> {
         }
         let params = self.entry_arguments(entry)?;
         self.run_function(entry, &params)
-    }
-
-    /// Whether the paths taking the back edge to `target` (guard `taken`)
-    /// can be dropped from an unbounded loop because no
-    /// further iteration adds anything: the intervals of the guard refute
-    /// it (the loop exits first), or the state entering this iteration is
-    /// the state that entered the previous one, so every later iteration
-    /// repeats it and only non-terminating paths stay in the loop.
-    /// `count` is the number of the back edge.
-    fn iterates_in_vain(&mut self, taken: TermId, target: usize, count: u64) -> bool {
-        let entry = self.state.with_guard(taken);
-        let frame = self.frames.last_mut().expect("frame");
-        let Some(previous) = frame.iteration_entries.insert(target, entry.clone()) else { return false };
-        if previous.same_as(&entry) {
-            return true;
-        }
-        // A guard the iteration did not narrow was not refuted before.
-        previous.guard != taken && count <= INTERVAL_ITERATIONS && self.intervals.refutes(self.store, taken)
     }
 
     fn declare(&mut self, symbol: SymbolId) -> Result<()> {
@@ -616,15 +512,21 @@ impl<'a> Symex<'a> {
             ir::Type::Function(sig) => sig.ret,
             _ => return Err(Stop::unsupported(format!("function `{}` has a non-function type", function.name), self.loc)),
         };
+        let loops = match self.loops.get(&func) {
+            Some(loops) => Rc::clone(loops),
+            None => {
+                let body = function.body.as_deref().expect("frames are only pushed for defined functions");
+                let loops = Rc::new(analysis::FunctionLoops::of_body(body));
+                self.loops.insert(func, Rc::clone(&loops));
+                loops
+            }
+        };
         self.frames.push(Frame {
             id,
             func,
             pc: 0,
             locals: HashMap::new(),
-            pending: BTreeMap::new(),
-            loop_counts: HashMap::new(),
-            iteration_entries: HashMap::new(),
-            arrived_by_back_edge: false,
+            flow: FrameFlow::entering(loops),
             return_object: None,
             stack_allocations: Vec::new(),
             deferred_calls: Vec::new(),
@@ -804,8 +706,9 @@ impl<'a> Symex<'a> {
                 self.advance();
                 return Ok(());
             };
+            let next = frame.pc + 1;
             let done = std::mem::replace(&mut self.state, case.state);
-            frame.pending.entry(frame.pc + 1).or_default().push(done);
+            self.send(done, next);
             if self.enter(case.callee, case.args, &case.arg_types)? {
                 return Ok(());
             }

@@ -20,6 +20,7 @@ pub mod equation;
 mod environment;
 mod exec;
 mod float;
+mod flow;
 mod libm;
 pub mod memory;
 mod place;

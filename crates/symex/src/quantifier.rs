@@ -76,6 +76,7 @@ impl<'a> Symex<'a> {
             assertions: self.equation.assertions.len(),
         };
         self.quantifiers.push(scope);
+        self.visit_even_if_unreached(end);
         self.state.set_value(object, memory);
         Ok(())
     }

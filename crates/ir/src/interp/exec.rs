@@ -4,7 +4,7 @@
 use super::eval::Place;
 use super::memory::{AccessError, Lifetime, Memory, ObjectId, ObjectKind, Pointer};
 use super::value::{sign_extend, Value};
-use super::{AddressKey, Config, InputKind, InputProvider, InputRequest, Outcome, Run, TraceStep, UbKind, Violation};
+use super::{AddressKey, Config, InputKind, InputProvider, InputRequest, NestedLoop, Outcome, Run, TraceStep, UbKind, Violation};
 use super::unwind::{self, LoopCounts};
 use crate::expr::{Expr, ExprKind};
 use crate::instr::{InstrIdx, InstrKind, Property, PropertyClass};
@@ -317,12 +317,11 @@ impl<'a> Machine<'a> {
             return Err(Outcome::StepLimit);
         }
         let program = self.program;
-        let frame = self.frames.last_mut().expect("the loop runs while a frame exists");
+        let frame = self.frames.last().expect("the loop runs while a frame exists");
         let (func, pc) = (frame.func, frame.pc);
-        // Loop counts matter only to unwinding assertions; counting costs
-        // a map update per step.
+        // Loop counts matter only to unwinding assertions.
         if self.config.unwinding_assertions {
-            frame.loops.arrive(pc);
+            self.count_iterations(func, pc)?;
         }
         let body = program.functions[func].body.as_deref().unwrap_or_default();
         let Some(instr) = body.get(pc) else {
@@ -355,13 +354,6 @@ impl<'a> Machine<'a> {
             InstrKind::Goto { cond, target } => {
                 if self.truth(cond)? {
                     next = target.0 as usize;
-                    if next <= pc && self.config.unwinding_assertions {
-                        let bound = program.loop_bound(func, *target, self.loop_default_bound(program, instr.loc));
-                        if self.frames.last_mut().expect("frame").loops.back_edge(next, bound) {
-                            let what = format!("unwinding assertion: loop at {}:{}", program.functions[func].name, instr.loc.line);
-                            return Err(self.violation(PropertyClass::UnwindingAssertion, what));
-                        }
-                    }
                 }
             }
             InstrKind::Call { lhs, callee, args } => return self.call(lhs.as_ref(), callee, args, pc),
@@ -381,13 +373,22 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    /// The bound of a loop without its own: the models' bound for a loop
-    /// of a library model (when one is set), else `--unwind`.
-    fn loop_default_bound(&self, program: &Program, loc: Loc) -> Option<u64> {
-        match program.files.is_library_model(loc) {
-            true => self.config.model_loop_bound.or(self.config.unwind),
-            false => self.config.unwind,
-        }
+    /// Counts the iteration that arriving at `pc` of `func` starts, if
+    /// any (see [`LoopCounts::arrive`]): past the loop's bound it is a
+    /// violation of its unwinding assertion, reported at the loop.
+    fn count_iterations(&mut self, func: FuncId, pc: usize) -> Flow<()> {
+        let program = self.program;
+        let Some(nest) = self.config.loop_nests.get(&func) else {
+            let name = &program.functions[func].name;
+            return Err(Outcome::Unsupported(format!("the loops of `{name}` are not known, so their iterations cannot be counted")));
+        };
+        let config = self.config;
+        let bound = |l: &NestedLoop| program.loop_bound(func, InstrIdx(l.head as u32), loop_default_bound(config, program, l.loc));
+        let frame = self.frames.last_mut().expect("frame");
+        let Some(exceeded) = frame.loops.arrive(nest, pc, bound) else { return Ok(()) };
+        let what = format!("unwinding assertion: loop at {}:{}", program.functions[func].name, exceeded.loc.line);
+        let property = Property { class: PropertyClass::UnwindingAssertion, message: what };
+        Err(Outcome::Violation(Violation { property, loc: exceeded.loc, function: func, instr: InstrIdx(exceeded.head as u32) }))
     }
 
     fn truth(&mut self, cond: &Expr) -> Flow<bool> {
@@ -549,6 +550,15 @@ impl<'a> Machine<'a> {
             (Some(Value::Scalar(bits)), Some((_, false))) => *bits as i64,
             _ => 0,
         }
+    }
+}
+
+/// The bound of a loop without its own: the models' bound for a loop of a
+/// library model (when one is set), else `--unwind`.
+fn loop_default_bound(config: &Config, program: &Program, loc: Loc) -> Option<u64> {
+    match program.files.is_library_model(loc) {
+        true => config.model_loop_bound.or(config.unwind),
+        false => config.unwind,
     }
 }
 

@@ -68,6 +68,7 @@ mod wide;
 pub use environment::{MAX_ARGC, MAX_ARG_LEN, MAX_ENTRY_OBJECT_BYTES};
 pub use memory::{Bytes, ObjectId, ObjectKind, Pointer, UnfreedBlock};
 pub use value::Value;
+pub use unwind::{LoopNest, NestedLoop};
 pub(crate) use value::soft_value;
 
 use crate::instr::{InstrIdx, Property, PropertyClass};
@@ -100,8 +101,12 @@ pub struct Config {
     /// Check unwinding assertions: a loop iterating beyond its bound (its
     /// own [`crate::LoopUnwind`], else `unwind`) or a function recursing
     /// beyond `unwind` is a violation, counted as symbolic execution
-    /// counts it.
+    /// counts it. Needs `loop_nests`.
     pub unwinding_assertions: bool,
+    /// The loops of every function with a body, for `unwinding_assertions`
+    /// (a function missing here ends the run as unsupported when its loops
+    /// must be counted).
+    pub loop_nests: std::sync::Arc<HashMap<FuncId, LoopNest>>,
     /// `--unwind N`.
     pub unwind: Option<u64>,
     /// The bound of the library models' loops when it differs from
@@ -135,6 +140,7 @@ impl Default for Config {
             max_expr_depth: 10_000,
             max_call_depth: 100_000,
             unwinding_assertions: false,
+            loop_nests: Default::default(),
             unwind: None,
             model_loop_bound: None,
             addresses: HashMap::new(),
