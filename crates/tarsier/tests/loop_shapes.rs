@@ -262,3 +262,24 @@ fn a_loop_with_several_back_edges_is_one_loop_for_its_bound() {
     let short = last_line("two-back-edges-short", &source, &["--unwind", "2"]);
     assert!(short.starts_with(FAILED) && short.contains("unwinding assertion: loop at main:5"), "{short}");
 }
+
+/// A `switch` whose dispatch the front end places after its cases jumps
+/// backwards in the instruction list without being a loop: it must not
+/// count against the unwinding bound (it cut paths, a wrong TRUE).
+#[test]
+fn a_switch_dispatch_is_no_loop() {
+    if !front_end_ready("a_switch_dispatch_is_no_loop") {
+        return;
+    }
+    let once = format!("{PRELUDE}int main(void) {{ int y = 0;\n  switch (nondet()) {{ case 1: y = 1; break; }}\n  __VERIFIER_assert(y != 1); return 0; }}\n");
+    let nested = format!(
+        "{PRELUDE}int main(void) {{ int y = 0;\n  for (int j = 0; j < 2; j++)\n    for (int i = 0; i < 2; i++)\n      \
+         switch (i) {{ case 0: case 1: y++; break; }}\n  __VERIFIER_assert(y != 4); return 0; }}\n"
+    );
+    for (name, source, bound) in [("switch-once", &once, "1"), ("switch-in-loops", &nested, "3")] {
+        let answer = last_line(name, source, &["--unwind", bound, "--no-unwinding-assertions"]);
+        assert!(answer.starts_with(FAILED) && answer.contains("user-assertion"), "{name}: {answer}");
+        let answer = last_line(&format!("{name}-checked"), source, &["--unwind", bound]);
+        assert!(answer.starts_with(FAILED) && answer.contains("user-assertion"), "{name}: {answer}");
+    }
+}
