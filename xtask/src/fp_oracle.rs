@@ -27,10 +27,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
-use xtask::oracle::{fresh_dir, report_wrong, run_tarsier, score, unknown_reasons, Rng, Score, Task};
-use xtask::process::{run_with_timeout, Ending};
+use xtask::oracle::{fresh_dir, report_wrong, run_native, run_tarsier, score, unknown_reasons, Rng, Score, Task};
 use xtask::runner::parallel_map;
 
 /// A binary floating-point format of C: IEEE binary32 and binary64, and
@@ -748,22 +746,9 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<bool, String
 
 /// Compiles and runs the batch program once for all cases.
 fn native_results(cases: &[Case], out_dir: &Path) -> Result<Vec<u128>, String> {
-    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
-    let source = out_dir.join("native.c");
-    let exe = out_dir.join("native");
-    std::fs::write(&source, native_program(cases)).map_err(|e| format!("{}: {e}", source.display()))?;
-    let compiler = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
-    let mut compile = Command::new(&compiler);
-    compile.args(["-O0", "-frounding-math", "-ffp-contract=off", "-o"]).arg(&exe).arg(&source).arg("-lm");
-    let out = run_with_timeout(&mut compile, Duration::from_secs(300)).map_err(|e| format!("cannot run {compiler}: {e}"))?;
-    if out.ending != Ending::Exited(0) {
-        return Err(format!("{compiler} failed on {}: {:?}\n{}", source.display(), out.ending, out.stderr));
-    }
-    let out = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(60)).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    if out.ending != Ending::Exited(0) {
-        return Err(format!("{} ended with {:?} (2: fesetround refused a mode)", exe.display(), out.ending));
-    }
-    parse_native_output(&out.stdout, cases.len())
+    let flags = ["-O0", "-frounding-math", "-ffp-contract=off", "-lm"];
+    let output = run_native(&native_program(cases), out_dir, &flags, Duration::from_secs(60)).map_err(|e| format!("{e} (2: fesetround refused a mode)"))?;
+    parse_native_output(&output, cases.len())
 }
 
 fn write_tasks(cases: &[Case], native: &[u128], dir: &Path) -> Result<Vec<Task>, String> {
@@ -804,6 +789,7 @@ fn render_table(cases: &[Case], tasks: &[Task], scores: &[Score]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
 
     fn case(op: Op, format: Format, operands: Vec<u128>) -> Case {
         Case { op, format, mode: Mode::Upward, operands, flip_bit: 3 }

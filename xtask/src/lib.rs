@@ -4,8 +4,9 @@
 //! ([`process`], [`runner`]), scoring and reporting ([`report`]), and the
 //! benchmarks of the front end ([`bench`]) and of verification
 //! ([`bench_verify`]), and the differential oracles' shared machinery
-//! ([`oracle`]) with the integer/memory one ([`c_oracle`]), whose fixed
-//! sample the binary's tests run; the code-quality checks ([`lint`]).
+//! ([`oracle`]) with the integer/memory one ([`c_oracle`]) and the
+//! control-flow one ([`flow_oracle`]), whose fixed samples the binary's
+//! tests run; the code-quality checks ([`lint`]).
 
 pub mod bench;
 pub mod bench_verify;
@@ -13,6 +14,7 @@ pub mod c_oracle;
 pub mod clock;
 pub mod corpus;
 pub mod disputed;
+pub mod flow_oracle;
 pub mod lint;
 pub mod oracle;
 pub mod process;

@@ -6,6 +6,8 @@
 //! - `bench-verify`: verification times and formula sizes on the BMC slice.
 //! - `fp-oracle`: floating-point results checked against the host machine.
 //! - `c-oracle`: integer and memory semantics checked against gcc.
+//! - `flow-oracle`: loops, jumps, calls and unwinding bounds checked
+//!   against native enumeration of every nondeterministic choice.
 //! - `smt-crosscheck`: every query of each task answered by CaDiCaL and by
 //!   an external SMT solver, compared.
 //! - `lint`: clippy with warnings denied, and the files' header comments.
@@ -18,7 +20,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_verify, c_oracle, clock, lint, report, smt_crosscheck};
+use xtask::{bench, bench_verify, c_oracle, clock, flow_oracle, lint, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -62,6 +64,17 @@ tasks:
       --tarsier PATH    run this tarsier instead of building the release one
       --flag FLAG       add FLAG to tarsier's command line (repeatable), e.g.
                         --flag --k-induction, --flag --ub-shift-check
+  flow-oracle       loops, jumps, calls and unwinding bounds against native
+                    gcc: random control flow with nondeterministic choices,
+                    every choice sequence enumerated natively; tarsier with
+                    --unwind N (with and without unwinding assertions) and
+                    --incremental-bmc must agree
+      --programs N      programs (default 200)
+      --seed S          generator seed (default 1)
+      --max-unwind N    largest bound a program is checked at (default 4)
+      --timeout S       per-task limit in seconds (default 20)
+      --jobs N          parallel runs (default: number of CPUs)
+      --tarsier PATH    run this tarsier instead of building the release one
   smt-crosscheck    runs tarsier --crosscheck SOLVER on the BMC slice: every
                     query answered by CaDiCaL and by the external solver;
                     prints disagreements (SMT-LIB2 files kept under
@@ -84,6 +97,7 @@ fn main() -> ExitCode {
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
+        Some("flow-oracle") => parse_flow_oracle_args(&args[1..]).and_then(|opts| flow_oracle_command(&opts)),
         Some("smt-crosscheck") => smt_crosscheck_command(&args[1..]),
         Some("lint") if args.len() > 1 => Err(format!("lint takes no options\n{USAGE}")),
         Some("lint") => lint::run(&corpus::workspace_root()),
@@ -340,6 +354,44 @@ fn c_oracle_command(opts: &c_oracle::Options) -> Result<(), String> {
         Ok(())
     } else {
         Err("tarsier gave wrong answers (listed above)".into())
+    }
+}
+
+fn parse_flow_oracle_args(args: &[String]) -> Result<flow_oracle::Options, String> {
+    let mut opts = flow_oracle::Options {
+        programs: 200,
+        seed: 1,
+        max_bound: 4,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        timeout: Duration::from_secs(20),
+        tarsier: None,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--programs" => opts.programs = number(arg, &value()?)?,
+            "--seed" => opts.seed = number(arg, &value()?)?,
+            "--max-unwind" => opts.max_bound = number(arg, &value()?)?,
+            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
+            "--jobs" => opts.jobs = number(arg, &value()?)?,
+            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unknown flow-oracle option '{other}'\n{USAGE}")),
+        }
+    }
+    if opts.max_bound == 0 {
+        return Err("--max-unwind must be at least 1".into());
+    }
+    Ok(opts)
+}
+
+fn flow_oracle_command(opts: &flow_oracle::Options) -> Result<(), String> {
+    let binary = tarsier_binary(opts.tarsier.clone())?;
+    let out_dir = corpus::workspace_root().join("target/flow-oracle");
+    if flow_oracle::run(opts, &binary, &out_dir)?.counts[Score::Wrong as usize] == 0 {
+        Ok(())
+    } else {
+        Err("tarsier disagreed with native execution (listed above)".into())
     }
 }
 

@@ -1,9 +1,10 @@
 //! The machinery shared by the differential oracles (`fp-oracle`,
-//! `c-oracle`): a seeded generator, running tarsier on a generated task,
+//! `c-oracle`, `flow-oracle`): a seeded generator, building and running a
+//! native batch program with gcc, running tarsier on a generated task,
 //! scoring its answer against the verdict the host machine implies, and
 //! reporting wrong answers and the reasons for UNKNOWN.
 
-use crate::process::run_with_timeout;
+use crate::process::{run_with_timeout, Ending};
 use crate::runner::{classify, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -39,6 +40,28 @@ impl Rng {
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len() as u64) as usize]
     }
+}
+
+/// Writes `text` to `dir/native.c`, compiles it with gcc (`$CC`) and
+/// `flags` (placed after the source, so libraries link), runs it once
+/// within `limit` and returns what it printed.
+pub fn run_native(text: &str, dir: &Path, flags: &[&str], limit: Duration) -> Result<String, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let source = dir.join("native.c");
+    let exe = dir.join("native");
+    std::fs::write(&source, text).map_err(|e| format!("{}: {e}", source.display()))?;
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
+    let mut compile = Command::new(&compiler);
+    compile.arg("-o").arg(&exe).arg(&source).args(flags);
+    let out = run_with_timeout(&mut compile, Duration::from_secs(600)).map_err(|e| format!("cannot run {compiler}: {e}"))?;
+    if out.ending != Ending::Exited(0) {
+        return Err(format!("{compiler} failed on {}: {:?}\n{}", source.display(), out.ending, out.stderr));
+    }
+    let out = run_with_timeout(&mut Command::new(&exe), limit).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if out.ending != Ending::Exited(0) {
+        return Err(format!("{} ended with {:?}", exe.display(), out.ending));
+    }
+    Ok(out.stdout)
 }
 
 /// How tarsier answered one task, scored against the expected verdict.

@@ -32,13 +32,11 @@ mod shapes;
 mod strings;
 pub mod types;
 
-use crate::oracle::{fresh_dir, report_wrong, run_tarsier, score, unknown_reasons, Rng, Score, Task};
-use crate::process::{run_with_timeout, Ending};
+use crate::oracle::{fresh_dir, report_wrong, run_native, run_tarsier, score, unknown_reasons, Rng, Score, Task};
 use crate::runner::parallel_map;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 use types::{canonical, typed_constant, IntTy};
 
@@ -446,22 +444,9 @@ pub struct Options {
 /// Compiles (with `flags` added) and runs the batch program once for all
 /// cases.
 pub fn native_results(cases: &[Case], out_dir: &Path, flags: &[&str]) -> Result<Vec<Native>, String> {
-    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
-    let source = out_dir.join("native.c");
-    let exe = out_dir.join("native");
-    std::fs::write(&source, native_program(cases)).map_err(|e| format!("{}: {e}", source.display()))?;
-    let compiler = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
-    let mut compile = Command::new(&compiler);
-    compile.args(["-O0", "-w"]).args(flags).arg("-o").arg(&exe).arg(&source);
-    let out = run_with_timeout(&mut compile, Duration::from_secs(600)).map_err(|e| format!("cannot run {compiler}: {e}"))?;
-    if out.ending != Ending::Exited(0) {
-        return Err(format!("{compiler} failed on {}: {:?}\n{}", source.display(), out.ending, out.stderr));
-    }
-    let out = run_with_timeout(&mut Command::new(&exe), Duration::from_secs(120)).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    if out.ending != Ending::Exited(0) {
-        return Err(format!("{} ended with {:?}", exe.display(), out.ending));
-    }
-    parse_native_output(&out.stdout, cases.len())
+    let flags: Vec<&str> = ["-O0", "-w"].into_iter().chain(flags.iter().copied()).collect();
+    let output = run_native(&native_program(cases), out_dir, &flags, Duration::from_secs(120))?;
+    parse_native_output(&output, cases.len())
 }
 
 /// Writes the tasks of every case the native run vouches for; a case whose
@@ -540,6 +525,7 @@ fn render_table(cases: &[Case], tasks: &[(Task, Flavour)], scores: &[Score]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
 
     #[test]
     fn generation_is_deterministic() {

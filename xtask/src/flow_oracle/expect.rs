@@ -1,0 +1,201 @@
+//! The verdicts the native enumeration implies. A program is checked at
+//! one unwinding bound N; its assertion sites' constants are chosen after
+//! the enumeration, where a wrong bound shows: a value first reached at
+//! bound N (a violation one iteration deep), a value reached only at N+1
+//! or without a bound (just out of reach), or a value no execution
+//! reaches. The expected verdict is then computed from the reached sets,
+//! whatever the choice meant to do:
+//! - `--unwind N --no-unwinding-assertions`: FAILED exactly when some
+//!   site reaches its constant within the bound, else SUCCESSFUL;
+//! - `--unwind N`: FAILED on a property in the same case; otherwise
+//!   FAILED on an unwinding assertion exactly when some execution reaches
+//!   the bound (tarsier asks for property violations first, on the paths
+//!   cut at the bound), else SUCCESSFUL;
+//! - `--incremental-bmc` (programs whose every execution ends, with few
+//!   iterations): FAILED exactly when some execution at all reaches a
+//!   site's constant, else SUCCESSFUL.
+
+use super::native::{Exploration, Explorations};
+use crate::oracle::Rng;
+
+/// The largest bound incremental BMC is given (`--max-k-step`).
+pub const INCREMENTAL_MAX_BOUND: u64 = 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mode {
+    /// `--unwind N --no-unwinding-assertions`
+    Bounded,
+    /// `--unwind N`
+    Unwinding,
+    /// `--incremental-bmc`
+    Incremental,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Expected {
+    Successful,
+    /// FAILED on an assertion site.
+    Property,
+    /// FAILED on an unwinding assertion.
+    Unwinding,
+}
+
+impl Mode {
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Bounded => "bounded",
+            Mode::Unwinding => "unwinding",
+            Mode::Incremental => "incremental",
+        }
+    }
+
+    pub fn flags(self, bound: u32) -> Vec<String> {
+        match self {
+            Mode::Bounded => vec!["--unwind".into(), bound.to_string(), "--no-unwinding-assertions".into()],
+            Mode::Unwinding => vec!["--unwind".into(), bound.to_string()],
+            Mode::Incremental => vec!["--incremental-bmc".into(), "--max-k-step".into(), INCREMENTAL_MAX_BOUND.to_string()],
+        }
+    }
+}
+
+impl Expected {
+    pub fn name(self) -> &'static str {
+        match self {
+            Expected::Successful => "SUCCESSFUL",
+            Expected::Property => "FAILED (assertion)",
+            Expected::Unwinding => "FAILED (unwinding assertion)",
+        }
+    }
+}
+
+/// The bounds a program checked at bound `bound` is enumerated under.
+pub fn bounds_to_explore(bound: u32) -> Vec<u32> {
+    let mut bounds: Vec<u32> = (bound.saturating_sub(1).max(1)..=bound + 1).collect();
+    bounds.push(0);
+    bounds
+}
+
+/// The constants of a program's sites and the tasks with their verdicts.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub constants: Vec<i64>,
+    pub tasks: Vec<(Mode, Expected)>,
+}
+
+/// Plans the tasks of a program with `sites` assertion sites checked at
+/// `bound`, or says why it cannot be checked.
+pub fn plan(rng: &mut Rng, sites: usize, bound: u32, explorations: &Explorations) -> Result<Plan, String> {
+    let at = explorations.get(&bound).ok_or("no enumeration at the bound")?;
+    if !at.complete {
+        return Err(format!("too many executions within bound {bound} (enumerated {})", at.runs));
+    }
+    let empty = Exploration::default();
+    let before = if bound > 1 { explorations.get(&(bound - 1)).unwrap_or(&empty) } else { &empty };
+    let beyond: Vec<&Exploration> = [bound + 1, 0].iter().filter_map(|b| explorations.get(b)).collect();
+    let mut constants: Vec<i64> = (0..sites).map(|site| near_miss(rng, site, at, &beyond)).collect();
+    if rng.chance(2) {
+        if let Some((site, value)) = violation(rng, at, before) {
+            constants[site] = value;
+        }
+    }
+    let tasks = tasks(&constants, at, explorations.get(&0));
+    Ok(Plan { constants, tasks })
+}
+
+/// A (site, value) reached within the bound, preferring one first reached
+/// at this bound (one iteration more than the bound before allows), then
+/// one of a site that sees several values (so some path leads to it and
+/// another does not).
+fn violation(rng: &mut Rng, at: &Exploration, before: &Exploration) -> Option<(usize, i64)> {
+    let new: Vec<(usize, i64)> = at.reached.iter().copied().filter(|&(site, v)| !before.reaches(site, v)).collect();
+    if !new.is_empty() && !rng.chance(3) {
+        return Some(rng.pick(&new));
+    }
+    let varied: Vec<(usize, i64)> = at.reached.iter().copied().filter(|&(site, _)| at.values(site).nth(1).is_some()).collect();
+    if !varied.is_empty() && !rng.chance(4) {
+        return Some(rng.pick(&varied));
+    }
+    let all: Vec<(usize, i64)> = at.reached.iter().copied().collect();
+    (!all.is_empty()).then(|| rng.pick(&all))
+}
+
+/// A constant site `site` does not reach within the bound: one reached
+/// just beyond it when there is one, else one next to the reached values.
+fn near_miss(rng: &mut Rng, site: usize, at: &Exploration, beyond: &[&Exploration]) -> i64 {
+    let later: Vec<i64> = beyond.iter().flat_map(|e| e.values(site)).filter(|&v| !at.reaches(site, v)).collect();
+    if !later.is_empty() && !rng.chance(3) {
+        return rng.pick(&later);
+    }
+    let values: Vec<i64> = at.values(site).collect();
+    let (low, high) = (values.first().copied().unwrap_or(0), values.last().copied().unwrap_or(0));
+    let candidates: Vec<i64> = (low - 2..=high + 2).filter(|&v| !at.reaches(site, v)).collect();
+    rng.pick(&candidates)
+}
+
+/// The tasks and their verdicts, from the sets reached within the bound
+/// (`at`) and without one.
+fn tasks(constants: &[i64], at: &Exploration, unbounded: Option<&Exploration>) -> Vec<(Mode, Expected)> {
+    let fails = |e: &Exploration| constants.iter().enumerate().any(|(site, &k)| e.reaches(site, k));
+    let within = fails(at);
+    let mut tasks = vec![
+        (Mode::Bounded, if within { Expected::Property } else { Expected::Successful }),
+        (Mode::Unwinding, if within { Expected::Property } else if at.exceeded { Expected::Unwinding } else { Expected::Successful }),
+    ];
+    if let Some(all) = unbounded.filter(|e| decidable_incrementally(e)) {
+        tasks.push((Mode::Incremental, if fails(all) { Expected::Property } else { Expected::Successful }));
+    }
+    tasks
+}
+
+/// Whether incremental BMC reaches a bound past every execution: all were
+/// enumerated, and their loops and recursion fit under its last bound.
+fn decidable_incrementally(unbounded: &Exploration) -> bool {
+    unbounded.complete && unbounded.max_iterations < INCREMENTAL_MAX_BOUND && unbounded.max_depth <= INCREMENTAL_MAX_BOUND
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn exploration(reached: &[(usize, i64)], exceeded: bool) -> Exploration {
+        Exploration { runs: 4, complete: true, exceeded, max_iterations: 2, max_depth: 1, reached: reached.iter().copied().collect() }
+    }
+
+    #[test]
+    fn verdicts_follow_the_reached_sets() {
+        let at = exploration(&[(0, 3), (1, 5)], true);
+        let all = exploration(&[(0, 3), (0, 4), (1, 5)], false);
+        assert_eq!(
+            tasks(&[3, 0], &at, Some(&all)),
+            vec![(Mode::Bounded, Expected::Property), (Mode::Unwinding, Expected::Property), (Mode::Incremental, Expected::Property)]
+        );
+        assert_eq!(
+            tasks(&[4, 0], &at, Some(&all)),
+            vec![(Mode::Bounded, Expected::Successful), (Mode::Unwinding, Expected::Unwinding), (Mode::Incremental, Expected::Property)]
+        );
+        let unfinished = Exploration { complete: false, ..all };
+        assert_eq!(tasks(&[9, 9], &exploration(&[], false), Some(&unfinished)).len(), 2);
+    }
+
+    #[test]
+    fn plans_need_a_complete_enumeration_at_the_bound() {
+        let mut explorations: Explorations = BTreeMap::new();
+        explorations.insert(2, Exploration { complete: false, ..exploration(&[], false) });
+        assert!(plan(&mut Rng::new(1), 1, 2, &explorations).unwrap_err().contains("too many executions"));
+        explorations.insert(2, exploration(&[(0, 1), (0, 2)], true));
+        explorations.insert(1, exploration(&[(0, 1)], false));
+        for seed in 0..50 {
+            let plan = plan(&mut Rng::new(seed), 1, 2, &explorations).unwrap();
+            let fails = [1, 2].contains(&plan.constants[0]);
+            assert_eq!(plan.tasks[0].1 == Expected::Property, fails, "{plan:?}");
+        }
+    }
+
+    #[test]
+    fn bounds_around_the_checked_one_and_none() {
+        assert_eq!(bounds_to_explore(1), vec![1, 2, 0]);
+        assert_eq!(bounds_to_explore(3), vec![2, 3, 4, 0]);
+    }
+}

@@ -1,0 +1,468 @@
+//! `cargo xtask flow-oracle`: checks tarsier's loops, jumps, calls and
+//! unwinding bounds against native execution. A seeded generator
+//! (`generate`) writes programs of random control flow over small `int`
+//! variables with nondeterministic choices and assertion sites
+//! (`program`); gcc runs each (`emit`'s native flavour in the `native`
+//! harness), enumerating every sequence of choices under the bounds
+//! around the one checked; the sites' constants and the verdicts follow
+//! (`expect`). tarsier then verifies each program with `--unwind N
+//! --no-unwinding-assertions`, with `--unwind N` and, when every execution
+//! ends soon, with `--incremental-bmc`; any other definite answer is a
+//! disagreement. The oracle shares no code with tarsier: the loops, the
+//! bound and the verdicts are the generator's and gcc's.
+
+mod emit;
+mod expect;
+mod generate;
+mod native;
+mod program;
+
+use crate::oracle::{fresh_dir, Rng, Score};
+use crate::process::run_with_timeout;
+use crate::runner::{classify, json_document, parallel_map, Outcome};
+use emit::Shape;
+use expect::{Expected, Mode};
+use program::Program;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// Options of `cargo xtask flow-oracle`.
+pub struct Options {
+    pub programs: usize,
+    pub seed: u64,
+    /// The largest unwinding bound a program is checked at (each gets one
+    /// from 1 to this).
+    pub max_bound: u32,
+    pub jobs: usize,
+    pub timeout: Duration,
+    pub tarsier: Option<PathBuf>,
+}
+
+/// Programs per native batch (one gcc run each).
+const BATCH: usize = 40;
+
+/// A generated program and the bound it is checked at.
+struct Case {
+    program: Program,
+    bound: u32,
+    /// How the task text writes the program.
+    shape: Shape,
+}
+
+/// One verification task.
+pub struct FlowTask {
+    case: usize,
+    mode: Mode,
+    expected: Expected,
+    /// The constants of the program's assertion sites.
+    constants: Vec<i64>,
+    path: PathBuf,
+}
+
+/// What tarsier answered: the outcome and, for FAILED, whether the
+/// violated property was an unwinding assertion.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    outcome: Outcome,
+    unwinding: bool,
+}
+
+/// The programs of `seed`, each with the bound it is checked at.
+fn generate_cases(opts: &Options) -> Vec<Case> {
+    let mut rng = Rng::new(opts.seed);
+    (0..opts.programs)
+        .map(|_| {
+            let program = generate::program(&mut rng);
+            let bound = 1 + rng.below(u64::from(opts.max_bound)) as u32;
+            let shape = Shape { single_back_edge: rng.chance(4), switch_as_gotos: rng.chance(4) };
+            Case { program, bound, shape }
+        })
+        .collect()
+}
+
+/// Enumerates every case natively, in batches run in parallel.
+fn explore_all(cases: &[Case], jobs: usize, dir: &Path) -> Result<Vec<native::Explorations>, String> {
+    let batches: Vec<(usize, &[Case])> = cases.chunks(BATCH).enumerate().collect();
+    let results = parallel_map(&batches, jobs, |(k, batch)| {
+        let jobs: Vec<native::Job> = batch.iter().map(|c| native::Job { program: &c.program, shape: Shape::default(), bounds: expect::bounds_to_explore(c.bound) }).collect();
+        native::explore(&jobs, &dir.join(format!("batch-{k:04}")))
+    }, |_| {});
+    let mut all = Vec::with_capacity(cases.len());
+    for result in results {
+        all.extend(result?);
+    }
+    Ok(all)
+}
+
+/// The task file's text: a header saying how it was made and what it
+/// expects, then the program.
+fn task_text(opts: &Options, index: usize, case: &Case, constants: &[i64], mode: Mode, expected: Expected, shape: Shape) -> String {
+    format!(
+        "/* flow-oracle seed {} program {index}: tarsier {} must answer {}. */\n{}",
+        opts.seed,
+        mode.flags(case.bound).join(" "),
+        expected.name(),
+        emit::task(&case.program, constants, shape)
+    )
+}
+
+/// Plans and writes every case's tasks; a case that cannot be checked is
+/// counted by reason.
+fn write_tasks(opts: &Options, cases: &[Case], explorations: &[native::Explorations], dir: &Path) -> Result<(Vec<FlowTask>, BTreeMap<String, usize>), String> {
+    fresh_dir(dir)?;
+    let mut tasks = Vec::new();
+    let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
+    for (index, (case, found)) in cases.iter().zip(explorations).enumerate() {
+        let mut rng = Rng::new(opts.seed ^ (index as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d));
+        let plan = match expect::plan(&mut rng, case.program.sites, case.bound, found) {
+            Ok(plan) => plan,
+            Err(reason) => {
+                *skipped.entry(reason.split(" (").next().unwrap_or(&reason).to_string()).or_default() += 1;
+                continue;
+            }
+        };
+        for (mode, expected) in plan.tasks {
+            let path = dir.join(format!("p{index:05}-{}.c", mode.name()));
+            let text = task_text(opts, index, case, &plan.constants, mode, expected, case.shape);
+            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            tasks.push(FlowTask { case: index, mode, expected, constants: plan.constants.clone(), path });
+        }
+    }
+    Ok((tasks, skipped))
+}
+
+fn run_tarsier(binary: &Path, path: &Path, flags: &[String], timeout: Duration) -> Answer {
+    let mut command = Command::new(binary);
+    command.arg(path).args(flags).arg("--json");
+    match run_with_timeout(&mut command, timeout) {
+        Ok(out) => {
+            let unwinding = json_document(&out).is_some_and(|doc| doc["property"]["class"].as_str() == Some("unwinding-assertion"));
+            Answer { outcome: classify(&out, false), unwinding }
+        }
+        Err(err) => Answer { outcome: Outcome::Crash(format!("cannot run {}: {err}", binary.display())), unwinding: false },
+    }
+}
+
+/// Scores an answer: a definite answer other than the expected one
+/// (including FAILED on the other kind of property) is wrong.
+pub fn score(answer: &Answer, expected: Expected) -> Score {
+    match (&answer.outcome, expected) {
+        (Outcome::Successful, Expected::Successful) => Score::Correct,
+        (Outcome::Failed, Expected::Property) if !answer.unwinding => Score::Correct,
+        (Outcome::Failed, Expected::Unwinding) if answer.unwinding => Score::Correct,
+        (Outcome::Successful | Outcome::Failed, _) => Score::Wrong,
+        (Outcome::Unknown(_), _) => Score::Unknown,
+        (Outcome::Timeout, _) => Score::Timeout,
+        (Outcome::Accepted | Outcome::Rejected(_) | Outcome::Crash(_), _) => Score::Error,
+    }
+}
+
+fn answer_name(answer: &Answer) -> String {
+    match &answer.outcome {
+        Outcome::Failed if answer.unwinding => "FAILED (unwinding assertion)".into(),
+        Outcome::Failed => "FAILED (assertion)".into(),
+        Outcome::Successful => "SUCCESSFUL".into(),
+        other => format!("{} {}", other.kind(), other.reason().unwrap_or("")),
+    }
+}
+
+/// The counts of a run, by [`Score`] (indexed by `Score as usize`), the
+/// programs checked, those that could not be, by reason, and the
+/// disagreements by class (see [`class_of`]).
+pub struct Summary {
+    pub counts: [usize; 5],
+    pub programs: usize,
+    pub skipped: BTreeMap<String, usize>,
+    pub classes: BTreeMap<&'static str, usize>,
+}
+
+/// Generates, enumerates, writes and verifies every program.
+pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Summary, String> {
+    let cases = generate_cases(opts);
+    let explorations = explore_all(&cases, opts.jobs, &out_dir.join("native"))?;
+    let (tasks, skipped) = write_tasks(opts, &cases, &explorations, &out_dir.join("cases"))?;
+    let checked = cases.len() - skipped.values().sum::<usize>();
+    eprintln!("flow-oracle: {} programs ({checked} checked), {} tasks, {} jobs, seed {}", cases.len(), tasks.len(), opts.jobs, opts.seed);
+    let total = tasks.len();
+    let answers = parallel_map(&tasks, opts.jobs, |t| run_tarsier(binary, &t.path, &t.mode.flags(cases[t.case].bound), opts.timeout), |done| {
+        if done % 200 == 0 || done == total {
+            eprintln!("  {done}/{total}");
+        }
+    });
+    let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, t.expected)).collect();
+    print!("{}", render_table(&tasks, &scores));
+    for (reason, count) in &skipped {
+        println!("{count:>6}  programs not checked: {reason}");
+    }
+    let outcomes: Vec<Outcome> = answers.iter().map(|a| a.outcome.clone()).collect();
+    print!("{}", crate::oracle::unknown_reasons(&outcomes));
+    let classes = report_wrong(opts, binary, &cases, &tasks, &answers, &scores, &out_dir.join("wrong"))?;
+    let mut counts = [0; 5];
+    for &score in &scores {
+        counts[score as usize] += 1;
+    }
+    Ok(Summary { counts, programs: checked, skipped, classes })
+}
+
+/// Lists the disagreements with the program's features, copies them to
+/// `wrong_dir`, and verifies the same program written in the other shapes:
+/// a disagreement that a shape avoids is of the class that shape leaves
+/// out. Returns the count of disagreements per class.
+fn report_wrong(opts: &Options, binary: &Path, cases: &[Case], tasks: &[FlowTask], answers: &[Answer], scores: &[Score], wrong_dir: &Path) -> Result<BTreeMap<&'static str, usize>, String> {
+    fresh_dir(wrong_dir)?;
+    let mut classes: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let wrong: Vec<usize> = (0..tasks.len()).filter(|&k| scores[k] == Score::Wrong).collect();
+    if wrong.is_empty() {
+        println!("no disagreements");
+        return Ok(classes);
+    }
+    println!("DISAGREEMENTS (wrong answers), copied to {}:", wrong_dir.display());
+    for k in wrong {
+        let task = &tasks[k];
+        let case = &cases[task.case];
+        let copy = wrong_dir.join(task.path.file_name().unwrap_or_default());
+        std::fs::copy(&task.path, &copy).map_err(|e| format!("{}: {e}", copy.display()))?;
+        let mut others = Vec::new();
+        for (n, shape) in other_shapes(case.shape).into_iter().enumerate() {
+            let path = copy.with_extension(format!("shape{n}.c"));
+            let text = task_text(opts, task.case, case, &task.constants, task.mode, task.expected, shape);
+            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            others.push((shape, run_tarsier(binary, &path, &task.mode.flags(case.bound), opts.timeout)));
+        }
+        let fixed: Vec<Shape> = others.iter().filter(|(_, a)| score(a, task.expected) == Score::Correct).map(|(s, _)| *s).collect();
+        let class = class_of(case.shape, &fixed);
+        *classes.entry(class).or_default() += 1;
+        println!(
+            "  {} (bound {}, {}; {}): expected {}, got {}; class: {class}; features: {}",
+            copy.display(),
+            case.bound,
+            task.mode.name(),
+            case.shape.describe(),
+            task.expected.name(),
+            answer_name(&answers[k]),
+            case.program.features().join(",")
+        );
+        let others: Vec<String> = others.iter().map(|(shape, answer)| format!("{}: {}", shape.describe(), answer_name(answer))).collect();
+        println!("      other shapes: {}", others.join("; "));
+    }
+    for (class, count) in &classes {
+        println!("{count:>6}  disagreements of class: {class}");
+    }
+    Ok(classes)
+}
+
+/// The class of a disagreement in a program of `shape` that the shapes
+/// `fixed` avoid: several back edges per loop, a `switch`'s dispatch, or
+/// both; "unexplained" when no simpler shape avoids it.
+fn class_of(shape: Shape, fixed: &[Shape]) -> &'static str {
+    let single = Shape { single_back_edge: true, ..shape };
+    let gotos = Shape { switch_as_gotos: true, ..shape };
+    let both = Shape { single_back_edge: true, switch_as_gotos: true };
+    if !shape.single_back_edge && fixed.contains(&single) {
+        "loops with several back edges"
+    } else if !shape.switch_as_gotos && fixed.contains(&gotos) {
+        "a switch's dispatch counted as a loop"
+    } else if shape != both && fixed.contains(&both) {
+        "several back edges and switch dispatch together"
+    } else {
+        "unexplained"
+    }
+}
+
+/// The three shapes other than `shape`.
+fn other_shapes(shape: Shape) -> Vec<Shape> {
+    [false, true]
+        .into_iter()
+        .flat_map(|single_back_edge| [false, true].map(|switch_as_gotos| Shape { single_back_edge, switch_as_gotos }))
+        .filter(|&other| other != shape)
+        .collect()
+}
+
+/// The mode × expected verdict table with totals.
+fn render_table(tasks: &[FlowTask], scores: &[Score]) -> String {
+    let mut rows: BTreeMap<(Mode, Expected), [usize; 5]> = BTreeMap::new();
+    for (task, &score) in tasks.iter().zip(scores) {
+        rows.entry((task.mode, task.expected)).or_default()[score as usize] += 1;
+    }
+    let mut text = format!("{:<12} {:<29} {:>7} {:>6} {:>7} {:>7} {:>6}\n", "mode", "expected", "correct", "wrong", "unknown", "timeout", "error");
+    let mut totals = [0usize; 5];
+    for ((mode, expected), counts) in &rows {
+        let _ = writeln!(text, "{:<12} {:<29} {:>7} {:>6} {:>7} {:>7} {:>6}", mode.name(), expected.name(), counts[0], counts[1], counts[2], counts[3], counts[4]);
+        for (total, count) in totals.iter_mut().zip(counts) {
+            *total += count;
+        }
+    }
+    let _ = writeln!(text, "{:<42} {:>7} {:>6} {:>7} {:>7} {:>6}", "total", totals[0], totals[1], totals[2], totals[3], totals[4]);
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::program::*;
+    use super::*;
+
+    fn gcc_found() -> bool {
+        let found = Command::new("gcc").arg("--version").output().is_ok();
+        if !found {
+            eprintln!("skipped: gcc not found");
+        }
+        found
+    }
+
+    fn main_of(locals: Vec<i32>, loops: u32, body: Vec<Stmt>) -> Function {
+        Function { name: "main".into(), kind: FunctionKind::Main, params: 0, locals, loops, body, result: Value::Const(0) }
+    }
+
+    fn site(site: usize, place: Place) -> Stmt {
+        Stmt::Assert { site, probe: Probe::Var(place), style: AssertStyle::ReachError }
+    }
+
+    /// The issue's example: `while (nondet) { if (nondet) continue;
+    /// last = 1; } assert(last != 1)`.
+    fn continue_example() -> Program {
+        let body = vec![
+            Stmt::If(Cond::NondetBool, vec![Stmt::Continue(0, LoopKind::While)], Vec::new()),
+            Stmt::Assign(Place::Local(0), Value::Const(1)),
+        ];
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::While, cond: Cond::NondetBool, limit: None, body });
+        Program { globals: Vec::new(), functions: vec![main_of(vec![0], 1, vec![the_loop, site(0, Place::Local(0))])], sites: 1, terminating: false }
+    }
+
+    /// `for (i0 = 0; i0 < 3; i0++) ;` then the depth of a recursion
+    /// `f0(2, 0)` (three frames).
+    fn bound_example() -> Program {
+        let recursive = Function {
+            name: "f0".into(),
+            kind: FunctionKind::Recursive,
+            params: 2,
+            locals: vec![0],
+            loops: 0,
+            body: vec![
+                Stmt::If(Cond::Compare(Place::Local(0), Compare::Le, 0), vec![Stmt::Return(Value::Const(7))], Vec::new()),
+                Stmt::Call(Some(Place::Local(1)), 0, vec![Value::Offset(Place::Local(0), -1), Value::Const(0)]),
+            ],
+            result: Value::Read(Place::Local(1)),
+        };
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::For, cond: Cond::True, limit: Some(Limit::Const(3)), body: Vec::new() });
+        let body = vec![the_loop, site(0, Place::Counter(0)), Stmt::Call(Some(Place::Local(0)), 0, vec![Value::Const(2), Value::Const(0)]), site(1, Place::Local(0))];
+        Program { globals: Vec::new(), functions: vec![recursive, main_of(vec![0], 1, body)], sites: 2, terminating: true }
+    }
+
+    fn explore(program: &Program, shape: Shape, bounds: Vec<u32>) -> native::Explorations {
+        let dir = std::env::temp_dir().join(format!("flow-oracle-test-{}-{:?}", std::process::id(), std::thread::current().id()));
+        let found = native::explore(&[native::Job { program, shape, bounds }], &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        found.expect("the harness builds and runs").remove(0)
+    }
+
+    #[test]
+    fn generation_is_deterministic() {
+        let text = |seed| generate_cases(&Options { programs: 4, seed, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None })
+            .iter()
+            .map(|c| emit::task(&c.program, &vec![0; c.program.sites], c.shape))
+            .collect::<String>();
+        assert_eq!(text(4), text(4));
+        assert_ne!(text(4), text(5));
+    }
+
+    /// The bound counts back edges as tarsier's `--unwind N` does: the
+    /// issue's violation needs one back edge, so bound 2.
+    #[test]
+    fn the_continue_example_fails_from_bound_two() {
+        if !gcc_found() {
+            return;
+        }
+        let found = explore(&continue_example(), Shape::default(), vec![1, 2, 0]);
+        assert_eq!(found[&1].reached, [(0, 0)].into());
+        assert!(found[&1].complete && found[&1].exceeded);
+        assert_eq!(found[&2].reached, [(0, 0), (0, 1)].into());
+        assert_eq!(found[&2].max_iterations, 1);
+        assert!(!found[&0].complete, "the loop never has to end");
+    }
+
+    /// A loop of three iterations takes three back edges, so it needs
+    /// bound 4; a recursion three frames deep needs bound 3.
+    #[test]
+    fn loops_and_recursion_are_bounded_as_tarsier_bounds_them() {
+        if !gcc_found() {
+            return;
+        }
+        let found = explore(&bound_example(), Shape::default(), vec![3, 4, 0]);
+        assert!(found[&3].exceeded && found[&3].reached.is_empty(), "{:?}", found[&3]);
+        assert!(!found[&4].exceeded && found[&4].reached == [(0, 3), (1, 7)].into(), "{:?}", found[&4]);
+        assert_eq!((found[&0].max_iterations, found[&0].max_depth), (3, 3));
+        let found = explore(&bound_example(), Shape::default(), vec![2]);
+        assert!(found[&2].exceeded && found[&2].reached.is_empty());
+    }
+
+    /// The four shapes of a program are the same program: natively, every
+    /// one reaches the same values under the same bounds.
+    #[test]
+    fn every_shape_enumerates_alike() {
+        if !gcc_found() {
+            return;
+        }
+        let cases = generate_cases(&Options { programs: 30, seed: 11, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
+        let shapes = other_shapes(Shape { single_back_edge: false, switch_as_gotos: true });
+        let mut jobs = Vec::new();
+        for case in &cases {
+            jobs.push(native::Job { program: &case.program, shape: Shape::default(), bounds: vec![1, 3, 0] });
+            jobs.extend(shapes.iter().map(|&shape| native::Job { program: &case.program, shape, bounds: vec![1, 3, 0] }));
+        }
+        let dir = std::env::temp_dir().join(format!("flow-oracle-shapes-{}", std::process::id()));
+        let found = native::explore(&jobs, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        for (k, group) in found.expect("the harness builds and runs").chunks(4).enumerate() {
+            for other in &group[1..] {
+                assert_eq!(&group[0], other, "program {k} differs between shapes");
+            }
+        }
+    }
+
+    /// Every shape of the task text is C that gcc accepts.
+    #[test]
+    fn task_texts_compile() {
+        if !gcc_found() {
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("flow-oracle-tasks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cases = generate_cases(&Options { programs: 12, seed: 12, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
+        for (k, case) in cases.iter().enumerate() {
+            for shape in other_shapes(Shape { single_back_edge: false, switch_as_gotos: true }).into_iter().chain([Shape::default()]) {
+                let path = dir.join(format!("task{k}.c"));
+                std::fs::write(&path, emit::task(&case.program, &vec![3; case.program.sites], shape)).unwrap();
+                let out = Command::new("gcc").args(["-fsyntax-only", "-Werror=implicit-function-declaration"]).arg(&path).output().unwrap();
+                assert!(out.status.success(), "{shape:?}: {}", String::from_utf8_lossy(&out.stderr));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn answers_count_only_with_the_expected_property() {
+        let failed = |unwinding| Answer { outcome: Outcome::Failed, unwinding };
+        assert_eq!(score(&failed(false), Expected::Property), Score::Correct);
+        assert_eq!(score(&failed(true), Expected::Property), Score::Wrong);
+        assert_eq!(score(&failed(true), Expected::Unwinding), Score::Correct);
+        assert_eq!(score(&failed(false), Expected::Successful), Score::Wrong);
+        assert_eq!(score(&Answer { outcome: Outcome::Successful, unwinding: false }, Expected::Unwinding), Score::Wrong);
+        assert_eq!(score(&Answer { outcome: Outcome::Timeout, unwinding: false }, Expected::Successful), Score::Timeout);
+    }
+
+    #[test]
+    fn disagreements_are_classed_by_the_shape_that_avoids_them() {
+        let plain = Shape::default();
+        let single = Shape { single_back_edge: true, switch_as_gotos: false };
+        let gotos = Shape { single_back_edge: false, switch_as_gotos: true };
+        let both = Shape { single_back_edge: true, switch_as_gotos: true };
+        assert_eq!(class_of(plain, &[single, both]), "loops with several back edges");
+        assert_eq!(class_of(plain, &[gotos, both]), "a switch's dispatch counted as a loop");
+        assert_eq!(class_of(plain, &[both]), "several back edges and switch dispatch together");
+        assert_eq!(class_of(both, &[plain]), "unexplained");
+        assert_eq!(class_of(single, &[]), "unexplained");
+    }
+}
