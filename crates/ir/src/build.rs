@@ -10,7 +10,7 @@ impl Program {
     /// Adds a symbol; its display name is the last `::` component of `name`.
     pub fn add_symbol(&mut self, name: &str, ty: TypeId, kind: SymbolKind, loc: Loc) -> SymbolId {
         let display_name = name.rsplit("::").next().unwrap_or(name).to_string();
-        self.symbols.push(Symbol { name: name.to_string(), display_name, ty, kind, thread_local: false, read_only: false, align: 0, loc })
+        self.symbols.push(Symbol { name: name.to_string(), display_name, ty, kind, thread_local: false, read_only: false, align: 0, trailing_bytes: 0, loc })
     }
 
     pub fn add_global(&mut self, name: &str, ty: TypeId, loc: Loc) -> SymbolId {

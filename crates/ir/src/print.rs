@@ -609,7 +609,10 @@ impl Display for Program {
                 SymbolKind::StringLiteral => "string",
                 SymbolKind::Local(_) | SymbolKind::Function(_) => continue,
             };
-            let text = format!("{keyword} {}: {}", namer.name(sym), self.types.display(symbol.ty));
+            let mut text = format!("{keyword} {}: {}", namer.name(sym), self.types.display(symbol.ty));
+            if symbol.trailing_bytes > 0 {
+                text += &format!(" + {} bytes", symbol.trailing_bytes);
+            }
             write_with_loc(f, &text, self.display_loc(symbol.loc))?;
         }
         for func in self.functions.keys() {

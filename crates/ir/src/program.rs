@@ -68,6 +68,10 @@ pub struct Symbol {
     /// The alignment in bytes the declaration asks for beyond its type's
     /// (`_Alignas`, `__attribute__((aligned))`); 0 when none.
     pub align: u64,
+    /// Storage past the type's size: the elements a static initializer
+    /// gives a flexible array member (gcc allocates them; `sizeof` does
+    /// not count them).
+    pub trailing_bytes: u64,
     pub loc: Loc,
 }
 
@@ -181,6 +185,13 @@ impl Program {
             None => default,
         }
     }
+    /// The bytes of a variable's object: its type's size and the storage
+    /// its initializer added (`None` for an incomplete type).
+    pub fn symbol_size(&self, symbol: SymbolId) -> Option<u64> {
+        let sym = &self.symbols[symbol];
+        Some(self.types.size_of(sym.ty, self.data_model)? + sym.trailing_bytes)
+    }
+
     pub fn function(&self, name: &str) -> Option<FuncId> {
         self.function_index.get(name).copied()
     }

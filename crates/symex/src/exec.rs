@@ -171,7 +171,7 @@ impl<'a> Symex<'a> {
                     _ => ObjectKind::StringLiteral(symbol),
                 };
                 let name = sym.display_name.clone();
-                let Some(size) = self.program.types.size_of(sym.ty, self.program.data_model) else {
+                let Some(size) = self.program.symbol_size(symbol) else {
                     // Only an extern no unit defines stays incomplete: the
                     // environment's object, whose size nothing tells.
                     let ty = self.program.types.display(sym.ty);

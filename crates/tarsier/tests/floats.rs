@@ -3,30 +3,18 @@
 //! overflow property. Each program that holds has a twin whose assertion
 //! is false, so a test cannot pass by answering one verdict everywhere.
 //!
-//! The programs are a table ([`PROGRAMS`]): a C text whose `LAST` stands
-//! for the assertion of each of its checks, and the verdict each check
-//! expects. One test runs every check, a few at a time.
+//! The programs are a table ([`PROGRAMS`], run by `common::table`): a C
+//! text whose `LAST` stands for the assertion of each of its checks, and
+//! the verdict each check expects.
 
 mod common;
 
-use common::{front_end_ready, run, scratch_dir, verdict, write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use common::table::{assert_twins, check_programs, Check, Program, FAILS, HOLDS, UNKNOWN};
+use common::{front_end_ready, run, scratch_dir, write};
 
-const HOLDS: &str = "VERIFICATION SUCCESSFUL";
-const FAILS: &str = "VERIFICATION FAILED";
-const UNKNOWN: &str = "VERIFICATION UNKNOWN";
-
-/// A C program and the verdicts it gets with each assertion in its `LAST`.
-struct Program {
-    /// What the program shows; a failure names it.
-    what: &'static str,
-    /// The scratch folder's name.
-    test: &'static str,
-    text: &'static str,
-    /// (assertion, flags, the verdict line expected).
-    checks: &'static [(&'static str, &'static [&'static str], &'static str)],
-}
+/// Why the checks are not run natively: floating-point operations are
+/// checked against gcc by `cargo xtask fp-oracle`, in every rounding mode.
+const FP_ORACLE: &str = "floating-point semantics are checked against gcc by fp-oracle";
 
 const PROGRAMS: &[Program] = &[
     Program {
@@ -45,7 +33,7 @@ const PROGRAMS: &[Program] = &[
               assert(LAST);
             }
         "#,
-        checks: &[("isnormal(1e-30f) && !isnormal(nan)", &[], HOLDS), ("fpclassify(sub) == FP_NORMAL", &[], FAILS)],
+        checks: &[Check::verdict("isnormal(1e-30f) && !isnormal(nan)", &[], HOLDS, FP_ORACLE), Check::verdict("fpclassify(sub) == FP_NORMAL", &[], FAILS, FP_ORACLE)],
     },
     Program {
         what: "rounding functions follow C for nondeterministic operands",
@@ -63,16 +51,16 @@ const PROGRAMS: &[Program] = &[
               assert(LAST);
             }
         "#,
-        checks: &[("fabsf(x - roundf(x)) <= 0.5f", &[], HOLDS), ("fabsf(x - roundf(x)) < 0.5f", &[], FAILS)],
+        checks: &[Check::verdict("fabsf(x - roundf(x)) <= 0.5f", &[], HOLDS, FP_ORACLE), Check::verdict("fabsf(x - roundf(x)) < 0.5f", &[], FAILS, FP_ORACLE)],
     },
     Program {
         what: "floating-point overflow is a property under --overflow-check",
         test: "floats-overflow",
         text: "int main(void) { float f = 1; for (int i = 0; LAST; i++) f *= 2; return 0; }\n",
         checks: &[
-            ("i < 127", &["--overflow-check"], HOLDS),
-            ("i < 128", &["--overflow-check"], FAILS),
-            ("i < 128", &[], HOLDS),
+            Check::verdict("i < 127", &["--overflow-check"], HOLDS, FP_ORACLE),
+            Check::verdict("i < 128", &["--overflow-check"], FAILS, FP_ORACLE),
+            Check::verdict("i < 128", &[], HOLDS, FP_ORACLE),
         ],
     },
     Program {
@@ -96,10 +84,10 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("up != down || (double)down * 3 == (double)x", &[], HOLDS),
-            ("up != down", &[], FAILS),
-            ("start == FE_TONEAREST", &["--round-to-zero"], FAILS),
-            ("start == FE_TONEAREST", &[], HOLDS),
+            Check::verdict("up != down || (double)down * 3 == (double)x", &[], HOLDS, FP_ORACLE),
+            Check::verdict("up != down", &[], FAILS, FP_ORACLE),
+            Check::verdict("start == FE_TONEAREST", &["--round-to-zero"], FAILS, FP_ORACLE),
+            Check::verdict("start == FE_TONEAREST", &[], HOLDS, FP_ORACLE),
         ],
     },
     Program {
@@ -119,7 +107,7 @@ const PROGRAMS: &[Program] = &[
               assert(LAST);
             }
         "#,
-        checks: &[("sqrtf(2.0f) > 1.41421354f", &[], HOLDS), ("sqrtf(2.0f) == 1.41421354f", &[], FAILS)],
+        checks: &[Check::verdict("sqrtf(2.0f) > 1.41421354f", &[], HOLDS, FP_ORACLE), Check::verdict("sqrtf(2.0f) == 1.41421354f", &[], FAILS, FP_ORACLE)],
     },
     Program {
         what: "fmod has the sign of x for every operand",
@@ -135,7 +123,7 @@ const PROGRAMS: &[Program] = &[
               assert(LAST);
             }
         "#,
-        checks: &[("r == 0.0 || signbit(r) == signbit(x)", &[], HOLDS), ("r == 0.0 || signbit(r) == signbit(y)", &[], FAILS)],
+        checks: &[Check::verdict("r == 0.0 || signbit(r) == signbit(x)", &[], HOLDS, FP_ORACLE), Check::verdict("r == 0.0 || signbit(r) == signbit(y)", &[], FAILS, FP_ORACLE)],
     },
     // The values are glibc's `fmodl` and `remainderl` on x86-64: a quotient
     // of some 2^32382, far beyond the reach of a stage per exponent step.
@@ -153,10 +141,10 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("fmodl(x, y) == -0xe.7201507825b5368p-16385L", &[], HOLDS),
-            ("fmodl(x, y) == -0xe.7201507825b5369p-16385L", &[], FAILS),
-            ("remainderl(x, y) == 0x1.84e4844b8cec5a1p-16385L", &[], HOLDS),
-            ("remainderl(x, y) == 0x1.84e4844b8cec5a2p-16385L", &[], FAILS),
+            Check::verdict("fmodl(x, y) == -0xe.7201507825b5368p-16385L", &[], HOLDS, FP_ORACLE),
+            Check::verdict("fmodl(x, y) == -0xe.7201507825b5369p-16385L", &[], FAILS, FP_ORACLE),
+            Check::verdict("remainderl(x, y) == 0x1.84e4844b8cec5a1p-16385L", &[], HOLDS, FP_ORACLE),
+            Check::verdict("remainderl(x, y) == 0x1.84e4844b8cec5a2p-16385L", &[], FAILS, FP_ORACLE),
         ],
     },
     Program {
@@ -179,7 +167,7 @@ const PROGRAMS: &[Program] = &[
               assert(LAST);
             }
         "#,
-        checks: &[("ilogbf(x) != 200", &[], HOLDS), ("!isfinite(x) || ilogbf(x) != -130", &[], FAILS)],
+        checks: &[Check::verdict("ilogbf(x) != 200", &[], HOLDS, FP_ORACLE), Check::verdict("!isfinite(x) || ilogbf(x) != -130", &[], FAILS, FP_ORACLE)],
     },
     Program {
         what: "complex parts and NaN payloads are exact",
@@ -196,7 +184,7 @@ const PROGRAMS: &[Program] = &[
               assert(LAST);
             }
         "#,
-        checks: &[("cimagf(w) == -4.0f && bits == 0x7ff8000000000010ULL", &[], HOLDS), ("bits == 0x7ff8000000000000ULL", &[], FAILS)],
+        checks: &[Check::verdict("cimagf(w) == -4.0f && bits == 0x7ff8000000000010ULL", &[], HOLDS, FP_ORACLE), Check::verdict("bits == 0x7ff8000000000000ULL", &[], FAILS, FP_ORACLE)],
     },
     Program {
         what: "long double is x87 extended precision in both data models",
@@ -218,10 +206,10 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("sizeof(long double) == 16 && x * 2 / 2 == x && 0.1L + 0.2L == 0.3L", &[], HOLDS),
-            ("sizeof(long double) == 16 && (double)x == x", &[], FAILS),
-            ("sizeof(long double) == 12 && x * 2 / 2 == x && 0.1L + 0.2L == 0.3L", &["--32"], HOLDS),
-            ("sizeof(long double) == 12 && (double)x == x", &["--32"], FAILS),
+            Check::verdict("sizeof(long double) == 16 && x * 2 / 2 == x && 0.1L + 0.2L == 0.3L", &[], HOLDS, FP_ORACLE),
+            Check::verdict("sizeof(long double) == 16 && (double)x == x", &[], FAILS, FP_ORACLE),
+            Check::verdict("sizeof(long double) == 12 && x * 2 / 2 == x && 0.1L + 0.2L == 0.3L", &["--32"], HOLDS, FP_ORACLE),
+            Check::verdict("sizeof(long double) == 12 && (double)x == x", &["--32"], FAILS, FP_ORACLE),
         ],
     },
     Program {
@@ -239,8 +227,8 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("fabs(log1p(0.125) - 0.11778303565638346) < 1e-15", &[], HOLDS),
-            ("fabs(log1p(0.125) - 0.1177830356563834) < 1e-17", &[], FAILS),
+            Check::verdict("fabs(log1p(0.125) - 0.11778303565638346) < 1e-15", &[], HOLDS, FP_ORACLE),
+            Check::verdict("fabs(log1p(0.125) - 0.1177830356563834) < 1e-17", &[], FAILS, FP_ORACLE),
         ],
     },
     Program {
@@ -260,7 +248,7 @@ const PROGRAMS: &[Program] = &[
               assert(exp(0.0) == 1.0 && isinf(log(0.0)));
             }
         "#,
-        checks: &[("fabsf(tanhf(x)) <= 1.0f", &[], HOLDS), ("fabsf(tanhf(x)) < 1.0f", &[], FAILS)],
+        checks: &[Check::verdict("fabsf(tanhf(x)) <= 1.0f", &[], HOLDS, FP_ORACLE), Check::verdict("fabsf(tanhf(x)) < 1.0f", &[], FAILS, FP_ORACLE)],
     },
     Program {
         what: "glibc's classification entry points cover every float type",
@@ -279,7 +267,7 @@ const PROGRAMS: &[Program] = &[
               assert(LAST);
             }
         "#,
-        checks: &[("__fpclassifyf(1e-40f) == FP_SUBNORMAL", &[], HOLDS), ("__fpclassifyf(1e-40f) == FP_NORMAL", &[], FAILS)],
+        checks: &[Check::verdict("__fpclassifyf(1e-40f) == FP_SUBNORMAL", &[], HOLDS, FP_ORACLE), Check::verdict("__fpclassifyf(1e-40f) == FP_NORMAL", &[], FAILS, FP_ORACLE)],
     },
     // `LAST` is here an operation, not an assertion: --nan-check asserts
     // that it makes no NaN.
@@ -298,9 +286,9 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("x * 0.5 + 1.0 / inf", &["--nan-check"], HOLDS),
-            ("x * 0.0", &["--nan-check"], FAILS),
-            ("x * 0.0", &[], HOLDS),
+            Check::verdict("x * 0.5 + 1.0 / inf", &["--nan-check"], HOLDS, FP_ORACLE),
+            Check::verdict("x * 0.0", &["--nan-check"], FAILS, FP_ORACLE),
+            Check::verdict("x * 0.0", &[], HOLDS, FP_ORACLE),
         ],
     },
     Program {
@@ -319,9 +307,9 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            (r#"strtod("123456789012345e-20", 0) == 123456789012345e-20"#, &[], HOLDS),
-            (r#"strtod("0.1", 0) == 0.1f"#, &[], FAILS),
-            (r#"strtod("0x1p3", 0) == 8.0"#, &[], UNKNOWN),
+            Check::verdict(r#"strtod("123456789012345e-20", 0) == 123456789012345e-20"#, &[], HOLDS, FP_ORACLE),
+            Check::verdict(r#"strtod("0.1", 0) == 0.1f"#, &[], FAILS, FP_ORACLE),
+            Check::verdict(r#"strtod("0x1p3", 0) == 8.0"#, &[], UNKNOWN, FP_ORACLE),
         ],
     },
     Program {
@@ -353,8 +341,8 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("nexttowardl(-1.0L, 0.0L) == -1.0L + 0x1p-64L", &[], HOLDS),
-            ("nexttowardl(-1.0L, 0.0L) == -1.0L + 0x1p-63L", &[], FAILS),
+            Check::verdict("nexttowardl(-1.0L, 0.0L) == -1.0L + 0x1p-64L", &[], HOLDS, FP_ORACLE),
+            Check::verdict("nexttowardl(-1.0L, 0.0L) == -1.0L + 0x1p-63L", &[], FAILS, FP_ORACLE),
         ],
     },
     Program {
@@ -372,10 +360,10 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("floorl(x) <= x", &[], HOLDS),
-            ("truncl(x) <= x", &[], FAILS),
-            ("nextafterl(x, INFINITY) > x", &[], HOLDS),
-            ("nextafterl(x, -INFINITY) > -LDBL_MAX", &[], FAILS),
+            Check::verdict("floorl(x) <= x", &[], HOLDS, FP_ORACLE),
+            Check::verdict("truncl(x) <= x", &[], FAILS, FP_ORACLE),
+            Check::verdict("nextafterl(x, INFINITY) > x", &[], HOLDS, FP_ORACLE),
+            Check::verdict("nextafterl(x, -INFINITY) > -LDBL_MAX", &[], FAILS, FP_ORACLE),
         ],
     },
     Program {
@@ -394,8 +382,8 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("fabsl(logl(10.0L) - 2.302585092994045684018L) < 1e-18L", &[], HOLDS),
-            ("fabsl(logl(10.0L) - 2.302585092994045684018L) > 1e-18L", &[], FAILS),
+            Check::verdict("fabsl(logl(10.0L) - 2.302585092994045684018L) < 1e-18L", &[], HOLDS, FP_ORACLE),
+            Check::verdict("fabsl(logl(10.0L) - 2.302585092994045684018L) > 1e-18L", &[], FAILS, FP_ORACLE),
         ],
     },
     // The expected bits are those gcc-compiled code gives on x86-64: the
@@ -425,7 +413,7 @@ const PROGRAMS: &[Program] = &[
               assert(LAST);
             }
         "#,
-        checks: &[("bits(2.0 * payload) == 0x7FFC000000000123ull", &[], HOLDS), ("bits(2.0 * payload) == 0x7FF4000000000123ull", &[], FAILS)],
+        checks: &[Check::verdict("bits(2.0 * payload) == 0x7FFC000000000123ull", &[], HOLDS, FP_ORACLE), Check::verdict("bits(2.0 * payload) == 0x7FF4000000000123ull", &[], FAILS, FP_ORACLE)],
     },
     // x87 `long double` arithmetic passes on the NaN operand with the larger
     // significand (the positive one on a tie), not the first operand as SSE
@@ -451,8 +439,8 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("r.b.m == larger && r.b.e == (x.b.m >= y.b.m ? 0x7FFF : 0xFFFF)", &[], HOLDS),
-            ("r.b.m == (x.b.m | 0x4000000000000000ul) && r.b.e == 0x7FFF", &[], FAILS),
+            Check::verdict("r.b.m == larger && r.b.e == (x.b.m >= y.b.m ? 0x7FFF : 0xFFFF)", &[], HOLDS, FP_ORACLE),
+            Check::verdict("r.b.m == (x.b.m | 0x4000000000000000ul) && r.b.e == 0x7FFF", &[], FAILS, FP_ORACLE),
         ],
     },
     // glibc's roundings to an integral value quiet a signaling NaN (they
@@ -478,8 +466,8 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            ("rb == 0x7FF8000000000123ull && v.b.m == 0xC000000000000005ul", &[], HOLDS),
-            ("rb == 0x7FF0000000000123ull && v.b.m == 0x8000000000000005ul", &[], FAILS),
+            Check::verdict("rb == 0x7FF8000000000123ull && v.b.m == 0xC000000000000005ul", &[], HOLDS, FP_ORACLE),
+            Check::verdict("rb == 0x7FF0000000000123ull && v.b.m == 0x8000000000000005ul", &[], FAILS, FP_ORACLE),
         ],
     },
     // glibc rounds the digits printf prints in the current rounding mode
@@ -500,7 +488,7 @@ const PROGRAMS: &[Program] = &[
               return 0;
             }
         "#,
-        checks: &[("buf[0] == '0'", &[], HOLDS), ("buf[0] == '1'", &[], FAILS)],
+        checks: &[Check::verdict("buf[0] == '0'", &[], HOLDS, FP_ORACLE), Check::verdict("buf[0] == '1'", &[], FAILS, FP_ORACLE)],
     },
     Program {
         what: "printed floats in other rounding modes are approximations",
@@ -517,54 +505,18 @@ const PROGRAMS: &[Program] = &[
               return 0;
             }
         "#,
-        checks: &[("buf[0] == '0'", &[], UNKNOWN), ("buf[0] == '1'", &[], UNKNOWN)],
+        checks: &[Check::verdict("buf[0] == '0'", &[], UNKNOWN, FP_ORACLE), Check::verdict("buf[0] == '1'", &[], UNKNOWN, FP_ORACLE)],
     },
 ];
 
-/// A check's failure: what the program shows, the assertion, and the
-/// verdict given instead of the one expected.
-fn check(program: &Program, index: usize) -> Option<String> {
-    let (assertion, flags, expected) = program.checks[index];
-    let source = program.text.replace("LAST", assertion);
-    let answer = verdict(&format!("{}-{index}", program.test), &source, flags);
-    let got = answer.lines().next().unwrap_or_default();
-    (got != expected).then(|| format!("{}: `{assertion}` {flags:?}: expected {expected}, got {answer}", program.what))
-}
-
 #[test]
 fn every_program_gets_its_verdicts() {
-    if !front_end_ready("floats") {
-        return;
-    }
-    let checks: Vec<(&Program, usize)> =
-        PROGRAMS.iter().flat_map(|program| (0..program.checks.len()).map(move |index| (program, index))).collect();
-    let next = AtomicUsize::new(0);
-    let failures = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                while let Some(&(program, index)) = checks.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if let Some(failure) = check(program, index) {
-                        failures.lock().expect("no worker panics holding it").push(failure);
-                    }
-                }
-            });
-        }
-    });
-    let failures = failures.into_inner().expect("the workers are done");
-    assert!(failures.is_empty(), "{} of {} checks failed:\n{}", failures.len(), checks.len(), failures.join("\n"));
+    check_programs(PROGRAMS);
 }
 
-/// A table whose programs all held (or all failed) could not tell a
-/// verifier that answers one verdict everywhere from a right one.
 #[test]
 fn every_program_that_holds_has_a_false_twin() {
-    for program in PROGRAMS {
-        let has = |verdict: &str| program.checks.iter().any(|&(_, _, expected)| expected == verdict);
-        assert!(!has(HOLDS) || has(FAILS), "{} has no check that fails", program.what);
-        assert!(program.text.contains("LAST"), "{} has no place for its checks", program.what);
-    }
+    assert_twins(PROGRAMS);
 }
 
 #[test]

@@ -10,7 +10,6 @@
 mod common;
 use common::*;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use xtask::corpus;
 use xtask::runner::Outcome;
 
@@ -121,21 +120,7 @@ fn mutated_corpus_inputs_never_crash_or_hang() {
     let scratch = scratch_dir("mutation");
     let cases = cases(&corpus_dir, &scratch);
     assert!(cases.len() >= SOURCES * MUTATIONS_PER_SOURCE * 9 / 10, "only {} mutated inputs", cases.len());
-    let problems = Mutex::new(Vec::new());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
-                while let Some(case) = cases.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                    if let Some(what) = problem(case) {
-                        problems.lock().unwrap().push(format!("{}: {what}\n    from {}", case.path.display(), case.how));
-                    }
-                }
-            });
-        }
-    });
-    let problems = problems.into_inner().unwrap();
+    let problems = run_parallel(&cases, |case| problem(case).map(|what| format!("{}: {what}\n    from {}", case.path.display(), case.how)));
     println!("{} mutated inputs, {} problems", cases.len(), problems.len());
     assert!(problems.is_empty(), "{} of {} mutated inputs went wrong:\n{}", problems.len(), cases.len(), problems.join("\n"));
 }

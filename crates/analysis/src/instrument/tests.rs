@@ -25,6 +25,7 @@ impl Builder {
             kind: SymbolKind::Function(fid),
             thread_local: false,
             align: 0,
+            trailing_bytes: 0,
             read_only: false,
             loc: Loc::NONE,
         });
@@ -40,6 +41,7 @@ impl Builder {
             kind: SymbolKind::Local(f),
             thread_local: false,
             align: 0,
+            trailing_bytes: 0,
             read_only: false,
             loc: Loc::NONE,
         });

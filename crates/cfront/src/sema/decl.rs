@@ -832,7 +832,7 @@ impl<'a> Sema<'a> {
                 }
                 if internal || !is_definition {
                     return match &id.init {
-                        Some(init) => self.static_initializer(sym, &ty, init, false),
+                        Some(init) => self.static_initializer(sym, &ty, init, false, loc),
                         None => Ok(()),
                     };
                 }
@@ -851,7 +851,7 @@ impl<'a> Sema<'a> {
                 self.sym_types.insert(sym, ty.clone());
                 self.scopes.insert(&name, Ordinary::Symbol { sym });
                 match &id.init {
-                    Some(init) => self.static_initializer(sym, &ty, init, false),
+                    Some(init) => self.static_initializer(sym, &ty, init, false, loc),
                     None => Ok(()),
                 }
             }
@@ -879,8 +879,7 @@ impl<'a> Sema<'a> {
             return Err(self.error(loc, format!("variable-sized object `{name}` may not be initialized")));
         }
         if let Some(init) = init {
-            let irty = self.prog.symbols[sym].ty;
-            self.initialize(Expr::sym(sym, irty), &ty, init, true)?;
+            self.initialize_variable(sym, &ty, init, true, false, loc)?;
         }
         Ok(())
     }
@@ -918,7 +917,7 @@ impl<'a> Sema<'a> {
             self.object_definitions.insert(sym, definition);
         }
         match init {
-            Some(init) => self.static_initializer(sym, ty, init, overrides),
+            Some(init) => self.static_initializer(sym, ty, init, overrides, loc),
             None if overrides => {
                 let irty = self.prog.symbols[sym].ty;
                 let zero = Expr::new(ir::ExprKind::Zero, irty);
@@ -932,10 +931,8 @@ impl<'a> Sema<'a> {
     /// Lowers the initializer of an object with static storage into the
     /// init function; `zero_first` clears the object before (static objects
     /// start as zero, so only an overriding definition needs it).
-    fn static_initializer(&mut self, sym: SymbolId, ty: &CType, init: &ast::Initializer, zero_first: bool) -> R<()> {
-        let irty = self.prog.symbols[sym].ty;
-        let target = Expr::sym(sym, irty);
-        self.in_init_function(|s| s.initialize(target, ty, init, zero_first))
+    fn static_initializer(&mut self, sym: SymbolId, ty: &CType, init: &ast::Initializer, zero_first: bool, loc: Loc) -> R<()> {
+        self.in_init_function(|s| s.initialize_variable(sym, ty, init, zero_first, true, loc))
     }
 
     /// Runs `lower` with the init function as the function being lowered.

@@ -36,55 +36,6 @@ impl Val {
     }
 }
 
-/// Whether evaluating `e` may fault or have side effects, so operands of
-/// `&&`, `||` and `?:` that contain it must only run when selected.
-/// Iterative, so deep expressions cannot overflow the stack.
-pub fn needs_control_flow(e: &ast::Expr) -> bool {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            A::Call(..) | A::Assign(..) | A::Index(..) | A::StmtExpr(_) | A::VaArg(..) | A::CompoundLiteral(..) | A::Generic(..) => {
-                return true
-            }
-            A::Unary(op, x) => {
-                if matches!(op, UnaryOp::Deref | UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec) {
-                    return true;
-                }
-                stack.push(x);
-            }
-            A::Binary(op, l, r) => {
-                if matches!(op, BinaryOp::Div | BinaryOp::Rem) {
-                    return true;
-                }
-                stack.push(l);
-                stack.push(r);
-            }
-            A::Member { base, arrow, .. } => {
-                if *arrow {
-                    return true;
-                }
-                stack.push(base);
-            }
-            A::Conditional(c, t, f) => {
-                stack.push(c);
-                if let Some(t) = t {
-                    stack.push(t);
-                }
-                stack.push(f);
-            }
-            A::Cast(_, x) => stack.push(x),
-            A::Comma(list) => stack.extend(list.iter()),
-            A::ChooseExpr(c, a, b) => {
-                stack.push(c);
-                stack.push(a);
-                stack.push(b);
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
 /// (subtract, unsigned) for the x86 saturating lane builtins
 /// `__builtin_ia32_p{add,sub}{s,us}{b,w}[128|256]`.
 fn x86_saturating(name: &str) -> Option<(bool, bool)> {
@@ -116,18 +67,137 @@ pub(super) fn deref(p: Expr, ty: ir::TypeId) -> Expr {
     }
 }
 
+/// Whether evaluating `e` can neither fault nor be undefined, so a value
+/// nobody uses need not be computed: constants, variables, their members
+/// and their addresses (an array's first element's too: its decay).
+fn is_inert(e: &Expr) -> bool {
+    let (mut e, addressed) = match &e.kind {
+        ExprKind::AddrOf(place) => (&**place, true),
+        _ => (e, false),
+    };
+    loop {
+        match &e.kind {
+            ExprKind::Member(base, _) => e = base,
+            ExprKind::Index(base, i) if addressed && matches!(i.kind, ExprKind::IntConst(0)) => e = base,
+            kind => {
+                return matches!(
+                    kind,
+                    ExprKind::Sym(_) | ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Null | ExprKind::Zero | ExprKind::Nondet
+                )
+            }
+        }
+    }
+}
+
 impl<'a> Sema<'a> {
+    /// Whether evaluating `e` may fault, have side effects or emit
+    /// instructions, so operands of `&&`, `||` and `?:` that contain it
+    /// must only run when selected: a discarded value (a comma's left
+    /// operand, a cast to `void`) is computed by an instruction of its own.
+    /// Iterative, so deep expressions cannot overflow the stack.
+    pub(super) fn needs_control_flow(&self, e: &ast::Expr) -> bool {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                A::Call(..) | A::Assign(..) | A::Index(..) | A::StmtExpr(_) | A::VaArg(..) | A::CompoundLiteral(..) | A::Generic(..) => {
+                    return true
+                }
+                A::Unary(op, x) => {
+                    if matches!(op, UnaryOp::Deref | UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec) {
+                        return true;
+                    }
+                    stack.push(x);
+                }
+                A::Binary(op, l, r) => {
+                    if matches!(op, BinaryOp::Div | BinaryOp::Rem) {
+                        return true;
+                    }
+                    stack.push(l);
+                    stack.push(r);
+                }
+                A::Member { base, arrow, .. } => {
+                    if *arrow {
+                        return true;
+                    }
+                    stack.push(base);
+                }
+                A::Conditional(c, t, f) => {
+                    stack.push(c);
+                    if let Some(t) = t {
+                        stack.push(t);
+                    }
+                    stack.push(f);
+                }
+                A::Cast(tn, x) => {
+                    if self.may_name_void(tn) {
+                        return true;
+                    }
+                    stack.push(x);
+                }
+                A::Comma(list) => {
+                    if list.len() > 1 {
+                        return true;
+                    }
+                    stack.extend(list.iter());
+                }
+                A::ChooseExpr(c, a, b) => {
+                    stack.push(c);
+                    stack.push(a);
+                    stack.push(b);
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Whether a cast's type name may be `void` (a `typeof` is not resolved
+    /// here, so it may).
+    fn may_name_void(&self, tn: &ast::TypeName) -> bool {
+        if !tn.declarator.derived.is_empty() {
+            return false;
+        }
+        match &tn.specs.ty {
+            ast::TypeSpec::Basic { ty, .. } => *ty == ast::BasicType::Void,
+            ast::TypeSpec::TypedefName(name) => matches!(self.scopes.lookup(name), Some(Ordinary::Typedef(t)) if t.is_void()),
+            ast::TypeSpec::TypeofExpr(_) | ast::TypeSpec::TypeofType(_) => true,
+            _ => false,
+        }
+    }
+
     /// Runs `f` and takes back the instructions it emitted (for operands
     /// that are not evaluated, e.g. of `sizeof`, and constant contexts).
     pub(super) fn scratch<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<(T, Vec<Instr>)> {
-        let start = self.fx.instrs.len();
-        let fixups = self.fx.fixups.len();
-        let hoists = self.fx.hoists.len();
+        let mark = self.mark();
         let result = f(self);
+        let instrs = self.rewind(mark);
+        Ok((result?, instrs))
+    }
+
+    /// Where the current function's lowering stands: (instructions, jump
+    /// fixups, hoisted declarations).
+    fn mark(&self) -> (usize, usize, usize) {
+        (self.fx.instrs.len(), self.fx.fixups.len(), self.fx.hoists.len())
+    }
+
+    /// Takes back what was lowered since `mark`, returning its instructions.
+    fn rewind(&mut self, (start, fixups, hoists): (usize, usize, usize)) -> Vec<Instr> {
         let instrs = self.fx.instrs.split_off(start.min(self.fx.instrs.len()));
         self.fx.fixups.truncate(fixups);
         self.fx.hoists.truncate(hoists);
-        Ok((result?, instrs))
+        instrs
+    }
+
+    /// The operand of `sizeof`, evaluated only when its type is a
+    /// variable-length array (C11 6.5.3.4p2): `sizeof(m[i++])` increments
+    /// `i` when `m[i]` is one.
+    fn sizeof_operand(&mut self, x: &ast::Expr) -> R<Val> {
+        let mark = self.mark();
+        let v = self.expr(x)?;
+        if !v.ty.is_vla() {
+            self.rewind(mark);
+        }
+        Ok(v)
     }
 
     pub(super) fn expr(&mut self, e: &ast::Expr) -> R<Val> {
@@ -149,26 +219,48 @@ impl<'a> Sema<'a> {
         self.truth(v, e.loc)
     }
 
-    /// Evaluates `e` for its side effects only.
+    /// Evaluates `e` for its side effects and its undefined behaviour: a
+    /// discarded value is still computed (C11 6.8.3p2), so `x / y;`,
+    /// `*p;`, `a[i];` or `x << 40;` get the checks a used value gets.
     pub(super) fn discard(&mut self, e: &ast::Expr) -> R<()> {
         match &e.kind {
             A::Call(f, args) => self.call(f, args, e.loc, false).map(|_| ()),
-            A::Cast(_, x) => self.discard(x),
             A::Comma(list) => list.iter().try_for_each(|x| self.discard(x)),
+            A::Assign(op, l, r) => self.assign(*op, l, r, false, e.loc).map(|_| ()),
             // The old value is not needed: no temporary.
-            A::Unary(UnaryOp::PostInc, x) => self.inc_dec(x, true, true, e.loc).map(|_| ()),
-            A::Unary(UnaryOp::PostDec, x) => self.inc_dec(x, false, true, e.loc).map(|_| ()),
+            A::Unary(UnaryOp::PostInc | UnaryOp::PreInc, x) => self.inc_dec(x, true, true, false, e.loc).map(|_| ()),
+            A::Unary(UnaryOp::PostDec | UnaryOp::PreDec, x) => self.inc_dec(x, false, true, false, e.loc).map(|_| ()),
             _ => {
-                // `p->f;` or `a[i];` still accesses memory: keep the read so
-                // its pointer and bounds checks happen.
                 let v = self.rvalue(e)?;
-                let reads_memory = v.e.walk().any(|n| matches!(n.kind, ExprKind::Deref(_) | ExprKind::Index(..)));
-                if reads_memory && !v.ty.is_void() {
-                    self.temp(v.e, &v.ty, e.loc);
-                }
+                self.keep_evaluation(v, e.loc);
                 Ok(())
             }
         }
+    }
+
+    /// Keeps the evaluation of a value nobody uses, in a temporary the
+    /// checks see, unless evaluating it can go wrong in no way. `*p` of a
+    /// `void *` designates no value but is undefined for an invalid `p`
+    /// (C11 6.5.3.2p4) and for a pointer one past the end (6.5.6p8): it
+    /// reads one byte, GNU C's `sizeof(void)`.
+    pub(super) fn keep_evaluation(&mut self, v: Val, loc: Loc) {
+        if let Some((e, ty)) = self.evaluation_of(v) {
+            self.temp(e, &ty, loc);
+        }
+    }
+
+    /// What [`Self::keep_evaluation`] computes for `v`, and its type.
+    fn evaluation_of(&mut self, v: Val) -> Option<(Expr, CType)> {
+        if is_inert(&v.e) {
+            return None;
+        }
+        if !v.ty.is_void() {
+            return Some((v.e, v.ty.unqualified()));
+        }
+        let ExprKind::Deref(p) = v.e.kind else { return None };
+        let char = CType::new(Kind::Int(IntKind::Char));
+        let (char_ir, char_ptr) = (self.ir_ty(&char), self.ir_ty(&CType::pointer_to(char.clone())));
+        Some((deref(Expr::cast(*p, char_ptr), char_ir), char))
     }
 
     fn expr_kind(&mut self, e: &ast::Expr) -> R<Val> {
@@ -187,7 +279,7 @@ impl<'a> Sema<'a> {
             A::StringLit { units, prefix } => Ok(self.string_lit(units, *prefix, loc)),
             A::Unary(op, x) => self.unary(*op, x, loc),
             A::Binary(op, l, r) => self.binary(*op, l, r, loc),
-            A::Assign(op, l, r) => self.assign(*op, l, r, loc),
+            A::Assign(op, l, r) => self.assign(*op, l, r, true, loc),
             A::Conditional(c, t, f) => self.conditional(c, t.as_deref(), f, loc),
             A::Cast(tn, x) => self.cast_expr(tn, x, loc),
             A::Call(f, args) => self.call(f, args, loc, true),
@@ -198,7 +290,7 @@ impl<'a> Sema<'a> {
             }
             A::Index(a, i) => self.index(a, i, loc),
             A::SizeofExpr(x) => {
-                let (v, _) = self.scratch(|s| s.expr(x))?;
+                let v = self.sizeof_operand(x)?;
                 if v.bit_width.is_some() {
                     return Err(self.error(loc, "`sizeof` applied to a bit-field"));
                 }
@@ -655,7 +747,7 @@ impl<'a> Sema<'a> {
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
                 let inc = matches!(op, UnaryOp::PreInc | UnaryOp::PostInc);
                 let pre = matches!(op, UnaryOp::PreInc | UnaryOp::PreDec);
-                self.inc_dec(x, inc, pre, loc)
+                self.inc_dec(x, inc, pre, true, loc)
             }
             UnaryOp::Real | UnaryOp::Imag => {
                 let v = self.expr(x)?;
@@ -675,27 +767,29 @@ impl<'a> Sema<'a> {
         Ok(v)
     }
 
-    fn inc_dec(&mut self, x: &ast::Expr, inc: bool, pre: bool, loc: Loc) -> R<Val> {
+    /// `++x`, `--x`, `x++` or `x--`; a caller that drops the value says so
+    /// with `value_used`, and gets no temporary for it.
+    fn inc_dec(&mut self, x: &ast::Expr, inc: bool, pre: bool, value_used: bool, loc: Loc) -> R<Val> {
         let target = self.modifiable(x, loc)?;
         if !target.ty.is_scalar() {
             return Err(self.error(loc, "cannot increment or decrement this type"));
         }
         let ty = target.ty.unqualified();
         let old = Val { e: target.e.clone(), ty: ty.clone(), lvalue: false, bit_width: target.bit_width };
-        let old = if pre { old } else { Val { e: self.temp(old.e, &ty, loc), ..old } };
+        let old = if pre || !value_used { old } else { Val { e: self.temp(old.e, &ty, loc), ..old } };
         let one = self.int_val(1, CType::int());
         let op = if inc { BinaryOp::Add } else { BinaryOp::Sub };
         let new = self.arith(op, old.clone(), one, loc)?;
         let value = self.cast_to(new, &ty, loc, true)?;
-        self.emit(InstrKind::Assign(target.e.clone(), value), loc);
         if pre {
-            Ok(Val { e: target.e, ty, lvalue: false, bit_width: target.bit_width })
-        } else {
-            Ok(Val { lvalue: false, ..old })
+            return Ok(self.store(target, value, ty, value_used, loc));
         }
+        self.emit(InstrKind::Assign(target.e.clone(), value), loc);
+        Ok(Val { lvalue: false, ..old })
     }
 
-    fn assign(&mut self, op: Option<BinaryOp>, l: &ast::Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
+    /// `l = r` or `l op= r`, its value wanted or not (`value_used`).
+    fn assign(&mut self, op: Option<BinaryOp>, l: &ast::Expr, r: &ast::Expr, value_used: bool, loc: Loc) -> R<Val> {
         if let (None, Some(p)) = (op, self.alloc_size_entry(l)) {
             return self.alloc_size_write(p, r, loc);
         }
@@ -703,7 +797,7 @@ impl<'a> Sema<'a> {
         let ty = target.ty.unqualified();
         let mut place = target.e.clone();
         let stable = matches!(place.kind, ExprKind::Sym(_));
-        if op.is_some() && !stable && target.bit_width.is_none() && needs_control_flow(r) {
+        if op.is_some() && !stable && target.bit_width.is_none() && self.needs_control_flow(r) {
             // The right side may change what the left side designates:
             // evaluate the left side's address once, before it.
             let ptr = CType::pointer_to(ty.clone());
@@ -723,8 +817,33 @@ impl<'a> Sema<'a> {
                 self.cast_to(result, &ty, loc, true)?
             }
         };
-        self.emit(InstrKind::Assign(place.clone(), value), loc);
-        Ok(Val { e: place, ty, lvalue: false, bit_width: target.bit_width })
+        Ok(self.store(Val { e: place, ..target }, value, ty, value_used, loc))
+    }
+
+    /// Stores `value` (of the lvalue's unqualified type `ty`) into `target`
+    /// and gives the value of the assignment expression: the value stored,
+    /// converted to the lvalue's type (C11 6.5.16p3), never read back from
+    /// the lvalue, whose designation may depend on what was stored
+    /// (`x.p->p = 0` with `x.p == &x`, `a[a[0]] = 1`). A variable read back
+    /// is the same value; a bit-field's is truncated to its width.
+    fn store(&mut self, target: Val, value: Expr, ty: CType, value_used: bool, loc: Loc) -> Val {
+        let variable = matches!(target.e.kind, ExprKind::Sym(_));
+        let literal = matches!(value.kind, ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Null | ExprKind::Zero);
+        let kept = if variable || literal || !value_used { value } else { self.temp(value, &ty, loc) };
+        self.emit(InstrKind::Assign(target.e.clone(), kept.clone()), loc);
+        let e = if variable { target.e } else { self.bit_field_value(kept, &ty, target.bit_width) };
+        Val { e, ty, lvalue: false, bit_width: target.bit_width }
+    }
+
+    /// `value` as a bit-field of `width` bits and type `ty` holds it.
+    fn bit_field_value(&mut self, value: Expr, ty: &CType, width: Option<u32>) -> Expr {
+        match width {
+            Some(width) if !ty.is_bool() => {
+                let (wide, narrow) = (value.ty, self.prog.types.int(width, self.tcx.is_signed(ty)));
+                self.fold_const(Expr::cast(Expr::cast(value, narrow), wide))
+            }
+            _ => value,
+        }
     }
 
     fn binary(&mut self, op: BinaryOp, l: &ast::Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
@@ -868,7 +987,7 @@ impl<'a> Sema<'a> {
     /// with `r`, which is evaluated only when `lb` does not decide.
     fn logical_link(&mut self, is_and: bool, lb: Expr, r: &ast::Expr, loc: Loc) -> R<Val> {
         let bt = self.prog.types.bool();
-        if !needs_control_flow(r) {
+        if !self.needs_control_flow(r) {
             let rb = self.cond(r)?;
             let op = if is_and { BinOp::And } else { BinOp::Or };
             let e = self.fold_const(Expr::binary(op, lb, rb, bt));
@@ -912,7 +1031,7 @@ impl<'a> Sema<'a> {
     }
 
     fn conditional(&mut self, c: &ast::Expr, t: Option<&ast::Expr>, f: &ast::Expr, loc: Loc) -> R<Val> {
-        let complex = t.is_some_and(needs_control_flow) || needs_control_flow(f);
+        let complex = t.is_some_and(|t| self.needs_control_flow(t)) || self.needs_control_flow(f);
         let (cb, gnu_value) = match t {
             Some(_) => (self.cond(c)?, None),
             None => {
@@ -958,21 +1077,32 @@ impl<'a> Sema<'a> {
         let fv = self.rvalue(f)?;
         let ty = self.conditional_type(&tv, &fv, loc)?;
         if ty.is_void() {
+            // Neither value is used, but each arm's is still computed.
+            self.keep_evaluation(fv, loc);
             self.place_label(end);
+            if let Some((e, arm_ty)) = self.evaluation_of(tv) {
+                let target = self.placed_temp("$tmp", &arm_ty, decl_at, loc);
+                self.fx.instrs[t_assign_at].kind = InstrKind::Assign(target, e);
+            }
             return Ok(Val::rv(Expr::new(ExprKind::Zero, self.prog.types.void()), ty));
         }
         let fe = self.cast_to(fv, &ty, loc, true)?;
         let te = self.cast_to(tv, &ty, loc, true)?;
-        let result = self.fresh_local("$cond", &ty, loc);
-        // fresh_local emitted its Decl here; move it to the placeholder.
-        let decl = self.fx.instrs.pop().map(|i| i.kind).unwrap_or(InstrKind::Skip);
-        self.fx.instrs[decl_at].kind = decl;
-        let irty = self.prog.symbols[result].ty;
-        let target = Expr::sym(result, irty);
+        let target = self.placed_temp("$cond", &ty, decl_at, loc);
         self.fx.instrs[t_assign_at].kind = InstrKind::Assign(target.clone(), te);
         self.emit(InstrKind::Assign(target.clone(), fe), loc);
         self.place_label(end);
         Ok(Val::rv(target, ty))
+    }
+
+    /// A fresh temporary declared at the placeholder `decl_at`, emitted
+    /// before a conditional's arms, where both arms see it.
+    fn placed_temp(&mut self, display: &str, ty: &CType, decl_at: usize, loc: Loc) -> Expr {
+        let sym = self.fresh_local(display, ty, loc);
+        // fresh_local emitted its Decl here; move it to the placeholder.
+        let decl = self.fx.instrs.pop().map(|i| i.kind).unwrap_or(InstrKind::Skip);
+        self.fx.instrs[decl_at].kind = decl;
+        Expr::sym(sym, self.prog.symbols[sym].ty)
     }
 
     fn cast_expr(&mut self, tn: &ast::TypeName, x: &ast::Expr, loc: Loc) -> R<Val> {
@@ -1600,10 +1730,9 @@ impl<'a> Sema<'a> {
             }
             sym
         };
-        let irty = self.prog.symbols[sym].ty;
-        let target = Expr::sym(sym, irty);
         let zero_first = !self.in_static_context();
-        self.initialize(target.clone(), &ty, &init, zero_first)?;
+        self.initialize_variable(sym, &ty, &init, zero_first, false, loc)?;
+        let target = Expr::sym(sym, self.prog.symbols[sym].ty);
         Ok(Val { e: target, ty, lvalue: true, bit_width: None })
     }
 }

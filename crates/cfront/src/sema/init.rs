@@ -10,7 +10,7 @@
 use super::ctype::{ArraySize, CType, Kind};
 use super::{Sema, R};
 use crate::ast::{self, Designator, InitItem, Initializer};
-use ir::{Expr, ExprKind, InstrKind, Loc};
+use ir::{Expr, ExprKind, InstrKind, Loc, SymbolId};
 
 /// A string literal initializing a character array, if `e` is one.
 fn string_literal(e: &ast::Expr) -> Option<&[u32]> {
@@ -18,6 +18,45 @@ fn string_literal(e: &ast::Expr) -> Option<&[u32]> {
         ast::ExprKind::StringLit { units, .. } => Some(units),
         _ => None,
     }
+}
+
+/// For a store to an element of a flexible array member (at any depth of
+/// `place`), the object holding the member and the end of the element in
+/// it, in bytes: the object must reach that far (gcc's
+/// `__builtin_object_size` and its address sanitizer give such an object
+/// the larger of its `sizeof` and the end of its last element).
+fn flexible_element_end<'e>(place: &'e Expr, program: &ir::Program) -> Option<(&'e Expr, u64)> {
+    let mut e = place;
+    loop {
+        match &e.kind {
+            ExprKind::Index(array, index) => {
+                if let (ExprKind::Member(object, field), ExprKind::IntConst(i)) = (&array.kind, &index.kind) {
+                    if is_flexible_member(program, object.ty, *field) {
+                        let (ir::Type::Array(elem, _), ir::Type::Composite(id)) = (program.types.get(array.ty), program.types.get(object.ty))
+                        else {
+                            return None;
+                        };
+                        let offset = program.types.composites[*id].fields[*field as usize].offset_bits / 8;
+                        let elem_size = program.types.size_of(*elem, program.data_model)?;
+                        return Some((object, (*i as u64).saturating_add(1).saturating_mul(elem_size).saturating_add(offset)));
+                    }
+                }
+                e = array;
+            }
+            ExprKind::Member(base, _) => e = base,
+            _ => return None,
+        }
+    }
+}
+
+/// Whether field `index` of the composite type `ty` is a flexible array
+/// member: a struct's last field, an array of unknown length.
+fn is_flexible_member(program: &ir::Program, ty: ir::TypeId, index: u32) -> bool {
+    let ir::Type::Composite(id) = program.types.get(ty) else { return false };
+    let composite = &program.types.composites[*id];
+    composite.kind == ir::CompositeKind::Struct
+        && index as usize + 1 == composite.fields.len()
+        && matches!(program.types.get(composite.fields[index as usize].ty), ir::Type::Array(_, ir::ArrayLen::Unknown))
 }
 
 /// Longest run of elements an initializer is expanded into.
@@ -67,6 +106,33 @@ impl<'a> Sema<'a> {
         Ok(CType { kind: Kind::Array(elem.clone(), ArraySize::Fixed(len)), ..ty.clone() })
     }
 
+    /// Initializes the variable `sym` of type `ty` with `init`. The
+    /// elements given to a flexible array member become storage of the
+    /// object, past its `sizeof`, as gcc allocates them for a variable of
+    /// static storage (`extensible`); gcc refuses them for any other
+    /// object (automatic variables, compound literals, members of other
+    /// aggregates), and so does this.
+    pub(super) fn initialize_variable(&mut self, sym: SymbolId, ty: &CType, init: &Initializer, zero_first: bool, extensible: bool, loc: Loc) -> R<()> {
+        let target = Expr::sym(sym, self.prog.symbols[sym].ty);
+        let start = self.fx.instrs.len();
+        self.initialize(target, ty, init, zero_first)?;
+        let mut end = 0;
+        for instr in &self.fx.instrs[start..] {
+            let InstrKind::Assign(lhs, _) = &instr.kind else { continue };
+            let Some((object, element_end)) = flexible_element_end(lhs, &self.prog) else { continue };
+            match object.kind {
+                // A compound literal's own initialization, already judged.
+                ExprKind::Sym(other) if other != sym => {}
+                ExprKind::Sym(_) if extensible => end = end.max(element_end),
+                ExprKind::Sym(_) => return Err(self.error(loc, "non-static initialization of a flexible array member")),
+                _ => return Err(self.error(loc, "initialization of a flexible array member in a nested context")),
+            }
+        }
+        let size = self.prog.types.size_of(self.prog.symbols[sym].ty, self.prog.data_model).unwrap_or(0);
+        self.prog.symbols[sym].trailing_bytes = end.saturating_sub(size);
+        Ok(())
+    }
+
     /// Assigns the initial value `init` to the object `target` of type `ty`.
     pub(super) fn initialize(&mut self, target: Expr, ty: &CType, init: &Initializer, zero_first: bool) -> R<()> {
         match init {
@@ -89,12 +155,20 @@ impl<'a> Sema<'a> {
                     ArraySize::Fixed(n) => *n,
                     _ => units.len() as u64 + 1,
                 };
-                if len > units.len() as u64 + MAX_EXPANDED_ELEMENTS as u64 {
-                    // A huge array holding a short string: zero, then the characters.
-                    let zero = Expr::new(ExprKind::Zero, target.ty);
-                    self.emit(InstrKind::Assign(target.clone(), zero), e.loc);
+                let flexible = matches!(size, ArraySize::Unknown);
+                if flexible || len > units.len() as u64 + MAX_EXPANDED_ELEMENTS as u64 {
+                    // A huge array holding a short string: zero, then the
+                    // characters; a flexible array member has no length to
+                    // zero, only the characters and the null one.
+                    let written = if flexible {
+                        units.len() + 1
+                    } else {
+                        let zero = Expr::new(ExprKind::Zero, target.ty);
+                        self.emit(InstrKind::Assign(target.clone(), zero), e.loc);
+                        units.len()
+                    };
                     let elem_ir = self.ir_ty(elem);
-                    for (i, u) in units.iter().enumerate() {
+                    for (i, u) in units.iter().chain(&[0]).take(written).enumerate() {
                         let sub = self.element(&target, elem, i as u64);
                         self.emit(InstrKind::Assign(sub, Expr::int(u128::from(*u), elem_ir)), e.loc);
                     }

@@ -223,7 +223,7 @@ impl<'a> Machine<'a> {
                 SymbolKind::Local(_) | SymbolKind::Function(_) => continue,
             };
             // An array declared without a length and never defined has no bytes.
-            let size = program.types.size_of(symbol.ty, program.data_model).unwrap_or(0);
+            let size = program.symbol_size(sym).unwrap_or(0);
             let object = self.allocate(symbol.display_name.clone(), kind, size)?;
             self.globals.insert(sym, object);
         }
