@@ -36,6 +36,9 @@ pub struct Checks {
     /// Floating-point `+ - * /` that make a NaN from operands that are not
     /// NaN (`inf - inf`, `0 * inf`, `0 / 0`, `inf / inf`).
     pub nan: bool,
+    /// Ordering and difference of pointers into different objects
+    /// (`--no-pointer-relation-check` and `--no-pointer-check` turn it off).
+    pub pointer_relation: bool,
     /// `--error-label L`: reaching label `L` is a violation.
     pub error_label: Option<String>,
 }
@@ -51,6 +54,7 @@ impl Default for Checks {
             shift: false,
             conversion: false,
             nan: false,
+            pointer_relation: true,
             error_label: None,
         }
     }
@@ -385,6 +389,12 @@ impl FunctionPass<'_> {
             }
             return found;
         }
+        if let ExprKind::Binary(op, a, b) = &e.kind {
+            let ordering = matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::PtrDiff);
+            if ordering && self.checks.pointer_relation && self.program.types.is_pointer(a.ty) {
+                found.push((self.related_pointers(a, b), PropertyClass::PointerRelation, "same object violation"));
+            }
+        }
         let Some((bits, signed)) = self.int_type(e.ty) else { return found };
         match &e.kind {
             ExprKind::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) => {
@@ -435,6 +445,26 @@ impl FunctionPass<'_> {
             _ => {}
         }
         found
+    }
+
+    /// Whether pointers `a` and `b` may be ordered or subtracted: they
+    /// point into (or one past) the same object, or neither points to an
+    /// object (NULL, or integers made pointers that land in no object,
+    /// whose order is their addresses').
+    fn related_pointers(&mut self, a: &Expr, b: &Expr) -> Expr {
+        let object_ty = self.program.types.int(64, false);
+        let object = |p: &Expr| Expr::new(ExprKind::PointerObject(Box::new(p.clone())), object_ty);
+        let same = self.cmp(BinOp::Eq, object(a), object(b));
+        let null = object(&Expr::new(ExprKind::Null, a.ty));
+        let bool_ty = self.program.types.bool();
+        let no_object = |s: &mut Self, p: &Expr| {
+            let invalid = Expr::new(ExprKind::IsInvalid(Box::new(p.clone())), bool_ty);
+            let at_null = s.cmp(BinOp::Eq, object(p), null.clone());
+            s.or(invalid, at_null)
+        };
+        let (none_a, none_b) = (no_object(self, a), no_object(self, b));
+        let neither = self.and(none_a, none_b);
+        self.or(same, neither)
     }
 
     /// Conversion of an integer to a signed integer type that cannot

@@ -19,6 +19,9 @@ pub enum PropertyClass {
     ReachError,
     ArrayBounds,
     PointerDereference,
+    /// Ordering (`<`, `<=`, `>`, `>=`) or difference of pointers into
+    /// different objects (C11 6.5.8p5, 6.5.6p9).
+    PointerRelation,
     DivisionByZero,
     SignedOverflow,
     UnsignedOverflow,

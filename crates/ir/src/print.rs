@@ -27,6 +27,7 @@ impl PropertyClass {
             PropertyClass::ReachError => "reach-error",
             PropertyClass::ArrayBounds => "array-bounds",
             PropertyClass::PointerDereference => "pointer-dereference",
+            PropertyClass::PointerRelation => "pointer-relation",
             PropertyClass::DivisionByZero => "division-by-zero",
             PropertyClass::SignedOverflow => "signed-overflow",
             PropertyClass::UnsignedOverflow => "unsigned-overflow",

@@ -47,6 +47,7 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--no-assertions"),
     switch("--no-bounds-check"),
     switch("--no-pointer-check"),
+    switch("--no-pointer-relation-check"),
     switch("--no-div-by-zero-check"),
     switch("--overflow-check"),
     switch("--unsigned-overflow-check"),
@@ -211,6 +212,7 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--no-assertions" => checks.assertions = false,
         "--no-bounds-check" => checks.bounds = false,
         "--no-pointer-check" => checks.pointer = false,
+        "--no-pointer-relation-check" => checks.pointer_relation = false,
         "--no-div-by-zero-check" => checks.div_by_zero = false,
         "--overflow-check" => {
             checks.signed_overflow = true;

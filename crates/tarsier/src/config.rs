@@ -36,6 +36,9 @@ pub struct Checks {
     pub assertions: bool,
     pub bounds: bool,
     pub pointer: bool,
+    /// Ordering and difference of pointers into different objects, part
+    /// of the pointer checks (ESBMC's `--no-pointer-relation-check`).
+    pub pointer_relation: bool,
     pub div_by_zero: bool,
     pub signed_overflow: bool,
     pub unsigned_overflow: bool,
@@ -56,6 +59,7 @@ impl Default for Checks {
             assertions: true,
             bounds: true,
             pointer: true,
+            pointer_relation: true,
             div_by_zero: true,
             signed_overflow: false,
             unsigned_overflow: false,

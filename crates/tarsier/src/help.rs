@@ -90,7 +90,13 @@ PROPERTY OPTIONS:
     --no-bounds-check
         Do not check array bounds.
     --no-pointer-check
-        Do not check pointer dereferences (null, dangling, out of object).
+        Do not check pointer dereferences (null, dangling, out of object)
+        nor pointer relations (below).
+    --no-pointer-relation-check
+        Do not check that pointers ordered (< <= > >=) or subtracted
+        point into the same object (C11 6.5.8p5, 6.5.6p9; reported as
+        \"same object violation\"). Unchecked, the order or difference of
+        pointers into different objects is any value.
     --no-div-by-zero-check
         Do not check division and remainder by zero.
     --overflow-check

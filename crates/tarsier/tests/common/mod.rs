@@ -193,8 +193,10 @@ pub fn assert_verdict(test: &str, source: &str, flags: &[&str], expected: &str) 
 }
 
 /// The flags of a native run that stops at the first undefined behaviour
-/// gcc's sanitizers see.
-pub const SANITIZERS: &[&str] = &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
+/// gcc's sanitizers see (ordering or subtracting pointers into different
+/// objects included, which [`native_run`] asks ASan to report).
+pub const SANITIZERS: &[&str] =
+    &["-fsanitize=address,undefined,pointer-compare,pointer-subtract", "-fno-sanitize-recover=all"];
 
 /// Compiles `source` with `gcc -O0 -g` and `flags` into `dir` and runs it
 /// (time-limited); `None` when gcc is missing or rejects the flags (the
@@ -209,7 +211,7 @@ pub fn native_run(dir: &Path, name: &str, source: &str, flags: &[&str]) -> Optio
     assert!(out.status.success(), "gcc rejects {name}:\n{}", String::from_utf8_lossy(&out.stderr));
     let mut command = Command::new(&binary);
     // Leaks are a property of their own, not undefined behaviour.
-    command.env("ASAN_OPTIONS", "detect_leaks=0");
+    command.env("ASAN_OPTIONS", "detect_leaks=0:detect_invalid_pointer_pairs=2");
     Some(xtask::process::run_with_timeout(&mut command, RUN_LIMIT).expect("the native program runs"))
 }
 
