@@ -61,7 +61,11 @@ impl<'a> Symex<'a> {
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
             "calloc" | "__builtin_calloc" => Some(self.allocate(values, 2, true, "calloc")?),
             _ if name == ir::intrinsics::ALIGNED_MALLOC => Some(self.allocate_aligned(values)?),
-            "alloca" | "__builtin_alloca" => Some(self.stack_allocate(values)?),
+            "alloca" | "__builtin_alloca" => Some(self.stack_allocate(values, None)?),
+            "__builtin_alloca_with_align" | "__builtin_alloca_with_align_and_max" => {
+                let bits = self.arg(values, 1, name)?;
+                Some(self.stack_allocate(values, Some(bits))?)
+            }
             "realloc" | "__builtin_realloc" => Some(self.reallocate(values)?),
             "free" | "__builtin_free" => {
                 self.free(self.arg(values, 0, name)?);
@@ -230,16 +234,6 @@ impl<'a> Symex<'a> {
         }
     }
 
-    /// A constant byte count from argument values of at most a flat
-    /// object's size, or an unsupported stop.
-    fn constant_size(&mut self, values: &[TermId], count: usize, what: &str) -> Result<u64> {
-        let size = self.constant_count(values, count, what)?;
-        if size > crate::memory::MAX_OBJECT_BYTES {
-            return Err(Stop::unsupported(format!("{what} of {size} bytes"), self.loc));
-        }
-        Ok(size)
-    }
-
     /// A constant byte count from argument values, or an unsupported stop.
     fn constant_count(&mut self, values: &[TermId], count: usize, what: &str) -> Result<u64> {
         let mut size: u64 = 1;
@@ -363,14 +357,28 @@ impl<'a> Symex<'a> {
         Ok(self.layout.constant(self.store, number, 0))
     }
 
-    fn stack_allocate(&mut self, values: &[TermId]) -> Result<TermId> {
-        let size = self.constant_size(values, 1, "alloca")?;
+    /// `alloca(size)` (`__builtin_alloca_with_align(size, bits)` with an
+    /// alignment in bits): a new object of any size, even a symbolic or
+    /// zero one, in the caller's frame like a variable-length array: it
+    /// dies when the function returns, `free` of it is invalid, and each
+    /// call (each iteration of a loop) makes another. Like glibc's, it
+    /// never fails; the stack's own limit is not modelled, as for
+    /// variable-length arrays.
+    fn stack_allocate(&mut self, values: &[TermId], alignment_bits: Option<TermId>) -> Result<TermId> {
+        let size = self.requested_bytes(values, 1, "alloca")?;
         let frame = self.frames.last().expect("frame").id;
-        let o = self.objects.add(ObjectKind::Stack { loc: self.loc, frame }, format!("alloca@{}", self.loc.line), size);
-        let bits = self.objects.get(o).value_bits();
-        let contents = self.store.var("alloca_contents", smt::Sort::BitVec(bits));
+        let o = self.add_object(ObjectKind::Stack { loc: self.loc, frame }, format!("alloca@{}", self.loc.line), size)?;
+        let sort = self.objects.get(o).value_sort(self.store);
+        let contents = self.store.var("alloca_contents", sort);
         self.record_input(contents, None, InputKind::Uninitialized("alloca".to_string()));
         self.state.set_value(o, contents);
+        if let Some(bits) = alignment_bits {
+            // The alignment in bytes, `bits / 8`, in the pointer's width.
+            let width = self.layout.pointer_bits;
+            let bits = repr::resize(self.store, bits, width + 3, false);
+            let bytes = self.store.extract(width + 2, 3, bits);
+            self.objects.set_requested_alignment(o, bytes);
+        }
         let t = self.store.true_term();
         self.note_lifetime_start(o, t);
         self.state.set_alive(o, t);

@@ -19,6 +19,8 @@ const PROTOTYPES: &[(&str, &str, &str)] = &[
     ("free", "v", "p"),
     ("alloca", "p", "z"),
     ("__builtin_alloca", "p", "z"),
+    ("__builtin_alloca_with_align", "p", "zz"),
+    ("__builtin_alloca_with_align_and_max", "p", "zzz"),
     ("memcpy", "p", "ppz"),
     ("memmove", "p", "ppz"),
     ("memset", "p", "piz"),

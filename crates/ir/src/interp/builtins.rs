@@ -139,11 +139,16 @@ impl Machine<'_> {
                 self.memory.free(p).map_err(|e| self.access_error(e))?;
                 Ok(None)
             }
-            "alloca" => {
+            "alloca" | "alloca_with_align" | "alloca_with_align_and_max" => {
                 let size = self.size_arg(arg(0)?)?;
+                // The alignment argument is in bits.
+                let alignment = if library_name == "alloca" { 1 } else { (self.size_arg(arg(1)?)? / 8).max(1) };
+                if !alignment.is_power_of_two() {
+                    return Err(Outcome::Unsupported(format!("alloca aligned to {alignment} bytes, not a power of two")));
+                }
                 let depth = self.frames.len() - 1;
                 let name = self.next_heap_name("alloca");
-                let object = self.allocate(name, ObjectKind::Alloca { depth }, size)?;
+                let object = self.allocate_aligned(name, ObjectKind::Alloca { depth }, size, alignment)?;
                 self.frames[depth].allocas.push(object);
                 self.fill_uninitialized(object, None)?;
                 Ok(Some(Value::Ptr(Pointer { object, offset: 0 })))
