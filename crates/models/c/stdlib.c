@@ -125,17 +125,21 @@ srandom(unsigned int seed)
 void *malloc(size_t size);
 void *__tarsier_aligned_malloc(size_t alignment, size_t size);
 
-/* C11 aligned_alloc: the alignment must be a power of two and the size a
-   multiple of it, otherwise there is no block (NULL, errno EINVAL). The
-   block is malloc's (free releases it) at a multiple of the alignment. */
+/* C11 aligned_alloc as glibc 2.36 (the host's) implements it: malloc's
+   block (free releases it) at a multiple of the alignment rounded up to a
+   power of two (0 is 1), of any size (C17 dropped the rule that the size
+   be a multiple of the alignment; glibc never enforced it). glibc 2.38
+   and later refuse an alignment that is not a power of two with EINVAL:
+   an allocation failure covers that NULL, unless allocations cannot fail
+   (--force-malloc-success), where the block is what the user asked for.
+   A failure sets errno to ENOMEM. */
 void *
 aligned_alloc(size_t alignment, size_t size)
 {
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0 || size % alignment != 0) {
-        __tarsier_errno = 22;
-        return 0;
-    }
-    return __tarsier_aligned_malloc(alignment, size);
+    void *block = __tarsier_aligned_malloc(alignment, size);
+    if (block == 0)
+        __tarsier_errno = 12;
+    return block;
 }
 
 typedef struct {

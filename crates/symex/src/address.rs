@@ -222,7 +222,17 @@ impl Symex<'_> {
         let lowest = self.store.bv_u64(wide, self.lowest_address(object));
         let nonzero = self.store.bv_ule(lowest, start);
         let limit = self.store.bv_const(BvValue::from_u128(wide, address_limit(self.program.data_model)));
-        let inside = self.store.bv_ule(end, limit);
+        let mut inside = self.store.bv_ule(end, limit);
+        if self.objects.get(object).size_term.is_some() {
+            // A symbolic size may exceed the address space (a VLA, a block
+            // `--force-malloc-success` makes): placing the object must not
+            // rule such a size out, which would cut every path, exposing
+            // or not, where it is that large. Any place is allowed then, a
+            // superset of the layouts (what TRUE needs; FALSE is replayed).
+            let size = self.object_size(object);
+            let too_big = self.store.bv_ult(limit, size);
+            inside = self.store.or2(inside, too_big);
+        }
         let mask = self.store.bv_u64(bits, self.object_alignment(object).next_power_of_two() - 1);
         let low = self.store.bv_and(base, mask);
         let zero = self.store.bv_u64(bits, 0);

@@ -9,7 +9,7 @@ use crate::exec::Symex;
 use crate::equation::UnmodelledCall;
 use crate::memory::{ObjectKind, NULL_OBJECT};
 use crate::stdio::Stdio;
-use crate::{repr, ProgramEnd, Result, Stop};
+use crate::{arith, repr, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
 use ir::{Expr, FuncId, PropertyClass};
 use smt::{BvValue, TermId};
@@ -278,12 +278,13 @@ impl<'a> Symex<'a> {
     }
 
     /// A heap block of `size` bytes (a wide term), allocated when
-    /// `requested` holds. As in `ir::interp`, the allocation may fail
-    /// (unless `force_malloc_success`), and a request larger than the data
-    /// model's address space allows always fails: the result is NULL.
-    /// With an `alignment` (a power of two), the block's address is a
-    /// multiple of it and the allocator needs `alignment - 1` more bytes
-    /// (as `ir::interp` counts).
+    /// `requested` holds. As in `ir::interp`, the allocation may fail and
+    /// a request larger than the data model's address space fails (the
+    /// result is NULL), unless `force_malloc_success`: then every request
+    /// succeeds (see [`Self::forced_allocation`]). With an `alignment`, the
+    /// block's address is a multiple of it rounded up to a power of two,
+    /// and the allocator needs that much less one more bytes (as
+    /// `ir::interp` counts).
     fn heap_allocate(
         &mut self,
         size: TermId,
@@ -294,33 +295,87 @@ impl<'a> Symex<'a> {
     ) -> Result<Allocation> {
         let path = self.state.guard;
         self.state.guard = self.store.and2(path, requested);
-        let chosen = if self.options.force_malloc_success {
-            self.store.true_term()
-        } else {
-            let fails = self.store.var(&format!("{what}_fails"), smt::Sort::Bool);
-            self.record_input(fails, None, InputKind::AllocationFailure);
-            self.store.not(fails)
-        };
         let wide = self.layout.wide_bits();
-        let limit = self.store.bv_u64(wide, self.program.data_model.max_allocation_bytes());
+        let alignment = alignment.map(|a| {
+            let a = repr::resize(self.store, a, wide, false);
+            self.power_of_two_at_least(a)
+        });
         let reserved = match alignment {
             Some(alignment) => {
-                let slack = repr::resize(self.store, alignment, wide, false);
                 let one = self.store.bv_u64(wide, 1);
-                let slack = self.store.bv_sub(slack, one);
+                let slack = self.store.bv_sub(alignment, one);
                 self.store.bv_add(size, slack)
             }
             None => size,
         };
-        let too_big = self.store.bv_ult(limit, reserved);
-        let representable = self.store.not(too_big);
-        let succeeds = self.store.and(&[requested, chosen, representable]);
+        let (succeeds, impossible) = if self.options.force_malloc_success {
+            self.forced_allocation(size, alignment, requested, what)
+        } else {
+            let fails = self.store.var(&format!("{what}_fails"), smt::Sort::Bool);
+            self.record_input(fails, None, InputKind::AllocationFailure);
+            let chosen = self.store.not(fails);
+            let limit = self.store.bv_u64(wide, self.program.data_model.max_allocation_bytes());
+            let too_big = self.store.bv_ult(limit, reserved);
+            let representable = self.store.not(too_big);
+            (self.store.and(&[requested, chosen, representable]), self.store.false_term())
+        };
         let result = self.new_heap_object(size, zeroed, succeeds, what);
         self.state.guard = path;
+        let possible = self.store.not(impossible);
+        self.cut_paths(possible);
         if let (Ok(Allocation { object: Some(object), .. }), Some(alignment)) = (&result, alignment) {
+            let alignment = repr::resize(self.store, alignment, self.layout.pointer_bits, false);
             self.objects.set_requested_alignment(*object, alignment);
         }
         result
+    }
+
+    /// `--force-malloc-success`: the request succeeds, whatever its size
+    /// (a block beyond what the offset field or the address space holds
+    /// is the memory model's approximation, see `crate::sizes`), except
+    /// where no object can be made at all: more than `SIZE_MAX` bytes (a
+    /// `calloc` product) or an alignment beyond the address space. Those
+    /// paths are an approximation and end there, since the user ruled out
+    /// the NULL glibc gives. Returns when the block is made and when the
+    /// request is impossible.
+    fn forced_allocation(&mut self, size: TermId, alignment: Option<TermId>, requested: TermId, what: &str) -> (TermId, TermId) {
+        let wide = self.layout.wide_bits();
+        let size_max = self.store.bv_u64(wide, self.program.data_model.max_object_bytes());
+        let oversized = self.store.bv_ult(size_max, size);
+        let unplaceable = match alignment {
+            Some(alignment) => {
+                let space = self.store.bv_u64(wide, self.program.data_model.max_allocation_bytes());
+                self.store.bv_ult(space, alignment)
+            }
+            None => self.store.false_term(),
+        };
+        let promise = "though --force-malloc-success says every allocation does";
+        self.approximate_when(oversized, format!("{what} of more than SIZE_MAX bytes cannot succeed, {promise}"));
+        self.approximate_when(unplaceable, format!("{what} aligned beyond the address space cannot succeed, {promise}"));
+        let beyond = self.store.or2(oversized, unplaceable);
+        let impossible = self.store.and2(requested, beyond);
+        let possible = self.store.not(beyond);
+        (self.store.and2(requested, possible), impossible)
+    }
+
+    /// The least power of two at or above `a` (1 for 0), in `a`'s width,
+    /// which must exceed the largest `size_t` (glibc before 2.38 rounds an
+    /// alignment up so; the interpreter does the same).
+    fn power_of_two_at_least(&mut self, a: TermId) -> TermId {
+        let width = self.store.sort(a).bv_width().expect("a bit-vector alignment");
+        let (zero, one) = (self.store.bv_u64(width, 0), self.store.bv_u64(width, 1));
+        let is_zero = self.store.eq(a, zero);
+        let a = self.store.ite(is_zero, one, a);
+        // Smear the highest set bit of a - 1 downwards, then add one.
+        let mut x = self.store.bv_sub(a, one);
+        let mut shift = 1;
+        while shift < width {
+            let amount = self.store.bv_u64(width, u64::from(shift));
+            let shifted = arith::shr(self.store, x, amount, false, false);
+            x = self.store.bv_or(x, shifted);
+            shift *= 2;
+        }
+        self.store.bv_add(x, one)
     }
 
     fn new_heap_object(&mut self, size: TermId, zeroed: bool, succeeds: TermId, what: &str) -> Result<Allocation> {

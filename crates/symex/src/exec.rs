@@ -296,7 +296,7 @@ impl<'a> Symex<'a> {
     }
 
     /// Keeps only the paths where `condition` holds.
-    fn cut_paths(&mut self, condition: TermId) {
+    pub(crate) fn cut_paths(&mut self, condition: TermId) {
         self.state.guard = self.store.and2(self.state.guard, condition);
     }
 

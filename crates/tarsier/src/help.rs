@@ -125,8 +125,11 @@ PROPERTY OPTIONS:
     --error-label LABEL
         The property is 'label LABEL is unreachable'.
     --force-malloc-success
-        Assume malloc does not run out of memory. A request no allocator can
-        meet (more than PTRDIFF_MAX bytes) still returns NULL, as glibc's does.
+        malloc, calloc, realloc and aligned_alloc never return NULL, also
+        for requests glibc refuses (more than the address space, an odd
+        alignment). A request no object can meet (calloc beyond SIZE_MAX)
+        makes the result UNKNOWN with the reason, as does a block larger
+        than the memory model holds. Without the flag allocations may fail.
     --round-to-nearest, --round-to-plus-inf, --round-to-minus-inf,
     --round-to-zero
         The IEEE-754 rounding mode the program starts in (default: to

@@ -208,10 +208,13 @@ int main(void) {
   srandom(3);
   long r = random();
   assert(r >= 0 && r <= RAND_MAX);
-  assert(aligned_alloc(3, 9) == 0 && aligned_alloc(16, 24) == 0);
-  int *p = aligned_alloc(16, 32);
+  /* glibc 2.36 rounds the alignment up to a power of two and takes any size. */
+  char *odd = aligned_alloc(3, 9);
+  assert(!odd || ((unsigned long)odd & 3) == 0);
+  free(odd);
+  int *p = aligned_alloc(16, 24);
   if (p) {
-    p[7] = 1;
+    p[5] = 1;
     free(p);
   }
   int x = 0;

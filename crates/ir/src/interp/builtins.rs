@@ -126,8 +126,14 @@ impl Machine<'_> {
             }
             "calloc" => {
                 let (count, size) = (self.size_arg(arg(0)?)?, self.size_arg(arg(1)?)?);
-                // An overflowing product is a request no allocator can meet.
-                let total = count.saturating_mul(size);
+                // An overflowing product is a request no allocator can meet
+                // (and no block can be made when allocations cannot fail).
+                let total = count.checked_mul(size).filter(|&total| total <= self.program.data_model.max_object_bytes());
+                let total = match total {
+                    Some(total) => total,
+                    None if self.config.malloc_may_fail => u64::MAX,
+                    None => return Err(Outcome::Unsupported("calloc of more than SIZE_MAX bytes that must not fail".into())),
+                };
                 self.heap_allocate("calloc", total, false).map(Some)
             }
             "realloc" => {
@@ -256,9 +262,12 @@ impl Machine<'_> {
 
     /// A heap block at a multiple of `alignment`, or NULL when the
     /// allocation fails; the allocator needs `alignment - 1` more bytes.
+    /// Allocations that cannot fail (`--force-malloc-success`) make a block
+    /// of any size, or stop the run when memory cannot hold one.
     fn heap_allocate_aligned(&mut self, allocator: &str, size: u64, uninitialized: bool, alignment: u64) -> Flow<Value> {
         let reserved = size.saturating_add(alignment - 1);
-        if self.allocation_fails()? || reserved > self.program.data_model.max_allocation_bytes() {
+        let too_big = reserved > self.program.data_model.max_allocation_bytes();
+        if self.allocation_fails()? || (too_big && self.config.malloc_may_fail) {
             return Ok(Value::Ptr(Pointer::NULL));
         }
         let name = self.next_heap_name(allocator);
