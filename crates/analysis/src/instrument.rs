@@ -431,6 +431,12 @@ impl FunctionPass<'_> {
                 if self.checks.shift {
                     found.push((self.shift_in_range(amount, bits), PropertyClass::Shift, "shift amount out of range"));
                 }
+                // C11 6.5.7p4: a negative left operand of `<<` is undefined
+                // (gcc's UBSan, CBMC and ESBMC report it with the shift).
+                if self.checks.shift && signed && *op == BinOp::Shl {
+                    let zero = Expr::int(0, a.ty);
+                    found.push((self.cmp(BinOp::Ge, (**a).clone(), zero), PropertyClass::Shift, "left shift of a negative value"));
+                }
                 let (enabled, class) = if signed {
                     (self.checks.signed_overflow, PropertyClass::SignedOverflow)
                 } else {

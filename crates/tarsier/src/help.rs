@@ -107,7 +107,8 @@ PROPERTY OPTIONS:
         non-zero unsigned value.
     --ub-shift-check
         Check that shift amounts are neither negative nor at least the
-        width of the shifted operand.
+        width of the shifted operand, and that no negative value is
+        shifted left.
     --memory-leak-check
         Check that allocated memory is freed where the program ends, as
         ESBMC's --memory-leak-check does: when main returns, at _Exit and

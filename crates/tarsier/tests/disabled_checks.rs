@@ -94,6 +94,8 @@ const CASES: &[Case] = &[
         bad: "int x = 1 << (n + 40); (void)x;", good: "int x = 1 << (n + 4); (void)x;", sanitized: true },
     Case { name: "negative_shift", on: &["--ub-shift-check"], off: &[], class: "shift",
         bad: "int x = 1 >> (n - 1); (void)x;", good: "int x = 1 >> (n + 1); (void)x;", sanitized: true },
+    Case { name: "negative_left_shift", on: &["--ub-shift-check"], off: &[], class: "shift",
+        bad: "int x = (n - 1) << 1; (void)x;", good: "int x = (n + 1) << 1; (void)x;", sanitized: true },
     Case { name: "nan", on: &["--nan-check"], off: &[], class: "nan",
         bad: "double z = n; double q = z / z; (void)q;", good: "double z = n + 1; double q = z / z; (void)q;", sanitized: false },
 ];
