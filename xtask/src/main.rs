@@ -54,10 +54,14 @@ tasks:
       --tarsier PATH    run this tarsier instead of building the release one
   c-oracle          integer/memory semantics against native gcc: random
                     UB-free programs, inputs pinned or partly symbolic
+                    (and, in the stmt class, undefined behaviour gcc's
+                    sanitizers judge)
       --cases N         cases per class (default 20)
       --classes LIST    expr,bitfield,bitfield-layout,union,builtin,overflow,
                         switch,layout,logic,literal,call,pointer,bytes,
-                        heap,string (default all)
+                        heap,string,stmt (default all; stmt: expression
+                        statements with undefined behaviour, judged by
+                        gcc's sanitizers)
       --seed S          generator seed (default 1)
       --timeout S       per-task limit in seconds (default 20)
       --jobs N          parallel runs (default: number of CPUs)

@@ -1,9 +1,10 @@
 //! A fixed sample of `cargo xtask c-oracle`: generated C programs without
 //! undefined behaviour over every integer feature class (expressions,
 //! bit-fields, unions, builtins, switch, layout, ...), their results
-//! computed by gcc, verified by tarsier with inputs pinned and partly symbolic. A wrong
-//! verdict is a soundness bug; the oracle saves the program it got wrong
-//! under the scratch folder's `wrong/`.
+//! computed by gcc, verified by tarsier with inputs pinned and partly symbolic,
+//! and expression statements with undefined behaviour judged by gcc's
+//! sanitizers. A wrong verdict is a soundness bug; the oracle saves the
+//! program it got wrong under the scratch folder's `wrong/`.
 
 mod common;
 use common::*;
@@ -21,12 +22,33 @@ fn a_fixed_sample_of_generated_programs_gets_gccs_verdicts() {
         eprintln!("skipped: gcc not found");
         return;
     }
-    let classes = Class::ALL.into_iter().filter(|class| !Class::MEMORY.contains(class)).collect();
+    let classes = Class::ALL.into_iter().filter(|class| !Class::MEMORY.contains(class) && *class != Class::Statement).collect();
     let opts = Options { cases: 2, classes, seed: 20261122, jobs: 2, timeout: Duration::from_secs(30), tarsier: None, flags: Vec::new() };
     let dir = scratch_dir("c-oracle");
     let counts = c_oracle::run(&opts, Path::new(env!("CARGO_BIN_EXE_tarsier")), &dir).expect("gcc builds and runs the sample");
     let total: usize = counts.iter().sum();
     assert_eq!(counts[Score::Wrong as usize], 0, "wrong verdicts, saved under {}", dir.join("wrong").display());
+    assert!(total >= 40 && counts[Score::Correct as usize] * 10 >= total * 9, "too few definite answers: {counts:?} of {total}");
+}
+
+/// The `stmt` class: expressions used as statements, with side effects
+/// and now and then undefined behaviour, which gcc's sanitizers judge;
+/// tarsier must report exactly that behaviour (class and line), or prove
+/// the folded result gcc computed.
+#[test]
+fn a_fixed_sample_of_expression_statements_gets_the_sanitizers_verdicts() {
+    if !front_end_ready("c_oracle_statements") {
+        return;
+    }
+    if !gcc_works(SANITIZERS) {
+        eprintln!("skipped: gcc cannot build with the sanitizers");
+        return;
+    }
+    let opts = Options { cases: 24, classes: vec![Class::Statement], seed: 20261128, jobs: 2, timeout: Duration::from_secs(30), tarsier: None, flags: Vec::new() };
+    let dir = scratch_dir("c-oracle-statements");
+    let counts = c_oracle::run(&opts, Path::new(env!("CARGO_BIN_EXE_tarsier")), &dir).expect("gcc builds and runs the sample");
+    let total: usize = counts.iter().sum();
+    assert_eq!(counts[Score::Wrong as usize], 0, "wrong verdicts, listed above; the tasks are under {}", dir.display());
     assert!(total >= 40 && counts[Score::Correct as usize] * 10 >= total * 9, "too few definite answers: {counts:?} of {total}");
 }
 

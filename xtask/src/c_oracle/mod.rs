@@ -29,6 +29,7 @@
 mod expr;
 mod memory;
 mod shapes;
+pub mod statements;
 mod strings;
 pub mod types;
 
@@ -70,10 +71,13 @@ pub enum Class {
     Bytes,
     Heap,
     String,
+    /// Expression statements and side effects, undefined behaviour
+    /// included (see [`statements`]).
+    Statement,
 }
 
 impl Class {
-    pub const ALL: [Class; 15] = [
+    pub const ALL: [Class; 16] = [
         Class::Expr,
         Class::BitField,
         Class::BitFieldLayout,
@@ -89,6 +93,7 @@ impl Class {
         Class::Bytes,
         Class::Heap,
         Class::String,
+        Class::Statement,
     ];
 
     /// The memory classes, whose tasks take longer than the others'.
@@ -111,6 +116,7 @@ impl Class {
             Class::Bytes => "bytes",
             Class::Heap => "heap",
             Class::String => "string",
+            Class::Statement => "stmt",
         }
     }
 }
@@ -235,6 +241,7 @@ pub fn generate_case(rng: &mut Rng, class: Class) -> Case {
         Class::Bytes => memory::bytes(rng, &inputs, &mut body),
         Class::Heap => memory::heap(rng, &inputs, &mut body),
         Class::String => strings::strings(rng, &inputs, &mut body),
+        Class::Statement => unreachable!("statement cases are whole programs (statements::generate)"),
     };
     let mut windows = Vec::new();
     if two_ways {
@@ -249,9 +256,11 @@ pub fn generate_case(rng: &mut Rng, class: Class) -> Case {
     Case { class, inputs, body, windows, flip_bit }
 }
 
-/// `count` cases of every class in `classes`.
+/// `count` cases of every class in `classes` but [`Class::Statement`],
+/// whose cases [`statements`] makes.
 pub fn generate_cases(rng: &mut Rng, classes: &[Class], count: usize) -> Vec<Case> {
-    classes.iter().flat_map(|&class| (0..count).map(|_| generate_case(rng, class)).collect::<Vec<_>>()).collect()
+    let classes = classes.iter().filter(|&&class| class != Class::Statement);
+    classes.flat_map(|&class| (0..count).map(|_| generate_case(rng, class)).collect::<Vec<_>>()).collect()
 }
 
 const HEADERS: &str = "#include <limits.h>\n#include <stddef.h>\n#include <string.h>\n";
@@ -478,10 +487,25 @@ pub fn write_tasks(cases: &[Case], native: &[Native], dir: &Path) -> Result<Vec<
 /// Generates, computes natively, writes and runs every case; returns the
 /// number of tasks per [`Score`] (indexed by `Score as usize`).
 pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<[usize; 5], String> {
-    let cases = generate_cases(&mut Rng::new(opts.seed), &opts.classes, opts.cases);
-    if cases.is_empty() {
+    if opts.cases == 0 || opts.classes.is_empty() {
         return Err("no case selected (--cases 0?)".into());
     }
+    let mut counts = [0; 5];
+    if opts.classes.iter().any(|&class| class != Class::Statement) {
+        counts = run_value_classes(opts, binary, out_dir)?;
+    }
+    if opts.classes.contains(&Class::Statement) {
+        let statements = statements::run(opts, binary, &out_dir.join("stmt"))?;
+        for (total, count) in counts.iter_mut().zip(statements) {
+            *total += count;
+        }
+    }
+    Ok(counts)
+}
+
+/// [`run`] for the classes whose cases compute a value.
+fn run_value_classes(opts: &Options, binary: &Path, out_dir: &Path) -> Result<[usize; 5], String> {
+    let cases = generate_cases(&mut Rng::new(opts.seed), &opts.classes, opts.cases);
     let native = native_results(&cases, out_dir, &[])?;
     let tasks = write_tasks(&cases, &native, &out_dir.join("cases"))?;
     eprintln!("c-oracle: {} cases, {} tasks, {} jobs, seed {}", cases.len(), tasks.len(), opts.jobs, opts.seed);
