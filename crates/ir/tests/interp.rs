@@ -628,8 +628,13 @@ fn huge_allocations_cost_the_bytes_written_and_impossible_ones_fail() {
     };
     assert_eq!(program(1 << 40, false).run(vec![]), Outcome::Completed(0));
     assert_eq!(program(1 << 40, true).run(vec![]), Outcome::MemoryLimit);
-    // Beyond the x86-64 user address space, as malloc(-4) asks.
-    assert_eq!(program(u128::from(u64::MAX - 3), false).run(vec![]), Outcome::Completed(1));
+    // Beyond the x86-64 user address space, as malloc(-4) asks: NULL when
+    // allocations may fail (the run chose no failure, the size still fails),
+    // and no run at all when the user declared that malloc never fails.
+    let beyond = program(u128::from(u64::MAX - 3), false);
+    let may_fail = Config { malloc_may_fail: true, ..Config::default() };
+    assert_eq!(beyond.run_with(&may_fail, vec![vec![0]]).outcome, Outcome::Completed(1));
+    assert_eq!(beyond.run(vec![]), Outcome::MemoryLimit);
 }
 
 #[test]
