@@ -86,6 +86,34 @@ pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer
     Printer { style, program, property: config.verify.property }
 }
 
+/// The `--show-invariants` action: the candidates at every loop head of
+/// the instrumented program, one per line (`file:line: function: C text`)
+/// with whether the solver certified it, then the counts.
+pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
+    use std::io::Write;
+    analysis::instrument(&mut program, &analysis_checks(config));
+    let sites = analysis::invariants::backward_jump_loops(&program);
+    let mut invariants = analysis::invariants::generate(&mut program, &sites);
+    if config.verify.inject_wrong_invariants {
+        invariants.candidates = analysis::invariants::with_wrong_twins(&invariants.candidates);
+    }
+    let certification = engine::certify_invariants(&program, &invariants, &engine_config(config));
+    let mut out = String::new();
+    for c in &invariants.candidates {
+        let function = &program.functions[c.func].name;
+        let certified = certification.certified.iter().any(|d| d.func == c.func && d.head == c.head && d.c_text == c.c_text);
+        let status = if certified { "certified" } else { "not certified" };
+        out += &format!("{}:{}: {function}: {} ({status})\n", program.files.name(c.loc.file), c.loc.line, c.c_text);
+    }
+    for note in &certification.notes {
+        out += &format!("note: {note}\n");
+    }
+    out += &format!("{} candidate invariants, {} certified\n", certification.found, certification.certified.len());
+    // A closed stdout (e.g. `| head`) must not turn into a panic.
+    let _ = write!(std::io::stdout().lock(), "{out}");
+    Exit::Success
+}
+
 pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     if let Some(what) = unsupported_request(config) {
         return printer(config, None).print(&report::unknown(&format!("unsupported: {what}")));

@@ -1,0 +1,142 @@
+//! Certification of candidate loop invariants (Houdini): the candidates
+//! of one function are asserted in its certification program
+//! ([`analysis::invariants::abstraction`]: on loop entry and after one
+//! iteration, with the candidates assumed after the havoc at each head);
+//! every candidate whose assertion the solver's model violates is dropped
+//! and the rest are checked again, until none can fail. Only the
+//! survivors are certified, so a mistake of the analysis costs a proof,
+//! never a wrong one. A query the solver cannot decide, or a
+//! certification program symex cannot run, certifies nothing.
+
+use crate::backend::Backend;
+use crate::Config;
+use analysis::absint::Tracked;
+use analysis::invariants::abstraction::{candidate_message, certification_program};
+use analysis::invariants::{Candidate, Invariants};
+use ir::{FuncId, Program};
+use smt::{SatResult, Solver, TermId, TermStore, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+/// The result of certification.
+#[derive(Clone, Debug, Default)]
+pub struct Certification {
+    /// How many candidates there were.
+    pub found: usize,
+    /// The candidates the solver proved inductive (together).
+    pub certified: Vec<Candidate>,
+    /// Solver rounds, over all functions.
+    pub rounds: u32,
+    /// Time spent certifying (symex and solver).
+    pub time: Duration,
+    /// Why a function's candidates could not be checked, if so.
+    pub notes: Vec<String>,
+}
+
+/// Certifies `invariants` (candidates over `program`, the program the
+/// engine verifies).
+pub fn certify(program: &Program, invariants: &Invariants, config: &Config, deadline: Option<Instant>) -> Certification {
+    let started = Instant::now();
+    let tracked = Tracked::new(program);
+    let mut by_function: BTreeMap<FuncId, Vec<usize>> = BTreeMap::new();
+    for (i, c) in invariants.candidates.iter().enumerate() {
+        by_function.entry(c.func).or_default().push(i);
+    }
+    let mut result = Certification { found: invariants.candidates.len(), ..Certification::default() };
+    for (func, ids) in by_function {
+        let mut houdini = Houdini { program, tracked: &tracked, invariants, config, deadline, rounds: 0 };
+        match houdini.run(func, ids) {
+            Ok(alive) => result.certified.extend(alive.into_iter().map(|i| invariants.candidates[i].clone())),
+            Err(why) => result.notes.push(format!("{}: {why}", program.functions[func].name)),
+        }
+        result.rounds += houdini.rounds;
+    }
+    result.time = started.elapsed();
+    result
+}
+
+struct Houdini<'a> {
+    program: &'a Program,
+    tracked: &'a Tracked,
+    invariants: &'a Invariants,
+    config: &'a Config,
+    deadline: Option<Instant>,
+    rounds: u32,
+}
+
+impl Houdini<'_> {
+    /// The candidates of `func` (ids) that survive, or why none could be
+    /// checked.
+    fn run(&mut self, func: FuncId, mut alive: Vec<usize>) -> Result<Vec<usize>, String> {
+        while !alive.is_empty() {
+            self.rounds += 1;
+            let failed = self.failing(func, &alive)?;
+            if failed.is_empty() {
+                break;
+            }
+            alive.retain(|i| !failed.contains(i));
+        }
+        Ok(alive)
+    }
+
+    /// The alive candidates that one model violates; empty when none can
+    /// be violated.
+    fn failing(&mut self, func: FuncId, alive: &[usize]) -> Result<Vec<usize>, String> {
+        let candidates: Vec<(usize, &Candidate)> = alive.iter().map(|i| (*i, &self.invariants.candidates[*i])).collect();
+        let abstract_program = certification_program(self.program, self.tracked, func, &candidates)?;
+        let options = symex::Options {
+            unwinding_assertions: true,
+            pointer_checks: false,
+            bounds_checks: false,
+            heap_at_exit: symex::HeapAtExit::Unchecked,
+            deadline: self.deadline,
+            ..symex::Options::default()
+        };
+        let mut store = TermStore::new();
+        let execution = symex::execute(&abstract_program, &options, &mut store).map_err(|stop| stop.to_string())?;
+        let equation = &execution.equation;
+        if let Some(stop) = &execution.stopped {
+            return Err(stop.to_string());
+        }
+        if equation.approximations_affect_true() || !equation.conditional_approximations.is_empty() {
+            return Err("its certification program is approximate".into());
+        }
+        let by_message: HashMap<String, usize> = alive.iter().map(|i| (candidate_message(*i), *i)).collect();
+        let mut violations: Vec<(usize, TermId)> = Vec::new();
+        for a in &equation.assertions {
+            let Some(id) = by_message.get(&a.property.message) else { continue };
+            let failed = store.not(a.condition);
+            let violated = store.and2(a.guard, failed);
+            if !store.is_false(violated) {
+                violations.push((*id, violated));
+            }
+        }
+        if violations.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut solver = Backend::new(&self.config.solver)?;
+        if let Some(deadline) = self.deadline {
+            solver.set_time_limit(Some(deadline.saturating_duration_since(Instant::now())));
+        }
+        let terms: Vec<TermId> = violations.iter().map(|(_, v)| *v).collect();
+        let mut query = vec![store.or(&terms)];
+        query.extend(&equation.constraints);
+        match solver.check(&store, &query) {
+            SatResult::Unsat => Ok(Vec::new()),
+            SatResult::Unknown(reason) => Err(reason),
+            SatResult::Sat => {
+                let mut failed: Vec<usize> = Vec::new();
+                for (id, v) in &violations {
+                    if matches!(solver.model_value(&store, *v), Ok(Value::Bool(true))) && !failed.contains(id) {
+                        failed.push(*id);
+                    }
+                }
+                // The model violates the disjunction, so one of them.
+                if failed.is_empty() {
+                    return Err("the solver's model violates no candidate".into());
+                }
+                Ok(failed)
+            }
+        }
+    }
+}
