@@ -41,7 +41,7 @@ use std::collections::HashMap;
 pub fn globals_at_entry(program: &Program, tracked: &Tracked) -> HashMap<SymbolId, Value> {
     let Some(init) = program.init else { return HashMap::new() };
     let Some(body) = &program.functions[init].body else { return HashMap::new() };
-    let frame = Frame::new(program, tracked, init, body);
+    let frame = Frame::new(program, tracked, init, body, None);
     let mut entry = State::entry(&frame);
     for (v, var) in frame.vars.iter().enumerate() {
         if var.global {

@@ -145,21 +145,54 @@ fn all_facts(program: &Program, sites: &[LoopSite], abandoned: &mut usize) -> Ve
     let mut out = Vec::new();
     for (func, site_ids) in functions {
         let Some(body) = &program.functions[func].body else { continue };
-        let frame = Frame::new(program, &tracked, func, body);
-        let entry = absint::entry_state(&frame, func, &initial);
-        let Some(analysis) = analyze(&frame, body, entry) else {
-            *abandoned += 1;
-            continue;
-        };
-        for i in site_ids {
-            let site = &sites[i];
-            let Some(state) = analysis.at.get(&(site.head.0 as usize)) else { continue };
-            let changed = modified(&frame, body, site);
-            let relevant = |v: usize| changed.contains(&v) && fact::usable(&frame, state, v);
-            out.push((i, fact::facts(&frame, state, &relevant)));
+        for (focus, nest) in nests(body.len(), sites, &site_ids) {
+            let frame = Frame::new(program, &tracked, func, body, focus.as_deref());
+            let entry = absint::entry_state(&frame, func, &initial);
+            let Some(analysis) = analyze(&frame, body, entry) else {
+                *abandoned += 1;
+                break;
+            };
+            for i in nest {
+                let site = &sites[i];
+                let Some(state) = analysis.at.get(&(site.head.0 as usize)) else { continue };
+                let changed = modified(&frame, body, site);
+                let relevant = |v: usize| changed.contains(&v) && fact::usable(&frame, state, v);
+                out.push((i, fact::facts(&frame, state, &relevant)));
+            }
         }
     }
     out
+}
+
+/// Functions with more outermost loops than this are analysed once, with
+/// packs for all their loops together.
+const MAX_NESTS: usize = 6;
+
+/// The sites of one function grouped by outermost loop nest, each with
+/// the instructions of the nest as the focus of its packs: one analysis
+/// per nest, so each nest's relational packs hold its own variables.
+fn nests(len: usize, sites: &[LoopSite], ids: &[usize]) -> Vec<(Option<Vec<bool>>, Vec<usize>)> {
+    let mut groups: Vec<(Vec<bool>, Vec<usize>)> = Vec::new();
+    let mut ordered = ids.to_vec();
+    ordered.sort_by_key(|i| std::cmp::Reverse(sites[*i].body.len()));
+    for i in ordered {
+        let body = &sites[i].body;
+        match groups.iter_mut().find(|(focus, _)| body.iter().any(|b| focus.get(b.0 as usize).copied().unwrap_or(false))) {
+            Some((focus, members)) => {
+                body.iter().filter(|b| (b.0 as usize) < len).for_each(|b| focus[b.0 as usize] = true);
+                members.push(i);
+            }
+            None => {
+                let mut focus = vec![false; len];
+                body.iter().filter(|b| (b.0 as usize) < len).for_each(|b| focus[b.0 as usize] = true);
+                groups.push((focus, vec![i]));
+            }
+        }
+    }
+    if groups.len() > MAX_NESTS {
+        return vec![(None, ids.to_vec())];
+    }
+    groups.into_iter().map(|(focus, members)| (Some(focus), members)).collect()
 }
 
 /// Candidates at the heads of `sites`. Interns the few types the
@@ -182,5 +215,6 @@ pub fn generate(program: &mut Program, sites: &[LoopSite]) -> Invariants {
             }
         }
     }
+    candidates.sort_by_key(|c| (c.func, c.head));
     Invariants { candidates, time: started.elapsed(), abandoned }
 }

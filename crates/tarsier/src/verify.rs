@@ -108,6 +108,9 @@ pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
     for note in &certification.notes {
         out += &format!("note: {note}\n");
     }
+    if invariants.abandoned > 0 {
+        out += &format!("note: the analysis of {} function(s) ran out of its budget\n", invariants.abandoned);
+    }
     out += &format!("{} candidate invariants, {} certified\n", certification.found, certification.certified.len());
     // A closed stdout (e.g. `| head`) must not turn into a panic.
     let _ = write!(std::io::stdout().lock(), "{out}");

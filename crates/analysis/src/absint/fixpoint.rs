@@ -13,8 +13,11 @@ use std::collections::{BTreeSet, HashMap};
 
 /// Joins at a widening point before widening starts.
 const WIDEN_DELAY: u32 = 2;
-/// Widenings at a point after which moving bounds go straight to the ends.
-const HARD_WIDEN: u32 = 12;
+/// Widenings at a point after which octagon entries that still grow lose
+/// their bound (they climb the thresholds slowly: there are many), and
+/// after which interval bounds go straight to the type's ends.
+const OCTAGON_THRESHOLD_ROUNDS: u32 = 6;
+const INTERVAL_THRESHOLD_ROUNDS: u32 = 30;
 /// Descending rounds after the ascending iteration.
 const NARROWING_ROUNDS: usize = 2;
 /// Block visits allowed per block (plus a constant) before giving up.
@@ -143,12 +146,20 @@ pub fn analyze(frame: &Frame, body: &[Instr], entry: State) -> Option<Analysis> 
             let merged = match &input[t] {
                 None => Some(s),
                 Some(old) if s.is_subset(old) => None,
+                // A new state from outside the loop (an outer loop's next
+                    // iteration) restarts the loop's widening rounds.
+                Some(old) if t > b => {
+                    visits[t] = 0;
+                    Some(old.join(&s))
+                }
                 Some(old) => {
                     let joined = old.join(&s);
                     if blocks.widen[t] {
                         visits[t] += 1;
                         if visits[t] > WIDEN_DELAY {
-                            Some(old.widen(&joined, frame, visits[t] > HARD_WIDEN))
+                            let rounds = visits[t] - WIDEN_DELAY;
+                            let with = (rounds <= INTERVAL_THRESHOLD_ROUNDS, rounds <= OCTAGON_THRESHOLD_ROUNDS);
+                            Some(old.widen(&joined, frame, with))
                         } else {
                             Some(joined)
                         }

@@ -53,7 +53,9 @@ pub fn back_jumps(body: &[Instr]) -> Vec<(usize, usize)> {
 }
 
 impl<'p> Frame<'p> {
-    pub fn new(program: &'p Program, tracked: &'p Tracked, func: FuncId, body: &[Instr]) -> Frame<'p> {
+    /// The frame of `func`; the relational packs favour the variables of
+    /// the instructions `focus` marks (a loop nest), or of every loop.
+    pub fn new(program: &'p Program, tracked: &'p Tracked, func: FuncId, body: &[Instr], focus: Option<&[bool]>) -> Frame<'p> {
         let mut frame = Frame {
             program,
             tracked,
@@ -90,7 +92,7 @@ impl<'p> Frame<'p> {
             }
         }
         frame.set_thresholds(constants);
-        frame.choose_packs(body);
+        frame.choose_packs(body, focus);
         frame
     }
 
@@ -121,16 +123,22 @@ impl<'p> Frame<'p> {
         self.oct_thresholds = o;
     }
 
-    /// Scores each variable (assigned inside a loop: 2; compared with
-    /// another variable: 2; read by any condition: 1) and fills the packs
-    /// with the best, `Bool`s left out.
-    fn choose_packs(&mut self, body: &[Instr]) {
+    /// Scores each variable (assigned inside the focus: 2; compared with
+    /// another variable by a condition there: 2; read by a condition
+    /// there: 1) and fills the packs with the best, `Bool`s left out.
+    fn choose_packs(&mut self, body: &[Instr], focus: Option<&[bool]>) {
         let mut score = vec![0u32; self.vars.len()];
         let loops = back_jumps(body);
         for (i, instr) in body.iter().enumerate() {
-            let in_loop = loops.iter().any(|(src, head)| (*head..=*src).contains(&i));
+            let in_focus = match focus {
+                Some(f) => f.get(i).copied().unwrap_or(false),
+                None => loops.iter().any(|(src, head)| (*head..=*src).contains(&i)),
+            };
+            if !in_focus {
+                continue;
+            }
             match &instr.kind {
-                InstrKind::Assign(lhs, _) if in_loop => {
+                InstrKind::Assign(lhs, _) => {
                     if let Some(v) = lvalue_root(lhs).and_then(|s| self.index.get(&s)) {
                         score[*v] += 2;
                     }

@@ -107,23 +107,25 @@ impl State {
         }
     }
 
-    /// Widening by `next` (a state that includes `self`). After many
-    /// rounds (`hard`), bounds that still move go straight to the type's
-    /// ends and octagon entries to no bound. The result is not closed (a
-    /// closed widening could climb forever); the fixpoint closes a copy
+    /// Widening by `next` (a state that includes `self`), with the
+    /// thresholds of the intervals and of the octagon while `thresholds`
+    /// says so (after that, bounds that still move go straight to the
+    /// type's ends, octagon entries to no bound). The result is not closed
+    /// (a closed widening could climb forever); the fixpoint closes a copy
     /// before it runs a block.
-    pub fn widen(&self, next: &State, frame: &Frame, hard: bool) -> State {
+    pub fn widen(&self, next: &State, frame: &Frame, thresholds: (bool, bool)) -> State {
+        let (interval_thresholds, octagon_thresholds) = thresholds;
         let values = self
             .values
             .iter()
             .zip(&next.values)
             .zip(&frame.vars)
             .map(|((old, new), var)| {
-                let thresholds: &[i128] = if hard { &[] } else { &frame.thresholds };
+                let thresholds: &[i128] = if interval_thresholds { &frame.thresholds } else { &[] };
                 old.widen(new, thresholds).meet(&Value::top(var.kind)).unwrap_or(Value::top(var.kind))
             })
             .collect();
-        let thresholds: &[i128] = if hard { &[] } else { &frame.oct_thresholds };
+        let thresholds: &[i128] = if octagon_thresholds { &frame.oct_thresholds } else { &[] };
         let octagon = self.octagon.widen(&next.octagon, thresholds);
         State { values, alive: next.alive.clone(), octagon, affine: next.affine.clone() }
     }

@@ -145,16 +145,33 @@ fn refine_at(frame: &Frame, state: State, cond: &Expr, holds: bool, depth: usize
                 }
             }
         }
+        // `(int)b != 0` and `(int)b == 0` for a condition `b`.
+        ExprKind::Binary(op @ (BinOp::Ne | BinOp::Eq), a, zero) if matches!(zero.kind, ExprKind::IntConst(0)) && as_condition(frame, a).is_some() => {
+            let b = as_condition(frame, a).expect("checked");
+            refine_at(frame, state, b, holds == (*op == BinOp::Ne), depth + 1)
+        }
         ExprKind::Binary(op, a, b) if op.is_comparison() => compare(frame, state, *op, a, b, holds),
         ExprKind::IntConst(bits) => (holds == (*bits != 0)).then_some(state),
         // A `Bool` variable, or an integer converted to `Bool`: `x != 0`.
         ExprKind::Sym(_) if kind_of(frame, cond).is_some() => {
             compare(frame, state, BinOp::Ne, cond, &Expr::int(0, cond.ty), holds)
         }
-        ExprKind::Cast(inner) if kind_of(frame, inner).is_some() => {
-            compare(frame, state, BinOp::Ne, inner, &Expr::int(0, inner.ty), holds)
-        }
+        ExprKind::Cast(inner) if kind_of(frame, inner).is_some() => match as_condition(frame, inner) {
+            Some(b) => refine_at(frame, state, b, holds, depth + 1),
+            None => compare(frame, state, BinOp::Ne, inner, &Expr::int(0, inner.ty), holds),
+        },
         _ => Some(state),
+    }
+}
+
+/// The `Bool` condition an integer expression converts to 0 or 1, if it
+/// is one: `b`, or `(int)b`.
+fn as_condition<'e>(frame: &Frame, e: &'e Expr) -> Option<&'e Expr> {
+    let is_bool = |x: &Expr| matches!(frame.program.types.get(x.ty), ir::Type::Bool);
+    match &e.kind {
+        _ if is_bool(e) && !matches!(e.kind, ExprKind::Sym(_)) => Some(e),
+        ExprKind::Cast(inner) if is_bool(inner) => Some(inner),
+        _ => None,
     }
 }
 
