@@ -42,6 +42,10 @@ pub struct Candidate {
     pub c_text: String,
     /// The loop head's location.
     pub loc: Loc,
+    /// Its expression computes sums or products (octagon relations in a
+    /// wide type, affine equalities), which the solver reasons about more
+    /// slowly than about comparisons and bit tests.
+    pub arithmetic: bool,
 }
 
 /// The candidates of a program.
@@ -211,7 +215,8 @@ pub fn generate(program: &mut Program, sites: &[LoopSite]) -> Invariants {
         for f in &site_facts {
             let Some((expr, c_text)) = builder.build(f) else { continue };
             if seen.insert(c_text.clone()) {
-                candidates.push(Candidate { func: site.func, head: site.head, expr, c_text, loc });
+                let arithmetic = f.is_arithmetic();
+                candidates.push(Candidate { func: site.func, head: site.head, expr, c_text, loc, arithmetic });
             }
         }
     }

@@ -7,6 +7,11 @@
 //! survivors are certified, so a mistake of the analysis costs a proof,
 //! never a wrong one. A query the solver cannot decide, or a
 //! certification program symex cannot run, certifies nothing.
+//!
+//! When some candidates compute sums or products, which the solver can
+//! take long to reason about, each round has [`ARITHMETIC_ROUND_LIMIT`];
+//! if one runs out, Houdini starts again with the other candidates only
+//! (bounds, bit tests, `x <= y`), whose queries are easy.
 
 use crate::backend::Backend;
 use crate::Config;
@@ -33,6 +38,10 @@ pub struct Certification {
     pub notes: Vec<String>,
 }
 
+/// The time a round of the second phase (with arithmetic candidates) may
+/// take: proofs about adders and multipliers can take the solver long.
+pub const ARITHMETIC_ROUND_LIMIT: Duration = Duration::from_secs(2);
+
 /// Certifies `invariants` (candidates over `program`, the program the
 /// engine verifies).
 pub fn certify(program: &Program, invariants: &Invariants, config: &Config, deadline: Option<Instant>) -> Certification {
@@ -44,10 +53,20 @@ pub fn certify(program: &Program, invariants: &Invariants, config: &Config, dead
     }
     let mut result = Certification { found: invariants.candidates.len(), ..Certification::default() };
     for (func, ids) in by_function {
-        let mut houdini = Houdini { program, tracked: &tracked, invariants, config, deadline, rounds: 0 };
-        match houdini.run(func, ids) {
+        let arithmetic = ids.iter().any(|i| invariants.candidates[*i].arithmetic);
+        let round_limit = arithmetic.then_some(ARITHMETIC_ROUND_LIMIT);
+        let mut houdini = Houdini { program, tracked: &tracked, invariants, config, deadline, round_limit, rounds: 0 };
+        let name = &program.functions[func].name;
+        let mut outcome = houdini.run(func, ids.clone());
+        if let (Err(why), true) = (&outcome, arithmetic) {
+            result.notes.push(format!("{name}: relations not certified: {why}"));
+            houdini.round_limit = None;
+            let plain: Vec<usize> = ids.into_iter().filter(|i| !invariants.candidates[*i].arithmetic).collect();
+            outcome = houdini.run(func, plain);
+        }
+        match outcome {
             Ok(alive) => result.certified.extend(alive.into_iter().map(|i| invariants.candidates[i].clone())),
-            Err(why) => result.notes.push(format!("{}: {why}", program.functions[func].name)),
+            Err(why) => result.notes.push(format!("{name}: {why}")),
         }
         result.rounds += houdini.rounds;
     }
@@ -61,6 +80,8 @@ struct Houdini<'a> {
     invariants: &'a Invariants,
     config: &'a Config,
     deadline: Option<Instant>,
+    /// The most a solver query may take.
+    round_limit: Option<Duration>,
     rounds: u32,
 }
 
@@ -115,9 +136,12 @@ impl Houdini<'_> {
             return Ok(Vec::new());
         }
         let mut solver = Backend::new(&self.config.solver)?;
-        if let Some(deadline) = self.deadline {
-            solver.set_time_limit(Some(deadline.saturating_duration_since(Instant::now())));
-        }
+        let left = self.deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let limit = match (left, self.round_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        solver.set_time_limit(limit);
         let terms: Vec<TermId> = violations.iter().map(|(_, v)| *v).collect();
         let mut query = vec![store.or(&terms)];
         query.extend(&equation.constraints);

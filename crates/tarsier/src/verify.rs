@@ -111,7 +111,14 @@ pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
     if invariants.abandoned > 0 {
         out += &format!("note: the analysis of {} function(s) ran out of its budget\n", invariants.abandoned);
     }
-    out += &format!("{} candidate invariants, {} certified\n", certification.found, certification.certified.len());
+    out += &format!(
+        "{} candidate invariants, {} certified (analysis {:.3}s, certification {:.3}s in {} rounds)\n",
+        certification.found,
+        certification.certified.len(),
+        invariants.time.as_secs_f64(),
+        certification.time.as_secs_f64(),
+        certification.rounds
+    );
     // A closed stdout (e.g. `| head`) must not turn into a panic.
     let _ = write!(std::io::stdout().lock(), "{out}");
     Exit::Success

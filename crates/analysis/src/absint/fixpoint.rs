@@ -141,7 +141,7 @@ pub fn analyze(frame: &Frame, body: &[Instr], entry: State) -> Option<Analysis> 
     let mut budget = VISITS_PER_BLOCK * n + 100;
     while let Some(b) = worklist.pop_first() {
         budget = budget.checked_sub(1)?;
-        let Some(state) = input[b].clone().and_then(|s| s.reduce(frame)) else { continue };
+        let Some(state) = input[b].clone().and_then(|s| s.settled(frame)) else { continue };
         for (t, s) in run_block(frame, &blocks, body, b, state).edges {
             let merged = match &input[t] {
                 None => Some(s),
@@ -180,7 +180,7 @@ pub fn analyze(frame: &Frame, body: &[Instr], entry: State) -> Option<Analysis> 
         next[0] = Some(entry.clone());
         exit = None;
         for (b, state) in input.iter().enumerate() {
-            let Some(state) = state.clone().and_then(|s| s.reduce(frame)) else { continue };
+            let Some(state) = state.clone().and_then(|s| s.settled(frame)) else { continue };
             let out = run_block(frame, &blocks, body, b, state);
             join_exit(&mut exit, out.exit);
             for (t, s) in out.edges {

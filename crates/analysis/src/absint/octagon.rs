@@ -15,6 +15,9 @@ const INF: i128 = POS_INF;
 pub struct Octagon {
     n: usize,
     m: Vec<i128>,
+    /// False after a widening, whose result is not closed (the callers
+    /// that add constraints close right after).
+    closed: bool,
 }
 
 fn bar(i: usize) -> usize {
@@ -45,7 +48,10 @@ impl Octagon {
         for i in 0..size {
             m[i * size + i] = 0;
         }
-        Octagon { n, m }
+        Octagon { n, m, closed: true }
+    }
+    pub fn is_closed(&self) -> bool {
+        self.closed
     }
     pub fn len(&self) -> usize {
         self.n
@@ -66,8 +72,21 @@ impl Octagon {
 
     /// Integer tight closure; `false` when the constraints are unsatisfiable.
     pub fn close(&mut self) -> bool {
+        let pivots: Vec<usize> = (0..2 * self.n).collect();
+        self.close_through(&pivots)
+    }
+
+    /// The closure of a closed octagon to which constraints on the
+    /// variables `vars` only were added (Miné's incremental closure: only
+    /// their forms are used as intermediate nodes), in quadratic time.
+    pub fn close_on(&mut self, vars: &[usize]) -> bool {
+        let pivots: Vec<usize> = vars.iter().flat_map(|k| [2 * k, 2 * k + 1]).collect();
+        self.close_through(&pivots)
+    }
+
+    fn close_through(&mut self, pivots: &[usize]) -> bool {
         let size = 2 * self.n;
-        for k in 0..size {
+        for &k in pivots {
             for i in 0..size {
                 let ik = self.m[i * size + k];
                 if ik == INF {
@@ -101,7 +120,8 @@ impl Octagon {
                 }
             }
         }
-        (0..size).all(|i| add(self.at(i, bar(i)), self.at(bar(i), i)) >= 0 && self.at(i, i) >= 0)
+        self.closed = (0..size).all(|i| add(self.at(i, bar(i)), self.at(bar(i), i)) >= 0 && self.at(i, i) >= 0);
+        self.closed
     }
 
     /// Adds a constraint (the caller closes afterwards).
@@ -175,7 +195,7 @@ impl Octagon {
 
     pub fn join(&self, other: &Octagon) -> Octagon {
         let m = self.m.iter().zip(&other.m).map(|(a, b)| *a.max(b)).collect();
-        Octagon { n: self.n, m }
+        Octagon { n: self.n, m, closed: self.closed && other.closed }
     }
     /// Whether every constraint of `other` is implied by `self`'s matrix
     /// (entry-wise; exact when `self` is closed).
@@ -195,7 +215,7 @@ impl Octagon {
                 false => *old,
             })
             .collect();
-        Octagon { n: self.n, m }
+        Octagon { n: self.n, m, closed: false }
     }
     /// The binary constraints between two variables (not the unary ones),
     /// as `sign_a x_a + sign_b x_b <= bound`, with `a < b`.

@@ -51,7 +51,7 @@ impl State {
             self.octagon.forget(k);
             if value != Value::top(frame.vars[v].kind) {
                 self.bound_in_octagon(k, moderate(value, frame.vars[v].kind));
-                if !self.octagon.close() {
+                if !self.octagon.close_on(&[k]) {
                     self.octagon = Octagon::top(frame.oct_vars.len());
                 }
             }
@@ -89,6 +89,41 @@ impl State {
             self.bound_in_octagon(k, value);
         }
         if !self.octagon.close() {
+            return None;
+        }
+        for (k, v) in frame.oct_vars.iter().enumerate() {
+            let (lo, hi) = self.octagon.bounds(k);
+            self.values[*v] = self.values[*v].meet(&Value::range(lo, hi)?)?;
+        }
+        Some(self)
+    }
+
+    /// The state ready for transfer functions: closed (after a widening,
+    /// by [`State::reduce`]); `None` when empty.
+    pub fn settled(self, frame: &Frame) -> Option<State> {
+        match self.octagon.is_closed() {
+            true => Some(self),
+            false => self.reduce(frame),
+        }
+    }
+
+    /// [`State::reduce`] after a change that touched only the variables
+    /// `changed` (frame indices) on a state whose octagon was closed: their
+    /// bounds go into the octagon, an incremental closure on them follows,
+    /// and every pack variable's bounds come back.
+    pub fn sync(mut self, frame: &Frame, changed: &[usize]) -> Option<State> {
+        if self.affine.is_bottom() {
+            return None;
+        }
+        let slots: Vec<usize> = changed.iter().filter_map(|v| frame.oct_slot[*v]).collect();
+        if slots.is_empty() {
+            return Some(self);
+        }
+        for (&k, v) in slots.iter().zip(changed.iter().filter(|v| frame.oct_slot[**v].is_some())) {
+            let value = moderate(self.values[*v], frame.vars[*v].kind);
+            self.bound_in_octagon(k, value);
+        }
+        if !self.octagon.close_on(&slots) {
             return None;
         }
         for (k, v) in frame.oct_vars.iter().enumerate() {

@@ -87,7 +87,7 @@ fn assign(frame: &Frame, mut state: State, lhs: &Expr, rhs: Option<&Expr>) -> St
             state.octagon.forget(k);
         }
     }
-    state.reduce(frame).unwrap_or_else(|| {
+    state.sync(frame, &[v]).unwrap_or_else(|| {
         // The relational domains found the assignment's result empty; stay
         // sound with what the intervals say.
         let mut fallback = State::entry(frame);
@@ -197,11 +197,12 @@ fn compare(frame: &Frame, state: State, op: BinOp, a: &Expr, b: &Expr, holds: bo
     let (Some(la), Some(lb)) = (ea.linear.filter(|l| l.exact), eb.linear.filter(|l| l.exact)) else { return Some(state) };
     // a - b  op  0
     let Some(diff) = la.add(lb.negate()?) else { return Some(state) };
+    let changed: Vec<usize> = diff.terms.iter().map(|(v, _)| *v).collect();
     let mut state = state;
     match op {
         BinOp::Le => state = at_most(frame, state, &diff, 0)?,
         BinOp::Lt => state = at_most(frame, state, &diff, -1)?,
-        BinOp::Ge => state = at_most(frame, state, &diff.negate()?, 0)?,
+        BinOp::Ge => state = at_most(frame, state, &diff.clone().negate()?, 0)?,
         BinOp::Gt => state = at_most(frame, state, &diff.negate()?, -1)?,
         BinOp::Eq => {
             state = at_most(frame, state, &diff, 0)?;
@@ -211,7 +212,7 @@ fn compare(frame: &Frame, state: State, op: BinOp, a: &Expr, b: &Expr, holds: bo
         BinOp::Ne => state = exclude(frame, state, &diff)?,
         _ => {}
     }
-    state.reduce(frame)
+    state.sync(frame, &changed)
 }
 
 /// Refines by `diff <= bound` (diff exact over the variables): interval

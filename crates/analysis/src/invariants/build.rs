@@ -94,12 +94,11 @@ impl Builder<'_> {
             BinOp::Add => "+",
             BinOp::Sub => "-",
             BinOp::Mul => "*",
-            BinOp::Rem => "%",
             _ => "&",
         };
         let text = match op {
             BinOp::Mul => format!("{}*{}", a.text, b.text),
-            BinOp::Rem | BinOp::BitAnd => format!("({} {symbol} {})", a.text, b.text),
+            BinOp::BitAnd => format!("({} {symbol} {})", a.text, b.text),
             _ => format!("{} {symbol} {}", a.text, b.text),
         };
         Term { expr: Expr::binary(op, a.expr, b.expr, ty), text }
@@ -118,37 +117,32 @@ impl Builder<'_> {
                 Some(self.cmp(op, v, k))
             }
             Fact::Congruent(x, modulus, residue) => self.congruence(*x, *modulus, *residue),
-            Fact::Octagon { a, b, bound } => self.octagon(*a, *b, *bound),
+            Fact::Octagon { a, b, bound, native } => self.octagon(*a, *b, *bound, *native),
             Fact::Affine { terms, constant } => self.affine(terms, *constant),
         }
     }
 
-    /// Powers of two test the low bits (right for negative values too);
-    /// other moduli use `%`, whose result has the dividend's sign.
+    /// `x ≡ residue (mod 2^k)`: a test of the low bits (right for
+    /// negative values too). Other moduli are left out: `%` by them is a
+    /// divider circuit about which the solver proves things slowly (a
+    /// second for `k % 3 == 0` preserved by `k += 3`, and an encoding by
+    /// the multiplicative inverse is slower still), and the affine
+    /// equalities state most such strides (`k == 3*i`) better.
     fn congruence(&mut self, x: FactVar, modulus: u128, residue: i128) -> Option<(Expr, String)> {
+        if !modulus.is_power_of_two() {
+            return None;
+        }
         let m = i128::try_from(modulus).ok()?;
         let v = self.var(x, x.kind)?;
-        if modulus.is_power_of_two() {
-            let mask = self.constant(m - 1, x.kind);
-            let low = self.arith(BinOp::BitAnd, v, mask, x.kind);
-            let r = self.constant(residue, x.kind);
-            return Some(self.cmp(BinOp::Eq, low, r));
-        }
-        let (md, r) = (self.constant(m, x.kind), self.constant(residue, x.kind));
-        let rem = self.arith(BinOp::Rem, v, md, x.kind);
-        let (positive, text) = self.cmp(BinOp::Eq, Term { expr: rem.expr.clone(), text: rem.text.clone() }, r);
-        if residue == 0 || !x.kind.signed {
-            return Some((positive, text));
-        }
-        let negative_residue = self.constant(residue - m, x.kind);
-        let (negative, negative_text) = self.cmp(BinOp::Eq, rem, negative_residue);
-        let ty = self.bool_ty();
-        Some((Expr::binary(BinOp::Or, positive, negative, ty), format!("({text} || {negative_text})")))
+        let mask = self.constant(m - 1, x.kind);
+        let low = self.arith(BinOp::BitAnd, v, mask, x.kind);
+        let r = self.constant(residue, x.kind);
+        Some(self.cmp(BinOp::Eq, low, r))
     }
 
     /// `±x ± y <= bound`: `x <= y` style when the bound is 0 or -1 and
     /// both have one type, else in a type wide enough for the sum.
-    fn octagon(&mut self, a: (FactVar, bool), b: (FactVar, bool), bound: i128) -> Option<(Expr, String)> {
+    fn octagon(&mut self, a: (FactVar, bool), b: (FactVar, bool), bound: i128, native: bool) -> Option<(Expr, String)> {
         // `y - x` reads better than `-x + y`.
         let ((x, sx), (y, sy)) = if !a.1 && b.1 { (b, a) } else { (a, b) };
         if sx != sy && x.kind == y.kind && (bound == 0 || bound == -1) {
@@ -157,7 +151,11 @@ impl Builder<'_> {
             let (a, b) = (self.var(small, small.kind)?, self.var(large, large.kind)?);
             return Some(self.cmp(op, a, b));
         }
-        let wide = if x.kind.bits <= 32 && y.kind.bits <= 32 { IntKind { bits: 64, signed: true } } else { IntKind { bits: 128, signed: true } };
+        let wide = match (native, x.kind.bits <= 32 && y.kind.bits <= 32) {
+            (true, _) => x.kind,
+            (false, true) => IntKind { bits: 64, signed: true },
+            (false, false) => IntKind { bits: 128, signed: true },
+        };
         let signed_term = |builder: &mut Self, v: FactVar, positive: bool| -> Option<Term> {
             let t = builder.var(v, wide)?;
             if positive {
@@ -166,6 +164,13 @@ impl Builder<'_> {
             let ty = builder.ty(wide);
             Some(Term { expr: Expr::unary(UnOp::Neg, t.expr, ty), text: format!("-{}", t.text) })
         };
+        if !sx && !sy {
+            // -x - y <= c reads better as x + y >= -c
+            let (a, b) = (self.var(x, wide)?, self.var(y, wide)?);
+            let sum = self.arith(BinOp::Add, a, b, wide);
+            let k = self.constant(bound.checked_neg()?, wide);
+            return Some(self.cmp(BinOp::Ge, sum, k));
+        }
         let (a, b) = (signed_term(self, x, sx)?, signed_term(self, y, sy)?);
         let sum = match b.expr.kind {
             ExprKind::Unary(UnOp::Neg, ref inner) => {

@@ -26,11 +26,27 @@ pub enum Fact {
     AtMost(FactVar, i128),
     /// `x ≡ residue (mod modulus)`, modulus >= 2.
     Congruent(FactVar, u128, i128),
-    /// `±x ± y <= bound` over mathematical integers.
-    Octagon { a: (FactVar, bool), b: (FactVar, bool), bound: i128 },
+    /// `±x ± y <= bound` over mathematical integers; `native` when both
+    /// have one type in which `±x ± y` cannot wrap at this head (their
+    /// bounds say so), so the relation may be computed in that type.
+    Octagon { a: (FactVar, bool), b: (FactVar, bool), bound: i128, native: bool },
     /// `sum coeff * x == constant` modulo 2^w, w the narrowest width of
     /// its variables.
     Affine { terms: Vec<(FactVar, i128)>, constant: i128 },
+}
+
+impl Fact {
+    /// Whether its expression computes sums or products (see
+    /// `build::Builder::build`): affine equalities, and octagon
+    /// relations other than `x <= y` / `x < y` between variables of one
+    /// type.
+    pub fn is_arithmetic(&self) -> bool {
+        match self {
+            Fact::Affine { .. } => true,
+            Fact::Octagon { a, b, bound, native } => !native && (a.1 == b.1 || a.0.kind != b.0.kind || !(*bound == 0 || *bound == -1)),
+            _ => false,
+        }
+    }
 }
 
 /// Limits so a head with many variables costs the certification little.
@@ -54,7 +70,8 @@ pub fn facts(frame: &Frame, state: &State, relevant: &dyn Fn(usize) -> bool) -> 
         if implied_by_intervals(state, va, vb, c) || c.bound.abs() >= 1i128 << (bits.max(3) - 2) {
             continue;
         }
-        out.push(Fact::Octagon { a: (var(va), c.a_positive), b: (var(vb), b_positive), bound: c.bound });
+        let native = fits_in_type(frame, state, (va, c.a_positive), (vb, b_positive));
+        out.push(Fact::Octagon { a: (var(va), c.a_positive), b: (var(vb), b_positive), bound: c.bound, native });
     }
     for row in state.affine.rows() {
         let n = frame.aff_vars.len();
@@ -90,6 +107,19 @@ fn unary_facts(x: FactVar, value: &Value, out: &mut Vec<Fact>) {
     if m >= 2 && m <= x.kind.max() as u128 {
         out.push(Fact::Congruent(x, m, value.cong.residue));
     }
+}
+
+/// Whether `±x ± y` stays inside the variables' common type for every
+/// value their intervals allow (the intervals are candidates too, so
+/// the certification assumes them wherever it assumes the relation).
+fn fits_in_type(frame: &Frame, state: &State, (a, sa): (usize, bool), (b, sb): (usize, bool)) -> bool {
+    let kind = frame.vars[a].kind;
+    if kind != frame.vars[b].kind || kind.bits < 32 {
+        return false;
+    }
+    let signed = |v: usize, positive: bool| if positive { state.values[v] } else { state.values[v].neg() };
+    let sum = signed(a, sa).add(&signed(b, sb));
+    kind.contains(sum.lo) && kind.contains(sum.hi)
 }
 
 /// Whether the intervals alone give `±x ± y <= bound`.
