@@ -16,6 +16,7 @@ pub mod fact;
 
 use crate::absint::{self, analyze, Frame, Tracked};
 use crate::absint::vars::lvalue_root;
+use crate::loops::FunctionLoops;
 use build::Builder;
 use fact::Fact;
 use ir::{BinOp, Expr, ExprKind, FuncId, InstrIdx, InstrKind, Loc, Program};
@@ -87,27 +88,18 @@ pub fn with_wrong_twins(candidates: &[Candidate]) -> Vec<Candidate> {
     out
 }
 
-/// The loops of `program` as the targets of backward jumps, each with the
-/// instructions between it and its last backward jump as body (the
-/// natural loops give the exact bodies; this needs no control-flow
-/// graph). Library models' functions are left out.
-pub fn backward_jump_loops(program: &Program) -> Vec<LoopSite> {
+/// The loops of `program` (`crate::loops`, the loops every engine
+/// unwinds and havocs), library models' functions left out.
+pub fn loop_sites(program: &Program) -> Vec<LoopSite> {
     let mut sites = Vec::new();
     for (func, function) in program.functions.iter() {
         let Some(body) = &function.body else { continue };
         if program.files.is_library_model(function.loc) {
             continue;
         }
-        let mut last_jump: HashMap<usize, usize> = HashMap::new();
-        for (src, head) in absint::frame::back_jumps(body) {
-            let end = last_jump.entry(head).or_insert(src);
-            *end = (*end).max(src);
-        }
-        let mut heads: Vec<(usize, usize)> = last_jump.into_iter().collect();
-        heads.sort_unstable();
-        for (head, end) in heads {
-            let body = (head..=end).map(|i| InstrIdx(i as u32)).collect();
-            sites.push(LoopSite { func, head: InstrIdx(head as u32), body });
+        for l in FunctionLoops::of_body(body).loops() {
+            let body = l.body.iter().map(|i| InstrIdx(*i as u32)).collect();
+            sites.push(LoopSite { func, head: InstrIdx(l.head as u32), body });
         }
     }
     sites
@@ -199,22 +191,39 @@ fn nests(len: usize, sites: &[LoopSite], ids: &[usize]) -> Vec<(Option<Vec<bool>
     groups.into_iter().map(|(focus, members)| (Some(focus), members)).collect()
 }
 
-/// Candidates at the heads of `sites`. Interns the few types the
-/// candidates' arithmetic needs (a wide signed type, unsigned types) in
-/// the program's type table; nothing else changes.
-pub fn generate(program: &mut Program, sites: &[LoopSite]) -> Invariants {
+/// Interns the types candidates compute in (`Bool`, the integer types
+/// of 8 to 128 bits), so that [`generate`] finds them: run it on the
+/// program before the engines get it.
+pub fn intern_types(program: &mut Program) {
+    program.types.bool();
+    for bits in [8, 16, 32, 64, 128] {
+        for signed in [true, false] {
+            program.types.int(bits, signed);
+        }
+    }
+}
+
+/// Whether every type `e` uses is one of the first `known` of the table.
+fn uses_known_types(e: &Expr, known: usize) -> bool {
+    e.walk().all(|n| (n.ty.0 as usize) < known)
+}
+
+/// Candidates at the heads of `sites`. A candidate that needs a type the
+/// program's table lacks ([`intern_types`] adds them all) is left out.
+pub fn generate(program: &Program, sites: &[LoopSite]) -> Invariants {
     let started = Instant::now();
     let mut abandoned = 0;
     let facts = all_facts(program, sites, &mut abandoned);
-    let mut builder = Builder { program };
+    let known = program.types.len();
+    let mut builder = Builder { types: program.types.clone(), symbols: &program.symbols };
     let mut candidates = Vec::new();
     for (i, site_facts) in facts {
         let site = &sites[i];
-        let loc = builder.program.functions[site.func].body.as_ref().and_then(|b| b.get(site.head.0 as usize)).map_or(Loc::NONE, |instr| instr.loc);
+        let loc = program.functions[site.func].body.as_ref().and_then(|b| b.get(site.head.0 as usize)).map_or(Loc::NONE, |instr| instr.loc);
         let mut seen = HashSet::new();
         for f in &site_facts {
             let Some((expr, c_text)) = builder.build(f) else { continue };
-            if seen.insert(c_text.clone()) {
+            if uses_known_types(&expr, known) && seen.insert(c_text.clone()) {
                 let arithmetic = f.is_arithmetic();
                 candidates.push(Candidate { func: site.func, head: site.head, expr, c_text, loc, arithmetic });
             }

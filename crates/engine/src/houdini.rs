@@ -34,6 +34,8 @@ pub struct Certification {
     pub rounds: u32,
     /// Time spent certifying (symex and solver).
     pub time: Duration,
+    /// Time the abstract interpretation took (when [`certify`] ran it).
+    pub analysis_time: Duration,
     /// Why a function's candidates could not be checked, if so.
     pub notes: Vec<String>,
 }
@@ -42,9 +44,20 @@ pub struct Certification {
 /// take: proofs about adders and multipliers can take the solver long.
 pub const ARITHMETIC_ROUND_LIMIT: Duration = Duration::from_secs(2);
 
+/// The certified invariants of `program` (instrumented, with
+/// [`analysis::invariants::intern_types`] run on it): candidates from
+/// abstract interpretation at the heads of its loops, certified.
+pub fn certify(program: &Program, config: &Config, deadline: Option<Instant>) -> Certification {
+    let sites = analysis::invariants::loop_sites(program);
+    let invariants = analysis::invariants::generate(program, &sites);
+    let mut certification = certify_candidates(program, &invariants, config, deadline);
+    certification.analysis_time = invariants.time;
+    certification
+}
+
 /// Certifies `invariants` (candidates over `program`, the program the
 /// engine verifies).
-pub fn certify(program: &Program, invariants: &Invariants, config: &Config, deadline: Option<Instant>) -> Certification {
+pub fn certify_candidates(program: &Program, invariants: &Invariants, config: &Config, deadline: Option<Instant>) -> Certification {
     let started = Instant::now();
     let tracked = Tracked::new(program);
     let mut by_function: BTreeMap<FuncId, Vec<usize>> = BTreeMap::new();

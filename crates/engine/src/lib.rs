@@ -149,7 +149,7 @@ pub fn certify_invariants(program: &ir::Program, invariants: &analysis::invarian
         let worker = std::thread::Builder::new()
             .name("tarsier-houdini".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || houdini::certify(program, invariants, config, deadline));
+            .spawn_scoped(scope, || houdini::certify_candidates(program, invariants, config, deadline));
         let failed = |why: &str| houdini::Certification {
             found: invariants.candidates.len(),
             notes: vec![why.to_string()],

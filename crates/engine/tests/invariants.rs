@@ -6,7 +6,7 @@
 //! not. A wrong certified candidate would let the inductive step prove a
 //! false program.
 
-use analysis::invariants::{backward_jump_loops, generate, Candidate, Invariants};
+use analysis::invariants::{generate, intern_types, loop_sites, Candidate, Invariants};
 use engine::{certify_invariants, Config};
 use ir::{BinOp, Expr, InstrIdx, Program, Type};
 use std::io::Write;
@@ -30,7 +30,7 @@ fn fxhash(s: &str) -> u64 {
 /// The heads of `main`'s loops, in program order.
 fn heads(program: &Program) -> Vec<InstrIdx> {
     let main = program.function("main").unwrap();
-    backward_jump_loops(program).into_iter().filter(|s| s.func == main).map(|s| s.head).collect()
+    loop_sites(program).into_iter().filter(|s| s.func == main).map(|s| s.head).collect()
 }
 
 /// `var op value` at `head` of `main`, for a variable named `var`.
@@ -68,8 +68,9 @@ fn the_analysis_candidates_are_certified_and_their_negations_are_not() {
          return i + j + k + (int)x; }}\n"
     );
     let mut program = compile(&source);
-    let sites = backward_jump_loops(&program);
-    let invariants = generate(&mut program, &sites);
+    intern_types(&mut program);
+    let sites = loop_sites(&program);
+    let invariants = generate(&program, &sites);
     let texts: Vec<&str> = invariants.candidates.iter().map(|c| c.c_text.as_str()).collect();
     for expected in ["i <= n", "4*(unsigned int)i == x", "(x & 3) == 0", "j <= i", "i >= 0"] {
         assert!(texts.contains(&expected), "missing candidate {expected}: {texts:?}");

@@ -92,8 +92,9 @@ pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer
 pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
     use std::io::Write;
     analysis::instrument(&mut program, &analysis_checks(config));
-    let sites = analysis::invariants::backward_jump_loops(&program);
-    let mut invariants = analysis::invariants::generate(&mut program, &sites);
+    analysis::invariants::intern_types(&mut program);
+    let sites = analysis::invariants::loop_sites(&program);
+    let mut invariants = analysis::invariants::generate(&program, &sites);
     if config.verify.inject_wrong_invariants {
         invariants.candidates = analysis::invariants::with_wrong_twins(&invariants.candidates);
     }
@@ -132,6 +133,7 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
         println!("note: k-induction is not implemented yet; running incremental BMC");
     }
     analysis::instrument(&mut program, &analysis_checks(config));
+    analysis::invariants::intern_types(&mut program);
     let outcome = engine::verify(&program, &engine_config(config));
     printer(config, Some(&program)).print(&outcome)
 }

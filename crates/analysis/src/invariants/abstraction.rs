@@ -12,13 +12,13 @@
 //! has every behaviour of the real one on the tracked variables; writes to
 //! other memory are dropped (nothing reads it any more); a call writes the
 //! tracked globals its callee may write and its result (nothing else can
-//! reach a tracked variable: none has its address taken). Only an edge
-//! into h from an instruction that h dominates is cut (a path reaching it
-//! passed h before, and the havoc there, over the natural loop of h,
-//! covers everything the path changed since); every other edge into h
-//! goes through the entry check. A cycle that no head dominates (an
-//! irreducible loop) would stay a cycle: such a function gets no
-//! certification. The program's own assertions are assumed:
+//! reach a tracked variable: none has its address taken). The loops are
+//! `crate::loops`' natural loops: only a back edge is cut (its source is
+//! dominated by h, so a path reaching it passed h before, and the havoc
+//! there, over h's loop body, covers everything the path changed since);
+//! every other edge into h goes through the entry check. An irreducible
+//! loop has no dominating head: such a function gets no certification.
+//! The program's own assertions are assumed:
 //! a candidate is certified under "no property failed before", which is
 //! what k-induction's step assumes as well.
 
@@ -26,6 +26,7 @@ use super::Candidate;
 use crate::absint::kind::IntKind;
 use crate::absint::vars::{never_returns, Tracked};
 use crate::absint::frame::back_jumps;
+use crate::loops::{FunctionLoops, Loop};
 use ir::{Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind, Type};
 use std::collections::{BTreeMap, HashSet};
 
@@ -36,73 +37,6 @@ const MAX_DEPTH: usize = 64;
 /// the engine maps violated assertions back to candidates by it.
 pub fn candidate_message(id: usize) -> String {
     format!("invariant candidate {id}")
-}
-
-/// Successors of instruction `i` in a body of `n` instructions.
-fn successors(body: &[Instr], i: usize) -> Vec<usize> {
-    let next = (i + 1 < body.len()).then_some(i + 1);
-    match &body[i].kind {
-        InstrKind::Goto { cond, target } => {
-            let always = matches!(cond.kind, ExprKind::IntConst(1));
-            let mut s = vec![target.0 as usize];
-            if !always {
-                s.extend(next);
-            }
-            s
-        }
-        InstrKind::StartThread(target) => std::iter::once(target.0 as usize).chain(next).collect(),
-        InstrKind::Return(_) | InstrKind::EndThread => vec![],
-        _ => next.into_iter().collect(),
-    }
-}
-
-fn predecessors(body: &[Instr]) -> Vec<Vec<usize>> {
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); body.len()];
-    for i in 0..body.len() {
-        for s in successors(body, i).into_iter().filter(|s| *s < body.len()) {
-            preds[s].push(i);
-        }
-    }
-    preds
-}
-
-/// The instructions reachable from `start` along `edges` without passing
-/// through `avoid` (`start` itself counts only if an edge leads back to it).
-fn reach_avoiding(n: usize, start: &[usize], avoid: usize, edges: &dyn Fn(usize) -> Vec<usize>) -> Vec<bool> {
-    let mut seen = vec![false; n];
-    let mut stack: Vec<usize> = start.iter().copied().filter(|s| *s != avoid).collect();
-    for s in &stack {
-        seen[*s] = true;
-    }
-    while let Some(i) = stack.pop() {
-        for j in edges(i) {
-            if j < n && j != avoid && !seen[j] {
-                seen[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    seen
-}
-
-/// A loop of the abstraction: the back edges into its head come from
-/// instructions the head dominates (every path from the function's entry
-/// to them passes the head, so a previous arrival at the head exists),
-/// and its body is the natural loop: the head and what reaches a back
-/// edge without passing the head.
-pub struct Loop {
-    pub back_edge_source: Vec<bool>,
-    pub body: Vec<bool>,
-}
-
-pub fn natural_loop(body: &[Instr], preds: &[Vec<usize>], head: usize) -> Loop {
-    let n = body.len();
-    let from_entry = reach_avoiding(n, &[0], head, &|i| successors(body, i));
-    let back_edge_source: Vec<bool> = (0..n).map(|u| !from_entry[u] && successors(body, u).contains(&head)).collect();
-    let sources: Vec<usize> = (0..n).filter(|u| back_edge_source[*u]).collect();
-    let mut inside = reach_avoiding(n, &sources, head, &|i| preds[i].clone());
-    inside[head] = true;
-    Loop { back_edge_source, body: inside }
 }
 
 struct Abstractor<'a> {
@@ -242,8 +176,13 @@ fn abstract_body(
             }).collect::<Vec<_>>()
         }))
         .collect();
-    let preds = predecessors(body);
-    let heads: BTreeMap<usize, Loop> = back_jumps(body).into_iter().map(|(_, h)| (h, natural_loop(body, &preds, h))).collect();
+    let loops = FunctionLoops::of_body(body);
+    if let Some(irreducible) = loops.loops().iter().find(|l| !l.is_reducible()) {
+        let loc = body[irreducible.head].loc;
+        return Err(format!("irreducible loop at {}:{}", program.files.name(loc.file), loc.line));
+    }
+    let heads: BTreeMap<usize, &Loop> = loops.loops().iter().map(|l| (l.head, l)).collect();
+    let is_back_edge = |from: usize, to: usize| loops.back_edge(from, to).is_some();
     let mut out: Vec<(Instr, Option<Target>)> = Vec::new();
     let entry_loc = program.functions[func].loc;
     if havoc_globals {
@@ -254,7 +193,7 @@ fn abstract_body(
     let mut start = vec![0usize; body.len() + 1];
     for (i, instr) in body.iter().enumerate() {
         if let Some(lp) = heads.get(&i) {
-            let falls_in = i > 0 && lp.back_edge_source[i - 1];
+            let falls_in = i > 0 && is_back_edge(i - 1, i);
             if falls_in {
                 let t = abstractor.bool_type(instr);
                 out.push((Instr::new(InstrKind::Goto { cond: Expr::int(1, t), target: InstrIdx(0) }, instr.loc), Some(Target::Latch(i))));
@@ -273,9 +212,9 @@ fn abstract_body(
             let target = match &a.kind {
                 InstrKind::Goto { target, .. } => {
                     let t = target.0 as usize;
-                    Some(match heads.get(&t) {
-                        Some(lp) if lp.back_edge_source[i] => Target::Latch(t),
-                        _ => Target::Original(t),
+                    Some(match is_back_edge(i, t) {
+                        true => Target::Latch(t),
+                        false => Target::Original(t),
                     })
                 }
                 _ => None,
@@ -309,17 +248,15 @@ fn abstract_body(
             instr
         })
         .collect();
-    // A jump backwards left means a cycle no head dominates.
-    match back_jumps(&abstract_body).first() {
-        Some((_, h)) => Err(format!("irreducible loop at {}", program.files.name(abstract_body[*h].loc.file).to_owned() + ":" + &abstract_body[*h].loc.line.to_string())),
-        None => Ok(abstract_body),
-    }
+    // Every back edge went to a latch block: what is left jumps forwards.
+    debug_assert!(back_jumps(&abstract_body).is_empty(), "the certification program of {} has a cycle", program.functions[func].name);
+    Ok(abstract_body)
 }
 
 /// The tracked variables that instructions of the loop body may write.
-fn modified_in_loop(abstractor: &Abstractor, body: &[Instr], inside: &[bool], names: &HashSet<SymbolId>) -> Vec<SymbolId> {
+fn modified_in_loop(abstractor: &Abstractor, body: &[Instr], inside: &[usize], names: &HashSet<SymbolId>) -> Vec<SymbolId> {
     let mut out = HashSet::new();
-    for (instr, _) in body.iter().zip(inside).filter(|(_, on)| **on) {
+    for instr in inside.iter().filter_map(|i| body.get(*i)) {
         for a in abstractor.instr(instr, names) {
             match &a.kind {
                 InstrKind::Assign(lhs, _) => {

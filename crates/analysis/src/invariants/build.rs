@@ -6,7 +6,7 @@
 
 use super::fact::{Fact, FactVar};
 use crate::absint::kind::IntKind;
-use ir::{BinOp, Expr, ExprKind, Program, TypeId, UnOp};
+use ir::{BinOp, Expr, ExprKind, PrimaryMap, Symbol, SymbolId, TypeId, TypeTable, UnOp};
 
 /// The C spelling of a tracked integer type, `None` for odd widths.
 fn c_type(kind: IntKind) -> Option<&'static str> {
@@ -39,9 +39,11 @@ fn c_literal(value: i128) -> String {
     }
 }
 
-/// Builds the expressions of facts, interning the types they need.
+/// Builds the expressions of facts, interning the types they need in
+/// `types` (a copy of the program's table: see [`super::generate`]).
 pub struct Builder<'p> {
-    pub program: &'p mut Program,
+    pub types: TypeTable,
+    pub symbols: &'p PrimaryMap<SymbolId, Symbol>,
 }
 
 struct Term {
@@ -52,12 +54,12 @@ struct Term {
 impl Builder<'_> {
     fn ty(&mut self, kind: IntKind) -> TypeId {
         match kind.bits {
-            1 => self.program.types.bool(),
-            bits => self.program.types.int(bits, kind.signed),
+            1 => self.types.bool(),
+            bits => self.types.int(bits, kind.signed),
         }
     }
     fn bool_ty(&mut self) -> TypeId {
-        self.program.types.bool()
+        self.types.bool()
     }
     fn constant(&mut self, value: i128, kind: IntKind) -> Term {
         let ty = self.ty(kind);
@@ -65,11 +67,11 @@ impl Builder<'_> {
         Term { expr: Expr::int(bits, ty), text: c_literal(value) }
     }
     fn name(&self, x: FactVar) -> String {
-        self.program.symbols[x.sym].display_name.clone()
+        self.symbols[x.sym].display_name.clone()
     }
     /// `x`, converted to `kind` when it is another type.
     fn var(&mut self, x: FactVar, kind: IntKind) -> Option<Term> {
-        let sym_ty = self.program.symbols[x.sym].ty;
+        let sym_ty = self.symbols[x.sym].ty;
         let expr = Expr::sym(x.sym, sym_ty);
         if x.kind == kind {
             return Some(Term { expr, text: self.name(x) });
