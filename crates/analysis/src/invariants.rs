@@ -151,6 +151,9 @@ fn all_facts(program: &Program, sites: &[LoopSite], abandoned: &mut usize) -> Ve
             for i in nest {
                 let site = &sites[i];
                 let Some(state) = analysis.at.get(&(site.head.0 as usize)) else { continue };
+                let mut state = state.clone();
+                state.tighten_by_equalities(&frame);
+                let state = &state;
                 let changed = modified(&frame, body, site);
                 let relevant = |v: usize| changed.contains(&v) && fact::usable(&frame, state, v);
                 out.push((i, fact::facts(&frame, state, &relevant)));

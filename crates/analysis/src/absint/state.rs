@@ -133,6 +133,38 @@ impl State {
         Some(self)
     }
 
+    /// Tightens intervals with the affine equalities: a row `x = sum + c`
+    /// (unit coefficient on `x`) holds modulo 2^w for `x`'s width w; when
+    /// the interval of the right side lies inside `x`'s type, `x` and it
+    /// are two values of one window of 2^w that agree modulo 2^w, so equal
+    /// (`x == 2*i` with `i` in `0..=1000` bounds `x` by 2000).
+    pub fn tighten_by_equalities(&mut self, frame: &Frame) {
+        let n = frame.aff_vars.len();
+        for row in self.affine.rows().to_vec() {
+            for (k, coefficient) in row[..n].iter().enumerate() {
+                if coefficient.abs() != 1 {
+                    continue;
+                }
+                let x = frame.aff_vars[k];
+                // coefficient * x = c - sum_{j != k} row[j] x_j
+                let mut rhs = Value::constant(row[n]);
+                for (j, a) in row[..n].iter().enumerate().filter(|(j, a)| *j != k && **a != 0) {
+                    rhs = rhs.sub(&self.values[frame.aff_vars[j]].mul(&Value::constant(*a)));
+                }
+                if *coefficient == -1 {
+                    rhs = rhs.neg();
+                }
+                let kind = frame.vars[x].kind;
+                let narrower = row[..n].iter().enumerate().any(|(j, a)| *a != 0 && frame.vars[frame.aff_vars[j]].kind.bits < kind.bits);
+                if !narrower && kind.contains(rhs.lo) && kind.contains(rhs.hi) {
+                    if let Some(tight) = self.values[x].meet(&Value::range(rhs.lo, rhs.hi).unwrap_or(rhs)) {
+                        self.values[x] = tight;
+                    }
+                }
+            }
+        }
+    }
+
     pub fn join(&self, other: &State) -> State {
         State {
             values: self.values.iter().zip(&other.values).map(|(a, b)| a.join(b)).collect(),
