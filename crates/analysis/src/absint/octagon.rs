@@ -185,6 +185,18 @@ impl Octagon {
         }
     }
 
+    /// `x_k := -x_k`: the forms `+x_k` and `-x_k` trade places.
+    pub fn negate(&mut self, k: usize) {
+        let size = 2 * self.n;
+        let swap = |i: usize| if i / 2 == k { bar(i) } else { i };
+        let old = self.m.clone();
+        for i in 0..size {
+            for j in 0..size {
+                self.m[swap(i) * size + swap(j)] = old[i * size + j];
+            }
+        }
+    }
+
     /// `x_k := sign * x_src + c` for `src != k` (on a closed octagon).
     pub fn assign_var(&mut self, k: usize, src: usize, positive: bool, c: i128) {
         self.forget(k);
@@ -282,5 +294,9 @@ mod tests {
         assert!(o.close());
         assert_eq!(o.pair_bound(0, true, 1, false), 1);
         assert_eq!(o.pair_bound(1, true, 0, false), -1);
+        o.negate(1); // x1 = -x1: x0 + x1 == 1, x1 in -6..=-1
+        assert!(o.close());
+        assert_eq!(o.pair_bound(0, true, 1, true), 1);
+        assert_eq!(o.bounds(1), (-6, -1));
     }
 }

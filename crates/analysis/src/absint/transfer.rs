@@ -11,14 +11,14 @@ use super::frame::Frame;
 use super::octagon::OctConstraint;
 use super::state::State;
 use super::value::{Value, NEG_INF, POS_INF};
-use super::vars::{lvalue_root, never_returns};
+use super::vars::never_returns;
 use ir::{BinOp, Expr, ExprKind, InstrKind, UnOp};
 
 /// The state after `instr` on the path that continues to the next
 /// instruction (for a `Goto`, the fall-through edge); `None`: no path.
 pub fn step(frame: &Frame, state: State, instr: &InstrKind) -> Option<State> {
     match instr {
-        InstrKind::Assign(lhs, rhs) => Some(assign(frame, state, lhs, Some(rhs))),
+        InstrKind::Assign(lhs, rhs) => assign(frame, state, lhs, Some(rhs)),
         InstrKind::Assume(cond) | InstrKind::Assert(cond, _) => refine(frame, state, cond, true),
         InstrKind::Goto { cond, .. } => refine(frame, state, cond, false),
         InstrKind::Decl(s) | InstrKind::Dead(s) => {
@@ -37,14 +37,12 @@ pub fn step(frame: &Frame, state: State, instr: &InstrKind) -> Option<State> {
                     state.havoc(frame, v);
                 }
             }
-            Some(match lhs {
+            match lhs {
                 Some(lhs) => assign(frame, state, lhs, None),
-                None => state,
-            })
+                None => Some(state),
+            }
         }
-        InstrKind::QuantifierBegin { bound: lhs, .. } | InstrKind::QuantifierEnd { lhs, .. } => {
-            Some(assign(frame, state, lhs, None))
-        }
+        InstrKind::QuantifierBegin { bound: lhs, .. } | InstrKind::QuantifierEnd { lhs, .. } => assign(frame, state, lhs, None),
         InstrKind::Asm(_) => {
             let mut state = state;
             (0..frame.vars.len()).for_each(|v| state.havoc(frame, v));
@@ -55,16 +53,14 @@ pub fn step(frame: &Frame, state: State, instr: &InstrKind) -> Option<State> {
     }
 }
 
-/// `lhs = rhs` (`None`: an unknown value).
-fn assign(frame: &Frame, mut state: State, lhs: &Expr, rhs: Option<&Expr>) -> State {
-    let ExprKind::Sym(sym) = &lhs.kind else { return state };
-    let Some(v) = frame.index.get(sym).copied() else {
-        debug_assert!(lvalue_root(lhs).is_some());
-        return state;
-    };
+/// `lhs = rhs` (`None`: an unknown value); `None` when the relational
+/// domains find the result empty.
+fn assign(frame: &Frame, mut state: State, lhs: &Expr, rhs: Option<&Expr>) -> Option<State> {
+    let ExprKind::Sym(sym) = &lhs.kind else { return Some(state) };
+    let Some(v) = frame.index.get(sym).copied() else { return Some(state) };
     let Some(evaluated) = rhs.and_then(|r| eval(frame, &state, r)) else {
         state.havoc(frame, v);
-        return state;
+        return Some(state);
     };
     let value = evaluated.value.meet(&Value::top(frame.vars[v].kind)).unwrap_or(Value::top(frame.vars[v].kind));
     let linear = evaluated.linear;
@@ -87,13 +83,7 @@ fn assign(frame: &Frame, mut state: State, lhs: &Expr, rhs: Option<&Expr>) -> St
             state.octagon.forget(k);
         }
     }
-    state.sync(frame, &[v]).unwrap_or_else(|| {
-        // The relational domains found the assignment's result empty; stay
-        // sound with what the intervals say.
-        let mut fallback = State::entry(frame);
-        fallback.values[v] = value;
-        fallback
-    })
+    state.sync(frame, &[v])
 }
 
 /// `x_v := ±x_w + c` in the octagon when the right side is exactly that;
@@ -103,6 +93,10 @@ fn assign_octagon(frame: &Frame, state: &mut State, v: usize, value: Value, line
     let Some(l) = linear.filter(|l| l.exact) else { return false };
     match l.terms.as_slice() {
         [(w, 1)] if *w == v => state.octagon.shift(k, l.constant),
+        [(w, -1)] if *w == v => {
+            state.octagon.negate(k);
+            state.octagon.shift(k, l.constant);
+        }
         [(w, c @ (1 | -1))] => match frame.oct_slot[*w] {
             Some(src) => state.octagon.assign_var(k, src, *c == 1, l.constant),
             None => return false,

@@ -177,7 +177,10 @@ fn abstract_body(
         }))
         .collect();
     let loops = FunctionLoops::of_body(body);
-    if let Some(irreducible) = loops.loops().iter().find(|l| !l.is_reducible()) {
+    // An entry from an instruction no path reaches (the jump after a
+    // `break`) is no entry.
+    let reachable = |n: usize| loops.dominators().is_reachable(n);
+    if let Some(irreducible) = loops.loops().iter().find(|l| l.entries.iter().any(|(from, _)| reachable(*from))) {
         let loc = body[irreducible.head].loc;
         return Err(format!("irreducible loop at {}:{}", program.files.name(loc.file), loc.line));
     }
