@@ -123,33 +123,49 @@ impl<'p> Frame<'p> {
         self.oct_thresholds = o;
     }
 
-    /// Scores each variable (assigned inside the focus: 2; compared with
-    /// another variable by a condition there: 2; read by a condition
-    /// there: 1) and fills the packs with the best, `Bool`s left out.
+    /// Scores each variable and fills the packs with the best, `Bool`s
+    /// left out: assigned inside the focus, 4; per condition there that
+    /// compares it with another variable, 2, or that reads it, 1; and 1
+    /// each for being read by a condition elsewhere (the property after
+    /// the loop) and for flowing into a variable the focus assigns (`x =
+    /// i` before `while (x != 0) x--;` relates `x` to `i`).
     fn choose_packs(&mut self, body: &[Instr], focus: Option<&[bool]>) {
         let mut score = vec![0u32; self.vars.len()];
         let loops = back_jumps(body);
+        let in_focus = |i: usize| match focus {
+            Some(f) => f.get(i).copied().unwrap_or(false),
+            None => loops.iter().any(|(src, head)| (*head..=*src).contains(&i)),
+        };
+        let assigned_in_focus: Vec<usize> = body
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| in_focus(*i))
+            .filter_map(|(_, instr)| match &instr.kind {
+                InstrKind::Assign(lhs, _) => lvalue_root(lhs).and_then(|s| self.index.get(&s)).copied(),
+                _ => None,
+            })
+            .collect();
+        for v in &assigned_in_focus {
+            score[*v] += 4;
+        }
         for (i, instr) in body.iter().enumerate() {
-            let in_focus = match focus {
-                Some(f) => f.get(i).copied().unwrap_or(false),
-                None => loops.iter().any(|(src, head)| (*head..=*src).contains(&i)),
-            };
-            if !in_focus {
-                continue;
-            }
             match &instr.kind {
-                InstrKind::Assign(lhs, _) => {
-                    if let Some(v) = lvalue_root(lhs).and_then(|s| self.index.get(&s)) {
-                        score[*v] += 2;
-                    }
-                }
                 InstrKind::Goto { cond, .. } | InstrKind::Assume(cond) | InstrKind::Assert(cond, _) => {
-                    self.score_condition(cond, &mut score)
+                    let weight = if in_focus(i) { 2 } else { 1 };
+                    self.score_condition(cond, weight, &mut score)
+                }
+                InstrKind::Assign(lhs, rhs) if !in_focus(i) => {
+                    let target = lvalue_root(lhs).and_then(|s| self.index.get(&s));
+                    if target.is_some_and(|t| assigned_in_focus.contains(t)) {
+                        for v in self.vars_in(rhs) {
+                            score[v] += 1;
+                        }
+                    }
                 }
                 _ => {}
             }
         }
-        let mut order: Vec<usize> = (0..self.vars.len()).filter(|v| score[*v] >= 2 && self.vars[*v].kind.bits > 1).collect();
+        let mut order: Vec<usize> = (0..self.vars.len()).filter(|v| score[*v] >= 1 && self.vars[*v].kind.bits > 1).collect();
         order.sort_by_key(|v| std::cmp::Reverse(score[*v]));
         let pick = |limit: usize| -> (Vec<usize>, Vec<Option<usize>>) {
             let chosen: Vec<usize> = order.iter().copied().take(limit).collect();
@@ -163,20 +179,24 @@ impl<'p> Frame<'p> {
         (self.aff_vars, self.aff_slot) = pick(AFFINE_PACK);
     }
 
-    fn score_condition(&self, cond: &Expr, score: &mut [u32]) {
-        let vars_in = |e: &Expr| -> Vec<usize> {
-            e.walk()
-                .filter_map(|n| match &n.kind {
-                    ExprKind::Sym(s) => self.index.get(s).copied(),
-                    _ => None,
-                })
-                .collect()
-        };
+    /// The tracked variables `e` reads.
+    fn vars_in(&self, e: &Expr) -> Vec<usize> {
+        e.walk()
+            .filter_map(|n| match &n.kind {
+                ExprKind::Sym(s) => self.index.get(s).copied(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Adds `weight` to the variables a condition compares: twice that
+    /// when the other side has a variable too.
+    fn score_condition(&self, cond: &Expr, weight: u32, score: &mut [u32]) {
         for node in cond.walk() {
             if let ExprKind::Binary(op, a, b) = &node.kind {
                 if op.is_comparison() {
-                    let (left, right) = (vars_in(a), vars_in(b));
-                    let bonus = if !left.is_empty() && !right.is_empty() { 2 } else { 1 };
+                    let (left, right) = (self.vars_in(a), self.vars_in(b));
+                    let bonus = if !left.is_empty() && !right.is_empty() { 2 * weight } else { weight };
                     for v in left.into_iter().chain(right) {
                         score[v] += bonus;
                     }
