@@ -70,7 +70,7 @@ pub fn summarise(results: &[TaskResult], timestamp: &str) -> Value {
 }
 
 /// The `p`-th percentile (nearest rank) of `values`; 0 when empty.
-fn percentile(values: &[f64], p: usize) -> f64 {
+pub fn percentile(values: &[f64], p: usize) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     match sorted.len() {
@@ -144,7 +144,7 @@ pub fn render(now: &Value, previous: Option<&Value>) -> String {
     out
 }
 
-fn number(value: Option<f64>) -> String {
+pub fn number(value: Option<f64>) -> String {
     match value {
         None => "-".into(),
         Some(v) if v.fract() == 0.0 => format!("{v:.0}"),
@@ -152,7 +152,7 @@ fn number(value: Option<f64>) -> String {
     }
 }
 
-fn change(now: Option<f64>, was: Option<f64>) -> String {
+pub fn change(now: Option<f64>, was: Option<f64>) -> String {
     match (now, was) {
         (Some(now), Some(was)) if was != 0.0 => format!("{:+.1}%", 100.0 * (now / was - 1.0)),
         _ => "-".into(),

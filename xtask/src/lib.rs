@@ -2,13 +2,14 @@
 //! the black-box tests of the `tarsier` binary: the corpus manifest and its
 //! mapping to flags ([`corpus`]), running the binary with a time limit
 //! ([`process`], [`runner`]), scoring and reporting ([`report`]), and the
-//! benchmarks of the front end ([`bench`]) and of verification
-//! ([`bench_verify`]), and the differential oracles' shared machinery
+//! benchmarks of the front end ([`bench`]), of verification
+//! ([`bench_verify`]) and of k-induction ([`bench_kind`]), and the differential oracles' shared machinery
 //! ([`oracle`]) with the integer/memory one ([`c_oracle`]) and the
 //! control-flow one ([`flow_oracle`]), whose fixed samples the binary's
 //! tests run; the code-quality checks ([`lint`]).
 
 pub mod bench;
+pub mod bench_kind;
 pub mod bench_verify;
 pub mod c_oracle;
 pub mod clock;

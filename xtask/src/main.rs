@@ -4,6 +4,8 @@
 //!   it (verdicts, or front-end acceptance with `--parse-only`).
 //! - `bench-frontend`: front-end throughput in MB/s of preprocessed C.
 //! - `bench-verify`: verification times and formula sizes on the BMC slice.
+//! - `bench-kind`: per k-induction task, the deciding k, the time of each
+//!   kind of check and of invariant generation, the invariants certified.
 //! - `fp-oracle`: floating-point results checked against the host machine.
 //! - `c-oracle`: integer and memory semantics checked against gcc.
 //! - `flow-oracle`: loops, jumps, calls and unwinding bounds checked
@@ -20,7 +22,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_verify, c_oracle, clock, flow_oracle, lint, report, smt_crosscheck};
+use xtask::{bench, bench_kind, bench_verify, c_oracle, clock, flow_oracle, lint, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -41,6 +43,14 @@ tasks:
                     BMC slice (core, bmc + incremental-bmc, no float suites),
                     compared with the previous run; takes the corpus options
                     (default --timeout 20)
+  bench-kind        k-induction tasks (core, mode k-induction, unless --filter,
+                    --mode or --core choose others) per task: outcome, the k
+                    that decided, seconds in base case / forward condition /
+                    inductive step / invariants, invariants found and
+                    certified; totals compared with the previous run (saved
+                    under target/bench/kind/); takes the corpus options
+                    (default --timeout 30) and
+      --flag FLAG       add FLAG to every run (repeatable), e.g. --no-invariants
   fp-oracle         floating-point results against native gcc (-frounding-math)
       --cases N         cases per op/format/mode (default 8)
       --ops LIST        add,sub,mul,div,fma,sqrt,fmod,remainder,fmin,fmax,
@@ -98,6 +108,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("corpus") => parse_corpus_args(&args[1..], 10).and_then(|opts| corpus_command(&opts)),
         Some("bench-verify") => parse_corpus_args(&args[1..], 20).and_then(|opts| bench_verify_command(&opts)),
+        Some("bench-kind") => parse_corpus_args(&args[1..], 30).and_then(|opts| bench_kind_command(&opts)),
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
@@ -129,6 +140,8 @@ struct CorpusOptions {
     timeout: Duration,
     jobs: usize,
     binary: Option<PathBuf>,
+    /// Flags added to every verification run (`bench-kind --flag`).
+    extra_args: Vec<String>,
 }
 
 fn parse_corpus_args(args: &[String], default_timeout: u64) -> Result<CorpusOptions, String> {
@@ -141,6 +154,7 @@ fn parse_corpus_args(args: &[String], default_timeout: u64) -> Result<CorpusOpti
         timeout: Duration::from_secs(default_timeout),
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         binary: None,
+        extra_args: Vec::new(),
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -154,6 +168,7 @@ fn parse_corpus_args(args: &[String], default_timeout: u64) -> Result<CorpusOpti
             "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
             "--jobs" => opts.jobs = number(arg, &value()?)?,
             "--binary" => opts.binary = Some(PathBuf::from(value()?)),
+            "--flag" => opts.extra_args.push(value()?),
             other => return Err(format!("unknown corpus option '{other}'\n{USAGE}")),
         }
     }
@@ -217,7 +232,8 @@ fn run_corpus(opts: &CorpusOptions, keep: impl Fn(&Task) -> bool) -> Result<(Str
         return Err("no task matches the filters".into());
     }
     let binary = tarsier_binary(opts.binary.clone())?;
-    let run_opts = RunOptions { binary, parse_only: opts.parse_only, timeout: opts.timeout, jobs: opts.jobs };
+    let run_opts =
+        RunOptions { binary, parse_only: opts.parse_only, timeout: opts.timeout, jobs: opts.jobs, extra_args: opts.extra_args.clone() };
     eprintln!("running {} tasks from {} with {} jobs", tasks.len(), dir.display(), run_opts.jobs);
     let total = tasks.len();
     let results = runner::run_tasks(&dir, &tasks, &run_opts, |done| {
@@ -252,6 +268,30 @@ fn bench_verify_command(opts: &CorpusOptions) -> Result<(), String> {
     }
     print!("{}", bench_verify::render(&summary, previous.as_ref().map(|(_, v)| v)));
     let saved = save_json(&out_dir, &timestamp, &summary)?;
+    println!("figures saved to {}", saved.display());
+    Ok(())
+}
+
+fn bench_kind_command(opts: &CorpusOptions) -> Result<(), String> {
+    if opts.parse_only {
+        return Err("bench-kind measures verification; --parse-only does not apply".into());
+    }
+    let chosen = opts.filter.is_some() || opts.mode.is_some() || opts.core;
+    let (timestamp, results) = run_corpus(opts, |t| chosen || (t.mode == "k-induction" && t.is_core()))?;
+    let summary = bench_kind::summarise(&results, &timestamp);
+    let flags = opts.extra_args.join(" ");
+    let out_dir = corpus::workspace_root().join("target/bench/kind");
+    // Runs with other flags (`--no-invariants`) are compared with their like.
+    let previous = report::newest_saved(&out_dir, |v| v["flags"].as_str().unwrap_or("") == flags);
+    println!("
+k-induction benchmark ({} tasks{}):", results.len(), if flags.is_empty() { String::new() } else { format!(", flags {flags}") });
+    if let Some((path, _)) = &previous {
+        println!("(previous figures: {})", path.display());
+    }
+    print!("{}", bench_kind::render(&summary, previous.as_ref().map(|(_, v)| v)));
+    let mut saved_summary = summary;
+    saved_summary["flags"] = serde_json::Value::String(flags);
+    let saved = save_json(&out_dir, &timestamp, &saved_summary)?;
     println!("figures saved to {}", saved.display());
     Ok(())
 }

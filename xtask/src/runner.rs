@@ -64,6 +64,39 @@ pub struct Figures {
     /// Counterexample replays in the interpreter (0 from binaries that do
     /// not report it).
     pub replay_seconds: f64,
+    /// The k-induction figures, when the run reports them.
+    pub kinduction: Option<KInductionFigures>,
+}
+
+/// What a k-induction run reports in its `--json` stats: the k that
+/// decided (the last one tried otherwise), the time of each kind of check
+/// and of invariant generation with certification, and the invariants
+/// found and certified. A figure a binary does not report is `None`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KInductionFigures {
+    pub k: Option<u64>,
+    pub base_seconds: Option<f64>,
+    pub forward_seconds: Option<f64>,
+    pub step_seconds: Option<f64>,
+    pub invariant_seconds: Option<f64>,
+    pub invariants_found: Option<u64>,
+    pub invariants_certified: Option<u64>,
+}
+
+impl KInductionFigures {
+    /// The figures of `stats`, `None` when it has none of them.
+    fn from_json(stats: &Value) -> Option<KInductionFigures> {
+        let figures = KInductionFigures {
+            k: stats["k"].as_u64(),
+            base_seconds: stats["base_seconds"].as_f64(),
+            forward_seconds: stats["forward_seconds"].as_f64(),
+            step_seconds: stats["step_seconds"].as_f64(),
+            invariant_seconds: stats["invariant_seconds"].as_f64(),
+            invariants_found: stats["invariants_found"].as_u64(),
+            invariants_certified: stats["invariants_certified"].as_u64(),
+        };
+        (figures != KInductionFigures::default()).then_some(figures)
+    }
 }
 
 impl Figures {
@@ -77,6 +110,7 @@ impl Figures {
             symex_seconds: seconds("symex_seconds")?,
             sat_seconds: seconds("sat_seconds")?,
             replay_seconds: seconds("replay_seconds").unwrap_or(0.0),
+            kinduction: KInductionFigures::from_json(stats),
         })
     }
 }
@@ -153,6 +187,8 @@ pub struct RunOptions {
     pub parse_only: bool,
     pub timeout: Duration,
     pub jobs: usize,
+    /// Flags added to every verification run (e.g. `--no-invariants`).
+    pub extra_args: Vec<String>,
 }
 
 /// Runs every task, `jobs` at a time; results come back in task order.
@@ -184,6 +220,9 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], jobs: usize, work: impl Fn(&T
 
 fn run_task(corpus: &Path, task: &Task, opts: &RunOptions) -> TaskResult {
     let mut args = if opts.parse_only { task.front_args(corpus) } else { task.verify_args(corpus) };
+    if !opts.parse_only {
+        args.extend(opts.extra_args.iter().cloned());
+    }
     args.push(if opts.parse_only { "--parse-only" } else { "--json" }.into());
     let mut command = Command::new(&opts.binary);
     command.args(&args).current_dir(task.dir(corpus));
@@ -230,7 +269,7 @@ mod tests {
         assert_eq!(classify(&out, false), Outcome::Unknown("unsupported: x".into()));
         let stats = &json_document(&out).unwrap()["stats"];
         let figures =
-            Figures { aig_ands: 7, cnf_vars: 9, cnf_clauses: 21, symex_seconds: 0.5, sat_seconds: 0.25, replay_seconds: 0.125 };
+            Figures { aig_ands: 7, cnf_vars: 9, cnf_clauses: 21, symex_seconds: 0.5, sat_seconds: 0.25, replay_seconds: 0.125, kinduction: None };
         assert_eq!(Figures::from_json(stats), Some(figures));
         let failed = output(Ending::Exited(10), r#"{"verdict": "VERIFICATION FAILED", "stats": {}}"#, "");
         assert_eq!(classify(&failed, false), Outcome::Failed);

@@ -10,10 +10,17 @@
 //! function body), [`dominators`] and [`loops`] (the loop-nesting forest,
 //! natural loops with all their back edges, irreducible loops handled, and
 //! an instruction order in which each loop is contiguous).
+//!
+//! [`absint`] is an abstract interpreter over the IR (intervals with
+//! congruences, octagons, affine equalities); [`invariants`] turns its
+//! results at loop heads into candidate invariants, IR expressions that
+//! the engine certifies with the solver before it assumes them.
 
+pub mod absint;
 pub mod cfg;
 pub mod dominators;
 pub mod instrument;
+pub mod invariants;
 pub mod loops;
 #[cfg(test)]
 mod testing;

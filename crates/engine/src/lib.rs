@@ -9,6 +9,7 @@
 mod backend;
 mod bmc;
 mod counterexample;
+pub mod houdini;
 mod quantifiers;
 mod replay;
 
@@ -136,6 +137,27 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         match worker {
             Ok(handle) => handle.join().unwrap_or_else(|_| unknown("internal error: the verification engine crashed")),
             Err(e) => unknown(&format!("cannot start the verification thread: {e}")),
+        }
+    })
+}
+
+/// Certifies candidate invariants of `program` (see [`houdini`]), on a
+/// thread with the engine's stack.
+pub fn certify_invariants(program: &ir::Program, invariants: &analysis::invariants::Invariants, config: &Config) -> houdini::Certification {
+    let deadline = config.timeout.map(|t| Instant::now() + t);
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("tarsier-houdini".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || houdini::certify_candidates(program, invariants, config, deadline));
+        let failed = |why: &str| houdini::Certification {
+            found: invariants.candidates.len(),
+            notes: vec![why.to_string()],
+            ..houdini::Certification::default()
+        };
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|_| failed("internal error: the certification crashed")),
+            Err(e) => failed(&format!("cannot start the certification thread: {e}")),
         }
     })
 }

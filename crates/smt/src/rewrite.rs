@@ -15,7 +15,10 @@
 //! binary `Eq`s; `Distinct` of two becomes `Not(Eq)`; `BvUgt`,
 //! `BvUge`, `BvUle` (and signed) become `BvUlt`/`BvSlt` (under `Not`);
 //! `ZeroExtend` becomes `Concat` with zeros; subtraction of a constant
-//! becomes addition; shifts and rotations by constants become
+//! becomes addition; a sum's constant addend moves to its top and a
+//! product by a constant distributes over it (`3 * (i + 1)` is
+//! `3 * i + 3`), and two sums that differ by constants compare their
+//! cores; shifts and rotations by constants become
 //! `Extract`/`Concat`; `Select` of an `Ite` of arrays becomes an `Ite` of
 //! selects (so reads reach stores, constant arrays and variables);
 //! multiplication and unsigned division by `2^k` become shifts, the
@@ -325,6 +328,12 @@ fn simplify_eq(store: &mut TermStore, a: TermId, b: TermId) -> Option<TermId> {
     if let Some(t) = split_concat_equality(store, a, b) {
         return Some(t);
     }
+    // x + c1 = y + c2  ⇔  x = y + (c2 - c1).
+    if let (Some((x, c1)), Some((y, c2))) = (split_constant_addend(store, a), split_constant_addend(store, b)) {
+        let difference = store.bv_const(c2.sub(&c1));
+        let rhs = store.bv_add(y, difference);
+        return Some(store.eq(x, rhs));
+    }
     for (x, y) in [(a, b), (b, a)] {
         if store.const_value(y).is_none() {
             continue;
@@ -457,6 +466,14 @@ fn simplify_arith(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option
         let Some(c) = store.as_bv_const(y).cloned() else {
             continue;
         };
+        // c * (z + k) = c * z + c * k: constants move out of products.
+        if op == Op::BvMul {
+            if let Some((z, k)) = split_constant_addend(store, x) {
+                let product = store.bv_mul(z, y);
+                let offset = store.bv_const(k.mul(&c));
+                return Some(store.bv_add(product, offset));
+            }
+        }
         // x * 2^k = x << k: no multiplier circuit.
         if let Some(k) = c.exact_log2().filter(|&k| k > 0 && op == Op::BvMul) {
             let amount = store.bv_u64(w, u64::from(k));
@@ -489,6 +506,33 @@ fn simplify_arith(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Option
                     return Some(store.mk(op, &[z, combined]));
                 }
             }
+        }
+    }
+    if op == Op::BvAdd {
+        return simplify_sum(store, a, b);
+    }
+    None
+}
+
+/// Sums of non-constants: the constant addend of either side moves to the
+/// top (`(x + k) + y = (x + y) + k`), so a sum is `core + constant` and
+/// sums that differ by a constant compare by their cores; and a sum of two
+/// choices on one condition is the choice of the sums (the merges of
+/// symbolic execution add up branch by branch).
+fn simplify_sum(store: &mut TermStore, a: TermId, b: TermId) -> Option<TermId> {
+    for (x, y) in [(a, b), (b, a)] {
+        if let Some((z, k)) = split_constant_addend(store, x) {
+            let core = store.bv_add(z, y);
+            let k = store.bv_const(k);
+            return Some(store.bv_add(core, k));
+        }
+    }
+    if let (Some(Op::Ite), Some(Op::Ite)) = (store.op(a), store.op(b)) {
+        let (p, q) = (store.args(a).to_vec(), store.args(b).to_vec());
+        if p[0] == q[0] {
+            let then = store.bv_add(p[1], q[1]);
+            let els = store.bv_add(p[2], q[2]);
+            return Some(store.ite(p[0], then, els));
         }
     }
     None

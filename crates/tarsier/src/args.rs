@@ -38,6 +38,8 @@ pub const FLAGS: &[FlagSpec] = &[
     with_value("--function", "NAME"),
     switch("--parse-only"),
     switch("--show-ir"),
+    switch("--show-invariants"),
+    switch("--inject-wrong-invariants"),
     with_value("--unwind", "N"),
     switch("--no-unwinding-assertions"),
     switch("--incremental-bmc"),
@@ -200,6 +202,8 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--function" => front.entry = Some(non_empty(name, value_of(value))?),
         "--parse-only" => set_action(config, Action::ParseOnly)?,
         "--show-ir" => set_action(config, Action::ShowIr)?,
+        "--show-invariants" => set_action(config, Action::ShowInvariants)?,
+        "--inject-wrong-invariants" => verify.inject_wrong_invariants = true,
         "--unwind" => verify.unwind = Some(number(name, &value_of(value))?),
         "--no-unwinding-assertions" => verify.unwinding_assertions = false,
         "--incremental-bmc" => set_engine(&mut verify.engine, Engine::IncrementalBmc)?,
@@ -274,7 +278,7 @@ fn external_solver(name: &str) -> Result<ExternalSolver, UsageError> {
 
 fn set_action(config: &mut Config, action: Action) -> Result<(), UsageError> {
     if config.action != Action::Verify && config.action != action {
-        return Err(UsageError("--parse-only and --show-ir exclude each other".into()));
+        return Err(UsageError("--parse-only, --show-ir and --show-invariants exclude each other".into()));
     }
     config.action = action;
     Ok(())

@@ -15,6 +15,8 @@ pub enum Action {
     ParseOnly,
     /// Print the IR of the program.
     ShowIr,
+    /// Print the candidate loop invariants of the abstract interpreter.
+    ShowInvariants,
 }
 
 /// The verification strategy.
@@ -109,6 +111,9 @@ pub struct VerifyOptions {
     pub crosscheck: Option<engine::ExternalSolver>,
     /// Where the cross-check writes the queries the solvers disagree on.
     pub crosscheck_dir: Option<PathBuf>,
+    /// Testing: add wrong twins of the candidate invariants (negations,
+    /// bounds moved inwards), which certification must reject.
+    pub inject_wrong_invariants: bool,
 }
 
 impl Default for VerifyOptions {
@@ -131,6 +136,7 @@ impl Default for VerifyOptions {
             solver: engine::SolverChoice::Cadical,
             crosscheck: None,
             crosscheck_dir: None,
+            inject_wrong_invariants: false,
         }
     }
 }

@@ -38,6 +38,7 @@ pub fn run(config: &Config) -> Exit {
             let _ = write!(std::io::stdout().lock(), "{program}");
             Exit::Success
         }
+        (Action::ShowInvariants, Some(program)) => crate::verify::show_invariants(config, program),
         (Action::Verify, Some(program)) => crate::verify::run(config, program),
     }
 }

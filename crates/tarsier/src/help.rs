@@ -62,6 +62,17 @@ ACTIONS:
         1 when it is not.
     --show-ir
         Print the program's intermediate representation and stop.
+    --show-invariants
+        Print the candidate loop invariants that abstract interpretation
+        (intervals, congruences, octagons, affine equalities) finds at each
+        loop head, as C expressions with file:line, whether the solver
+        certified each (it holds on loop entry and one iteration keeps it,
+        assuming the others), and stop. Verification assumes only the
+        certified ones.
+    --inject-wrong-invariants
+        For testing the certification: add a wrong twin of every
+        candidate invariant (its negation; a bound moved inwards by one).
+        Certification must reject them; verdicts must not change.
     (neither)
         Verify the program.
 

@@ -87,6 +87,45 @@ pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer
     Printer { style, program, property: config.verify.property }
 }
 
+/// The `--show-invariants` action: the candidates at every loop head of
+/// the instrumented program, one per line (`file:line: function: C text`)
+/// with whether the solver certified it, then the counts.
+pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
+    use std::io::Write;
+    analysis::instrument(&mut program, &analysis_checks(config));
+    analysis::invariants::intern_types(&mut program);
+    let sites = analysis::invariants::loop_sites(&program);
+    let mut invariants = analysis::invariants::generate(&program, &sites);
+    if config.verify.inject_wrong_invariants {
+        invariants.candidates = analysis::invariants::with_wrong_twins(&invariants.candidates);
+    }
+    let certification = engine::certify_invariants(&program, &invariants, &engine_config(config));
+    let mut out = String::new();
+    for c in &invariants.candidates {
+        let function = &program.functions[c.func].name;
+        let certified = certification.certified.iter().any(|d| d.func == c.func && d.head == c.head && d.c_text == c.c_text);
+        let status = if certified { "certified" } else { "not certified" };
+        out += &format!("{}:{}: {function}: {} ({status})\n", program.files.name(c.loc.file), c.loc.line, c.c_text);
+    }
+    for note in &certification.notes {
+        out += &format!("note: {note}\n");
+    }
+    if invariants.abandoned > 0 {
+        out += &format!("note: the analysis of {} function(s) ran out of its budget\n", invariants.abandoned);
+    }
+    out += &format!(
+        "{} candidate invariants, {} certified (analysis {:.3}s, certification {:.3}s in {} rounds)\n",
+        certification.found,
+        certification.certified.len(),
+        invariants.time.as_secs_f64(),
+        certification.time.as_secs_f64(),
+        certification.rounds
+    );
+    // A closed stdout (e.g. `| head`) must not turn into a panic.
+    let _ = write!(std::io::stdout().lock(), "{out}");
+    Exit::Success
+}
+
 pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     if let Some(what) = unsupported_request(config) {
         return printer(config, None).print(&report::unknown(&format!("unsupported: {what}")));
@@ -95,6 +134,7 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
         println!("note: k-induction is not implemented yet; running incremental BMC");
     }
     analysis::instrument(&mut program, &analysis_checks(config));
+    analysis::invariants::intern_types(&mut program);
     let outcome = engine::verify(&program, &engine_config(config));
     printer(config, Some(&program)).print(&outcome)
 }

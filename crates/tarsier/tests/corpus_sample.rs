@@ -24,6 +24,7 @@ fn corpus_sample_parses_without_crash_or_hang() {
         parse_only: true,
         timeout: LIMIT,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        extra_args: Vec::new(),
     };
     let results = run_tasks(&dir, &tasks, &opts, |_| {});
     print!("{}", xtask::report::render(&results, true));

@@ -29,6 +29,7 @@ fn corpus_sample_has_no_wrong_verdict() {
         parse_only: false,
         timeout: LIMIT,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        extra_args: Vec::new(),
     };
     let results = run_tasks(&dir, &tasks, &opts, |_| {});
     print!("{}", report::render(&results, false));

@@ -182,6 +182,7 @@ fn mutated_programs_verify_without_crash_or_hang() {
         parse_only: false,
         timeout: HANG_LIMIT,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        extra_args: Vec::new(),
     };
     let results = xtask::runner::run_tasks(&corpus_dir, &tasks, &opts, |_| {});
     let problems: Vec<String> = results

@@ -264,6 +264,42 @@ fn simple_rules_fire() {
 }
 
 #[test]
+fn linear_sums_normalise_so_that_an_increment_compares_with_its_cores() {
+    // 3 * (i + 1) == (a + 1) + (b + 2) is 3 * i == a + b: the step of the
+    // invariant `3*i == a + b` is decided without the solver.
+    let mut s = TermStore::new();
+    let w = Sort::BitVec(32);
+    let (i, a, b) = (s.var("i", w), s.var("a", w), s.var("b", w));
+    let (one, two, three) = (s.bv_u64(32, 1), s.bv_u64(32, 2), s.bv_u64(32, 3));
+    let i1 = s.bv_add(i, one);
+    let left = s.bv_mul(three, i1);
+    let (a1, b2) = (s.bv_add(a, one), s.bv_add(b, two));
+    let right = s.bv_add(a1, b2);
+    let stepped = s.eq(left, right);
+    let i3 = s.bv_mul(i, three);
+    let ab = s.bv_add(a, b);
+    assert_eq!(stepped, s.eq(i3, ab));
+    // merged branches: ite(c, a+1, a+2) + ite(c, b+2, b+1) is (a + b) + 3
+    let c = s.var("c", Sort::Bool);
+    let a2 = s.bv_add(a, two);
+    let b1 = s.bv_add(b, one);
+    let (ta, tb) = (s.ite(c, a1, a2), s.ite(c, b2, b1));
+    let merged = s.bv_add(ta, tb);
+    let ab3 = s.bv_add(ab, three);
+    assert_eq!(merged, ab3);
+    // by a power of two too: 2 * (i + -1) + (a + 1) == b + -1 is 2 * i + a == b
+    let minus_one = s.bv_const(BvValue::ones(32));
+    let i_down = s.bv_add(i, minus_one);
+    let doubled = s.bv_mul(two, i_down);
+    let lhs = s.bv_add(doubled, a1);
+    let b_down = s.bv_add(b, minus_one);
+    let stepped = s.eq(lhs, b_down);
+    let twice = s.bv_mul(two, i);
+    let core = s.bv_add(twice, a);
+    assert_eq!(stepped, s.eq(core, b));
+}
+
+#[test]
 fn operators_lift_over_choices_of_constants() {
     let mut s = TermStore::new();
     let c = s.var("c", Sort::Bool);
