@@ -171,6 +171,8 @@ fn check_bound(
         unwinding_assertions,
         pointer_checks: config.pointer_checks,
         bounds_checks: config.bounds_checks,
+        alignment_checks: config.alignment_checks,
+        vla_length_checks: config.vla_length_checks,
         heap_at_exit: heap_at_exit(config),
         force_malloc_success: config.force_malloc_success,
         deadline,

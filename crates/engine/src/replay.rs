@@ -115,6 +115,8 @@ pub(crate) fn confirm(
         unwind: config.unwind,
         model_loop_bound,
         addresses: cex.addresses.clone(),
+        alignment_checks: config.alignment_checks,
+        vla_length_checks: config.vla_length_checks,
         ..interp::Config::default()
     };
     let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], witnesses: &cex.witnesses, oracle };

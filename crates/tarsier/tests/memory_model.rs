@@ -277,3 +277,72 @@ int main(void) {
 }\n";
     assert_verdict("aligned_alloc_megabyte", megabyte, &[], FAILED);
 }
+
+/// One program of the SV-COMP memory-safety table: `body` reads `n` from
+/// `__VERIFIER_nondet_int()`; natively `n` is `native_n`.
+struct MemsafetyCase {
+    name: &'static str,
+    body: &'static str,
+    /// The SV-COMP result under valid-memsafety.
+    svcomp: &'static str,
+    /// The verdict and class with tarsier's default checks (C's rules).
+    default: (&'static str, &'static str),
+    /// The value of `n` that shows the case natively, and whether gcc's
+    /// address sanitizer then reports an access (`None`: no native run).
+    native: Option<(i32, bool)>,
+}
+
+const MEMSAFETY_CASES: &[MemsafetyCase] = &[
+    MemsafetyCase { name: "zero_length_vla_unused",
+        body: "if (n < 0 || n > 3) return 0; int a[n], s = 0; for (int i = 0; i < n; i++) { a[i] = i; s += a[i]; } return s > 100;",
+        svcomp: "TRUE", default: (FAILED, "array-bounds"), native: Some((0, false)) },
+    MemsafetyCase { name: "zero_length_vla_read",
+        body: "if (n < 0 || n > 3) return 0; int a[n], s = 0; for (int i = 0; i <= n; i++) { a[i] = i; s += a[i]; } return s > 100;",
+        svcomp: "FALSE(valid-deref)", default: (FAILED, "array-bounds"), native: Some((0, true)) },
+    MemsafetyCase { name: "bounded_vla_length",
+        body: "if (n < 0 || n > 1000) return 0; int a[n]; if (n) a[n - 1] = 1; return 0;",
+        svcomp: "TRUE", default: (FAILED, "array-bounds"), native: Some((5, false)) },
+    MemsafetyCase { name: "unbounded_vla_length",
+        body: "int a[n]; (void)a; return 0;", svcomp: "UNKNOWN", default: (FAILED, "array-bounds"), native: None },
+    MemsafetyCase { name: "misaligned_inside",
+        body: "long long buf[2] = {0}; int *p = (int *)((char *)buf + 1 + (n & 1) * 2); *p = 7; return 0;",
+        svcomp: "TRUE", default: (FAILED, "pointer-dereference"), native: Some((1, false)) },
+    MemsafetyCase { name: "misaligned_outside",
+        body: "long long buf[2] = {0}; int *p = (int *)((char *)buf + 17 + (n & 1) * 2); *p = 7; return 0;",
+        svcomp: "FALSE(valid-deref)", default: (FAILED, "pointer-dereference"), native: Some((1, true)) },
+];
+
+/// SV-COMP's memory safety is about the memory a program may access
+/// (valid-deref, valid-free, valid-memtrack); C's other rules that tarsier's
+/// pointer and bounds checks enforce by default — alignment (C11
+/// 6.3.2.3p7) and variable-length array lengths (6.7.6.2p5) — are not
+/// part of it, as ESBMC's SV-COMP wrapper (`--no-align-check`) and the
+/// benchmarks' verdicts read it. Under the property a zero length is an
+/// empty array and a misaligned access reads the bytes it names; a
+/// negative or oversized length, which no model follows, is UNKNOWN. Each
+/// native run under gcc's address sanitizer agrees on the access.
+#[test]
+fn svcomp_memory_safety_is_about_accesses_not_c_layout_rules() {
+    if !front_end_ready("svcomp_memsafety_accesses") {
+        return;
+    }
+    let dir = scratch_dir("svcomp_memsafety_accesses");
+    let memsafety = write(&dir, "valid-memsafety.prp", "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n");
+    for case in MEMSAFETY_CASES {
+        let program = format!("extern int __VERIFIER_nondet_int(void);\nint main(void) {{ int n = __VERIFIER_nondet_int(); {} }}\n", case.body);
+        let file = write(&dir, &format!("{}.c", case.name), &program);
+        let out = run([file.as_os_str(), "--property".as_ref(), memsafety.as_os_str()]);
+        let result = out.stdout.lines().rev().nth(1).unwrap_or_default();
+        assert_eq!(result, case.svcomp, "{}: {}{}", case.name, out.stdout, out.stderr);
+        let out = run([file.as_os_str()]);
+        let (verdict, class) = case.default;
+        assert!(out.stdout.ends_with(&format!("{verdict}\n")) && out.stdout.contains(class), "{}: {}", case.name, out.stdout);
+        let Some((native_n, reported)) = case.native else { continue };
+        let native = format!("int __VERIFIER_nondet_int(void) {{ return {native_n}; }}\n{program}");
+        let Some(run) = native_run(&dir, case.name, &native, &["-fsanitize=address"]) else {
+            println!("skipped the native runs: gcc -fsanitize=address does not work here");
+            return;
+        };
+        assert_eq!(sanitizer_reported(&run), reported, "{}: the native run says\n{}", case.name, run.stderr);
+    }
+}
