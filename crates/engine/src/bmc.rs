@@ -149,8 +149,10 @@ fn describe_stop(program: &Program, stop: &Stop) -> String {
 fn heap_at_exit(config: &Config) -> symex::HeapAtExit {
     if config.esbmc_memory_leak_check {
         symex::HeapAtExit::Esbmc
-    } else if config.memory_cleanup_checks || config.memory_leak_checks {
-        symex::HeapAtExit::SvComp
+    } else if config.memory_leak_checks {
+        symex::HeapAtExit::SvCompTrack
+    } else if config.memory_cleanup_checks {
+        symex::HeapAtExit::SvCompCleanup
     } else {
         symex::HeapAtExit::Unchecked
     }

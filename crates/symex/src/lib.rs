@@ -111,10 +111,16 @@ impl Default for Options {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum HeapAtExit {
     Unchecked,
-    /// SV-COMP (valid-memtrack, valid-memcleanup): the return of the entry
-    /// function, `exit` and `_Exit`; not `abort`, which SV-COMP's tasks use
-    /// to cut off paths.
-    SvComp,
+    /// SV-COMP's valid-memcleanup: the return of the entry function, `exit`
+    /// and `_Exit`; not `abort`, which SV-COMP's tasks use to cut off paths.
+    SvCompCleanup,
+    /// SV-COMP's valid-memtrack (`G valid-memtrack`: memory is never lost,
+    /// whether or not the program ends): where `SvCompCleanup` looks, and
+    /// also at `abort` (the replay tells a block lost by then, a violation,
+    /// from one still reachable, which is none) and on a path that loops
+    /// forever, where memory still allocated makes the path an
+    /// approximation (whether it was lost is not decided there).
+    SvCompTrack,
     /// ESBMC's `--memory-leak-check`: the return of the entry function,
     /// `_Exit` and `abort` always, `exit` only once the program has
     /// registered an `atexit` handler (otherwise the system reclaims the
