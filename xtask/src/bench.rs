@@ -33,7 +33,7 @@ pub fn inputs(root: &Path) -> Vec<BenchInput> {
         source: root.join("crates/tarsier/tests/data/glibc_headers.c"),
         cpp_flags: Vec::new(),
     }];
-    match corpus::locate().map(|dir| corpus::load_manifest(&dir).map(|tasks| (dir, tasks))) {
+    match corpus::Suite::Esbmc.locate().map(|dir| corpus::Suite::Esbmc.load(&dir).map(|tasks| (dir, tasks))) {
         Some(Ok((dir, tasks))) => inputs.extend(largest_inputs(&dir, &tasks)),
         Some(Err(err)) => eprintln!("corpus manifest unreadable, measuring the headers only: {err}"),
         None => eprintln!("corpus not found (../shared/corpus or TARSIER_CORPUS): measuring the headers only"),

@@ -168,7 +168,7 @@ mod tests {
     fn result(id: &str, cpu: f64, clauses: u64) -> TaskResult {
         let task = Task::example(id, "true");
         let figures = Figures { aig_ands: clauses / 3, cnf_vars: clauses / 2, cnf_clauses: clauses, ..Figures::default() };
-        TaskResult { task, outcome: Outcome::Successful, seconds: cpu, cpu_seconds: cpu, figures: Some(figures) }
+        TaskResult { task, outcome: Outcome::Successful, seconds: cpu, cpu_seconds: cpu, figures: Some(figures), svcomp: None }
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! tarsier's project scripts (`cargo xtask ...`), as a library shared with
 //! the black-box tests of the `tarsier` binary: the corpus manifest and its
 //! mapping to flags ([`corpus`]), running the binary with a time limit
-//! ([`process`], [`runner`]), scoring and reporting ([`report`]), and the
+//! ([`process`], [`runner`]), scoring and reporting ([`report`], and side
+//! by side with a peer verifier's results: [`peer`]), and the
 //! benchmarks of the front end ([`bench`]), of verification
 //! ([`bench_verify`]) and of k-induction ([`bench_kind`]), and the differential oracles' shared machinery
 //! ([`oracle`]) with the integer/memory one ([`c_oracle`]) and the
@@ -18,6 +19,7 @@ pub mod disputed;
 pub mod flow_oracle;
 pub mod lint;
 pub mod oracle;
+pub mod peer;
 pub mod process;
 pub mod report;
 pub mod runner;

@@ -1,7 +1,8 @@
 //! `cargo xtask`: tarsier's project scripts.
 //!
-//! - `corpus`: runs the release binary on the regression corpus and scores
-//!   it (verdicts, or front-end acceptance with `--parse-only`).
+//! - `corpus`: runs the release binary on the corpus suites and scores it
+//!   (verdicts, or front-end acceptance with `--parse-only`).
+//! - `peer`: a saved run side by side with a peer verifier's results.
 //! - `bench-frontend`: front-end throughput in MB/s of preprocessed C.
 //! - `bench-verify`: verification times and formula sizes on the BMC slice.
 //! - `bench-kind`: per k-induction task, the deciding k, the time of each
@@ -19,24 +20,37 @@ mod fp_oracle;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Duration;
-use xtask::corpus::{self, Task};
+use xtask::corpus::{self, Suite, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_kind, bench_verify, c_oracle, clock, flow_oracle, lint, report, smt_crosscheck};
+use xtask::{bench, bench_kind, bench_verify, c_oracle, clock, flow_oracle, lint, peer, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
 
 tasks:
-  corpus            score tarsier on the regression corpus
+  corpus            score tarsier on the corpus suites (../shared/corpus)
+      --suite LIST      esbmc (esbmc-regression, the default), cbmc
+                        (cbmc-regression), 2ls (2ls-regression), sv
+                        (sv-benchmarks: one task per property, run with
+                        --property), comma-separated, or all; each suite is
+                        scored, saved and compared with its previous run
+                        apart (sv also side by side with peer-*.jsonl)
       --parse-only      score front-end acceptance instead of verdicts
-      --filter SUITE    only tasks of SUITE (or whose id starts with it)
-      --mode MODE       only tasks of this mode (bmc, k-induction, ...)
+      --filter SUITE    only tasks of SUITE (or whose id starts with it;
+                        sv: the category, e.g. loops)
+      --mode MODE       only tasks of this mode (bmc, k-induction, ...;
+                        sv: the property, e.g. unreach-call-old)
       --core            only tasks the manifest describes completely
       --sample N        N tasks spread evenly over the manifest
       --timeout S       per-task limit in seconds (default 10)
       --jobs N          parallel runs (default: number of CPUs)
       --binary PATH     run this tarsier instead of building the release one
+  peer              the newest saved run of a suite side by side with the
+                    peer results in its folder (peer-*.jsonl): per category,
+                    correct and wrong for each, CPU on tasks both decided
+      --suite NAME      the suite (default sv)
+      --run FILE        this saved run (target/corpus/*.json) instead
   bench-frontend    front-end speed (MB/s of preprocessed C)
       --binary PATH     as above
   bench-verify      verification times and formula sizes (AIG, CNF) on the
@@ -109,6 +123,7 @@ fn main() -> ExitCode {
         Some("corpus") => parse_corpus_args(&args[1..], 10).and_then(|opts| corpus_command(&opts)),
         Some("bench-verify") => parse_corpus_args(&args[1..], 20).and_then(|opts| bench_verify_command(&opts)),
         Some("bench-kind") => parse_corpus_args(&args[1..], 30).and_then(|opts| bench_kind_command(&opts)),
+        Some("peer") => peer_command(&args[1..]),
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
@@ -132,6 +147,7 @@ fn main() -> ExitCode {
 }
 
 struct CorpusOptions {
+    suites: Vec<Suite>,
     parse_only: bool,
     filter: Option<String>,
     mode: Option<String>,
@@ -146,6 +162,7 @@ struct CorpusOptions {
 
 fn parse_corpus_args(args: &[String], default_timeout: u64) -> Result<CorpusOptions, String> {
     let mut opts = CorpusOptions {
+        suites: vec![Suite::Esbmc],
         parse_only: false,
         filter: None,
         mode: None,
@@ -160,6 +177,7 @@ fn parse_corpus_args(args: &[String], default_timeout: u64) -> Result<CorpusOpti
     while let Some(arg) = rest.next() {
         let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
+            "--suite" => opts.suites = Suite::parse_list(&value()?)?,
             "--parse-only" => opts.parse_only = true,
             "--core" => opts.core = true,
             "--filter" => opts.filter = Some(value()?),
@@ -219,21 +237,55 @@ fn selected_tasks(tasks: Vec<Task>, opts: &CorpusOptions) -> Vec<Task> {
     }
 }
 
+/// Runs every selected suite in turn; a suite with no selected task is
+/// skipped when several are run.
 fn corpus_command(opts: &CorpusOptions) -> Result<(), String> {
-    run_corpus(opts, |_| true).map(|_| ())
+    let binary = tarsier_binary(opts.binary.clone())?;
+    let mut ran = 0;
+    for &suite in &opts.suites {
+        match run_suite(suite, opts, &binary, |_| true) {
+            Ok((_, _, json)) => {
+                ran += 1;
+                if !opts.parse_only {
+                    print_peer_comparisons(suite, &json)?;
+                }
+            }
+            Err(err) if opts.suites.len() > 1 && err == NO_TASK => eprintln!("{}: {err}", suite.folder()),
+            Err(err) => return Err(err),
+        }
+    }
+    if ran == 0 {
+        return Err(NO_TASK.into());
+    }
+    Ok(())
 }
 
-/// Runs the selected tasks that `keep` accepts, prints the score and the
-/// changes since the previous run, and saves the results.
-fn run_corpus(opts: &CorpusOptions, keep: impl Fn(&Task) -> bool) -> Result<(String, Vec<runner::TaskResult>), String> {
-    let dir = corpus::locate().ok_or("corpus not found: expected ../shared/corpus beside the workspace, or set TARSIER_CORPUS")?;
-    let tasks: Vec<Task> = selected_tasks(corpus::load_manifest(&dir)?, opts).into_iter().filter(keep).collect();
+const NO_TASK: &str = "no task matches the filters";
+
+fn suite_dir(suite: Suite) -> Result<PathBuf, String> {
+    suite.locate().ok_or(format!("{} not found: expected ../shared/corpus beside the workspace, or set TARSIER_CORPUS", suite.folder()))
+}
+
+/// Runs the selected tasks of `suite` that `keep` accepts, prints the score
+/// and the changes since the suite's previous run, and saves the results.
+fn run_suite(
+    suite: Suite,
+    opts: &CorpusOptions,
+    binary: &Path,
+    keep: impl Fn(&Task) -> bool,
+) -> Result<(String, Vec<runner::TaskResult>, serde_json::Value), String> {
+    let dir = suite_dir(suite)?;
+    let tasks: Vec<Task> = selected_tasks(suite.load(&dir)?, opts).into_iter().filter(keep).collect();
     if tasks.is_empty() {
-        return Err("no task matches the filters".into());
+        return Err(NO_TASK.into());
     }
-    let binary = tarsier_binary(opts.binary.clone())?;
-    let run_opts =
-        RunOptions { binary, parse_only: opts.parse_only, timeout: opts.timeout, jobs: opts.jobs, extra_args: opts.extra_args.clone() };
+    let run_opts = RunOptions {
+        binary: binary.to_path_buf(),
+        parse_only: opts.parse_only,
+        timeout: opts.timeout,
+        jobs: opts.jobs,
+        extra_args: opts.extra_args.clone(),
+    };
     eprintln!("running {} tasks from {} with {} jobs", tasks.len(), dir.display(), run_opts.jobs);
     let total = tasks.len();
     let results = runner::run_tasks(&dir, &tasks, &run_opts, |done| {
@@ -241,24 +293,68 @@ fn run_corpus(opts: &CorpusOptions, keep: impl Fn(&Task) -> bool) -> Result<(Str
             eprintln!("  {done}/{total}");
         }
     });
+    println!("\n== {} ==", suite.folder());
     print!("{}", report::render(&results, opts.parse_only));
     let timestamp = clock::utc_timestamp();
-    let json = report::to_json(&results, opts.parse_only, &timestamp);
+    let json = report::to_json(suite, &results, opts.parse_only, &timestamp);
     let out_dir = corpus::workspace_root().join("target/corpus");
-    if let Some((path, before)) = report::previous_run(&out_dir, opts.parse_only) {
+    if let Some((path, before)) = report::previous_run(&out_dir, suite, opts.parse_only) {
         println!("\ncompared with {}:", path.display());
         print!("{}", report::render_delta(&json, &before, opts.parse_only));
     }
-    let saved = save_json(&out_dir, &timestamp, &json)?;
+    // Suites run in one command share the timestamp's second.
+    let saved = save_json(&out_dir, &format!("{timestamp}-{}", suite.name()), &json)?;
     println!("\nresults saved to {}", saved.display());
-    Ok((timestamp, results))
+    Ok((timestamp, results, json))
+}
+
+/// Prints a run side by side with every peer result file of its suite.
+fn print_peer_comparisons(suite: Suite, run: &serde_json::Value) -> Result<(), String> {
+    for (name, path) in peer::peer_files(&suite_dir(suite)?) {
+        print!("{}", peer::render(&name, run, &peer::load(&path)?));
+    }
+    Ok(())
+}
+
+fn peer_command(args: &[String]) -> Result<(), String> {
+    let mut suite = Suite::Sv;
+    let mut run_file = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--suite" => {
+                suite = match Suite::parse_list(&value()?)?.as_slice() {
+                    [one] => *one,
+                    _ => return Err("peer compares one suite at a time".into()),
+                }
+            }
+            "--run" => run_file = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unknown peer option '{other}'\n{USAGE}")),
+        }
+    }
+    let (path, run) = match run_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let run = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            (path, run)
+        }
+        None => report::previous_run(&corpus::workspace_root().join("target/corpus"), suite, false)
+            .ok_or(format!("no saved run of {}: run cargo xtask corpus --suite {} first", suite.folder(), suite.name()))?,
+    };
+    println!("run: {}", path.display());
+    print_peer_comparisons(suite, &run)
 }
 
 fn bench_verify_command(opts: &CorpusOptions) -> Result<(), String> {
     if opts.parse_only {
         return Err("bench-verify measures verification; --parse-only does not apply".into());
     }
-    let (timestamp, results) = run_corpus(opts, Task::in_bmc_slice)?;
+    if opts.suites != [Suite::Esbmc] {
+        return Err("bench-verify measures esbmc-regression's BMC slice; --suite does not apply".into());
+    }
+    let binary = tarsier_binary(opts.binary.clone())?;
+    let (timestamp, results, _) = run_suite(Suite::Esbmc, opts, &binary, Task::in_bmc_slice)?;
     let summary = bench_verify::summarise(&results, &timestamp);
     let out_dir = corpus::workspace_root().join("target/bench/verify");
     let previous = report::newest_saved(&out_dir, |_| true);
@@ -277,7 +373,11 @@ fn bench_kind_command(opts: &CorpusOptions) -> Result<(), String> {
         return Err("bench-kind measures verification; --parse-only does not apply".into());
     }
     let chosen = opts.filter.is_some() || opts.mode.is_some() || opts.core;
-    let (timestamp, results) = run_corpus(opts, |t| chosen || (t.mode == "k-induction" && t.is_core()))?;
+    if opts.suites != [Suite::Esbmc] {
+        return Err("bench-kind measures esbmc-regression's k-induction tasks; --suite does not apply".into());
+    }
+    let binary = tarsier_binary(opts.binary.clone())?;
+    let (timestamp, results, _) = run_suite(Suite::Esbmc, opts, &binary, |t| chosen || (t.mode == "k-induction" && t.is_core()))?;
     let summary = bench_kind::summarise(&results, &timestamp);
     let flags = opts.extra_args.join(" ");
     let out_dir = corpus::workspace_root().join("target/bench/kind");
@@ -454,8 +554,8 @@ fn smt_crosscheck_command(args: &[String]) -> Result<(), String> {
         }
     }
     let opts = parse_corpus_args(&corpus_args, 40)?;
-    let dir = corpus::locate().ok_or("corpus not found: expected ../shared/corpus beside the workspace, or set TARSIER_CORPUS")?;
-    let tasks: Vec<Task> = selected_tasks(corpus::load_manifest(&dir)?, &opts).into_iter().filter(Task::in_bmc_slice).collect();
+    let dir = suite_dir(Suite::Esbmc)?;
+    let tasks: Vec<Task> = selected_tasks(Suite::Esbmc.load(&dir)?, &opts).into_iter().filter(Task::in_bmc_slice).collect();
     if tasks.is_empty() {
         return Err("no task matches the filters".into());
     }

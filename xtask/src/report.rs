@@ -3,22 +3,26 @@
 //! UNKNOWN or rejection; saves them as JSON and prints the changes since the
 //! previous saved run of the same kind.
 
+use crate::corpus::Suite;
 use crate::runner::{Outcome, TaskResult};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The score of one result against the task's expected verdict.
+/// The score of one result against the task's expected verdict. An
+/// SV-COMP task's FALSE must name the expected part of its property
+/// (`FALSE(valid-free)` where valid-deref fails is wrong).
 pub fn category(result: &TaskResult, parse_only: bool) -> &'static str {
     let expected = result.task.expected.as_str();
+    let expected_violation = || result.task.property.as_ref().is_none_or(|p| p.expects_violation(result.svcomp.as_deref()));
     match (&result.outcome, parse_only) {
         (Outcome::Accepted, _) => "accepted",
         (Outcome::Rejected(_), true) => "rejected",
         (Outcome::Crash(_), true) => "crash",
         (Outcome::Timeout, true) => "hang",
         (Outcome::Successful, _) if expected == "true" => "correct",
-        (Outcome::Failed, _) if expected == "false" => "correct",
+        (Outcome::Failed, _) if expected == "false" && expected_violation() => "correct",
         (Outcome::Successful | Outcome::Failed, _) if expected == "unknown" => "unscored",
         (Outcome::Successful | Outcome::Failed, false) if is_disputed(result) => "disputed",
         (Outcome::Successful | Outcome::Failed, _) => "wrong",
@@ -31,7 +35,7 @@ pub fn category(result: &TaskResult, parse_only: bool) -> &'static str {
 /// The run gave the verdict C semantics gives on a task whose expected
 /// verdict contradicts it (see `xtask/disputed.txt`).
 fn is_disputed(result: &TaskResult) -> bool {
-    crate::disputed::dispute(&result.task.id).is_some_and(|d| d.verdict == result.outcome.kind())
+    crate::disputed::dispute(result.task.corpus, &result.task.id).is_some_and(|d| d.verdict == result.outcome.kind())
 }
 
 pub fn categories(parse_only: bool) -> &'static [&'static str] {
@@ -65,10 +69,10 @@ pub fn render(results: &[TaskResult], parse_only: bool) -> String {
         let _ = writeln!(out, "\naccepted: {accepted}/{} = {:.2}%", results.len(), percent(accepted, results.len()));
     }
     list(&mut out, "wrong verdicts", results.iter().filter(|r| category(r, parse_only) == "wrong"), |r| {
-        format!("{}: expected {}, got {}", r.task.id, r.task.expected, r.outcome.kind())
+        format!("{}: expected {}, got {}", r.task.id, expected_text(r), got_text(r))
     });
     list(&mut out, "disputed expected verdicts (tarsier follows C semantics)", results.iter().filter(|r| category(r, parse_only) == "disputed"), |r| {
-        let evidence = crate::disputed::dispute(&r.task.id).map_or("", |d| d.evidence);
+        let evidence = crate::disputed::dispute(r.task.corpus, &r.task.id).map_or("", |d| d.evidence);
         format!("{}: expected {}, got {}: {evidence}", r.task.id, r.task.expected, r.outcome.kind())
     });
     list(&mut out, "crashes and hangs", results.iter().filter(|r| matches!(r.outcome, Outcome::Crash(_) | Outcome::Timeout) && parse_only), |r| {
@@ -83,6 +87,23 @@ pub fn render(results: &[TaskResult], parse_only: bool) -> String {
     let reasons_of = if parse_only { "rejection" } else { "UNKNOWN and errors" };
     top_reasons(&mut out, reasons_of, results.iter().filter(|r| !matches!(r.outcome, Outcome::Crash(_))));
     out
+}
+
+/// The expected verdict as the task states it (with the violated part of an
+/// SV-COMP property).
+fn expected_text(r: &TaskResult) -> String {
+    match r.task.property.as_ref().and_then(|p| p.subproperty.as_ref()) {
+        Some(part) if r.task.expected == "false" => format!("false({part})"),
+        _ => r.task.expected.clone(),
+    }
+}
+
+/// The outcome, with the SV-COMP result line when the run printed one.
+fn got_text(r: &TaskResult) -> String {
+    match &r.svcomp {
+        Some(line) => format!("{} ({line})", r.outcome.kind()),
+        None => r.outcome.kind().to_string(),
+    }
 }
 
 fn row(out: &mut String, name: &str, members: &[&TaskResult], parse_only: bool) {
@@ -172,15 +193,16 @@ pub fn generalise(reason: &str) -> String {
     words.join(" ").chars().take(120).collect()
 }
 
-/// The JSON form of a run.
-pub fn to_json(results: &[TaskResult], parse_only: bool, timestamp: &str) -> Value {
+/// The JSON form of a run of one suite.
+pub fn to_json(suite: Suite, results: &[TaskResult], parse_only: bool, timestamp: &str) -> Value {
     let tasks: Vec<Value> = results
         .iter()
         .map(|r| {
             json!({
                 "id": r.task.id, "suite": r.task.suite, "mode": r.task.mode, "expected": r.task.expected,
                 "outcome": r.outcome.kind(), "category": category(r, parse_only),
-                "reason": r.outcome.reason(), "seconds": millis(r.seconds), "cpu_seconds": millis(r.cpu_seconds),
+                "reason": r.outcome.reason(), "svcomp": r.svcomp,
+                "seconds": millis(r.seconds), "cpu_seconds": millis(r.cpu_seconds),
                 "figures": r.figures.as_ref().map(|f| json!({
                     "aig_ands": f.aig_ands, "cnf_vars": f.cnf_vars, "cnf_clauses": f.cnf_clauses,
                     "symex_seconds": millis(f.symex_seconds), "sat_seconds": millis(f.sat_seconds),
@@ -189,7 +211,7 @@ pub fn to_json(results: &[TaskResult], parse_only: bool, timestamp: &str) -> Val
             })
         })
         .collect();
-    json!({ "kind": kind(parse_only), "timestamp": timestamp, "tasks": tasks })
+    json!({ "kind": kind(parse_only), "suite": suite.name(), "timestamp": timestamp, "tasks": tasks })
 }
 
 fn millis(seconds: f64) -> f64 {
@@ -212,9 +234,10 @@ pub fn newest_saved(dir: &Path, keep: impl Fn(&Value) -> bool) -> Option<(PathBu
     })
 }
 
-/// The newest saved corpus run of the same kind.
-pub fn previous_run(dir: &Path, parse_only: bool) -> Option<(PathBuf, Value)> {
-    newest_saved(dir, |run| run["kind"] == kind(parse_only))
+/// The newest saved corpus run of the same kind and suite (runs saved
+/// before suites were named are esbmc-regression's).
+pub fn previous_run(dir: &Path, suite: Suite, parse_only: bool) -> Option<(PathBuf, Value)> {
+    newest_saved(dir, |run| run["kind"] == kind(parse_only) && run["suite"].as_str().unwrap_or(Suite::Esbmc.name()) == suite.name())
 }
 
 /// How many changed tasks are listed one by one.
@@ -262,7 +285,47 @@ mod tests {
 
     fn result(id: &str, expected: &str, outcome: Outcome) -> TaskResult {
         let task = Task::example(id, expected);
-        TaskResult { task, outcome, seconds: 0.5, cpu_seconds: 0.25, figures: None }
+        TaskResult { task, outcome, seconds: 0.5, cpu_seconds: 0.25, figures: None, svcomp: None }
+    }
+
+    /// A run of an SV-COMP task whose property expects `expected` (with the
+    /// violated part of memory safety) that printed `svcomp`.
+    fn sv_result(expected: &str, part: Option<&str>, outcome: Outcome, svcomp: &str) -> TaskResult {
+        let mut r = result("c/t.yml#valid-memsafety.prp", expected, outcome);
+        r.task.corpus = Suite::Sv;
+        let subproperty = part.map(str::to_string);
+        r.task.property = Some(crate::corpus::SvProperty { file: "properties/valid-memsafety.prp".into(), subproperty });
+        r.svcomp = Some(svcomp.into());
+        r
+    }
+
+    #[test]
+    fn an_sv_comp_violation_must_be_the_expected_one() {
+        let deref = sv_result("false", Some("valid-deref"), Outcome::Failed, "FALSE(valid-deref)");
+        assert_eq!(category(&deref, false), "correct");
+        let free = sv_result("false", Some("valid-deref"), Outcome::Failed, "FALSE(valid-free)");
+        assert_eq!(category(&free, false), "wrong");
+        assert!(render(&[free], false).contains("expected false(valid-deref), got failed (FALSE(valid-free))"));
+        assert_eq!(category(&sv_result("true", None, Outcome::Failed, "FALSE(valid-memtrack)"), false), "wrong");
+        assert_eq!(category(&sv_result("true", None, Outcome::Successful, "TRUE"), false), "correct");
+        assert_eq!(category(&sv_result("false", None, Outcome::Failed, "FALSE(unreach-call)"), false), "correct");
+    }
+
+    #[test]
+    fn a_run_is_compared_with_the_previous_run_of_its_suite() {
+        let dir = std::env::temp_dir().join(format!("xtask-previous-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let save = |name: &str, run: Value| std::fs::write(dir.join(name), run.to_string()).unwrap();
+        let mut unnamed = to_json(Suite::Esbmc, &[result("a", "true", Outcome::Successful)], false, "t0");
+        unnamed.as_object_mut().unwrap().remove("suite");
+        save("1.json", unnamed);
+        save("2.json", to_json(Suite::Cbmc, &[result("b", "true", Outcome::Successful)], false, "t1"));
+        save("3.json", to_json(Suite::Esbmc, &[result("c", "true", Outcome::Accepted)], true, "t2"));
+        let found = |suite| previous_run(&dir, suite, false).map(|(path, _)| path.file_name().unwrap().to_owned());
+        assert_eq!(found(Suite::Esbmc), Some("1.json".into()), "runs saved before suites were named are esbmc's");
+        assert_eq!(found(Suite::Cbmc), Some("2.json".into()));
+        assert_eq!(found(Suite::Sv), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -315,12 +378,12 @@ mod tests {
 
     #[test]
     fn delta_counts_changes_of_common_tasks() {
-        let before = to_json(&[result("a", "true", Outcome::Rejected("r".into())), result("b", "true", Outcome::Accepted)], true, "t0");
-        let now = to_json(&[result("a", "true", Outcome::Accepted), result("b", "true", Outcome::Accepted)], true, "t1");
+        let before = to_json(Suite::Esbmc, &[result("a", "true", Outcome::Rejected("r".into())), result("b", "true", Outcome::Accepted)], true, "t0");
+        let now = to_json(Suite::Esbmc, &[result("a", "true", Outcome::Accepted), result("b", "true", Outcome::Accepted)], true, "t1");
         let text = render_delta(&now, &before, true);
         assert!(text.contains("accepted        1 ->      2 (+1)"), "{text}");
         assert!(text.contains("a: rejected -> accepted"), "{text}");
-        let later = to_json(&[result("a", "true", Outcome::Accepted), result("b", "true", Outcome::Crash("x".into()))], true, "t2");
+        let later = to_json(Suite::Esbmc, &[result("a", "true", Outcome::Accepted), result("b", "true", Outcome::Crash("x".into()))], true, "t2");
         let text = render_delta(&later, &before, true);
         let (regression, improvement) = (text.find("b: accepted -> crash").unwrap(), text.find("a: rejected -> accepted").unwrap());
         assert!(regression < improvement, "regressions come first:\n{text}");

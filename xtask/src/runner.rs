@@ -16,6 +16,9 @@ use std::time::Duration;
 /// tarsier's exit code for an internal error (a panic).
 pub const INTERNAL_ERROR_EXIT: i32 = 70;
 
+/// tarsier's exit code for a command line it refuses.
+const USAGE_ERROR_EXIT: i32 = 6;
+
 /// What one run of tarsier produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -125,7 +128,7 @@ pub fn classify(out: &Output, parse_only: bool) -> Outcome {
     match (code, parse_only) {
         (INTERNAL_ERROR_EXIT, _) => Outcome::Crash(first_error(&out.stderr)),
         (0, true) => Outcome::Accepted,
-        (1, true) => Outcome::Rejected(first_error(&out.stderr)),
+        (1, true) | (USAGE_ERROR_EXIT, _) => Outcome::Rejected(first_error(&out.stderr)),
         (0 | 1 | 5 | 10, false) => verdict(out),
         _ => Outcome::Crash(format!("unexpected exit code {code}: {}", first_error(&out.stderr))),
     }
@@ -180,6 +183,9 @@ pub struct TaskResult {
     pub cpu_seconds: f64,
     /// Present when the run printed its figures.
     pub figures: Option<Figures>,
+    /// The SV-COMP result line (`TRUE`, `FALSE(valid-deref)`, ...) of a
+    /// run with `--property`.
+    pub svcomp: Option<String>,
 }
 
 pub struct RunOptions {
@@ -227,19 +233,24 @@ fn run_task(corpus: &Path, task: &Task, opts: &RunOptions) -> TaskResult {
     let mut command = Command::new(&opts.binary);
     command.args(&args).current_dir(task.dir(corpus));
     match run_with_timeout(&mut command, opts.timeout) {
-        Ok(out) => TaskResult {
-            task: task.clone(),
-            outcome: classify(&out, opts.parse_only),
-            seconds: out.elapsed.as_secs_f64(),
-            cpu_seconds: out.cpu.as_secs_f64(),
-            figures: json_document(&out).and_then(|doc| Figures::from_json(&doc["stats"])),
-        },
+        Ok(out) => {
+            let doc = json_document(&out);
+            TaskResult {
+                task: task.clone(),
+                outcome: classify(&out, opts.parse_only),
+                seconds: out.elapsed.as_secs_f64(),
+                cpu_seconds: out.cpu.as_secs_f64(),
+                figures: doc.as_ref().and_then(|doc| Figures::from_json(&doc["stats"])),
+                svcomp: doc.as_ref().and_then(|doc| doc["svcomp"].as_str()).map(str::to_string),
+            }
+        }
         Err(err) => TaskResult {
             task: task.clone(),
             outcome: Outcome::Crash(format!("cannot run {}: {err}", opts.binary.display())),
             seconds: 0.0,
             cpu_seconds: 0.0,
             figures: None,
+            svcomp: None,
         },
     }
 }
@@ -287,5 +298,7 @@ mod tests {
         assert_eq!(classify(&output(Ending::Exited(134), "", ""), false).kind(), "crash");
         assert_eq!(classify(&output(Ending::TimedOut, "", ""), true), Outcome::Timeout);
         assert_eq!(classify(&output(Ending::Exited(0), "", ""), true), Outcome::Accepted);
+        let refused = output(Ending::Exited(6), "", "tarsier: error: unknown option '--frobnicate'\n");
+        assert_eq!(classify(&refused, false), Outcome::Rejected("unknown option '--frobnicate'".into()));
     }
 }

@@ -149,8 +149,10 @@ fn describe_stop(program: &Program, stop: &Stop) -> String {
 fn heap_at_exit(config: &Config) -> symex::HeapAtExit {
     if config.esbmc_memory_leak_check {
         symex::HeapAtExit::Esbmc
-    } else if config.memory_cleanup_checks || config.memory_leak_checks {
-        symex::HeapAtExit::SvComp
+    } else if config.memory_leak_checks {
+        symex::HeapAtExit::SvCompTrack
+    } else if config.memory_cleanup_checks {
+        symex::HeapAtExit::SvCompCleanup
     } else {
         symex::HeapAtExit::Unchecked
     }
@@ -171,6 +173,8 @@ fn check_bound(
         unwinding_assertions,
         pointer_checks: config.pointer_checks,
         bounds_checks: config.bounds_checks,
+        alignment_checks: config.alignment_checks,
+        vla_length_checks: config.vla_length_checks,
         heap_at_exit: heap_at_exit(config),
         force_malloc_success: config.force_malloc_success,
         deadline,

@@ -35,6 +35,10 @@ pub struct Config {
     pub unwinding_failures_are_violations: bool,
     pub pointer_checks: bool,
     pub bounds_checks: bool,
+    /// As `symex::Options::alignment_checks`; the replay agrees.
+    pub alignment_checks: bool,
+    /// As `symex::Options::vla_length_checks`; the replay agrees.
+    pub vla_length_checks: bool,
     /// Heap memory unreachable at exit is a violation (valid-memtrack).
     pub memory_leak_checks: bool,
     /// Heap memory still allocated at exit is a violation (valid-memcleanup).
@@ -63,6 +67,8 @@ impl Default for Config {
             unwinding_failures_are_violations: false,
             pointer_checks: true,
             bounds_checks: true,
+            alignment_checks: true,
+            vla_length_checks: true,
             memory_leak_checks: false,
             memory_cleanup_checks: false,
             esbmc_memory_leak_check: false,

@@ -115,6 +115,8 @@ pub(crate) fn confirm(
         unwind: config.unwind,
         model_loop_bound,
         addresses: cex.addresses.clone(),
+        alignment_checks: config.alignment_checks,
+        vla_length_checks: config.vla_length_checks,
         ..interp::Config::default()
     };
     let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], witnesses: &cex.witnesses, oracle };
@@ -126,13 +128,15 @@ pub(crate) fn confirm(
         Outcome::Completed(_) | Outcome::Aborted
             if expected == PropertyClass::MemoryCleanup
                 && !run.unfreed_heap.is_empty()
-                && (config.esbmc_memory_leak_check || matches!(run.outcome, Outcome::Completed(_))) =>
+                && (config.esbmc_memory_leak_check || config.memory_leak_checks || matches!(run.outcome, Outcome::Completed(_))) =>
         {
             let lost = run.unfreed_heap.iter().any(|block| !block.reachable);
+            // SV-COMP's memtrack looks at abort only for memory lost by then.
+            let aborted = matches!(run.outcome, Outcome::Aborted) && !config.esbmc_memory_leak_check;
             return match (lost, config.memory_cleanup_checks || config.esbmc_memory_leak_check) {
                 (true, _) => Ok(PropertyClass::MemoryLeak),
-                (false, true) => Ok(PropertyClass::MemoryCleanup),
-                (false, false) => Err("the memory left allocated at exit is still reachable, which is not a leak".into()),
+                (false, true) if !aborted => Ok(PropertyClass::MemoryCleanup),
+                (false, _) => Err("the memory left allocated where the program ends is still reachable, which is not a leak".into()),
             };
         }
         _ => false,

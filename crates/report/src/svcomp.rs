@@ -2,8 +2,10 @@
 //! property a file states, and the one-line result SV-COMP expects (`TRUE`,
 //! `FALSE(valid-deref)`, `UNKNOWN`). The results follow the competition's
 //! definitions: unreach-call is only about the error function, and
-//! memory-safety is valid-free + valid-deref + valid-memtrack. Which checks
-//! a property switches on is the command line's business.
+//! memory-safety is valid-free + valid-deref + valid-memtrack. Termination
+//! and no-data-race are recognised too (their checks answer UNKNOWN until
+//! an engine decides them). Which checks a property switches on is the
+//! command line's business.
 
 use engine::Verdict;
 use ir::PropertyClass;
@@ -20,6 +22,10 @@ pub enum Category {
     MemSafety,
     /// `G valid-memcleanup`.
     MemCleanup,
+    /// `F end`: every run terminates.
+    Termination,
+    /// `G ! data-race`.
+    NoDataRace,
 }
 
 /// The error functions an unreach-call property may name: both are
@@ -47,9 +53,11 @@ pub fn parse(text: &str) -> Result<Category, String> {
         ["G!overflow"] => Ok(Category::NoOverflow),
         ["Gvalid-memcleanup"] => Ok(Category::MemCleanup),
         ["Gvalid-deref", "Gvalid-free", "Gvalid-memtrack"] => Ok(Category::MemSafety),
+        ["Fend"] => Ok(Category::Termination),
+        ["G!data-race"] => Ok(Category::NoDataRace),
         [] => Err("no CHECK(...) line".to_string()),
         _ => Err(format!(
-            "unsupported: property {}; tarsier decides unreach-call, no-overflow, valid-memsafety and valid-memcleanup",
+            "unsupported: property {}; tarsier knows unreach-call, no-overflow, valid-memsafety, valid-memcleanup, termination and no-data-race",
             names.join(" + ")
         )),
     }
@@ -108,12 +116,14 @@ mod tests {
         let memsafety = "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n\
                          CHECK( init(main()), LTL(G valid-memtrack) )\n";
         assert_eq!(parse(memsafety), Ok(Category::MemSafety));
+        assert_eq!(parse("CHECK( init(main()), LTL(F end) )"), Ok(Category::Termination));
+        assert_eq!(parse("CHECK( init(main()), LTL(G ! data-race) )"), Ok(Category::NoDataRace));
     }
 
     #[test]
     fn rejects_what_it_does_not_decide() {
-        assert!(parse("CHECK( init(main()), LTL(F end) )").unwrap_err().starts_with("unsupported: property"));
-        assert!(parse("CHECK( init(main()), LTL(G valid-free) )").unwrap_err().starts_with("unsupported"));
+        assert!(parse("CHECK( init(main()), LTL(G valid-free) )").unwrap_err().starts_with("unsupported: property"));
+        assert!(parse("CHECK( init(main()), LTL(G ! call(reach_error())) )\nCHECK( init(main()), LTL(F end) )").is_err());
         assert!(parse("CHECK( init(main()), LTL(G ! call(foo())) )").is_err());
         assert!(parse("LTL(G ! overflow)").unwrap_err().contains("expected `CHECK"));
         assert!(parse("").is_err());

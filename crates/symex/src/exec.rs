@@ -744,7 +744,7 @@ impl<'a> Symex<'a> {
     /// allocated is reported where `heap_at_exit` asks.
     pub fn program_exit(&mut self, end: ProgramEnd) -> Result<()> {
         let checked = match (self.options.heap_at_exit, end) {
-            (HeapAtExit::Unchecked, _) | (HeapAtExit::SvComp, ProgramEnd::Abort) => return Ok(()),
+            (HeapAtExit::Unchecked, _) | (HeapAtExit::SvCompCleanup, ProgramEnd::Abort) => return Ok(()),
             (HeapAtExit::Esbmc, ProgramEnd::Exit) => self.atexit_handler_registered()?,
             _ => self.store.true_term(),
         };
@@ -758,6 +758,19 @@ impl<'a> Symex<'a> {
         }
         self.state.guard = path;
         Ok(())
+    }
+
+    /// The current paths stay in a loop forever: under SV-COMP's memtrack,
+    /// memory still allocated on them may have been lost on the way, which
+    /// no exit will show, so those paths are an approximation.
+    pub(crate) fn paths_never_end(&mut self) {
+        if self.options.heap_at_exit != HeapAtExit::SvCompTrack {
+            return;
+        }
+        let heap: Vec<ObjectId> = self.objects.iter().filter(|(_, o)| o.is_dynamic()).map(|(id, _)| id).collect();
+        let allocated: Vec<TermId> = heap.into_iter().map(|o| self.object_alive(o)).collect();
+        let some_allocated = self.store.or(&allocated);
+        self.approximate_when(some_allocated, "memory still allocated on a path that never ends (whether it was lost on the way is not decided)");
     }
 
     /// Whether the program has registered an `atexit` handler (never when

@@ -213,6 +213,7 @@ impl<'a> Symex<'a> {
         let active = self.flow().active.last_mut().expect("a loop to iterate");
         let Some(previous) = active.last_entry.replace(entry.clone()) else { return false };
         if previous.same_as(&entry) {
+            self.paths_never_end();
             return true;
         }
         // A guard the iteration did not narrow was not refuted before.

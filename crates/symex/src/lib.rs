@@ -64,6 +64,18 @@ pub struct Options {
     pub pointer_checks: bool,
     /// Array index checks against the declared array length.
     pub bounds_checks: bool,
+    /// With `pointer_checks`: a dereference through a pointer misaligned
+    /// for its type is a violation (C11 6.3.2.3p7). SV-COMP's valid-deref
+    /// speaks only of memory the program may not access, so under its
+    /// property the access goes on, byte by byte as x86 does it.
+    pub alignment_checks: bool,
+    /// A variable-length array's lengths must be positive and its size fit
+    /// `size_t` (C11 6.7.6.2p5): a violation of the bounds check. When
+    /// off (the bounds check off, or SV-COMP's memory safety, which is about
+    /// accesses), a zero length makes an object of size zero, as gcc does,
+    /// and a negative length or an oversized array, which no model follows,
+    /// makes the paths through it an approximation.
+    pub vla_length_checks: bool,
     /// Which ends of the program must leave the heap empty.
     pub heap_at_exit: HeapAtExit,
     /// When false, `malloc` may return NULL.
@@ -83,6 +95,8 @@ impl Default for Options {
             unwinding_assertions: true,
             pointer_checks: true,
             bounds_checks: true,
+            alignment_checks: true,
+            vla_length_checks: true,
             heap_at_exit: HeapAtExit::Unchecked,
             force_malloc_success: false,
             deadline: None,
@@ -97,10 +111,16 @@ impl Default for Options {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum HeapAtExit {
     Unchecked,
-    /// SV-COMP (valid-memtrack, valid-memcleanup): the return of the entry
-    /// function, `exit` and `_Exit`; not `abort`, which SV-COMP's tasks use
-    /// to cut off paths.
-    SvComp,
+    /// SV-COMP's valid-memcleanup: the return of the entry function, `exit`
+    /// and `_Exit`; not `abort`, which SV-COMP's tasks use to cut off paths.
+    SvCompCleanup,
+    /// SV-COMP's valid-memtrack (`G valid-memtrack`: memory is never lost,
+    /// whether or not the program ends): where `SvCompCleanup` looks, and
+    /// also at `abort` (the replay tells a block lost by then, a violation,
+    /// from one still reachable, which is none) and on a path that loops
+    /// forever, where memory still allocated makes the path an
+    /// approximation (whether it was lost is not decided there).
+    SvCompTrack,
     /// ESBMC's `--memory-leak-check`: the return of the entry function,
     /// `_Exit` and `abort` always, `exit` only once the program has
     /// registered an `atexit` handler (otherwise the system reclaims the

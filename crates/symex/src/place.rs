@@ -312,7 +312,7 @@ impl<'a> Symex<'a> {
         let some_object = self.store.or(&conds);
         let valid_object = self.store.or2(is_null, some_object);
         self.assert(valid_object, PropertyClass::PointerDereference, "dereference failure: invalid pointer");
-        if place.alignment > 1 && place.alignment.is_power_of_two() {
+        if self.options.alignment_checks && place.alignment > 1 && place.alignment.is_power_of_two() {
             let offset = self.layout.wide_offset_of(self.store, pointer);
             let mask = self.wide_const(place.alignment - 1);
             let low = self.store.bv_and(offset, mask);

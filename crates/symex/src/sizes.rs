@@ -69,26 +69,39 @@ impl<'a> Symex<'a> {
     /// and that the array's size in bytes is representable in `size_t` (its
     /// `sizeof` would wrap: ESBMC reports such an array too), and ends the
     /// paths where one fails (the violation is reported; what follows
-    /// undefined behaviour is not explored).
+    /// undefined behaviour is not explored). Without `vla_length_checks`
+    /// nothing is reported: a zero length is an empty array, as gcc makes
+    /// it, and the paths with a negative length or an oversized array,
+    /// which no model follows, are an approximation.
     pub(crate) fn check_array_lengths(&mut self, ty: TypeId) -> Result<()> {
-        if !self.options.bounds_checks {
-            return Ok(());
-        }
+        let checked = self.options.vla_length_checks;
+        let mut negative = self.store.false_term();
         let mut t = ty;
         while let Type::Array(elem, len) = self.program.types.get(t).clone() {
             if let ArrayLen::Var(len) = len {
                 let len_ty = self.program.symbols[len].ty;
                 let value = self.eval(&Expr::sym(len, len_ty))?;
                 let zero = self.store.bv_u64(self.store.sort(value).bv_width().expect("integer length"), 0);
-                let positive = self.store.bv_slt(zero, value);
-                self.assert(positive, PropertyClass::ArrayBounds, "array bounds violated: variable-length array length is not positive");
-                self.assume(positive);
+                if checked {
+                    let positive = self.store.bv_slt(zero, value);
+                    self.assert(positive, PropertyClass::ArrayBounds, "array bounds violated: variable-length array length is not positive");
+                    self.assume(positive);
+                } else {
+                    let below_zero = self.store.bv_slt(value, zero);
+                    negative = self.store.or2(negative, below_zero);
+                }
             }
             t = elem;
         }
         let fits = self.size_fits_size_t(ty)?;
-        self.assert(fits, PropertyClass::ArrayBounds, "array bounds violated: the size of a variable-length array does not fit in size_t");
-        self.assume(fits);
+        if checked {
+            self.assert(fits, PropertyClass::ArrayBounds, "array bounds violated: the size of a variable-length array does not fit in size_t");
+            self.assume(fits);
+        } else {
+            let unmodelled = self.store.not(fits);
+            let unmodelled = self.store.or2(negative, unmodelled);
+            self.approximate_when(unmodelled, "a variable-length array of negative length or of more than SIZE_MAX bytes (undefined behaviour no model follows)");
+        }
         Ok(())
     }
 

@@ -153,7 +153,9 @@ PROPERTY OPTIONS:
         Check the SV-COMP property in FILE.prp instead of the checks above:
         unreach-call (G ! call(reach_error())), no-overflow (signed
         overflow), valid-memsafety (valid-free, valid-deref,
-        valid-memtrack) or valid-memcleanup; malloc never fails. The
+        valid-memtrack) or valid-memcleanup; malloc never fails.
+        termination (F end) and no-data-race are recognised and answer
+        UNKNOWN, as --termination and --data-races-check do. The
         SV-COMP result (TRUE, FALSE(unreach-call), FALSE(no-overflow),
         FALSE(valid-deref), FALSE(valid-free), FALSE(valid-memtrack),
         FALSE(valid-memcleanup) or UNKNOWN) is printed on the line before

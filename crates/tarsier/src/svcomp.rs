@@ -1,6 +1,8 @@
 //! How an SV-COMP property (`--property FILE.prp`, read by
 //! [`report::svcomp`]) sets the checks: exactly the property's, with
-//! `malloc` never failing, as the competition defines them.
+//! `malloc` never failing, as the competition defines them. Termination and
+//! no-data-race switch on the checks of the same name, which answer UNKNOWN
+//! until an engine decides them.
 
 use crate::config::{Checks, VerifyOptions};
 use report::svcomp::Category;
@@ -13,6 +15,8 @@ pub fn configure(category: Category, options: &mut VerifyOptions) {
         Category::NoOverflow => Checks { signed_overflow: true, ..none },
         Category::MemSafety => Checks { bounds: true, pointer: true, memory_leak: true, ..none },
         Category::MemCleanup => Checks { bounds: true, pointer: true, ..none },
+        Category::Termination => Checks { termination: true, ..none },
+        Category::NoDataRace => Checks { data_races: true, ..none },
     };
     options.memory_cleanup = category == Category::MemCleanup;
     options.force_malloc_success = true;
@@ -29,6 +33,20 @@ mod tests {
         assert!(options.checks.pointer && options.checks.bounds && options.checks.memory_leak);
         assert!(!options.checks.assertions && !options.checks.div_by_zero && !options.checks.signed_overflow);
         assert!(options.force_malloc_success);
+    }
+
+    /// Termination and data races have no engine yet: the property turns
+    /// their check on, and the check answers UNKNOWN (see `verify`), so a
+    /// task asking for them is never answered about another property.
+    #[test]
+    fn termination_and_data_races_switch_on_their_checks_only() {
+        for category in [Category::Termination, Category::NoDataRace] {
+            let mut options = VerifyOptions::default();
+            configure(category, &mut options);
+            let checks = &options.checks;
+            assert_eq!((checks.termination, checks.data_races), (category == Category::Termination, category == Category::NoDataRace));
+            assert!(!checks.assertions && !checks.pointer && !checks.bounds);
+        }
     }
 
     #[test]

@@ -28,6 +28,10 @@ fn engine_config(config: &Config) -> engine::Config {
         unwinding_assertions: verify.unwinding_assertions,
         pointer_checks: verify.checks.pointer,
         bounds_checks: verify.checks.bounds,
+        // SV-COMP's memory safety is about the memory a program may access:
+        // C's rules on alignment and array lengths are not part of it.
+        alignment_checks: verify.property.is_none(),
+        vla_length_checks: verify.checks.bounds && verify.property.is_none(),
         memory_leak_checks: verify.checks.memory_leak,
         // The command-line flag has ESBMC's meaning; a property file's
         // memory properties keep SV-COMP's.

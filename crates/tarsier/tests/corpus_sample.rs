@@ -14,11 +14,11 @@ const LIMIT: Duration = Duration::from_secs(60);
 
 #[test]
 fn corpus_sample_parses_without_crash_or_hang() {
-    let Some(dir) = corpus::locate() else {
+    let Some(dir) = corpus::Suite::Esbmc.locate() else {
         println!("SKIP corpus_sample_parses_without_crash_or_hang: corpus not found (../shared/corpus or TARSIER_CORPUS)");
         return;
     };
-    let tasks = corpus::sample(&corpus::load_manifest(&dir).expect("the corpus manifest is readable"), SAMPLE);
+    let tasks = corpus::sample(&corpus::Suite::Esbmc.load(&dir).expect("the corpus manifest is readable"), SAMPLE);
     let opts = RunOptions {
         binary: PathBuf::from(env!("CARGO_BIN_EXE_tarsier")),
         parse_only: true,

@@ -17,11 +17,11 @@ const LIMIT: Duration = Duration::from_secs(20);
 
 #[test]
 fn corpus_sample_has_no_wrong_verdict() {
-    let Some(dir) = corpus::locate() else {
+    let Some(dir) = corpus::Suite::Esbmc.locate() else {
         println!("SKIP corpus_sample_has_no_wrong_verdict: corpus not found (../shared/corpus or TARSIER_CORPUS)");
         return;
     };
-    let manifest = corpus::load_manifest(&dir).expect("the corpus manifest is readable");
+    let manifest = corpus::Suite::Esbmc.load(&dir).expect("the corpus manifest is readable");
     let slice: Vec<corpus::Task> = manifest.into_iter().filter(corpus::Task::in_bmc_slice).collect();
     let tasks = corpus::sample(&slice, SAMPLE);
     let opts = RunOptions {

@@ -277,3 +277,155 @@ int main(void) {
 }\n";
     assert_verdict("aligned_alloc_megabyte", megabyte, &[], FAILED);
 }
+
+/// One program of the SV-COMP memory-safety table: `body` reads `n` from
+/// `__VERIFIER_nondet_int()`; natively `n` is `native_n`.
+struct MemsafetyCase {
+    name: &'static str,
+    body: &'static str,
+    /// The SV-COMP result under valid-memsafety.
+    svcomp: &'static str,
+    /// The verdict and class with tarsier's default checks (C's rules).
+    default: (&'static str, &'static str),
+    /// The value of `n` that shows the case natively, and whether gcc's
+    /// address sanitizer then reports an access (`None`: no native run).
+    native: Option<(i32, bool)>,
+}
+
+const MEMSAFETY_CASES: &[MemsafetyCase] = &[
+    MemsafetyCase { name: "zero_length_vla_unused",
+        body: "if (n < 0 || n > 3) return 0; int a[n], s = 0; for (int i = 0; i < n; i++) { a[i] = i; s += a[i]; } return s > 100;",
+        svcomp: "TRUE", default: (FAILED, "array-bounds"), native: Some((0, false)) },
+    MemsafetyCase { name: "zero_length_vla_read",
+        body: "if (n < 0 || n > 3) return 0; int a[n], s = 0; for (int i = 0; i <= n; i++) { a[i] = i; s += a[i]; } return s > 100;",
+        svcomp: "FALSE(valid-deref)", default: (FAILED, "array-bounds"), native: Some((0, true)) },
+    MemsafetyCase { name: "bounded_vla_length",
+        body: "if (n < 0 || n > 1000) return 0; int a[n]; if (n) a[n - 1] = 1; return 0;",
+        svcomp: "TRUE", default: (FAILED, "array-bounds"), native: Some((5, false)) },
+    MemsafetyCase { name: "unbounded_vla_length",
+        body: "int a[n]; (void)a; return 0;", svcomp: "UNKNOWN", default: (FAILED, "array-bounds"), native: None },
+    MemsafetyCase { name: "misaligned_inside",
+        body: "long long buf[2] = {0}; int *p = (int *)((char *)buf + 1 + (n & 1) * 2); *p = 7; return 0;",
+        svcomp: "TRUE", default: (FAILED, "pointer-dereference"), native: Some((1, false)) },
+    MemsafetyCase { name: "misaligned_outside",
+        body: "long long buf[2] = {0}; int *p = (int *)((char *)buf + 17 + (n & 1) * 2); *p = 7; return 0;",
+        svcomp: "FALSE(valid-deref)", default: (FAILED, "pointer-dereference"), native: Some((1, true)) },
+];
+
+/// SV-COMP's memory safety is about the memory a program may access
+/// (valid-deref, valid-free, valid-memtrack); C's other rules that tarsier's
+/// pointer and bounds checks enforce by default — alignment (C11
+/// 6.3.2.3p7) and variable-length array lengths (6.7.6.2p5) — are not
+/// part of it, as ESBMC's SV-COMP wrapper (`--no-align-check`) and the
+/// benchmarks' verdicts read it. Under the property a zero length is an
+/// empty array and a misaligned access reads the bytes it names; a
+/// negative or oversized length, which no model follows, is UNKNOWN. Each
+/// native run under gcc's address sanitizer agrees on the access.
+#[test]
+fn svcomp_memory_safety_is_about_accesses_not_c_layout_rules() {
+    if !front_end_ready("svcomp_memsafety_accesses") {
+        return;
+    }
+    let dir = scratch_dir("svcomp_memsafety_accesses");
+    let memsafety = write(&dir, "valid-memsafety.prp", "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n");
+    for case in MEMSAFETY_CASES {
+        let program = format!("extern int __VERIFIER_nondet_int(void);\nint main(void) {{ int n = __VERIFIER_nondet_int(); {} }}\n", case.body);
+        let file = write(&dir, &format!("{}.c", case.name), &program);
+        let out = run([file.as_os_str(), "--property".as_ref(), memsafety.as_os_str()]);
+        let result = out.stdout.lines().rev().nth(1).unwrap_or_default();
+        assert_eq!(result, case.svcomp, "{}: {}{}", case.name, out.stdout, out.stderr);
+        let out = run([file.as_os_str()]);
+        let (verdict, class) = case.default;
+        assert!(out.stdout.ends_with(&format!("{verdict}\n")) && out.stdout.contains(class), "{}: {}", case.name, out.stdout);
+        let Some((native_n, reported)) = case.native else { continue };
+        let native = format!("int __VERIFIER_nondet_int(void) {{ return {native_n}; }}\n{program}");
+        let Some(run) = native_run(&dir, case.name, &native, &["-fsanitize=address"]) else {
+            println!("skipped the native runs: gcc -fsanitize=address does not work here");
+            return;
+        };
+        assert_eq!(sanitizer_reported(&run), reported, "{}: the native run says\n{}", case.name, run.stderr);
+    }
+}
+
+/// A program of the memtrack table: `END(s)` marks where the program
+/// stops (abort, or a loop that never ends); natively it asks
+/// LeakSanitizer whether memory has been lost by then.
+struct MemtrackCase {
+    name: &'static str,
+    program: &'static str,
+    /// The SV-COMP result under valid-memsafety.
+    svcomp: &'static str,
+    /// Whether memory is lost when the program reaches `END`.
+    lost: bool,
+}
+
+const MEMTRACK_CASES: &[MemtrackCase] = &[
+    MemtrackCase { name: "lost_then_abort", program: "int main(void) { int *p = malloc(4); p = 0; END(abort()); }",
+        svcomp: "FALSE(valid-memtrack)", lost: true },
+    MemtrackCase { name: "freed_then_abort", program: "int main(void) { int *p = malloc(4); free(p); END(abort()); }",
+        svcomp: "TRUE", lost: false },
+    MemtrackCase { name: "kept_then_abort", program: "int main(void) { int *p = malloc(4); *p = 1; END(abort()); }",
+        svcomp: "UNKNOWN", lost: false },
+    MemtrackCase { name: "lost_then_loop", program: "int main(void) { int *p = malloc(4); p = 0; END(for (;;) {}); }",
+        svcomp: "UNKNOWN", lost: true },
+    MemtrackCase { name: "freed_then_loop", program: "int main(void) { int *p = malloc(4); free(p); END(for (;;) {}); }",
+        svcomp: "TRUE", lost: false },
+    MemtrackCase { name: "lost_in_callee_then_loop",
+        program: "int f(void) { int *p = malloc(4); *p = 1; return 0; }\nint main(void) { f(); END(for (;;) {}); }",
+        svcomp: "UNKNOWN", lost: true },
+];
+
+/// SV-COMP's valid-memtrack holds at all times (`G valid-memtrack`):
+/// memory lost before `abort` or before a loop that never ends violates
+/// it although no exit follows (tarsier said TRUE). At `abort` the replay
+/// tells a lost block (FALSE) from one still reachable (no violation, so
+/// UNKNOWN rather than a verdict on it); a path that never ends with
+/// memory allocated is UNKNOWN. LeakSanitizer, asked at the same point of
+/// the native run, agrees on which memory is lost.
+#[test]
+fn svcomp_memtrack_holds_at_all_times_not_only_at_exit() {
+    if !front_end_ready("svcomp_memtrack_always") {
+        return;
+    }
+    let dir = scratch_dir("svcomp_memtrack_always");
+    let memsafety = write(&dir, "valid-memsafety.prp", "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n");
+    let lsan = gcc_works(&["-fsanitize=address"]);
+    if !lsan {
+        println!("skipped the native runs: gcc -fsanitize=address does not work here");
+    }
+    for case in MEMTRACK_CASES {
+        let file = write(&dir, &format!("{}.c", case.name), &format!("#include <stdlib.h>\n#define END(s) s\n{}\n", case.program));
+        let out = run([file.as_os_str(), "--property".as_ref(), memsafety.as_os_str()]);
+        let result = out.stdout.lines().rev().nth(1).unwrap_or_default();
+        assert_eq!(result, case.svcomp, "{}: {}{}", case.name, out.stdout, out.stderr);
+        if !lsan {
+            continue;
+        }
+        match natively_lost(&dir, case) {
+            Some(lost) => assert_eq!(lost, case.lost, "{}: LeakSanitizer disagrees", case.name),
+            None => println!("{}: skipped the native run: LeakSanitizer does not work here", case.name),
+        }
+    }
+}
+
+/// Whether LeakSanitizer finds memory lost where the native run of `case`
+/// reaches `END` (the run stops there); `None` when it cannot tell (it
+/// needs to stop the process's threads, which some sandboxes forbid).
+fn natively_lost(dir: &std::path::Path, case: &MemtrackCase) -> Option<bool> {
+    let native = format!(
+        "#include <stdlib.h>\n#include <sanitizer/lsan_interface.h>\n#define END(s) exit(__lsan_do_recoverable_leak_check() ? 99 : 0)\n{}\n",
+        case.program
+    );
+    let file = write(dir, &format!("{}_native.c", case.name), &native);
+    let binary = dir.join(format!("{}.native", case.name));
+    let built = std::process::Command::new("gcc").args(["-O0", "-g", "-w", "-fsanitize=address"]).arg(&file).arg("-o").arg(&binary).output();
+    assert!(built.is_ok_and(|o| o.status.success()), "gcc rejects {}", case.name);
+    let mut command = std::process::Command::new(&binary);
+    command.env("ASAN_OPTIONS", "detect_leaks=1:leak_check_at_exit=0");
+    let out = xtask::process::run_with_timeout(&mut command, RUN_LIMIT).expect("the native program runs");
+    match out.ending {
+        xtask::process::Ending::Exited(99) => Some(true),
+        xtask::process::Ending::Exited(0) => Some(false),
+        _ => None,
+    }
+}

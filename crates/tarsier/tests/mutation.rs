@@ -63,7 +63,7 @@ fn mutate(text: &[u8], rng: &mut Rng) -> (Vec<u8>, String) {
 }
 
 fn cases(corpus_dir: &Path, scratch: &Path) -> Vec<Case> {
-    let tasks = corpus::load_manifest(corpus_dir).expect("the corpus manifest is readable");
+    let tasks = corpus::Suite::Esbmc.load(corpus_dir).expect("the corpus manifest is readable");
     let mut rng = Rng(SEED);
     let mut cases = Vec::new();
     for (n, task) in corpus::sample(&tasks, SOURCES).iter().enumerate() {
@@ -113,7 +113,7 @@ fn unlocated_rejection(stderr: &str) -> Option<String> {
 
 #[test]
 fn mutated_corpus_inputs_never_crash_or_hang() {
-    let Some(corpus_dir) = corpus::locate() else {
+    let Some(corpus_dir) = corpus::Suite::Esbmc.locate() else {
         println!("SKIP mutated_corpus_inputs_never_crash_or_hang: corpus not found (../shared/corpus or TARSIER_CORPUS)");
         return;
     };
@@ -154,12 +154,12 @@ fn mutate_meaning(text: &[u8], rng: &mut Rng) -> (Vec<u8>, String) {
 
 #[test]
 fn mutated_programs_verify_without_crash_or_hang() {
-    let Some(corpus_dir) = corpus::locate() else {
+    let Some(corpus_dir) = corpus::Suite::Esbmc.locate() else {
         println!("SKIP mutated_programs_verify_without_crash_or_hang: corpus not found (../shared/corpus or TARSIER_CORPUS)");
         return;
     };
     let scratch = scratch_dir("mutation-verify");
-    let manifest = corpus::load_manifest(&corpus_dir).expect("the corpus manifest is readable");
+    let manifest = corpus::Suite::Esbmc.load(&corpus_dir).expect("the corpus manifest is readable");
     let slice: Vec<corpus::Task> = manifest.into_iter().filter(corpus::Task::in_bmc_slice).collect();
     let mut rng = Rng(SEED);
     let (mut tasks, mut hows) = (Vec::new(), Vec::new());

@@ -77,7 +77,8 @@ impl Machine<'_> {
     /// positive (as a signed value: lengths are stored as `size_t`, so a
     /// negative length shows as one at or above 2^63); and the array's size
     /// in bytes must be representable in `size_t`, as symbolic execution
-    /// checks.
+    /// checks. Without `vla_length_checks` a zero length is an empty array,
+    /// as gcc makes it, and the rest is beyond the model.
     pub(super) fn check_array_lengths(&mut self, ty: TypeId) -> Flow<()> {
         let mut t = ty;
         while let Type::Array(elem, len) = self.ty(t).clone() {
@@ -85,8 +86,13 @@ impl Machine<'_> {
                 let len_ty = self.program.symbols[len_sym].ty;
                 let length = self.load_symbol_int(len_sym, len_ty)?;
                 let (width, _) = self.int_type(len_ty).ok_or_else(|| self.malformed("non-integer VLA length".into()))?;
-                if sign_extend(length as u128, width) <= 0 {
-                    return Err(self.ub(UbKind::NonPositiveArrayLength));
+                match sign_extend(length as u128, width) {
+                    0 if !self.config.vla_length_checks => {}
+                    ..0 if !self.config.vla_length_checks => {
+                        return Err(Outcome::Unsupported("a variable-length array of negative length".into()));
+                    }
+                    ..=0 => return Err(self.ub(UbKind::NonPositiveArrayLength)),
+                    _ => {}
                 }
             }
             t = elem;
@@ -96,9 +102,10 @@ impl Machine<'_> {
             Err(Outcome::MemoryLimit) => false,
             Err(other) => return Err(other),
         };
-        match fits {
-            true => Ok(()),
-            false => Err(self.ub(UbKind::OversizedArray)),
+        match (fits, self.config.vla_length_checks) {
+            (true, _) => Ok(()),
+            (false, true) => Err(self.ub(UbKind::OversizedArray)),
+            (false, false) => Err(Outcome::Unsupported("a variable-length array larger than SIZE_MAX bytes".into())),
         }
     }
 
@@ -608,7 +615,7 @@ impl Machine<'_> {
         if place.index_out_of_range {
             return Err(self.ub(UbKind::OutOfBounds));
         }
-        if place.misaligned {
+        if place.misaligned && self.config.alignment_checks {
             return Err(self.ub(UbKind::Misaligned));
         }
         Ok(())

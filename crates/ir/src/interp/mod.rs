@@ -115,6 +115,14 @@ pub struct Config {
     /// Base addresses for objects, from a counterexample's model: the run
     /// places each object its key names there.
     pub addresses: HashMap<AddressKey, u64>,
+    /// An access through a misaligned pointer is undefined behaviour (as
+    /// symex's `alignment_checks`); when false it goes on byte by byte.
+    pub alignment_checks: bool,
+    /// A variable-length array length that is not positive, or an array
+    /// too large for `size_t`, is undefined behaviour (as symex's
+    /// `vla_length_checks`); when false a zero length is an empty array and
+    /// the rest stops the run as unsupported.
+    pub vla_length_checks: bool,
 }
 
 /// What names an object both in symbolic execution and in the interpreter,
@@ -144,6 +152,8 @@ impl Default for Config {
             unwind: None,
             model_loop_bound: None,
             addresses: HashMap::new(),
+            alignment_checks: true,
+            vla_length_checks: true,
         }
     }
 }
