@@ -76,20 +76,20 @@ pub fn bounds_to_explore(bound: u32) -> Vec<u32> {
     bounds
 }
 
-/// The constants of a program's sites and the tasks with their verdicts.
+/// The constants of a program's sites and the tasks with the verdicts
+/// they accept (one, or two when the head of an irreducible loop changes
+/// the count).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Plan {
     pub constants: Vec<i64>,
-    pub tasks: Vec<(Mode, Expected)>,
+    pub tasks: Vec<(Mode, Vec<Expected>)>,
 }
 
 /// Plans the tasks of a program with `sites` assertion sites checked at
-/// `bound`, or says why it cannot be checked.
-pub fn plan(rng: &mut Rng, sites: usize, bound: u32, explorations: &Explorations) -> Result<Plan, String> {
-    let at = explorations.get(&bound).ok_or("no enumeration at the bound")?;
-    if !at.complete {
-        return Err(format!("too many executions within bound {bound} (enumerated {})", at.runs));
-    }
+/// `bound`, or says why it cannot be checked. `other_head` is the
+/// enumeration with the other head of its irreducible loop, if it has one.
+pub fn plan(rng: &mut Rng, sites: usize, bound: u32, explorations: &Explorations, other_head: Option<&Explorations>) -> Result<Plan, String> {
+    let at = complete_at(explorations, bound)?;
     let empty = Exploration::default();
     let before = if bound > 1 { explorations.get(&(bound - 1)).unwrap_or(&empty) } else { &empty };
     let beyond: Vec<&Exploration> = [bound + 1, 0].iter().filter_map(|b| explorations.get(b)).collect();
@@ -99,8 +99,24 @@ pub fn plan(rng: &mut Rng, sites: usize, bound: u32, explorations: &Explorations
             constants[site] = value;
         }
     }
-    let tasks = tasks(&constants, at, explorations.get(&0));
+    let mut tasks: Vec<(Mode, Vec<Expected>)> = tasks_of(&constants, at, explorations.get(&0)).into_iter().map(|(mode, e)| (mode, vec![e])).collect();
+    if let Some(other) = other_head {
+        let other_tasks = tasks_of(&constants, complete_at(other, bound)?, None);
+        for ((_, accepted), (_, expected)) in tasks.iter_mut().zip(other_tasks) {
+            if !accepted.contains(&expected) {
+                accepted.push(expected);
+            }
+        }
+    }
     Ok(Plan { constants, tasks })
+}
+
+fn complete_at(explorations: &Explorations, bound: u32) -> Result<&Exploration, String> {
+    let at = explorations.get(&bound).ok_or("no enumeration at the bound")?;
+    if !at.complete {
+        return Err(format!("too many executions within bound {bound} (enumerated {})", at.runs));
+    }
+    Ok(at)
 }
 
 /// A (site, value) reached within the bound, preferring one first reached
@@ -135,7 +151,7 @@ fn near_miss(rng: &mut Rng, site: usize, at: &Exploration, beyond: &[&Exploratio
 
 /// The tasks and their verdicts, from the sets reached within the bound
 /// (`at`) and without one.
-fn tasks(constants: &[i64], at: &Exploration, unbounded: Option<&Exploration>) -> Vec<(Mode, Expected)> {
+fn tasks_of(constants: &[i64], at: &Exploration, unbounded: Option<&Exploration>) -> Vec<(Mode, Expected)> {
     let fails = |e: &Exploration| constants.iter().enumerate().any(|(site, &k)| e.reaches(site, k));
     let within = fails(at);
     let mut tasks = vec![
@@ -168,28 +184,28 @@ mod tests {
         let at = exploration(&[(0, 3), (1, 5)], true);
         let all = exploration(&[(0, 3), (0, 4), (1, 5)], false);
         assert_eq!(
-            tasks(&[3, 0], &at, Some(&all)),
+            tasks_of(&[3, 0], &at, Some(&all)),
             vec![(Mode::Bounded, Expected::Property), (Mode::Unwinding, Expected::Property), (Mode::Incremental, Expected::Property)]
         );
         assert_eq!(
-            tasks(&[4, 0], &at, Some(&all)),
+            tasks_of(&[4, 0], &at, Some(&all)),
             vec![(Mode::Bounded, Expected::Successful), (Mode::Unwinding, Expected::Unwinding), (Mode::Incremental, Expected::Property)]
         );
         let unfinished = Exploration { complete: false, ..all };
-        assert_eq!(tasks(&[9, 9], &exploration(&[], false), Some(&unfinished)).len(), 2);
+        assert_eq!(tasks_of(&[9, 9], &exploration(&[], false), Some(&unfinished)).len(), 2);
     }
 
     #[test]
     fn plans_need_a_complete_enumeration_at_the_bound() {
         let mut explorations: Explorations = BTreeMap::new();
         explorations.insert(2, Exploration { complete: false, ..exploration(&[], false) });
-        assert!(plan(&mut Rng::new(1), 1, 2, &explorations).unwrap_err().contains("too many executions"));
+        assert!(plan(&mut Rng::new(1), 1, 2, &explorations, None).unwrap_err().contains("too many executions"));
         explorations.insert(2, exploration(&[(0, 1), (0, 2)], true));
         explorations.insert(1, exploration(&[(0, 1)], false));
         for seed in 0..50 {
-            let plan = plan(&mut Rng::new(seed), 1, 2, &explorations).unwrap();
+            let plan = plan(&mut Rng::new(seed), 1, 2, &explorations, None).unwrap();
             let fails = [1, 2].contains(&plan.constants[0]);
-            assert_eq!(plan.tasks[0].1 == Expected::Property, fails, "{plan:?}");
+            assert_eq!(plan.tasks[0].1 == [Expected::Property], fails, "{plan:?}");
         }
     }
 

@@ -56,7 +56,9 @@ struct Case {
 pub struct FlowTask {
     case: usize,
     mode: Mode,
-    expected: Expected,
+    /// The verdicts accepted (the first is the one of tarsier's loop
+    /// heads).
+    expected: Vec<Expected>,
     /// The constants of the program's assertion sites.
     constants: Vec<i64>,
     path: PathBuf,
@@ -83,12 +85,34 @@ fn generate_cases(opts: &Options) -> Vec<Case> {
         .collect()
 }
 
+/// A case's enumerations: with the loop heads tarsier's loop analysis
+/// picks (a jump into a loop lands on its head), and, for a program with
+/// a conditional jump into a loop, with the loop's other entry as head.
+struct Found {
+    explorations: native::Explorations,
+    other_head: Option<native::Explorations>,
+}
+
 /// Enumerates every case natively, in batches run in parallel.
-fn explore_all(cases: &[Case], jobs: usize, dir: &Path) -> Result<Vec<native::Explorations>, String> {
+fn explore_all(cases: &[Case], jobs: usize, dir: &Path) -> Result<Vec<Found>, String> {
     let batches: Vec<(usize, &[Case])> = cases.chunks(BATCH).enumerate().collect();
     let results = parallel_map(&batches, jobs, |(k, batch)| {
-        let jobs: Vec<native::Job> = batch.iter().map(|c| native::Job { program: &c.program, shape: Shape::default(), bounds: expect::bounds_to_explore(c.bound) }).collect();
-        native::explore(&jobs, &dir.join(format!("batch-{k:04}")))
+        let mut jobs = Vec::new();
+        for case in batch.iter() {
+            let job = |entry_heads| native::Job { program: &case.program, shape: Shape::default(), entry_heads, bounds: expect::bounds_to_explore(case.bound) };
+            jobs.push(job(true));
+            if case.program.has_conditional_entry() {
+                jobs.push(job(false));
+            }
+        }
+        let mut found = native::explore(&jobs, &dir.join(format!("batch-{k:04}")))?.into_iter();
+        let mut cases = Vec::new();
+        for case in batch.iter() {
+            let explorations = found.next().expect("one enumeration per job");
+            let other_head = case.program.has_conditional_entry().then(|| found.next().expect("one enumeration per job"));
+            cases.push(Found { explorations, other_head });
+        }
+        Ok::<_, String>(cases)
     }, |_| {});
     let mut all = Vec::with_capacity(cases.len());
     for result in results {
@@ -99,25 +123,25 @@ fn explore_all(cases: &[Case], jobs: usize, dir: &Path) -> Result<Vec<native::Ex
 
 /// The task file's text: a header saying how it was made and what it
 /// expects, then the program.
-fn task_text(opts: &Options, index: usize, case: &Case, constants: &[i64], mode: Mode, expected: Expected, shape: Shape) -> String {
+fn task_text(opts: &Options, index: usize, case: &Case, constants: &[i64], mode: Mode, expected: &[Expected], shape: Shape) -> String {
     format!(
         "/* flow-oracle seed {} program {index}: tarsier {} must answer {}. */\n{}",
         opts.seed,
         mode.flags(case.bound).join(" "),
-        expected.name(),
+        names(expected),
         emit::task(&case.program, constants, shape)
     )
 }
 
 /// Plans and writes every case's tasks; a case that cannot be checked is
 /// counted by reason.
-fn write_tasks(opts: &Options, cases: &[Case], explorations: &[native::Explorations], dir: &Path) -> Result<(Vec<FlowTask>, BTreeMap<String, usize>), String> {
+fn write_tasks(opts: &Options, cases: &[Case], explorations: &[Found], dir: &Path) -> Result<(Vec<FlowTask>, BTreeMap<String, usize>), String> {
     fresh_dir(dir)?;
     let mut tasks = Vec::new();
     let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
     for (index, (case, found)) in cases.iter().zip(explorations).enumerate() {
         let mut rng = Rng::new(opts.seed ^ (index as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d));
-        let plan = match expect::plan(&mut rng, case.program.sites, case.bound, found) {
+        let plan = match expect::plan(&mut rng, case.program.sites, case.bound, &found.explorations, found.other_head.as_ref()) {
             Ok(plan) => plan,
             Err(reason) => {
                 *skipped.entry(reason.split(" (").next().unwrap_or(&reason).to_string()).or_default() += 1;
@@ -126,7 +150,7 @@ fn write_tasks(opts: &Options, cases: &[Case], explorations: &[native::Explorati
         };
         for (mode, expected) in plan.tasks {
             let path = dir.join(format!("p{index:05}-{}.c", mode.name()));
-            let text = task_text(opts, index, case, &plan.constants, mode, expected, case.shape);
+            let text = task_text(opts, index, case, &plan.constants, mode, &expected, case.shape);
             std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
             tasks.push(FlowTask { case: index, mode, expected, constants: plan.constants.clone(), path });
         }
@@ -146,18 +170,27 @@ fn run_tarsier(binary: &Path, path: &Path, flags: &[String], timeout: Duration) 
     }
 }
 
-/// Scores an answer: a definite answer other than the expected one
+/// Scores an answer: a definite answer other than the accepted ones
 /// (including FAILED on the other kind of property) is wrong.
-pub fn score(answer: &Answer, expected: Expected) -> Score {
-    match (&answer.outcome, expected) {
-        (Outcome::Successful, Expected::Successful) => Score::Correct,
-        (Outcome::Failed, Expected::Property) if !answer.unwinding => Score::Correct,
-        (Outcome::Failed, Expected::Unwinding) if answer.unwinding => Score::Correct,
-        (Outcome::Successful | Outcome::Failed, _) => Score::Wrong,
-        (Outcome::Unknown(_), _) => Score::Unknown,
-        (Outcome::Timeout, _) => Score::Timeout,
-        (Outcome::Accepted | Outcome::Rejected(_) | Outcome::Crash(_), _) => Score::Error,
+pub fn score(answer: &Answer, accepted: &[Expected]) -> Score {
+    let expected = match (&answer.outcome, answer.unwinding) {
+        (Outcome::Successful, _) => Expected::Successful,
+        (Outcome::Failed, false) => Expected::Property,
+        (Outcome::Failed, true) => Expected::Unwinding,
+        (Outcome::Unknown(_), _) => return Score::Unknown,
+        (Outcome::Timeout, _) => return Score::Timeout,
+        (Outcome::Accepted | Outcome::Rejected(_) | Outcome::Crash(_), _) => return Score::Error,
+    };
+    if accepted.contains(&expected) {
+        Score::Correct
+    } else {
+        Score::Wrong
     }
+}
+
+/// The accepted verdicts as text.
+fn names(accepted: &[Expected]) -> String {
+    accepted.iter().map(|e| e.name()).collect::<Vec<_>>().join(" or ")
 }
 
 fn answer_name(answer: &Answer) -> String {
@@ -192,7 +225,7 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Summary, Str
             eprintln!("  {done}/{total}");
         }
     });
-    let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, t.expected)).collect();
+    let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, &t.expected)).collect();
     print!("{}", render_table(&tasks, &scores));
     for (reason, count) in &skipped {
         println!("{count:>6}  programs not checked: {reason}");
@@ -228,11 +261,11 @@ fn report_wrong(opts: &Options, binary: &Path, cases: &[Case], tasks: &[FlowTask
         let mut others = Vec::new();
         for (n, shape) in other_shapes(case.shape).into_iter().enumerate() {
             let path = copy.with_extension(format!("shape{n}.c"));
-            let text = task_text(opts, task.case, case, &task.constants, task.mode, task.expected, shape);
+            let text = task_text(opts, task.case, case, &task.constants, task.mode, &task.expected, shape);
             std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
             others.push((shape, run_tarsier(binary, &path, &task.mode.flags(case.bound), opts.timeout)));
         }
-        let fixed: Vec<Shape> = others.iter().filter(|(_, a)| score(a, task.expected) == Score::Correct).map(|(s, _)| *s).collect();
+        let fixed: Vec<Shape> = others.iter().filter(|(_, a)| score(a, &task.expected) == Score::Correct).map(|(s, _)| *s).collect();
         let class = class_of(case.shape, &fixed);
         *classes.entry(class).or_default() += 1;
         println!(
@@ -241,7 +274,7 @@ fn report_wrong(opts: &Options, binary: &Path, cases: &[Case], tasks: &[FlowTask
             case.bound,
             task.mode.name(),
             case.shape.describe(),
-            task.expected.name(),
+            names(&task.expected),
             answer_name(&answers[k]),
             case.program.features().join(",")
         );
@@ -285,7 +318,7 @@ fn other_shapes(shape: Shape) -> Vec<Shape> {
 fn render_table(tasks: &[FlowTask], scores: &[Score]) -> String {
     let mut rows: BTreeMap<(Mode, Expected), [usize; 5]> = BTreeMap::new();
     for (task, &score) in tasks.iter().zip(scores) {
-        rows.entry((task.mode, task.expected)).or_default()[score as usize] += 1;
+        rows.entry((task.mode, task.expected[0])).or_default()[score as usize] += 1;
     }
     let mut text = format!("{:<12} {:<29} {:>7} {:>6} {:>7} {:>7} {:>6}\n", "mode", "expected", "correct", "wrong", "unknown", "timeout", "error");
     let mut totals = [0usize; 5];
@@ -327,7 +360,7 @@ mod tests {
             Stmt::If(Cond::NondetBool, vec![Stmt::Continue(0, LoopKind::While)], Vec::new()),
             Stmt::Assign(Place::Local(0), Value::Const(1)),
         ];
-        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::While, cond: Cond::NondetBool, limit: None, body });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::While, cond: Cond::NondetBool, limit: None, body, entry: None });
         Program { globals: Vec::new(), functions: vec![main_of(vec![0], 1, vec![the_loop, site(0, Place::Local(0))])], sites: 1, terminating: false }
     }
 
@@ -346,14 +379,27 @@ mod tests {
             ],
             result: Value::Read(Place::Local(1)),
         };
-        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::For, cond: Cond::True, limit: Some(Limit::Const(3)), body: Vec::new() });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::For, cond: Cond::True, limit: Some(Limit::Const(3)), body: Vec::new(), entry: None });
         let body = vec![the_loop, site(0, Place::Counter(0)), Stmt::Call(Some(Place::Local(0)), 0, vec![Value::Const(2), Value::Const(0)]), site(1, Place::Local(0))];
         Program { globals: Vec::new(), functions: vec![recursive, main_of(vec![0], 1, body)], sites: 2, terminating: true }
     }
 
+    /// `if (nondet) goto M0; L0: i0++; t = mark 1; M0: t = mark 2; if
+    /// (nondet) goto L0;` then the trace asserted: two entries.
+    fn irreducible_example() -> Program {
+        let body = vec![Stmt::Trace(1), Stmt::Trace(2)];
+        let entry = Some(Entry { at: 1, cond: Some(Cond::NondetBool) });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::Goto, cond: Cond::NondetBool, limit: None, body, entry });
+        Program { globals: Vec::new(), functions: vec![main_of(vec![0], 1, vec![the_loop, site(0, Place::Trace)])], sites: 1, terminating: false }
+    }
+
     fn explore(program: &Program, shape: Shape, bounds: Vec<u32>) -> native::Explorations {
+        explore_with_heads(program, shape, true, bounds)
+    }
+
+    fn explore_with_heads(program: &Program, shape: Shape, entry_heads: bool, bounds: Vec<u32>) -> native::Explorations {
         let dir = std::env::temp_dir().join(format!("flow-oracle-test-{}-{:?}", std::process::id(), std::thread::current().id()));
-        let found = native::explore(&[native::Job { program, shape, bounds }], &dir);
+        let found = native::explore(&[native::Job { program, shape, entry_heads, bounds }], &dir);
         let _ = std::fs::remove_dir_all(&dir);
         found.expect("the harness builds and runs").remove(0)
     }
@@ -398,6 +444,23 @@ mod tests {
         assert!(found[&2].exceeded && found[&2].reached.is_empty());
     }
 
+    /// A loop with two entries counts its iterations at the head chosen:
+    /// with the jump-in's target as head, falling into it from the top is
+    /// a back edge (bound 1 allows none); with the top as head, only the
+    /// jump back to it is.
+    #[test]
+    fn an_irreducible_loop_is_counted_at_either_head() {
+        if !gcc_found() {
+            return;
+        }
+        let program = irreducible_example();
+        let at_top = explore_with_heads(&program, Shape::default(), false, vec![1]);
+        assert_eq!(at_top[&1].reached, [(0, 2), (0, 5)].into(), "t = 2 entering in the middle, 1 * 3 + 2 from the top");
+        let at_entry = explore_with_heads(&program, Shape::default(), true, vec![1]);
+        assert_eq!(at_entry[&1].reached, [(0, 2)].into());
+        assert!(at_entry[&1].exceeded && at_top[&1].exceeded);
+    }
+
     /// The four shapes of a program are the same program: natively, every
     /// one reaches the same values under the same bounds.
     #[test]
@@ -409,8 +472,9 @@ mod tests {
         let shapes = other_shapes(Shape { single_back_edge: false, switch_as_gotos: true });
         let mut jobs = Vec::new();
         for case in &cases {
-            jobs.push(native::Job { program: &case.program, shape: Shape::default(), bounds: vec![1, 3, 0] });
-            jobs.extend(shapes.iter().map(|&shape| native::Job { program: &case.program, shape, bounds: vec![1, 3, 0] }));
+            let job = |shape| native::Job { program: &case.program, shape, entry_heads: true, bounds: vec![1, 3, 0] };
+            jobs.push(job(Shape::default()));
+            jobs.extend(shapes.iter().map(|&shape| job(shape)));
         }
         let dir = std::env::temp_dir().join(format!("flow-oracle-shapes-{}", std::process::id()));
         let found = native::explore(&jobs, &dir);
@@ -445,12 +509,13 @@ mod tests {
     #[test]
     fn answers_count_only_with_the_expected_property() {
         let failed = |unwinding| Answer { outcome: Outcome::Failed, unwinding };
-        assert_eq!(score(&failed(false), Expected::Property), Score::Correct);
-        assert_eq!(score(&failed(true), Expected::Property), Score::Wrong);
-        assert_eq!(score(&failed(true), Expected::Unwinding), Score::Correct);
-        assert_eq!(score(&failed(false), Expected::Successful), Score::Wrong);
-        assert_eq!(score(&Answer { outcome: Outcome::Successful, unwinding: false }, Expected::Unwinding), Score::Wrong);
-        assert_eq!(score(&Answer { outcome: Outcome::Timeout, unwinding: false }, Expected::Successful), Score::Timeout);
+        assert_eq!(score(&failed(false), &[Expected::Property]), Score::Correct);
+        assert_eq!(score(&failed(true), &[Expected::Property]), Score::Wrong);
+        assert_eq!(score(&failed(true), &[Expected::Unwinding]), Score::Correct);
+        assert_eq!(score(&failed(false), &[Expected::Successful]), Score::Wrong);
+        assert_eq!(score(&failed(false), &[Expected::Successful, Expected::Property]), Score::Correct);
+        assert_eq!(score(&Answer { outcome: Outcome::Successful, unwinding: false }, &[Expected::Unwinding]), Score::Wrong);
+        assert_eq!(score(&Answer { outcome: Outcome::Timeout, unwinding: false }, &[Expected::Successful]), Score::Timeout);
     }
 
     #[test]
