@@ -71,6 +71,9 @@ pub fn native(program: &Program, prefix: &str, shape: Shape, entry_heads: bool) 
 /// A loop around the statement being written.
 struct Around {
     id: u32,
+    /// Natively, the counter of its iterations: its own, or the one of the
+    /// loop whose head it shares.
+    counter: u32,
     limit: Option<Limit>,
     /// Natively: its iterations are counted where the jump into it lands
     /// (its head is that entry), not at its backward jumps.
@@ -87,11 +90,13 @@ struct Emitter<'t, 'a> {
     breaks: Vec<Option<String>>,
     /// `switch`es written as gotos so far in the function.
     switches: u32,
+    /// The loop whose body is being started by a loop sharing its head.
+    sharing: Option<u32>,
 }
 
 impl<'t, 'a> Emitter<'t, 'a> {
     fn new(text: &'t mut String, flavour: Flavour<'a>) -> Self {
-        Emitter { text, flavour, loops: Vec::new(), breaks: Vec::new(), switches: 0 }
+        Emitter { text, flavour, loops: Vec::new(), breaks: Vec::new(), switches: 0, sharing: None }
     }
 
     fn native(&self) -> bool {
@@ -319,15 +324,20 @@ impl<'t, 'a> Emitter<'t, 'a> {
     fn loop_stmt(&mut self, l: &'a Loop, depth: usize) {
         let id = l.id;
         let guard = self.guard(id, &l.limit, &l.cond);
-        let native = self.native();
-        if native {
-            self.line(depth, &format!("oracle_lc{id} = 0;"));
+        // The first loop of a body that shares its enclosing loop's head is
+        // that loop: its counter, never reset inside it.
+        let merged = self.sharing.take();
+        let counter = merged.unwrap_or(id);
+        if merged.is_none() {
+            if self.native() {
+                self.line(depth, &format!("oracle_lc{id} = 0;"));
+            }
+            self.line(depth, &format!("i{id} = 0;"));
         }
-        self.loops.push(Around { id, limit: l.limit.clone(), counted_at_entry: self.counted_at_entry(l) });
+        self.loops.push(Around { id, counter, limit: l.limit.clone(), counted_at_entry: self.counted_at_entry(l) });
         if l.kind != LoopKind::Goto {
             self.breaks.push(None);
         }
-        self.line(depth, &format!("i{id} = 0;"));
         if let Some(entry) = &l.entry {
             let jump = match &entry.cond {
                 Some(cond) => format!("if ({}) goto M{id};", self.cond(cond)),
@@ -338,7 +348,6 @@ impl<'t, 'a> Emitter<'t, 'a> {
         match l.kind {
             LoopKind::While => {
                 self.line(depth, &format!("while ({guard}) {{"));
-                self.increment(id, depth + 1);
                 self.body(l, depth + 1);
                 if self.single_back_edge() {
                     self.line(depth + 1, &format!("C{id}: ;"));
@@ -351,14 +360,19 @@ impl<'t, 'a> Emitter<'t, 'a> {
             }
             LoopKind::DoWhile => {
                 self.line(depth, "do {");
-                self.increment(id, depth + 1);
                 self.body(l, depth + 1);
-                let condition = if native { format!("({guard}) && oracle_back_taken(&oracle_lc{id})") } else { guard };
+                let condition = if self.native() { format!("({guard}) && oracle_back_taken(&oracle_lc{counter})") } else { guard };
                 self.line(depth, &format!("}} while ({condition});"));
             }
             LoopKind::For => {
-                let step = if native { format!("i{id}++, oracle_back(&oracle_lc{id})") } else { format!("i{id}++") };
+                let step = if self.native() { format!("i{id}++, oracle_back(&oracle_lc{counter})") } else { format!("i{id}++") };
                 self.line(depth, &format!("for (i{id} = 0; {guard}; {step}) {{"));
+                self.body(l, depth + 1);
+                self.line(depth, "}");
+            }
+            LoopKind::Forever => {
+                let step = if self.native() { format!("oracle_back(&oracle_lc{counter})") } else { String::new() };
+                self.line(depth, &format!("for (;; {step}) {{"));
                 self.body(l, depth + 1);
                 self.line(depth, "}");
             }
@@ -371,15 +385,23 @@ impl<'t, 'a> Emitter<'t, 'a> {
     }
 
     /// The counter's increment that starts every body (natively a step too,
-    /// so the step budget ends any execution that never leaves a loop).
-    fn increment(&mut self, id: u32, depth: usize) {
+    /// so the step budget ends any execution that never leaves a loop);
+    /// none in a body that starts with a loop sharing its head.
+    fn increment(&mut self, l: &Loop, depth: usize) {
+        if l.shares_head {
+            self.sharing = Some(l.id);
+            return;
+        }
         let step = if self.native() { " oracle_step();" } else { "" };
-        self.line(depth, &format!("i{id}++;{step}"));
+        self.line(depth, &format!("i{}++;{step}", l.id));
     }
 
     /// The loop's body, with the label its jump-in lands on (natively
     /// counted there when that entry is the head).
     fn body(&mut self, l: &'a Loop, depth: usize) {
+        if l.kind != LoopKind::For {
+            self.increment(l, depth);
+        }
         let Some(entry) = &l.entry else { return self.block(&l.body, depth) };
         self.block(&l.body[..entry.at], depth);
         if self.native() && self.counted_at_entry(l) {
@@ -392,7 +414,6 @@ impl<'t, 'a> Emitter<'t, 'a> {
     fn goto_loop(&mut self, l: &'a Loop, guard: &str, depth: usize) {
         let id = l.id;
         self.line(depth, &format!("L{id}: ;"));
-        self.increment(id, depth);
         self.body(l, depth);
         if self.single_back_edge() {
             self.line(depth, &format!("if (!({guard})) goto X{id};"));
@@ -409,10 +430,11 @@ impl<'t, 'a> Emitter<'t, 'a> {
     /// end of a `while` body); natively counted first, unless the loop
     /// counts at its entry.
     fn back_edge(&self, id: u32, jump: &str) -> String {
-        let counted = self.loops.iter().rev().find(|a| a.id == id).is_some_and(|a| !a.counted_at_entry);
-        match (self.native() && counted, jump.is_empty()) {
-            (true, true) => format!("oracle_back(&oracle_lc{id});"),
-            (true, false) => format!("{{ oracle_back(&oracle_lc{id}); {jump} }}"),
+        let Some(around) = self.loops.iter().rev().find(|a| a.id == id) else { return jump.to_string() };
+        let counter = around.counter;
+        match (self.native() && !around.counted_at_entry, jump.is_empty()) {
+            (true, true) => format!("oracle_back(&oracle_lc{counter});"),
+            (true, false) => format!("{{ oracle_back(&oracle_lc{counter}); {jump} }}"),
             (false, _) => jump.to_string(),
         }
     }

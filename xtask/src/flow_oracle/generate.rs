@@ -253,11 +253,24 @@ impl<'r> FunctionGen<'r> {
     }
 
     fn loop_stmt(&mut self, ctx: &Ctx) -> Stmt {
+        let kinds: &[LoopKind] = if self.shared.terminating {
+            &[LoopKind::While, LoopKind::While, LoopKind::DoWhile, LoopKind::For, LoopKind::For, LoopKind::Goto]
+        } else {
+            &[LoopKind::While, LoopKind::While, LoopKind::DoWhile, LoopKind::For, LoopKind::For, LoopKind::Goto, LoopKind::Forever]
+        };
+        let kind = self.rng.pick(kinds);
+        Stmt::Loop(self.new_loop(ctx, kind, true))
+    }
+
+    /// A loop of `kind`; with `outer`, maybe one whose body starts with a
+    /// loop sharing its head, or with a jump into it.
+    fn new_loop(&mut self, ctx: &Ctx, kind: LoopKind, outer: bool) -> Loop {
         let id = self.loops;
         self.loops += 1;
-        let kind = self.rng.pick(&[LoopKind::While, LoopKind::While, LoopKind::DoWhile, LoopKind::For, LoopKind::For, LoopKind::Goto]);
-        let limit = (self.shared.terminating || kind == LoopKind::For || self.rng.chance(3)).then(|| self.limit(id));
+        let limited = kind != LoopKind::Forever && (self.shared.terminating || kind == LoopKind::For || self.rng.chance(3));
+        let limit = limited.then(|| self.limit(id));
         let cond = match self.rng.below(5) {
+            _ if kind == LoopKind::Forever => Cond::True,
             0 | 1 => Cond::NondetBool,
             2 if limit.is_some() || self.rng.chance(3) => Cond::True,
             _ => self.cond(),
@@ -269,9 +282,20 @@ impl<'r> FunctionGen<'r> {
             inner.innermost = Some((id, kind));
             inner.breakable = true;
         }
-        let body = self.block(&inner, 3);
-        let entry = (matches!(kind, LoopKind::While | LoopKind::Goto) && self.rng.chance(6)).then(|| self.entry(id, &body));
-        Stmt::Loop(Loop { id, kind, cond, limit, body, entry })
+        let shares_head = outer
+            && limit.is_none()
+            && matches!(kind, LoopKind::DoWhile | LoopKind::Goto | LoopKind::Forever)
+            && inner.loop_depth < MAX_LOOP_DEPTH
+            && self.rng.chance(3);
+        let body = if shares_head {
+            let first = self.rng.pick(&[LoopKind::While, LoopKind::DoWhile, LoopKind::Goto]);
+            let first = Stmt::Loop(self.new_loop(&inner, first, false));
+            std::iter::once(first).chain(self.block(&inner, 2)).collect()
+        } else {
+            self.block(&inner, 3)
+        };
+        let entry = (outer && !shares_head && matches!(kind, LoopKind::While | LoopKind::Goto) && self.rng.chance(6)).then(|| self.entry(id, &body));
+        Loop { id, kind, cond, limit, body, entry, shares_head }
     }
 
     /// A jump into loop `id`'s `body`, conditional at most once per program

@@ -6,9 +6,9 @@
 //! harness), enumerating every sequence of choices under the bounds
 //! around the one checked; the sites' constants and the verdicts follow
 //! (`expect`). tarsier then verifies each program with `--unwind N
-//! --no-unwinding-assertions`, with `--unwind N` and, when every execution
-//! ends soon, with `--incremental-bmc`; any other definite answer is a
-//! disagreement. The oracle shares no code with tarsier: the loops, the
+//! --no-unwinding-assertions`, with `--unwind N` and, when the enumeration
+//! implies the unbounded verdict, with `--incremental-bmc` and
+//! `--k-induction`; any other definite answer is a disagreement. The oracle shares no code with tarsier: the loops, the
 //! bound and the verdicts are the generator's and gcc's.
 
 mod emit;
@@ -21,7 +21,8 @@ use crate::oracle::{fresh_dir, Rng, Score};
 use crate::process::run_with_timeout;
 use crate::runner::{classify, json_document, parallel_map, Outcome};
 use emit::Shape;
-use expect::{Expected, Mode};
+use expect::Expected;
+pub use expect::{parse_modes, Mode};
 use program::Program;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -36,6 +37,8 @@ pub struct Options {
     /// The largest unwinding bound a program is checked at (each gets one
     /// from 1 to this).
     pub max_bound: u32,
+    /// The ways tarsier is run on each program.
+    pub modes: Vec<Mode>,
     pub jobs: usize,
     pub timeout: Duration,
     pub tarsier: Option<PathBuf>,
@@ -148,7 +151,7 @@ fn write_tasks(opts: &Options, cases: &[Case], explorations: &[Found], dir: &Pat
                 continue;
             }
         };
-        for (mode, expected) in plan.tasks {
+        for (mode, expected) in plan.tasks.into_iter().filter(|(mode, _)| opts.modes.contains(mode)) {
             let path = dir.join(format!("p{index:05}-{}.c", mode.name()));
             let text = task_text(opts, index, case, &plan.constants, mode, &expected, case.shape);
             std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -227,6 +230,7 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Summary, Str
     });
     let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, &t.expected)).collect();
     print!("{}", render_table(&tasks, &scores));
+    println!("{}", feature_counts(&cases, &tasks));
     for (reason, count) in &skipped {
         println!("{count:>6}  programs not checked: {reason}");
     }
@@ -314,6 +318,20 @@ fn other_shapes(shape: Shape) -> Vec<Shape> {
         .collect()
 }
 
+/// How many of the programs checked have each feature.
+fn feature_counts(cases: &[Case], tasks: &[FlowTask]) -> String {
+    let mut checked: Vec<usize> = tasks.iter().map(|t| t.case).collect();
+    checked.dedup();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for &case in &checked {
+        for feature in cases[case].program.features() {
+            *counts.entry(feature).or_default() += 1;
+        }
+    }
+    let counts: Vec<String> = counts.iter().map(|(feature, count)| format!("{feature} {count}")).collect();
+    format!("programs checked: {}; with {}", checked.len(), counts.join(", "))
+}
+
 /// The mode × expected verdict table with totals.
 fn render_table(tasks: &[FlowTask], scores: &[Score]) -> String {
     let mut rows: BTreeMap<(Mode, Expected), [usize; 5]> = BTreeMap::new();
@@ -360,7 +378,7 @@ mod tests {
             Stmt::If(Cond::NondetBool, vec![Stmt::Continue(0, LoopKind::While)], Vec::new()),
             Stmt::Assign(Place::Local(0), Value::Const(1)),
         ];
-        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::While, cond: Cond::NondetBool, limit: None, body, entry: None });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::While, cond: Cond::NondetBool, limit: None, body, entry: None, shares_head: false });
         Program { globals: Vec::new(), functions: vec![main_of(vec![0], 1, vec![the_loop, site(0, Place::Local(0))])], sites: 1, terminating: false }
     }
 
@@ -379,7 +397,7 @@ mod tests {
             ],
             result: Value::Read(Place::Local(1)),
         };
-        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::For, cond: Cond::True, limit: Some(Limit::Const(3)), body: Vec::new(), entry: None });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::For, cond: Cond::True, limit: Some(Limit::Const(3)), body: Vec::new(), entry: None, shares_head: false });
         let body = vec![the_loop, site(0, Place::Counter(0)), Stmt::Call(Some(Place::Local(0)), 0, vec![Value::Const(2), Value::Const(0)]), site(1, Place::Local(0))];
         Program { globals: Vec::new(), functions: vec![recursive, main_of(vec![0], 1, body)], sites: 2, terminating: true }
     }
@@ -389,8 +407,17 @@ mod tests {
     fn irreducible_example() -> Program {
         let body = vec![Stmt::Trace(1), Stmt::Trace(2)];
         let entry = Some(Entry { at: 1, cond: Some(Cond::NondetBool) });
-        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::Goto, cond: Cond::NondetBool, limit: None, body, entry });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::Goto, cond: Cond::NondetBool, limit: None, body, entry, shares_head: false });
         Program { globals: Vec::new(), functions: vec![main_of(vec![0], 1, vec![the_loop, site(0, Place::Trace)])], sites: 1, terminating: false }
+    }
+
+    /// `for (;;) { do { t = mark 1; } while (nondet); if (nondet) break; }`
+    /// then the trace asserted: the two loops share their head.
+    fn shared_head_example() -> Program {
+        let inner = Loop { id: 1, kind: LoopKind::DoWhile, cond: Cond::NondetBool, limit: None, body: vec![Stmt::Trace(1)], entry: None, shares_head: false };
+        let body = vec![Stmt::Loop(inner), Stmt::If(Cond::NondetBool, vec![Stmt::Break], Vec::new())];
+        let outer = Stmt::Loop(Loop { id: 0, kind: LoopKind::Forever, cond: Cond::True, limit: None, body, entry: None, shares_head: true });
+        Program { globals: Vec::new(), functions: vec![main_of(vec![0], 2, vec![outer, site(0, Place::Trace)])], sites: 1, terminating: false }
     }
 
     fn explore(program: &Program, shape: Shape, bounds: Vec<u32>) -> native::Explorations {
@@ -406,7 +433,7 @@ mod tests {
 
     #[test]
     fn generation_is_deterministic() {
-        let text = |seed| generate_cases(&Options { programs: 4, seed, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None })
+        let text = |seed| generate_cases(&Options { programs: 4, seed, max_bound: 4, modes: Mode::ALL.to_vec(), jobs: 1, timeout: Duration::from_secs(1), tarsier: None })
             .iter()
             .map(|c| emit::task(&c.program, &vec![0; c.program.sites], c.shape))
             .collect::<String>();
@@ -461,6 +488,18 @@ mod tests {
         assert!(at_entry[&1].exceeded && at_top[&1].exceeded);
     }
 
+    /// Two loops with one head are one loop: bound 2 allows one back edge
+    /// of either, not one of each (t = 13 needs both).
+    #[test]
+    fn loops_sharing_a_head_share_their_count() {
+        if !gcc_found() {
+            return;
+        }
+        let found = explore(&shared_head_example(), Shape::default(), vec![2, 3]);
+        assert_eq!(found[&2].reached, [(0, 1), (0, 4)].into());
+        assert!(found[&3].reached.contains(&(0, 13)));
+    }
+
     /// The four shapes of a program are the same program: natively, every
     /// one reaches the same values under the same bounds.
     #[test]
@@ -468,7 +507,7 @@ mod tests {
         if !gcc_found() {
             return;
         }
-        let cases = generate_cases(&Options { programs: 30, seed: 11, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
+        let cases = generate_cases(&Options { programs: 30, seed: 11, max_bound: 4, modes: Mode::ALL.to_vec(), jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
         let shapes = other_shapes(Shape { single_back_edge: false, switch_as_gotos: true });
         let mut jobs = Vec::new();
         for case in &cases {
@@ -494,7 +533,7 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("flow-oracle-tasks-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let cases = generate_cases(&Options { programs: 12, seed: 12, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
+        let cases = generate_cases(&Options { programs: 12, seed: 12, max_bound: 4, modes: Mode::ALL.to_vec(), jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
         for (k, case) in cases.iter().enumerate() {
             for shape in other_shapes(Shape { single_back_edge: false, switch_as_gotos: true }).into_iter().chain([Shape::default()]) {
                 let path = dir.join(format!("task{k}.c"));

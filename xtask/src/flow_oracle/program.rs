@@ -106,6 +106,8 @@ pub enum LoopKind {
     For,
     /// `L: ... if (cond) goto L;`
     Goto,
+    /// `for (;;)`: left only by jumps.
+    Forever,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,6 +121,11 @@ pub struct Loop {
     /// A jump into the body from just before the loop (`while` and `goto`
     /// loops only).
     pub entry: Option<Entry>,
+    /// The body starts with a loop whose first instruction is this loop's
+    /// first too (this loop has no increment before it, that one no reset
+    /// of its counter): the two are one loop, their back edges counted
+    /// together, as natural loops with one head are.
+    pub shares_head: bool,
 }
 
 /// A jump from just before a loop to the label `M<id>` before the body's
@@ -257,7 +264,11 @@ impl Program {
                     LoopKind::DoWhile => "do",
                     LoopKind::For => "for",
                     LoopKind::Goto => "goto-loop",
+                    LoopKind::Forever => "for-ever",
                 });
+                if l.shares_head {
+                    add("shared-head");
+                }
                 match &l.entry {
                     Some(Entry { cond: Some(_), .. }) => add("irreducible"),
                     Some(Entry { cond: None, .. }) => add("entered-mid-loop"),
