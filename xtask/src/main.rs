@@ -95,11 +95,12 @@ tasks:
   flow-oracle       loops, jumps, calls and unwinding bounds against native
                     gcc: random control flow with nondeterministic choices,
                     every choice sequence enumerated natively; tarsier with
-                    --unwind N (with and without unwinding assertions) and
-                    --incremental-bmc must agree
+                    --unwind N (with and without unwinding assertions),
+                    --incremental-bmc and --k-induction must agree
       --programs N      programs (default 200)
       --seed S          generator seed (default 1)
       --max-unwind N    largest bound a program is checked at (default 4)
+      --modes LIST      bounded,unwinding,incremental,k-induction (default all)
       --timeout S       per-task limit in seconds (default 20)
       --jobs N          parallel runs (default: number of CPUs)
       --tarsier PATH    run this tarsier instead of building the release one
@@ -506,6 +507,7 @@ fn parse_flow_oracle_args(args: &[String]) -> Result<flow_oracle::Options, Strin
         programs: 200,
         seed: 1,
         max_bound: 4,
+        modes: flow_oracle::Mode::ALL.to_vec(),
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         timeout: Duration::from_secs(20),
         tarsier: None,
@@ -517,6 +519,7 @@ fn parse_flow_oracle_args(args: &[String]) -> Result<flow_oracle::Options, Strin
             "--programs" => opts.programs = number(arg, &value()?)?,
             "--seed" => opts.seed = number(arg, &value()?)?,
             "--max-unwind" => opts.max_bound = number(arg, &value()?)?,
+            "--modes" => opts.modes = flow_oracle::parse_modes(&value()?)?,
             "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
             "--jobs" => opts.jobs = number(arg, &value()?)?,
             "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),

@@ -37,8 +37,10 @@ pub enum Flavour<'a> {
     /// For tarsier: site `k` fails when its expression equals
     /// `constants[k]`.
     Task { constants: &'a [i64], shape: Shape },
-    /// For the enumeration harness, every global name prefixed.
-    Native { prefix: &'a str, shape: Shape },
+    /// For the enumeration harness, every global name prefixed. With
+    /// `entry_heads`, a loop with a conditional jump into it counts its
+    /// iterations at that entry (the other choice of its head).
+    Native { prefix: &'a str, shape: Shape, entry_heads: bool },
 }
 
 pub const TASK_PRELUDE: &str = "\
@@ -60,27 +62,41 @@ pub fn task(program: &Program, constants: &[i64], shape: Shape) -> String {
 
 /// The native text: functions `<prefix>reset` (globals and recursion
 /// depths to their initial values) and `<prefix>run` (one execution).
-pub fn native(program: &Program, prefix: &str, shape: Shape) -> String {
+pub fn native(program: &Program, prefix: &str, shape: Shape, entry_heads: bool) -> String {
     let mut text = String::new();
-    Emitter::new(&mut text, Flavour::Native { prefix, shape }).program(program);
+    Emitter::new(&mut text, Flavour::Native { prefix, shape, entry_heads }).program(program);
     text
+}
+
+/// A loop around the statement being written.
+struct Around {
+    id: u32,
+    /// Natively, the counter of its iterations: its own, or the one of the
+    /// loop whose head it shares.
+    counter: u32,
+    limit: Option<Limit>,
+    /// Natively: its iterations are counted where the jump into it lands
+    /// (its head is that entry), not at its backward jumps.
+    counted_at_entry: bool,
 }
 
 struct Emitter<'t, 'a> {
     text: &'t mut String,
     flavour: Flavour<'a>,
     /// The loops around the statement being written (innermost last).
-    loops: Vec<(u32, Option<Limit>)>,
+    loops: Vec<Around>,
     /// What `break` jumps to, innermost last: out of a loop or `switch`
     /// (`None`), or to the end label of a `switch` written as gotos.
     breaks: Vec<Option<String>>,
     /// `switch`es written as gotos so far in the function.
     switches: u32,
+    /// The loop whose body is being started by a loop sharing its head.
+    sharing: Option<u32>,
 }
 
 impl<'t, 'a> Emitter<'t, 'a> {
     fn new(text: &'t mut String, flavour: Flavour<'a>) -> Self {
-        Emitter { text, flavour, loops: Vec::new(), breaks: Vec::new(), switches: 0 }
+        Emitter { text, flavour, loops: Vec::new(), breaks: Vec::new(), switches: 0, sharing: None }
     }
 
     fn native(&self) -> bool {
@@ -298,44 +314,66 @@ impl<'t, 'a> Emitter<'t, 'a> {
         }
     }
 
+    /// Whether loop `l`'s head, natively, is the target of its jump-in:
+    /// always for its only entry, for a second entry when asked.
+    fn counted_at_entry(&self, l: &Loop) -> bool {
+        let entry_heads = matches!(self.flavour, Flavour::Native { entry_heads: true, .. });
+        l.entry.as_ref().is_some_and(|entry| entry.cond.is_none() || entry_heads)
+    }
+
     fn loop_stmt(&mut self, l: &'a Loop, depth: usize) {
         let id = l.id;
         let guard = self.guard(id, &l.limit, &l.cond);
-        let native = self.native();
-        if native {
-            self.line(depth, &format!("oracle_lc{id} = 0;"));
+        // The first loop of a body that shares its enclosing loop's head is
+        // that loop: its counter, never reset inside it.
+        let merged = self.sharing.take();
+        let counter = merged.unwrap_or(id);
+        if merged.is_none() {
+            if self.native() {
+                self.line(depth, &format!("oracle_lc{id} = 0;"));
+            }
+            self.line(depth, &format!("i{id} = 0;"));
         }
-        let back = format!("oracle_back(&oracle_lc{id});");
-        self.loops.push((id, l.limit.clone()));
+        self.loops.push(Around { id, counter, limit: l.limit.clone(), counted_at_entry: self.counted_at_entry(l) });
         if l.kind != LoopKind::Goto {
             self.breaks.push(None);
         }
+        if let Some(entry) = &l.entry {
+            let jump = match &entry.cond {
+                Some(cond) => format!("if ({}) goto M{id};", self.cond(cond)),
+                None => format!("goto M{id};"),
+            };
+            self.line(depth, &jump);
+        }
         match l.kind {
             LoopKind::While => {
-                self.line(depth, &format!("i{id} = 0;"));
                 self.line(depth, &format!("while ({guard}) {{"));
-                self.line(depth + 1, &format!("i{id}++;"));
-                self.block(&l.body, depth + 1);
+                self.body(l, depth + 1);
                 if self.single_back_edge() {
                     self.line(depth + 1, &format!("C{id}: ;"));
                 }
-                if native {
+                let back = self.back_edge(id, "");
+                if !back.is_empty() {
                     self.line(depth + 1, &back);
                 }
                 self.line(depth, "}");
             }
             LoopKind::DoWhile => {
-                self.line(depth, &format!("i{id} = 0;"));
                 self.line(depth, "do {");
-                self.line(depth + 1, &format!("i{id}++;"));
-                self.block(&l.body, depth + 1);
-                let condition = if native { format!("({guard}) && oracle_back_taken(&oracle_lc{id})") } else { guard };
+                self.body(l, depth + 1);
+                let condition = if self.native() { format!("({guard}) && oracle_back_taken(&oracle_lc{counter})") } else { guard };
                 self.line(depth, &format!("}} while ({condition});"));
             }
             LoopKind::For => {
-                let step = if native { format!("i{id}++, {}", back.trim_end_matches(';')) } else { format!("i{id}++") };
+                let step = if self.native() { format!("i{id}++, oracle_back(&oracle_lc{counter})") } else { format!("i{id}++") };
                 self.line(depth, &format!("for (i{id} = 0; {guard}; {step}) {{"));
-                self.block(&l.body, depth + 1);
+                self.body(l, depth + 1);
+                self.line(depth, "}");
+            }
+            LoopKind::Forever => {
+                let step = if self.native() { format!("oracle_back(&oracle_lc{counter})") } else { String::new() };
+                self.line(depth, &format!("for (;; {step}) {{"));
+                self.body(l, depth + 1);
                 self.line(depth, "}");
             }
             LoopKind::Goto => self.goto_loop(l, &guard, depth),
@@ -346,11 +384,37 @@ impl<'t, 'a> Emitter<'t, 'a> {
         }
     }
 
+    /// The counter's increment that starts every body (natively a step too,
+    /// so the step budget ends any execution that never leaves a loop);
+    /// none in a body that starts with a loop sharing its head.
+    fn increment(&mut self, l: &Loop, depth: usize) {
+        if l.shares_head {
+            self.sharing = Some(l.id);
+            return;
+        }
+        let step = if self.native() { " oracle_step();" } else { "" };
+        self.line(depth, &format!("i{}++;{step}", l.id));
+    }
+
+    /// The loop's body, with the label its jump-in lands on (natively
+    /// counted there when that entry is the head).
+    fn body(&mut self, l: &'a Loop, depth: usize) {
+        if l.kind != LoopKind::For {
+            self.increment(l, depth);
+        }
+        let Some(entry) = &l.entry else { return self.block(&l.body, depth) };
+        self.block(&l.body[..entry.at], depth);
+        if self.native() && self.counted_at_entry(l) {
+            self.line(depth, &format!("oracle_back(&oracle_lc{});", l.id));
+        }
+        self.line(depth, &format!("M{}: ;", l.id));
+        self.block(&l.body[entry.at..], depth);
+    }
+
     fn goto_loop(&mut self, l: &'a Loop, guard: &str, depth: usize) {
         let id = l.id;
-        self.line(depth, &format!("i{id} = 0;"));
-        self.line(depth, &format!("L{id}: i{id}++;"));
-        self.block(&l.body, depth);
+        self.line(depth, &format!("L{id}: ;"));
+        self.body(l, depth);
         if self.single_back_edge() {
             self.line(depth, &format!("if (!({guard})) goto X{id};"));
             let jump = self.back_edge(id, &format!("goto L{id};"));
@@ -362,12 +426,16 @@ impl<'t, 'a> Emitter<'t, 'a> {
         }
     }
 
-    /// The backward `jump` of loop `id`; natively counted first.
+    /// The backward `jump` of loop `id` (a statement, or nothing for the
+    /// end of a `while` body); natively counted first, unless the loop
+    /// counts at its entry.
     fn back_edge(&self, id: u32, jump: &str) -> String {
-        if self.native() {
-            format!("{{ oracle_back(&oracle_lc{id}); {jump} }}")
-        } else {
-            jump.to_string()
+        let Some(around) = self.loops.iter().rev().find(|a| a.id == id) else { return jump.to_string() };
+        let counter = around.counter;
+        match (self.native() && !around.counted_at_entry, jump.is_empty()) {
+            (true, true) => format!("oracle_back(&oracle_lc{counter});"),
+            (true, false) => format!("{{ oracle_back(&oracle_lc{counter}); {jump} }}"),
+            (false, _) => jump.to_string(),
         }
     }
 
@@ -381,7 +449,7 @@ impl<'t, 'a> Emitter<'t, 'a> {
     }
 
     fn goto_head(&mut self, id: u32, depth: usize) {
-        let limit = self.loops.iter().rev().find(|(l, _)| *l == id).and_then(|(_, limit)| limit.clone());
+        let limit = self.loops.iter().rev().find(|a| a.id == id).and_then(|a| a.limit.clone());
         let jump = if self.single_back_edge() { format!("goto B{id};") } else { self.back_edge(id, &format!("goto L{id};")) };
         let line = match limit {
             Some(limit) => format!("if (i{id} < {}) {jump}", self.limit(&limit)),

@@ -11,9 +11,12 @@
 //!   FAILED on an unwinding assertion exactly when some execution reaches
 //!   the bound (tarsier asks for property violations first, on the paths
 //!   cut at the bound), else SUCCESSFUL;
-//! - `--incremental-bmc` (programs whose every execution ends, with few
-//!   iterations): FAILED exactly when some execution at all reaches a
-//!   site's constant, else SUCCESSFUL.
+//! - `--incremental-bmc` and `--k-induction` (unbounded): FAILED when an
+//!   execution within one of the small bounds enumerated reaches a site's
+//!   constant, or when every execution was enumerated without a bound,
+//!   ends within bound 64, and one reaches it; SUCCESSFUL when none of
+//!   those does; else not asked (a violation deeper than bound 64 is out
+//!   of incremental BMC's reach).
 
 use super::native::{Exploration, Explorations};
 use crate::oracle::Rng;
@@ -29,6 +32,8 @@ pub enum Mode {
     Unwinding,
     /// `--incremental-bmc`
     Incremental,
+    /// `--k-induction`
+    KInduction,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,12 +46,14 @@ pub enum Expected {
 }
 
 impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::Bounded, Mode::Unwinding, Mode::Incremental, Mode::KInduction];
 
     pub fn name(self) -> &'static str {
         match self {
             Mode::Bounded => "bounded",
             Mode::Unwinding => "unwinding",
             Mode::Incremental => "incremental",
+            Mode::KInduction => "k-induction",
         }
     }
 
@@ -55,8 +62,24 @@ impl Mode {
             Mode::Bounded => vec!["--unwind".into(), bound.to_string(), "--no-unwinding-assertions".into()],
             Mode::Unwinding => vec!["--unwind".into(), bound.to_string()],
             Mode::Incremental => vec!["--incremental-bmc".into(), "--max-k-step".into(), INCREMENTAL_MAX_BOUND.to_string()],
+            Mode::KInduction => vec!["--k-induction".into(), "--max-k-step".into(), INCREMENTAL_MAX_BOUND.to_string()],
         }
     }
+}
+
+/// A comma-separated selection of modes by name, or `all`.
+pub fn parse_modes(list: &str) -> Result<Vec<Mode>, String> {
+    if list == "all" {
+        return Ok(Mode::ALL.to_vec());
+    }
+    list.split(',')
+        .map(|word| {
+            Mode::ALL.iter().copied().find(|m| m.name() == word).ok_or_else(|| {
+                let known: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown mode '{word}' (known: {}, all)", known.join(","))
+            })
+        })
+        .collect()
 }
 
 impl Expected {
@@ -76,20 +99,20 @@ pub fn bounds_to_explore(bound: u32) -> Vec<u32> {
     bounds
 }
 
-/// The constants of a program's sites and the tasks with their verdicts.
+/// The constants of a program's sites and the tasks with the verdicts
+/// they accept (one, or two when the head of an irreducible loop changes
+/// the count).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Plan {
     pub constants: Vec<i64>,
-    pub tasks: Vec<(Mode, Expected)>,
+    pub tasks: Vec<(Mode, Vec<Expected>)>,
 }
 
 /// Plans the tasks of a program with `sites` assertion sites checked at
-/// `bound`, or says why it cannot be checked.
-pub fn plan(rng: &mut Rng, sites: usize, bound: u32, explorations: &Explorations) -> Result<Plan, String> {
-    let at = explorations.get(&bound).ok_or("no enumeration at the bound")?;
-    if !at.complete {
-        return Err(format!("too many executions within bound {bound} (enumerated {})", at.runs));
-    }
+/// `bound`, or says why it cannot be checked. `other_head` is the
+/// enumeration with the other head of its irreducible loop, if it has one.
+pub fn plan(rng: &mut Rng, sites: usize, bound: u32, explorations: &Explorations, other_head: Option<&Explorations>) -> Result<Plan, String> {
+    let at = complete_at(explorations, bound)?;
     let empty = Exploration::default();
     let before = if bound > 1 { explorations.get(&(bound - 1)).unwrap_or(&empty) } else { &empty };
     let beyond: Vec<&Exploration> = [bound + 1, 0].iter().filter_map(|b| explorations.get(b)).collect();
@@ -99,8 +122,27 @@ pub fn plan(rng: &mut Rng, sites: usize, bound: u32, explorations: &Explorations
             constants[site] = value;
         }
     }
-    let tasks = tasks(&constants, at, explorations.get(&0));
+    let mut tasks: Vec<(Mode, Vec<Expected>)> = bounded_tasks(&constants, at).into_iter().map(|(mode, e)| (mode, vec![e])).collect();
+    if let Some(other) = other_head {
+        let other_tasks = bounded_tasks(&constants, complete_at(other, bound)?);
+        for ((_, accepted), (_, expected)) in tasks.iter_mut().zip(other_tasks) {
+            if !accepted.contains(&expected) {
+                accepted.push(expected);
+            }
+        }
+    }
+    if let Some(expected) = unbounded_verdict(&constants, explorations) {
+        tasks.extend([Mode::Incremental, Mode::KInduction].map(|mode| (mode, vec![expected])));
+    }
     Ok(Plan { constants, tasks })
+}
+
+fn complete_at(explorations: &Explorations, bound: u32) -> Result<&Exploration, String> {
+    let at = explorations.get(&bound).ok_or("no enumeration at the bound")?;
+    if !at.complete {
+        return Err(format!("too many executions within bound {bound} (enumerated {})", at.runs));
+    }
+    Ok(at)
 }
 
 /// A (site, value) reached within the bound, preferring one first reached
@@ -133,19 +175,31 @@ fn near_miss(rng: &mut Rng, site: usize, at: &Exploration, beyond: &[&Exploratio
     rng.pick(&candidates)
 }
 
-/// The tasks and their verdicts, from the sets reached within the bound
-/// (`at`) and without one.
-fn tasks(constants: &[i64], at: &Exploration, unbounded: Option<&Exploration>) -> Vec<(Mode, Expected)> {
-    let fails = |e: &Exploration| constants.iter().enumerate().any(|(site, &k)| e.reaches(site, k));
-    let within = fails(at);
-    let mut tasks = vec![
+fn fails(constants: &[i64], e: &Exploration) -> bool {
+    constants.iter().enumerate().any(|(site, &k)| e.reaches(site, k))
+}
+
+/// The bounded tasks and their verdicts, from the sets reached within the
+/// bound.
+fn bounded_tasks(constants: &[i64], at: &Exploration) -> [(Mode, Expected); 2] {
+    let within = fails(constants, at);
+    [
         (Mode::Bounded, if within { Expected::Property } else { Expected::Successful }),
         (Mode::Unwinding, if within { Expected::Property } else if at.exceeded { Expected::Unwinding } else { Expected::Successful }),
-    ];
-    if let Some(all) = unbounded.filter(|e| decidable_incrementally(e)) {
-        tasks.push((Mode::Incremental, if fails(all) { Expected::Property } else { Expected::Successful }));
+    ]
+}
+
+/// The verdict without a bound, when the enumerations imply one: a
+/// violation within one of the small bounds enumerated, or within a
+/// complete enumeration whose executions end within bound 64, where
+/// incremental BMC looks; no violation at all in the latter.
+fn unbounded_verdict(constants: &[i64], explorations: &Explorations) -> Option<Expected> {
+    let decided = explorations.get(&0).filter(|e| decidable_incrementally(e));
+    let bounded = explorations.iter().filter(|(&bound, _)| bound > 0).map(|(_, e)| e);
+    if bounded.chain(decided).any(|e| fails(constants, e)) {
+        return Some(Expected::Property);
     }
-    tasks
+    decided.map(|_| Expected::Successful)
 }
 
 /// Whether incremental BMC reaches a bound past every execution: all were
@@ -166,30 +220,29 @@ mod tests {
     #[test]
     fn verdicts_follow_the_reached_sets() {
         let at = exploration(&[(0, 3), (1, 5)], true);
+        assert_eq!(bounded_tasks(&[3, 0], &at), [(Mode::Bounded, Expected::Property), (Mode::Unwinding, Expected::Property)]);
+        assert_eq!(bounded_tasks(&[4, 0], &at), [(Mode::Bounded, Expected::Successful), (Mode::Unwinding, Expected::Unwinding)]);
         let all = exploration(&[(0, 3), (0, 4), (1, 5)], false);
-        assert_eq!(
-            tasks(&[3, 0], &at, Some(&all)),
-            vec![(Mode::Bounded, Expected::Property), (Mode::Unwinding, Expected::Property), (Mode::Incremental, Expected::Property)]
-        );
-        assert_eq!(
-            tasks(&[4, 0], &at, Some(&all)),
-            vec![(Mode::Bounded, Expected::Successful), (Mode::Unwinding, Expected::Unwinding), (Mode::Incremental, Expected::Property)]
-        );
-        let unfinished = Exploration { complete: false, ..all };
-        assert_eq!(tasks(&[9, 9], &exploration(&[], false), Some(&unfinished)).len(), 2);
+        let explorations: Explorations = [(2, at), (0, all.clone())].into();
+        assert_eq!(unbounded_verdict(&[4, 0], &explorations), Some(Expected::Property));
+        assert_eq!(unbounded_verdict(&[9, 9], &explorations), Some(Expected::Successful));
+        let unfinished: Explorations = [(2, exploration(&[(0, 3)], true)), (0, Exploration { complete: false, ..all })].into();
+        assert_eq!(unbounded_verdict(&[9, 9], &unfinished), None, "no verdict without every execution");
+        assert_eq!(unbounded_verdict(&[3, 9], &unfinished), Some(Expected::Property), "a violation within a bound is one");
+        assert_eq!(unbounded_verdict(&[4, 9], &unfinished), None, "a violation found past the step budget may be deeper than bound 64");
     }
 
     #[test]
     fn plans_need_a_complete_enumeration_at_the_bound() {
         let mut explorations: Explorations = BTreeMap::new();
         explorations.insert(2, Exploration { complete: false, ..exploration(&[], false) });
-        assert!(plan(&mut Rng::new(1), 1, 2, &explorations).unwrap_err().contains("too many executions"));
+        assert!(plan(&mut Rng::new(1), 1, 2, &explorations, None).unwrap_err().contains("too many executions"));
         explorations.insert(2, exploration(&[(0, 1), (0, 2)], true));
         explorations.insert(1, exploration(&[(0, 1)], false));
         for seed in 0..50 {
-            let plan = plan(&mut Rng::new(seed), 1, 2, &explorations).unwrap();
+            let plan = plan(&mut Rng::new(seed), 1, 2, &explorations, None).unwrap();
             let fails = [1, 2].contains(&plan.constants[0]);
-            assert_eq!(plan.tasks[0].1 == Expected::Property, fails, "{plan:?}");
+            assert_eq!(plan.tasks[0].1 == [Expected::Property], fails, "{plan:?}");
         }
     }
 

@@ -9,7 +9,7 @@
 //! execution ends and incremental BMC can decide it.
 
 use super::emit::callee_function_name;
-use super::program::{Arm, AssertStyle, Compare, Cond, Function, FunctionKind, Limit, Loop, LoopKind, Place, Probe, Program, RangeShape, Stmt, Value};
+use super::program::{Arm, AssertStyle, Compare, Cond, Entry, Function, FunctionKind, Limit, Loop, LoopKind, Place, Probe, Program, RangeShape, Stmt, Value};
 use crate::oracle::Rng;
 
 /// Loop nesting depth at most.
@@ -21,31 +21,49 @@ pub fn program(rng: &mut Rng) -> Program {
     let terminating = rng.chance(2);
     let small_program = rng.chance(3);
     let globals: Vec<i32> = (0..rng.below(3)).map(|_| small(rng)).collect();
-    let mut functions: Vec<Function> = Vec::new();
-    let mut sites = 0;
+    let mut shared = Shared { globals: globals.len() as u8, terminating, sites: 0, conditional_entries: 1 };
     if small_program {
-        let mut gen = FunctionGen::new(rng, &mut sites, 0, globals.len() as u8, terminating, Vec::new());
-        let main = gen.small_main();
-        return Program { globals, functions: vec![main], sites, terminating };
+        let main = FunctionGen::new(rng, &mut shared, 0, Vec::new()).small_main();
+        return Program { globals, functions: vec![main], sites: shared.sites, terminating };
     }
+    let mut functions: Vec<Function> = Vec::new();
     for _ in 0..rng.below(3) {
         let index = functions.len();
-        let callees = callees_of(&functions);
         let params = rng.below(3) as u8;
-        let mut gen = FunctionGen::new(rng, &mut sites, params, globals.len() as u8, terminating, callees);
-        functions.push(gen.plain(index, params));
+        let function = FunctionGen::new(rng, &mut shared, params, callees_of(&functions)).plain(index, params);
+        functions.push(function);
     }
     if rng.chance(3) {
         let index = functions.len();
-        let callees = callees_of(&functions);
-        let mut gen = FunctionGen::new(rng, &mut sites, 2, globals.len() as u8, terminating, callees);
-        functions.push(gen.recursive(index));
+        let function = FunctionGen::new(rng, &mut shared, 2, callees_of(&functions)).recursive(index);
+        functions.push(function);
     }
-    let callees = callees_of(&functions);
-    let mut gen = FunctionGen::new(rng, &mut sites, 0, globals.len() as u8, terminating, callees);
-    let main = gen.main();
+    let main = FunctionGen::new(rng, &mut shared, 0, callees_of(&functions)).main();
     functions.push(main);
-    Program { globals, functions, sites, terminating }
+    Program { globals, functions, sites: shared.sites, terminating }
+}
+
+/// What the functions of one program share.
+struct Shared {
+    globals: u8,
+    /// Every loop gets a limit.
+    terminating: bool,
+    /// Assertion sites so far.
+    sites: usize,
+    /// Conditional jumps into loops still allowed.
+    conditional_entries: u32,
+}
+
+/// Whether `stmt` holds a `continue` of loop `id` or a `goto` to its head.
+fn jumps_to_top(stmt: &Stmt, id: u32) -> bool {
+    let any = |block: &[Stmt]| block.iter().any(|s| jumps_to_top(s, id));
+    match stmt {
+        Stmt::Continue(loop_id, _) | Stmt::GotoHead(loop_id) => *loop_id == id,
+        Stmt::If(_, then, other) => any(then) || any(other),
+        Stmt::Loop(l) => any(&l.body),
+        Stmt::Switch(_, arms) => arms.iter().any(|arm| any(&arm.body)),
+        _ => false,
+    }
 }
 
 fn callees_of(functions: &[Function]) -> Vec<(usize, u8, bool)> {
@@ -72,12 +90,10 @@ struct Ctx {
 
 struct FunctionGen<'r> {
     rng: &'r mut Rng,
-    sites: &'r mut usize,
+    shared: &'r mut Shared,
     locals: u8,
-    globals: u8,
     /// A local never assigned (a recursive function's depth).
     read_only: Option<u8>,
-    terminating: bool,
     loops: u32,
     labels: u32,
     /// Functions this one may call: index, parameter count, recursive.
@@ -87,9 +103,9 @@ struct FunctionGen<'r> {
 }
 
 impl<'r> FunctionGen<'r> {
-    fn new(rng: &'r mut Rng, sites: &'r mut usize, params: u8, globals: u8, terminating: bool, callees: Vec<(usize, u8, bool)>) -> Self {
+    fn new(rng: &'r mut Rng, shared: &'r mut Shared, params: u8, callees: Vec<(usize, u8, bool)>) -> Self {
         let locals = params.max(2) + 1 + rng.below(2) as u8;
-        FunctionGen { rng, sites, locals, globals, read_only: None, terminating, loops: 0, labels: 0, callees, budget: 0 }
+        FunctionGen { rng, shared, locals, read_only: None, loops: 0, labels: 0, callees, budget: 0 }
     }
 
     fn finish(&mut self, name: String, kind: FunctionKind, params: u8, body: Vec<Stmt>, result: Value) -> Function {
@@ -237,13 +253,26 @@ impl<'r> FunctionGen<'r> {
     }
 
     fn loop_stmt(&mut self, ctx: &Ctx) -> Stmt {
+        let kinds: &[LoopKind] = if self.shared.terminating {
+            &[LoopKind::While, LoopKind::While, LoopKind::DoWhile, LoopKind::For, LoopKind::For, LoopKind::Goto]
+        } else {
+            &[LoopKind::While, LoopKind::While, LoopKind::DoWhile, LoopKind::For, LoopKind::For, LoopKind::Goto, LoopKind::Forever]
+        };
+        let kind = self.rng.pick(kinds);
+        Stmt::Loop(self.new_loop(ctx, kind, true))
+    }
+
+    /// A loop of `kind`; with `outer`, maybe one whose body starts with a
+    /// loop sharing its head, or with a jump into it.
+    fn new_loop(&mut self, ctx: &Ctx, kind: LoopKind, outer: bool) -> Loop {
         let id = self.loops;
         self.loops += 1;
-        let kind = self.rng.pick(&[LoopKind::While, LoopKind::While, LoopKind::DoWhile, LoopKind::For, LoopKind::For, LoopKind::Goto]);
-        let limit = (self.terminating || kind == LoopKind::For || self.rng.chance(3)).then(|| self.limit(id));
+        let limited = kind != LoopKind::Forever && (self.shared.terminating || kind == LoopKind::For || self.rng.chance(3));
+        let limit = limited.then(|| self.limit(id));
         let cond = match self.rng.below(5) {
+            _ if kind == LoopKind::Forever => Cond::True,
             0 | 1 => Cond::NondetBool,
-            2 if limit.is_some() => Cond::True,
+            2 if limit.is_some() || self.rng.chance(3) => Cond::True,
             _ => self.cond(),
         };
         let mut inner = Ctx { loop_depth: ctx.loop_depth + 1, ..ctx.clone() };
@@ -253,8 +282,35 @@ impl<'r> FunctionGen<'r> {
             inner.innermost = Some((id, kind));
             inner.breakable = true;
         }
-        let body = self.block(&inner, 3);
-        Stmt::Loop(Loop { id, kind, cond, limit, body })
+        let shares_head = outer
+            && limit.is_none()
+            && matches!(kind, LoopKind::DoWhile | LoopKind::Goto | LoopKind::Forever)
+            && inner.loop_depth < MAX_LOOP_DEPTH
+            && self.rng.chance(3);
+        let body = if shares_head {
+            let first = self.rng.pick(&[LoopKind::While, LoopKind::DoWhile, LoopKind::Goto]);
+            let first = Stmt::Loop(self.new_loop(&inner, first, false));
+            std::iter::once(first).chain(self.block(&inner, 2)).collect()
+        } else {
+            self.block(&inner, 3)
+        };
+        let entry = (outer && !shares_head && matches!(kind, LoopKind::While | LoopKind::Goto) && self.rng.chance(6)).then(|| self.entry(id, &body));
+        Loop { id, kind, cond, limit, body, entry, shares_head }
+    }
+
+    /// A jump into loop `id`'s `body`, conditional at most once per program
+    /// (the native enumeration tries both heads of that one). It lands
+    /// before a statement that no jump back to the loop's top precedes, so
+    /// every cycle of the loop passes both its entries and the loop has no
+    /// inner loop made of its own top.
+    fn entry(&mut self, id: u32, body: &[Stmt]) -> Entry {
+        let free = body.iter().take_while(|stmt| !jumps_to_top(stmt, id)).count();
+        let at = self.rng.below(free as u64 + 1) as usize;
+        let cond = (self.shared.conditional_entries > 0 && self.rng.chance(2)).then(|| {
+            self.shared.conditional_entries -= 1;
+            self.cond()
+        });
+        Entry { at, cond }
     }
 
     /// A limit of loop `id`'s counter: a constant, or another variable's
@@ -318,16 +374,16 @@ impl<'r> FunctionGen<'r> {
     }
 
     fn site(&mut self, probe: Probe) -> Stmt {
-        let site = *self.sites;
-        *self.sites += 1;
+        let site = self.shared.sites;
+        self.shared.sites += 1;
         let style = self.rng.pick(&[AssertStyle::Assert, AssertStyle::ReachError, AssertStyle::VerifierAssert]);
         Stmt::Assert { site, probe, style }
     }
 
     fn assignable(&mut self) -> Place {
         loop {
-            let place = if self.globals > 0 && self.rng.chance(4) {
-                Place::Global(self.rng.below(u64::from(self.globals)) as u8)
+            let place = if self.shared.globals > 0 && self.rng.chance(4) {
+                Place::Global(self.rng.below(u64::from(self.shared.globals)) as u8)
             } else {
                 Place::Local(self.rng.below(u64::from(self.locals)) as u8)
             };
@@ -347,8 +403,8 @@ impl<'r> FunctionGen<'r> {
         if self.loops > 0 && self.rng.chance(4) {
             return Place::Counter(self.rng.below(u64::from(self.loops)) as u32);
         }
-        if self.globals > 0 && self.rng.chance(4) {
-            return Place::Global(self.rng.below(u64::from(self.globals)) as u8);
+        if self.shared.globals > 0 && self.rng.chance(4) {
+            return Place::Global(self.rng.below(u64::from(self.shared.globals)) as u8);
         }
         Place::Local(self.rng.below(u64::from(self.locals)) as u8)
     }

@@ -6,9 +6,9 @@
 //! harness), enumerating every sequence of choices under the bounds
 //! around the one checked; the sites' constants and the verdicts follow
 //! (`expect`). tarsier then verifies each program with `--unwind N
-//! --no-unwinding-assertions`, with `--unwind N` and, when every execution
-//! ends soon, with `--incremental-bmc`; any other definite answer is a
-//! disagreement. The oracle shares no code with tarsier: the loops, the
+//! --no-unwinding-assertions`, with `--unwind N` and, when the enumeration
+//! implies the unbounded verdict, with `--incremental-bmc` and
+//! `--k-induction`; any other definite answer is a disagreement. The oracle shares no code with tarsier: the loops, the
 //! bound and the verdicts are the generator's and gcc's.
 
 mod emit;
@@ -21,7 +21,8 @@ use crate::oracle::{fresh_dir, Rng, Score};
 use crate::process::run_with_timeout;
 use crate::runner::{classify, json_document, parallel_map, Outcome};
 use emit::Shape;
-use expect::{Expected, Mode};
+use expect::Expected;
+pub use expect::{parse_modes, Mode};
 use program::Program;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -36,6 +37,8 @@ pub struct Options {
     /// The largest unwinding bound a program is checked at (each gets one
     /// from 1 to this).
     pub max_bound: u32,
+    /// The ways tarsier is run on each program.
+    pub modes: Vec<Mode>,
     pub jobs: usize,
     pub timeout: Duration,
     pub tarsier: Option<PathBuf>,
@@ -56,7 +59,9 @@ struct Case {
 pub struct FlowTask {
     case: usize,
     mode: Mode,
-    expected: Expected,
+    /// The verdicts accepted (the first is the one of tarsier's loop
+    /// heads).
+    expected: Vec<Expected>,
     /// The constants of the program's assertion sites.
     constants: Vec<i64>,
     path: PathBuf,
@@ -83,12 +88,34 @@ fn generate_cases(opts: &Options) -> Vec<Case> {
         .collect()
 }
 
+/// A case's enumerations: with the loop heads tarsier's loop analysis
+/// picks (a jump into a loop lands on its head), and, for a program with
+/// a conditional jump into a loop, with the loop's other entry as head.
+struct Found {
+    explorations: native::Explorations,
+    other_head: Option<native::Explorations>,
+}
+
 /// Enumerates every case natively, in batches run in parallel.
-fn explore_all(cases: &[Case], jobs: usize, dir: &Path) -> Result<Vec<native::Explorations>, String> {
+fn explore_all(cases: &[Case], jobs: usize, dir: &Path) -> Result<Vec<Found>, String> {
     let batches: Vec<(usize, &[Case])> = cases.chunks(BATCH).enumerate().collect();
     let results = parallel_map(&batches, jobs, |(k, batch)| {
-        let jobs: Vec<native::Job> = batch.iter().map(|c| native::Job { program: &c.program, shape: Shape::default(), bounds: expect::bounds_to_explore(c.bound) }).collect();
-        native::explore(&jobs, &dir.join(format!("batch-{k:04}")))
+        let mut jobs = Vec::new();
+        for case in batch.iter() {
+            let job = |entry_heads| native::Job { program: &case.program, shape: Shape::default(), entry_heads, bounds: expect::bounds_to_explore(case.bound) };
+            jobs.push(job(true));
+            if case.program.has_conditional_entry() {
+                jobs.push(job(false));
+            }
+        }
+        let mut found = native::explore(&jobs, &dir.join(format!("batch-{k:04}")))?.into_iter();
+        let mut cases = Vec::new();
+        for case in batch.iter() {
+            let explorations = found.next().expect("one enumeration per job");
+            let other_head = case.program.has_conditional_entry().then(|| found.next().expect("one enumeration per job"));
+            cases.push(Found { explorations, other_head });
+        }
+        Ok::<_, String>(cases)
     }, |_| {});
     let mut all = Vec::with_capacity(cases.len());
     for result in results {
@@ -99,34 +126,34 @@ fn explore_all(cases: &[Case], jobs: usize, dir: &Path) -> Result<Vec<native::Ex
 
 /// The task file's text: a header saying how it was made and what it
 /// expects, then the program.
-fn task_text(opts: &Options, index: usize, case: &Case, constants: &[i64], mode: Mode, expected: Expected, shape: Shape) -> String {
+fn task_text(opts: &Options, index: usize, case: &Case, constants: &[i64], mode: Mode, expected: &[Expected], shape: Shape) -> String {
     format!(
         "/* flow-oracle seed {} program {index}: tarsier {} must answer {}. */\n{}",
         opts.seed,
         mode.flags(case.bound).join(" "),
-        expected.name(),
+        names(expected),
         emit::task(&case.program, constants, shape)
     )
 }
 
 /// Plans and writes every case's tasks; a case that cannot be checked is
 /// counted by reason.
-fn write_tasks(opts: &Options, cases: &[Case], explorations: &[native::Explorations], dir: &Path) -> Result<(Vec<FlowTask>, BTreeMap<String, usize>), String> {
+fn write_tasks(opts: &Options, cases: &[Case], explorations: &[Found], dir: &Path) -> Result<(Vec<FlowTask>, BTreeMap<String, usize>), String> {
     fresh_dir(dir)?;
     let mut tasks = Vec::new();
     let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
     for (index, (case, found)) in cases.iter().zip(explorations).enumerate() {
         let mut rng = Rng::new(opts.seed ^ (index as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d));
-        let plan = match expect::plan(&mut rng, case.program.sites, case.bound, found) {
+        let plan = match expect::plan(&mut rng, case.program.sites, case.bound, &found.explorations, found.other_head.as_ref()) {
             Ok(plan) => plan,
             Err(reason) => {
                 *skipped.entry(reason.split(" (").next().unwrap_or(&reason).to_string()).or_default() += 1;
                 continue;
             }
         };
-        for (mode, expected) in plan.tasks {
+        for (mode, expected) in plan.tasks.into_iter().filter(|(mode, _)| opts.modes.contains(mode)) {
             let path = dir.join(format!("p{index:05}-{}.c", mode.name()));
-            let text = task_text(opts, index, case, &plan.constants, mode, expected, case.shape);
+            let text = task_text(opts, index, case, &plan.constants, mode, &expected, case.shape);
             std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
             tasks.push(FlowTask { case: index, mode, expected, constants: plan.constants.clone(), path });
         }
@@ -146,18 +173,27 @@ fn run_tarsier(binary: &Path, path: &Path, flags: &[String], timeout: Duration) 
     }
 }
 
-/// Scores an answer: a definite answer other than the expected one
+/// Scores an answer: a definite answer other than the accepted ones
 /// (including FAILED on the other kind of property) is wrong.
-pub fn score(answer: &Answer, expected: Expected) -> Score {
-    match (&answer.outcome, expected) {
-        (Outcome::Successful, Expected::Successful) => Score::Correct,
-        (Outcome::Failed, Expected::Property) if !answer.unwinding => Score::Correct,
-        (Outcome::Failed, Expected::Unwinding) if answer.unwinding => Score::Correct,
-        (Outcome::Successful | Outcome::Failed, _) => Score::Wrong,
-        (Outcome::Unknown(_), _) => Score::Unknown,
-        (Outcome::Timeout, _) => Score::Timeout,
-        (Outcome::Accepted | Outcome::Rejected(_) | Outcome::Crash(_), _) => Score::Error,
+pub fn score(answer: &Answer, accepted: &[Expected]) -> Score {
+    let expected = match (&answer.outcome, answer.unwinding) {
+        (Outcome::Successful, _) => Expected::Successful,
+        (Outcome::Failed, false) => Expected::Property,
+        (Outcome::Failed, true) => Expected::Unwinding,
+        (Outcome::Unknown(_), _) => return Score::Unknown,
+        (Outcome::Timeout, _) => return Score::Timeout,
+        (Outcome::Accepted | Outcome::Rejected(_) | Outcome::Crash(_), _) => return Score::Error,
+    };
+    if accepted.contains(&expected) {
+        Score::Correct
+    } else {
+        Score::Wrong
     }
+}
+
+/// The accepted verdicts as text.
+fn names(accepted: &[Expected]) -> String {
+    accepted.iter().map(|e| e.name()).collect::<Vec<_>>().join(" or ")
 }
 
 fn answer_name(answer: &Answer) -> String {
@@ -192,8 +228,9 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Summary, Str
             eprintln!("  {done}/{total}");
         }
     });
-    let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, t.expected)).collect();
+    let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, &t.expected)).collect();
     print!("{}", render_table(&tasks, &scores));
+    println!("{}", feature_counts(&cases, &tasks));
     for (reason, count) in &skipped {
         println!("{count:>6}  programs not checked: {reason}");
     }
@@ -228,11 +265,11 @@ fn report_wrong(opts: &Options, binary: &Path, cases: &[Case], tasks: &[FlowTask
         let mut others = Vec::new();
         for (n, shape) in other_shapes(case.shape).into_iter().enumerate() {
             let path = copy.with_extension(format!("shape{n}.c"));
-            let text = task_text(opts, task.case, case, &task.constants, task.mode, task.expected, shape);
+            let text = task_text(opts, task.case, case, &task.constants, task.mode, &task.expected, shape);
             std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
             others.push((shape, run_tarsier(binary, &path, &task.mode.flags(case.bound), opts.timeout)));
         }
-        let fixed: Vec<Shape> = others.iter().filter(|(_, a)| score(a, task.expected) == Score::Correct).map(|(s, _)| *s).collect();
+        let fixed: Vec<Shape> = others.iter().filter(|(_, a)| score(a, &task.expected) == Score::Correct).map(|(s, _)| *s).collect();
         let class = class_of(case.shape, &fixed);
         *classes.entry(class).or_default() += 1;
         println!(
@@ -241,7 +278,7 @@ fn report_wrong(opts: &Options, binary: &Path, cases: &[Case], tasks: &[FlowTask
             case.bound,
             task.mode.name(),
             case.shape.describe(),
-            task.expected.name(),
+            names(&task.expected),
             answer_name(&answers[k]),
             case.program.features().join(",")
         );
@@ -281,11 +318,25 @@ fn other_shapes(shape: Shape) -> Vec<Shape> {
         .collect()
 }
 
+/// How many of the programs checked have each feature.
+fn feature_counts(cases: &[Case], tasks: &[FlowTask]) -> String {
+    let mut checked: Vec<usize> = tasks.iter().map(|t| t.case).collect();
+    checked.dedup();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for &case in &checked {
+        for feature in cases[case].program.features() {
+            *counts.entry(feature).or_default() += 1;
+        }
+    }
+    let counts: Vec<String> = counts.iter().map(|(feature, count)| format!("{feature} {count}")).collect();
+    format!("programs checked: {}; with {}", checked.len(), counts.join(", "))
+}
+
 /// The mode × expected verdict table with totals.
 fn render_table(tasks: &[FlowTask], scores: &[Score]) -> String {
     let mut rows: BTreeMap<(Mode, Expected), [usize; 5]> = BTreeMap::new();
     for (task, &score) in tasks.iter().zip(scores) {
-        rows.entry((task.mode, task.expected)).or_default()[score as usize] += 1;
+        rows.entry((task.mode, task.expected[0])).or_default()[score as usize] += 1;
     }
     let mut text = format!("{:<12} {:<29} {:>7} {:>6} {:>7} {:>7} {:>6}\n", "mode", "expected", "correct", "wrong", "unknown", "timeout", "error");
     let mut totals = [0usize; 5];
@@ -327,7 +378,7 @@ mod tests {
             Stmt::If(Cond::NondetBool, vec![Stmt::Continue(0, LoopKind::While)], Vec::new()),
             Stmt::Assign(Place::Local(0), Value::Const(1)),
         ];
-        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::While, cond: Cond::NondetBool, limit: None, body });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::While, cond: Cond::NondetBool, limit: None, body, entry: None, shares_head: false });
         Program { globals: Vec::new(), functions: vec![main_of(vec![0], 1, vec![the_loop, site(0, Place::Local(0))])], sites: 1, terminating: false }
     }
 
@@ -346,21 +397,43 @@ mod tests {
             ],
             result: Value::Read(Place::Local(1)),
         };
-        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::For, cond: Cond::True, limit: Some(Limit::Const(3)), body: Vec::new() });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::For, cond: Cond::True, limit: Some(Limit::Const(3)), body: Vec::new(), entry: None, shares_head: false });
         let body = vec![the_loop, site(0, Place::Counter(0)), Stmt::Call(Some(Place::Local(0)), 0, vec![Value::Const(2), Value::Const(0)]), site(1, Place::Local(0))];
         Program { globals: Vec::new(), functions: vec![recursive, main_of(vec![0], 1, body)], sites: 2, terminating: true }
     }
 
+    /// `if (nondet) goto M0; L0: i0++; t = mark 1; M0: t = mark 2; if
+    /// (nondet) goto L0;` then the trace asserted: two entries.
+    fn irreducible_example() -> Program {
+        let body = vec![Stmt::Trace(1), Stmt::Trace(2)];
+        let entry = Some(Entry { at: 1, cond: Some(Cond::NondetBool) });
+        let the_loop = Stmt::Loop(Loop { id: 0, kind: LoopKind::Goto, cond: Cond::NondetBool, limit: None, body, entry, shares_head: false });
+        Program { globals: Vec::new(), functions: vec![main_of(vec![0], 1, vec![the_loop, site(0, Place::Trace)])], sites: 1, terminating: false }
+    }
+
+    /// `for (;;) { do { t = mark 1; } while (nondet); if (nondet) break; }`
+    /// then the trace asserted: the two loops share their head.
+    fn shared_head_example() -> Program {
+        let inner = Loop { id: 1, kind: LoopKind::DoWhile, cond: Cond::NondetBool, limit: None, body: vec![Stmt::Trace(1)], entry: None, shares_head: false };
+        let body = vec![Stmt::Loop(inner), Stmt::If(Cond::NondetBool, vec![Stmt::Break], Vec::new())];
+        let outer = Stmt::Loop(Loop { id: 0, kind: LoopKind::Forever, cond: Cond::True, limit: None, body, entry: None, shares_head: true });
+        Program { globals: Vec::new(), functions: vec![main_of(vec![0], 2, vec![outer, site(0, Place::Trace)])], sites: 1, terminating: false }
+    }
+
     fn explore(program: &Program, shape: Shape, bounds: Vec<u32>) -> native::Explorations {
+        explore_with_heads(program, shape, true, bounds)
+    }
+
+    fn explore_with_heads(program: &Program, shape: Shape, entry_heads: bool, bounds: Vec<u32>) -> native::Explorations {
         let dir = std::env::temp_dir().join(format!("flow-oracle-test-{}-{:?}", std::process::id(), std::thread::current().id()));
-        let found = native::explore(&[native::Job { program, shape, bounds }], &dir);
+        let found = native::explore(&[native::Job { program, shape, entry_heads, bounds }], &dir);
         let _ = std::fs::remove_dir_all(&dir);
         found.expect("the harness builds and runs").remove(0)
     }
 
     #[test]
     fn generation_is_deterministic() {
-        let text = |seed| generate_cases(&Options { programs: 4, seed, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None })
+        let text = |seed| generate_cases(&Options { programs: 4, seed, max_bound: 4, modes: Mode::ALL.to_vec(), jobs: 1, timeout: Duration::from_secs(1), tarsier: None })
             .iter()
             .map(|c| emit::task(&c.program, &vec![0; c.program.sites], c.shape))
             .collect::<String>();
@@ -398,6 +471,35 @@ mod tests {
         assert!(found[&2].exceeded && found[&2].reached.is_empty());
     }
 
+    /// A loop with two entries counts its iterations at the head chosen:
+    /// with the jump-in's target as head, falling into it from the top is
+    /// a back edge (bound 1 allows none); with the top as head, only the
+    /// jump back to it is.
+    #[test]
+    fn an_irreducible_loop_is_counted_at_either_head() {
+        if !gcc_found() {
+            return;
+        }
+        let program = irreducible_example();
+        let at_top = explore_with_heads(&program, Shape::default(), false, vec![1]);
+        assert_eq!(at_top[&1].reached, [(0, 2), (0, 5)].into(), "t = 2 entering in the middle, 1 * 3 + 2 from the top");
+        let at_entry = explore_with_heads(&program, Shape::default(), true, vec![1]);
+        assert_eq!(at_entry[&1].reached, [(0, 2)].into());
+        assert!(at_entry[&1].exceeded && at_top[&1].exceeded);
+    }
+
+    /// Two loops with one head are one loop: bound 2 allows one back edge
+    /// of either, not one of each (t = 13 needs both).
+    #[test]
+    fn loops_sharing_a_head_share_their_count() {
+        if !gcc_found() {
+            return;
+        }
+        let found = explore(&shared_head_example(), Shape::default(), vec![2, 3]);
+        assert_eq!(found[&2].reached, [(0, 1), (0, 4)].into());
+        assert!(found[&3].reached.contains(&(0, 13)));
+    }
+
     /// The four shapes of a program are the same program: natively, every
     /// one reaches the same values under the same bounds.
     #[test]
@@ -405,12 +507,13 @@ mod tests {
         if !gcc_found() {
             return;
         }
-        let cases = generate_cases(&Options { programs: 30, seed: 11, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
+        let cases = generate_cases(&Options { programs: 30, seed: 11, max_bound: 4, modes: Mode::ALL.to_vec(), jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
         let shapes = other_shapes(Shape { single_back_edge: false, switch_as_gotos: true });
         let mut jobs = Vec::new();
         for case in &cases {
-            jobs.push(native::Job { program: &case.program, shape: Shape::default(), bounds: vec![1, 3, 0] });
-            jobs.extend(shapes.iter().map(|&shape| native::Job { program: &case.program, shape, bounds: vec![1, 3, 0] }));
+            let job = |shape| native::Job { program: &case.program, shape, entry_heads: true, bounds: vec![1, 3, 0] };
+            jobs.push(job(Shape::default()));
+            jobs.extend(shapes.iter().map(|&shape| job(shape)));
         }
         let dir = std::env::temp_dir().join(format!("flow-oracle-shapes-{}", std::process::id()));
         let found = native::explore(&jobs, &dir);
@@ -430,7 +533,7 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("flow-oracle-tasks-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let cases = generate_cases(&Options { programs: 12, seed: 12, max_bound: 4, jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
+        let cases = generate_cases(&Options { programs: 12, seed: 12, max_bound: 4, modes: Mode::ALL.to_vec(), jobs: 1, timeout: Duration::from_secs(1), tarsier: None });
         for (k, case) in cases.iter().enumerate() {
             for shape in other_shapes(Shape { single_back_edge: false, switch_as_gotos: true }).into_iter().chain([Shape::default()]) {
                 let path = dir.join(format!("task{k}.c"));
@@ -445,12 +548,13 @@ mod tests {
     #[test]
     fn answers_count_only_with_the_expected_property() {
         let failed = |unwinding| Answer { outcome: Outcome::Failed, unwinding };
-        assert_eq!(score(&failed(false), Expected::Property), Score::Correct);
-        assert_eq!(score(&failed(true), Expected::Property), Score::Wrong);
-        assert_eq!(score(&failed(true), Expected::Unwinding), Score::Correct);
-        assert_eq!(score(&failed(false), Expected::Successful), Score::Wrong);
-        assert_eq!(score(&Answer { outcome: Outcome::Successful, unwinding: false }, Expected::Unwinding), Score::Wrong);
-        assert_eq!(score(&Answer { outcome: Outcome::Timeout, unwinding: false }, Expected::Successful), Score::Timeout);
+        assert_eq!(score(&failed(false), &[Expected::Property]), Score::Correct);
+        assert_eq!(score(&failed(true), &[Expected::Property]), Score::Wrong);
+        assert_eq!(score(&failed(true), &[Expected::Unwinding]), Score::Correct);
+        assert_eq!(score(&failed(false), &[Expected::Successful]), Score::Wrong);
+        assert_eq!(score(&failed(false), &[Expected::Successful, Expected::Property]), Score::Correct);
+        assert_eq!(score(&Answer { outcome: Outcome::Successful, unwinding: false }, &[Expected::Unwinding]), Score::Wrong);
+        assert_eq!(score(&Answer { outcome: Outcome::Timeout, unwinding: false }, &[Expected::Successful]), Score::Timeout);
     }
 
     #[test]

@@ -12,8 +12,8 @@
 //! The bound is tarsier's (`--unwind N`, crates/symex/src/exec.rs): a
 //! loop takes at most N-1 back edges per entry — reaching its N-th ends
 //! the execution there — and a function is entered at most N times at
-//! once. Bound 0 is no bound: a step budget then ends executions that run
-//! too long, and the enumeration is marked incomplete.
+//! once. Bound 0 is no bound: a step budget then ends an execution that
+//! runs too long, and with it the enumeration, marked incomplete.
 
 use super::emit::{self, Shape};
 use super::program::Program;
@@ -123,7 +123,7 @@ static void oracle_explore(int program, long bound, void (*reset)(void), void (*
     int why = setjmp(oracle_jump);
     if (why == 0) run();
     else if (why == ORACLE_BOUND) oracle_exceeded = 1;
-    else if (why == ORACLE_BUDGET) oracle_complete = 0;
+    else if (why == ORACLE_BUDGET) { oracle_complete = 0; break; }
     int d = oracle_depth - 1;
     while (d >= 0 && oracle_choice[d] + 1 >= oracle_options[d]) d--;
     if (d < 0) break;
@@ -141,10 +141,13 @@ fn prefix(index: usize) -> String {
     format!("p{index}_")
 }
 
-/// A program to enumerate, written in `shape`, under each of `bounds`.
+/// A program to enumerate, written in `shape`, under each of `bounds`;
+/// `entry_heads`: a loop with a conditional jump into it is counted with
+/// that entry as its head (else with its first instruction).
 pub struct Job<'a> {
     pub program: &'a Program,
     pub shape: Shape,
+    pub entry_heads: bool,
     pub bounds: Vec<u32>,
 }
 
@@ -154,7 +157,7 @@ pub fn batch_text(jobs: &[Job]) -> String {
     let mut text = String::from(HARNESS);
     for (index, job) in jobs.iter().enumerate() {
         let _ = writeln!(text, "/* program {index} */");
-        text.push_str(&emit::native(job.program, &prefix(index), job.shape));
+        text.push_str(&emit::native(job.program, &prefix(index), job.shape, job.entry_heads));
     }
     text.push_str("int main(void) {\n");
     for (index, Job { bounds, .. }) in jobs.iter().enumerate() {

@@ -106,6 +106,8 @@ pub enum LoopKind {
     For,
     /// `L: ... if (cond) goto L;`
     Goto,
+    /// `for (;;)`: left only by jumps.
+    Forever,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +118,25 @@ pub struct Loop {
     pub cond: Cond,
     pub limit: Option<Limit>,
     pub body: Vec<Stmt>,
+    /// A jump into the body from just before the loop (`while` and `goto`
+    /// loops only).
+    pub entry: Option<Entry>,
+    /// The body starts with a loop whose first instruction is this loop's
+    /// first too (this loop has no increment before it, that one no reset
+    /// of its counter): the two are one loop, their back edges counted
+    /// together, as natural loops with one head are.
+    pub shares_head: bool,
+}
+
+/// A jump from just before a loop to the label `M<id>` before the body's
+/// statement `at` (after the counter's increment). Taken under a
+/// condition, the loop has two entries (irreducible control flow) and
+/// either may be taken for its head; always taken, the loop is entered in
+/// its middle and the label is its only entry, so its head.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub at: usize,
+    pub cond: Option<Cond>,
 }
 
 /// A `case` group of a `switch`: its labels (or `default`), its
@@ -219,6 +240,14 @@ impl Program {
         }
     }
 
+    /// Whether some loop has a conditional jump into it (two entries, so
+    /// two choices of its head).
+    pub fn has_conditional_entry(&self) -> bool {
+        let mut found = false;
+        self.each_stmt(&mut |stmt| found |= matches!(stmt, Stmt::Loop(Loop { entry: Some(Entry { cond: Some(_), .. }), .. })));
+        found
+    }
+
     /// The shapes the program has, for the report: which kinds of control
     /// flow a disagreement involves.
     pub fn features(&self) -> Vec<&'static str> {
@@ -229,12 +258,23 @@ impl Program {
             }
         };
         self.each_stmt(&mut |stmt| match stmt {
-            Stmt::Loop(l) => add(match l.kind {
-                LoopKind::While => "while",
-                LoopKind::DoWhile => "do",
-                LoopKind::For => "for",
-                LoopKind::Goto => "goto-loop",
-            }),
+            Stmt::Loop(l) => {
+                add(match l.kind {
+                    LoopKind::While => "while",
+                    LoopKind::DoWhile => "do",
+                    LoopKind::For => "for",
+                    LoopKind::Goto => "goto-loop",
+                    LoopKind::Forever => "for-ever",
+                });
+                if l.shares_head {
+                    add("shared-head");
+                }
+                match &l.entry {
+                    Some(Entry { cond: Some(_), .. }) => add("irreducible"),
+                    Some(Entry { cond: None, .. }) => add("entered-mid-loop"),
+                    None => {}
+                }
+            }
             Stmt::Switch(..) => add("switch"),
             Stmt::Break => add("break"),
             Stmt::Continue(_, LoopKind::While) => add("continue-while"),
