@@ -154,3 +154,21 @@ int main(void) {
         assert_verdict(&test, &source.replace("FLAGS", flags), &[], expected);
     }
 }
+
+/// glibc's case tables map a negative `char` value (other than EOF) to its
+/// byte's unsigned value, so `toupper((char)0xe9)` is 0xe9, not -23.
+#[test]
+fn case_conversions_map_negative_chars_to_their_bytes() {
+    let source = r#"
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+int main(void) {
+  char c = (char)0xe9;
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "toupper(c) == 0xe9 && tolower(-128) == 128 && toupper(-2) == 254 && toupper(EOF) == EOF && tolower('Q') == 'q'";
+    twins("case-conversions", source, holds, "toupper(c) == c");
+}
