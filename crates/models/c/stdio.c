@@ -481,6 +481,23 @@ int __tarsier_native_fputs(const char *text, struct _IO_FILE *stream);
 int __tarsier_native_fputc(int c, struct _IO_FILE *stream);
 char *__tarsier_native_fgets(char *line, int size, struct _IO_FILE *stream);
 int __tarsier_native_fflush(struct _IO_FILE *stream);
+int __tarsier_native_vfprintf(struct _IO_FILE *stream, const char *format, __builtin_va_list args);
+
+/* Whether `stream` is a file stream of the environment (fopen's or a
+   standard one) opened without an access (`denied` is _IO_NO_READS or
+   _IO_NO_WRITES) a transfer needs: glibc then fails it with EBADF (and the
+   error flag, which these streams do not keep). */
+int
+__tarsier_stream_refuses(struct _IO_FILE *stream, int denied)
+{
+    struct __tarsier_file *file = (struct __tarsier_file *)stream;
+    int known = __ESBMC_same_object(stream, __tarsier_streams) || file == &__tarsier_stdin_object
+        || file == &__tarsier_stdout_object || file == &__tarsier_stderr_object;
+    if (!known || (file->_flags & denied) == 0)
+        return 0;
+    __tarsier_errno = 9; /* EBADF */
+    return 1;
+}
 
 int
 fputs(const char *text, struct _IO_FILE *stream)
@@ -488,6 +505,8 @@ fputs(const char *text, struct _IO_FILE *stream)
     struct __tarsier_memory_stream *s;
     size_t n;
     s = __tarsier_memory_stream(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_WRITES))
+        return -1;
     if (s == 0)
         return __tarsier_native_fputs(text, stream);
     n = strlen(text);
@@ -506,6 +525,8 @@ fputc(int c, struct _IO_FILE *stream)
     struct __tarsier_memory_stream *s;
     char byte = c;
     s = __tarsier_memory_stream(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_WRITES))
+        return -1;
     if (s == 0)
         return __tarsier_native_fputc(c, stream);
     return __tarsier_memory_put(s, &byte, 1) == 1 ? (unsigned char)c : -1;
@@ -534,6 +555,8 @@ fgetc(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
     s = __tarsier_memory_stream(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_READS))
+        return -1;
     if (s == 0)
         return getchar();
     return __tarsier_memory_getc(s);
@@ -567,6 +590,8 @@ fgets(char *line, int size, struct _IO_FILE *stream)
     if (size <= 0)
         return 0;
     s = __tarsier_memory_stream(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_READS))
+        return 0;
     if (s == 0)
         return __tarsier_native_fgets(line, size, stream);
     if (size == 1) {
@@ -638,6 +663,8 @@ fread(void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
     if (requested == 0)
         return 0;
     s = __tarsier_memory_stream_of_file(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_READS))
+        return 0;
     if (s == 0) {
         got = __VERIFIER_nondet_ulong();
         __VERIFIER_assume(got <= requested);
@@ -670,6 +697,8 @@ fwrite(const void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
     if (requested == 0)
         return 0;
     s = __tarsier_memory_stream_of_file(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_WRITES))
+        return 0;
     if (s == 0) {
         __tarsier_stream_probe = bytes[0];
         __tarsier_stream_probe = bytes[requested - 1];
@@ -888,12 +917,50 @@ fclose(struct _IO_FILE *stream)
     return 0;
 }
 
+/* fprintf and vfprintf: the native printer, after glibc's first read of
+   the FILE (a NULL or closed stream faults) and its check of the access
+   (EOF on a read-only stream). */
+int
+vfprintf(struct _IO_FILE *stream, const char *format, __builtin_va_list args)
+{
+    if (__tarsier_memory_stream_of_file(stream) == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_WRITES))
+        return -1;
+    return __tarsier_native_vfprintf(stream, format, args);
+}
+
+int
+fprintf(struct _IO_FILE *stream, const char *format, ...)
+{
+    __builtin_va_list args;
+    int written;
+    __builtin_va_start(args, format);
+    written = vfprintf(stream, format, args);
+    __builtin_va_end(args);
+    return written;
+}
+
+/* glibc's perror prints the message (the native model reads s) through a
+   stream it opens on a duplicate of stderr's descriptor,
+   fdopen(dup(fileno(stderr)), "w+"), which fails with EINVAL when stderr
+   is write-only, or with another error: errno may change. */
+void __tarsier_native_perror(const char *s);
+
+void
+perror(const char *s)
+{
+    __tarsier_native_perror(s);
+    if (__VERIFIER_nondet_int()) {
+        int error = __VERIFIER_nondet_int();
+        __VERIFIER_assume(error > 0);
+        __tarsier_errno = error;
+    }
+}
+
 /* glibc's error (error.h): the message, formatted as printf does, goes to
    stderr; a nonzero status then ends the program with that status.
    (glibc also flushes stdout and prints the program's name and
    strerror(errnum), which no check observes.) */
 extern struct _IO_FILE *stderr;
-int vfprintf(struct _IO_FILE *stream, const char *format, __builtin_va_list args);
 void exit(int status);
 
 void

@@ -125,17 +125,24 @@ srandom(unsigned int seed)
 void *malloc(size_t size);
 void *__tarsier_aligned_malloc(size_t alignment, size_t size);
 
-/* C11 aligned_alloc: the alignment must be a power of two and the size a
-   multiple of it, otherwise there is no block (NULL, errno EINVAL). The
+/* aligned_alloc as glibc 2.36 implements it (_mid_memalign), which takes
+   any alignment and size: an alignment up to malloc's own (16) gives
+   malloc's block, which glibc aligns to 16; a larger one is rounded up to
+   a power of two (at least 32); one above SIZE_MAX / 2 + 1 is EINVAL. The
    block is malloc's (free releases it) at a multiple of the alignment. */
 void *
 aligned_alloc(size_t alignment, size_t size)
 {
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0 || size % alignment != 0) {
-        __tarsier_errno = 22;
+    size_t rounded = 32;
+    if (alignment <= 16)
+        return __tarsier_aligned_malloc(16, size);
+    if (alignment > ~(size_t)0 / 2 + 1) {
+        __tarsier_errno = 22; /* EINVAL */
         return 0;
     }
-    return __tarsier_aligned_malloc(alignment, size);
+    while (rounded < alignment)
+        rounded <<= 1;
+    return __tarsier_aligned_malloc(rounded, size);
 }
 
 typedef struct {

@@ -172,3 +172,90 @@ int main(void) {
     let holds = "toupper(c) == 0xe9 && tolower(-128) == 128 && toupper(-2) == 254 && toupper(EOF) == EOF && tolower('Q') == 'q'";
     twins("case-conversions", source, holds, "toupper(c) == c");
 }
+
+/// glibc 2.36's aligned_alloc takes any alignment (rounded up to a power
+/// of two, at least malloc's) and any size; only an alignment above
+/// SIZE_MAX / 2 + 1 is EINVAL.
+#[test]
+fn aligned_alloc_takes_any_alignment_as_glibc_does() {
+    let source = r#"
+#include <assert.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+int main(void) {
+  void *p = aligned_alloc(24, 20);
+  void *q = aligned_alloc(0, 3);
+  errno = 0;
+  void *r = aligned_alloc(((size_t)1 << 63) + 1, 8);
+  assert(CHECK);
+  free(p);
+  free(q);
+  return 0;
+}
+"#;
+    let holds = "(p == 0 || (uintptr_t)p % 32 == 0) && r == 0 && errno == EINVAL";
+    twins("aligned-alloc", source, holds, "p == 0 || q == 0");
+}
+
+/// The kernel's user-copy functions: a copy within user memory moves every
+/// byte and returns 0, clear_user zeroes, access_ok bounds the user range;
+/// a copy whose user side is kernel memory is a kernel bug. And a spin
+/// lock held is not taken again by spin_trylock.
+#[test]
+fn uaccess_and_spinlocks_follow_the_kernel() {
+    let source = r#"
+#include <ubuntu20.04/kernel_5.15.0-76/include/asm/uaccess.h>
+#include <ubuntu20.04/kernel_5.15.0-76/include/linux/spinlock.h>
+int main(void) {
+  char kernel[8] = "abcdefg";
+  char back[8];
+  DEFINE_SPINLOCK(lock);
+  unsigned long to = copy_to_user(user_memory + 10, kernel, 8);
+  unsigned long from = copy_from_user(back, user_memory + 10, 8);
+  unsigned long cleared = clear_user(user_memory + 10, 2);
+  spin_lock(&lock);
+  int again = spin_trylock(&lock);
+  spin_unlock(&lock);
+  __ESBMC_assert(CHECK, "kernel");
+  SOURCE;
+  return 0;
+}
+"#;
+    let holds = "to == 0 && from == 0 && cleared == 0 && back[3] == 'd' && user_memory[10] == 0 && user_memory[12] == 'c' \
+                 && access_ok(user_memory, USER_MEMORY_SPACE) && !access_ok(user_memory + 1, USER_MEMORY_SPACE) && !again && spin_trylock(&lock)";
+    let text = |check: &str, last: &str| source.replace("CHECK", check).replace("SOURCE", last);
+    assert_verdict("uaccess", &text(holds, "(void)0"), &[], SUCCESSFUL);
+    assert_verdict("uaccess-false", &text("back[3] != 'd'", "(void)0"), &[], FAILED);
+    assert_verdict("uaccess-kernel-source", &text(holds, "copy_from_user(back, kernel, 8)"), &[], FAILED);
+}
+
+/// glibc fails a transfer the stream's mode does not allow (EOF, 0 or NULL
+/// with EBADF): reading a stream opened for writing, writing one opened
+/// for reading (fwrite, fputs, fprintf), and writing stdin.
+#[test]
+fn streams_refuse_what_their_mode_does_not_allow() {
+    let source = r#"
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+int main(void) {
+  FILE *out = fopen("/dev/null", "w");
+  FILE *in = fopen("/dev/null", "r");
+  if (out == NULL || in == NULL)
+    return 0;
+  char line[4];
+  int c = fgetc(out);
+  char *got = fgets(line, sizeof line, out);
+  size_t read = fread(line, 1, 2, out);
+  size_t written = fwrite("ab", 1, 2, in);
+  int put = fputs("ab", in);
+  errno = 0;
+  int printed = fprintf(stdin, "x%d", 3);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "c == EOF && got == NULL && read == 0 && written == 0 && put == EOF && printed < 0 && errno == EBADF";
+    twins("stream-modes", source, holds, "c != EOF");
+}
