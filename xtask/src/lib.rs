@@ -4,9 +4,10 @@
 //! ([`process`], [`runner`]), scoring and reporting ([`report`]), and the
 //! benchmarks of the front end ([`bench`]) and of verification
 //! ([`bench_verify`]), and the differential oracles' shared machinery
-//! ([`oracle`]) with the integer/memory one ([`c_oracle`]) and the
-//! control-flow one ([`flow_oracle`]), whose fixed samples the binary's
-//! tests run; the code-quality checks ([`lint`]).
+//! ([`oracle`]) with the integer/memory one ([`c_oracle`]), the
+//! control-flow one ([`flow_oracle`]) and the library-model one
+//! ([`model_oracle`]), whose fixed samples the binary's tests run; the
+//! code-quality checks ([`lint`]).
 
 pub mod bench;
 pub mod bench_verify;
@@ -16,6 +17,7 @@ pub mod corpus;
 pub mod disputed;
 pub mod flow_oracle;
 pub mod lint;
+pub mod model_oracle;
 pub mod oracle;
 pub mod process;
 pub mod report;
