@@ -4,10 +4,11 @@
 //! ([`process`], [`runner`]), scoring and reporting ([`report`], and side
 //! by side with a peer verifier's results: [`peer`]), and the
 //! benchmarks of the front end ([`bench`]), of verification
-//! ([`bench_verify`]) and of k-induction ([`bench_kind`]), and the differential oracles' shared machinery
-//! ([`oracle`]) with the integer/memory one ([`c_oracle`]) and the
-//! control-flow one ([`flow_oracle`]), whose fixed samples the binary's
-//! tests run; the code-quality checks ([`lint`]).
+//! ([`bench_verify`]) and of k-induction ([`bench_kind`]), and the
+//! differential oracles' shared machinery ([`oracle`]) with the
+//! integer/memory one ([`c_oracle`]), the control-flow one
+//! ([`flow_oracle`]) and the library-model one ([`model_oracle`]), whose
+//! fixed samples the binary's tests run; the code-quality checks ([`lint`]).
 
 pub mod bench;
 pub mod bench_kind;
@@ -18,6 +19,7 @@ pub mod corpus;
 pub mod disputed;
 pub mod flow_oracle;
 pub mod lint;
+pub mod model_oracle;
 pub mod oracle;
 pub mod peer;
 pub mod process;

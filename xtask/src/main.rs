@@ -9,6 +9,7 @@
 //!   kind of check and of invariant generation, the invariants certified.
 //! - `fp-oracle`: floating-point results checked against the host machine.
 //! - `c-oracle`: integer and memory semantics checked against gcc.
+//! - `model-oracle`: the C library models checked against the host glibc.
 //! - `flow-oracle`: loops, jumps, calls and unwinding bounds checked
 //!   against native enumeration of every nondeterministic choice.
 //! - `smt-crosscheck`: every query of each task answered by CaDiCaL and by
@@ -23,7 +24,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Suite, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_kind, bench_verify, c_oracle, clock, flow_oracle, lint, peer, report, smt_crosscheck};
+use xtask::{bench, bench_kind, bench_verify, c_oracle, clock, flow_oracle, lint, model_oracle, peer, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -104,6 +105,18 @@ tasks:
       --timeout S       per-task limit in seconds (default 20)
       --jobs N          parallel runs (default: number of CPUs)
       --tarsier PATH    run this tarsier instead of building the release one
+  model-oracle      the C library models against the host glibc: calls of
+                    every modelled function on boundary and random
+                    arguments, observed natively and asserted (exact
+                    functions) or admitted (the environment's); prints the
+                    coverage list of every modelled function
+      --cases N         cases per family (default 20)
+      --families LIST   strings,conversions,ctype,math,time,format,wide,
+                        environment (default all)
+      --seed S          generator seed (default 1)
+      --timeout S       per-task limit in seconds (default 20)
+      --jobs N          parallel runs (default: number of CPUs)
+      --tarsier PATH    run this tarsier instead of building the release one
   smt-crosscheck    runs tarsier --crosscheck SOLVER on the BMC slice: every
                     query answered by CaDiCaL and by the external solver;
                     prints disagreements (SMT-LIB2 files kept under
@@ -128,6 +141,7 @@ fn main() -> ExitCode {
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
+        Some("model-oracle") => parse_model_oracle_args(&args[1..]).and_then(|opts| model_oracle_command(&opts)),
         Some("flow-oracle") => parse_flow_oracle_args(&args[1..]).and_then(|opts| flow_oracle_command(&opts)),
         Some("smt-crosscheck") => smt_crosscheck_command(&args[1..]),
         Some("lint") if args.len() > 1 => Err(format!("lint takes no options\n{USAGE}")),
@@ -539,6 +553,43 @@ fn flow_oracle_command(opts: &flow_oracle::Options) -> Result<(), String> {
         Ok(())
     } else {
         Err("tarsier disagreed with native execution (listed above)".into())
+    }
+}
+
+fn parse_model_oracle_args(args: &[String]) -> Result<model_oracle::Options, String> {
+    let mut opts = model_oracle::Options {
+        cases: 20,
+        families: model_oracle::Family::ALL.to_vec(),
+        seed: 1,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        timeout: Duration::from_secs(20),
+        tarsier: None,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--cases" => opts.cases = number(arg, &value()?)?,
+            "--families" => opts.families = model_oracle::parse_families(&value()?)?,
+            "--seed" => opts.seed = number(arg, &value()?)?,
+            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
+            "--jobs" => opts.jobs = number(arg, &value()?)?,
+            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unknown model-oracle option '{other}'\n{USAGE}")),
+        }
+    }
+    Ok(opts)
+}
+
+fn model_oracle_command(opts: &model_oracle::Options) -> Result<(), String> {
+    let binary = tarsier_binary(opts.tarsier.clone())?;
+    let out_dir = corpus::workspace_root().join("target/model-oracle");
+    let findings = model_oracle::run(opts, &binary, &out_dir)?;
+    print!("\ncoverage (functions, and this run's tasks that call them):\n{}", model_oracle::coverage::render(&findings.per_function));
+    if findings.counts[Score::Wrong as usize] == 0 {
+        Ok(())
+    } else {
+        Err("tarsier gave wrong answers (listed above)".into())
     }
 }
 

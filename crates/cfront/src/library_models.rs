@@ -85,6 +85,26 @@ pub fn referenced_bodiless(program: &Program) -> BTreeSet<String> {
     names
 }
 
+/// The library's own objects the front end made the program refer to
+/// (the standard streams' `FILE`s, see `sema::standard_stream`): globals
+/// with a reserved `__tarsier_` name, which a model defines.
+fn referenced_model_objects(program: &Program) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for function in program.functions.values() {
+        for instr in function.body.iter().flatten() {
+            for node in instr_exprs(&instr.kind).into_iter().flat_map(|e| e.walk()) {
+                if let ExprKind::Sym(sym) = node.kind {
+                    let symbol = &program.symbols[sym];
+                    if symbol.kind == SymbolKind::Global && symbol.name.starts_with("__tarsier_") {
+                        names.insert(symbol.name.clone());
+                    }
+                }
+            }
+        }
+    }
+    names
+}
+
 /// The expressions an instruction evaluates or writes.
 fn instr_exprs(kind: &InstrKind) -> Vec<&Expr> {
     match kind {
@@ -256,6 +276,7 @@ fn needed_names(program: &Program, graph: &ModelGraph) -> HashSet<String> {
             model if graph.refers_to.contains_key(&model) => model,
             _ => name,
         })
+        .chain(referenced_model_objects(program))
         .filter(|name| graph.refers_to.contains_key(name))
         .collect();
     let defined: HashSet<&str> = program
@@ -441,7 +462,7 @@ fn link(
         models
             .into_iter()
             .map(|unit| keep_needed(unit, needed))
-            .filter(defines_something),
+            .filter(|unit| defines_something(unit, needed)),
     );
     sema::lower(&units, files, opts, diags)
 }
@@ -468,10 +489,17 @@ fn keep_needed(unit: TranslationUnit, needed: &HashSet<String>) -> TranslationUn
     TranslationUnit { items }
 }
 
-fn defines_something(unit: &TranslationUnit) -> bool {
-    unit.items
-        .iter()
-        .any(|item| matches!(item, ExternalDecl::Function(_)))
+/// Whether `unit` still defines a function, or a `needed` object (the
+/// standard streams' `FILE`s may be all a program needs of stdio.c).
+fn defines_something(unit: &TranslationUnit, needed: &HashSet<String>) -> bool {
+    unit.items.iter().any(|item| match item {
+        ExternalDecl::Function(_) => true,
+        ExternalDecl::Declaration(d) => {
+            d.specs.storage.is_none()
+                && d.declarators.iter().any(|i| i.declarator.name.as_ref().is_some_and(|n| needed.contains(n)))
+        }
+        _ => false,
+    })
 }
 
 #[cfg(test)]

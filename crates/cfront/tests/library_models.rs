@@ -18,10 +18,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Body-less functions the models may leave to symex and the interpreter.
 const BUILT_INS: &[&str] = &["malloc", "free", "memcpy", "memset", "__assert_fail", "__tarsier_environment_string"];
-/// Prefixes of the intrinsics the models and the system headers use, and
+/// Prefixes of the intrinsics the models and the system headers use
+/// (uninterpreted functions included: time.c's daylight saving rule), and
 /// of the functions models call where their behaviour is deliberately not
 /// modelled (a verdict resting on such a call is not trusted).
-const INTRINSICS: &[&str] = &["__VERIFIER_", "__builtin_", "__tarsier_unmodelled_"];
+const INTRINSICS: &[&str] = &["__VERIFIER_", "__builtin_", "__tarsier_unmodelled_", "__CPROVER_uninterpreted_"];
 
 fn data_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/models_data");

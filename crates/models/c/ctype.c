@@ -128,14 +128,21 @@ isascii(int c)
     return (c & ~0x7f) == 0;
 }
 
+/* glibc's case tables map a negative signed char value (other than EOF)
+   to the unsigned char value of the same byte, so that a plain char
+   argument converts as its byte would. */
 int
 toupper(int c)
 {
+    if (c >= -128 && c < -1)
+        return c + 256;
     return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
 }
 
 int
 tolower(int c)
 {
+    if (c >= -128 && c < -1)
+        return c + 256;
     return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
 }

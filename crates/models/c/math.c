@@ -118,17 +118,6 @@ llround$F($T x)
     return (long long)round$F(x);
 }
 
-/* IEEE maxNum: a NaN operand gives the other one; of equal operands (-0
-   and +0) the second, as glibc's code on x86-64 does. */
-$T
-fmax$F($T x, $T y)
-{
-    if (__builtin_isgreater(x, y))
-        return x;
-    if (__builtin_islessequal(x, y))
-        return y;
-    return __builtin_isnan(y) ? x : y;
-}
 
 $T
 fdim$F($T x, $T y)
@@ -139,9 +128,29 @@ fdim$F($T x, $T y)
 }
 /*@ end */
 
-/* IEEE minNum: a NaN operand gives the other one; of equal operands (-0
-   and +0) the second, as glibc's minsd code on x86-64 does. */
+/* IEEE minNum and maxNum as glibc's SSE code on x86-64 computes them: of
+   equal operands (-0 and +0) the second (minsd, maxsd); a quiet NaN
+   operand gives the other one; two NaNs, or a signalling one, give x + y
+   (the addition quietens it). */
 /*@ for float, double */
+int
+__tarsier_signaling$F($T x)
+{
+    union { $T value; $BITS bits; } v;
+    v.value = x;
+    return x != x && (v.bits & (1$U << ($FRAC - 1))) == 0;
+}
+
+$T
+__tarsier_unordered$F($T x, $T y)
+{
+    if (x == x && !__tarsier_signaling$F(y))
+        return x;
+    if (y == y && !__tarsier_signaling$F(x))
+        return y;
+    return x + y;
+}
+
 $T
 fmin$F($T x, $T y)
 {
@@ -149,7 +158,17 @@ fmin$F($T x, $T y)
         return x;
     if (__builtin_isgreaterequal(x, y))
         return y;
-    return __builtin_isnan(y) ? x : y;
+    return __tarsier_unordered$F(x, y);
+}
+
+$T
+fmax$F($T x, $T y)
+{
+    if (__builtin_isgreater(x, y))
+        return x;
+    if (__builtin_islessequal(x, y))
+        return y;
+    return __tarsier_unordered$F(x, y);
 }
 /*@ end */
 
@@ -336,7 +355,23 @@ union __tarsier_ldouble {
 };
 
 /* glibc's x87 code: of equal operands (-0 and +0) fminl returns the first
-   (fmaxl the second); a NaN operand gives the other one. */
+   and fmaxl the second; a quiet NaN operand gives the other one; two
+   NaNs, or a signalling one, give x + y. */
+long double
+__tarsier_unorderedl(long double x, long double y)
+{
+    union __tarsier_ldouble v, w;
+    v.value = x;
+    w.value = y;
+    int x_signals = x != x && (v.parts.mantissa & 0x4000000000000000ULL) == 0;
+    int y_signals = y != y && (w.parts.mantissa & 0x4000000000000000ULL) == 0;
+    if (x == x && !y_signals)
+        return x;
+    if (y == y && !x_signals)
+        return y;
+    return x + y;
+}
+
 long double
 fminl(long double x, long double y)
 {
@@ -344,7 +379,17 @@ fminl(long double x, long double y)
         return x;
     if (__builtin_isgreater(x, y))
         return y;
-    return __builtin_isnan(y) ? x : y;
+    return __tarsier_unorderedl(x, y);
+}
+
+long double
+fmaxl(long double x, long double y)
+{
+    if (__builtin_isgreater(x, y))
+        return x;
+    if (__builtin_islessequal(x, y))
+        return y;
+    return __tarsier_unorderedl(x, y);
 }
 
 long double

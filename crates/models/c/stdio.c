@@ -32,27 +32,135 @@ getchar(void)
     return c;
 }
 
-struct _IO_FILE;
+/* glibc's FILE (bits/types/struct_FILE.h), field for field, so that a
+   program reading or copying `*stream` stays inside the object and sees
+   the fields glibc sets when it opens a stream: the magic number and the
+   access bits of _flags, the descriptor, the mode letters' _flags2 bits,
+   the unknown offsets (-1), the stream it is chained to, and its lock and
+   wide-character data (objects of glibc's own). The buffer pointers stay
+   null, as glibc leaves them until the first transfer. What glibc's
+   buffering later stores in these private fields (buffer pointers, the
+   putting and EOF bits, the offset cache) is not followed. */
+struct __tarsier_file {
+    int _flags;
+    char *_IO_read_ptr;
+    char *_IO_read_end;
+    char *_IO_read_base;
+    char *_IO_write_base;
+    char *_IO_write_ptr;
+    char *_IO_write_end;
+    char *_IO_buf_base;
+    char *_IO_buf_end;
+    char *_IO_save_base;
+    char *_IO_backup_base;
+    char *_IO_save_end;
+    void *_markers;
+    struct __tarsier_file *_chain;
+    int _fileno;
+    int _flags2;
+    long _old_offset;
+    unsigned short _cur_column;
+    signed char _vtable_offset;
+    char _shortbuf[1];
+    void *_lock;
+    long long _offset;
+    void *_codecvt;
+    void *_wide_data;
+    struct __tarsier_file *_freeres_list;
+    void *_freeres_buf;
+    size_t __pad5;
+    int _mode;
+    char _unused2[15 * sizeof(int) - 4 * sizeof(void *) - sizeof(size_t)];
+};
 
 extern int __tarsier_errno;
+
+/* glibc's _flags bits: _IO_MAGIC, and _IO_IS_FILEBUF | _IO_LINKED |
+   _IO_TIED_PUT_GET, which every open file stream has. */
+enum {
+    __TARSIER_IO_OPEN_FILE = (int)0xfbad2480,
+    __TARSIER_IO_UNBUFFERED = 0x2,
+    __TARSIER_IO_NO_READS = 0x4,
+    __TARSIER_IO_NO_WRITES = 0x8,
+    __TARSIER_IO_IS_APPENDING = 0x1000
+};
+
+/* The private objects a FILE points to: glibc's _IO_lock_t and a stand-in
+   for its _IO_wide_data, one per stream. */
+struct __tarsier_stream_private {
+    int lock[4];
+    char wide[16];
+};
+
+/* The standard streams (the front end points stdin, stdout and stderr at
+   them) as glibc sets them up: linked stderr -> stdout -> stdin, stdout
+   not line-buffered yet (glibc decides at its first output), stderr
+   unbuffered. */
+struct __tarsier_stream_private __tarsier_standard_private[3];
+struct __tarsier_file __tarsier_stdin_object = {
+    ._flags = __TARSIER_IO_OPEN_FILE | __TARSIER_IO_NO_WRITES,
+    ._fileno = 0, ._old_offset = -1, ._offset = -1,
+    ._lock = &__tarsier_standard_private[0].lock, ._wide_data = &__tarsier_standard_private[0].wide,
+};
+struct __tarsier_file __tarsier_stdout_object = {
+    ._flags = __TARSIER_IO_OPEN_FILE | __TARSIER_IO_NO_READS,
+    ._chain = &__tarsier_stdin_object, ._fileno = 1, ._old_offset = -1, ._offset = -1,
+    ._lock = &__tarsier_standard_private[1].lock, ._wide_data = &__tarsier_standard_private[1].wide,
+};
+struct __tarsier_file __tarsier_stderr_object = {
+    ._flags = __TARSIER_IO_OPEN_FILE | __TARSIER_IO_NO_READS | __TARSIER_IO_UNBUFFERED,
+    ._chain = &__tarsier_stdout_object, ._fileno = 2, ._old_offset = -1, ._offset = -1,
+    ._lock = &__tarsier_standard_private[2].lock, ._wide_data = &__tarsier_standard_private[2].wide,
+};
+
+/* Where the models put a byte read only to check the stream. */
+char __tarsier_stream_probe;
 
 /* The streams fopen opened: distinct objects, while there are any left;
    a path that opens more is not modelled exactly. */
 enum { __TARSIER_STREAMS = 8 };
-char __tarsier_streams[__TARSIER_STREAMS];
+struct __tarsier_file __tarsier_streams[__TARSIER_STREAMS];
+struct __tarsier_stream_private __tarsier_stream_privates[__TARSIER_STREAMS];
 int __tarsier_stream_count;
+/* The stream glibc links a new one in front of. */
+struct __tarsier_file *__tarsier_stream_list_head = &__tarsier_stderr_object;
 struct _IO_FILE *__tarsier_unmodelled_stream(void);
 
-/* A new stream, or NULL with errno set: always for a mode that does not
-   start with r, w or a (EINVAL, as glibc checks), else when the
-   environment refuses the file. The path is read by the kernel only,
-   which fails on a bad one instead of faulting, so it is not read here. */
+/* glibc's _IO_new_file_fopen: the access from the first mode letter (any
+   other is EINVAL), then up to six more letters ('+' both ways; 'm', 'c'
+   and 'e' set _flags2 bits; 'x' and 'b' nothing the stream keeps; others
+   ignored). A new stream, or NULL with errno set when the environment
+   refuses the file. The path must be a string (C 7.1.4; glibc passes it
+   to the kernel, which answers EFAULT): its first byte is read, so a null
+   or invalid path is a dereference failure, as in open. */
 struct _IO_FILE *
 fopen(const char *path, const char *mode)
 {
-    if (mode[0] != 'r' && mode[0] != 'w' && mode[0] != 'a') {
+    int read_write, flags2 = 0;
+    struct __tarsier_file *stream;
+    if (mode[0] == 'r')
+        read_write = __TARSIER_IO_NO_WRITES;
+    else if (mode[0] == 'w')
+        read_write = __TARSIER_IO_NO_READS;
+    else if (mode[0] == 'a')
+        read_write = __TARSIER_IO_NO_READS | __TARSIER_IO_IS_APPENDING;
+    else {
         __tarsier_errno = 22; /* EINVAL */
         return 0;
+    }
+    __tarsier_stream_probe = path[0];
+    for (int i = 1; i < 7; i++) {
+        char letter = mode[i];
+        if (letter == 0)
+            break;
+        if (letter == '+')
+            read_write &= __TARSIER_IO_IS_APPENDING;
+        else if (letter == 'm')
+            flags2 |= 1; /* _IO_FLAGS2_MMAP */
+        else if (letter == 'c')
+            flags2 |= 2; /* _IO_FLAGS2_NOTCANCEL */
+        else if (letter == 'e')
+            flags2 |= 64; /* _IO_FLAGS2_CLOEXEC */
     }
     if (__VERIFIER_nondet_int()) {
         int error = __VERIFIER_nondet_int();
@@ -62,8 +170,19 @@ fopen(const char *path, const char *mode)
     }
     if (__tarsier_stream_count == __TARSIER_STREAMS)
         return __tarsier_unmodelled_stream();
+    stream = &__tarsier_streams[__tarsier_stream_count];
+    stream->_flags = __TARSIER_IO_OPEN_FILE | read_write;
+    stream->_chain = __tarsier_stream_list_head;
+    /* Some descriptor: masked rather than assumed, so that the paths
+       through fopen keep guards symex can compare. */
+    stream->_fileno = __VERIFIER_nondet_int() & 0x7fffffff;
+    stream->_flags2 = flags2;
+    stream->_offset = -1;
+    stream->_lock = &__tarsier_stream_privates[__tarsier_stream_count].lock;
+    stream->_wide_data = &__tarsier_stream_privates[__tarsier_stream_count].wide;
+    __tarsier_stream_list_head = stream;
     __tarsier_stream_count++;
-    return (struct _IO_FILE *)&__tarsier_streams[__tarsier_stream_count - 1];
+    return (struct _IO_FILE *)stream;
 }
 
 struct _IO_FILE *
@@ -81,9 +200,6 @@ long __tarsier_unmodelled_stream_call(struct _IO_FILE *stream);
 
 char __tarsier_stream_closed[__TARSIER_STREAMS];
 
-/* Where the models put a byte read only to check the stream. */
-char __tarsier_stream_probe;
-
 /* The address of an object whose lifetime has ended. */
 char *
 __tarsier_dead_object(void)
@@ -98,7 +214,7 @@ void
 __tarsier_check_stream(struct _IO_FILE *stream)
 {
     if (__ESBMC_same_object(stream, __tarsier_streams)
-        && __tarsier_stream_closed[__ESBMC_POINTER_OFFSET(stream)])
+        && __tarsier_stream_closed[__ESBMC_POINTER_OFFSET(stream) / sizeof(struct __tarsier_file)])
         __tarsier_stream_probe = *__tarsier_dead_object();
 }
 
@@ -365,6 +481,23 @@ int __tarsier_native_fputs(const char *text, struct _IO_FILE *stream);
 int __tarsier_native_fputc(int c, struct _IO_FILE *stream);
 char *__tarsier_native_fgets(char *line, int size, struct _IO_FILE *stream);
 int __tarsier_native_fflush(struct _IO_FILE *stream);
+int __tarsier_native_vfprintf(struct _IO_FILE *stream, const char *format, __builtin_va_list args);
+
+/* Whether `stream` is a file stream of the environment (fopen's or a
+   standard one) opened without an access (`denied` is _IO_NO_READS or
+   _IO_NO_WRITES) a transfer needs: glibc then fails it with EBADF (and the
+   error flag, which these streams do not keep). */
+int
+__tarsier_stream_refuses(struct _IO_FILE *stream, int denied)
+{
+    struct __tarsier_file *file = (struct __tarsier_file *)stream;
+    int known = __ESBMC_same_object(stream, __tarsier_streams) || file == &__tarsier_stdin_object
+        || file == &__tarsier_stdout_object || file == &__tarsier_stderr_object;
+    if (!known || (file->_flags & denied) == 0)
+        return 0;
+    __tarsier_errno = 9; /* EBADF */
+    return 1;
+}
 
 int
 fputs(const char *text, struct _IO_FILE *stream)
@@ -372,6 +505,8 @@ fputs(const char *text, struct _IO_FILE *stream)
     struct __tarsier_memory_stream *s;
     size_t n;
     s = __tarsier_memory_stream(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_WRITES))
+        return -1;
     if (s == 0)
         return __tarsier_native_fputs(text, stream);
     n = strlen(text);
@@ -390,6 +525,8 @@ fputc(int c, struct _IO_FILE *stream)
     struct __tarsier_memory_stream *s;
     char byte = c;
     s = __tarsier_memory_stream(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_WRITES))
+        return -1;
     if (s == 0)
         return __tarsier_native_fputc(c, stream);
     return __tarsier_memory_put(s, &byte, 1) == 1 ? (unsigned char)c : -1;
@@ -418,6 +555,8 @@ fgetc(struct _IO_FILE *stream)
 {
     struct __tarsier_memory_stream *s;
     s = __tarsier_memory_stream(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_READS))
+        return -1;
     if (s == 0)
         return getchar();
     return __tarsier_memory_getc(s);
@@ -451,6 +590,8 @@ fgets(char *line, int size, struct _IO_FILE *stream)
     if (size <= 0)
         return 0;
     s = __tarsier_memory_stream(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_READS))
+        return 0;
     if (s == 0)
         return __tarsier_native_fgets(line, size, stream);
     if (size == 1) {
@@ -482,6 +623,25 @@ fgets_unlocked(char *line, int size, struct _IO_FILE *stream)
     return fgets(line, size, stream);
 }
 
+/* glibc's fileno: the descriptor of a file stream, -1 with EBADF for a
+   memory stream (no file behind it). It reads the FILE, so a NULL or
+   closed stream faults. */
+int
+fileno(struct _IO_FILE *stream)
+{
+    if (__tarsier_memory_stream_of_file(stream) != 0) {
+        __tarsier_errno = 9; /* EBADF */
+        return -1;
+    }
+    return ((struct __tarsier_file *)stream)->_fileno;
+}
+
+int
+fileno_unlocked(struct _IO_FILE *stream)
+{
+    return fileno(stream);
+}
+
 /* glibc's fread and fwrite: `size * count` bytes (wrapping as glibc
    computes them), nothing done for none; the result is `count` when all
    of them were transferred, else the whole items transferred. A memory
@@ -503,6 +663,8 @@ fread(void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
     if (requested == 0)
         return 0;
     s = __tarsier_memory_stream_of_file(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_READS))
+        return 0;
     if (s == 0) {
         got = __VERIFIER_nondet_ulong();
         __VERIFIER_assume(got <= requested);
@@ -535,6 +697,8 @@ fwrite(const void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
     if (requested == 0)
         return 0;
     s = __tarsier_memory_stream_of_file(stream);
+    if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_WRITES))
+        return 0;
     if (s == 0) {
         __tarsier_stream_probe = bytes[0];
         __tarsier_stream_probe = bytes[requested - 1];
@@ -743,7 +907,7 @@ fclose(struct _IO_FILE *stream)
     }
     if (!__ESBMC_same_object(stream, __tarsier_streams))
         return __tarsier_unmodelled_stream_call(stream);
-    __tarsier_stream_closed[__ESBMC_POINTER_OFFSET(stream)] = 1;
+    __tarsier_stream_closed[__ESBMC_POINTER_OFFSET(stream) / sizeof(struct __tarsier_file)] = 1;
     if (__VERIFIER_nondet_int()) {
         int error = __VERIFIER_nondet_int();
         __VERIFIER_assume(error > 0);
@@ -753,12 +917,50 @@ fclose(struct _IO_FILE *stream)
     return 0;
 }
 
+/* fprintf and vfprintf: the native printer, after glibc's first read of
+   the FILE (a NULL or closed stream faults) and its check of the access
+   (EOF on a read-only stream). */
+int
+vfprintf(struct _IO_FILE *stream, const char *format, __builtin_va_list args)
+{
+    if (__tarsier_memory_stream_of_file(stream) == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_WRITES))
+        return -1;
+    return __tarsier_native_vfprintf(stream, format, args);
+}
+
+int
+fprintf(struct _IO_FILE *stream, const char *format, ...)
+{
+    __builtin_va_list args;
+    int written;
+    __builtin_va_start(args, format);
+    written = vfprintf(stream, format, args);
+    __builtin_va_end(args);
+    return written;
+}
+
+/* glibc's perror prints the message (the native model reads s) through a
+   stream it opens on a duplicate of stderr's descriptor,
+   fdopen(dup(fileno(stderr)), "w+"), which fails with EINVAL when stderr
+   is write-only, or with another error: errno may change. */
+void __tarsier_native_perror(const char *s);
+
+void
+perror(const char *s)
+{
+    __tarsier_native_perror(s);
+    if (__VERIFIER_nondet_int()) {
+        int error = __VERIFIER_nondet_int();
+        __VERIFIER_assume(error > 0);
+        __tarsier_errno = error;
+    }
+}
+
 /* glibc's error (error.h): the message, formatted as printf does, goes to
    stderr; a nonzero status then ends the program with that status.
    (glibc also flushes stdout and prints the program's name and
    strerror(errnum), which no check observes.) */
 extern struct _IO_FILE *stderr;
-int vfprintf(struct _IO_FILE *stream, const char *format, __builtin_va_list args);
 void exit(int status);
 
 void

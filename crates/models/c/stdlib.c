@@ -125,20 +125,30 @@ srandom(unsigned int seed)
 void *malloc(size_t size);
 void *__tarsier_aligned_malloc(size_t alignment, size_t size);
 
-/* C11 aligned_alloc as glibc 2.36 (the host's) implements it: malloc's
-   block (free releases it) at a multiple of the alignment rounded up to a
-   power of two (0 is 1), of any size (C17 dropped the rule that the size
-   be a multiple of the alignment; glibc never enforced it). glibc 2.38
-   and later refuse an alignment that is not a power of two with EINVAL:
-   an allocation failure covers that NULL, unless allocations cannot fail
-   (--force-malloc-success), where the block is what the user asked for.
-   A failure sets errno to ENOMEM. */
+/* aligned_alloc as glibc 2.36 (the host's) implements it (_mid_memalign),
+   which takes any alignment and size (C17 dropped the rule that the size be
+   a multiple of the alignment): an alignment up to malloc's own (16) gives
+   malloc's block, which glibc aligns to 16; a larger one is rounded up to a
+   power of two (at least 32); one above SIZE_MAX / 2 + 1 is EINVAL. The
+   block is malloc's (free releases it) at a multiple of the alignment. An
+   allocation failure sets errno to ENOMEM, unless allocations cannot fail
+   (--force-malloc-success), where the block is what the user asked for. */
 void *
 aligned_alloc(size_t alignment, size_t size)
 {
-    void *block = __tarsier_aligned_malloc(alignment, size);
+    size_t rounded = 32;
+    void *block;
+    if (alignment > ~(size_t)0 / 2 + 1) {
+        __tarsier_errno = 22; /* EINVAL */
+        return 0;
+    }
+    if (alignment <= 16)
+        rounded = 16;
+    while (rounded < alignment)
+        rounded <<= 1;
+    block = __tarsier_aligned_malloc(rounded, size);
     if (block == 0)
-        __tarsier_errno = 12;
+        __tarsier_errno = 12; /* ENOMEM */
     return block;
 }
 

@@ -1,14 +1,19 @@
 /* time.h and the POSIX clocks, with glibc's observable behaviour.
 
    The clocks are arbitrary. The time zone is part of the environment the
-   program does not control: it is chosen once per run (a UTC offset of at
-   most 14 hours either way, and whether it has daylight saving time), and
-   whether daylight saving time applies is chosen per conversion when the
-   zone has it. Calendar conversions use the proleptic Gregorian calendar
-   in closed form (days from 1970-01-01 to a civil date and back), so they
-   need no loops. As in glibc, gmtime and localtime share one static
-   struct tm, asctime and ctime one static text buffer, and localtime,
-   ctime and mktime set the zone up as tzset does. */
+   program does not control: it is chosen once per run, as a POSIX TZ rule
+   gives it: a standard offset, and whether the zone has daylight saving
+   time with its own offset, each anywhere glibc's TZ parser allows
+   (24:59:59 either way; daylight time may be 30 minutes, 2 hours or a
+   negative step away, as in Lord Howe, Troll or Dublin). Whether daylight
+   saving time applies is chosen per conversion when the zone has it. A
+   zone whose rules changed over history (a tzfile zone's local mean time,
+   a new standard offset) gives more than one standard offset in a run,
+   which is not modelled. Calendar conversions use the proleptic Gregorian
+   calendar in closed form (days from 1970-01-01 to a civil date and back),
+   so they need no loops. As in glibc, gmtime and localtime share one
+   static struct tm, asctime and ctime one static text buffer, and
+   localtime, ctime and mktime set the zone up as tzset does. */
 
 long __VERIFIER_nondet_long(void);
 int __VERIFIER_nondet_int(void);
@@ -45,6 +50,7 @@ struct tm __tarsier_tm_buffer;
 char __tarsier_asctime_buffer[3 + 1 + 3 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 1];
 int __tarsier_zone_chosen;
 long __tarsier_utc_offset;
+long __tarsier_daylight_offset;
 /* The zone names' text is unknown: no unit defines these arrays. */
 extern char __tarsier_standard_zone_name[8];
 extern char __tarsier_daylight_zone_name[8];
@@ -64,10 +70,13 @@ tzset(void)
     if (__tarsier_zone_chosen)
         return;
     __tarsier_zone_chosen = 1;
+    /* glibc's compute_offset: hours up to 24, minutes and seconds up to 59. */
     __tarsier_utc_offset = __VERIFIER_nondet_long();
-    __VERIFIER_assume(__tarsier_utc_offset >= -14L * 3600 && __tarsier_utc_offset <= 14L * 3600);
+    __VERIFIER_assume(__tarsier_utc_offset >= -89999L && __tarsier_utc_offset <= 89999L);
     daylight = __VERIFIER_nondet_int();
     __VERIFIER_assume(daylight == 0 || daylight == 1);
+    __tarsier_daylight_offset = __VERIFIER_nondet_long();
+    __VERIFIER_assume(__tarsier_daylight_offset >= -89999L && __tarsier_daylight_offset <= 89999L);
     timezone = -__tarsier_utc_offset;
     __tarsier_standard_zone_name[7] = 0;
     __tarsier_daylight_zone_name[7] = 0;
@@ -154,22 +163,30 @@ gmtime(const time_t *timer)
     return gmtime_r(timer, &__tarsier_tm_buffer);
 }
 
-/* Whether daylight saving time applies to a conversion: unknown when the
-   zone has it. */
+/* Whether daylight saving time applies at an instant: unknown when the
+   zone has it, but the same for the same instant (an uninterpreted
+   function of the time), so that localtime and mktime agree. */
+int __CPROVER_uninterpreted_tarsier_daylight_at(long long seconds);
+
 int
-__tarsier_daylight_applies(void)
+__tarsier_daylight_at(long long seconds)
 {
-    int applies = __VERIFIER_nondet_int();
-    __VERIFIER_assume(applies == 0 || applies == daylight);
-    return applies;
+    return daylight && __CPROVER_uninterpreted_tarsier_daylight_at(seconds) != 0;
 }
 
-/* Local time: the time plus the zone's offset, `dst` hours more in
-   daylight saving time. */
+/* The zone's offset in standard or daylight saving time. */
+long
+__tarsier_offset(int dst)
+{
+    return dst ? __tarsier_daylight_offset : __tarsier_utc_offset;
+}
+
+/* Local time: the time plus the zone's offset, its daylight saving
+   time's when `dst`. */
 struct tm *
 __tarsier_local_break_down(long long seconds, int dst, struct tm *result)
 {
-    long offset = __tarsier_utc_offset + dst * 3600L;
+    long offset = __tarsier_offset(dst);
     if (!__tarsier_break_down(seconds + offset, result)) {
         __tarsier_errno = 75; /* EOVERFLOW */
         return 0;
@@ -185,7 +202,7 @@ localtime_r(const time_t *timer, struct tm *result)
 {
     time_t seconds = *timer;
     tzset();
-    return __tarsier_local_break_down(seconds, __tarsier_daylight_applies(), result);
+    return __tarsier_local_break_down(seconds, __tarsier_daylight_at(seconds), result);
 }
 
 struct tm *
@@ -208,19 +225,30 @@ mktime(struct tm *tm)
         month += 12;
         year -= 1;
     }
-    /* A zone without daylight saving time ignores a request for it, as
-       glibc does. */
-    int dst = tm->tm_isdst < 0 ? __tarsier_daylight_applies() : tm->tm_isdst > 0 && daylight;
     long long days = __tarsier_days_from_civil(year, month + 1, 1) + tm->tm_mday - 1;
     long long local = days * 86400 + tm->tm_hour * 3600LL + tm->tm_min * 60LL + tm->tm_sec;
-    long long seconds = local - __tarsier_utc_offset - dst * 3600LL;
+    /* The fields are read in the time the program names (a zone without
+       daylight saving time ignores a request for it, as glibc does), or,
+       when it does not know (tm_isdst < 0), in one that applies at the
+       instant they then denote (either, in a gap where none does). The
+       result is broken down in the time that applies at that instant,
+       which may be the other one: glibc moves a time in a spring-forward
+       gap, or daylight time claimed in winter, by the difference. */
+    int dst = tm->tm_isdst > 0 && daylight;
+    if (tm->tm_isdst < 0) {
+        int standard_fits = !__tarsier_daylight_at(local - __tarsier_offset(0));
+        int daylight_fits = __tarsier_daylight_at(local - __tarsier_offset(1));
+        dst = daylight && __VERIFIER_nondet_int() != 0;
+        __VERIFIER_assume((dst ? daylight_fits : standard_fits) || (!standard_fits && !daylight_fits));
+    }
+    long long seconds = local - __tarsier_offset(dst);
     time_t result = (time_t)seconds;
     if (result != seconds) {
         __tarsier_errno = 75; /* EOVERFLOW */
         return -1;
     }
     struct tm normalised;
-    if (__tarsier_local_break_down(seconds, dst, &normalised) == 0)
+    if (__tarsier_local_break_down(seconds, __tarsier_daylight_at(seconds), &normalised) == 0)
         return -1;
     *tm = normalised;
     return result;

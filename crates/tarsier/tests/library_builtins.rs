@@ -208,11 +208,15 @@ int main(void) {
   srandom(3);
   long r = random();
   assert(r >= 0 && r <= RAND_MAX);
-  /* glibc 2.36 rounds the alignment up to a power of two and takes any size. */
-  char *odd = aligned_alloc(3, 9);
-  assert(!odd || ((unsigned long)odd & 3) == 0);
-  free(odd);
-  int *p = aligned_alloc(16, 24);
+  /* glibc 2.36 takes any alignment up to SIZE_MAX / 2 + 1, rounds it up to a
+     power of two, and takes any size. */
+  assert(aligned_alloc(((size_t)1 << 63) + 1, 8) == 0);
+  char *any = aligned_alloc(3, 9);
+  assert(!any || ((unsigned long)any & 3) == 0);
+  if (any)
+    any[8] = 1;
+  free(any);
+  int *p = aligned_alloc(16, 32);
   if (p) {
     p[5] = 1;
     free(p);

@@ -412,10 +412,17 @@ impl<'a> Sema<'a> {
 
     /// The address of the C library's own object behind the standard
     /// stream `name` (glibc's `_IO_2_1_stdin_`, ...): each stream is a
-    /// distinct valid object, never NULL, and no other object.
+    /// distinct valid object, never NULL, and no other object. The stdio
+    /// model defines it as glibc's `FILE` (linked when the program refers
+    /// to the stream, see `library_models`); without the models it is an
+    /// `int`.
     fn standard_stream(&mut self, name: &str, ty: ir::TypeId) -> Expr {
         let object_name = format!("__tarsier_{name}_object");
-        let Ok(object) = self.declare_linked(&object_name, &object_name, &CType::int(), false, Loc::NONE) else {
+        let object = match self.externals.get(&object_name) {
+            Some(&(sym, _, _)) => Ok(sym),
+            None => self.declare_linked(&object_name, &object_name, &CType::int(), false, Loc::NONE),
+        };
+        let Ok(object) = object else {
             return Expr::new(ir::ExprKind::Nondet, ty);
         };
         let object_ty = self.prog.symbols[object].ty;

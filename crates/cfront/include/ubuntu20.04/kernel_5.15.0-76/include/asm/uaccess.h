@@ -25,19 +25,29 @@
 char user_memory[USER_MEMORY_SPACE];
 char kernel_memory[KERNEL_MEMORY_SPACE];
 
+/* Whether p points into user_memory, and where: by its object and offset,
+   not by comparing addresses of different objects (which C leaves
+   undefined, and the verifier may place anywhere). */
+_Bool __ESBMC_same_object(const void *a, const void *b);
+long __ESBMC_POINTER_OFFSET(const void *p);
+
+static inline long user_offset(const void *p)
+{
+  if (p == NULL || !__ESBMC_same_object(p, user_memory))
+    return -1;
+  return __ESBMC_POINTER_OFFSET(p);
+}
+
 static inline int access_ok(const void __user *addr, unsigned long size)
 {
-  const char *first = (const char *)addr;
-  if (first == NULL)
-    return 0;
-  return first >= user_memory && first <= user_memory + USER_MEMORY_SPACE &&
-         size <= (unsigned long)(user_memory + USER_MEMORY_SPACE - first);
+  long offset = user_offset(addr);
+  return offset >= 0 && offset <= USER_MEMORY_SPACE && size <= (unsigned long)(USER_MEMORY_SPACE - offset);
 }
 
 static inline int is_user_pointer(const void *p)
 {
-  const char *c = (const char *)p;
-  return c != NULL && c >= user_memory && c < user_memory + USER_MEMORY_SPACE;
+  long offset = user_offset(p);
+  return offset >= 0 && offset < USER_MEMORY_SPACE;
 }
 
 static inline unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)

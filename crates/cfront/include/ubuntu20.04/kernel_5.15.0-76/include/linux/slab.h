@@ -6,7 +6,13 @@
    above KMALLOC_MAX_SIZE (4 MiB) makes the page allocator warn
    (WARN_ON_ONCE, unless __GFP_NOWARN) and return NULL, and the warning is a
    kernel bug report, so it is checked as an assertion; any other request may
-   fail (NULL) like malloc. __GFP_ZERO zero-fills. */
+   fail (NULL) like malloc. __GFP_ZERO zero-fills. Flags in
+   GFP_SLAB_BUG_MASK (__GFP_DMA32, __GFP_HIGHMEM, or bits beyond
+   __GFP_BITS_MASK) are a caller's bug the slab allocator reports
+   (kmalloc_fix_flags in mm/slab_common.c: "Unexpected gfp ... Fix your
+   code!" with a stack dump, whenever the request needs a new slab or the
+   page allocator), so they are checked as an assertion too; the kernel
+   then clears them and goes on. */
 #ifndef TARSIER_MODEL_LINUX_SLAB_H
 #define TARSIER_MODEL_LINUX_SLAB_H
 
@@ -53,6 +59,11 @@
 #define __GFP_NORETRY ((gfp_t)___GFP_NORETRY)
 #define __GFP_ACCOUNT ((gfp_t)___GFP_ACCOUNT)
 
+/* Without CONFIG_LOCKDEP, as Ubuntu builds the kernel. */
+#define __GFP_BITS_SHIFT 25
+#define __GFP_BITS_MASK ((gfp_t)((1u << __GFP_BITS_SHIFT) - 1))
+#define GFP_SLAB_BUG_MASK (__GFP_DMA32 | __GFP_HIGHMEM | ~__GFP_BITS_MASK)
+
 #define GFP_ATOMIC (__GFP_HIGH | __GFP_ATOMIC | __GFP_KSWAPD_RECLAIM)
 #define GFP_KERNEL (__GFP_RECLAIM | __GFP_IO | __GFP_FS)
 #define GFP_KERNEL_ACCOUNT (GFP_KERNEL | __GFP_ACCOUNT)
@@ -75,6 +86,10 @@
 static inline void *kmalloc(size_t size, gfp_t flags)
 {
   void *block;
+  if (flags & GFP_SLAB_BUG_MASK) {
+    __ESBMC_assert(0, "kmalloc: flags in GFP_SLAB_BUG_MASK (__GFP_DMA32, __GFP_HIGHMEM or unknown bits)");
+    flags &= ~GFP_SLAB_BUG_MASK;
+  }
   if (size == 0)
     return ZERO_SIZE_PTR;
   if (size > KMALLOC_MAX_SIZE) {

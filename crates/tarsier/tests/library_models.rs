@@ -1,0 +1,261 @@
+//! The C library models against glibc and the kernel, one class at a time:
+//! TRUE/FALSE twins whose TRUE side also runs natively (gcc -O0 against
+//! the host glibc) when it is executable, so that the expectation is the
+//! library's and not the model's. The differential sweep over every model
+//! is `cargo xtask model-oracle` (its CI sample is `model_oracle.rs`).
+
+mod common;
+
+use common::{assert_verdict, scratch_dir, write};
+use std::process::Command;
+
+const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
+const FAILED: &str = "VERIFICATION FAILED";
+
+/// Runs `source` natively and checks it exits with status 0 (its
+/// assertions hold on glibc); skipped without gcc.
+fn holds_natively(test: &str, source: &str) {
+    let dir = scratch_dir(&format!("{test}-native"));
+    let file = write(&dir, "main.c", source);
+    let exe = dir.join("main");
+    match Command::new("gcc").args(["-O0", "-w", "-o"]).arg(&exe).arg(&file).output() {
+        Ok(out) if out.status.success() => {}
+        _ => {
+            eprintln!("skipped the native run of {test}: gcc cannot build it");
+            return;
+        }
+    }
+    let status = Command::new(&exe).status().expect("the native program runs");
+    assert!(status.success(), "{test}: the TRUE twin fails natively ({status})");
+}
+
+/// A TRUE program (checked natively too) and its FALSE twin: `CHECK`
+/// replaced by `holds`, then by `fails`.
+fn twins(test: &str, source: &str, holds: &str, fails: &str) {
+    let true_twin = source.replace("CHECK", holds);
+    holds_natively(test, &true_twin);
+    assert_verdict(test, &true_twin, &[], SUCCESSFUL);
+    assert_verdict(&format!("{test}-false"), &source.replace("CHECK", fails), &[], FAILED);
+}
+
+/// The standard streams are glibc `FILE`s: a program may read them whole,
+/// and sees the magic number, access bits and descriptors glibc sets.
+#[test]
+fn standard_streams_have_glibcs_file_layout() {
+    let source = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  FILE in = *stdin;
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "(in._flags & 0xffff000c) == (int)0xfbad0008 && stdout->_fileno == 1 && fileno(stderr) == 2 && stderr->_chain == stdout";
+    twins("standard-streams", source, holds, "in._flags == 0 || stdout->_fileno != 1");
+}
+
+/// `fopen` gives a `FILE` with glibc's layout: `*f` is inside the object,
+/// its flags follow the mode, and `fileno` reads its descriptor.
+#[test]
+fn fopen_streams_have_glibcs_file_layout() {
+    let source = r#"
+#include <assert.h>
+#include <stdio.h>
+int main(void) {
+  FILE *f = fopen("/dev/null", "r");
+  if (f == NULL)
+    return 0;
+  FILE *g = fopen("/dev/null", "a+e");
+  if (g == NULL)
+    return 0;
+  FILE copy = *g;
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "f->_flags == (int)0xfbad2488 && copy._flags == (int)0xfbad3480 && copy._flags2 == 64 \
+                 && copy._chain == f && f->_chain == stderr && copy._offset == -1 && fileno(f) >= 0";
+    // glibc gives the lowest free descriptor, 3: the model must allow it.
+    twins("fopen-file", source, holds, "fileno(f) != 3");
+}
+
+/// A stream `fclose` released is freed by glibc: reading it faults.
+#[test]
+fn fileno_of_a_closed_or_null_stream_faults() {
+    let source = r#"
+#include <stdio.h>
+int main(void) {
+  FILE *f = fopen("/dev/null", "r");
+  if (f == NULL)
+    return 0;
+  CHECK;
+  return 0;
+}
+"#;
+    assert_verdict("fileno-open", &source.replace("CHECK", "fileno(f); fclose(f)"), &[], SUCCESSFUL);
+    assert_verdict("fileno-closed", &source.replace("CHECK", "fclose(f); fileno(f)"), &[], FAILED);
+    assert_verdict("fileno-null", &source.replace("CHECK", "fileno(NULL)"), &[], FAILED);
+}
+
+/// The path of `open`, `creat` and `fopen` must be a string (C 7.1.4): a
+/// null or freed one is a dereference failure, a valid one is not.
+#[test]
+fn open_creat_and_fopen_read_their_path() {
+    let source = r#"
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  char *path = malloc(2);
+  if (path == NULL)
+    return 0;
+  path[0] = 'x';
+  path[1] = 0;
+  FREE;
+  CALL;
+  return 0;
+}
+"#;
+    for call in ["open(PATH, O_RDONLY)", "creat(PATH, 0600)", "fopen(PATH, \"r\")"] {
+        let program = |path: &str, free: &str| source.replace("CALL", &call.replace("PATH", path)).replace("FREE", free);
+        let name = &call[..call.find('(').unwrap()];
+        assert_verdict(&format!("{name}-path"), &program("path", "(void)0"), &[], SUCCESSFUL);
+        assert_verdict(&format!("{name}-null-path"), &program("NULL", "(void)0"), &[], FAILED);
+        assert_verdict(&format!("{name}-freed-path"), &program("path", "free(path)"), &[], FAILED);
+    }
+}
+
+/// kmalloc rejects the zone flags the slab allocator cannot serve
+/// (`GFP_SLAB_BUG_MASK`: `__GFP_DMA32`, `__GFP_HIGHMEM`, bits beyond
+/// `__GFP_BITS_MASK`) with a warning and a stack dump, a kernel bug report;
+/// `__GFP_DMA` and the usual flags are fine.
+#[test]
+fn kmalloc_reports_flags_of_the_slab_bug_mask() {
+    let source = r#"
+#include <ubuntu20.04/kernel_5.15.0-76/include/linux/slab.h>
+int main(void) {
+  char *p = kmalloc(16, FLAGS);
+  if (p != NULL)
+    p[15] = 1;
+  kfree(p);
+  return 0;
+}
+"#;
+    for (flags, expected) in [
+        ("GFP_KERNEL", SUCCESSFUL),
+        ("GFP_KERNEL | __GFP_DMA | __GFP_ZERO", SUCCESSFUL),
+        ("GFP_ATOMIC | __GFP_NOWARN", SUCCESSFUL),
+        ("GFP_KERNEL | __GFP_DMA32", FAILED),
+        ("GFP_KERNEL | __GFP_HIGHMEM", FAILED),
+        ("GFP_KERNEL | (1u << 25)", FAILED),
+    ] {
+        let test = format!("kmalloc-{}", flags.replace([' ', '|', '(', ')', '<'], ""));
+        assert_verdict(&test, &source.replace("FLAGS", flags), &[], expected);
+    }
+}
+
+/// glibc's case tables map a negative `char` value (other than EOF) to its
+/// byte's unsigned value, so `toupper((char)0xe9)` is 0xe9, not -23.
+#[test]
+fn case_conversions_map_negative_chars_to_their_bytes() {
+    let source = r#"
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+int main(void) {
+  char c = (char)0xe9;
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "toupper(c) == 0xe9 && tolower(-128) == 128 && toupper(-2) == 254 && toupper(EOF) == EOF && tolower('Q') == 'q'";
+    twins("case-conversions", source, holds, "toupper(c) == c");
+}
+
+/// glibc 2.36's aligned_alloc takes any alignment (rounded up to a power
+/// of two, at least malloc's) and any size; only an alignment above
+/// SIZE_MAX / 2 + 1 is EINVAL.
+#[test]
+fn aligned_alloc_takes_any_alignment_as_glibc_does() {
+    let source = r#"
+#include <assert.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+int main(void) {
+  void *p = aligned_alloc(24, 20);
+  void *q = aligned_alloc(0, 3);
+  errno = 0;
+  void *r = aligned_alloc(((size_t)1 << 63) + 1, 8);
+  assert(CHECK);
+  free(p);
+  free(q);
+  return 0;
+}
+"#;
+    let holds = "(p == 0 || (uintptr_t)p % 32 == 0) && r == 0 && errno == EINVAL";
+    twins("aligned-alloc", source, holds, "p == 0 || q == 0");
+}
+
+/// The kernel's user-copy functions: a copy within user memory moves every
+/// byte and returns 0, clear_user zeroes, access_ok bounds the user range;
+/// a copy whose user side is kernel memory is a kernel bug. And a spin
+/// lock held is not taken again by spin_trylock.
+#[test]
+fn uaccess_and_spinlocks_follow_the_kernel() {
+    let source = r#"
+#include <ubuntu20.04/kernel_5.15.0-76/include/asm/uaccess.h>
+#include <ubuntu20.04/kernel_5.15.0-76/include/linux/spinlock.h>
+int main(void) {
+  char kernel[8] = "abcdefg";
+  char back[8];
+  DEFINE_SPINLOCK(lock);
+  unsigned long to = copy_to_user(user_memory + 10, kernel, 8);
+  unsigned long from = copy_from_user(back, user_memory + 10, 8);
+  unsigned long cleared = clear_user(user_memory + 10, 2);
+  spin_lock(&lock);
+  int again = spin_trylock(&lock);
+  spin_unlock(&lock);
+  __ESBMC_assert(CHECK, "kernel");
+  SOURCE;
+  return 0;
+}
+"#;
+    let holds = "to == 0 && from == 0 && cleared == 0 && back[3] == 'd' && user_memory[10] == 0 && user_memory[12] == 'c' \
+                 && access_ok(user_memory, USER_MEMORY_SPACE) && !access_ok(user_memory + 1, USER_MEMORY_SPACE) && !again && spin_trylock(&lock)";
+    let text = |check: &str, last: &str| source.replace("CHECK", check).replace("SOURCE", last);
+    assert_verdict("uaccess", &text(holds, "(void)0"), &[], SUCCESSFUL);
+    assert_verdict("uaccess-false", &text("back[3] != 'd'", "(void)0"), &[], FAILED);
+    assert_verdict("uaccess-kernel-source", &text(holds, "copy_from_user(back, kernel, 8)"), &[], FAILED);
+}
+
+/// glibc fails a transfer the stream's mode does not allow (EOF, 0 or NULL
+/// with EBADF): reading a stream opened for writing, writing one opened
+/// for reading (fwrite, fputs, fprintf), and writing stdin.
+#[test]
+fn streams_refuse_what_their_mode_does_not_allow() {
+    let source = r#"
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+int main(void) {
+  FILE *out = fopen("/dev/null", "w");
+  FILE *in = fopen("/dev/null", "r");
+  if (out == NULL || in == NULL)
+    return 0;
+  char line[4];
+  int c = fgetc(out);
+  char *got = fgets(line, sizeof line, out);
+  size_t read = fread(line, 1, 2, out);
+  size_t written = fwrite("ab", 1, 2, in);
+  int put = fputs("ab", in);
+  errno = 0;
+  int printed = fprintf(stdin, "x%d", 3);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "c == EOF && got == NULL && read == 0 && written == 0 && put == EOF && printed < 0 && errno == EBADF";
+    twins("stream-modes", source, holds, "c != EOF");
+}
