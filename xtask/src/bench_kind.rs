@@ -130,7 +130,7 @@ mod tests {
             ..KInductionFigures::default()
         };
         let figures = Figures { kinduction: Some(kinduction), ..Figures::default() };
-        TaskResult { task: Task::example(id, expected), outcome, seconds: 1.0, cpu_seconds: 1.0, figures: Some(figures) }
+        TaskResult { task: Task::example(id, expected), outcome, seconds: 1.0, cpu_seconds: 1.0, figures: Some(figures), svcomp: None }
     }
 
     #[test]

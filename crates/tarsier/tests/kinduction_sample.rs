@@ -41,11 +41,11 @@ const LIMIT: Duration = Duration::from_secs(20);
 
 #[test]
 fn kinduction_sample_has_no_wrong_verdict() {
-    let Some(dir) = corpus::locate() else {
+    let Some(dir) = corpus::Suite::Esbmc.locate() else {
         println!("SKIP kinduction_sample_has_no_wrong_verdict: corpus not found (../shared/corpus or TARSIER_CORPUS)");
         return;
     };
-    let manifest = corpus::load_manifest(&dir).expect("the corpus manifest is readable");
+    let manifest = corpus::Suite::Esbmc.load(&dir).expect("the corpus manifest is readable");
     let tasks: Vec<corpus::Task> = manifest.into_iter().filter(|t| SAMPLE.contains(&t.id.as_str())).collect();
     let missing: Vec<&&str> = SAMPLE.iter().filter(|id| !tasks.iter().any(|t| t.id == **id)).collect();
     assert!(missing.is_empty(), "sample tasks missing from the corpus manifest: {missing:?}");
