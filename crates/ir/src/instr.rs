@@ -102,6 +102,35 @@ impl Quantifier {
     }
 }
 
+impl InstrKind {
+    /// The expressions the instruction holds (evaluated, written, or a
+    /// quantifier's bound variable), left to right.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
+            InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => vec![cond],
+            InstrKind::Call { lhs, callee, args } => lhs.iter().chain([callee]).chain(args).collect(),
+            InstrKind::Return(value) => value.iter().collect(),
+            InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+            InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`InstrKind::exprs`], for rewriting.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
+            InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => vec![cond],
+            InstrKind::Call { lhs, callee, args } => lhs.iter_mut().chain([callee]).chain(args.iter_mut()).collect(),
+            InstrKind::Return(value) => value.iter_mut().collect(),
+            InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+            InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// An instruction with its source location.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Instr {
