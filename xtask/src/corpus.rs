@@ -46,6 +46,10 @@ pub struct Task {
     /// The reference tool's `--max-k-step N` (in `esbmc_flags`): the last
     /// bound of its incremental BMC, past which it answered unknown.
     pub max_k_step: Option<u64>,
+    /// ESBMC's own option line, for its tasks (they carry `esbmc_flags`):
+    /// some of its checks mean more or less than tarsier's of the same
+    /// name.
+    pub esbmc_flags: Option<String>,
 }
 
 /// Reads `manifest.jsonl`; a malformed line is an error naming the line.
@@ -84,6 +88,7 @@ fn parse_task(line: &str) -> Result<Task, String> {
         cflags: strings("cflags")?,
         extra_flags: strings("extra_flags")?,
         max_k_step: max_k_step(v["esbmc_flags"].as_str().unwrap_or_default())?,
+        esbmc_flags: v["esbmc_flags"].as_str().map(str::to_string),
     })
 }
 
@@ -119,6 +124,7 @@ impl Task {
             cflags: vec![],
             extra_flags: vec![],
             max_k_step: None,
+            esbmc_flags: None,
         }
     }
 
@@ -163,6 +169,18 @@ impl Task {
         args
     }
 
+    /// Flags that make tarsier's checks mean what the reference tool's
+    /// meant: ESBMC's `--overflow-check` covers floating-point overflow
+    /// (tarsier's `--float-overflow-check`), CBMC's does not.
+    fn reference_semantics(&self) -> Vec<&'static str> {
+        let on = |name: &str| self.checks.iter().any(|(check, on)| check == name && *on);
+        let mut flags = Vec::new();
+        if self.esbmc_flags.is_some() && on("overflow_signed") {
+            flags.push("--float-overflow-check");
+        }
+        flags
+    }
+
     /// The front-end flags plus the properties, bounds and engine.
     pub fn verify_args(&self, corpus: &Path) -> Vec<String> {
         let mut args = self.front_args(corpus);
@@ -171,6 +189,7 @@ impl Task {
                 args.push(flag.into());
             }
         }
+        args.extend(self.reference_semantics().into_iter().map(str::to_string));
         if let Some(bound) = self.unwind {
             args.extend(["--unwind".into(), bound.to_string()]);
         }
@@ -260,7 +279,7 @@ mod tests {
         let args = task.verify_args(corpus);
         let expected = [
             "/c/s/t/main.c", "/c/s/t/b.c", "-DN=3", "-I", "/c/s/t/.", "--include", "/c/s/t/pch.h", "--32", "--function", "f",
-            "--no-bounds-check", "--overflow-check", "--unwind", "5", "--no-unwinding-assertions", "--k-induction",
+            "--no-bounds-check", "--overflow-check", "--float-overflow-check", "--unwind", "5", "--no-unwinding-assertions", "--k-induction",
             "--force-malloc-success", "--error-label", "ERROR",
         ];
         assert_eq!(args, expected);
@@ -278,6 +297,17 @@ mod tests {
         let k_induction = LINE.replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--k-induction --max-k-step 5""#);
         assert!(!parse_task(&k_induction).unwrap().verify_args(Path::new("/c")).contains(&"--max-k-step".to_string()));
         assert!(parse_task(&LINE.replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--max-k-step""#)).is_err());
+    }
+
+    #[test]
+    fn checks_mean_what_the_reference_tool_meant() {
+        let has = |args: &[String], flag: &str| args.iter().any(|a| a == flag);
+        let esbmc = parse_task(LINE).unwrap().verify_args(Path::new("/c"));
+        assert!(has(&esbmc, "--overflow-check") && has(&esbmc, "--float-overflow-check"));
+        // CBMC's overflow check is for integers.
+        let cbmc = LINE.replace(r#""esbmc_flags": "", "#, "");
+        let args = parse_task(&cbmc).unwrap().verify_args(Path::new("/c"));
+        assert!(has(&args, "--overflow-check") && !has(&args, "--float-overflow-check"));
     }
 
     #[test]

@@ -25,8 +25,9 @@ pub struct Checks {
     pub signed_overflow: bool,
     /// Unsigned `+ - *` whose mathematical result does not fit.
     pub unsigned_overflow: bool,
-    /// Floating-point operations that overflow to infinity (ESBMC's
-    /// `--overflow-check` includes them; SV-COMP's no-overflow does not).
+    /// Floating-point operations that overflow to infinity
+    /// (`--float-overflow-check`, CBMC's name; ESBMC's `--overflow-check`
+    /// includes them, tarsier's and SV-COMP's no-overflow do not).
     pub float_overflow: bool,
     /// Shift amounts that are negative or not below the operand width.
     pub shift: bool,

@@ -39,7 +39,7 @@ pub struct Checks {
     pub div_by_zero: bool,
     pub signed_overflow: bool,
     pub unsigned_overflow: bool,
-    /// Floating-point overflow to infinity (part of `--overflow-check`).
+    /// Floating-point overflow to infinity (`--float-overflow-check`).
     pub float_overflow: bool,
     /// Shift amounts out of range (`--ub-shift-check`).
     pub shift: bool,

@@ -99,6 +99,11 @@ PROPERTY OPTIONS:
     --unsigned-overflow-check
         Also check unsigned wrap-around of + - * <<, and negation of a
         non-zero unsigned value.
+    --float-overflow-check
+        Check that floating-point + - * / and conversions to a narrower
+        floating type do not overflow to an infinity from finite operands
+        (ESBMC's --overflow-check includes this; here, as in CBMC, it is a
+        flag of its own).
     --ub-shift-check
         Check that shift amounts are neither negative nor at least the
         width of the shifted operand.

@@ -54,12 +54,13 @@ const PROGRAMS: &[Program] = &[
         checks: &[Check::verdict("fabsf(x - roundf(x)) <= 0.5f", &[], HOLDS, FP_ORACLE), Check::verdict("fabsf(x - roundf(x)) < 0.5f", &[], FAILS, FP_ORACLE)],
     },
     Program {
-        what: "floating-point overflow is a property under --overflow-check",
+        what: "floating-point overflow is a property under --float-overflow-check, not --overflow-check",
         test: "floats-overflow",
         text: "int main(void) { float f = 1; for (int i = 0; LAST; i++) f *= 2; return 0; }\n",
         checks: &[
-            Check::verdict("i < 127", &["--overflow-check"], HOLDS, FP_ORACLE),
-            Check::verdict("i < 128", &["--overflow-check"], FAILS, FP_ORACLE),
+            Check::verdict("i < 127", &["--float-overflow-check"], HOLDS, FP_ORACLE),
+            Check::verdict("i < 128", &["--float-overflow-check"], FAILS, FP_ORACLE),
+            Check::verdict("i < 128", &["--overflow-check"], HOLDS, FP_ORACLE),
             Check::verdict("i < 128", &[], HOLDS, FP_ORACLE),
         ],
     },
