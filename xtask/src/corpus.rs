@@ -170,13 +170,25 @@ impl Task {
     }
 
     /// Flags that make tarsier's checks mean what the reference tool's
-    /// meant: ESBMC's `--overflow-check` covers floating-point overflow
-    /// (tarsier's `--float-overflow-check`), CBMC's does not.
+    /// meant. ESBMC's `--overflow-check` covers floating-point overflow
+    /// (tarsier's `--float-overflow-check`), and ESBMC checks
+    /// `__builtin_clz(0)` only under `--clz-zero-check`; CBMC checks it with
+    /// its bounds checks.
     fn reference_semantics(&self) -> Vec<&'static str> {
         let on = |name: &str| self.checks.iter().any(|(check, on)| check == name && *on);
+        let off = |name: &str| self.checks.iter().any(|(check, on)| check == name && !*on);
         let mut flags = Vec::new();
-        if self.esbmc_flags.is_some() && on("overflow_signed") {
-            flags.push("--float-overflow-check");
+        let clz_checked = match &self.esbmc_flags {
+            Some(esbmc) => {
+                if on("overflow_signed") {
+                    flags.push("--float-overflow-check");
+                }
+                esbmc.split_whitespace().any(|f| f == "--clz-zero-check")
+            }
+            None => !off("bounds"),
+        };
+        if !clz_checked {
+            flags.push("--no-clz-zero-check");
         }
         flags
     }
@@ -279,7 +291,7 @@ mod tests {
         let args = task.verify_args(corpus);
         let expected = [
             "/c/s/t/main.c", "/c/s/t/b.c", "-DN=3", "-I", "/c/s/t/.", "--include", "/c/s/t/pch.h", "--32", "--function", "f",
-            "--no-bounds-check", "--overflow-check", "--float-overflow-check", "--unwind", "5", "--no-unwinding-assertions", "--k-induction",
+            "--no-bounds-check", "--overflow-check", "--float-overflow-check", "--no-clz-zero-check", "--unwind", "5", "--no-unwinding-assertions", "--k-induction",
             "--force-malloc-success", "--error-label", "ERROR",
         ];
         assert_eq!(args, expected);
@@ -303,11 +315,15 @@ mod tests {
     fn checks_mean_what_the_reference_tool_meant() {
         let has = |args: &[String], flag: &str| args.iter().any(|a| a == flag);
         let esbmc = parse_task(LINE).unwrap().verify_args(Path::new("/c"));
-        assert!(has(&esbmc, "--overflow-check") && has(&esbmc, "--float-overflow-check"));
-        // CBMC's overflow check is for integers.
+        assert!(has(&esbmc, "--overflow-check") && has(&esbmc, "--float-overflow-check") && has(&esbmc, "--no-clz-zero-check"));
+        let clz = LINE.replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--clz-zero-check""#);
+        assert!(!has(&parse_task(&clz).unwrap().verify_args(Path::new("/c")), "--no-clz-zero-check"));
+        // CBMC's overflow check is for integers; its bit-count check goes with its bounds checks.
         let cbmc = LINE.replace(r#""esbmc_flags": "", "#, "");
         let args = parse_task(&cbmc).unwrap().verify_args(Path::new("/c"));
-        assert!(has(&args, "--overflow-check") && !has(&args, "--float-overflow-check"));
+        assert!(has(&args, "--overflow-check") && !has(&args, "--float-overflow-check") && has(&args, "--no-clz-zero-check"));
+        let bounds = cbmc.replace(r#""bounds": false"#, r#""bounds": true"#);
+        assert!(!has(&parse_task(&bounds).unwrap().verify_args(Path::new("/c")), "--no-clz-zero-check"));
     }
 
     #[test]

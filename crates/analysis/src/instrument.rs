@@ -37,6 +37,8 @@ pub struct Checks {
     /// Floating-point `+ - * /` that make a NaN from operands that are not
     /// NaN (`inf - inf`, `0 * inf`, `0 / 0`, `inf / inf`).
     pub nan: bool,
+    /// `__builtin_clz`/`ctz` (every form undefined at 0) of 0.
+    pub bit_count: bool,
     /// `--error-label L`: reaching label `L` is a violation.
     pub error_label: Option<String>,
 }
@@ -52,6 +54,7 @@ impl Default for Checks {
             shift: false,
             conversion: false,
             nan: false,
+            bit_count: true,
             error_label: None,
         }
     }
@@ -229,7 +232,28 @@ impl FunctionPass<'_> {
         for e in evaluated_exprs(&instr.kind) {
             self.check_expr(e, loc);
         }
+        if let InstrKind::Call { callee, args, .. } = &instr.kind {
+            self.bit_count_check(callee, args, loc);
+        }
         self.out.push(instr.clone());
+    }
+
+    /// `__builtin_clz(0)`, `__builtin_ctz(0)` and their other forms (but
+    /// `clzg`/`ctzg` given a result for 0) are undefined: the operand must
+    /// not be 0.
+    fn bit_count_check(&mut self, callee: &Expr, args: &[Expr], loc: Loc) {
+        let ExprKind::Sym(sym) = callee.kind else { return };
+        let SymbolKind::Function(f) = self.program.symbols[sym].kind else { return };
+        let function = &self.program.functions[f];
+        let long_bits = self.program.data_model.long_bits();
+        let (Some(x), true) = (args.first(), self.checks.bit_count && function.body.is_none()) else { return };
+        if !ir::intrinsics::undefined_at_zero(&function.name, args.len(), long_bits) {
+            return;
+        }
+        let message = format!("`{}` of 0, which GCC leaves undefined", function.name);
+        let zero = Expr::int(0, x.ty);
+        let nonzero = self.cmp(BinOp::Ne, x.clone(), zero);
+        self.assert(nonzero, PropertyClass::BitCount, message, loc);
     }
 
     fn intrinsic(&self, callee: &Expr, args: &[Expr]) -> Option<Intrinsic> {

@@ -26,6 +26,9 @@ pub enum PropertyClass {
     Shift,
     /// Out-of-range float-to-integer conversion.
     FloatToInt,
+    /// GCC's `__builtin_clz`/`ctz` (and `l`, `ll`, one-argument `g` forms)
+    /// of 0, which GCC leaves undefined (CBMC's `bit_count` check).
+    BitCount,
     NaN,
     /// Freeing a pointer that is not the start of a live heap object.
     InvalidFree,

@@ -43,6 +43,8 @@ pub struct Checks {
     pub float_overflow: bool,
     /// Shift amounts out of range (`--ub-shift-check`).
     pub shift: bool,
+    /// `__builtin_clz`/`ctz` of 0 (on unless `--no-clz-zero-check`).
+    pub bit_count: bool,
     pub memory_leak: bool,
     pub nan: bool,
     pub data_races: bool,
@@ -61,6 +63,7 @@ impl Default for Checks {
             unsigned_overflow: false,
             float_overflow: false,
             shift: false,
+            bit_count: true,
             memory_leak: false,
             nan: false,
             data_races: false,

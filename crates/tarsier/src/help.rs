@@ -107,6 +107,11 @@ PROPERTY OPTIONS:
     --ub-shift-check
         Check that shift amounts are neither negative nor at least the
         width of the shifted operand.
+    --no-clz-zero-check
+        Do not check that __builtin_clz and __builtin_ctz (the l, ll and
+        one-argument g forms too) are not given 0, which GCC leaves
+        undefined (on by default, as CBMC's bit-count check;
+        --clz-zero-check, ESBMC's name, is accepted).
     --memory-leak-check
         Check that allocated memory is freed where the program ends, as
         ESBMC's --memory-leak-check does: when main returns, at _Exit and

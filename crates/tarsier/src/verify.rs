@@ -75,6 +75,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
         float_overflow: checks.float_overflow,
         shift: checks.shift,
         nan: checks.nan,
+        bit_count: checks.bit_count,
         error_label: config.verify.error_label.clone(),
         ..analysis::Checks::default()
     }

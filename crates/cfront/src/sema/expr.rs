@@ -1512,6 +1512,9 @@ impl<'a> Sema<'a> {
                 Ok(Some(self.int_val(i128::from(constant), CType::int())))
             }
             _ => {
+                if let Some(v) = self.generic_bit_call(name, args, loc)? {
+                    return Ok(Some(v));
+                }
                 if let Some(v) = self.va_builtin(name, args, loc)? {
                     return Ok(Some(v));
                 }

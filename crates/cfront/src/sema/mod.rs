@@ -21,6 +21,7 @@
 
 mod alloc_size;
 mod atomics;
+mod bit_builtins;
 mod builtins;
 mod complex;
 mod consteval;
