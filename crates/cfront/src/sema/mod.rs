@@ -221,7 +221,7 @@ impl FnCtx {
         // A jump's own index: past the declarations inserted before it.
         for (at, _) in &mut self.fixups {
             let mut i = new_index.get(*at).copied().unwrap_or(end) as usize;
-            while self.instrs.get(i).is_some_and(|instr| !matches!(instr.kind, InstrKind::Goto { .. })) {
+            while self.instrs.get(i).is_some_and(|instr| !matches!(instr.kind, InstrKind::Goto { .. } | InstrKind::StartThread(_))) {
                 i += 1;
             }
             *at = i;
@@ -509,6 +509,12 @@ impl<'a> Sema<'a> {
         self.emit(InstrKind::Goto { cond, target: InstrIdx(u32::MAX) }, loc);
     }
 
+    /// Emits the spawn of a thread starting at `label`.
+    fn start_thread(&mut self, label: Label, loc: Loc) {
+        self.fx.fixups.push((self.fx.instrs.len(), label));
+        self.emit(InstrKind::StartThread(InstrIdx(u32::MAX)), loc);
+    }
+
     fn goto(&mut self, label: Label, loc: Loc) {
         let t = self.true_expr();
         self.goto_if(t, label, loc);
@@ -558,7 +564,7 @@ impl<'a> Sema<'a> {
         let end = ctx.instrs.len() as u32;
         for (at, label) in &ctx.fixups {
             let target = ctx.label_pos[label.0].unwrap_or(end).min(end);
-            if let Some(Instr { kind: InstrKind::Goto { target: t, .. }, .. }) = ctx.instrs.get_mut(*at) {
+            if let Some(Instr { kind: InstrKind::Goto { target: t, .. } | InstrKind::StartThread(t), .. }) = ctx.instrs.get_mut(*at) {
                 *t = InstrIdx(target);
             }
         }
