@@ -228,7 +228,10 @@ fn root_symbol(lvalue: &Expr) -> Option<ir::SymbolId> {
 
 /// Models a model needs although its body does not refer to them: the
 /// front end inserts the calls (see `crate::exit_handlers`).
-const COMPANIONS: &[(&str, &str)] = &[("atexit", crate::exit_handlers::EXIT_MODEL)];
+const COMPANIONS: &[(&str, &str)] = &[
+    ("atexit", crate::exit_handlers::EXIT_MODEL),
+    (crate::sema::REGISTER_DESTRUCTORS, crate::exit_handlers::EXIT_MODEL),
+];
 
 /// The model names the program needs: the models of the body-less functions
 /// it refers to and, transitively, what those refer to (including

@@ -3,6 +3,7 @@
 //! scope with their linkage across translation units, function
 //! definitions (prototyped and K&R), and `_Static_assert`.
 
+use super::aliases;
 use super::ctype::{self, ArraySize, ComplexElem, CType, FloatKind, FnType, IntKind, Kind, TypeEnv};
 use super::layout::{MemberShape, RecordAttrs};
 use super::scope::{Ordinary, Tag};
@@ -795,7 +796,23 @@ impl<'a> Sema<'a> {
             let internal = storage == Some(StorageClass::Static);
             let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
             self.scopes.insert(&name, Ordinary::Symbol { sym });
+            let attrs = [&d.specs.attrs[..], &id.declarator.attrs[..]];
+            self.note_startup_attributes(sym, &attrs)?;
+            if let Some(target) = aliases::alias_target(&attrs) {
+                self.note_alias(sym, target, attrs.iter().any(|a| has_attr(a, "weak")), loc)?;
+            }
             return Ok(());
+        }
+        let attrs = [&d.specs.attrs[..], &id.declarator.attrs[..]];
+        if let Some(target) = aliases::alias_target(&attrs) {
+            // Another name for an object this unit defines: no storage of its own.
+            if id.init.is_some() {
+                return Err(self.error(loc, format!("alias `{name}` has an initializer")));
+            }
+            let internal = storage == Some(StorageClass::Static);
+            let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
+            self.scopes.insert(&name, Ordinary::Symbol { sym });
+            return self.note_alias(sym, target, attrs.iter().any(|a| has_attr(a, "weak")), loc);
         }
         if let Some(init) = &id.init {
             ty = self.complete_from_initializer(ty, init)?;
@@ -1120,6 +1137,7 @@ impl<'a> Sema<'a> {
         let SymbolKind::Function(func) = self.prog.symbols[sym].kind else {
             return Err(self.error(loc, format!("`{name}` redeclared as a different kind of symbol")));
         };
+        self.note_startup_attributes(sym, &[&f.specs.attrs[..], &f.declarator.attrs[..]])?;
         if is_gnu_inline_hint(f, &name) {
             // GNU `extern inline` (glibc's `__extern_always_inline`,
             // `__fortify_function`): the body only may be inlined, the call
@@ -1138,6 +1156,7 @@ impl<'a> Sema<'a> {
         if f.specs.is_inline {
             self.inline_defined.insert(func);
         }
+        self.note_definition(sym);
         self.defining.insert(func);
         let diags_before = self.diags.list.len();
         let fname = self.prog.functions[func].name.clone();
