@@ -680,7 +680,7 @@ impl<'a> Sema<'a> {
                 Some(Tag::Record(_)) => Err(self.error(e.loc, format!("`{tag}` defined as a different kind of tag"))),
                 None => {
                     let id = self.tcx.enums.len();
-                    self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false });
+                    self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false, values: Vec::new() });
                     self.scopes.insert_tag(tag, Tag::Enum(id));
                     Ok(CType::new(Kind::Enum(id)))
                 }
@@ -691,7 +691,7 @@ impl<'a> Sema<'a> {
             other => {
                 let id = self.tcx.enums.len();
                 let tag = other.map(|(t, _)| t.to_string()).unwrap_or_default();
-                self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false });
+                self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false, values: Vec::new() });
                 if !tag.is_empty() {
                     self.scopes.insert_tag(&tag, Tag::Enum(id));
                 }
@@ -712,6 +712,7 @@ impl<'a> Sema<'a> {
             max = max.max(value);
             let ty = CType::new(Kind::Int(constant_kind(value, self.tcx.dm)));
             self.scopes.insert(&en.name, Ordinary::EnumConst { value, ty });
+            self.tcx.enums[id].values.push(value);
             next = value + 1;
         }
         let packed = has_attr(&e.attrs, "packed") || has_attr(outer_attrs, "packed");
