@@ -124,6 +124,10 @@ pub struct Task {
     pub corpus: Suite,
     /// An SV-COMP task's property; its checks replace the fields above.
     pub property: Option<SvProperty>,
+    /// ESBMC's own option line, for its tasks (they carry `esbmc_flags`):
+    /// some of its checks mean more or less than tarsier's of the same
+    /// name.
+    pub esbmc_flags: Option<String>,
 }
 
 /// The property of an SV-COMP task and, for an expected violation of
@@ -177,6 +181,7 @@ fn parse_task(line: &str, corpus: Suite) -> Result<Task, String> {
         max_k_step: max_k_step(v["esbmc_flags"].as_str().unwrap_or_default())?,
         corpus,
         property: None,
+        esbmc_flags: v["esbmc_flags"].as_str().map(str::to_string),
     })
 }
 
@@ -211,6 +216,7 @@ fn parse_sv_tasks(line: &str) -> Result<Vec<Task>, String> {
                 extra_flags: vec![],
                 max_k_step: None,
                 corpus: Suite::Sv,
+                esbmc_flags: None,
                 property: Some(SvProperty { file, subproperty: property["subproperty"].as_str().map(str::to_string) }),
             })
         })
@@ -251,6 +257,7 @@ impl Task {
             max_k_step: None,
             corpus: Suite::Esbmc,
             property: None,
+            esbmc_flags: None,
         }
     }
 
@@ -295,6 +302,30 @@ impl Task {
         args
     }
 
+    /// Flags that make tarsier's checks mean what the reference tool's
+    /// meant. ESBMC's `--overflow-check` covers floating-point overflow
+    /// (tarsier's `--float-overflow-check`), and ESBMC checks
+    /// `__builtin_clz(0)` only under `--clz-zero-check`; CBMC checks it with
+    /// its bounds checks.
+    fn reference_semantics(&self) -> Vec<&'static str> {
+        let on = |name: &str| self.checks.iter().any(|(check, on)| check == name && *on);
+        let off = |name: &str| self.checks.iter().any(|(check, on)| check == name && !*on);
+        let mut flags = Vec::new();
+        let clz_checked = match &self.esbmc_flags {
+            Some(esbmc) => {
+                if on("overflow_signed") {
+                    flags.push("--float-overflow-check");
+                }
+                esbmc.split_whitespace().any(|f| f == "--clz-zero-check")
+            }
+            None => !off("bounds"),
+        };
+        if !clz_checked {
+            flags.push("--no-clz-zero-check");
+        }
+        flags
+    }
+
     /// The front-end flags plus the properties, bounds and engine.
     pub fn verify_args(&self, corpus: &Path) -> Vec<String> {
         let mut args = self.front_args(corpus);
@@ -303,6 +334,7 @@ impl Task {
                 args.push(flag.into());
             }
         }
+        args.extend(self.reference_semantics().into_iter().map(str::to_string));
         if let Some(bound) = self.unwind {
             args.extend(["--unwind".into(), bound.to_string()]);
         }
@@ -396,7 +428,7 @@ mod tests {
         let args = task.verify_args(corpus);
         let expected = [
             "/c/s/t/main.c", "/c/s/t/b.c", "-DN=3", "-I", "/c/s/t/.", "--include", "/c/s/t/pch.h", "--32", "--function", "f",
-            "--no-bounds-check", "--overflow-check", "--unwind", "5", "--no-unwinding-assertions", "--k-induction",
+            "--no-bounds-check", "--overflow-check", "--float-overflow-check", "--no-clz-zero-check", "--unwind", "5", "--no-unwinding-assertions", "--k-induction",
             "--force-malloc-success", "--error-label", "ERROR",
         ];
         assert_eq!(args, expected);
@@ -414,6 +446,21 @@ mod tests {
         let k_induction = LINE.replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--k-induction --max-k-step 5""#);
         assert!(!parse_task(&k_induction, Suite::Esbmc).unwrap().verify_args(Path::new("/c")).contains(&"--max-k-step".to_string()));
         assert!(parse_task(&LINE.replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--max-k-step""#), Suite::Esbmc).is_err());
+    }
+
+    #[test]
+    fn checks_mean_what_the_reference_tool_meant() {
+        let has = |args: &[String], flag: &str| args.iter().any(|a| a == flag);
+        let esbmc = parse_task(LINE, Suite::Esbmc).unwrap().verify_args(Path::new("/c"));
+        assert!(has(&esbmc, "--overflow-check") && has(&esbmc, "--float-overflow-check") && has(&esbmc, "--no-clz-zero-check"));
+        let clz = LINE.replace(r#""esbmc_flags": """#, r#""esbmc_flags": "--clz-zero-check""#);
+        assert!(!has(&parse_task(&clz, Suite::Esbmc).unwrap().verify_args(Path::new("/c")), "--no-clz-zero-check"));
+        // CBMC's overflow check is for integers; its bit-count check goes with its bounds checks.
+        let cbmc = LINE.replace(r#""esbmc_flags": "", "#, "");
+        let args = parse_task(&cbmc, Suite::Cbmc).unwrap().verify_args(Path::new("/c"));
+        assert!(has(&args, "--overflow-check") && !has(&args, "--float-overflow-check") && has(&args, "--no-clz-zero-check"));
+        let bounds = cbmc.replace(r#""bounds": false"#, r#""bounds": true"#);
+        assert!(!has(&parse_task(&bounds, Suite::Cbmc).unwrap().verify_args(Path::new("/c")), "--no-clz-zero-check"));
     }
 
     #[test]

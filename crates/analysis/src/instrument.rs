@@ -25,8 +25,9 @@ pub struct Checks {
     pub signed_overflow: bool,
     /// Unsigned `+ - *` whose mathematical result does not fit.
     pub unsigned_overflow: bool,
-    /// Floating-point operations that overflow to infinity (ESBMC's
-    /// `--overflow-check` includes them; SV-COMP's no-overflow does not).
+    /// Floating-point operations that overflow to infinity
+    /// (`--float-overflow-check`, CBMC's name; ESBMC's `--overflow-check`
+    /// includes them, tarsier's and SV-COMP's no-overflow do not).
     pub float_overflow: bool,
     /// Shift amounts that are negative or not below the operand width.
     pub shift: bool,
@@ -39,6 +40,8 @@ pub struct Checks {
     /// Ordering and difference of pointers into different objects
     /// (`--no-pointer-relation-check` and `--no-pointer-check` turn it off).
     pub pointer_relation: bool,
+    /// `__builtin_clz`/`ctz` (every form undefined at 0) of 0.
+    pub bit_count: bool,
     /// `--error-label L`: reaching label `L` is a violation.
     pub error_label: Option<String>,
 }
@@ -55,6 +58,7 @@ impl Default for Checks {
             conversion: false,
             nan: false,
             pointer_relation: true,
+            bit_count: true,
             error_label: None,
         }
     }
@@ -232,7 +236,28 @@ impl FunctionPass<'_> {
         for e in evaluated_exprs(&instr.kind) {
             self.check_expr(e, loc);
         }
+        if let InstrKind::Call { callee, args, .. } = &instr.kind {
+            self.bit_count_check(callee, args, loc);
+        }
         self.out.push(instr.clone());
+    }
+
+    /// `__builtin_clz(0)`, `__builtin_ctz(0)` and their other forms (but
+    /// `clzg`/`ctzg` given a result for 0) are undefined: the operand must
+    /// not be 0.
+    fn bit_count_check(&mut self, callee: &Expr, args: &[Expr], loc: Loc) {
+        let ExprKind::Sym(sym) = callee.kind else { return };
+        let SymbolKind::Function(f) = self.program.symbols[sym].kind else { return };
+        let function = &self.program.functions[f];
+        let long_bits = self.program.data_model.long_bits();
+        let (Some(x), true) = (args.first(), self.checks.bit_count && function.body.is_none()) else { return };
+        if !ir::intrinsics::undefined_at_zero(&function.name, args.len(), long_bits) {
+            return;
+        }
+        let message = format!("`{}` of 0, which GCC leaves undefined", function.name);
+        let zero = Expr::int(0, x.ty);
+        let nonzero = self.cmp(BinOp::Ne, x.clone(), zero);
+        self.assert(nonzero, PropertyClass::BitCount, message, loc);
     }
 
     fn intrinsic(&self, callee: &Expr, args: &[Expr]) -> Option<Intrinsic> {

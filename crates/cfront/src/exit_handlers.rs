@@ -8,7 +8,7 @@
 //! handlers. Symex and the interpreter then run the handlers as ordinary
 //! calls, so a replay takes the same steps.
 
-use ir::{Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Program, SymbolId};
+use ir::{Expr, FuncId, Instr, InstrIdx, InstrKind, Program};
 
 /// The model that exits after running the handlers.
 pub const EXIT_MODEL: &str = "__tarsier_exit";
@@ -35,8 +35,8 @@ pub fn run_handlers_at_exit(program: &mut Program) {
             .collect();
         for id in ids {
             for instr in program.functions[id].body.iter_mut().flatten() {
-                for expr in instr_exprs_mut(&mut instr.kind) {
-                    replace_symbol(expr, from, to);
+                for expr in instr.kind.exprs_mut() {
+                    expr.replace_symbol(from, to);
                 }
             }
         }
@@ -49,36 +49,6 @@ fn defined(program: &Program, name: &str) -> Option<FuncId> {
     program
         .function(name)
         .filter(|&f| program.functions[f].body.is_some())
-}
-
-/// The expressions an instruction evaluates or writes, for rewriting.
-fn instr_exprs_mut(kind: &mut InstrKind) -> Vec<&mut Expr> {
-    match kind {
-        InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
-        InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => {
-            vec![cond]
-        }
-        InstrKind::Call { lhs, callee, args } => lhs
-            .iter_mut()
-            .chain([callee])
-            .chain(args.iter_mut())
-            .collect(),
-        InstrKind::Return(value) => value.iter_mut().collect(),
-        InstrKind::QuantifierBegin { bound, .. } => vec![bound],
-        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
-        _ => Vec::new(),
-    }
-}
-
-/// Replaces every occurrence of symbol `from` in `expr` by `to`.
-fn replace_symbol(expr: &mut Expr, from: SymbolId, to: SymbolId) {
-    let mut stack = vec![expr];
-    while let Some(node) = stack.pop() {
-        if node.kind == ExprKind::Sym(from) {
-            node.kind = ExprKind::Sym(to);
-        }
-        stack.extend(node.children_mut());
-    }
 }
 
 /// Makes every return of `func` call `callee` first. A returned value is

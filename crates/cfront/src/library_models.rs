@@ -68,7 +68,7 @@ pub fn referenced_bodiless(program: &Program) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     for function in program.functions.values() {
         for instr in function.body.iter().flatten() {
-            for expr in instr_exprs(&instr.kind) {
+            for expr in instr.kind.exprs() {
                 for node in expr.walk() {
                     let ExprKind::Sym(sym) = node.kind else {
                         continue;
@@ -92,7 +92,7 @@ fn referenced_model_objects(program: &Program) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     for function in program.functions.values() {
         for instr in function.body.iter().flatten() {
-            for node in instr_exprs(&instr.kind).into_iter().flat_map(|e| e.walk()) {
+            for node in instr.kind.exprs().into_iter().flat_map(|e| e.walk()) {
                 if let ExprKind::Sym(sym) = node.kind {
                     let symbol = &program.symbols[sym];
                     if symbol.kind == SymbolKind::Global && symbol.name.starts_with("__tarsier_") {
@@ -103,21 +103,6 @@ fn referenced_model_objects(program: &Program) -> BTreeSet<String> {
         }
     }
     names
-}
-
-/// The expressions an instruction evaluates or writes.
-fn instr_exprs(kind: &InstrKind) -> Vec<&Expr> {
-    match kind {
-        InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
-        InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => {
-            vec![cond]
-        }
-        InstrKind::Call { lhs, callee, args } => lhs.iter().chain([callee]).chain(args).collect(),
-        InstrKind::Return(value) => value.iter().collect(),
-        InstrKind::QuantifierBegin { bound, .. } => vec![bound],
-        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
-        _ => Vec::new(),
-    }
 }
 
 /// What the models define and which names each definition refers to.
@@ -228,7 +213,7 @@ fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> 
         let Some(body) = &function.body else { continue };
         let is_init = program.init == Some(id);
         for instr in body {
-            let exprs = instr_exprs(&instr.kind);
+            let exprs = instr.kind.exprs();
             // Global initializers live in the init function: a global refers
             // to what the assignments to it read.
             let owner = match (&instr.kind, is_init) {
@@ -263,7 +248,10 @@ fn root_symbol(lvalue: &Expr) -> Option<ir::SymbolId> {
 
 /// Models a model needs although its body does not refer to them: the
 /// front end inserts the calls (see `crate::exit_handlers`).
-const COMPANIONS: &[(&str, &str)] = &[("atexit", crate::exit_handlers::EXIT_MODEL)];
+const COMPANIONS: &[(&str, &str)] = &[
+    ("atexit", crate::exit_handlers::EXIT_MODEL),
+    (crate::sema::REGISTER_DESTRUCTORS, crate::exit_handlers::EXIT_MODEL),
+];
 
 /// The model names the program needs: the models of the body-less functions
 /// it refers to and, transitively, what those refer to (including

@@ -29,6 +29,9 @@ pub enum PropertyClass {
     Shift,
     /// Out-of-range float-to-integer conversion.
     FloatToInt,
+    /// GCC's `__builtin_clz`/`ctz` (and `l`, `ll`, one-argument `g` forms)
+    /// of 0, which GCC leaves undefined (CBMC's `bit_count` check).
+    BitCount,
     NaN,
     /// Freeing a pointer that is not the start of a live heap object.
     InvalidFree,
@@ -101,6 +104,35 @@ impl Quantifier {
         match self {
             Quantifier::Forall => "__ESBMC_forall",
             Quantifier::Exists => "__ESBMC_exists",
+        }
+    }
+}
+
+impl InstrKind {
+    /// The expressions the instruction holds (evaluated, written, or a
+    /// quantifier's bound variable), left to right.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
+            InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => vec![cond],
+            InstrKind::Call { lhs, callee, args } => lhs.iter().chain([callee]).chain(args).collect(),
+            InstrKind::Return(value) => value.iter().collect(),
+            InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+            InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`InstrKind::exprs`], for rewriting.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
+            InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => vec![cond],
+            InstrKind::Call { lhs, callee, args } => lhs.iter_mut().chain([callee]).chain(args.iter_mut()).collect(),
+            InstrKind::Return(value) => value.iter_mut().collect(),
+            InstrKind::QuantifierBegin { bound, .. } => vec![bound],
+            InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
+            _ => Vec::new(),
         }
     }
 }

@@ -167,6 +167,32 @@ pub fn bit_builtin(name: &str, long_bits: u32) -> Option<(BitOp, u32)> {
     Some((op, width))
 }
 
+/// GCC's type-generic bit built-in `name` (`__builtin_clzg`, `ctzg`,
+/// `popcountg`, `parityg`, `ffsg`), whose operand keeps its own unsigned
+/// type and width; `clzg` and `ctzg` take an optional second argument, the
+/// result for 0.
+pub fn generic_bit_builtin(name: &str) -> Option<BitOp> {
+    Some(match name.strip_prefix("__builtin_")?.strip_suffix('g')? {
+        "clz" => BitOp::Clz,
+        "ctz" => BitOp::Ctz,
+        "popcount" => BitOp::Popcount,
+        "parity" => BitOp::Parity,
+        "ffs" => BitOp::Ffs,
+        _ => return None,
+    })
+}
+
+/// Whether a call of the bit built-in `name` with `arguments` arguments is
+/// undefined for an operand of 0: `clz` and `ctz` in every form but the
+/// type-generic ones given a result for 0.
+pub fn undefined_at_zero(name: &str, arguments: usize, long_bits: u32) -> bool {
+    match (bit_builtin(name, long_bits), generic_bit_builtin(name)) {
+        (Some((op, _)), _) => matches!(op, BitOp::Clz | BitOp::Ctz),
+        (None, Some(op)) => matches!(op, BitOp::Clz | BitOp::Ctz) && arguments == 1,
+        (None, None) => false,
+    }
+}
+
 /// `op` on the `width`-bit operand `bits`; `None` where GCC leaves the
 /// result undefined.
 pub fn bit_value(op: BitOp, bits: u128, width: u32) -> Option<u128> {
@@ -204,6 +230,17 @@ mod tests {
         assert_eq!(exact_math_function("roundeven"), None);
         assert_eq!(fixed_integral_rounding("round"), Some(crate::rounding::RoundingMode::NearestAway));
         assert_eq!(fixed_integral_rounding("rint"), None);
+    }
+
+    #[test]
+    fn generic_bit_builtins_are_told_from_the_fixed_width_ones() {
+        assert_eq!(generic_bit_builtin("__builtin_clzg"), Some(BitOp::Clz));
+        assert_eq!(generic_bit_builtin("__builtin_ffsg"), Some(BitOp::Ffs));
+        assert_eq!(generic_bit_builtin("__builtin_clz"), None);
+        assert_eq!(generic_bit_builtin("__builtin_bswapg"), None);
+        assert!(undefined_at_zero("__builtin_ctzll", 1, 64) && undefined_at_zero("__builtin_clzg", 1, 64));
+        assert!(!undefined_at_zero("__builtin_clzg", 2, 64) && !undefined_at_zero("__builtin_ffs", 1, 64));
+        assert!(!undefined_at_zero("__builtin_popcountg", 1, 64) && !undefined_at_zero("clz", 1, 64));
     }
 
     #[test]

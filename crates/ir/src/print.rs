@@ -33,6 +33,7 @@ impl PropertyClass {
             PropertyClass::UnsignedOverflow => "unsigned-overflow",
             PropertyClass::Shift => "shift",
             PropertyClass::FloatToInt => "float-to-int",
+            PropertyClass::BitCount => "bit-count",
             PropertyClass::NaN => "nan",
             PropertyClass::InvalidFree => "invalid-free",
             PropertyClass::MemoryLeak => "memory-leak",

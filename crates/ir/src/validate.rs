@@ -235,22 +235,10 @@ impl<'a> Validator<'a> {
         matches!(cond.kind, ExprKind::IntConst(1)) && self.type_ok(cond.ty) && self.program.types.is_bool(cond.ty)
     }
 
-    fn instr_exprs(instr: &Instr) -> Vec<&Expr> {
-        match &instr.kind {
-            InstrKind::Assign(lhs, rhs) => vec![lhs, rhs],
-            InstrKind::Assume(cond) | InstrKind::Assert(cond, _) | InstrKind::Goto { cond, .. } => vec![cond],
-            InstrKind::Call { lhs, callee, args } => lhs.iter().chain([callee]).chain(args).collect(),
-            InstrKind::Return(value) => value.iter().collect(),
-            InstrKind::QuantifierBegin { bound, .. } => vec![bound],
-            InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
-            _ => vec![],
-        }
-    }
-
     /// Reports nodes whose type id is out of range; the printer (used in
     /// later messages) needs every type to exist.
     fn check_expr_types_exist(&mut self, site: Site<'_>) -> bool {
-        let missing = Self::instr_exprs(site.instr).into_iter().flat_map(Expr::walk).find(|e| !self.type_ok(e.ty));
+        let missing = site.instr.kind.exprs().into_iter().flat_map(Expr::walk).find(|e| !self.type_ok(e.ty));
         if let Some(expr) = missing {
             self.report(site, format!("an expression has the missing type {}", expr.ty));
             return false;
@@ -259,7 +247,7 @@ impl<'a> Validator<'a> {
     }
 
     fn check_instr(&mut self, site: Site<'_>, body_len: usize) {
-        for expr in Self::instr_exprs(site.instr) {
+        for expr in site.instr.kind.exprs() {
             self.check_expr(site, expr);
         }
         match &site.instr.kind {

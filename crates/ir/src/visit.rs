@@ -2,6 +2,7 @@
 //! nodes deep, so every walker uses an explicit stack).
 
 use crate::expr::{Expr, ExprKind};
+use crate::program::SymbolId;
 
 /// The direct operands of `kind` (a reference to an [`ExprKind`], shared
 /// or mutable), left to right; `iter` is how its item lists are walked.
@@ -47,6 +48,17 @@ impl Expr {
     /// Every node of the tree, parents before children.
     pub fn walk(&self) -> ExprWalk<'_> {
         ExprWalk { stack: vec![self] }
+    }
+
+    /// Makes every reference to symbol `from` one to `to`.
+    pub fn replace_symbol(&mut self, from: SymbolId, to: SymbolId) {
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            if node.kind == ExprKind::Sym(from) {
+                node.kind = ExprKind::Sym(to);
+            }
+            stack.extend(node.children_mut());
+        }
     }
 }
 

@@ -488,6 +488,18 @@ atexit(void (*handler)(void))
     return 0;
 }
 
+/* The program's destructors, as one function the front end hands over
+   before any constructor runs (cfront's sema::startup): registered first,
+   it runs after every handler registered later, as glibc's _dl_fini does.
+   It is not the program's own atexit call, so ESBMC's leak check at exit
+   stays as it was. */
+void
+__tarsier_register_destructors(void (*run)(void))
+{
+    __tarsier_atexit_handlers[__tarsier_atexit_count] = run;
+    __tarsier_atexit_count++;
+}
+
 /* Runs the handlers, the latest registered first; each is unregistered
    before it runs, so a handler that calls exit does not run again. */
 void

@@ -41,6 +41,7 @@ pub const UNITS: &[(&str, &str)] = &[
     unit!("pthread.c"),
     unit!("wchar.c"),
     unit!("dirent.c"),
+    unit!("atomic.c"),
 ];
 
 /// The library types the models use, as glibc defines them for `model`.

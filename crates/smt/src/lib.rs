@@ -26,6 +26,8 @@ pub mod interval;
 pub mod op;
 pub mod process;
 pub mod quantifier;
+#[cfg(test)]
+mod reference_solver;
 mod rewrite;
 pub mod smtlib;
 pub mod solver;

@@ -409,7 +409,7 @@ impl<'a> Symex<'a> {
                 self.advance();
             }
             InstrKind::StartThread(_) | InstrKind::EndThread => {
-                return Err(Stop::unsupported("threads", instr.loc));
+                return Err(Stop::unsupported("threads (a thread starts here)", instr.loc));
             }
             InstrKind::QuantifierBegin { quantifier, bound } => {
                 let body = self.body(self.frames.last().expect("frame").func);

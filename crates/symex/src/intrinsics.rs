@@ -6,8 +6,11 @@
 use crate::exec::Symex;
 use crate::memory::{ObjectKind, NULL_OBJECT};
 use crate::{repr, Result, Stop};
-use ir::intrinsics::{bit_builtin, pointer_intrinsic, BitOp, PointerIntrinsic};
+use ir::intrinsics::{bit_builtin, generic_bit_builtin, pointer_intrinsic, BitOp, PointerIntrinsic};
 use smt::{BvValue, Sort, TermId};
+
+/// The `int` result of GCC's type-generic bit built-ins.
+const GENERIC_RESULT_BITS: u32 = 32;
 
 impl<'a> Symex<'a> {
     /// The value of intrinsic `name` on `values`; `None` if `name` is not
@@ -21,7 +24,26 @@ impl<'a> Symex<'a> {
             let x = repr::resize(self.store, x, width, false);
             return Ok(Some(self.bit_operation(op, x, width)));
         }
+        if let Some(op) = generic_bit_builtin(name) {
+            return self.generic_bit_operation(op, name, values).map(Some);
+        }
         Ok(None)
+    }
+
+    /// A type-generic bit built-in on its operand's own width, as an `int`;
+    /// `clzg`/`ctzg` give their second argument for 0.
+    fn generic_bit_operation(&mut self, op: BitOp, name: &str, values: &[TermId]) -> Result<TermId> {
+        let x = self.intrinsic_arg(values, 0, name)?;
+        let Some(width) = self.store.sort(x).bv_width() else {
+            return Err(Stop::unsupported(format!("`{name}` of a value that is not an integer"), self.loc));
+        };
+        let count = self.bit_operation(op, x, width);
+        let count = repr::resize(self.store, count, GENERIC_RESULT_BITS, false);
+        let Some(&at_zero) = values.get(1) else { return Ok(count) };
+        let at_zero = repr::resize(self.store, at_zero, GENERIC_RESULT_BITS, true);
+        let zero = self.store.bv_u64(width, 0);
+        let is_zero = self.store.eq(x, zero);
+        Ok(self.store.ite(is_zero, at_zero, count))
     }
 
     /// The size in bytes (wide) of the object `p` points to: 0 for NULL,

@@ -53,7 +53,10 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--no-div-by-zero-check"),
     switch("--overflow-check"),
     switch("--unsigned-overflow-check"),
+    switch("--float-overflow-check"),
     switch("--ub-shift-check"),
+    switch("--clz-zero-check"),
+    switch("--no-clz-zero-check"),
     switch("--memory-leak-check"),
     switch("--nan-check"),
     switch("--data-races-check"),
@@ -218,12 +221,12 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--no-pointer-check" => checks.pointer = false,
         "--no-pointer-relation-check" => checks.pointer_relation = false,
         "--no-div-by-zero-check" => checks.div_by_zero = false,
-        "--overflow-check" => {
-            checks.signed_overflow = true;
-            checks.float_overflow = true;
-        }
+        "--overflow-check" => checks.signed_overflow = true,
         "--unsigned-overflow-check" => checks.unsigned_overflow = true,
+        "--float-overflow-check" => checks.float_overflow = true,
         "--ub-shift-check" => checks.shift = true,
+        "--clz-zero-check" => checks.bit_count = true,
+        "--no-clz-zero-check" => checks.bit_count = false,
         "--memory-leak-check" => checks.memory_leak = true,
         "--nan-check" => checks.nan = true,
         "--data-races-check" => checks.data_races = true,
@@ -347,6 +350,10 @@ mod tests {
         let c = run(&["a.c", "--no-bounds-check", "--overflow-check", "--memory-leak-check", "--k-induction"]).unwrap();
         assert!(!c.verify.checks.bounds && c.verify.checks.signed_overflow && c.verify.checks.memory_leak);
         assert!(c.verify.checks.pointer);
+        // Integer overflow only, as CBMC's and SV-COMP's; floats have their own flag.
+        assert!(!c.verify.checks.float_overflow && !c.verify.checks.unsigned_overflow);
+        let floats = run(&["a.c", "--float-overflow-check"]).unwrap();
+        assert!(floats.verify.checks.float_overflow && !floats.verify.checks.signed_overflow);
         assert_eq!(c.verify.engine, Engine::KInduction);
     }
 

@@ -44,10 +44,12 @@ pub struct Checks {
     pub div_by_zero: bool,
     pub signed_overflow: bool,
     pub unsigned_overflow: bool,
-    /// Floating-point overflow to infinity (part of `--overflow-check`).
+    /// Floating-point overflow to infinity (`--float-overflow-check`).
     pub float_overflow: bool,
     /// Shift amounts out of range (`--ub-shift-check`).
     pub shift: bool,
+    /// `__builtin_clz`/`ctz` of 0 (on unless `--no-clz-zero-check`).
+    pub bit_count: bool,
     pub memory_leak: bool,
     pub nan: bool,
     pub data_races: bool,
@@ -67,6 +69,7 @@ impl Default for Checks {
             unsigned_overflow: false,
             float_overflow: false,
             shift: false,
+            bit_count: true,
             memory_leak: false,
             nan: false,
             data_races: false,

@@ -116,10 +116,20 @@ PROPERTY OPTIONS:
     --unsigned-overflow-check
         Also check unsigned wrap-around of + - * <<, and negation of a
         non-zero unsigned value.
+    --float-overflow-check
+        Check that floating-point + - * / and conversions to a narrower
+        floating type do not overflow to an infinity from finite operands
+        (ESBMC's --overflow-check includes this; here, as in CBMC, it is a
+        flag of its own).
     --ub-shift-check
         Check that shift amounts are neither negative nor at least the
         width of the shifted operand, and that no negative value is
         shifted left.
+    --no-clz-zero-check
+        Do not check that __builtin_clz and __builtin_ctz (the l, ll and
+        one-argument g forms too) are not given 0, which GCC leaves
+        undefined (on by default, as CBMC's bit-count check;
+        --clz-zero-check, ESBMC's name, is accepted).
     --memory-leak-check
         Check that allocated memory is freed where the program ends, as
         ESBMC's --memory-leak-check does: when main returns, at _Exit and

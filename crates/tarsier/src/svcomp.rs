@@ -9,7 +9,15 @@ use report::svcomp::Category;
 
 /// Sets the checks of `options` to exactly those of `category`.
 pub fn configure(category: Category, options: &mut VerifyOptions) {
-    let none = Checks { assertions: false, bounds: false, pointer: false, pointer_relation: false, div_by_zero: false, ..Checks::default() };
+    let none = Checks {
+        assertions: false,
+        bounds: false,
+        pointer: false,
+        pointer_relation: false,
+        div_by_zero: false,
+        bit_count: false,
+        ..Checks::default()
+    };
     options.checks = match category {
         Category::UnreachCall => none,
         Category::NoOverflow => Checks { signed_overflow: true, ..none },

@@ -80,6 +80,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
         shift: checks.shift,
         nan: checks.nan,
         pointer_relation: checks.pointer && checks.pointer_relation,
+        bit_count: checks.bit_count,
         error_label: config.verify.error_label.clone(),
         ..analysis::Checks::default()
     }

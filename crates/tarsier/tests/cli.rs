@@ -105,7 +105,8 @@ fn property_files_select_the_checks_and_print_the_competition_result() {
     let out = run([file, "--property", dir.join("missing.prp").to_str().unwrap()]);
     assert_eq!(exit_code(&out), Some(6), "a missing property file is a usage error: {}", out.stderr);
     // SV-COMP's no-overflow is about signed integers; a float that overflows
-    // to infinity is ESBMC's `--overflow-check`, not the property.
+    // to infinity is `--float-overflow-check`, not the property (nor
+    // `--overflow-check`, as in CBMC).
     let float_source = "int main(void) { float f = 3e38f; f = f * 10.0f; return f > 0; }\n";
     let float_file = write(&dir, "f.c", float_source);
     let float_file = float_file.to_str().unwrap();
@@ -113,6 +114,8 @@ fn property_files_select_the_checks_and_print_the_competition_result() {
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines[lines.len() - 2..], ["TRUE", "VERIFICATION SUCCESSFUL"], "{}", out.stdout);
     let out = run([float_file, "--overflow-check"]);
+    assert!(out.stdout.ends_with("VERIFICATION SUCCESSFUL\n"), "{}", out.stdout);
+    let out = run([float_file, "--float-overflow-check"]);
     assert!(out.stdout.ends_with("VERIFICATION FAILED\n"), "{}", out.stdout);
 }
 

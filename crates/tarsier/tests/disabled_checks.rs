@@ -96,6 +96,8 @@ const CASES: &[Case] = &[
         bad: "int x = 1 >> (n - 1); (void)x;", good: "int x = 1 >> (n + 1); (void)x;", sanitized: true },
     Case { name: "negative_left_shift", on: &["--ub-shift-check"], off: &[], class: "shift",
         bad: "int x = (n - 1) << 1; (void)x;", good: "int x = (n + 1) << 1; (void)x;", sanitized: true },
+    Case { name: "clz_of_zero", on: &[], off: &["--no-clz-zero-check"], class: "bit-count",
+        bad: "unsigned u = n; int x = __builtin_clz(u); (void)x;", good: "unsigned u = n + 1; int x = __builtin_clz(u); (void)x;", sanitized: true },
     Case { name: "nan", on: &["--nan-check"], off: &[], class: "nan",
         bad: "double z = n; double q = z / z; (void)q;", good: "double z = n + 1; double q = z / z; (void)q;", sanitized: false },
 ];

@@ -36,6 +36,39 @@ const PROGRAMS: &[Program] = &[
         checks: &[Check::verdict("isnormal(1e-30f) && !isnormal(nan)", &[], HOLDS, FP_ORACLE), Check::verdict("fpclassify(sub) == FP_NORMAL", &[], FAILS, FP_ORACLE)],
     },
     Program {
+        what: "CBMC's and ESBMC's classification intrinsics convert their operand to the type of their suffix",
+        test: "floats-tool-classification",
+        text: r#"
+            #include <assert.h>
+            #ifndef __TARSIER__
+            /* What the intrinsics mean, for gcc, which has none of them. */
+            #define __CPROVER_isnanf(x) __builtin_isnan((float)(x))
+            #define __CPROVER_isinff(x) __builtin_isinf((float)(x))
+            #define __CPROVER_isinfd(x) __builtin_isinf((double)(x))
+            #define __CPROVER_isnormalf(x) __builtin_isnormal((float)(x))
+            #define __CPROVER_isnormald(x) __builtin_isnormal((double)(x))
+            #define __CPROVER_isfiniteld(x) __builtin_isfinite((long double)(x))
+            #define __CPROVER_signd(x) __builtin_signbit((double)(x))
+            #define __ESBMC_isnanld(x) __builtin_isnan((long double)(x))
+            #define __ESBMC_isinfd(x) __builtin_isinf((double)(x))
+            #endif
+            int main(void) {
+              volatile double big = 1e39, tiny = 1e-40, zero = 0.0;
+              double nan = zero / zero;
+              assert(__CPROVER_isnanf(nan) && __ESBMC_isnanld(nan) && !__CPROVER_isnanf(big));
+              assert(__CPROVER_signd(-zero) && !__CPROVER_signd(zero) && __CPROVER_isfiniteld(big));
+              assert(LAST);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("__CPROVER_isinff(big) && !__CPROVER_isinfd(big) && !__ESBMC_isinfd(big)", &[]),
+            Check::fails("!__CPROVER_isinff(big)", &[]),
+            Check::holds("!__CPROVER_isnormalf(tiny) && __CPROVER_isnormald(tiny)", &[]),
+            Check::fails("__CPROVER_isnormalf(tiny)", &[]),
+        ],
+    },
+    Program {
         what: "rounding functions follow C for nondeterministic operands",
         test: "floats-rounding-functions",
         text: r#"
@@ -54,12 +87,13 @@ const PROGRAMS: &[Program] = &[
         checks: &[Check::verdict("fabsf(x - roundf(x)) <= 0.5f", &[], HOLDS, FP_ORACLE), Check::verdict("fabsf(x - roundf(x)) < 0.5f", &[], FAILS, FP_ORACLE)],
     },
     Program {
-        what: "floating-point overflow is a property under --overflow-check",
+        what: "floating-point overflow is a property under --float-overflow-check, not --overflow-check",
         test: "floats-overflow",
         text: "int main(void) { float f = 1; for (int i = 0; LAST; i++) f *= 2; return 0; }\n",
         checks: &[
-            Check::verdict("i < 127", &["--overflow-check"], HOLDS, FP_ORACLE),
-            Check::verdict("i < 128", &["--overflow-check"], FAILS, FP_ORACLE),
+            Check::verdict("i < 127", &["--float-overflow-check"], HOLDS, FP_ORACLE),
+            Check::verdict("i < 128", &["--float-overflow-check"], FAILS, FP_ORACLE),
+            Check::verdict("i < 128", &["--overflow-check"], HOLDS, FP_ORACLE),
             Check::verdict("i < 128", &[], HOLDS, FP_ORACLE),
         ],
     },

@@ -120,7 +120,11 @@ fn mutated_corpus_inputs_never_crash_or_hang() {
     let scratch = scratch_dir("mutation");
     let cases = cases(&corpus_dir, &scratch);
     assert!(cases.len() >= SOURCES * MUTATIONS_PER_SOURCE * 9 / 10, "only {} mutated inputs", cases.len());
-    let problems = run_parallel(&cases, |case| problem(case).map(|what| format!("{}: {what}\n    from {}", case.path.display(), case.how)));
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let problems: Vec<String> = xtask::runner::parallel_map(&cases, jobs, |case| problem(case).map(|what| format!("{}: {what}\n    from {}", case.path.display(), case.how)), |_| {})
+        .into_iter()
+        .flatten()
+        .collect();
     println!("{} mutated inputs, {} problems", cases.len(), problems.len());
     assert!(problems.is_empty(), "{} of {} mutated inputs went wrong:\n{}", problems.len(), cases.len(), problems.join("\n"));
 }

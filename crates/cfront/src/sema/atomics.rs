@@ -12,11 +12,12 @@
 //! nondeterministic choice, so a proof holds for every outcome.
 
 use super::consteval::fold_value;
-use super::ctype::{CType, IntKind, Kind};
+use super::ctype::{CType, FnType, IntKind, Kind};
 use super::expr::{deref, Val};
 use super::{Sema, R};
 use crate::ast::{self, BinaryOp};
 use ir::{BinOp, Expr, ExprKind, InstrKind, Loc, UnOp};
+use std::rc::Rc;
 
 /// The arithmetic of a read-modify-write built-in.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -80,6 +81,9 @@ fn rmw(word: &str) -> Option<Rmw> {
     })
 }
 
+/// libatomic's `__atomic_is_lock_free` where gcc does not fold it.
+const IS_LOCK_FREE_MODEL: &str = "__tarsier_atomic_is_lock_free";
+
 /// The atomic built-in called `name`, if it is one.
 fn atomic(name: &str) -> Option<Atomic> {
     use Atomic::*;
@@ -123,6 +127,9 @@ impl<'a> Sema<'a> {
     /// Lowers `name(args)` when it is an atomic built-in; `None` for every
     /// other name.
     pub(super) fn atomic_builtin(&mut self, name: &str, args: &[ast::Expr], loc: Loc) -> R<Option<Val>> {
+        if let ("__atomic_always_lock_free" | "__atomic_is_lock_free", [size, object]) = (name, args) {
+            return self.lock_free(name == "__atomic_always_lock_free", size, object, loc).map(Some);
+        }
         let Some(kind) = atomic(name) else { return Ok(None) };
         let needed = match kind {
             Atomic::Fence => 0,
@@ -161,6 +168,76 @@ impl<'a> Sema<'a> {
             Val::rv(Expr::new(ExprKind::Zero, void), CType::void())
         });
         Ok(Some(value))
+    }
+
+    /// `__atomic_always_lock_free(size, p)`, folded as gcc folds it on
+    /// x86: objects of 1, 2, 4 and 8 bytes are, unless `p`'s type points to
+    /// a type aligned less than `size` (gcc looks through pointer
+    /// conversions to the original pointer's type; a null `p` means a
+    /// typically aligned object). `__atomic_is_lock_free` is the same where
+    /// that says yes; elsewhere gcc calls libatomic, whose answer depends on
+    /// the address and the processor: the model `__tarsier_atomic_is_lock_free`
+    /// (atomic.c) gives it.
+    fn lock_free(&mut self, always: bool, size: &ast::Expr, object: &ast::Expr, loc: Loc) -> R<Val> {
+        let bool_ty = CType::new(Kind::Bool);
+        let p = self.rvalue(object)?;
+        let null_constant = p.ty.is_integer() && fold_value(&self.prog.types, &p.e) == Some(0);
+        if !(p.ty.is_pointer() || null_constant) {
+            return Err(self.error(loc, "the second argument of a lock-free query must be a pointer"));
+        }
+        let (size_value, _) = self.scratch(|s| s.rvalue(size))?;
+        let constant_size = fold_value(&self.prog.types, &size_value.e);
+        if always && constant_size.is_none() {
+            return Err(self.error(size.loc, "non-constant size in `__atomic_always_lock_free`"));
+        }
+        let folded = constant_size.map(|n| {
+            let size_fits = matches!(n, 1 | 2 | 4 | 8);
+            size_fits && self.static_alignment(&p.e).is_none_or(|align| align >= n as u64)
+        });
+        match (always, folded, constant_size) {
+            (true, _, _) | (false, Some(true), _) => Ok(self.int_val(i128::from(folded == Some(true)), bool_ty)),
+            (false, _, Some(n)) if n > 16 => Ok(self.int_val(0, bool_ty)),
+            _ => self.call_model_is_lock_free(size, p, loc),
+        }
+    }
+
+    /// The alignment gcc assumes for the object `p` points to: that of the
+    /// pointed-to type of `p` before any pointer conversion (through
+    /// pointer arithmetic on a converted pointer, as gcc's folding moves
+    /// it); `None` for a null pointer constant, a typically aligned object.
+    fn static_alignment(&self, p: &Expr) -> Option<u64> {
+        let mut e = p;
+        loop {
+            match &e.kind {
+                ExprKind::Cast(inner) if self.prog.types.pointee(inner.ty).is_some() => e = inner,
+                ExprKind::Binary(BinOp::PtrAdd, base, _) if matches!(base.kind, ExprKind::Cast(_)) => e = base,
+                ExprKind::Null | ExprKind::IntConst(0) => return None,
+                _ => break,
+            }
+        }
+        let pointee = self.prog.types.pointee(e.ty)?;
+        Some(self.prog.types.align_of(pointee, self.prog.data_model).unwrap_or(1))
+    }
+
+    /// A call of the libatomic model with the size and the address.
+    fn call_model_is_lock_free(&mut self, size: &ast::Expr, p: Val, loc: Loc) -> R<Val> {
+        let size_t = self.tcx.size_t();
+        let void_ptr = CType::pointer_to(CType::void());
+        let bool_ty = CType::new(Kind::Bool);
+        let fn_ty = CType::new(Kind::Function(Rc::new(FnType {
+            ret: bool_ty.clone(),
+            params: vec![size_t.clone(), void_ptr.clone()],
+            variadic: false,
+            unprototyped: false,
+        })));
+        let model = self.declare_linked(IS_LOCK_FREE_MODEL, IS_LOCK_FREE_MODEL, &fn_ty, false, loc)?;
+        let size = self.rvalue(size)?;
+        let args = vec![self.cast_to(size, &size_t, loc, false)?, self.cast_to(p, &void_ptr, loc, true)?];
+        let result = self.fresh_local("$ret", &bool_ty, loc);
+        let result = Expr::sym(result, self.prog.symbols[result].ty);
+        let callee = Expr::sym(model, self.prog.symbols[model].ty);
+        self.emit(InstrKind::Call { lhs: Some(result.clone()), callee, args }, loc);
+        Ok(Val::rv(result, bool_ty))
     }
 
     /// The object `pointer` points to (its address evaluated once) and its

@@ -3,6 +3,7 @@
 //! scope with their linkage across translation units, function
 //! definitions (prototyped and K&R), and `_Static_assert`.
 
+use super::aliases;
 use super::ctype::{self, ArraySize, ComplexElem, CType, FloatKind, FnType, IntKind, Kind, TypeEnv};
 use super::layout::{MemberShape, RecordAttrs};
 use super::scope::{Ordinary, Tag};
@@ -679,7 +680,7 @@ impl<'a> Sema<'a> {
                 Some(Tag::Record(_)) => Err(self.error(e.loc, format!("`{tag}` defined as a different kind of tag"))),
                 None => {
                     let id = self.tcx.enums.len();
-                    self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false });
+                    self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false, values: Vec::new() });
                     self.scopes.insert_tag(tag, Tag::Enum(id));
                     Ok(CType::new(Kind::Enum(id)))
                 }
@@ -690,7 +691,7 @@ impl<'a> Sema<'a> {
             other => {
                 let id = self.tcx.enums.len();
                 let tag = other.map(|(t, _)| t.to_string()).unwrap_or_default();
-                self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false });
+                self.tcx.enums.push(EnumInfo { int_kind: IntKind::UInt, complete: false, values: Vec::new() });
                 if !tag.is_empty() {
                     self.scopes.insert_tag(&tag, Tag::Enum(id));
                 }
@@ -711,6 +712,7 @@ impl<'a> Sema<'a> {
             max = max.max(value);
             let ty = CType::new(Kind::Int(constant_kind(value, self.tcx.dm)));
             self.scopes.insert(&en.name, Ordinary::EnumConst { value, ty });
+            self.tcx.enums[id].values.push(value);
             next = value + 1;
         }
         let packed = has_attr(&e.attrs, "packed") || has_attr(outer_attrs, "packed");
@@ -795,7 +797,23 @@ impl<'a> Sema<'a> {
             let internal = storage == Some(StorageClass::Static);
             let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
             self.scopes.insert(&name, Ordinary::Symbol { sym });
+            let attrs = [&d.specs.attrs[..], &id.declarator.attrs[..]];
+            self.note_startup_attributes(sym, &attrs)?;
+            if let Some(target) = aliases::alias_target(&attrs) {
+                self.note_alias(sym, target, attrs.iter().any(|a| has_attr(a, "weak")), loc)?;
+            }
             return Ok(());
+        }
+        let attrs = [&d.specs.attrs[..], &id.declarator.attrs[..]];
+        if let Some(target) = aliases::alias_target(&attrs) {
+            // Another name for an object this unit defines: no storage of its own.
+            if id.init.is_some() {
+                return Err(self.error(loc, format!("alias `{name}` has an initializer")));
+            }
+            let internal = storage == Some(StorageClass::Static);
+            let sym = self.declare_linked(&name, &link_name, &ty, internal, loc)?;
+            self.scopes.insert(&name, Ordinary::Symbol { sym });
+            return self.note_alias(sym, target, attrs.iter().any(|a| has_attr(a, "weak")), loc);
         }
         if let Some(init) = &id.init {
             ty = self.complete_from_initializer(ty, init)?;
@@ -1120,6 +1138,7 @@ impl<'a> Sema<'a> {
         let SymbolKind::Function(func) = self.prog.symbols[sym].kind else {
             return Err(self.error(loc, format!("`{name}` redeclared as a different kind of symbol")));
         };
+        self.note_startup_attributes(sym, &[&f.specs.attrs[..], &f.declarator.attrs[..]])?;
         if is_gnu_inline_hint(f, &name) {
             // GNU `extern inline` (glibc's `__extern_always_inline`,
             // `__fortify_function`): the body only may be inlined, the call
@@ -1138,6 +1157,7 @@ impl<'a> Sema<'a> {
         if f.specs.is_inline {
             self.inline_defined.insert(func);
         }
+        self.note_definition(sym);
         self.defining.insert(func);
         let diags_before = self.diags.list.len();
         let fname = self.prog.functions[func].name.clone();

@@ -1501,6 +1501,7 @@ impl<'a> Sema<'a> {
                 self.saturating_lanes(a, b, subtract, unsigned, loc).map(Some)
             }
             ("__builtin_convertvector", [v, t]) => self.convert_vector(v, t, loc).map(Some),
+            ("__CPROVER_enum_is_in_range", [x]) => self.enum_is_in_range(x).map(Some),
             ("__builtin_constant_p", [x]) => {
                 let errors = self.diags.list.len();
                 let scratch = self.scratch(|s| s.rvalue(x));
@@ -1512,6 +1513,9 @@ impl<'a> Sema<'a> {
                 Ok(Some(self.int_val(i128::from(constant), CType::int())))
             }
             _ => {
+                if let Some(v) = self.generic_bit_call(name, args, loc)? {
+                    return Ok(Some(v));
+                }
                 if let Some(v) = self.va_builtin(name, args, loc)? {
                     return Ok(Some(v));
                 }
@@ -1524,6 +1528,31 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+    }
+
+    /// CBMC's `__CPROVER_enum_is_in_range(e)`: whether the value of `e`,
+    /// of a complete enumerated type, is one of its enumerators.
+    fn enum_is_in_range(&mut self, x: &ast::Expr) -> R<Val> {
+        let v = self.rvalue(x)?;
+        let Kind::Enum(id) = v.ty.kind else {
+            return Err(self.error(x.loc, "`__CPROVER_enum_is_in_range` needs an operand of enumerated type"));
+        };
+        if !self.tcx.enums[id].complete {
+            return Err(self.error(x.loc, "`__CPROVER_enum_is_in_range` of an incomplete enumerated type"));
+        }
+        let mut values = self.tcx.enums[id].values.clone();
+        values.sort_unstable();
+        values.dedup();
+        let bool_ty = self.prog.types.bool();
+        let mut any = Expr::new(ExprKind::IntConst(0), bool_ty);
+        for value in values {
+            let constant = self.int_val(value, v.ty.clone()).e;
+            let equal = Expr::binary(BinOp::Eq, v.e.clone(), constant, bool_ty);
+            any = Expr::binary(BinOp::Or, any, equal, bool_ty);
+        }
+        let int = CType::int();
+        let irty = self.ir_ty(&int);
+        Ok(Val::rv(Expr::cast(any, irty), int))
     }
 
     // ----- members and indexing -----

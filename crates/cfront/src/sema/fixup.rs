@@ -8,33 +8,6 @@
 use ir::{Expr, ExprKind, FuncId, InstrKind, Program, SymbolId, SymbolKind};
 use std::collections::HashSet;
 
-/// The expressions an instruction holds.
-fn instr_exprs(kind: &InstrKind) -> Vec<&Expr> {
-    match kind {
-        InstrKind::Assign(l, r) => vec![l, r],
-        InstrKind::Assume(e) | InstrKind::Assert(e, _) | InstrKind::Goto { cond: e, .. } | InstrKind::Return(Some(e)) => {
-            vec![e]
-        }
-        InstrKind::Call { lhs, callee, args } => lhs.iter().chain(std::iter::once(callee)).chain(args.iter()).collect(),
-        InstrKind::QuantifierBegin { bound, .. } => vec![bound],
-        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
-        _ => Vec::new(),
-    }
-}
-
-fn instr_exprs_mut(kind: &mut InstrKind) -> Vec<&mut Expr> {
-    match kind {
-        InstrKind::Assign(l, r) => vec![l, r],
-        InstrKind::Assume(e) | InstrKind::Assert(e, _) | InstrKind::Goto { cond: e, .. } | InstrKind::Return(Some(e)) => {
-            vec![e]
-        }
-        InstrKind::Call { lhs, callee, args } => lhs.iter_mut().chain(std::iter::once(callee)).chain(args.iter_mut()).collect(),
-        InstrKind::QuantifierBegin { bound, .. } => vec![bound],
-        InstrKind::QuantifierEnd { lhs, body } => vec![lhs, body],
-        _ => Vec::new(),
-    }
-}
-
 /// Functions reachable from the entry and init functions through any
 /// reference (calls and addresses taken).
 pub fn reachable_functions(prog: &Program) -> HashSet<FuncId> {
@@ -46,7 +19,7 @@ pub fn reachable_functions(prog: &Program) -> HashSet<FuncId> {
         }
         let Some(body) = &prog.functions[f].body else { continue };
         for instr in body {
-            for e in instr_exprs(&instr.kind) {
+            for e in instr.kind.exprs() {
                 for node in e.walk() {
                     if let ExprKind::Sym(s) = node.kind {
                         if let SymbolKind::Function(g) = prog.symbols[s].kind {
@@ -78,7 +51,7 @@ pub fn retype_stale_references(prog: &mut Program, stale: &HashSet<SymbolId>) {
                     *callee = cast;
                 }
             }
-            for root in instr_exprs_mut(&mut instr.kind) {
+            for root in instr.kind.exprs_mut() {
                 retype.walk(root);
             }
         }

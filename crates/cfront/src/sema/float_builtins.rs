@@ -5,7 +5,11 @@
 //! constants (`__builtin_inf`, `huge_val`, `nan("")`) and the sign
 //! operations (`__builtin_fabs`, `__builtin_copysign`) in every float type.
 //! Called undeclared, the classification and comparison macros' plain
-//! names (`isnan(x)`) mean the same, as in GCC.
+//! names (`isnan(x)`) mean the same, as in GCC, and so do CBMC's and
+//! ESBMC's classification intrinsics (`__CPROVER_isnanf`,
+//! `__ESBMC_isinfd`, `__CPROVER_signld`, ...), whose operand is converted
+//! to the type their suffix names (`f`, `d`, `ld`), as their prototypes
+//! convert it.
 //!
 //! The operand keeps its own float type (no promotion to `double`, which
 //! would turn a subnormal `float` into a normal `double`); an integer
@@ -31,9 +35,35 @@ fn suffixed(name: &str, base: &str) -> Option<FloatKind> {
     }
 }
 
+/// A CBMC or ESBMC classification intrinsic: the GCC built-in it means
+/// (`sign` is `signbit`) and the float kind its operand is converted to.
+fn tool_classification(name: &str) -> Option<(&'static str, FloatKind)> {
+    let rest = name.strip_prefix("__CPROVER_").or_else(|| name.strip_prefix("__ESBMC_"))?;
+    ["isnan", "isinf", "isfinite", "isnormal", "signbit"].into_iter().find_map(|builtin| {
+        let kind = match rest.strip_prefix(builtin.trim_end_matches("bit"))? {
+            "f" => FloatKind::Float,
+            "d" => FloatKind::Double,
+            "ld" => FloatKind::LongDouble,
+            _ => return None,
+        };
+        Some((builtin, kind))
+    })
+}
+
 impl Sema<'_> {
     /// Lowers `name(args)` if it is one of this module's built-ins.
     pub(super) fn float_builtin(&mut self, name: &str, args: &[ast::Expr], loc: Loc) -> R<Option<Val>> {
+        if let (Some((builtin, kind)), [x]) = (tool_classification(name), args) {
+            let x = self.float_operand(x, Some(kind), loc)?;
+            let result = match builtin {
+                "isnan" => self.is_nan(&x),
+                "isinf" => self.is_infinite(&x),
+                "isfinite" => self.is_finite(&x),
+                "isnormal" => self.is_normal(&x),
+                _ => self.sign_bit(&x),
+            };
+            return Ok(Some(self.bool_result(result)));
+        }
         if let Some(kind) = suffixed(name, "inf").or_else(|| suffixed(name, "huge_val")) {
             return Ok(Some(self.float_constant(kind, None)));
         }
@@ -335,6 +365,18 @@ mod tests {
         assert_eq!(nan_payload(&units("abc")), None);
         assert_eq!(nan_payload(&units("0x")), None);
         assert_eq!(nan_payload(&units("09")), None);
+    }
+
+    #[test]
+    fn tool_intrinsics_name_a_builtin_and_an_operand_type() {
+        assert!(tool_classification("__CPROVER_isnanf") == Some(("isnan", FloatKind::Float)));
+        assert!(tool_classification("__ESBMC_isinfd") == Some(("isinf", FloatKind::Double)));
+        assert!(tool_classification("__CPROVER_isfiniteld") == Some(("isfinite", FloatKind::LongDouble)));
+        assert!(tool_classification("__ESBMC_isnormalf") == Some(("isnormal", FloatKind::Float)));
+        assert!(tool_classification("__CPROVER_signd") == Some(("signbit", FloatKind::Double)));
+        for other in ["__CPROVER_isnan", "__CPROVER_signbitf", "__builtin_isnanf", "isnanf", "__CPROVER_isinfx"] {
+            assert!(tool_classification(other).is_none(), "{other}");
+        }
     }
 
     #[test]

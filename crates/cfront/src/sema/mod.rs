@@ -19,8 +19,10 @@
 //! entry or init function; the same struct in several units is one IR
 //! composite.
 
+mod aliases;
 mod alloc_size;
 mod atomics;
+mod bit_builtins;
 mod builtins;
 mod complex;
 mod consteval;
@@ -38,6 +40,7 @@ mod object_size;
 mod overflow;
 mod quantifier;
 mod scope;
+mod startup;
 mod stmt;
 mod types;
 mod varargs;
@@ -48,6 +51,8 @@ use crate::Options;
 use ctype::CType;
 use ir::{Expr, FuncId, Instr, InstrIdx, InstrKind, Loc, SourceFiles, SymbolId, SymbolKind, TypeId};
 use std::collections::{HashMap, HashSet};
+
+pub use startup::REGISTER_DESTRUCTORS;
 
 /// Name of the generated function that assigns globals' initial values.
 pub const INIT_FUNCTION: &str = "__tarsier_init";
@@ -220,7 +225,7 @@ impl FnCtx {
         // A jump's own index: past the declarations inserted before it.
         for (at, _) in &mut self.fixups {
             let mut i = new_index.get(*at).copied().unwrap_or(end) as usize;
-            while self.instrs.get(i).is_some_and(|instr| !matches!(instr.kind, InstrKind::Goto { .. })) {
+            while self.instrs.get(i).is_some_and(|instr| !matches!(instr.kind, InstrKind::Goto { .. } | InstrKind::StartThread(_))) {
                 i += 1;
             }
             *at = i;
@@ -308,6 +313,13 @@ pub struct Sema<'a> {
     deferred: Vec<(FuncId, Vec<crate::diag::Diagnostic>)>,
     /// The nested functions lowered so far.
     nested: HashMap<FuncId, nested::Nested>,
+    /// Constructors, destructors and the order of definitions.
+    startup: startup::Startup,
+    /// Aliases this unit declared, and those of finished units.
+    pending_aliases: Vec<aliases::PendingAlias>,
+    aliases: Vec<aliases::Alias>,
+    /// Function aliases and their targets (an entry may be an alias).
+    function_aliases: HashMap<FuncId, FuncId>,
 }
 
 impl<'a> Sema<'a> {
@@ -357,6 +369,10 @@ impl<'a> Sema<'a> {
             stale: HashSet::new(),
             deferred: Vec::new(),
             nested: HashMap::new(),
+            startup: startup::Startup::default(),
+            pending_aliases: Vec::new(),
+            aliases: Vec::new(),
+            function_aliases: HashMap::new(),
         }
     }
 
@@ -376,6 +392,7 @@ impl<'a> Sema<'a> {
             let _ = self.lower_external(item);
         }
         self.complete_tentative_arrays();
+        self.resolve_unit_aliases();
     }
 
     /// In the init function: an `extern` object no unit defines gets a
@@ -395,7 +412,7 @@ impl<'a> Sema<'a> {
         for (sym, loc) in externs {
             let ty = self.prog.symbols[sym].ty;
             let sized = self.prog.types.size_of(ty, self.prog.data_model).is_some();
-            if self.defined_objects.contains(&sym) || !sized || self.prog.symbols[sym].kind != SymbolKind::Global {
+            if self.defined_objects.contains(&sym) || self.is_alias(sym) || !sized || self.prog.symbols[sym].kind != SymbolKind::Global {
                 continue;
             }
             let name = self.prog.symbols[sym].name.clone();
@@ -433,13 +450,16 @@ impl<'a> Sema<'a> {
 
     fn finish(mut self) -> Option<ir::Program> {
         self.havoc_undefined_externs();
+        let _ = self.emit_startup_calls();
         self.emit(InstrKind::Return(None), Loc::NONE);
         let mut init_ctx = std::mem::replace(&mut self.fx, FnCtx::new(FuncId(0), "", CType::void()));
         let strings = std::mem::take(&mut self.string_inits);
         init_ctx.prepend(strings);
         self.finish_function(init_ctx);
+        self.apply_aliases();
         let entry = self.opts.entry.clone().unwrap_or_else(|| "main".to_string());
-        match self.prog.function(&entry) {
+        let entry_function = self.prog.function(&entry).map(|f| self.function_aliases.get(&f).copied().unwrap_or(f));
+        match entry_function {
             Some(f) if self.prog.functions[f].body.is_some() => self.prog.entry = Some(f),
             found => {
                 // An entry whose body failed to lower: its errors explain why.
@@ -515,6 +535,12 @@ impl<'a> Sema<'a> {
         self.emit(InstrKind::Goto { cond, target: InstrIdx(u32::MAX) }, loc);
     }
 
+    /// Emits the spawn of a thread starting at `label`.
+    fn start_thread(&mut self, label: Label, loc: Loc) {
+        self.fx.fixups.push((self.fx.instrs.len(), label));
+        self.emit(InstrKind::StartThread(InstrIdx(u32::MAX)), loc);
+    }
+
     fn goto(&mut self, label: Label, loc: Loc) {
         let t = self.true_expr();
         self.goto_if(t, label, loc);
@@ -564,7 +590,7 @@ impl<'a> Sema<'a> {
         let end = ctx.instrs.len() as u32;
         for (at, label) in &ctx.fixups {
             let target = ctx.label_pos[label.0].unwrap_or(end).min(end);
-            if let Some(Instr { kind: InstrKind::Goto { target: t, .. }, .. }) = ctx.instrs.get_mut(*at) {
+            if let Some(Instr { kind: InstrKind::Goto { target: t, .. } | InstrKind::StartThread(t), .. }) = ctx.instrs.get_mut(*at) {
                 *t = InstrIdx(target);
             }
         }

@@ -10,6 +10,9 @@ use super::{JumpTarget, Label, Sema, SwitchCtx, R};
 use crate::ast::{self, StmtKind};
 use ir::{BinOp, Expr, ExprKind, InstrKind, Loc, UnOp};
 
+/// The prefix of CBMC's thread-spawn labels (`__CPROVER_ASYNC_1:`).
+const THREAD_SPAWN_LABEL: &str = "__CPROVER_ASYNC_";
+
 impl<'a> Sema<'a> {
     /// Lowers the items of a block in the current scope, continuing after
     /// errors so all of them are reported.
@@ -177,6 +180,9 @@ impl<'a> Sema<'a> {
                 }
                 self.mark_label(0, 0);
                 self.place_label(label);
+                if name.starts_with(THREAD_SPAWN_LABEL) {
+                    return self.spawned_statement(body, loc);
+                }
                 self.stmt(body)
             }
             StmtKind::Goto(name) => {
@@ -203,6 +209,22 @@ impl<'a> Sema<'a> {
             StmtKind::Return(value) => self.return_stmt(value.as_ref(), loc),
             StmtKind::Asm(a) => self.asm_stmt(a, loc),
         }
+    }
+
+    /// CBMC's `__CPROVER_ASYNC_n: stmt;`: `stmt` runs in a new thread while
+    /// the current one goes on after it. Lowered as such (`StartThread` of
+    /// the statement, which ends with `EndThread`), so whatever runs
+    /// threads sees the spawn; until then reaching it is unsupported, never
+    /// the statement run in line.
+    fn spawned_statement(&mut self, body: &ast::Stmt, loc: Loc) -> R<()> {
+        let (thread, after) = (self.new_label(), self.new_label());
+        self.start_thread(thread, loc);
+        self.goto(after, loc);
+        self.place_label(thread);
+        self.stmt(body)?;
+        self.emit(InstrKind::EndThread, loc);
+        self.place_label(after);
+        Ok(())
     }
 
     /// A label is being placed: jumps from the blocks from `depth` on

@@ -32,6 +32,8 @@ pub struct EnumInfo {
     /// The compatible integer type (fixed once the enum is complete).
     pub int_kind: IntKind,
     pub complete: bool,
+    /// The enumerators' values, in declaration order.
+    pub values: Vec<i128>,
 }
 
 /// A field found by name, possibly inside anonymous members: the chain of

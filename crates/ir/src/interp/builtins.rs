@@ -15,7 +15,7 @@ use super::value::{float_library, sign_extend, Value};
 use super::{InputKind, Outcome, UbKind};
 use crate::expr::Expr;
 use crate::instr::PropertyClass;
-use crate::intrinsics::{bit_builtin, is_uninterpreted, pointer_intrinsic};
+use crate::intrinsics::{bit_builtin, generic_bit_builtin, is_uninterpreted, pointer_intrinsic};
 use crate::libm::{self, Inexact};
 use crate::rounding::RoundingMode;
 use crate::types::{FloatFormat, TypeId};
@@ -72,6 +72,9 @@ impl Machine<'_> {
         }
         if let Some((op, width)) = bit_builtin(name, self.program.data_model.long_bits()) {
             return self.bit_intrinsic(op, width, name, values, ret).map(Some);
+        }
+        if let Some(op) = generic_bit_builtin(name) {
+            return self.generic_bit_intrinsic(op, name, values, args, ret).map(Some);
         }
         if crate::intrinsics::exact_math_function(name).is_some() {
             return self.exact_math(name, ret, values).map(Some);

@@ -7,6 +7,7 @@ use super::exec::{Flow, Machine};
 use super::memory::{Lifetime, ObjectKind, Pointer};
 use super::value::{sign_extend, Value};
 use super::Outcome;
+use crate::expr::Expr;
 use crate::intrinsics::{bit_value, BitOp, PointerIntrinsic};
 use crate::layout::low_mask;
 use crate::types::TypeId;
@@ -59,6 +60,21 @@ impl Machine<'_> {
             return if object_size_type & 2 == 0 { u128::MAX } else { 0 };
         }
         u128::from(object.size.saturating_sub(p.offset))
+    }
+
+    /// A type-generic bit built-in on its operand's own width (at most 128
+    /// bits); `clzg`/`ctzg` give their second argument for 0.
+    pub(super) fn generic_bit_intrinsic(&self, op: BitOp, name: &str, values: &[Value], args: &[Expr], ret: TypeId) -> Flow<Value> {
+        let width = args.first().and_then(|a| self.int_type(a.ty)).map(|(width, _)| width);
+        let Some(width) = width.filter(|&w| w <= 128) else {
+            return Err(Outcome::Unsupported(format!("`{name}` of an operand wider than 128 bits")));
+        };
+        if let (Some(at_zero), Some(x)) = (values.get(1), values.first()) {
+            if self.scalar(x)? & low_mask(width) == 0 {
+                return Ok(at_zero.clone());
+            }
+        }
+        self.bit_intrinsic(op, width, name, values, ret)
     }
 
     /// GCC bit built-in `op` on a `width`-bit operand.

@@ -107,26 +107,6 @@ fn location_numbers(line: &str) -> usize {
     }
 }
 
-/// Runs `check` on every item, on as many threads as there are cores, and
-/// returns the failures it reported.
-pub fn run_parallel<T: Sync>(items: &[T], check: impl Fn(&T) -> Option<String> + Sync) -> Vec<String> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failures = std::sync::Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                while let Some(item) = items.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                    if let Some(failure) = check(item) {
-                        failures.lock().expect("no worker panics holding it").push(failure);
-                    }
-                }
-            });
-        }
-    });
-    failures.into_inner().expect("the workers are done")
-}
-
 /// Deterministic pseudo-random numbers (splitmix64).
 pub struct Rng(pub u64);
 

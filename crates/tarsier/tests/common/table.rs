@@ -1,13 +1,13 @@
 //! Tables of small C programs with expected verdicts: a C text whose `LAST`
 //! stands for each check's code, the flags and the verdict each check
 //! expects, and what the same program does compiled by gcc (`-O0`, with
-//! the undefined-behaviour and address sanitizers), so an expectation that
-//! contradicts the compiled program cannot stand. Checks run a few at a
-//! time; every program that holds must also have a check that fails.
+//! the undefined-behaviour and address sanitizers, see [`super::native_run`]),
+//! so an expectation that contradicts the compiled program cannot stand.
+//! Checks run a few at a time; every program that holds must also have a
+//! check that fails.
 
-use super::{run_parallel, scratch_dir, verdict, write};
-use std::process::Command;
-use std::sync::OnceLock;
+use super::{exit_code, native_run, sanitizer_reported, scratch_dir, verdict, SANITIZERS};
+use std::sync::Once;
 
 pub const HOLDS: &str = "VERIFICATION SUCCESSFUL";
 pub const FAILS: &str = "VERIFICATION FAILED";
@@ -25,9 +25,9 @@ pub enum Native {
     NotRun(&'static str),
 }
 
-/// One check of a program: the text that replaces `LAST`, tarsier's flags
-/// (`-D` flags go to gcc too), the verdict line expected, and the native
-/// behaviour.
+/// One check of a program: the text that replaces `LAST`, the flags
+/// (`-D` flags go to tarsier and gcc, `-l` flags to gcc only, the others
+/// to tarsier only), the verdict line expected, and the native behaviour.
 #[derive(Clone, Copy, Debug)]
 pub struct Check {
     pub last: &'static str,
@@ -73,7 +73,11 @@ pub fn check_programs(programs: &[Program]) {
     }
     let checks: Vec<(&Program, usize)> =
         programs.iter().flat_map(|program| (0..program.checks.len()).map(move |index| (program, index))).collect();
-    let failures = run_parallel(&checks, |&(program, index)| check(program, index));
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let failures: Vec<String> = xtask::runner::parallel_map(&checks, workers, |&(program, index)| check(program, index), |_| {})
+        .into_iter()
+        .flatten()
+        .collect();
     assert!(failures.is_empty(), "{} of {} checks failed:\n{}", failures.len(), checks.len(), failures.join("\n"));
 }
 
@@ -93,7 +97,8 @@ fn check(program: &Program, index: usize) -> Option<String> {
     let c = program.checks[index];
     let source = program.text.replace("LAST", c.last);
     let test = format!("{}-{index}", program.test);
-    let answer = verdict(&test, &source, c.flags);
+    let flags: Vec<&str> = c.flags.iter().copied().filter(|f| !f.starts_with("-l")).collect();
+    let answer = verdict(&test, &source, &flags);
     let got = answer.lines().next().unwrap_or_default();
     if got != c.verdict {
         return Some(format!("{}: `{}` {:?}: expected {}, got {answer}", program.what, c.last, c.flags, c.verdict));
@@ -101,63 +106,30 @@ fn check(program: &Program, index: usize) -> Option<String> {
     native_failure(&c, &test, &source).map(|failure| format!("{}: `{}`: {failure}", program.what, c.last))
 }
 
-const SANITIZERS: [&str; 2] = ["-fsanitize=undefined,address", "-fno-sanitize-recover=all"];
-
-/// Whether gcc builds and runs sanitized programs here (else the native
-/// side of the tables is skipped, with a message printed once).
-fn sanitized_gcc_works() -> bool {
-    static WORKS: OnceLock<bool> = OnceLock::new();
-    *WORKS.get_or_init(|| {
-        let dir = scratch_dir("table-gcc-probe");
-        let works = build(&dir, "int main(void) { return 0; }\n", &[]).is_ok_and(|binary| Command::new(binary).status().is_ok_and(|s| s.success()));
-        if !works {
-            println!("SKIP native runs: gcc cannot build and run programs with {}", SANITIZERS.join(" "));
-        }
-        works
-    })
-}
-
-/// Compiles `source` in `dir` with gcc -O0 and the sanitizers.
-fn build(dir: &std::path::Path, source: &str, defines: &[&str]) -> Result<std::path::PathBuf, String> {
-    let file = write(dir, "native.c", source);
-    let binary = dir.join("native");
-    let out = Command::new("gcc")
-        .args(["-O0", "-w"])
-        .args(SANITIZERS)
-        .args(defines)
-        .arg("-o")
-        .arg(&binary)
-        .arg(&file)
-        .arg("-lm")
-        .output()
-        .map_err(|e| e.to_string())?;
-    if out.status.success() {
-        Ok(binary)
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
-}
-
 /// How the compiled program contradicts the check's native behaviour, if
-/// it does (`None` too when the check is not run natively or gcc is not
-/// usable).
+/// it does (`None` too when the check is not run natively or gcc cannot
+/// build sanitized programs here, which is said once).
 fn native_failure(c: &Check, test: &str, source: &str) -> Option<String> {
     let should_exit = match c.native {
         Native::Exits => true,
         Native::Traps => false,
         Native::NotRun(_) => return None,
     };
-    if !sanitized_gcc_works() {
-        return None;
+    let mut flags: Vec<&str> = SANITIZERS.to_vec();
+    flags.extend(c.flags.iter().filter(|f| f.starts_with("-D")));
+    if c.flags.iter().any(|f| f.starts_with("-l")) {
+        // Libraries come before the program here: keep them all.
+        flags.push("-Wl,--no-as-needed");
+        flags.extend(c.flags.iter().filter(|f| f.starts_with("-l")));
     }
-    let defines: Vec<&str> = c.flags.iter().copied().filter(|f| f.starts_with("-D")).collect();
-    let binary = match build(&scratch_dir(&format!("{test}-native")), source, &defines) {
-        Ok(binary) => binary,
-        Err(errors) => return Some(format!("gcc rejects the program:\n{errors}")),
+    let Some(out) = native_run(&scratch_dir(&format!("{test}-native")), "native", source, &flags) else {
+        static SAID: Once = Once::new();
+        SAID.call_once(|| println!("SKIP native runs: gcc cannot build programs with {}", flags.join(" ")));
+        return None;
     };
-    let out = Command::new(binary).output().expect("the compiled program runs");
-    match (should_exit, out.status.success()) {
-        (true, false) => Some(format!("the compiled program traps ({:?}):\n{}", out.status, String::from_utf8_lossy(&out.stderr))),
+    let exits = exit_code(&out) == Some(0) && !sanitizer_reported(&out);
+    match (should_exit, exits) {
+        (true, false) => Some(format!("the compiled program traps ({:?}):\n{}", out.ending, out.stderr)),
         (false, true) => Some("the compiled program exits normally".to_string()),
         _ => None,
     }
