@@ -649,7 +649,7 @@ impl<'a> Sema<'a> {
     }
 
     /// The usual arithmetic conversions: the common type of two operands.
-    fn common_type(&mut self, a: &CType, b: &CType, loc: Loc) -> R<CType> {
+    pub(super) fn common_type(&mut self, a: &CType, b: &CType, loc: Loc) -> R<CType> {
         if matches!(a.kind, Kind::Complex(_)) || matches!(b.kind, Kind::Complex(_)) {
             // The usual arithmetic conversions of the parts' real types.
             let real = |t: &CType| match t.kind {

@@ -4,7 +4,9 @@
 //! `__ESBMC_overflow_result_{plus,minus,mult,shl,unary_minus}`, which return
 //! the struct that `DEFINE_ESBMC_OVERFLOW_TYPE(T)` (predefined by the
 //! preprocessor driver) declares as `__ESBMC_overflow_result` with members
-//! `T result` and `_Bool overflow`.
+//! `T result` and `_Bool overflow`; and CBMC's saturating
+//! `__CPROVER_saturating_plus`/`minus(a, b)`, computed in the common type
+//! of their operands and clamped to its range where they overflow.
 //!
 //! All of them compute the mathematically exact result in a signed type wide
 //! enough that it cannot wrap, store it wrapped to the result type `T`, and
@@ -103,6 +105,14 @@ impl<'a> Sema<'a> {
     ) -> R<Option<Val>> {
         if let Some(&(_, op)) = ESBMC_BUILTINS.iter().find(|(n, _)| *n == name) {
             return self.esbmc_overflow_result(name, op, args, loc).map(Some);
+        }
+        let saturating = match name {
+            "__CPROVER_saturating_plus" => Some(ExactOp::Add),
+            "__CPROVER_saturating_minus" => Some(ExactOp::Sub),
+            _ => None,
+        };
+        if let Some(op) = saturating {
+            return self.saturating(name, op, args, loc).map(Some);
         }
         match gcc_form(name) {
             Some(form) => self.gcc_overflow(name, form, args, loc).map(Some),
@@ -213,6 +223,37 @@ impl<'a> Sema<'a> {
         };
         self.emit(InstrKind::Assign(place, result), loc);
         Ok(Val::rv(overflow, bool_ty))
+    }
+
+    /// `a + b` or `a - b` in the common type of the operands, the type's
+    /// maximum where the exact result is above its range and its minimum
+    /// where it is below.
+    fn saturating(&mut self, name: &str, op: ExactOp, args: &[ast::Expr], loc: Loc) -> R<Val> {
+        let [a, b] = args else {
+            return Err(self.error(loc, format!("`{name}` takes 2 arguments")));
+        };
+        let (a, b) = (self.integer_operand(a, name)?, self.integer_operand(b, name)?);
+        let ty = self.common_type(&a.ty, &b.ty, loc)?;
+        let a = Val::rv(self.cast_to(a, &ty, loc, true)?, ty.clone());
+        let b = Val::rv(self.cast_to(b, &ty, loc, true)?, ty.clone());
+        let (bits, signed) = self.int_shape(&ty);
+        if bits >= 127 {
+            return Err(self.error(loc, format!("unsupported: `{name}` on 128-bit integers")));
+        }
+        let (min, max) = match signed {
+            true => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+            false => (0, (1i128 << bits) - 1),
+        };
+        // Overflow goes above the range when b moves a up: b > 0 adding, b < 0 subtracting.
+        let zero = self.int_val(0, ty.clone()).e;
+        let bool_ty = self.prog.types.bool();
+        let up = if op == ExactOp::Add { BinOp::Gt } else { BinOp::Lt };
+        let above = Expr::binary(up, b.e.clone(), zero, bool_ty);
+        let (result, overflow) = self.exact_arith(op, a, Some(b), &ty, loc)?;
+        let (min, max) = (self.int_val(min, ty.clone()).e, self.int_val(max, ty.clone()).e);
+        let irty = result.ty;
+        let clamped = Expr::new(ExprKind::Ite(Box::new(above), Box::new(max), Box::new(min)), irty);
+        Ok(Val::rv(Expr::new(ExprKind::Ite(Box::new(overflow), Box::new(clamped), Box::new(result)), irty), ty))
     }
 
     fn integer_operand(&mut self, e: &ast::Expr, name: &str) -> R<Val> {
