@@ -334,6 +334,9 @@ impl<'a> Symex<'a> {
         } else {
             self.equation.bound_assumed = true;
         }
+        if let Some(scope) = self.quantifiers.last_mut() {
+            scope.cuts.push(guard);
+        }
         // Not an assumption: the cut paths are checked (or the result is bounded).
         let stop = self.store.not(guard);
         self.cut_paths(stop);

@@ -7,8 +7,10 @@
 //! Checks inside the body stay in the equation with `x` free: a body must
 //! be well defined for every value of its variable, so a check that fails
 //! for some `x` is a violation. Loop bounds cut paths inside the body
-//! soundly (their unwinding assertions are checked for every `x` too); an
-//! assumption or a program exit inside a body is not supported. Inputs
+//! (their unwinding assertions are checked for every `x` too), and the
+//! quantifier's value then stands only where no value of `x` was cut: the
+//! other paths go no further, as after any bound. An assumption or a
+//! program exit inside a body is not supported. Inputs
 //! read inside the body are dropped from the input list: the interpreter
 //! evaluates a body with zero inputs, once per value it tries.
 
@@ -32,6 +34,9 @@ pub(crate) struct Scope {
     inputs: usize,
     steps: usize,
     assertions: usize,
+    /// The guards of the paths a loop or recursion bound cut in the body
+    /// (the bound variable free in them).
+    pub cuts: Vec<TermId>,
 }
 
 /// The index of the `QuantifierEnd` that closes the `QuantifierBegin` at `begin`.
@@ -74,6 +79,7 @@ impl<'a> Symex<'a> {
             inputs: self.equation.inputs.len(),
             steps: self.equation.steps.len(),
             assertions: self.equation.assertions.len(),
+            cuts: Vec::new(),
         };
         self.quantifiers.push(scope);
         self.visit_even_if_unreached(end);
@@ -93,6 +99,25 @@ impl<'a> Symex<'a> {
         }
         let what = format!("a jump out of the body of `{}`", scope.quantifier.intrinsic());
         Err(Stop::unsupported(what, self.loc))
+    }
+
+    /// After a body in which bounds cut paths (`cuts`, with the bound
+    /// variable `var` free): the quantifier's value is only exact where no
+    /// value of `var` was cut, so the paths where some was go no further
+    /// (the cut itself is the body's unwinding assertion, or the bound's
+    /// assumption); an enclosing body records them as its own cut.
+    fn drop_cut_evaluations(&mut self, cuts: &[TermId], var: TermId) {
+        if cuts.is_empty() {
+            return;
+        }
+        let any = self.store.or(cuts);
+        let some_cut = self.store.quantified(smt::Quantifier::Exists, var, any);
+        let here = self.store.and2(self.state.guard, some_cut);
+        if let Some(outer) = self.quantifiers.last_mut() {
+            outer.cuts.push(here);
+        }
+        let exact = self.store.not(some_cut);
+        self.state.guard = self.store.and2(self.state.guard, exact);
     }
 
     pub(crate) fn end_quantifier(&mut self, lhs: &Expr, body: &Expr) -> Result<()> {
@@ -117,6 +142,7 @@ impl<'a> Symex<'a> {
             }
         }
         self.state = scope.saved;
+        self.drop_cut_evaluations(&scope.cuts, scope.var);
         self.equation.inputs.truncate(scope.inputs);
         self.equation.steps.truncate(scope.steps);
         for assertion in &mut self.equation.assertions[scope.assertions..] {

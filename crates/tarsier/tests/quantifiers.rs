@@ -145,3 +145,24 @@ fn the_formula_keeps_the_quantifiers() {
     let text = std::fs::read_to_string(&formula).expect("the formula is written");
     assert!(text.contains("(forall (("), "{text}");
 }
+
+/// A bound too small for a loop inside a body cuts some values' paths: the
+/// quantifier's value is then not used (the path goes no further, its
+/// unwinding assertion fails), so a witness the cut hid is never taken for
+/// missing (it was a wrong FALSE under any bound below the loop's length).
+#[test]
+fn a_bound_that_cuts_a_loop_in_a_body_hides_no_witness() {
+    let holds = format!(
+        "{COUNT}int main() {{ int vec[SIZE] = {{1, 1, 2, 3}}; int v;\n  __ESBMC_assert(__ESBMC_exists(&v, count(v, vec) == 2), \"twice\"); }}\n"
+    );
+    for bound in ["1", "2", "4"] {
+        let out = verdict(&format!("quantifier_cut_{bound}"), &holds, &["--unwind", bound]);
+        assert!(out.starts_with("VERIFICATION FAILED") && out.contains("unwinding-assertion"), "--unwind {bound}: {out}");
+        let out = verdict(&format!("quantifier_cut_assumed_{bound}"), &holds, &["--unwind", bound, "--no-unwinding-assertions"]);
+        assert!(out.starts_with("VERIFICATION SUCCESSFUL") && out.contains("assumed"), "--unwind {bound}: {out}");
+    }
+    assert_verdict("quantifier_cut_enough", &holds, &["--unwind", "5"], "VERIFICATION SUCCESSFUL");
+    assert_verdict("quantifier_cut_incremental", &holds, &["--incremental-bmc"], "VERIFICATION SUCCESSFUL");
+    let thrice = holds.replace("== 2", "== 3");
+    assert_verdict("quantifier_cut_no_witness", &thrice, &["--incremental-bmc"], "VERIFICATION FAILED");
+}
