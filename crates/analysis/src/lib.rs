@@ -9,7 +9,8 @@
 //! The structure every engine shares: [`cfg`] (the control-flow graph of a
 //! function body), [`dominators`] and [`loops`] (the loop-nesting forest,
 //! natural loops with all their back edges, irreducible loops handled, and
-//! an instruction order in which each loop is contiguous).
+//! an instruction order in which each loop is contiguous), and
+//! [`modified`] (the state a loop may change, calls included).
 //!
 //! [`absint`] is an abstract interpreter over the IR (intervals with
 //! congruences, octagons, affine equalities); [`invariants`] turns its
@@ -22,6 +23,7 @@ pub mod dominators;
 pub mod instrument;
 pub mod invariants;
 pub mod loops;
+pub mod modified;
 #[cfg(test)]
 mod testing;
 

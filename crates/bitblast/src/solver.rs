@@ -56,6 +56,13 @@ impl BitBlastSolver {
         self.cnf.set_limits(limits);
     }
 
+    /// Makes every later check give up once `flag` is raised, keeping the
+    /// deadline.
+    pub fn set_interrupt(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        let deadline = self.cnf.limits().deadline;
+        self.cnf.set_limits(Limits { deadline, interrupt: Some(flag) });
+    }
+
     /// Sets the deadline to `limit` from now (no deadline with `None`),
     /// keeping the interrupt flag.
     pub fn set_time_limit(&mut self, limit: Option<Duration>) {

@@ -23,7 +23,8 @@ fn main() {
             "--memory-leak-check" => config.memory_leak_checks = true,
             "--memory-cleanup-check" => config.memory_cleanup_checks = true,
             "--force-malloc-success" => config.force_malloc_success = true,
-            "--incremental-bmc" => config.incremental = true,
+            "--incremental-bmc" => config.strategy = engine::Strategy::IncrementalBmc,
+            "--k-induction" => config.strategy = engine::Strategy::KInduction,
             "--32" => front.data_model = ir::DataModel::ILP32,
             "--overflow-check" => {
                 checks.signed_overflow = true;

@@ -129,6 +129,14 @@ impl Backend {
         })
     }
 
+    /// Makes every later check give up (`Unknown`) once `flag` is raised;
+    /// an external solver process keeps only its time limit.
+    pub(crate) fn set_interrupt(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        if let Backend::BitBlast(solver) = self {
+            solver.set_interrupt(flag);
+        }
+    }
+
     pub(crate) fn set_time_limit(&mut self, limit: Option<Duration>) {
         match self {
             Backend::BitBlast(solver) => solver.set_time_limit(limit),

@@ -39,7 +39,7 @@ enum Found {
 }
 
 /// The result of one bound.
-enum BoundResult {
+pub(crate) enum BoundResult {
     Done(Outcome),
     /// Unwinding assertions can fail: a larger bound is needed (and
     /// whether a library model's loop was cut).
@@ -53,14 +53,14 @@ enum BoundResult {
 const MODEL_LOOP_BOUND: u64 = 128;
 
 /// The term store and solver shared by the checks of one run.
-struct Session {
-    store: TermStore,
-    solver: Backend,
+pub(crate) struct Session {
+    pub store: TermStore,
+    pub solver: Backend,
 }
 
 impl Session {
     /// The session, or UNKNOWN when the chosen solver cannot be started.
-    fn new(config: &Config) -> Result<Session, Box<Outcome>> {
+    pub fn new(config: &Config) -> Result<Session, Box<Outcome>> {
         let solver = Backend::new(&config.solver).map_err(|reason| Box::new(crate::unknown(&reason)))?;
         Ok(Session { store: TermStore::new(), solver })
     }
@@ -137,7 +137,7 @@ fn is_memory_safety(class: PropertyClass) -> bool {
     matches!(class, PointerDereference | ArrayBounds | InvalidFree | MemoryLeak | MemoryCleanup)
 }
 
-fn describe_stop(program: &Program, stop: &Stop) -> String {
+pub(crate) fn describe_stop(program: &Program, stop: &Stop) -> String {
     match stop {
         Stop::Unsupported { loc, .. } | Stop::StepLimit { loc } if !loc.is_none() => {
             format!("{}:{}:{}: {stop}", program.files.name(loc.file), loc.line, loc.col)
@@ -158,16 +158,15 @@ fn heap_at_exit(config: &Config) -> symex::HeapAtExit {
     }
 }
 
-fn check_bound(
-    program: &Program,
+/// The options of a symex run for `config` with these bounds.
+pub(crate) fn symex_options(
     config: &Config,
     unwind: Option<u64>,
     model_loop_bound: Option<u64>,
     unwinding_assertions: bool,
     deadline: Option<Instant>,
-    session: &mut Session,
-) -> BoundResult {
-    let options = symex::Options {
+) -> symex::Options {
+    symex::Options {
         unwind,
         model_loop_bound,
         unwinding_assertions,
@@ -179,25 +178,70 @@ fn check_bound(
         force_malloc_success: config.force_malloc_success,
         deadline,
         ..symex::Options::default()
-    };
+    }
+}
+
+/// BMC of `program` with `unwind` (a base case and forward condition of
+/// k-induction, a bound of incremental BMC) in `session`.
+pub(crate) fn check_bound(
+    program: &Program,
+    config: &Config,
+    unwind: Option<u64>,
+    model_loop_bound: Option<u64>,
+    unwinding_assertions: bool,
+    deadline: Option<Instant>,
+    session: &mut Session,
+) -> BoundResult {
+    let options = symex_options(config, unwind, model_loop_bound, unwinding_assertions, deadline);
+    check_with(program, config, &options, deadline, session)
+}
+
+/// BMC of `program` with symex `options` (their bounds, and symex's
+/// deadline) in `session`, the queries solved by `deadline`.
+pub(crate) fn check_with(
+    program: &Program,
+    config: &Config,
+    options: &symex::Options,
+    deadline: Option<Instant>,
+    session: &mut Session,
+) -> BoundResult {
+    check_with_targets(program, config, options, deadline, session).0
+}
+
+/// [`check_with`], and whether a bound too small reached one of the
+/// options' targets.
+pub(crate) fn check_with_targets(
+    program: &Program,
+    config: &Config,
+    options: &symex::Options,
+    deadline: Option<Instant>,
+    session: &mut Session,
+) -> (BoundResult, bool) {
+    let (unwind, model_loop_bound) = (options.unwind, options.model_loop_bound);
     let store = &mut session.store;
     store.recycle_variables();
     let started = Instant::now();
-    let execution = match symex::execute(program, &options, store) {
+    let execution = match symex::execute(program, options, store) {
         Ok(execution) => execution,
         Err(stop @ (Stop::StepLimit { .. } | Stop::Timeout)) => {
-            return BoundResult::Exhausted(crate::unknown(&describe_stop(program, &stop)))
+            return (BoundResult::Exhausted(crate::unknown(&describe_stop(program, &stop))), false)
         }
-        Err(stop) => return BoundResult::Done(crate::unknown(&describe_stop(program, &stop))),
+        Err(stop) => return (BoundResult::Done(crate::unknown(&describe_stop(program, &stop))), false),
     };
     let stats = Stats { bound: unwind, symex_time: started.elapsed(), ..Stats::default() };
     let stopped = execution.stopped.clone();
     let mut run = Run { program, config, model_loop_bound, store, execution, deadline, stats, quantifiers: None };
     let result = run.decide(&mut session.solver);
-    match stopped {
+    let hits = run.execution.equation.target_hits.clone();
+    let reached = matches!(result, BoundResult::TooSmall(_)) && !hits.is_empty() && {
+        let any = run.store.or(&hits);
+        run.solve(&mut session.solver, any) == SatResult::Sat
+    };
+    let result = match stopped {
         None => result,
         Some(stop) => violations_only(result, describe_stop(program, &stop)),
-    }
+    };
+    (result, reached)
 }
 
 /// The result of an execution that stopped at an unsupported construct:
@@ -218,7 +262,7 @@ fn violations_only(result: BoundResult, reason: String) -> BoundResult {
     }
 }
 
-struct Run<'a> {
+pub(crate) struct Run<'a> {
     program: &'a Program,
     config: &'a Config,
     /// The library models' loop bound symex ran with (the replay counts alike).
@@ -231,9 +275,59 @@ struct Run<'a> {
     quantifiers: Option<Quantifiers>,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    /// A check of `execution` (built in `store`) without a bound.
+    pub fn new(program: &'a Program, config: &'a Config, store: &'a mut TermStore, execution: Execution, deadline: Option<Instant>) -> Run<'a> {
+        Run { program, config, model_loop_bound: None, store, execution, deadline, stats: Stats::default(), quantifiers: None }
+    }
+
+    /// Whether some property (no unwinding assertion) can be violated.
+    pub fn any_violation(&mut self, solver: &mut Backend) -> SatResult {
+        let equation = &self.execution.equation;
+        let properties = equation.violations(self.store, |c| c != PropertyClass::UnwindingAssertion);
+        if properties.is_empty() {
+            return SatResult::Unsat;
+        }
+        let query = self.store.or(&properties);
+        self.solve(solver, query)
+    }
+
+    /// After [`Run::any_violation`] found one in the inductive step: the
+    /// state at the head of the first long loop entry on the violating
+    /// path, as the model has it (bidirectional k-induction's target).
+    pub fn target(&mut self, solver: &mut Backend) -> Option<symex::Target> {
+        let model = self.model(solver);
+        let mut evaluator = Evaluator::new(self.store, &model);
+        for entry in &self.execution.equation.long_entries {
+            if !matches!(evaluator.eval(entry.long), Ok(Value::Bool(true))) || entry.havocked.is_empty() {
+                continue;
+            }
+            let values = entry.havocked.iter().filter_map(|&(symbol, term)| Some((symbol, evaluator.eval(term).ok()?))).collect();
+            return Some(symex::Target { func: entry.func, head: entry.head, values });
+        }
+        None
+    }
+
+    /// After no violation was found: nothing in the model keeps the answer
+    /// from being TRUE (no approximation that can hide a violation), else
+    /// the reason.
+    pub fn clean_true(&mut self, solver: &mut Backend) -> Result<(), String> {
+        if let Some(outcome) = self.conditional_approximation(solver) {
+            return match outcome.verdict {
+                Verdict::Unknown(reason) => Err(reason),
+                _ => Err("an approximation may hide a violation".into()),
+            };
+        }
+        let equation = &self.execution.equation;
+        if equation.approximations_affect_true() {
+            let what: Vec<&str> = equation.approximations.iter().filter(|a| a.affects_true).map(|a| a.what.as_str()).collect();
+            return Err(format!("the model is approximate: {}", what.join("; ")));
+        }
+        Ok(())
+    }
+
     fn outcome(&self, verdict: Verdict) -> Outcome {
-        Outcome { verdict, approximations: self.execution.equation.approximations.clone(), stats: self.stats.clone() }
+        Outcome { verdict, approximations: self.execution.equation.approximations.clone(), stats: self.stats.clone(), proof: None }
     }
 
     fn decide(&mut self, solver: &mut Backend) -> BoundResult {
@@ -284,7 +378,7 @@ impl Run<'_> {
             // Preferred: the model may become a counterexample to replay.
             match self.solve_preferring(solver, any) {
                 SatResult::Sat => {
-                    if self.config.unwinding_failures_are_violations && !self.config.incremental {
+                    if self.config.unwinding_failures_are_violations && self.config.strategy == crate::Strategy::Bmc {
                         if let Some(outcome) = self.unwinding_violation(solver) {
                             return BoundResult::Done(outcome);
                         }
@@ -432,12 +526,16 @@ impl Run<'_> {
     }
 
     fn solve(&mut self, solver: &mut Backend, query: TermId) -> SatResult {
-        if let Some(deadline) = self.deadline {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return SatResult::Unknown("timeout".into());
+        // The session's solver may keep an earlier check's shorter limit.
+        match self.deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return SatResult::Unknown("timeout".into());
+                }
+                solver.set_time_limit(Some(left));
             }
-            solver.set_time_limit(Some(left));
+            None => solver.set_time_limit(None),
         }
         self.stats.solver_calls += 1;
         let mut query = vec![query];

@@ -1,5 +1,7 @@
 //! Verification engines over symbolic execution: bounded model checking
-//! ([`verify`] with one bound) and incremental BMC (bounds 1, 2, ...).
+//! ([`verify`] with one bound), incremental BMC (bounds 1, 2, 4, ...) and
+//! k-induction (`kinduction`: base case, forward condition and inductive
+//! step).
 //!
 //! A FALSE verdict carries a counterexample that the IR interpreter has
 //! replayed to the same violated property; TRUE needs the unwinding
@@ -10,6 +12,7 @@ mod backend;
 mod bmc;
 mod counterexample;
 pub mod houdini;
+mod kinduction;
 mod quantifiers;
 mod replay;
 
@@ -51,10 +54,22 @@ pub struct Config {
     pub timeout: Option<Duration>,
     /// Write the verification condition in SMT-LIB2 here.
     pub smt_formula: Option<PathBuf>,
-    /// Incremental BMC: bounds 1, 2, 4, ... up to `max_bound`, each with
-    /// unwinding assertions, one solver kept across the bounds.
-    pub incremental: bool,
+    /// How the bound is chosen: one bound, incremental BMC, k-induction.
+    pub strategy: Strategy,
+    /// Incremental BMC and k-induction's base case: bounds 1, 2, 4, ... up
+    /// to this one, each with unwinding assertions, one solver kept across
+    /// the bounds.
     pub max_bound: u64,
+    /// k-induction: the inductive step's k runs 1, 1 + `k_step`, ... up to
+    /// `max_k_step`.
+    pub max_k_step: u64,
+    pub k_step: u64,
+    /// k-induction: base cases and inductive steps in two threads, the
+    /// first decisive answer stopping the other.
+    pub parallel: bool,
+    /// Bidirectional k-induction: failed steps' states become targets of
+    /// the base cases.
+    pub bidirectional: bool,
     /// The solver that answers the queries.
     pub solver: SolverChoice,
 }
@@ -75,11 +90,54 @@ impl Default for Config {
             force_malloc_success: false,
             timeout: None,
             smt_formula: None,
-            incremental: false,
+            strategy: Strategy::Bmc,
             max_bound: 4096,
+            max_k_step: 50,
+            k_step: 1,
+            parallel: false,
+            bidirectional: false,
             solver: SolverChoice::Cadical,
         }
     }
+}
+
+/// How the engine chooses unwinding bounds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// One BMC run with `Config::unwind`.
+    Bmc,
+    /// Bounds 1, 2, 4, ... until a violation or a proof by exhaustion.
+    IncrementalBmc,
+    /// Incremental BMC's bounds as base case and forward condition, and an
+    /// inductive step for k = 1, 2, ... (see `kinduction`).
+    KInduction,
+}
+
+/// How a TRUE verdict was proved.
+#[derive(Clone, Debug)]
+pub struct Proof {
+    pub method: ProofMethod,
+    /// Time spent per kind of check.
+    pub times: CheckTimes,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofMethod {
+    /// Every loop was unwound to its end: within this bound (the forward
+    /// condition: no unwinding assertion can fail), or, without one, as
+    /// far as each loop runs.
+    BoundedExhaustion { bound: Option<u64> },
+    /// The inductive step at this k has no violation.
+    KInduction { k: u64 },
+}
+
+/// Time spent per kind of check of k-induction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckTimes {
+    /// Base cases and forward conditions (one BMC query pair per bound).
+    pub base: Duration,
+    /// Inductive steps.
+    pub step: Duration,
 }
 
 /// The answer.
@@ -105,6 +163,8 @@ pub struct Stats {
     pub solver_calls: u32,
     /// The bound of the last BMC run (incremental BMC: the final one).
     pub bound: Option<u64>,
+    /// k-induction: the k of the last inductive step run.
+    pub k: Option<u64>,
     /// Time spent in symbolic execution, over all bounds.
     pub symex_time: std::time::Duration,
     /// Time spent replaying counterexamples in the interpreter, over all
@@ -123,11 +183,13 @@ pub struct Outcome {
     /// Everything modelled approximately (listed in the output).
     pub approximations: Vec<Approximation>,
     pub stats: Stats,
+    /// For a TRUE verdict of incremental BMC or k-induction: how it was proved.
+    pub proof: Option<Box<Proof>>,
 }
 
 /// Stack of the verification thread: symex recurses once per expression
 /// nesting level (bounded by symex's depth limit).
-const STACK_BYTES: usize = 512 << 20;
+pub(crate) const STACK_BYTES: usize = 512 << 20;
 
 /// Verifies `program` (already instrumented with its properties).
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
@@ -136,9 +198,10 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         let worker = std::thread::Builder::new()
             .name("tarsier-engine".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || match config.incremental {
-                true => bmc::incremental(program, config, deadline),
-                false => bmc::bmc(program, config, config.unwind, deadline),
+            .spawn_scoped(scope, || match config.strategy {
+                Strategy::Bmc => bmc::bmc(program, config, config.unwind, deadline),
+                Strategy::IncrementalBmc => bmc::incremental(program, config, deadline),
+                Strategy::KInduction => kinduction::kinduction(program, config, deadline),
             });
         match worker {
             Ok(handle) => handle.join().unwrap_or_else(|_| unknown("internal error: the verification engine crashed")),
@@ -169,5 +232,5 @@ pub fn certify_invariants(program: &ir::Program, invariants: &analysis::invarian
 }
 
 fn unknown(reason: &str) -> Outcome {
-    Outcome { verdict: Verdict::Unknown(reason.to_string()), approximations: vec![], stats: Stats::default() }
+    Outcome { verdict: Verdict::Unknown(reason.to_string()), approximations: vec![], stats: Stats::default(), proof: None }
 }

@@ -66,10 +66,10 @@ fn loops_with_and_without_bounds() {
         other => panic!("expected a bounded result, got {other:?}"),
     }
     let deep_bug = format!("{NONDET}int main() {{ int n = __VERIFIER_nondet_int(); int i = 0; while (i < n) {{ i++; assert(i != 4); }} return 0; }}");
-    expect_false(&deep_bug, &Config { incremental: true, ..Config::default() }, PropertyClass::UserAssertion);
+    expect_false(&deep_bug, &Config { strategy: engine::Strategy::IncrementalBmc, ..Config::default() }, PropertyClass::UserAssertion);
     // Doubling bounds reach deep loops: a proof that needs 151 iterations,
     // a bug behind a loop of 130, and an endless loop ends at the last bound.
-    let incremental = Config { incremental: true, ..Config::default() };
+    let incremental = Config { strategy: engine::Strategy::IncrementalBmc, ..Config::default() };
     let long = format!("{NONDET}int main() {{ int y = 0; while (y <= 150 && __VERIFIER_nondet_int()) y++; assert(y <= 151); return 0; }}");
     expect_true(&long, &incremental);
     let behind = format!("{NONDET}int main() {{ int a[130]; for (int i = 0; i < 130; i++) a[i] = i; assert(a[0] != 0); return 0; }}");
@@ -252,7 +252,7 @@ fn incremental_bmc_keeps_one_solver_across_bounds() {
     // it answered every bound's queries.
     let long = format!("{NONDET}int main() {{ int y = 0; while (y <= 150 && __VERIFIER_nondet_int()) y++; assert(y <= 151); return 0; }}");
     let program = compile(&long);
-    let incremental = verify(&program, &Config { incremental: true, ..Config::default() });
+    let incremental = verify(&program, &Config { strategy: engine::Strategy::IncrementalBmc, ..Config::default() });
     assert!(matches!(incremental.verdict, Verdict::True), "{:?}", incremental.verdict);
     let last_bound = verify(&program, &Config { unwind: Some(256), ..Config::default() });
     assert!(matches!(last_bound.verdict, Verdict::True), "{:?}", last_bound.verdict);

@@ -15,6 +15,10 @@
 /// `aligned_alloc` model that calls it has checked).
 pub const ALIGNED_MALLOC: &str = "__tarsier_aligned_malloc";
 
+/// `__tarsier_environment_string()`: a fresh string of the environment
+/// (`getenv`'s result), a new object per call.
+pub const ENVIRONMENT_STRING: &str = "__tarsier_environment_string";
+
 /// The global of the `stdlib.c` model that becomes 1 once the program has
 /// registered an `atexit` handler.
 pub const ATEXIT_REGISTERED: &str = "__tarsier_atexit_registered";

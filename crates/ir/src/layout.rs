@@ -125,6 +125,19 @@ impl TypeTable {
         false
     }
 
+    /// Whether `ty` is (or has as elements) a variable-length array: each
+    /// execution of its declaration makes an object of a new size.
+    pub fn is_variably_modified(&self, ty: TypeId) -> bool {
+        let mut t = ty;
+        while let Type::Array(elem, len) = self.get(t) {
+            if matches!(len, crate::types::ArrayLen::Var(_)) {
+                return true;
+            }
+            t = *elem;
+        }
+        false
+    }
+
     /// Alignment in bytes (as a struct field); `None` for `void`, functions
     /// and incomplete composites. Arrays of any length align as their element.
     pub fn align_of(&self, ty: TypeId, model: DataModel) -> Option<u64> {

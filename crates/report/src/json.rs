@@ -1,9 +1,9 @@
 //! The `--json` output: one document with the verdict, the approximations,
-//! the run figures, and as applicable the assumed bound, the reason of an
-//! UNKNOWN, the violated property with its trace, and the SV-COMP result.
+//! the run figures, and as applicable the assumed bound, how a TRUE was
+//! proved, the reason of an UNKNOWN, the violated property with its trace, and the SV-COMP result.
 
 use crate::{verdict_line, Report};
-use engine::{CrossCheckReport, Stats, Verdict};
+use engine::{CrossCheckReport, Proof, ProofMethod, Stats, Verdict};
 use serde_json::{json, Value};
 
 /// The JSON document of `report`.
@@ -18,7 +18,11 @@ pub fn render(report: &Report) -> Value {
         "stats": stats(&outcome.stats),
     });
     match &outcome.verdict {
-        Verdict::True => {}
+        Verdict::True => {
+            if let Some(proof) = &outcome.proof {
+                doc["proof"] = proof_json(proof);
+            }
+        }
         Verdict::BoundedTrue { bound } => doc["assumed_bound"] = json!(bound),
         Verdict::Unknown(reason) => doc["reason"] = json!(reason),
         Verdict::False(cex) => {
@@ -41,6 +45,18 @@ pub fn render(report: &Report) -> Value {
     doc
 }
 
+/// How a TRUE was proved: the method, its bound or k, the times per check.
+fn proof_json(proof: &Proof) -> Value {
+    let (method, bound, k) = match proof.method {
+        ProofMethod::BoundedExhaustion { bound } => ("bounded-exhaustion", bound, None),
+        ProofMethod::KInduction { k } => ("k-induction", None, Some(k)),
+    };
+    json!({
+        "method": method, "bound": bound, "k": k, "summary": crate::proof_line(proof),
+        "base_seconds": proof.times.base.as_secs_f64(), "step_seconds": proof.times.step.as_secs_f64(),
+    })
+}
+
 fn crosscheck(check: &CrossCheckReport) -> Value {
     let file = |f: &Result<std::path::PathBuf, String>| f.as_ref().ok().map(|p| p.display().to_string());
     json!({
@@ -59,6 +75,7 @@ fn crosscheck(check: &CrossCheckReport) -> Value {
 fn stats(stats: &Stats) -> Value {
     json!({
         "bound": stats.bound,
+        "k": stats.k,
         "assertions": stats.assertions,
         "executed_instructions": stats.instructions,
         "terms": stats.terms,

@@ -57,8 +57,19 @@ pub fn verdict_line(verdict: &Verdict) -> &'static str {
     }
 }
 
+/// How a TRUE was proved, in a sentence.
+pub fn proof_line(proof: &engine::Proof) -> String {
+    match proof.method {
+        engine::ProofMethod::BoundedExhaustion { bound: Some(bound) } => {
+            format!("proved by bounded exhaustion: every loop runs to its end within bound {bound}")
+        }
+        engine::ProofMethod::BoundedExhaustion { bound: None } => "proved by bounded exhaustion: every loop unwound to its end".into(),
+        engine::ProofMethod::KInduction { k } => format!("proved by k-induction at k = {k}"),
+    }
+}
+
 /// An UNKNOWN outcome that no engine run produced (unsupported input,
 /// resource limits), to be reported like any other.
 pub fn unknown(reason: &str) -> Outcome {
-    Outcome { verdict: Verdict::Unknown(reason.to_string()), approximations: Vec::new(), stats: Stats::default() }
+    Outcome { verdict: Verdict::Unknown(reason.to_string()), approximations: Vec::new(), stats: Stats::default(), proof: None }
 }

@@ -1,5 +1,5 @@
-//! The text output: approximations, the counterexample or the reason, the
-//! cross-check summary, the SV-COMP result when a property is decided, and
+//! The text output: approximations, the counterexample, the reason or how
+//! a TRUE was proved, the cross-check summary, the SV-COMP result when a property is decided, and
 //! the verdict as the last line (`VERIFICATION SUCCESSFUL|FAILED|UNKNOWN`).
 
 use crate::{verdict_line, Report};
@@ -13,7 +13,11 @@ pub fn render(report: &Report) -> String {
         out += &format!("approximation: {}: {}\n", report.place(approximation.loc), approximation.what);
     }
     match &outcome.verdict {
-        Verdict::True => {}
+        Verdict::True => {
+            if let Some(proof) = &outcome.proof {
+                out += &format!("{}\n", crate::proof_line(proof));
+            }
+        }
         Verdict::BoundedTrue { bound: Some(bound) } => {
             out += &format!("no violation within the unwinding bound {bound} (assumed, not checked)\n");
         }

@@ -54,7 +54,7 @@ impl<'a> Symex<'a> {
         }
         let mut returns_pointer = true;
         let result = match name {
-            "__tarsier_environment_string" => {
+            _ if name == ir::intrinsics::ENVIRONMENT_STRING => {
                 let always = self.store.true_term();
                 Some(self.environment_string("getenv", always, InputKind::Environment)?)
             }

@@ -144,6 +144,22 @@ pub struct Equation {
     pub quantified_vars: Vec<QuantifiedVar>,
     /// Function and loop-bound counts, for statistics.
     pub executed_instructions: u64,
+    /// In the inductive step: the long loop entries and the variables they
+    /// havocked (for `--bidirectional`, see [`crate::Target`]).
+    pub long_entries: Vec<LongEntry>,
+    /// With targets: the conditions under which a loop head is reached in
+    /// a target's state.
+    pub target_hits: Vec<TermId>,
+}
+
+/// A long loop entry of the inductive step: where, its Boolean, and the
+/// fresh value each havocked variable got.
+#[derive(Clone, Debug)]
+pub struct LongEntry {
+    pub func: FuncId,
+    pub head: usize,
+    pub long: TermId,
+    pub havocked: Vec<(ir::SymbolId, TermId)>,
 }
 
 impl Equation {

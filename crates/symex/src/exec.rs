@@ -277,6 +277,17 @@ impl<'a> Symex<'a> {
         if self.store.is_true(condition) || self.store.is_false(guard) {
             return;
         }
+        // In a long loop entry's window of the inductive step, checks are
+        // assumed rather than asserted.
+        let guard = match self.window() {
+            Some(window) if !self.store.is_false(window) => {
+                let assumed = self.store.implies(window, condition);
+                self.state.guard = self.store.and2(guard, assumed);
+                let outside = self.store.not(window);
+                self.store.and2(guard, outside)
+            }
+            _ => guard,
+        };
         let function = self.frames.last().map(|f| f.func).unwrap_or(FuncId(0));
         self.equation.assertions.push(Assertion {
             guard,
@@ -362,6 +373,9 @@ impl<'a> Symex<'a> {
                     return Err(Stop::Timeout);
                 }
             }
+            if self.options.cancel.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed)) {
+                return Err(Stop::Timeout);
+            }
         }
         Ok(())
     }
@@ -375,6 +389,12 @@ impl<'a> Symex<'a> {
             let pc = frame.pc;
             let body = self.body(frame.func);
             self.take_pending();
+            if self.options.step.is_some() {
+                self.assume_head_invariants(pc)?;
+            }
+            if !self.options.targets.is_empty() {
+                self.note_target_hits(pc)?;
+            }
             if pc >= body.len() {
                 self.end_function()?;
                 continue;
@@ -483,7 +503,7 @@ impl<'a> Symex<'a> {
 
     fn declare(&mut self, symbol: SymbolId) -> Result<()> {
         let ty = self.program.symbols[symbol].ty;
-        if crate::sizes::is_variably_modified(&self.program.types, ty) {
+        if self.program.types.is_variably_modified(ty) {
             self.check_array_lengths(ty)?;
             if self.store.is_false(self.state.guard) {
                 return Ok(());
@@ -529,7 +549,7 @@ impl<'a> Symex<'a> {
             func,
             pc: 0,
             locals: HashMap::new(),
-            flow: FrameFlow::entering(loops),
+            flow: FrameFlow::new(loops),
             return_object: None,
             stack_allocations: Vec::new(),
             deferred_calls: Vec::new(),
@@ -563,13 +583,12 @@ impl<'a> Symex<'a> {
             self.note_typed_store(o, start, ty, m);
             self.state.set_value(o, m);
         }
-        match function.variadic_area {
-            Some(area) => {
-                let fixed = function.params.len();
-                self.fill_variadic_area(area, args.get(fixed..).unwrap_or_default(), arg_types.get(fixed..).unwrap_or_default())
-            }
-            None => Ok(()),
+        if let Some(area) = function.variadic_area {
+            let fixed = function.params.len();
+            self.fill_variadic_area(area, args.get(fixed..).unwrap_or_default(), arg_types.get(fixed..).unwrap_or_default())?;
         }
+        self.enter_loops_at(0);
+        Ok(())
     }
 
     /// Creates the new frame's argument area: uninitialized bytes with the

@@ -18,12 +18,15 @@
 //! merged state's guard is the loop's unwinding assertion (or assumption);
 //! without a bound, an iteration that adds nothing is not started (see
 //! `iterates_in_vain`). The interpreter counts iterations the same way
-//! (`ir::interp::LoopNest`), so unwinding violations replay.
+//! (`ir::interp::LoopNest`), so unwinding violations replay. In the
+//! inductive step of k-induction the same places enter, leave and iterate
+//! loops as `crate::step` describes.
 
 use crate::exec::Symex;
 use crate::state::State;
 use analysis::{FunctionLoops, LoopId};
 use ir::{Expr, InstrIdx};
+use smt::TermId;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -33,41 +36,57 @@ use std::rc::Rc;
 const INTERVAL_ITERATIONS: u64 = 4096;
 
 /// A loop the frame has entered and not yet left.
-struct ActiveLoop {
-    id: LoopId,
-    /// Iterations started after the first.
-    count: u64,
+pub(crate) struct ActiveLoop {
+    pub id: LoopId,
+    /// Iterations started after the first (the index of the current one).
+    pub count: u64,
     /// The states that came back to the head during this iteration.
     parked: Vec<State>,
     /// Without a bound: the state that entered the last iteration.
     last_entry: Option<State>,
+    /// In the inductive step: whether this entry is a long one.
+    pub long: Option<TermId>,
 }
 
 /// The control-flow state of one frame.
 pub(crate) struct FrameFlow {
-    loops: Rc<FunctionLoops>,
+    pub loops: Rc<FunctionLoops>,
     /// States waiting at a forward edge's target, by the target's rank.
     pending: BTreeMap<usize, Vec<State>>,
     /// The loops containing the current instruction, outermost first.
-    active: Vec<ActiveLoop>,
+    pub active: Vec<ActiveLoop>,
 }
 
 impl FrameFlow {
-    /// The flow of a frame that starts at the function's first instruction.
-    pub fn entering(loops: Rc<FunctionLoops>) -> FrameFlow {
-        let mut flow = FrameFlow { loops, pending: BTreeMap::new(), active: Vec::new() };
-        flow.enter_loops_at(0);
-        flow
+    /// The flow of a new frame, before it enters any loop.
+    pub fn new(loops: Rc<FunctionLoops>) -> FrameFlow {
+        FrameFlow { loops, pending: BTreeMap::new(), active: Vec::new() }
     }
 
-    /// Marks the loops containing `node` that are not active yet as
-    /// entered (their counts start at zero).
-    fn enter_loops_at(&mut self, node: usize) {
+    /// The loops containing `node` that are not active yet, outermost first.
+    fn not_yet_entered(&self, node: usize) -> Vec<LoopId> {
         let enclosing: Vec<LoopId> = self.loops.enclosing(node).collect();
         let new = enclosing.len() - self.active.len();
         debug_assert!(enclosing[new..].iter().rev().eq(self.active.iter().map(|a| &a.id)), "the active loops enclose the node");
-        for &id in enclosing[..new].iter().rev() {
-            self.active.push(ActiveLoop { id, count: 0, parked: Vec::new(), last_entry: None });
+        enclosing[..new].iter().rev().copied().collect()
+    }
+
+    /// The ranks of loop `id`'s range.
+    pub fn range(&self, id: LoopId) -> std::ops::Range<usize> {
+        let first = self.loops.rank(self.loops.get(id).head);
+        first..first + self.loops.get(id).body.len()
+    }
+
+    /// Takes the states waiting in `ranks`.
+    pub fn take_pending_in(&mut self, ranks: std::ops::Range<usize>) -> Vec<(usize, State)> {
+        let inside: Vec<usize> = self.pending.range(ranks).map(|(&r, _)| r).collect();
+        inside.into_iter().flat_map(|r| self.pending.remove(&r).unwrap_or_default().into_iter().map(move |s| (r, s))).collect()
+    }
+
+    /// Puts back states taken with [`FrameFlow::take_pending_in`].
+    pub fn restore_pending(&mut self, states: Vec<(usize, State)>) {
+        for (rank, state) in states {
+            self.pending.entry(rank).or_default().push(state);
         }
     }
 }
@@ -97,6 +116,15 @@ impl<'a> Symex<'a> {
         flow.pending.entry(rank).or_default().push(dead);
     }
 
+    /// Enters the loops containing `node`, the current frame's next
+    /// instruction, that are not active yet (their counts start at zero).
+    pub(crate) fn enter_loops_at(&mut self, node: usize) {
+        for id in self.flow().not_yet_entered(node) {
+            let long = self.step_entry(id);
+            self.flow().active.push(ActiveLoop { id, count: 0, parked: Vec::new(), last_entry: None, long });
+        }
+    }
+
     /// The current state goes on to the next instruction.
     pub(crate) fn advance(&mut self) {
         let pc = self.frames.last().expect("inside a frame").pc;
@@ -120,19 +148,21 @@ impl<'a> Symex<'a> {
 
     /// `state` takes the edge from the current instruction to `to`: it
     /// waits there, or is parked with the loop whose back edge it is.
-    pub(crate) fn send(&mut self, state: State, to: usize) {
+    pub(crate) fn send(&mut self, mut state: State, to: usize) {
         if self.store.is_false(state.guard) {
             return;
         }
-        let frame = self.frames.last_mut().expect("inside a frame");
-        let flow = &mut frame.flow;
-        let rank = flow.loops.rank(to);
-        if rank > flow.loops.rank(frame.pc) {
-            flow.pending.entry(rank).or_default().push(state);
+        let frame = self.frames.last().expect("inside a frame");
+        let (from_rank, to_rank) = (frame.flow.loops.rank(frame.pc), frame.flow.loops.rank(to));
+        state.guard = self.leave_windows(state.guard, to_rank);
+        if to_rank > from_rank {
+            let flow = self.flow();
+            flow.pending.entry(to_rank).or_default().push(state);
             return;
         }
-        let id = flow.loops.back_edge(frame.pc, to).expect("an edge backwards in the order is a back edge");
-        let active = flow.active.iter_mut().rev().find(|a| a.id == id).expect("a back edge's loop contains its source");
+        let frame = self.frames.last_mut().expect("inside a frame");
+        let id = frame.flow.loops.back_edge(frame.pc, to).expect("an edge backwards in the order is a back edge");
+        let active = frame.flow.active.iter_mut().rev().find(|a| a.id == id).expect("a back edge's loop contains its source");
         active.parked.push(state);
     }
 
@@ -155,8 +185,8 @@ impl<'a> Symex<'a> {
                 }
             }
             let node = flow.loops.order()[next];
-            flow.enter_loops_at(node);
             self.frames.last_mut().expect("inside a frame").pc = node;
+            self.enter_loops_at(node);
             return;
         }
     }
@@ -169,7 +199,7 @@ impl<'a> Symex<'a> {
         let func = frame.func;
         let loops = Rc::clone(&frame.flow.loops);
         let active = frame.flow.active.last_mut().expect("a loop to iterate");
-        let (id, count) = (active.id, active.count + 1);
+        let (id, count, long) = (active.id, active.count + 1, active.long);
         let parked = std::mem::take(&mut active.parked);
         self.state = State::new(self.store.false_term());
         for s in parked {
@@ -177,19 +207,9 @@ impl<'a> Symex<'a> {
         }
         let l = loops.get(id);
         self.loc = l.loc;
-        let in_model = self.program.files.is_library_model(l.loc);
-        let default = if in_model { self.options.model_loop_bound.or(self.options.unwind) } else { self.options.unwind };
-        let bound = self.program.loop_bound(func, InstrIdx(l.head as u32), default);
-        let continues = match bound {
-            Some(k) if count >= k => {
-                self.equation.model_loop_cut |= in_model;
-                let what = format!("loop at {}:{}", self.program.functions[func].name, l.loc.line);
-                let guard = self.state.guard;
-                self.bound_exceeded(guard, &what);
-                false
-            }
-            Some(_) => true,
-            None => !self.iterates_in_vain(count),
+        let continues = match self.options.step.as_ref().map(|step| step.k) {
+            Some(k) => self.step_iteration(count, k, long),
+            None => self.bounded_iteration(func, l, count),
         };
         let frame = self.frames.last_mut().expect("inside a frame");
         if !continues {
@@ -199,6 +219,24 @@ impl<'a> Symex<'a> {
         frame.flow.active.last_mut().expect("still there").count = count;
         frame.pc = l.head;
         true
+    }
+
+    /// Whether iteration `count` of loop `l` of `func` runs, its unwinding
+    /// bound (or, without one, `iterates_in_vain`) deciding.
+    fn bounded_iteration(&mut self, func: ir::FuncId, l: &analysis::Loop, count: u64) -> bool {
+        let in_model = self.program.files.is_library_model(l.loc);
+        let default = if in_model { self.options.model_loop_bound.or(self.options.unwind) } else { self.options.unwind };
+        match self.program.loop_bound(func, InstrIdx(l.head as u32), default) {
+            Some(k) if count >= k => {
+                self.equation.model_loop_cut |= in_model;
+                let what = format!("loop at {}:{}", self.program.functions[func].name, l.loc.line);
+                let guard = self.state.guard;
+                self.bound_exceeded(guard, &what);
+                false
+            }
+            Some(_) => true,
+            None => !self.iterates_in_vain(count),
+        }
     }
 
     /// Whether the current state, about to start iteration `count` of the

@@ -29,6 +29,7 @@ pub mod repr;
 mod state;
 mod stdio;
 mod stdio_input;
+mod step;
 mod builtins;
 mod block_copy;
 mod bytes;
@@ -38,10 +39,11 @@ mod large;
 mod quantifier;
 mod eval;
 
-pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, QuantifiedVar, TraceStep, UnmodelledCall};
+pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, LongEntry, QuantifiedVar, TraceStep, UnmodelledCall};
 pub use libm::{host_lemma, HostLemma};
 pub use environment::EXACT_ARGC;
 pub use exec::{execute, Execution};
+pub use step::{InductiveStep, Target};
 pub use memory::{ObjectId, ObjectKind, Objects, PointerLayout};
 
 use ir::Loc;
@@ -85,6 +87,16 @@ pub struct Options {
     /// Upper limit on executed instructions (guards against loops whose
     /// exit condition never becomes constant).
     pub max_steps: u64,
+    /// Symex gives up (as [`Stop::Timeout`]) once this flag is raised
+    /// (another check of a parallel run has decided).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// States to look for at loop heads (bidirectional k-induction): each
+    /// arrival at a target's head in its state is recorded in
+    /// [`Equation::target_hits`].
+    pub targets: Vec<Target>,
+    /// Build k-induction's inductive step instead of a bounded execution
+    /// (see [`step`]): `unwind` and the loops' own bounds do not apply.
+    pub step: Option<std::sync::Arc<InductiveStep>>,
 }
 
 impl Default for Options {
@@ -101,6 +113,9 @@ impl Default for Options {
             force_malloc_success: false,
             deadline: None,
             max_steps: 2_000_000,
+            cancel: None,
+            targets: Vec::new(),
+            step: None,
         }
     }
 }

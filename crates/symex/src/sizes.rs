@@ -18,18 +18,6 @@ use smt::{BvValue, TermId};
 /// fits the wide offset width without wrapping.
 const SATURATED_SIZE_LOG2: u32 = 66;
 
-/// Whether `ty` is (or has as elements) a variable-length array.
-pub fn is_variably_modified(types: &ir::TypeTable, ty: TypeId) -> bool {
-    let mut t = ty;
-    while let Type::Array(elem, len) = types.get(t) {
-        if matches!(len, ArrayLen::Var(_)) {
-            return true;
-        }
-        t = *elem;
-    }
-    false
-}
-
 impl<'a> Symex<'a> {
     /// The size of `ty` in bytes, in the wide offset width.
     pub(crate) fn type_size(&mut self, ty: TypeId) -> Result<TermId> {
@@ -260,10 +248,10 @@ mod tests {
         let matrix = program.types.intern(Type::Array(row, ArrayLen::Fixed(3)));
         let fixed = program.types.intern(Type::Array(int, ArrayLen::Fixed(3)));
         let pointer = program.types.pointer_to(row);
-        assert!(is_variably_modified(&program.types, row));
-        assert!(is_variably_modified(&program.types, matrix));
-        assert!(!is_variably_modified(&program.types, fixed));
+        assert!(program.types.is_variably_modified(row));
+        assert!(program.types.is_variably_modified(matrix));
+        assert!(!program.types.is_variably_modified(fixed));
         // A pointer to a VLA is sized like any pointer.
-        assert!(!is_variably_modified(&program.types, pointer));
+        assert!(!program.types.is_variably_modified(pointer));
     }
 }

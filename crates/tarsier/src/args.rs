@@ -45,6 +45,9 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--incremental-bmc"),
     with_value("--max-k-step", "N"),
     switch("--k-induction"),
+    switch("--k-induction-parallel"),
+    switch("--bidirectional"),
+    with_value("--k-step", "N"),
     switch("--termination"),
     switch("--no-assertions"),
     switch("--no-bounds-check"),
@@ -215,6 +218,18 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
             bound => verify.max_k_step = Some(bound),
         },
         "--k-induction" => set_engine(&mut verify.engine, Engine::KInduction)?,
+        "--bidirectional" => {
+            set_engine(&mut verify.engine, Engine::KInduction)?;
+            verify.bidirectional = true;
+        }
+        "--k-induction-parallel" => {
+            set_engine(&mut verify.engine, Engine::KInduction)?;
+            verify.parallel = true;
+        }
+        "--k-step" => match number(name, &value_of(value))? {
+            0 => return Err(UsageError("flag --k-step needs a step of at least 1".into())),
+            n => verify.k_step = n,
+        },
         "--termination" => checks.termination = true,
         "--no-assertions" => checks.assertions = false,
         "--no-bounds-check" => checks.bounds = false,

@@ -22,7 +22,8 @@ pub enum Action {
 /// The verification strategy.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub enum Engine {
-    /// Bounded model checking with one unwinding bound.
+    /// None chosen: bounded model checking with `--unwind`, k-induction
+    /// without it.
     #[default]
     Bmc,
     /// BMC with the bound increased step by step.
@@ -89,9 +90,16 @@ pub struct VerifyOptions {
     /// When false, the unwinding bound is an assumption (a TRUE verdict is
     /// then only "no violation within the bound").
     pub unwinding_assertions: bool,
-    /// The largest bound incremental BMC tries (`--max-k-step`); `None`
-    /// leaves the engine's default.
+    /// The largest bound incremental BMC tries and the largest k of
+    /// k-induction (`--max-k-step`); `None` leaves the engine's defaults.
     pub max_k_step: Option<u64>,
+    /// How much k-induction's k grows per step (`--k-step`).
+    pub k_step: u64,
+    /// k-induction's base cases and steps in parallel threads
+    /// (`--k-induction-parallel`).
+    pub parallel: bool,
+    /// Bidirectional k-induction (`--bidirectional`).
+    pub bidirectional: bool,
     /// The property is "this label is unreachable".
     pub error_label: Option<String>,
     /// When false, `malloc` may return NULL.
@@ -127,6 +135,9 @@ impl Default for VerifyOptions {
             unwind: None,
             unwinding_assertions: true,
             max_k_step: None,
+            k_step: 1,
+            parallel: false,
+            bidirectional: false,
             error_label: None,
             force_malloc_success: false,
             memory_cleanup: false,

@@ -30,8 +30,8 @@ STATUS:
     The front end (preprocess, parse, type-check, lower to the IR) works;
     a construct it does not handle yet is reported with an error that
     starts with 'unsupported:'. Verification is bounded model checking
-    (one bound, or incremental); --k-induction runs incremental BMC for
-    now. Options the engine does not implement yet (--data-races-check,
+    (one bound, or incremental) and k-induction (the default without
+    --unwind). Options the engine does not implement yet (--data-races-check,
     --deadlock-check, --termination, --multi-property) answer
     VERIFICATION UNKNOWN with the reason, never a verdict that ignores
     them.
@@ -77,21 +77,43 @@ ACTIONS:
         Verify the program.
 
 VERIFICATION OPTIONS:
+    (no engine option)
+        Without --unwind, k-induction (below); with it, bounded model
+        checking with that bound.
     --unwind N
-        Unwind every loop at most N times. Without it, loops are unrolled
-        until they exit.
+        Bounded model checking: unwind every loop at most N times (each
+        iteration runs N-1 back edges at most, whatever continue or goto
+        takes it back to the head).
     --no-unwinding-assertions
         Treat the unwinding bound as an assumption instead of checking that
         it suffices; a SUCCESSFUL result then means 'no violation within the
         bound'.
     --incremental-bmc
-        Bounded model checking with the bound raised step by step.
-    --max-k-step N
-        The largest bound --incremental-bmc (and --k-induction, which runs
-        it for now) tries (default 4096); past it the answer is UNKNOWN
-        'no violation up to bound N'.
+        Bounded model checking with the bound raised step by step (1, 2, 4,
+        ...); SUCCESSFUL once every loop ends within the bound.
     --k-induction
-        Prove the properties by k-induction.
+        Prove the properties for loops of any length: for k = 1, 2, ... a
+        base case (bounds 1, 2, 4, ... as --incremental-bmc, finding
+        violations and proofs by exhaustion) and an inductive step (every
+        loop may start from any state its modified variables can hold, with
+        its properties assumed for k iterations and checked in the next).
+        SUCCESSFUL says which proved it. The default without --unwind;
+        --unwind does not bound it.
+    --k-induction-parallel
+        k-induction with its base cases (and forward conditions) and its
+        inductive steps in two threads; the first decisive answer stops
+        the other.
+    --bidirectional
+        Bidirectional k-induction (bkind): the state from which a failed
+        inductive step reaches a violation becomes a target of the next
+        base cases; one that reaches it checks a bound k+1 deeper next. A
+        violation is still reported with a trace from the program's entry.
+    --max-k-step N
+        The largest bound --incremental-bmc tries (default 4096), and for
+        --k-induction the largest k and base-case bound (default: k up to
+        50, bounds up to 4096); past them the answer is UNKNOWN.
+    --k-step N
+        How much k grows between inductive steps (default 1).
     --termination
         Check that the program terminates.
 

@@ -21,7 +21,7 @@ fn unsupported_request(config: &Config) -> Option<&'static str> {
     .find_map(|(asked, what)| asked.then_some(what))
 }
 
-fn engine_config(config: &Config) -> engine::Config {
+fn engine_config(config: &Config, program: &ir::Program) -> engine::Config {
     let verify = &config.verify;
     engine::Config {
         unwind: verify.unwind,
@@ -40,12 +40,32 @@ fn engine_config(config: &Config) -> engine::Config {
         force_malloc_success: verify.force_malloc_success,
         timeout: verify.timeout,
         smt_formula: verify.smt_formula.clone(),
-        incremental: verify.engine != Engine::Bmc && verify.unwind.is_none(),
+        strategy: strategy(verify, program),
         // SV-COMP answers only its own property; a loop past the bound is
         // not a violation of it.
         unwinding_failures_are_violations: verify.property.is_none(),
         solver: solver_choice(verify),
         max_bound: verify.max_k_step.unwrap_or(engine::Config::default().max_bound),
+        max_k_step: verify.max_k_step.unwrap_or(engine::Config::default().max_k_step),
+        k_step: verify.k_step,
+        parallel: verify.parallel,
+        bidirectional: verify.bidirectional,
+    }
+}
+
+/// The engine's strategy: k-induction unless a bound is given (then plain
+/// BMC) or another engine is asked for; an explicit `--k-induction` is not
+/// bounded by `--unwind`, and `--incremental-bmc` with `--unwind` is BMC. A
+/// program that gives a loop its own bound (`#pragma unroll N`,
+/// `__ESBMC_unroll(N)`) asks for that loop to be checked with it: without
+/// an engine option it gets BMC, whose unwinding assertions report it.
+fn strategy(verify: &VerifyOptions, program: &ir::Program) -> engine::Strategy {
+    let bounds_its_loops = program.loop_unwinds.iter().any(|l| l.bound.is_some());
+    match (verify.engine, verify.unwind) {
+        (Engine::Bmc, None) if bounds_its_loops => engine::Strategy::Bmc,
+        (Engine::KInduction, _) | (Engine::Bmc, None) => engine::Strategy::KInduction,
+        (Engine::IncrementalBmc, None) => engine::Strategy::IncrementalBmc,
+        (Engine::Bmc | Engine::IncrementalBmc, Some(_)) => engine::Strategy::Bmc,
     }
 }
 
@@ -104,7 +124,7 @@ pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
     if config.verify.inject_wrong_invariants {
         invariants.candidates = analysis::invariants::with_wrong_twins(&invariants.candidates);
     }
-    let certification = engine::certify_invariants(&program, &invariants, &engine_config(config));
+    let certification = engine::certify_invariants(&program, &invariants, &engine_config(config, &program));
     let mut out = String::new();
     for c in &invariants.candidates {
         let function = &program.functions[c.func].name;
@@ -135,11 +155,8 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     if let Some(what) = unsupported_request(config) {
         return printer(config, None).print(&report::unknown(&format!("unsupported: {what}")));
     }
-    if config.verify.engine == Engine::KInduction && !config.verify.json {
-        println!("note: k-induction is not implemented yet; running incremental BMC");
-    }
     analysis::instrument(&mut program, &analysis_checks(config));
     analysis::invariants::intern_types(&mut program);
-    let outcome = engine::verify(&program, &engine_config(config));
+    let outcome = engine::verify(&program, &engine_config(config, &program));
     printer(config, Some(&program)).print(&outcome)
 }

@@ -114,7 +114,7 @@ impl Machine<'_> {
                 let code = self.scalar(arg(0)?)?;
                 Err(Outcome::Completed(i64::from(sign_extend(code, 32) as i32)))
             }
-            "__tarsier_environment_string" => {
+            _ if name == crate::intrinsics::ENVIRONMENT_STRING => {
                 let loc = self.current_loc();
                 self.environment_string("getenv", InputKind::Environment, loc).map(|p| Some(Value::Ptr(p)))
             }

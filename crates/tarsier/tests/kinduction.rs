@@ -1,0 +1,365 @@
+//! k-induction proves programs whose loops run any number of times, and
+//! never proves a false one. Each case is a TRUE/FALSE twin: the FALSE one
+//! must be FAILED (a replayed counterexample from the base case); the TRUE
+//! one SUCCESSFUL when the property is k-inductive, else at least never
+//! FAILED. Where gcc is installed every twin is first confirmed natively:
+//! the program runs with every sequence of 0/1 answers to its first
+//! `INPUT_BITS` nondeterministic calls (a TRUE twin's runs never fail, a
+//! FALSE twin's do). Some FALSE twins fail only deep in a loop, past the
+//! bounds of the first base cases, so an unsound inductive step would prove
+//! them before the base case refutes them.
+
+mod common;
+
+use common::{front_end_ready, run, scratch_dir, write};
+use std::process::Command;
+
+const FAILED: &str = "VERIFICATION FAILED";
+const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
+
+/// What the TRUE twin must get.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Proof {
+    /// SUCCESSFUL: the property is k-inductive (`by k-induction`).
+    Inductive,
+    /// SUCCESSFUL or UNKNOWN, never FAILED (needs an invariant or cannot be
+    /// stepped).
+    NotFailed,
+}
+
+struct Twin {
+    name: &'static str,
+    /// The program; `VARIANT` is replaced by `holds` or `fails`.
+    source: &'static str,
+    holds: &'static str,
+    fails: &'static str,
+    proof: Proof,
+}
+
+const TWINS: &[Twin] = &[
+    Twin {
+        name: "through-pointer",
+        source: "int main(void) { int x = 0; int *p = &x;\n\
+            while (nondet()) { __VERIFIER_assert(x == 0 || x == 1); *p = VARIANT - *p; }\n\
+            return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "array-symbolic-index",
+        source: "int main(void) { int a[4] = {0};\n\
+            while (nondet()) { __VERIFIER_assert(a[0] <= 1 && a[1] <= 1 && a[2] <= 1 && a[3] <= 1);\n\
+              unsigned j = (unsigned)nondet() % 4; a[j] = VARIANT; }\n\
+            return 0; }\n",
+        holds: "1",
+        fails: "a[j] + 1",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "heap",
+        source: "#include <stdlib.h>\nint main(void) { int *p = malloc(sizeof(int)); if (!p) return 0; *p = 0;\n\
+            while (nondet()) { __VERIFIER_assert(*p == 0 || *p == 1); *p = VARIANT - *p; }\n\
+            free(p); return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "global-from-callee",
+        source: "int g;\nvoid flip(void) { g = VARIANT - g; }\n\
+            int main(void) { while (nondet()) { __VERIFIER_assert(g == 0 || g == 1); flip(); } return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "function-pointer",
+        source: "int g;\nvoid flip(void) { g = VARIANT - g; }\nvoid keep(void) { }\n\
+            int main(void) { void (*f)(void) = nondet() ? flip : keep;\n\
+            while (nondet()) { __VERIFIER_assert(g == 0 || g == 1); f(); } return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "nested",
+        source: "int main(void) { int x = 0, y = 0;\n\
+            while (nondet()) { __VERIFIER_assert(x == 0 || x == 1); y = 0;\n\
+              while (nondet()) { __VERIFIER_assert(x == 0 || x == 1); x = VARIANT - x; y++; }\n\
+            }\n\
+            return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "sequential",
+        source: "int main(void) { int x = 0, y = 0;\n\
+            while (nondet()) { __VERIFIER_assert(x == 0 || x == 1); x = 1 - x; }\n\
+            while (nondet()) { __VERIFIER_assert(y == 0 || y == 2); y = VARIANT - y; }\n\
+            return 0; }\n",
+        holds: "2",
+        fails: "4",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        // The violation needs 100 iterations of the first loop: an
+        // inductive step that skipped the second loop's first iteration
+        // would prove it before the base case gets there.
+        name: "sequential-deep",
+        source: "int main(void) { int x = 0;\n\
+            while (nondet()) { if (x < VARIANT) x++; }\n\
+            while (nondet()) { __VERIFIER_assert(x != 100); }\n\
+            return 0; }\n",
+        holds: "99",
+        fails: "100",
+        proof: Proof::NotFailed,
+    },
+    Twin {
+        name: "goto-loop",
+        source: "int main(void) { int x = 0;\n\
+            again: __VERIFIER_assert(x == 0 || x == 1); x = VARIANT - x;\n\
+            if (nondet()) goto again;\n\
+            return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "irreducible",
+        source: "int main(void) { int x = 0;\n\
+            if (nondet()) goto middle;\n\
+            top: __VERIFIER_assert(x == 0 || x == 1);\n\
+            middle: x = VARIANT - x;\n\
+            if (nondet()) goto top;\n\
+            return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "break-continue-return",
+        source: "int main(void) { int x = 0;\n\
+            while (1) {\n\
+              __VERIFIER_assert(x == 0 || x == 1);\n\
+              if (nondet()) break;\n\
+              if (nondet()) continue;\n\
+              x = VARIANT - x;\n\
+              if (nondet()) return 0;\n\
+            }\n\
+            return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "side-effect-in-condition",
+        source: "int flip(int *p) { *p = VARIANT - *p; return nondet(); }\n\
+            int main(void) { int x = 0;\n\
+            while (flip(&x)) { __VERIFIER_assert(x == 0 || x == 1); }\n\
+            return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "unsigned-wrap-around",
+        source: "int main(void) { unsigned char c = 0;\n\
+            while (nondet()) { __VERIFIER_assert(VARIANT); c += 2; }\n\
+            return 0; }\n",
+        holds: "c % 2 == 0",
+        fails: "c != 254",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "property-after-the-loop",
+        source: "int main(void) { int x = 0;\n\
+            while (nondet()) { x = VARIANT - x; }\n\
+            __VERIFIER_assert(x == 0 || x == 1); return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::NotFailed,
+    },
+    Twin {
+        name: "inductive-property-after-the-loop",
+        source: "int main(void) { int x = 0;\n\
+            while (nondet()) { __VERIFIER_assert(x == 0 || x == 1); x = VARIANT - x; }\n\
+            __VERIFIER_assert(x == 0 || x == 1); return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::Inductive,
+    },
+    Twin {
+        name: "loop-that-allocates",
+        source: "#include <stdlib.h>\nint main(void) { int x = 0;\n\
+            while (nondet()) { int *p = malloc(sizeof(int)); if (p) { *p = x; x = VARIANT - *p; free(p); }\n\
+              __VERIFIER_assert(x == 0 || x == 1); }\n\
+            return 0; }\n",
+        holds: "1",
+        fails: "2",
+        proof: Proof::NotFailed,
+    },
+];
+
+const PRELUDE: &str = "extern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assert(int);\n\
+    #define nondet() __VERIFIER_nondet_int()\n";
+
+/// Runs `program_main` natively with every sequence of 0/1 answers to its
+/// first `INPUT_BITS` nondet calls, then with random sequences of up to
+/// `LONG_RUN` answers biased towards 1 (so that loops run long), and
+/// prints whether some run violated an assertion. A run that asks for more
+/// answers than it has is cut off (no violation).
+const NATIVE_DRIVER: &str = r#"
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#define INPUT_BITS 12
+#define LONG_RUN 3000
+static jmp_buf failed, exhausted;
+static unsigned answers, calls, limit, bias;
+static int random_answers;
+int __VERIFIER_nondet_int(void) {
+    if (calls >= limit) longjmp(exhausted, 1);
+    calls++;
+    if (random_answers) return (unsigned)rand() % 1000 < bias;
+    return calls <= INPUT_BITS ? (answers >> (calls - 1)) & 1 : 0;
+}
+void __VERIFIER_assert(int c) { if (!c) longjmp(failed, 1); }
+int program_main(void);
+static void run(void) {
+    calls = 0;
+    if (setjmp(failed)) { printf("violated\n"); exit(0); }
+    if (setjmp(exhausted)) return;
+    program_main();
+}
+int main(void) {
+    limit = INPUT_BITS + 64;
+    for (answers = 0; answers < (1u << INPUT_BITS); answers++) run();
+    random_answers = 1;
+    limit = LONG_RUN;
+    srand(1);
+    unsigned biases[] = {500, 900, 990, 999};
+    for (int b = 0; b < 4; b++)
+        for (int i = 0; i < 500; i++) { bias = biases[b]; run(); }
+    printf("holds\n");
+    return 0;
+}
+"#;
+
+fn program(twin: &Twin, variant: &str) -> String {
+    format!("{PRELUDE}{}", twin.source.replace("VARIANT", variant))
+}
+
+/// Whether some native run violates an assertion; `None` without gcc.
+fn native_violation(test: &str, source: &str) -> Option<bool> {
+    let dir = scratch_dir(&format!("native-{test}"));
+    let program = write(&dir, "p.c", &source.replace("int main(void)", "int program_main(void)"));
+    let driver = write(&dir, "driver.c", NATIVE_DRIVER);
+    let exe = dir.join("a.out");
+    let built = Command::new("gcc").args(["-O0", "-w", "-o"]).arg(&exe).arg(&program).arg(&driver).output().ok()?;
+    assert!(built.status.success(), "{test}: gcc rejects it:\n{}", String::from_utf8_lossy(&built.stderr));
+    let out = Command::new(&exe).output().expect("the native program runs");
+    Some(String::from_utf8_lossy(&out.stdout).trim() == "violated")
+}
+
+/// tarsier's whole output on `source` with `flags`, its last line first.
+fn verify(test: &str, source: &str, flags: &[&str]) -> String {
+    let dir = scratch_dir(test);
+    let file = write(&dir, "p.c", source);
+    let mut args = vec![file.display().to_string()];
+    args.extend(flags.iter().map(|f| f.to_string()));
+    let out = run(&args);
+    out.stdout.lines().last().unwrap_or_default().to_string() + "\n" + &out.stdout + &out.stderr
+}
+
+/// The default run (k-induction), an explicit `--k-induction` with a
+/// bound that must not limit it, the parallel run and bkind.
+const MODES: [&[&str]; 4] = [&[], &["--k-induction", "--unwind", "2"], &["--k-induction-parallel"], &["--bidirectional"]];
+
+/// Checks both twins of `twin`; returns the failures.
+fn check(twin: &Twin) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (variant, violated) in [(twin.holds, false), (twin.fails, true)] {
+        let source = program(twin, variant);
+        let test = format!("kind-{}-{}", twin.name, if violated { "false" } else { "true" });
+        match native_violation(&test, &source) {
+            Some(native) if native != violated => failures.push(format!("{test}: natively violated = {native}")),
+            Some(_) => {}
+            None => println!("{test}: gcc not found, the native check is skipped"),
+        }
+        for flags in MODES {
+            // A TRUE twin that is not k-inductive would run until the time
+            // limit: its search stops at k = 8.
+            let limit = match (violated, twin.proof) {
+                (false, Proof::NotFailed) => ["--max-k-step", "8"],
+                _ => ["--timeout", "50"],
+            };
+            let flags: Vec<&str> = flags.iter().copied().chain(limit).collect();
+            let answer = verify(&format!("{test}{}", flags.join("")), &source, &flags);
+            let ok = match (violated, twin.proof) {
+                (true, _) => answer.starts_with(FAILED),
+                (false, Proof::Inductive) => answer.starts_with(SUCCESSFUL) && answer.contains("proved by k-induction"),
+                (false, Proof::NotFailed) => !answer.starts_with(FAILED),
+            };
+            if !ok {
+                failures.push(format!("{test} {flags:?}: expected {}, got {answer}", if violated { "FAILED" } else { "a proof" }));
+            }
+        }
+    }
+    failures
+}
+
+#[test]
+fn k_induction_proves_inductive_loops_and_refutes_their_twins() {
+    if !front_end_ready("k_induction_proves_inductive_loops_and_refutes_their_twins") {
+        return;
+    }
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = TWINS.chunks(4).map(|chunk| scope.spawn(move || chunk.iter().flat_map(check).collect::<Vec<_>>())).collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a checker thread")).collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Recursion gets no inductive step, and the result says so; the base case
+/// and the forward condition still decide what they can.
+#[test]
+fn recursion_has_no_inductive_step() {
+    if !front_end_ready("recursion_has_no_inductive_step") {
+        return;
+    }
+    let source = format!(
+        "{PRELUDE}int f(int n) {{ return n <= 0 ? 0 : f(n - 1); }}\n\
+         int main(void) {{ int x = 0; while (nondet()) {{ __VERIFIER_assert(x == 0 || x == 1); x = 1 - x + f(0); }} return 0; }}\n"
+    );
+    let answer = verify("kind-recursion", &source, &["--max-k-step", "8"]);
+    assert!(answer.starts_with("VERIFICATION UNKNOWN") && answer.contains("no inductive step (`f` is recursive)"), "{answer}");
+    let bounded = format!("{PRELUDE}int f(int n) {{ return n <= 0 ? 0 : f(n - 1); }}\nint main(void) {{ __VERIFIER_assert(f(3) == 0); return 0; }}\n");
+    let answer = verify("kind-recursion-bounded", &bounded, &[]);
+    assert!(answer.starts_with(SUCCESSFUL) && answer.contains("bounded exhaustion"), "{answer}");
+}
+
+/// A TRUE says how it was proved, in the text and in `--json`.
+#[test]
+fn a_proof_says_how_it_was_found() {
+    if !front_end_ready("a_proof_says_how_it_was_found") {
+        return;
+    }
+    let inductive = format!(
+        "{PRELUDE}int main(void) {{ int x = 0;\n  while (nondet()) {{ __VERIFIER_assert(x == 0 || x == 1); x = 1 - x; }}\n  return 0; }}\n"
+    );
+    let answer = verify("kind-proof-text", &inductive, &[]);
+    assert!(answer.starts_with(SUCCESSFUL) && answer.contains("proved by k-induction at k = 1"), "{answer}");
+    let json = verify("kind-proof-json", &inductive, &["--json"]);
+    let doc: serde_json::Value = serde_json::from_str(json.split_once('\n').map_or("", |(_, rest)| rest)).expect("one JSON document");
+    assert_eq!(doc["proof"]["method"], "k-induction", "{doc}");
+    assert_eq!(doc["proof"]["k"], 1, "{doc}");
+    assert_eq!(doc["stats"]["k"], 1, "{doc}");
+    let bounded = format!("{PRELUDE}int main(void) {{ int s = 0;\n  for (int i = 0; i < 10; i++) s += i;\n  __VERIFIER_assert(s == 45); return 0; }}\n");
+    let answer = verify("kind-proof-exhaustion", &bounded, &[]);
+    assert!(answer.starts_with(SUCCESSFUL) && answer.contains("proved by bounded exhaustion"), "{answer}");
+    let not_inductive = format!("{PRELUDE}int main(void) {{ int x = 0;\n  while (nondet()) x = 1 - x;\n  __VERIFIER_assert(x <= 1); return 0; }}\n");
+    let answer = verify("kind-not-inductive", &not_inductive, &["--max-k-step", "4"]);
+    assert!(answer.starts_with("VERIFICATION UNKNOWN") && answer.contains("not inductive up to k = 4"), "{answer}");
+}
