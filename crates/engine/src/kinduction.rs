@@ -218,13 +218,18 @@ enum Decided {
     Step(u64),
 }
 
-/// A base case, then a step, per round, until one decides or both run out.
+/// Base cases and steps in turn, until one decides or both run out: the
+/// kind that has spent less time so far goes next, so a step made slow by
+/// a long loop (a library model's) does not hold back base cases that
+/// would find a shallow violation quickly, nor the reverse.
 fn one_after_the_other(base: &mut BaseCases, steps: &mut Steps, options: &symex::Options, deadline: Option<Instant>) -> Option<Decided> {
     while base.bound.is_some() || steps.k.is_some() {
-        if let Some(outcome) = base.next(options) {
-            return Some(Decided::Base(Box::new(outcome)));
-        }
-        if let Some(k) = steps.next(deadline, &None) {
+        let base_next = base.bound.is_some() && (steps.k.is_none() || base.time <= steps.time);
+        if base_next {
+            if let Some(outcome) = base.next(options) {
+                return Some(Decided::Base(Box::new(outcome)));
+            }
+        } else if let Some(k) = steps.next(deadline, &None) {
             return Some(Decided::Step(k));
         }
     }
