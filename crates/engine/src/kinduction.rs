@@ -18,15 +18,22 @@
 //! hands each failed step's state at its first long loop entry to the
 //! base cases as a target: a base case that reaches it jumps to a bound k+1
 //! deeper, where the violation is if the step's path is a real one (a FALSE
-//! is still the base case's own replayed trace from the entry). The step is not run when the
-//! program recurses or a loop allocates memory (the result says so).
+//! is still the base case's own replayed trace from the entry). The step is
+//! not run when the program recurses or a loop allocates memory (the result
+//! says so). Before the first step, the candidate invariants of abstract
+//! interpretation are certified (`houdini::certify`, unless
+//! `Config::invariants` is off); every step assumes the certified ones at
+//! their loop heads, which makes properties inductive that need a fact
+//! about the loop's variables (`x <= 100`) the property does not state.
 
 use crate::bmc::{self, BoundResult, Session};
-use crate::{CheckTimes, Config, Outcome, Proof, ProofMethod, Verdict};
+use crate::houdini::{self, Certification};
+use crate::{Config, KInductionStats, Outcome, Proof, ProofMethod, ProvedInvariant, Verdict};
 use analysis::modified::ProgramEffects;
 use analysis::ProgramLoops;
 use ir::Program;
 use smt::SatResult;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -89,7 +96,7 @@ impl BaseCases<'_> {
             BoundResult::Done(mut outcome) => {
                 if matches!(outcome.verdict, Verdict::True) {
                     let method = ProofMethod::BoundedExhaustion { bound: Some(bound) };
-                    outcome.proof = Some(Box::new(Proof { method, times: CheckTimes::default() }));
+                    outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new() }));
                 }
                 Some(outcome)
             }
@@ -105,18 +112,28 @@ struct Steps<'a> {
     effects: Arc<ProgramEffects>,
     /// The next k; `None` once `max_k_step` was passed or the step cannot run.
     k: Option<u64>,
+    /// The k of the last step run.
+    last: Option<u64>,
     /// Why the step cannot run, if it cannot.
     blocked: Option<String>,
     time: Duration,
     /// Where bidirectional k-induction puts the step's counterexamples.
     targets: Option<Targets>,
+    /// The certified invariants (once the first step asked for them).
+    certification: Option<Certification>,
+    /// The same by (function, loop head), as the step assumes them.
+    invariants: HashMap<(ir::FuncId, usize), Vec<ir::Expr>>,
 }
 
 impl Steps<'_> {
     /// Runs the next step: the k that proved the program, if it did.
     fn next(&mut self, deadline: Option<Instant>, cancel: &Option<Arc<AtomicBool>>) -> Option<u64> {
         let k = self.k?;
+        if self.certification.is_none() {
+            self.certify(deadline);
+        }
         let started = Instant::now();
+        self.last = Some(k);
         let result = self.check(k, deadline, cancel);
         self.time += started.elapsed();
         let next = k + self.config.k_step;
@@ -136,6 +153,26 @@ impl Steps<'_> {
             }
         }
         None
+    }
+
+    /// Certifies the candidate invariants of the program (unless
+    /// `Config::invariants` is off): the steps assume the certified ones
+    /// at their loop heads.
+    fn certify(&mut self, deadline: Option<Instant>) {
+        let certification = match self.config.invariants {
+            true => houdini::certify(self.program, self.config, deadline),
+            false => Certification::default(),
+        };
+        for c in &certification.certified {
+            self.invariants.entry((c.func, c.head.0 as usize)).or_default().push(c.expr.clone());
+        }
+        self.certification = Some(certification);
+    }
+
+    /// The time the steps have taken, their invariants' certification
+    /// included.
+    fn spent(&self) -> Duration {
+        self.time + self.certification.as_ref().map_or(Duration::ZERO, |c| c.analysis_time + c.time)
     }
 
     /// What the steps established, for an UNKNOWN.
@@ -165,7 +202,7 @@ pub(crate) fn kinduction(program: &Program, config: &Config, deadline: Option<In
     let unrolled = unroll_completely(program, config, deadline, &mut base.session);
     base.time += started.elapsed();
     if let Some(outcome) = unrolled {
-        return with_proof(outcome, ProofMethod::BoundedExhaustion { bound: None }, &base, None);
+        return with_proof(outcome, Some(ProofMethod::BoundedExhaustion { bound: None }), &base, None);
     }
     let effects = ProgramEffects::of_program(program);
     let blocked = why_no_step(program, &effects);
@@ -176,9 +213,12 @@ pub(crate) fn kinduction(program: &Program, config: &Config, deadline: Option<In
             session,
             effects: Arc::new(effects),
             k: blocked.is_none().then_some(1),
+            last: None,
             blocked,
             time: Duration::ZERO,
             targets: config.bidirectional.then(|| Arc::clone(&base.targets)),
+            certification: None,
+            invariants: HashMap::new(),
         },
         Err(outcome) => return *outcome,
     };
@@ -190,22 +230,19 @@ pub(crate) fn kinduction(program: &Program, config: &Config, deadline: Option<In
     match decided {
         Some(Decided::Base(outcome)) => {
             let method = outcome.proof.as_ref().map(|p| p.method);
-            match method {
-                Some(method) => with_proof(*outcome, method, &base, Some(&steps)),
-                None => *outcome,
-            }
+            with_proof(*outcome, method, &base, Some(&steps))
         }
         Some(Decided::Step(k)) => {
             let mut outcome = base.last.take().unwrap_or_else(|| crate::unknown(""));
             outcome.verdict = Verdict::True;
-            with_proof(outcome, ProofMethod::KInduction { k }, &base, Some(&steps))
+            with_proof(outcome, Some(ProofMethod::KInduction { k }), &base, Some(&steps))
         }
         None => {
             let mut outcome = base.last.take().unwrap_or_else(|| crate::unknown(""));
             let bound = outcome.stats.bound.map_or(String::new(), |b| format!(" up to bound {b}"));
             let reason = format!("no violation{bound}, but loops can run longer; {}", steps.summary());
             outcome.verdict = Verdict::Unknown(reason);
-            outcome
+            with_proof(outcome, None, &base, Some(&steps))
         }
     }
 }
@@ -224,7 +261,7 @@ enum Decided {
 /// would find a shallow violation quickly, nor the reverse.
 fn one_after_the_other(base: &mut BaseCases, steps: &mut Steps, options: &symex::Options, deadline: Option<Instant>) -> Option<Decided> {
     while base.bound.is_some() || steps.k.is_some() {
-        let base_next = base.bound.is_some() && (steps.k.is_none() || base.time <= steps.time);
+        let base_next = base.bound.is_some() && (steps.k.is_none() || base.time <= steps.spent());
         if base_next {
             if let Some(outcome) = base.next(options) {
                 return Some(Decided::Base(Box::new(outcome)));
@@ -272,16 +309,32 @@ fn in_parallel(base: &mut BaseCases, steps: &mut Steps, options: &symex::Options
     })
 }
 
-/// `outcome` with the proof `method` and the times spent so far.
-fn with_proof(mut outcome: Outcome, method: ProofMethod, base: &BaseCases, steps: Option<&Steps>) -> Outcome {
-    let times = CheckTimes { base: base.time, step: steps.map_or(Duration::ZERO, |s| s.time) };
-    if let ProofMethod::KInduction { k } = method {
-        outcome.stats.k = Some(k);
-    }
-    if matches!(outcome.verdict, Verdict::True) {
-        outcome.proof = Some(Box::new(Proof { method, times }));
-    }
+/// `outcome` with the figures of the run and, for a TRUE, the proof
+/// `method` (with the invariants the steps assumed, if a step proved it).
+fn with_proof(mut outcome: Outcome, method: Option<ProofMethod>, base: &BaseCases, steps: Option<&Steps>) -> Outcome {
+    let certification = steps.and_then(|s| s.certification.as_ref());
+    outcome.stats.k = steps.and_then(|s| s.last);
+    outcome.stats.kinduction = Some(Box::new(KInductionStats {
+        base: base.time,
+        step: steps.map_or(Duration::ZERO, |s| s.time),
+        invariants: certification.map_or(Duration::ZERO, |c| c.analysis_time + c.time),
+        invariants_found: certification.map_or(0, |c| c.found),
+        invariants_certified: certification.map_or(0, |c| c.certified.len()),
+    }));
+    let Some(method) = method.filter(|_| matches!(outcome.verdict, Verdict::True)) else { return outcome };
+    let invariants = match (method, certification) {
+        (ProofMethod::KInduction { .. }, Some(certification)) => {
+            certification.certified.iter().map(|c| proved_invariant(base.program, c)).collect()
+        }
+        _ => Vec::new(),
+    };
+    outcome.proof = Some(Box::new(Proof { method, invariants }));
     outcome
+}
+
+fn proved_invariant(program: &Program, candidate: &analysis::invariants::Candidate) -> ProvedInvariant {
+    let function = program.functions[candidate.func].name.clone();
+    ProvedInvariant { function, loc: candidate.loc, c_text: candidate.c_text.clone() }
 }
 
 /// Instructions symex may run in [`unroll_completely`]'s attempt, and
@@ -328,7 +381,7 @@ fn why_no_step(program: &Program, effects: &ProgramEffects) -> Option<String> {
 impl Steps<'_> {
     /// The inductive step at `k`.
     fn check(&mut self, k: u64, deadline: Option<Instant>, cancel: &Option<Arc<AtomicBool>>) -> StepResult {
-        let step = symex::InductiveStep { k, effects: Arc::clone(&self.effects), invariants: Default::default() };
+        let step = symex::InductiveStep { k, effects: Arc::clone(&self.effects), invariants: self.invariants.clone() };
         let options = symex::Options {
             step: Some(Arc::new(step)),
             cancel: cancel.clone(),

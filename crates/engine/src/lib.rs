@@ -70,6 +70,9 @@ pub struct Config {
     /// Bidirectional k-induction: failed steps' states become targets of
     /// the base cases.
     pub bidirectional: bool,
+    /// k-induction: the inductive step assumes the loop invariants that
+    /// [`houdini::certify`] proves.
+    pub invariants: bool,
     /// The solver that answers the queries.
     pub solver: SolverChoice,
 }
@@ -96,6 +99,7 @@ impl Default for Config {
             k_step: 1,
             parallel: false,
             bidirectional: false,
+            invariants: true,
             solver: SolverChoice::Cadical,
         }
     }
@@ -117,8 +121,19 @@ pub enum Strategy {
 #[derive(Clone, Debug)]
 pub struct Proof {
     pub method: ProofMethod,
-    /// Time spent per kind of check.
-    pub times: CheckTimes,
+    /// k-induction: the certified invariants its inductive step assumed.
+    pub invariants: Vec<ProvedInvariant>,
+}
+
+/// A certified loop invariant, as the proof used it.
+#[derive(Clone, Debug)]
+pub struct ProvedInvariant {
+    /// The function whose loop head it holds at.
+    pub function: String,
+    /// The loop head's location.
+    pub loc: ir::Loc,
+    /// The invariant as a C expression over the variables in scope there.
+    pub c_text: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,13 +146,18 @@ pub enum ProofMethod {
     KInduction { k: u64 },
 }
 
-/// Time spent per kind of check of k-induction.
+/// What a k-induction run spent and found, per kind of check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CheckTimes {
+pub struct KInductionStats {
     /// Base cases and forward conditions (one BMC query pair per bound).
     pub base: Duration,
     /// Inductive steps.
     pub step: Duration,
+    /// Invariant generation and certification.
+    pub invariants: Duration,
+    /// Candidate invariants found, and how many of them were certified.
+    pub invariants_found: usize,
+    pub invariants_certified: usize,
 }
 
 /// The answer.
@@ -165,6 +185,8 @@ pub struct Stats {
     pub bound: Option<u64>,
     /// k-induction: the k of the last inductive step run.
     pub k: Option<u64>,
+    /// k-induction: time per kind of check, invariants found and certified.
+    pub kinduction: Option<Box<KInductionStats>>,
     /// Time spent in symbolic execution, over all bounds.
     pub symex_time: std::time::Duration,
     /// Time spent replaying counterexamples in the interpreter, over all

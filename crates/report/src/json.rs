@@ -20,7 +20,7 @@ pub fn render(report: &Report) -> Value {
     match &outcome.verdict {
         Verdict::True => {
             if let Some(proof) = &outcome.proof {
-                doc["proof"] = proof_json(proof);
+                doc["proof"] = proof_json(report, proof);
             }
         }
         Verdict::BoundedTrue { bound } => doc["assumed_bound"] = json!(bound),
@@ -45,16 +45,19 @@ pub fn render(report: &Report) -> Value {
     doc
 }
 
-/// How a TRUE was proved: the method, its bound or k, the times per check.
-fn proof_json(proof: &Proof) -> Value {
+/// How a TRUE was proved: the method, its bound or k, the certified
+/// invariants the inductive step assumed.
+fn proof_json(report: &Report, proof: &Proof) -> Value {
     let (method, bound, k) = match proof.method {
         ProofMethod::BoundedExhaustion { bound } => ("bounded-exhaustion", bound, None),
         ProofMethod::KInduction { k } => ("k-induction", None, Some(k)),
     };
-    json!({
-        "method": method, "bound": bound, "k": k, "summary": crate::proof_line(proof),
-        "base_seconds": proof.times.base.as_secs_f64(), "step_seconds": proof.times.step.as_secs_f64(),
-    })
+    let invariants: Vec<Value> = proof
+        .invariants
+        .iter()
+        .map(|i| json!({ "function": i.function, "location": report.place(i.loc), "invariant": i.c_text }))
+        .collect();
+    json!({ "method": method, "bound": bound, "k": k, "summary": crate::proof_line(proof), "invariants": invariants })
 }
 
 fn crosscheck(check: &CrossCheckReport) -> Value {
@@ -72,8 +75,10 @@ fn crosscheck(check: &CrossCheckReport) -> Value {
 }
 
 /// Run figures: formula sizes are those of the last bound's solver.
+/// The run's figures; k-induction's per kind of check (base cases with
+/// their forward conditions, steps, invariants) as the benchmark reads them.
 fn stats(stats: &Stats) -> Value {
-    json!({
+    let mut doc = json!({
         "bound": stats.bound,
         "k": stats.k,
         "assertions": stats.assertions,
@@ -88,7 +93,15 @@ fn stats(stats: &Stats) -> Value {
         "cnf_vars": stats.solver.cnf_vars,
         "cnf_clauses": stats.solver.cnf_clauses,
         "crosscheck": stats.crosscheck.as_deref().map(crosscheck),
-    })
+    });
+    if let Some(kind) = &stats.kinduction {
+        doc["base_seconds"] = json!(kind.base.as_secs_f64());
+        doc["step_seconds"] = json!(kind.step.as_secs_f64());
+        doc["invariant_seconds"] = json!(kind.invariants.as_secs_f64());
+        doc["invariants_found"] = json!(kind.invariants_found);
+        doc["invariants_certified"] = json!(kind.invariants_certified);
+    }
+    doc
 }
 
 #[cfg(test)]

@@ -64,7 +64,11 @@ pub fn proof_line(proof: &engine::Proof) -> String {
             format!("proved by bounded exhaustion: every loop runs to its end within bound {bound}")
         }
         engine::ProofMethod::BoundedExhaustion { bound: None } => "proved by bounded exhaustion: every loop unwound to its end".into(),
-        engine::ProofMethod::KInduction { k } => format!("proved by k-induction at k = {k}"),
+        engine::ProofMethod::KInduction { k } => match proof.invariants.len() {
+            0 => format!("proved by k-induction at k = {k}"),
+            1 => format!("proved by k-induction at k = {k}, with 1 certified invariant"),
+            n => format!("proved by k-induction at k = {k}, with {n} certified invariants"),
+        },
     }
 }
 

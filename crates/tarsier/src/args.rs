@@ -47,6 +47,7 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--k-induction"),
     switch("--k-induction-parallel"),
     switch("--bidirectional"),
+    switch("--no-invariants"),
     with_value("--k-step", "N"),
     switch("--termination"),
     switch("--no-assertions"),
@@ -226,6 +227,7 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
             set_engine(&mut verify.engine, Engine::KInduction)?;
             verify.parallel = true;
         }
+        "--no-invariants" => verify.invariants = false,
         "--k-step" => match number(name, &value_of(value))? {
             0 => return Err(UsageError("flag --k-step needs a step of at least 1".into())),
             n => verify.k_step = n,

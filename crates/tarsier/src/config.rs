@@ -100,6 +100,9 @@ pub struct VerifyOptions {
     pub parallel: bool,
     /// Bidirectional k-induction (`--bidirectional`).
     pub bidirectional: bool,
+    /// k-induction's steps assume certified loop invariants (off with
+    /// `--no-invariants`).
+    pub invariants: bool,
     /// The property is "this label is unreachable".
     pub error_label: Option<String>,
     /// When false, `malloc` may return NULL.
@@ -138,6 +141,7 @@ impl Default for VerifyOptions {
             k_step: 1,
             parallel: false,
             bidirectional: false,
+            invariants: true,
             error_label: None,
             force_malloc_success: false,
             memory_cleanup: false,

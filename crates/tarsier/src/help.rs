@@ -114,6 +114,12 @@ VERIFICATION OPTIONS:
         50, bounds up to 4096); past them the answer is UNKNOWN.
     --k-step N
         How much k grows between inductive steps (default 1).
+    --no-invariants
+        k-induction without loop invariants. By default, abstract
+        interpretation proposes invariants at loop heads (intervals,
+        congruences, octagons, affine equalities), the solver certifies
+        them (only those it proves inductive are kept) and the inductive
+        step assumes the certified ones.
     --termination
         Check that the program terminates.
 

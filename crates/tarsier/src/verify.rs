@@ -50,6 +50,7 @@ fn engine_config(config: &Config, program: &ir::Program) -> engine::Config {
         k_step: verify.k_step,
         parallel: verify.parallel,
         bidirectional: verify.bidirectional,
+        invariants: verify.invariants,
     }
 }
 

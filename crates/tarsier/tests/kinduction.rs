@@ -22,6 +22,9 @@ const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
 enum Proof {
     /// SUCCESSFUL: the property is k-inductive (`by k-induction`).
     Inductive,
+    /// SUCCESSFUL by k-induction with certified invariants; without them
+    /// (`--no-invariants`), never FAILED.
+    ByInvariants,
     /// SUCCESSFUL or UNKNOWN, never FAILED (needs an invariant or cannot be
     /// stepped).
     NotFailed,
@@ -179,6 +182,40 @@ const TWINS: &[Twin] = &[
             __VERIFIER_assert(x == 0 || x == 1); return 0; }\n",
         holds: "1",
         fails: "2",
+        proof: Proof::ByInvariants,
+    },
+    Twin {
+        name: "relation-after-the-loop",
+        source: "int main(void) { int x = 0, y = 0;\n\
+            while (nondet()) { if (x < 1000) { x++; y += VARIANT; } }\n\
+            __VERIFIER_assert(x == y); return 0; }\n",
+        holds: "1",
+        fails: "(x == 7 ? 2 : 1)",
+        proof: Proof::ByInvariants,
+    },
+    Twin {
+        // The counter's address escapes: invariants over it would need the
+        // pointer's writes, so none is assumed, and the deep FALSE twin must
+        // still be found.
+        name: "escaped-counter-after-the-loop",
+        source: "int main(void) { int x = 0; int *p = &x;\n\
+            while (nondet()) { if (*p < 12) *p += VARIANT; }\n\
+            __VERIFIER_assert(x <= 12); return 0; }\n",
+        holds: "1",
+        fails: "(*p == 11 ? 2 : 1)",
+        proof: Proof::NotFailed,
+    },
+    Twin {
+        // A global that a callee bounds: certified per function, an
+        // invariant of main cannot rely on what the callee does unless the
+        // certification sees it.
+        name: "global-bounded-in-callee",
+        source: "int g;\nvoid bump(void) { if (g < 12) g += VARIANT; }\n\
+            int main(void) { g = 0;\n\
+            while (nondet()) bump();\n\
+            __VERIFIER_assert(g <= 12); return 0; }\n",
+        holds: "1",
+        fails: "(g == 11 ? 2 : 1)",
         proof: Proof::NotFailed,
     },
     Twin {
@@ -274,8 +311,10 @@ fn verify(test: &str, source: &str, flags: &[&str]) -> String {
 }
 
 /// The default run (k-induction), an explicit `--k-induction` with a
-/// bound that must not limit it, the parallel run and bkind.
-const MODES: [&[&str]; 4] = [&[], &["--k-induction", "--unwind", "2"], &["--k-induction-parallel"], &["--bidirectional"]];
+/// bound that must not limit it, the parallel run, bkind, and k-induction
+/// without invariants.
+const MODES: [&[&str]; 5] =
+    [&[], &["--k-induction", "--unwind", "2"], &["--k-induction-parallel"], &["--bidirectional"], &["--no-invariants"]];
 
 /// Checks both twins of `twin`; returns the failures.
 fn check(twin: &Twin) -> Vec<String> {
@@ -289,17 +328,22 @@ fn check(twin: &Twin) -> Vec<String> {
             None => println!("{test}: gcc not found, the native check is skipped"),
         }
         for flags in MODES {
+            let proof = match twin.proof {
+                Proof::ByInvariants if flags.contains(&"--no-invariants") => Proof::NotFailed,
+                proof => proof,
+            };
             // A TRUE twin that is not k-inductive would run until the time
             // limit: its search stops at k = 8.
-            let limit = match (violated, twin.proof) {
+            let limit = match (violated, proof) {
                 (false, Proof::NotFailed) => ["--max-k-step", "8"],
                 _ => ["--timeout", "50"],
             };
             let flags: Vec<&str> = flags.iter().copied().chain(limit).collect();
             let answer = verify(&format!("{test}{}", flags.join("")), &source, &flags);
-            let ok = match (violated, twin.proof) {
+            let ok = match (violated, proof) {
                 (true, _) => answer.starts_with(FAILED),
                 (false, Proof::Inductive) => answer.starts_with(SUCCESSFUL) && answer.contains("proved by k-induction"),
+                (false, Proof::ByInvariants) => answer.starts_with(SUCCESSFUL) && answer.contains("certified invariant"),
                 (false, Proof::NotFailed) => !answer.starts_with(FAILED),
             };
             if !ok {
@@ -360,6 +404,12 @@ fn a_proof_says_how_it_was_found() {
     let answer = verify("kind-proof-exhaustion", &bounded, &[]);
     assert!(answer.starts_with(SUCCESSFUL) && answer.contains("proved by bounded exhaustion"), "{answer}");
     let not_inductive = format!("{PRELUDE}int main(void) {{ int x = 0;\n  while (nondet()) x = 1 - x;\n  __VERIFIER_assert(x <= 1); return 0; }}\n");
-    let answer = verify("kind-not-inductive", &not_inductive, &["--max-k-step", "4"]);
+    let answer = verify("kind-not-inductive", &not_inductive, &["--max-k-step", "4", "--no-invariants"]);
     assert!(answer.starts_with("VERIFICATION UNKNOWN") && answer.contains("not inductive up to k = 4"), "{answer}");
+    let json = verify("kind-proof-invariants", &not_inductive, &["--json"]);
+    let doc: serde_json::Value = serde_json::from_str(json.split_once('\n').map_or("", |(_, rest)| rest)).expect("one JSON document");
+    let invariants = doc["proof"]["invariants"].as_array().expect("the certified invariants");
+    assert!(invariants.iter().any(|i| i["invariant"] == "x <= 1" && i["function"] == "main"), "{doc}");
+    assert!(doc["stats"]["invariants_certified"].as_u64().is_some_and(|n| n >= 1), "{doc}");
+    assert!(doc["stats"]["invariant_seconds"].is_f64() && doc["stats"]["step_seconds"].is_f64(), "{doc}");
 }
