@@ -90,6 +90,13 @@ impl BoundResult {
             BoundResult::Done(outcome) | BoundResult::TooSmall((outcome, _)) | BoundResult::Exhausted(outcome) => outcome,
         }
     }
+
+    /// The figures of the check, whatever its result.
+    pub(crate) fn stats(&self) -> &Stats {
+        match self {
+            BoundResult::Done(outcome) | BoundResult::TooSmall((outcome, _)) | BoundResult::Exhausted(outcome) => &outcome.stats,
+        }
+    }
 }
 
 /// Incremental BMC: bounds 1, 2, 4, ... up to `max_bound`, with unwinding
@@ -376,7 +383,10 @@ impl<'a> Run<'a> {
         if !unwinding.is_empty() {
             let any = self.store.or(&unwinding);
             // Preferred: the model may become a counterexample to replay.
-            match self.solve_preferring(solver, any) {
+            let started = Instant::now();
+            let reachable = self.solve_preferring(solver, any);
+            self.stats.forward_time += started.elapsed();
+            match reachable {
                 SatResult::Sat => {
                     if self.config.unwinding_failures_are_violations && self.config.strategy == crate::Strategy::Bmc {
                         if let Some(outcome) = self.unwinding_violation(solver) {

@@ -62,7 +62,10 @@ struct BaseCases<'a> {
     bound: Option<u64>,
     /// The outcome of the last bound that was too small.
     last: Option<Outcome>,
+    /// Time in all bounds, their forward conditions included.
     time: Duration,
+    /// Time in the forward conditions.
+    forward: Duration,
     /// Bidirectional: states from which the step at k found a violation.
     targets: Targets,
 }
@@ -76,6 +79,7 @@ impl BaseCases<'_> {
         let options = symex::Options { unwind: Some(bound), targets: targets.iter().map(|(t, _)| t.clone()).collect(), ..options.clone() };
         let (result, reached) = bmc::check_with_targets(self.program, self.config, &options, options.deadline, &mut self.session);
         self.time += started.elapsed();
+        self.forward += result.stats().forward_time;
         // A target reached within this bound leads to a violation within k+1
         // more iterations, if its step's path is a real one.
         let jump = match reached {
@@ -194,6 +198,7 @@ pub(crate) fn kinduction(program: &Program, config: &Config, deadline: Option<In
             bound: Some(1),
             last: None,
             time: Duration::ZERO,
+            forward: Duration::ZERO,
             targets: Arc::default(),
         },
         Err(outcome) => return *outcome,
@@ -321,7 +326,8 @@ fn with_proof(mut outcome: Outcome, method: Option<ProofMethod>, base: &BaseCase
     let certification = steps.and_then(|s| s.certification.as_ref());
     outcome.stats.k = steps.and_then(|s| s.last);
     outcome.stats.kinduction = Some(Box::new(KInductionStats {
-        base: base.time,
+        base: base.time.saturating_sub(base.forward),
+        forward: base.forward,
         step: steps.map_or(Duration::ZERO, |s| s.time),
         invariants: certification.map_or(Duration::ZERO, |c| c.analysis_time + c.time),
         invariants_found: certification.map_or(0, |c| c.found),

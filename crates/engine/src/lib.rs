@@ -149,8 +149,12 @@ pub enum ProofMethod {
 /// What a k-induction run spent and found, per kind of check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KInductionStats {
-    /// Base cases and forward conditions (one BMC query pair per bound).
+    /// Base cases: symbolic execution of each bound and its query for a
+    /// violation (and the replay of one).
     pub base: Duration,
+    /// Forward conditions: each bound's query for a failing unwinding
+    /// assertion.
+    pub forward: Duration,
     /// Inductive steps.
     pub step: Duration,
     /// Invariant generation and certification.
@@ -192,6 +196,9 @@ pub struct Stats {
     /// Time spent replaying counterexamples in the interpreter, over all
     /// bounds.
     pub replay_time: std::time::Duration,
+    /// Time spent asking whether an unwinding assertion can fail (the
+    /// forward condition), over all bounds.
+    pub forward_time: std::time::Duration,
     /// Formula size and SAT effort of the solver, which the bounds of
     /// incremental BMC share (their totals).
     pub solver: bitblast::Stats,

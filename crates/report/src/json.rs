@@ -96,6 +96,7 @@ fn stats(stats: &Stats) -> Value {
     });
     if let Some(kind) = &stats.kinduction {
         doc["base_seconds"] = json!(kind.base.as_secs_f64());
+        doc["forward_seconds"] = json!(kind.forward.as_secs_f64());
         doc["step_seconds"] = json!(kind.step.as_secs_f64());
         doc["invariant_seconds"] = json!(kind.invariants.as_secs_f64());
         doc["invariants_found"] = json!(kind.invariants_found);

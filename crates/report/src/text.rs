@@ -1,5 +1,5 @@
 //! The text output: approximations, the counterexample, the reason or how
-//! a TRUE was proved, the cross-check summary, the SV-COMP result when a property is decided, and
+//! a TRUE was proved (with the certified invariants at their loop heads), the cross-check summary, the SV-COMP result when a property is decided, and
 //! the verdict as the last line (`VERIFICATION SUCCESSFUL|FAILED|UNKNOWN`).
 
 use crate::{verdict_line, Report};
@@ -16,6 +16,9 @@ pub fn render(report: &Report) -> String {
         Verdict::True => {
             if let Some(proof) = &outcome.proof {
                 out += &format!("{}\n", crate::proof_line(proof));
+                for invariant in &proof.invariants {
+                    out += &format!("  invariant at {} in {}: {}\n", report.place(invariant.loc), invariant.function, invariant.c_text);
+                }
             }
         }
         Verdict::BoundedTrue { bound: Some(bound) } => {

@@ -412,4 +412,7 @@ fn a_proof_says_how_it_was_found() {
     assert!(invariants.iter().any(|i| i["invariant"] == "x <= 1" && i["function"] == "main"), "{doc}");
     assert!(doc["stats"]["invariants_certified"].as_u64().is_some_and(|n| n >= 1), "{doc}");
     assert!(doc["stats"]["invariant_seconds"].is_f64() && doc["stats"]["step_seconds"].is_f64(), "{doc}");
+    assert!(doc["stats"]["base_seconds"].is_f64() && doc["stats"]["forward_seconds"].is_f64(), "{doc}");
+    let text = verify("kind-proof-invariants-text", &not_inductive, &[]);
+    assert!(text.lines().any(|l| l.starts_with("  invariant at ") && l.ends_with(" in main: x <= 1")), "{text}");
 }
