@@ -33,7 +33,7 @@ const MAX_HOST_REFINEMENTS: usize = 16;
 /// A violation the solver found, as the replay judged it.
 enum Found {
     /// FALSE, or UNKNOWN for a reason found before the replay.
-    Judged(Outcome),
+    Judged(Box<Outcome>),
     /// The replay did not confirm it (the reason).
     Refuted { property: String, replay: String },
 }
@@ -362,7 +362,7 @@ impl<'a> Run<'a> {
                         let budget = if last { Budget::Full } else { Budget::Probe };
                         let found = match self.violation(solver, budget) {
                             Found::Judged(outcome) if !matches!(outcome.verdict, Verdict::Unknown(_)) => {
-                                return BoundResult::Done(outcome)
+                                return BoundResult::Done(*outcome)
                             }
                             other => other,
                         };
@@ -584,7 +584,7 @@ impl<'a> Run<'a> {
         let model = self.model(solver);
         let mut cex = match counterexample::build(self.program, &self.execution, self.store, &model, Target::Properties) {
             Ok(cex) => cex,
-            Err(reason) => return Found::Judged(self.outcome(Verdict::Unknown(reason))),
+            Err(reason) => return Found::Judged(Box::new(self.outcome(Verdict::Unknown(reason)))),
         };
         cex.witnesses = self.witnesses(&model);
         if let Some(call) = cex.unmodelled_calls.first() {
@@ -592,7 +592,7 @@ impl<'a> Run<'a> {
                 "a violation of `{}` was found on a path through `{call}`, which is not modelled exactly",
                 cex.property.message
             );
-            return Found::Judged(self.outcome(Verdict::Unknown(reason)));
+            return Found::Judged(Box::new(self.outcome(Verdict::Unknown(reason))));
         }
         if let Some(call) = cex.layout_calls.first() {
             if !self.violated_whatever_layout(&model, &cex) {
@@ -600,7 +600,7 @@ impl<'a> Run<'a> {
                     "a violation of `{}` was found on a path through `{call}`, which is not modelled exactly",
                     cex.property.message
                 );
-                return Found::Judged(self.outcome(Verdict::Unknown(reason)));
+                return Found::Judged(Box::new(self.outcome(Verdict::Unknown(reason))));
             }
         }
         if self.execution.equation.unconstrained_entry_pointers && is_memory_safety(cex.property.class) {
@@ -608,13 +608,13 @@ impl<'a> Run<'a> {
                 "a violation of `{}` was found, but the entry function's pointer parameters are not modelled",
                 cex.property.message
             );
-            return Found::Judged(self.outcome(Verdict::Unknown(reason)));
+            return Found::Judged(Box::new(self.outcome(Verdict::Unknown(reason))));
         }
         match self.confirm(&cex, &model, budget) {
             Ok(class) => {
                 let mut cex = cex;
                 cex.property.class = class;
-                Found::Judged(self.outcome(Verdict::False(Box::new(cex))))
+                Found::Judged(Box::new(self.outcome(Verdict::False(Box::new(cex)))))
             }
             Err(replay) => Found::Refuted { property: cex.property.message, replay },
         }
@@ -628,7 +628,7 @@ impl<'a> Run<'a> {
     /// apart from a replay that disagrees with symex.
     fn unconfirmed(&self, found: Found, lemmas: &[(String, symex::HostLemma)]) -> Outcome {
         let (property, replay) = match found {
-            Found::Judged(outcome) => return outcome,
+            Found::Judged(outcome) => return *outcome,
             Found::Refuted { property, replay } => (property, replay),
         };
         let reason = match lemmas.is_empty() {
