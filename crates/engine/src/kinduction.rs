@@ -351,21 +351,25 @@ fn proved_invariant(program: &Program, candidate: &analysis::invariants::Candida
 
 /// Instructions symex may run in [`unroll_completely`]'s attempt, and
 /// for how long (writes into arrays of symbolic size can make each step
-/// slow).
+/// slow); and how long the attempt may take in all, its solver included
+/// (a loop run to its end 1000 times can make a query the solver does not
+/// finish, where the inductive step is one quick query).
 const UNROLL_STEPS: u64 = 20_000;
 const UNROLL_TIME: Duration = Duration::from_secs(2);
+const UNROLL_TOTAL_TIME: Duration = Duration::from_secs(5);
 
 /// The answer of BMC without a bound (every loop unrolled as far as it
 /// runs, as symex ends loops whose exit it can see) when symex finishes
-/// within [`UNROLL_STEPS`] and [`UNROLL_TIME`] and the solver decides:
+/// within [`UNROLL_STEPS`] and [`UNROLL_TIME`] and the solver decides
+/// within [`UNROLL_TOTAL_TIME`]:
 /// most programs whose loops run a fixed number of times are decided so
 /// in one pass, as plain BMC decides them. `None` otherwise (the bounds
 /// and the step take over).
 fn unroll_completely(program: &Program, config: &Config, deadline: Option<Instant>, session: &mut Session) -> Option<Outcome> {
-    let soon = Instant::now() + UNROLL_TIME;
-    let symex_deadline = Some(deadline.map_or(soon, |d| d.min(soon)));
-    let options = symex::Options { max_steps: UNROLL_STEPS, ..bmc::symex_options(config, None, None, true, symex_deadline) };
-    match bmc::check_with(program, config, &options, deadline, session) {
+    let started = Instant::now();
+    let within = |limit: Duration| Some(deadline.map_or(started + limit, |d| d.min(started + limit)));
+    let options = symex::Options { max_steps: UNROLL_STEPS, ..bmc::symex_options(config, None, None, true, within(UNROLL_TIME)) };
+    match bmc::check_with(program, config, &options, within(UNROLL_TOTAL_TIME), session) {
         BoundResult::Done(outcome) if matches!(outcome.verdict, Verdict::True | Verdict::False(_)) => Some(outcome),
         _ => None,
     }

@@ -185,6 +185,19 @@ const TWINS: &[Twin] = &[
         proof: Proof::ByInvariants,
     },
     Twin {
+        // The relation 2*mid + lo == hi holds at the loop head, but the
+        // analysis sees it through the call's result temporary (`mid =
+        // $ret`), which a candidate may not name: it is projected out.
+        name: "relation-through-a-temporary",
+        source: "int main(void) { int mid = nondet(); if (mid < 0 || mid > 1000) return 0;\n\
+            int lo = 0, hi = 2 * mid;\n\
+            while (mid > 0) { lo = lo + 1; hi = hi - VARIANT; mid = mid - 1; }\n\
+            __VERIFIER_assert(lo == hi); return 0; }\n",
+        holds: "1",
+        fails: "(lo == 1 ? 2 : 1)",
+        proof: Proof::ByInvariants,
+    },
+    Twin {
         name: "relation-after-the-loop",
         source: "int main(void) { int x = 0, y = 0;\n\
             while (nondet()) { if (x < 1000) { x++; y += VARIANT; } }\n\

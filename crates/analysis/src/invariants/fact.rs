@@ -73,7 +73,16 @@ pub fn facts(frame: &Frame, state: &State, relevant: &dyn Fn(usize) -> bool) -> 
         let native = fits_in_type(frame, state, (va, c.a_positive), (vb, b_positive));
         out.push(Fact::Octagon { a: (var(va), c.a_positive), b: (var(vb), b_positive), bound: c.bound, native });
     }
-    for row in state.affine.rows() {
+    // Rows are in echelon form: a relation among usable variables may be
+    // spread over rows that each name a temporary (`mid = $ret`), so the
+    // others are projected out first.
+    let mut affine = state.affine.clone();
+    for (k, v) in frame.aff_vars.iter().enumerate() {
+        if !usable(frame, state, *v) {
+            affine.forget(k);
+        }
+    }
+    for row in affine.rows() {
         let n = frame.aff_vars.len();
         let terms: Vec<(usize, i128)> =
             row[..n].iter().enumerate().filter(|(_, c)| **c != 0).map(|(k, c)| (frame.aff_vars[k], *c)).collect();
