@@ -9,7 +9,7 @@
 //! certification program symex cannot run, certifies nothing.
 //!
 //! When some candidates compute sums or products, which the solver can
-//! take long to reason about, each round has [`ARITHMETIC_ROUND_LIMIT`];
+//! take long to reason about, each round has [`arithmetic_round_limit`];
 //! if one runs out, Houdini starts again with the other candidates only
 //! (bounds, bit tests, `x <= y`), whose queries are easy.
 
@@ -40,9 +40,21 @@ pub struct Certification {
     pub notes: Vec<String>,
 }
 
-/// The time a round of the second phase (with arithmetic candidates) may
-/// take: proofs about adders and multipliers can take the solver long.
-pub const ARITHMETIC_ROUND_LIMIT: Duration = Duration::from_secs(2);
+/// The time a round with arithmetic candidates may take (proofs about
+/// adders and multipliers can take the solver long): a quarter of the time
+/// left, within these ends. Two seconds alone lost the relations of three
+/// sequential counting loops (`j1 + k == i0 + i1`) on a loaded machine,
+/// where they take about that.
+const ARITHMETIC_ROUND_MIN: Duration = Duration::from_secs(2);
+const ARITHMETIC_ROUND_MAX: Duration = Duration::from_secs(8);
+
+/// See [`ARITHMETIC_ROUND_MIN`].
+pub fn arithmetic_round_limit(deadline: Option<Instant>) -> Duration {
+    match deadline {
+        Some(d) => (d.saturating_duration_since(Instant::now()) / 4).clamp(ARITHMETIC_ROUND_MIN, ARITHMETIC_ROUND_MAX),
+        None => ARITHMETIC_ROUND_MAX,
+    }
+}
 
 /// The certified invariants of `program` (instrumented, with
 /// [`analysis::invariants::intern_types`] run on it): candidates from
@@ -67,7 +79,7 @@ pub fn certify_candidates(program: &Program, invariants: &Invariants, config: &C
     let mut result = Certification { found: invariants.candidates.len(), ..Certification::default() };
     for (func, ids) in by_function {
         let arithmetic = ids.iter().any(|i| invariants.candidates[*i].arithmetic);
-        let round_limit = arithmetic.then_some(ARITHMETIC_ROUND_LIMIT);
+        let round_limit = arithmetic.then(|| arithmetic_round_limit(deadline));
         let mut houdini = Houdini { program, tracked: &tracked, invariants, config, deadline, round_limit, rounds: 0 };
         let name = &program.functions[func].name;
         let mut outcome = houdini.run(func, ids.clone());
