@@ -185,6 +185,31 @@ impl Octagon {
         }
     }
 
+    /// `x_k := x_k + t` for some `t` in `[lo, hi]` (both finite): each
+    /// bound on `v_j - v_i` grows by the most `t` can add to it (`+x_k`
+    /// counts `t`, `-x_k` counts `-t`). The caller closes on `k` after.
+    pub fn shift_by_range(&mut self, k: usize, lo: i128, hi: i128) {
+        let size = 2 * self.n;
+        let sign = |i: usize| -> i128 {
+            match i {
+                _ if i == 2 * k => 1,
+                _ if i == 2 * k + 1 => -1,
+                _ => 0,
+            }
+        };
+        for i in 0..size {
+            for j in 0..size {
+                let coef = sign(j) - sign(i);
+                let cell = &mut self.m[i * size + j];
+                if *cell != INF && coef != 0 {
+                    let most = if coef > 0 { coef.saturating_mul(hi) } else { coef.saturating_mul(lo) };
+                    *cell = cell.saturating_add(most);
+                }
+            }
+        }
+        self.closed = false;
+    }
+
     /// `x_k := -x_k`: the forms `+x_k` and `-x_k` trade places.
     pub fn negate(&mut self, k: usize) {
         let size = 2 * self.n;
@@ -265,6 +290,20 @@ mod tests {
         assert!(o.close());
         assert_eq!(o.pair_bound(0, true, 2, false), -1);
         assert_eq!(o.bounds(0).1, 9);
+    }
+
+    #[test]
+    fn shift_by_a_range_moves_each_bound_by_its_worst_case() {
+        // x0 <= x1, 0 <= x1 <= 5; then x1 += t for t in [1, 10]
+        let mut o = Octagon::top(2);
+        o.add_constraint(le(0, 1, 0));
+        o.add_constraint(OctConstraint { a: 1, a_positive: true, b: None, bound: 5 });
+        o.add_constraint(OctConstraint { a: 1, a_positive: false, b: None, bound: 0 });
+        assert!(o.close());
+        o.shift_by_range(1, 1, 10);
+        assert!(o.close());
+        assert_eq!(o.pair_bound(0, true, 1, false), -1, "x0 < x1 now");
+        assert_eq!(o.bounds(1), (1, 15));
     }
 
     #[test]

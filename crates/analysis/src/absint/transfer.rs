@@ -101,6 +101,12 @@ fn assign_octagon(frame: &Frame, state: &mut State, v: usize, value: Value, line
             Some(src) => state.octagon.assign_var(k, src, *c == 1, l.constant),
             None => return false,
         },
+        // `x = x + c*u`: a shift of x by a range (`i += j` keeps `k <= i`
+        // when j >= 1 and k grows by one).
+        [(w, 1), (u, c)] | [(u, c), (w, 1)] if *w == v && *u != v => {
+            let Some((lo, hi)) = scaled_range(state.values[*u], *c, l.constant) else { return false };
+            state.octagon.shift_by_range(k, lo, hi);
+        }
         _ => {
             state.octagon.forget(k);
             if let Some(c) = value.as_constant() {
@@ -110,6 +116,15 @@ fn assign_octagon(frame: &Frame, state: &mut State, v: usize, value: Value, line
         }
     }
     true
+}
+
+/// The range of `c * u + constant` for `u` in `value`, when finite.
+fn scaled_range(value: Value, c: i128, constant: i128) -> Option<(i128, i128)> {
+    if value.lo == NEG_INF || value.hi == POS_INF {
+        return None;
+    }
+    let (a, b) = (value.lo.checked_mul(c)?.checked_add(constant)?, value.hi.checked_mul(c)?.checked_add(constant)?);
+    Some((a.min(b), a.max(b)))
 }
 
 /// The state where `cond` (a `Bool`) has truth `holds`; `None` when none.
