@@ -80,7 +80,7 @@ const ROWS: [(&str, &str); 15] = [
 /// The per-task table, then the totals with the previous run's figures.
 pub fn render(now: &Value, previous: Option<&Value>) -> String {
     let mut out = format!(
-        "{:<56}{:>9}{:>10}{:>8}{:>4}{:>8}{:>8}{:>8}{:>8}{:>7}{:>7}{:>12}\n",
+        "{:<56}{:>9} {:>10}{:>8}{:>4}{:>8}{:>8}{:>8}{:>8}{:>7}{:>7}{:>12}\n",
         "task", "expected", "outcome", "cpu s", "k", "base s", "fwd s", "step s", "inv s", "found", "cert", "previous"
     );
     let opt = |v: &Value| number(v.as_f64());
@@ -91,7 +91,7 @@ pub fn render(now: &Value, previous: Option<&Value>) -> String {
             .map_or("-".to_string(), |t| format!("{} k={}", t["outcome"].as_str().unwrap_or("?"), opt(&t["k"])));
         let _ = writeln!(
             out,
-            "{id:<56}{:>9}{:>10}{:>8.2}{:>4}{:>8}{:>8}{:>8}{:>8}{:>7}{:>7}{:>12}",
+            "{id:<56}{:>9} {:>10}{:>8.2}{:>4}{:>8}{:>8}{:>8}{:>8}{:>7}{:>7}{:>12}",
             task["expected"].as_str().unwrap_or("?"),
             task["outcome"].as_str().unwrap_or("?"),
             task["cpu_seconds"].as_f64().unwrap_or(0.0),
