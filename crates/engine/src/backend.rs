@@ -56,10 +56,13 @@ impl ExternalSolver {
             // x87 long double is FP(15,64), which cvc5 accepts only with --fp-exp.
             "cvc5" => ("cvc5", &["--lang=smt2", "--incremental", "--fp-exp"]),
             "bitwuzla" => ("bitwuzla", &["--lang", "smt2"]),
+            "boolector" => ("boolector", &["--smt2", "--incremental"]),
+            "yices" => ("yices-smt2", &["--incremental"]),
+            "mathsat" => ("mathsat", &[]),
             _ => {
                 let Some(command) = name.strip_prefix("smtlib:") else {
                     return Err(format!(
-                        "unknown solver '{name}' (choose cadical, z3, cvc5, bitwuzla or smtlib:CMD)"
+                        "unknown solver '{name}' (choose cadical, z3, cvc5, bitwuzla, boolector, yices, mathsat or smtlib:CMD)"
                     ));
                 };
                 let mut words = command.split_whitespace();

@@ -14,8 +14,8 @@ use std::io::Write;
 const UNSUPPORTED: &str = "unsupported:";
 
 pub fn run(config: &Config) -> Exit {
-    if let Some(missing) = unreadable_input(config) {
-        eprintln!("tarsier: error: {missing}");
+    if let Some(problem) = unreadable_input(config) {
+        eprintln!("tarsier: error: {problem}");
         return Exit::InputError;
     }
     if let Some(missing) = crate::verify::missing_solver(config).filter(|_| config.action == Action::Verify) {
@@ -39,15 +39,32 @@ pub fn run(config: &Config) -> Exit {
             Exit::Success
         }
         (Action::ShowInvariants, Some(program)) => crate::verify::show_invariants(config, program),
+        (Action::ShowLoops, Some(program)) => crate::verify::show_loops(config, program),
         (Action::Verify, Some(program)) => crate::verify::run(config, program),
     }
 }
 
-/// Names the first input that cannot be read, so a typo in a file name is
-/// reported plainly instead of as a preprocessor failure.
+/// Names the first input that cannot be verified as C: one that cannot be
+/// read (a typo in a file name is reported plainly, not as a preprocessor
+/// failure), a directory, a binary file, or an empty one.
 fn unreadable_input(config: &Config) -> Option<String> {
-    let paths = config.inputs.iter().chain(&config.front.include_files);
-    paths.filter_map(|path| std::fs::File::open(path).err().map(|err| format!("cannot read '{}': {err}", path.display()))).next()
+    let problem = |path: &std::path::PathBuf| match std::fs::read(path) {
+        Err(_) if path.is_dir() => Some(format!("'{}' is a directory, not a C source file", path.display())),
+        Err(err) => Some(format!("cannot read '{}': {err}", path.display())),
+        Ok(bytes) => input_content_problem(&bytes).map(|what| format!("'{}' {what}", path.display())),
+    };
+    let empty_program = config.inputs.iter().all(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == 0));
+    if empty_program {
+        let name = config.inputs.first().map_or(String::new(), |p| p.display().to_string());
+        return Some(format!("'{name}' is empty: there is no function to verify"));
+    }
+    config.inputs.iter().chain(&config.front.include_files).find_map(problem)
+}
+
+/// Why bytes read from an input file are not C source text: C text holds
+/// no NUL byte, while object files, executables and archives do.
+fn input_content_problem(bytes: &[u8]) -> Option<&'static str> {
+    bytes.contains(&0).then_some("is not a C source file (it holds binary data)")
 }
 
 /// Compiles the program; returns the source-file table too, so that
