@@ -174,6 +174,8 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     analysis::invariants::intern_types(&mut program);
     let display = crate::progress::start(config.verify.verbosity, config.verify.json);
     let outcome = engine::verify(&program, &engine_config(config, &program));
-    display.map(crate::progress::Display::finish);
+    if let Some(display) = display {
+        display.finish();
+    }
     printer(config, Some(&program)).print(&outcome)
 }
