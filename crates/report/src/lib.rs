@@ -6,9 +6,11 @@
 //!
 //! - [`text`]: the text whose last line is the verdict;
 //! - [`json`]: one JSON document with the same content;
-//! - [`svcomp`]: SV-COMP property files and the competition's result line.
+//! - [`svcomp`]: SV-COMP property files and the competition's result line;
+//! - [`sarif`]: a SARIF 2.1.0 log, for CI systems and editors.
 
 pub mod json;
+pub mod sarif;
 pub mod svcomp;
 pub mod text;
 

@@ -117,6 +117,8 @@ pub struct VerifyOptions {
     /// The SV-COMP property of `--property FILE.prp` (it sets the checks).
     pub property: Option<report::svcomp::Category>,
     pub json: bool,
+    /// Where to write the SARIF log (`--sarif`).
+    pub sarif: Option<PathBuf>,
     /// Where to write the SMT-LIB2 formula.
     pub smt_formula: Option<PathBuf>,
     /// Report every violated property, not only the first.
@@ -158,6 +160,7 @@ impl Default for VerifyOptions {
             memlimit_mb: None,
             property: None,
             json: false,
+            sarif: None,
             smt_formula: None,
             multi_property: false,
             solver: engine::SolverChoice::Cadical,

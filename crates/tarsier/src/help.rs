@@ -206,6 +206,11 @@ OUTPUT OPTIONS:
         approximations, the SV-COMP result with --property, and run
         figures (bound, symex and SAT seconds, AIG and CNF sizes). The
         exit code is the same as without --json.
+    --sarif FILE
+        Also write the result to FILE as a SARIF 2.1.0 log (for CI systems
+        and editors): a violation is a result whose rule id is the property
+        class, at the violated line, with the trace as a code flow; a
+        SUCCESSFUL or UNKNOWN verdict is a run-level notification.
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
     --verbosity N

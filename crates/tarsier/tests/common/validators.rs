@@ -1,5 +1,6 @@
 //! The outside validators that check tarsier's documents the way their
-//! consumers would: a JSON schema through Python's `jsonschema` package.
+//! consumers would: a JSON schema through Python's `jsonschema` package,
+//! SARIF through Microsoft's SARIF Multitool.
 //! Each answers `None` when the tool is not installed, so that the test
 //! skips with a message instead of passing unchecked.
 
@@ -31,4 +32,18 @@ for path in sys.argv[2:]:
         complaints.push(format!("the validator failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     Some(complaints)
+}
+
+/// Validates SARIF logs with Microsoft's `sarif-multitool validate` (npm
+/// package `@microsoft/sarif-multitool`), which checks the SARIF 2.1.0
+/// schema and the specification's rules. `None` when it is not on `PATH`;
+/// otherwise its errors (its warnings are advice, not violations).
+pub fn sarif_multitool(logs: &[&Path]) -> Option<Vec<String>> {
+    let out = Command::new("sarif-multitool").arg("validate").args(logs).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut errors: Vec<String> = text.lines().filter(|l| l.contains(": error ")).map(str::to_string).collect();
+    if !out.status.success() || !text.contains("Analysis completed successfully") {
+        errors.push(format!("the validator failed: {text}{}", String::from_utf8_lossy(&out.stderr)));
+    }
+    Some(errors)
 }
