@@ -75,6 +75,7 @@ pub const FLAGS: &[FlagSpec] = &[
     with_value("--property", "FILE.prp"),
     switch("--json"),
     with_value("--sarif", "FILE"),
+    with_value("--html", "FILE"),
     with_value("--smt-formula", "FILE"),
     with_value("--solver", "NAME"),
     switch("--z3"),
@@ -275,6 +276,7 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         }
         "--json" => verify.json = true,
         "--sarif" => verify.sarif = Some(PathBuf::from(non_empty(name, value_of(value))?)),
+        "--html" => verify.html = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--smt-formula" => verify.smt_formula = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--solver" => verify.solver = solver_choice(&non_empty(name, value_of(value))?)?,
         "--z3" | "--cvc5" | "--bitwuzla" => verify.solver = solver_choice(&name[2..])?,

@@ -119,6 +119,8 @@ pub struct VerifyOptions {
     pub json: bool,
     /// Where to write the SARIF log (`--sarif`).
     pub sarif: Option<PathBuf>,
+    /// Where to write the HTML report (`--html`).
+    pub html: Option<PathBuf>,
     /// Where to write the SMT-LIB2 formula.
     pub smt_formula: Option<PathBuf>,
     /// Report every violated property, not only the first.
@@ -161,6 +163,7 @@ impl Default for VerifyOptions {
             property: None,
             json: false,
             sarif: None,
+            html: None,
             smt_formula: None,
             multi_property: false,
             solver: engine::SolverChoice::Cadical,

@@ -211,6 +211,11 @@ OUTPUT OPTIONS:
         and editors): a violation is a result whose rule id is the property
         class, at the violated line, with the trace as a code flow; a
         SUCCESSFUL or UNKNOWN verdict is a run-level notification.
+    --html FILE
+        Also write the result to FILE as one self-contained HTML page
+        (no script, no network): the verdict, the inputs the
+        counterexample chose, the trace, and the source with each step's
+        values beside its line and the violated line marked in red.
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
     --verbosity N

@@ -1,5 +1,5 @@
 //! Writes the result of a run on stdout in the format the command line
-//! asks for, and into the report files it names (`--sarif`); the formats
+//! asks for, and into the report files it names (`--sarif`, `--html`); the formats
 //! themselves are the `report` crate's. Gives the exit code of the verdict.
 
 use crate::exit::Exit;
@@ -22,6 +22,10 @@ pub struct Printer<'a> {
     pub property: Option<Category>,
     /// `--sarif FILE`.
     pub sarif: Option<PathBuf>,
+    /// `--html FILE`.
+    pub html: Option<PathBuf>,
+    /// The program's files as given, which the HTML page shows.
+    pub inputs: Vec<PathBuf>,
 }
 
 impl Printer<'_> {
@@ -47,6 +51,10 @@ impl Printer<'_> {
     fn write_documents(&self, report: &report::Report) {
         if let Some(path) = &self.sarif {
             write_document(path, &format!("{:#}\n", report::sarif::render(report)));
+        }
+        if let Some(path) = &self.html {
+            let inputs: Vec<String> = self.inputs.iter().map(|p| p.display().to_string()).collect();
+            write_document(path, &report::html::render(report, &inputs, &|name| std::fs::read_to_string(name).ok()));
         }
     }
 }
