@@ -339,6 +339,7 @@ impl<'a> Run<'a> {
         let properties = equation.violations(self.store, |c| c != PropertyClass::UnwindingAssertion);
         let unwinding = equation.violations(self.store, |c| c == PropertyClass::UnwindingAssertion);
         self.stats.terms = self.store.len();
+        crate::progress::formula(self.stats.terms);
         if let Err(e) = self.write_formula(&properties, &unwinding) {
             return BoundResult::Done(self.outcome(Verdict::Unknown(e)));
         }

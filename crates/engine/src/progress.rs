@@ -16,13 +16,15 @@ pub struct Snapshot {
     pub stage: &'static str,
     /// The unwinding bound or k of the stage, if it has one.
     pub bound: Option<u64>,
+    /// Terms of the formula of the stage.
+    pub terms: usize,
     /// Clauses of the last formula solved.
     pub cnf_clauses: u64,
     /// The solver's time in the last session.
     pub solver_time: Duration,
 }
 
-static CURRENT: Mutex<Snapshot> = Mutex::new(Snapshot { stage: "", bound: None, cnf_clauses: 0, solver_time: Duration::ZERO });
+static CURRENT: Mutex<Snapshot> = Mutex::new(Snapshot { stage: "", bound: None, terms: 0, cnf_clauses: 0, solver_time: Duration::ZERO });
 
 /// The state now.
 pub fn snapshot() -> Snapshot {
@@ -34,6 +36,13 @@ pub(crate) fn stage(stage: &'static str, bound: Option<u64>) {
     if let Ok(mut current) = CURRENT.lock() {
         current.stage = stage;
         current.bound = bound;
+    }
+}
+
+/// The formula of the stage has `terms` terms.
+pub(crate) fn formula(terms: usize) {
+    if let Ok(mut current) = CURRENT.lock() {
+        current.terms = terms;
     }
 }
 

@@ -31,6 +31,7 @@ pub struct Printer<'a> {
 impl Printer<'_> {
     /// Prints `outcome` on stdout and returns the exit code of its verdict.
     pub fn print(&self, outcome: &Outcome) -> Exit {
+        crate::progress::stop();
         let report = report::Report { outcome, program: self.program, property: self.property };
         self.write_documents(&report);
         let text = match self.style {

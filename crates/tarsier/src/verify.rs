@@ -179,10 +179,7 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
         return Exit::UsageError;
     }
     analysis::invariants::intern_types(&mut program);
-    let display = crate::progress::start(config.verify.verbosity, config.verify.json);
+    crate::progress::start(config.verify.verbosity, config.verify.json);
     let outcome = engine::verify(&program, &engine_config(config, &program));
-    if let Some(display) = display {
-        display.finish();
-    }
     printer(config, Some(&program)).print(&outcome)
 }
