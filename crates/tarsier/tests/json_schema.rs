@@ -8,14 +8,15 @@ mod common;
 use common::*;
 use std::path::{Path, PathBuf};
 
+/// Proved by k-induction with certified invariants (`2*i == j`, ...).
 const UNBOUNDED: &str = "\
 unsigned __VERIFIER_nondet_uint(void);
 void __VERIFIER_assert(int);
 int main(void) {
   unsigned n = __VERIFIER_nondet_uint();
-  unsigned i = 0;
-  while (i < n) i++;
-  __VERIFIER_assert(i == n);
+  unsigned i = 0, j = 0;
+  while (i < n) { i++; j += 2; }
+  __VERIFIER_assert(j == 2 * i);
   return 0;
 }
 ";
@@ -49,6 +50,7 @@ fn json_output_follows_its_schema() {
     }
     let kinduction: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&documents[3]).unwrap()).unwrap();
     assert_eq!(kinduction["proof"]["method"], "k-induction", "the k-induction proof fields are covered");
+    assert!(!kinduction["proof"]["invariants"].as_array().unwrap().is_empty(), "and its invariants: {kinduction:#}");
     let prp = write(&dir, "unreach.prp", "CHECK( init(main()), LTL(G ! call(reach_error())) )\n");
     let svcomp = write(&dir, "svcomp.c", "void reach_error(void);\nint main(void) { reach_error(); return 0; }\n");
     let out = run([svcomp.as_os_str(), "--property".as_ref(), prp.as_os_str(), "--json".as_ref()]);
