@@ -34,7 +34,7 @@ fn a_directory_or_a_binary_is_not_c_and_is_named() {
     std::fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0garbage").unwrap();
     let out = run([binary.as_os_str()]);
     assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "{}", out.stderr);
-    assert!(out.stderr.contains("prog.c' is not a C source file"), "{}", out.stderr);
+    assert!(out.stderr.contains("prog.c:1:8: error: not a C source file"), "{}", out.stderr);
     assert!(!out.stderr.contains("ELF") && out.stderr.lines().count() == 1, "no echo of the bytes: {}", out.stderr);
 }
 
