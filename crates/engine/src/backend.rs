@@ -95,6 +95,9 @@ impl ExternalSolver {
             "z3" => " (Debian: apt install z3; or pip install z3-solver)",
             "cvc5" => " (Debian: apt install cvc5; or the release binary from cvc5.github.io)",
             "bitwuzla" => " (build it from bitwuzla.github.io; the PyPI package has no command)",
+            "boolector" => " (Debian: apt install boolector)",
+            "yices" => " (the yices2 release from yices.csl.sri.com)",
+            "mathsat" => " (the release from mathsat.fbk.eu)",
             _ => "",
         };
         format!("the SMT solver `{}` is not installed or not on PATH: install it{how}", self.program)
