@@ -113,7 +113,7 @@ fn inputs_section(report: &Report, cex: &Counterexample) -> String {
     for step in inputs {
         out += &format!(
             "<tr><td>{}</td><td class=\"step\">{} = {}</td><td>{}</td></tr>\n",
-            escape(&report.place(step.loc)),
+            short_place(report, step.loc),
             escape(&step.lhs),
             escape(&step.value),
             escape(step.input.as_deref().unwrap_or(""))
@@ -131,7 +131,7 @@ fn trace_section(report: &Report, cex: &Counterexample) -> String {
             "<tr><td>{}</td><td><a href=\"#{}\">{}</a></td><td>{}</td><td class=\"step\">{} = {}</td></tr>\n",
             index + 1,
             anchor(&file, line),
-            escape(&report.place(step.loc)),
+            short_place(report, step.loc),
             escape(&step.function),
             escape(&step.lhs),
             escape(&step.value)
@@ -142,7 +142,7 @@ fn trace_section(report: &Report, cex: &Counterexample) -> String {
         "<tr class=\"violated\"><td>{}</td><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td></tr>\n</table>\n",
         cex.trace.len() + 1,
         anchor(&file, line),
-        escape(&report.place(cex.loc)),
+        short_place(report, cex.loc),
         escape(&cex.function),
         escape(&cex.property.message)
     );
@@ -194,6 +194,14 @@ fn sources(report: &Report, cex: Option<&Counterexample>, inputs: &[String], rea
         out += "</table>\n";
     }
     out
+}
+
+/// `name.c:12` for a place in the tables, the file's whole path in the
+/// tooltip (the source listings below carry it in their headings).
+fn short_place(report: &Report, loc: ir::Loc) -> String {
+    let place = report.place(loc);
+    let short = place.rsplit('/').next().unwrap_or(&place);
+    format!("<span title=\"{}\">{}</span>", escape(&place), escape(short))
 }
 
 /// The id of a source line on the page.
