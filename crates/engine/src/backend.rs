@@ -56,10 +56,13 @@ impl ExternalSolver {
             // x87 long double is FP(15,64), which cvc5 accepts only with --fp-exp.
             "cvc5" => ("cvc5", &["--lang=smt2", "--incremental", "--fp-exp"]),
             "bitwuzla" => ("bitwuzla", &["--lang", "smt2"]),
+            "boolector" => ("boolector", &["--smt2", "--incremental"]),
+            "yices" => ("yices-smt2", &["--incremental"]),
+            "mathsat" => ("mathsat", &[]),
             _ => {
                 let Some(command) = name.strip_prefix("smtlib:") else {
                     return Err(format!(
-                        "unknown solver '{name}' (choose cadical, z3, cvc5, bitwuzla or smtlib:CMD)"
+                        "unknown solver '{name}' (choose cadical, z3, cvc5, bitwuzla, boolector, yices, mathsat or smtlib:CMD)"
                     ));
                 };
                 let mut words = command.split_whitespace();
@@ -92,6 +95,9 @@ impl ExternalSolver {
             "z3" => " (Debian: apt install z3; or pip install z3-solver)",
             "cvc5" => " (Debian: apt install cvc5; or the release binary from cvc5.github.io)",
             "bitwuzla" => " (build it from bitwuzla.github.io; the PyPI package has no command)",
+            "boolector" => " (Debian: apt install boolector)",
+            "yices" => " (the yices2 release from yices.csl.sri.com)",
+            "mathsat" => " (the release from mathsat.fbk.eu)",
             _ => "",
         };
         format!("the SMT solver `{}` is not installed or not on PATH: install it{how}", self.program)

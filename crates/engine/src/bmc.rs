@@ -228,6 +228,7 @@ pub(crate) fn check_with_targets(
     let store = &mut session.store;
     store.recycle_variables();
     let started = Instant::now();
+    crate::progress::stage("symbolic execution", unwind);
     let execution = match symex::execute(program, options, store) {
         Ok(execution) => execution,
         Err(stop @ (Stop::StepLimit { .. } | Stop::Timeout)) => {
@@ -238,6 +239,7 @@ pub(crate) fn check_with_targets(
     let stats = Stats { bound: unwind, symex_time: started.elapsed(), ..Stats::default() };
     let stopped = execution.stopped.clone();
     let mut run = Run { program, config, model_loop_bound, store, execution, deadline, stats, quantifiers: None };
+    crate::progress::stage("solving", unwind);
     let result = run.decide(&mut session.solver);
     let hits = run.execution.equation.target_hits.clone();
     let reached = matches!(result, BoundResult::TooSmall(_)) && !hits.is_empty() && {
@@ -344,6 +346,7 @@ impl<'a> Run<'a> {
         let properties = equation.violations(self.store, |c| c != PropertyClass::UnwindingAssertion);
         let unwinding = equation.violations(self.store, |c| c == PropertyClass::UnwindingAssertion);
         self.stats.terms = self.store.len();
+        crate::progress::formula(self.stats.terms);
         if let Err(e) = self.write_formula(&properties, &unwinding) {
             return BoundResult::Done(self.outcome(Verdict::Unknown(e)));
         }
@@ -559,6 +562,7 @@ impl<'a> Run<'a> {
         };
         self.stats.solver = solver.stats();
         self.stats.crosscheck = solver.crosscheck_report();
+        crate::progress::solved(&self.stats.solver);
         result
     }
 
@@ -700,13 +704,19 @@ impl<'a> Run<'a> {
         solver.check(self.store, &query) == SatResult::Unsat
     }
 
-    /// `--smt-formula`: the disjunction of all violation conditions.
+    /// `--smt-formula`: the disjunction of all violation conditions (on
+    /// stdout when the path is `-`).
     fn write_formula(&mut self, properties: &[TermId], unwinding: &[TermId]) -> Result<(), String> {
         let Some(path) = &self.config.smt_formula else { return Ok(()) };
         let all: Vec<TermId> = properties.iter().chain(unwinding).copied().collect();
         let mut formula = vec![self.store.or(&all)];
         formula.extend(&self.execution.equation.constraints);
         let text = smt::to_smtlib2(self.store, &formula, "ALL");
+        if path.as_os_str() == "-" {
+            // `--show-vcc`: on stdout, before the result.
+            use std::io::Write;
+            return std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write the formula: {e}"));
+        }
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }

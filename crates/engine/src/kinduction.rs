@@ -138,6 +138,7 @@ impl Steps<'_> {
         }
         let started = Instant::now();
         self.last = Some(k);
+        crate::progress::stage("inductive step", Some(k));
         let result = self.check(k, deadline, cancel);
         self.time += started.elapsed();
         let next = k + self.config.k_step;
@@ -163,6 +164,7 @@ impl Steps<'_> {
     /// `Config::invariants` is off): the steps assume the certified ones
     /// at their loop heads.
     fn certify(&mut self, deadline: Option<Instant>) {
+        crate::progress::stage("invariants", None);
         let certification = match self.config.invariants {
             true => houdini::certify(self.program, self.config, deadline),
             false => Certification::default(),

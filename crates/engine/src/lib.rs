@@ -13,6 +13,7 @@ mod bmc;
 mod counterexample;
 pub mod houdini;
 mod kinduction;
+pub mod progress;
 mod quantifiers;
 mod replay;
 

@@ -6,9 +6,13 @@
 //!
 //! - [`text`]: the text whose last line is the verdict;
 //! - [`json`]: one JSON document with the same content;
-//! - [`svcomp`]: SV-COMP property files and the competition's result line.
+//! - [`svcomp`]: SV-COMP property files and the competition's result line;
+//! - [`sarif`]: a SARIF 2.1.0 log, for CI systems and editors;
+//! - [`html`]: one self-contained page with the trace laid over the source.
 
+pub mod html;
 pub mod json;
+pub mod sarif;
 pub mod svcomp;
 pub mod text;
 

@@ -74,6 +74,8 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--multi-property"),
     with_value("--property", "FILE.prp"),
     switch("--json"),
+    with_value("--sarif", "FILE"),
+    with_value("--html", "FILE"),
     with_value("--smt-formula", "FILE"),
     with_value("--solver", "NAME"),
     switch("--z3"),
@@ -83,6 +85,19 @@ pub const FLAGS: &[FlagSpec] = &[
     with_value("--crosscheck-dir", "DIR"),
     with_value("--timeout", "SECONDS"),
     with_value("--memlimit", "MB"),
+    // The spellings of ESBMC and CBMC for the same options (README's table).
+    switch("--bounds-check"),
+    switch("--pointer-check"),
+    switch("--div-by-zero-check"),
+    switch("--signed-overflow-check"),
+    with_value("--unwindset", "LOOP:N,..."),
+    switch("--show-loops"),
+    switch("--no-slice"),
+    switch("--boolector"),
+    switch("--yices"),
+    switch("--mathsat"),
+    switch("--show-vcc"),
+    with_value("--verbosity", "N"),
     switch("--help"),
     switch("-h"),
     switch("--version"),
@@ -260,6 +275,8 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
             verify.property = Some(report::svcomp::read(&path).map_err(UsageError)?);
         }
         "--json" => verify.json = true,
+        "--sarif" => verify.sarif = Some(PathBuf::from(non_empty(name, value_of(value))?)),
+        "--html" => verify.html = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--smt-formula" => verify.smt_formula = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--solver" => verify.solver = solver_choice(&non_empty(name, value_of(value))?)?,
         "--z3" | "--cvc5" | "--bitwuzla" => verify.solver = solver_choice(&name[2..])?,
@@ -267,6 +284,17 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--crosscheck-dir" => verify.crosscheck_dir = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--timeout" => verify.timeout = Some(Duration::from_secs(number(name, &value_of(value))?)),
         "--memlimit" => verify.memlimit_mb = Some(number(name, &value_of(value))?),
+        "--bounds-check" => checks.bounds = true,
+        "--pointer-check" => checks.pointer = true,
+        "--div-by-zero-check" => checks.div_by_zero = true,
+        "--signed-overflow-check" => checks.signed_overflow = true,
+        "--unwindset" => verify.unwindset.extend(unwindset(&value_of(value))?),
+        "--show-loops" => set_action(config, Action::ShowLoops)?,
+        // tarsier builds no slice of the formula to switch off.
+        "--no-slice" => {}
+        "--boolector" | "--yices" | "--mathsat" => verify.solver = solver_choice(&name[2..])?,
+        "--show-vcc" => verify.smt_formula = Some(PathBuf::from("-")),
+        "--verbosity" => verify.verbosity = number(name, &value_of(value))?,
         other => unreachable!("flag {other} is in FLAGS but has no meaning"),
     }
     Ok(())
@@ -285,6 +313,17 @@ fn number(flag: &str, value: &str) -> Result<u64, UsageError> {
         .map_err(|_| UsageError(format!("flag {flag} needs a non-negative whole number, not '{value}'")))
 }
 
+/// `--unwindset main.0:5,f.1:2` (CBMC's spelling; ESBMC's is the same with
+/// its own loop numbers): per-loop bounds, the loops named as
+/// `--show-loops` prints them.
+fn unwindset(value: &str) -> Result<Vec<(String, u64)>, UsageError> {
+    let entry = |item: &str| match item.rsplit_once(':') {
+        Some((name, bound)) if !name.is_empty() => Ok((name.to_string(), number("--unwindset", bound)?)),
+        _ => Err(UsageError(format!("flag --unwindset needs LOOP:N (loop ids as --show-loops prints them), not '{item}'"))),
+    };
+    value.split(',').map(str::trim).filter(|item| !item.is_empty()).map(entry).collect()
+}
+
 fn solver_choice(name: &str) -> Result<SolverChoice, UsageError> {
     match name {
         "cadical" => Ok(SolverChoice::Cadical),
@@ -298,7 +337,7 @@ fn external_solver(name: &str) -> Result<ExternalSolver, UsageError> {
 
 fn set_action(config: &mut Config, action: Action) -> Result<(), UsageError> {
     if config.action != Action::Verify && config.action != action {
-        return Err(UsageError("--parse-only, --show-ir and --show-invariants exclude each other".into()));
+        return Err(UsageError("--parse-only, --show-ir, --show-invariants and --show-loops exclude each other".into()));
     }
     config.action = action;
     Ok(())
@@ -395,6 +434,21 @@ mod tests {
     }
 
     #[test]
+    fn esbmc_and_cbmc_spellings_mean_the_same() {
+        let c = run(&["a.c", "--no-bounds-check", "--bounds-check", "--signed-overflow-check", "--no-slice"]).unwrap();
+        assert!(c.verify.checks.bounds && c.verify.checks.signed_overflow && !c.verify.checks.unsigned_overflow);
+        let c = run(&["a.c", "--unwindset", "main.0:5,f.1:2", "--unwindset=3:7", "--verbosity", "0"]).unwrap();
+        assert_eq!(c.verify.unwindset, [("main.0".to_string(), 5), ("f.1".to_string(), 2), ("3".to_string(), 7)]);
+        assert_eq!(c.verify.verbosity, 0);
+        assert!(run(&["a.c", "--unwindset", "main.0"]).unwrap_err().0.contains("LOOP:N"));
+        assert!(run(&["a.c", "--unwindset", "main.0:x"]).unwrap_err().0.contains("whole number"));
+        assert_eq!(run(&["a.c", "--show-loops"]).unwrap().action, Action::ShowLoops);
+        assert_eq!(run(&["a.c", "--show-vcc"]).unwrap().verify.smt_formula, Some(PathBuf::from("-")));
+        let yices = run(&["a.c", "--yices"]).unwrap().verify.solver;
+        assert!(matches!(yices, SolverChoice::External(s) if s.program == "yices-smt2"));
+    }
+
+    #[test]
     fn solvers_by_name_or_alias() {
         assert_eq!(run(&["a.c"]).unwrap().verify.solver, SolverChoice::Cadical);
         let z3 = SolverChoice::External(ExternalSolver::named("z3").unwrap());
@@ -426,6 +480,7 @@ mod tests {
             let value = match flag.name {
                 "--property" => Some(prp.display().to_string()),
                 "--solver" | "--crosscheck" => Some("z3".to_string()),
+                "--unwindset" => Some("main.0:1".to_string()),
                 _ => flag.value.map(|_| "1".to_string()),
             };
             apply(&mut config, flag.name, value).unwrap();

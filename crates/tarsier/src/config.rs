@@ -17,6 +17,8 @@ pub enum Action {
     ShowIr,
     /// Print the candidate loop invariants of the abstract interpreter.
     ShowInvariants,
+    /// Print the loops with the ids `--unwindset` names them by.
+    ShowLoops,
 }
 
 /// The verification strategy.
@@ -115,6 +117,10 @@ pub struct VerifyOptions {
     /// The SV-COMP property of `--property FILE.prp` (it sets the checks).
     pub property: Option<report::svcomp::Category>,
     pub json: bool,
+    /// Where to write the SARIF log (`--sarif`).
+    pub sarif: Option<PathBuf>,
+    /// Where to write the HTML report (`--html`).
+    pub html: Option<PathBuf>,
     /// Where to write the SMT-LIB2 formula.
     pub smt_formula: Option<PathBuf>,
     /// Report every violated property, not only the first.
@@ -125,6 +131,13 @@ pub struct VerifyOptions {
     pub crosscheck: Option<engine::ExternalSolver>,
     /// Where the cross-check writes the queries the solvers disagree on.
     pub crosscheck_dir: Option<PathBuf>,
+    /// Per-loop bounds (`--unwindset LOOP:N`), loops named as
+    /// `--show-loops` prints them.
+    pub unwindset: Vec<(String, u64)>,
+    /// How much is said on stderr while the run goes on (`--verbosity`):
+    /// 0 nothing, 1 (the default) a progress line when stderr is a
+    /// terminal.
+    pub verbosity: u64,
     /// Testing: add wrong twins of the candidate invariants (negations,
     /// bounds moved inwards), which certification must reject.
     pub inject_wrong_invariants: bool,
@@ -149,11 +162,15 @@ impl Default for VerifyOptions {
             memlimit_mb: None,
             property: None,
             json: false,
+            sarif: None,
+            html: None,
             smt_formula: None,
             multi_property: false,
             solver: engine::SolverChoice::Cadical,
             crosscheck: None,
             crosscheck_dir: None,
+            unwindset: Vec::new(),
+            verbosity: 1,
             inject_wrong_invariants: false,
         }
     }

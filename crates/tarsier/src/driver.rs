@@ -14,8 +14,8 @@ use std::io::Write;
 const UNSUPPORTED: &str = "unsupported:";
 
 pub fn run(config: &Config) -> Exit {
-    if let Some(missing) = unreadable_input(config) {
-        eprintln!("tarsier: error: {missing}");
+    if let Some(problem) = unreadable_input(config) {
+        eprintln!("{problem}");
         return Exit::InputError;
     }
     if let Some(missing) = crate::verify::missing_solver(config).filter(|_| config.action == Action::Verify) {
@@ -39,15 +39,39 @@ pub fn run(config: &Config) -> Exit {
             Exit::Success
         }
         (Action::ShowInvariants, Some(program)) => crate::verify::show_invariants(config, program),
+        (Action::ShowLoops, Some(program)) => crate::verify::show_loops(config, program),
         (Action::Verify, Some(program)) => crate::verify::run(config, program),
     }
 }
 
-/// Names the first input that cannot be read, so a typo in a file name is
-/// reported plainly instead of as a preprocessor failure.
+/// The error line for the first input that cannot be verified as C: one
+/// that cannot be read (a typo in a file name is reported plainly, not as
+/// a preprocessor failure), a directory, a binary file, or an empty one.
 fn unreadable_input(config: &Config) -> Option<String> {
-    let paths = config.inputs.iter().chain(&config.front.include_files);
-    paths.filter_map(|path| std::fs::File::open(path).err().map(|err| format!("cannot read '{}': {err}", path.display()))).next()
+    let problem = |path: &std::path::PathBuf| match std::fs::read(path) {
+        Err(_) if path.is_dir() => Some(format!("tarsier: error: '{}' is a directory, not a C source file", path.display())),
+        Err(err) => Some(format!("tarsier: error: cannot read '{}': {err}", path.display())),
+        Ok(bytes) => binary_content(&bytes).map(|(line, column)| {
+            format!("{}:{line}:{column}: error: not a C source file: a NUL byte, as in binary files", path.display())
+        }),
+    };
+    let empty_program = config.inputs.iter().all(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == 0));
+    if empty_program {
+        let name = config.inputs.first().map_or(String::new(), |p| p.display().to_string());
+        let entry = config.front.entry.as_deref().unwrap_or("main");
+        return Some(format!("tarsier: error: '{name}' is empty: no entry function `{entry}` to verify"));
+    }
+    config.inputs.iter().chain(&config.front.include_files).find_map(problem)
+}
+
+/// Where (line, column) bytes read from an input file show they are not C
+/// source text: at a NUL byte, which C text never holds and object files,
+/// executables and archives do.
+fn binary_content(bytes: &[u8]) -> Option<(usize, usize)> {
+    let at = bytes.iter().position(|&b| b == 0)?;
+    let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |newline| newline + 1);
+    let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+    Some((line, at - line_start + 1))
 }
 
 /// Compiles the program; returns the source-file table too, so that
@@ -75,6 +99,13 @@ fn only_unsupported_errors(diags: &Diagnostics) -> Option<String> {
 mod tests {
     use super::*;
     use ir::Loc;
+
+    #[test]
+    fn a_nul_byte_is_located() {
+        assert_eq!(binary_content(b"int x;\nint\0"), Some((2, 4)));
+        assert_eq!(binary_content(b"\0"), Some((1, 1)));
+        assert_eq!(binary_content(b"int main(void) { return 0; }\n"), None);
+    }
 
     #[test]
     fn unsupported_only_when_every_error_is() {

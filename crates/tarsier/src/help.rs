@@ -206,13 +206,29 @@ OUTPUT OPTIONS:
         approximations, the SV-COMP result with --property, and run
         figures (bound, symex and SAT seconds, AIG and CNF sizes). The
         exit code is the same as without --json.
+    --sarif FILE
+        Also write the result to FILE as a SARIF 2.1.0 log (for CI systems
+        and editors): a violation is a result whose rule id is the property
+        class, at the violated line, with the trace as a code flow; a
+        SUCCESSFUL or UNKNOWN verdict is a run-level notification.
+    --html FILE
+        Also write the result to FILE as one self-contained HTML page
+        (no script, no network): the verdict, the inputs the
+        counterexample chose, the trace, and the source with each step's
+        values beside its line and the violated line marked in red.
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
+    --verbosity N
+        0: nothing on stderr while the run goes on. 1 (the default): a
+        progress line (stage, bound k, formula size, solver time), redrawn
+        at most four times a second, only when stderr is a terminal and
+        without --json.
 
 SOLVER OPTIONS:
     --solver NAME
         The solver that answers the queries: cadical (the default:
-        bit-blasting into the bundled CaDiCaL), z3, cvc5, bitwuzla, or
+        bit-blasting into the bundled CaDiCaL), z3, cvc5, bitwuzla,
+        boolector, yices, mathsat, or
         smtlib:CMD for any SMT-LIB2 solver command that reads a script on
         standard input (e.g. smtlib:yices-smt2 --incremental). An external
         solver gets the same queries in SMT-LIB2; a model it finds is
@@ -239,9 +255,34 @@ RESOURCE LIMITS:
     --memlimit MB
         Stop when the resident memory exceeds MB megabytes.
 
+ESBMC AND CBMC SPELLINGS:
+    Accepted with the meaning they have there (the README has the table):
+    --bounds-check, --pointer-check, --div-by-zero-check
+        Switch the check on (it is on by default; these undo a --no-...).
+    --signed-overflow-check
+        Same as --overflow-check.
+    --unwindset LOOP:N[,LOOP:N...]
+        Unwind loop LOOP at most N times, with its unwinding assertion as
+        for --unwind (other loops keep --unwind, or run to their end).
+        LOOP is an id as --show-loops prints it: FUNCTION.I (CBMC's) or
+        the loop's number (ESBMC's). A program with such a bound is
+        checked by BMC unless an engine is chosen.
+    --show-loops
+        Print every loop of the program with its id, number and place,
+        and stop.
+    --no-slice
+        Accepted and ignored: tarsier does not slice the formula.
+    --boolector, --yices, --mathsat
+        Short for --solver boolector, yices (yices-smt2) or mathsat: a
+        solver that is not installed is a usage error saying so.
+    --show-vcc
+        Print the verification condition (SMT-LIB2, as --smt-formula) on
+        standard output before the result.
+
 OTHER:
     -h, --help       Print this manual.
-    -V, --version    Print the version.
+    -V, --version    Print the version, the commit it was built from and
+                     the build (target, profile, compiler).
 
 EXIT STATUS:
     0   VERIFICATION SUCCESSFUL, or --parse-only/--show-ir accepted the input

@@ -9,7 +9,9 @@ mod driver;
 mod exit;
 mod help;
 mod limits;
+mod loop_ids;
 mod output;
+mod progress;
 mod svcomp;
 mod verify;
 
@@ -37,6 +39,8 @@ fn main() -> ExitCode {
         }
         args::Command::Version => {
             println!("tarsier {}", env!("CARGO_PKG_VERSION"));
+            println!("commit {}", env!("TARSIER_COMMIT"));
+            println!("built for {}", env!("TARSIER_BUILD"));
             return Exit::Success.into();
         }
         args::Command::Run(config) => config,

@@ -1,11 +1,12 @@
 //! Writes the result of a run on stdout in the format the command line
-//! asks for (the formats themselves are the `report` crate's) and gives
-//! the exit code of its verdict.
+//! asks for, and into the report files it names (`--sarif`, `--html`); the formats
+//! themselves are the `report` crate's. Gives the exit code of the verdict.
 
 use crate::exit::Exit;
 use engine::{Outcome, Verdict};
 use report::svcomp::Category;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Style {
@@ -19,12 +20,20 @@ pub struct Printer<'a> {
     /// Resolves locations; absent when the front end did not produce one.
     pub program: Option<&'a ir::Program>,
     pub property: Option<Category>,
+    /// `--sarif FILE`.
+    pub sarif: Option<PathBuf>,
+    /// `--html FILE`.
+    pub html: Option<PathBuf>,
+    /// The program's files as given, which the HTML page shows.
+    pub inputs: Vec<PathBuf>,
 }
 
 impl Printer<'_> {
     /// Prints `outcome` on stdout and returns the exit code of its verdict.
     pub fn print(&self, outcome: &Outcome) -> Exit {
+        crate::progress::stop();
         let report = report::Report { outcome, program: self.program, property: self.property };
+        self.write_documents(&report);
         let text = match self.style {
             Style::Text => report::text::render(&report),
             Style::Json => format!("{:#}\n", report::json::render(&report)),
@@ -34,6 +43,26 @@ impl Printer<'_> {
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
         exit_of(&outcome.verdict)
+    }
+}
+
+impl Printer<'_> {
+    /// Writes the report files; one that cannot be written is said on
+    /// stderr, and the verdict still stands.
+    fn write_documents(&self, report: &report::Report) {
+        if let Some(path) = &self.sarif {
+            write_document(path, &format!("{:#}\n", report::sarif::render(report)));
+        }
+        if let Some(path) = &self.html {
+            let inputs: Vec<String> = self.inputs.iter().map(|p| p.display().to_string()).collect();
+            write_document(path, &report::html::render(report, &inputs, &|name| std::fs::read_to_string(name).ok()));
+        }
+    }
+}
+
+fn write_document(path: &Path, text: &str) {
+    if let Err(err) = std::fs::write(path, text) {
+        eprintln!("tarsier: error: cannot write '{}': {err}", path.display());
     }
 }
 

@@ -110,7 +110,14 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
 /// How the result is printed (`--json`, property file).
 pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer<'a> {
     let style = if config.verify.json { Style::Json } else { Style::Text };
-    Printer { style, program, property: config.verify.property }
+    Printer {
+        style,
+        program,
+        property: config.verify.property,
+        sarif: config.verify.sarif.clone(),
+        html: config.verify.html.clone(),
+        inputs: config.inputs.clone(),
+    }
 }
 
 /// The `--show-invariants` action: the candidates at every loop head of
@@ -152,12 +159,27 @@ pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
     Exit::Success
 }
 
+/// The `--show-loops` action: the loops of the instrumented program (the
+/// one `--unwindset` applies to) with their ids.
+pub fn show_loops(config: &Config, mut program: ir::Program) -> Exit {
+    use std::io::Write;
+    analysis::instrument(&mut program, &analysis_checks(config));
+    // A closed stdout (e.g. `| head`) must not turn into a panic.
+    let _ = write!(std::io::stdout().lock(), "{}", crate::loop_ids::listing(&program));
+    Exit::Success
+}
+
 pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     if let Some(what) = unsupported_request(config) {
         return printer(config, None).print(&report::unknown(&format!("unsupported: {what}")));
     }
     analysis::instrument(&mut program, &analysis_checks(config));
+    if let Err(message) = crate::loop_ids::apply_unwindset(&mut program, &config.verify.unwindset) {
+        eprintln!("tarsier: error: {message}");
+        return Exit::UsageError;
+    }
     analysis::invariants::intern_types(&mut program);
+    crate::progress::start(config.verify.verbosity, config.verify.json);
     let outcome = engine::verify(&program, &engine_config(config, &program));
     printer(config, Some(&program)).print(&outcome)
 }

@@ -180,9 +180,14 @@ impl<'t, 'a> Parser<'t, 'a> {
         }
     }
 
-    /// `expected WHAT, found TOKEN` at the current token.
+    /// `expected WHAT, found TOKEN` at the current token; a contract
+    /// clause (CBMC's `__CPROVER_requires`, ...) found where C expects
+    /// something else is a construct tarsier does not handle, said so.
     fn expected(&self, what: &str) -> ParseError {
         let tok = self.peek();
+        if tok.kind == TokKind::Ident && is_contract_clause(self.text(tok)) {
+            return self.error_at(tok.loc, format!("unsupported: function contracts (`{}`)", self.text(tok)));
+        }
         let found = match tok.kind {
             TokKind::Eof => "end of file".to_string(),
             _ => format!("`{}`", self.text(tok)),
@@ -290,3 +295,10 @@ fn predefined_type(name: &str) -> Option<BasicType> {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether `name` is a clause of a CBMC or ESBMC function contract.
+fn is_contract_clause(name: &str) -> bool {
+    const CLAUSES: &[&str] = &["requires", "ensures", "assigns", "frees"];
+    let clause = name.strip_prefix("__CPROVER_").or_else(|| name.strip_prefix("__ESBMC_"));
+    clause.is_some_and(|clause| CLAUSES.contains(&clause))
+}

@@ -91,6 +91,14 @@ fn errors_say_what_was_expected_and_where() {
 }
 
 #[test]
+fn contract_clauses_are_unsupported_not_syntax_errors() {
+    let function = "int f(int x) __CPROVER_requires(x > 0) __CPROVER_ensures(1) { return x; }";
+    assert_eq!(parse_text(function).unwrap_err(), "1:14: unsupported: function contracts (`__CPROVER_requires`)");
+    let esbmc = "int f(int x)\n__ESBMC_ensures(x > 0);";
+    assert_eq!(parse_text(esbmc).unwrap_err(), "2:1: unsupported: function contracts (`__ESBMC_ensures`)");
+}
+
+#[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let deep = format!("int x = {}1{};", "(".repeat(5000), ")".repeat(5000));
     assert!(parse_text(&deep).unwrap_err().contains("unsupported: nesting deeper than"));

@@ -461,14 +461,18 @@ impl<'a> Sema<'a> {
         let entry_function = self.prog.function(&entry).map(|f| self.function_aliases.get(&f).copied().unwrap_or(f));
         match entry_function {
             Some(f) if self.prog.functions[f].body.is_some() => self.prog.entry = Some(f),
-            found => {
-                // An entry whose body failed to lower: its errors explain why.
-                if let Some(at) = self.deferred.iter().position(|(f, _)| Some(*f) == found) {
+            found => match self.deferred.iter().position(|(f, _)| Some(*f) == found) {
+                // An entry whose body failed to lower: its errors explain
+                // why, and it is defined, so nothing more is said.
+                Some(at) => {
                     let (_, errors) = self.deferred.swap_remove(at);
                     self.diags.list.extend(errors);
                 }
-                self.diags.error(Loc::NONE, format!("entry function `{entry}` is not defined"));
-            }
+                None if found.is_some_and(|f| self.defining.contains(&f)) && self.diags.has_errors() => {}
+                None => {
+                    self.diags.error(Loc::NONE, format!("entry function `{entry}` is not defined"));
+                }
+            },
         }
         fixup::retype_stale_references(&mut self.prog, &self.stale);
         let reachable = fixup::reachable_functions(&self.prog);

@@ -37,7 +37,11 @@ fn solver_names_give_their_commands() {
     let custom = ExternalSolver::named("smtlib:yices-smt2 --incremental").unwrap();
     assert_eq!((custom.program.as_str(), custom.args.as_slice()), ("yices-smt2", &["--incremental".to_string()][..]));
     assert!(ExternalSolver::named("smtlib:").unwrap_err().contains("needs a command"));
-    assert!(ExternalSolver::named("boolector").unwrap_err().contains("unknown solver 'boolector'"));
+    let boolector = ExternalSolver::named("boolector").unwrap();
+    assert_eq!((boolector.program.as_str(), boolector.args.as_slice()), ("boolector", &["--smt2".to_string(), "--incremental".to_string()][..]));
+    assert_eq!(ExternalSolver::named("yices").unwrap().program, "yices-smt2");
+    assert_eq!(ExternalSolver::named("mathsat").unwrap().program, "mathsat");
+    assert!(ExternalSolver::named("minisat").unwrap_err().contains("unknown solver 'minisat'"));
 }
 
 #[test]

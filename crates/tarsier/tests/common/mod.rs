@@ -6,6 +6,7 @@
 #![allow(dead_code)] // each test file uses a different subset
 
 pub mod table;
+pub mod validators;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
