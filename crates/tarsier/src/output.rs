@@ -23,7 +23,15 @@ pub struct Printer<'a> {
 
 impl Printer<'_> {
     /// Prints `outcome` on stdout and returns the exit code of its verdict.
+    /// A run prints one verdict: when a resource limit has ended the run
+    /// meanwhile, its verdict stands and this thread waits for the exit.
     pub fn print(&self, outcome: &Outcome) -> Exit {
+        crate::limits::claim_verdict();
+        self.write(outcome)
+    }
+
+    /// Prints `outcome` without claiming the verdict (see [`Self::print`]).
+    pub(crate) fn write(&self, outcome: &Outcome) -> Exit {
         let report = report::Report { outcome, program: self.program, property: self.property };
         let text = match self.style {
             Style::Text => report::text::render(&report),

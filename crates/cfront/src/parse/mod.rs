@@ -52,7 +52,7 @@ pub fn parse(tokens: &Tokens, diags: &mut Diagnostics) -> Option<TranslationUnit
             None
         }
         Err(spawn_error) => {
-            diags.error(Loc::NONE, format!("cannot start the parser thread: {spawn_error}"));
+            diags.error(Loc::NONE, format!("{} cannot start the parser thread: {spawn_error}", crate::diag::OUT_OF_MEMORY));
             None
         }
     }
