@@ -18,8 +18,14 @@ use std::rc::Rc;
 #[derive(Clone, Debug)]
 pub struct Checks {
     /// User assertions (`assert`, `__VERIFIER_assert`, ...). When off they
-    /// are dropped; `reach_error` calls are always properties.
+    /// are dropped; `reach_error` calls are properties while
+    /// [`Checks::reach_error`] is on.
     pub assertions: bool,
+    /// A call of `reach_error`/`__VERIFIER_error` is a violation. When off
+    /// (an SV-COMP property other than unreach-call) the call ends the
+    /// program as `abort` does: the functions are declared `noreturn`, and
+    /// the tasks that define `reach_error` call `__assert_fail` in it.
+    pub reach_error: bool,
     pub div_by_zero: bool,
     /// Signed `+ - *`, unary minus, and `MIN / -1`, `MIN % -1`.
     pub signed_overflow: bool,
@@ -60,6 +66,7 @@ impl Default for Checks {
             pointer_relation: true,
             bit_count: true,
             error_label: None,
+            reach_error: true,
         }
     }
 }
@@ -268,6 +275,26 @@ impl FunctionPass<'_> {
         classify(&function.name, function.body.is_some(), nondet_value)
     }
 
+    /// The callee `abort` that a `reach_error` call becomes when it is not
+    /// a property (declared when the program does not); `None` when it is
+    /// one, or when the program defines its own `abort`, which would not end
+    /// the program (the call then stays a property: at worst an answer
+    /// outside the property asked, never a path cut).
+    fn abort_instead_of_reach_error(&mut self) -> Option<Expr> {
+        if self.checks.reach_error {
+            return None;
+        }
+        let abort = match self.program.function("abort") {
+            Some(f) => f,
+            None => {
+                let void = self.program.types.void();
+                self.program.declare_function("abort", void, &[], false, Loc::NONE)
+            }
+        };
+        let function = &self.program.functions[abort];
+        function.body.is_none().then(|| Expr::sym(function.symbol, function.ty))
+    }
+
     fn rewrite_intrinsic(&mut self, intrinsic: Intrinsic, lhs: Option<&Expr>, args: &[Expr], loc: Loc) {
         match intrinsic {
             Intrinsic::Assert(message_arg) => {
@@ -297,10 +324,13 @@ impl FunctionPass<'_> {
                     self.assert(f, PropertyClass::UserAssertion, "unreachable code reached".into(), loc);
                 }
             }
-            Intrinsic::ReachError => {
-                let f = self.false_expr();
-                self.assert(f, PropertyClass::ReachError, "reach_error() is reachable".to_string(), loc);
-            }
+            Intrinsic::ReachError => match self.abort_instead_of_reach_error() {
+                Some(abort) => self.out.push(Instr::new(InstrKind::Call { lhs: None, callee: abort, args: vec![] }, loc)),
+                None => {
+                    let f = self.false_expr();
+                    self.assert(f, PropertyClass::ReachError, "reach_error() is reachable".to_string(), loc);
+                }
+            },
             Intrinsic::Assume => {
                 let Some(cond) = args.first() else { return self.missing_argument(loc) };
                 let c = self.truth(cond.clone());

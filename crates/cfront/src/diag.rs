@@ -4,6 +4,11 @@
 use ir::{Loc, SourceFiles};
 use std::fmt::Write as _;
 
+/// The prefix of errors about resources the front end could not get (the
+/// stack of its worker threads): the input is not wrong, the run is
+/// UNKNOWN.
+pub const OUT_OF_MEMORY: &str = "out of memory:";
+
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Severity {
     Error,

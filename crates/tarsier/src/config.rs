@@ -58,6 +58,10 @@ pub struct Checks {
     pub data_races: bool,
     pub deadlock: bool,
     pub termination: bool,
+    /// A call of `reach_error`/`__VERIFIER_error` is a violation; off
+    /// under an SV-COMP property other than unreach-call, where the call
+    /// ends the program as `abort` does.
+    pub reach_error: bool,
 }
 
 impl Default for Checks {
@@ -78,6 +82,7 @@ impl Default for Checks {
             data_races: false,
             deadlock: false,
             termination: false,
+            reach_error: true,
         }
     }
 }

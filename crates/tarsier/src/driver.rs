@@ -9,9 +9,10 @@ use cfront::diag::{Diagnostics, Severity};
 use ir::SourceFiles;
 use std::io::Write;
 
-/// The prefix of front-end messages about constructs tarsier does not
-/// handle yet; such inputs are UNKNOWN, not wrong.
-const UNSUPPORTED: &str = "unsupported:";
+/// The prefixes of front-end messages about constructs tarsier does not
+/// handle yet and about resources it could not get; such inputs are
+/// UNKNOWN, not wrong.
+const NOT_WRONG: [&str; 2] = ["unsupported:", cfront::diag::OUT_OF_MEMORY];
 
 pub fn run(config: &Config) -> Exit {
     if let Some(problem) = unreadable_input(config) {
@@ -86,13 +87,15 @@ fn compile(config: &Config, diags: &mut Diagnostics) -> (Option<ir::Program>, So
     (program, files)
 }
 
-/// When every error is about an unsupported construct, returns the first
-/// one: the input is then not wrong, only beyond tarsier for now.
+/// When every error is about an unsupported construct or a resource,
+/// returns the first one: the input is then not wrong, only beyond tarsier
+/// for now.
 fn only_unsupported_errors(diags: &Diagnostics) -> Option<String> {
     let mut errors = diags.list.iter().filter(|d| d.severity == Severity::Error).map(|d| &d.message);
     let first = errors.next()?;
-    let all_unsupported = first.starts_with(UNSUPPORTED) && errors.all(|m| m.starts_with(UNSUPPORTED));
-    all_unsupported.then(|| first.clone())
+    let not_wrong = |message: &String| NOT_WRONG.iter().any(|prefix| message.starts_with(prefix));
+    let all_not_wrong = not_wrong(first) && errors.all(not_wrong);
+    all_not_wrong.then(|| first.clone())
 }
 
 #[cfg(test)]
@@ -117,5 +120,12 @@ mod tests {
         assert_eq!(only_unsupported_errors(&diags).as_deref(), Some("unsupported: va_arg"));
         diags.error(Loc::NONE, "expected `;`");
         assert_eq!(only_unsupported_errors(&diags), None, "a real error makes it an input error");
+    }
+
+    #[test]
+    fn resources_the_front_end_could_not_get_are_unknown() {
+        let mut diags = Diagnostics::default();
+        diags.error(Loc::NONE, "out of memory: cannot start the lowering thread: Cannot allocate memory");
+        assert!(only_unsupported_errors(&diags).is_some_and(|first| first.contains("lowering thread")));
     }
 }

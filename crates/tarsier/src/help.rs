@@ -249,11 +249,15 @@ SOLVER OPTIONS:
 RESOURCE LIMITS:
     Both limits cover the whole run, front end included, also with
     --parse-only; reaching one prints the reason and VERIFICATION UNKNOWN
-    and exits with status 5.
+    and exits with status 5. So does running out of memory in any other
+    way (an address-space limit such as `ulimit -v`, a request no memory
+    can hold).
     --timeout SECONDS
         Stop after SECONDS of wall-clock time.
     --memlimit MB
-        Stop when the resident memory exceeds MB megabytes.
+        Stop when the resident memory exceeds MB megabytes (default: 85%
+        of the machine's memory, or of its control group's limit when
+        that is smaller).
 
 ESBMC AND CBMC SPELLINGS:
     Accepted with the meaning they have there (the README has the table):

@@ -22,6 +22,10 @@ use std::process::ExitCode;
 /// and a stack overflow would kill the process without a message.
 const WORKER_STACK_BYTES: usize = 256 << 20;
 
+/// A failed allocation ends the run with VERIFICATION UNKNOWN, not an abort.
+#[global_allocator]
+static ALLOCATOR: limits::ExhaustionGuard = limits::ExhaustionGuard;
+
 fn main() -> ExitCode {
     install_panic_hook();
     let argv: Vec<String> = match std::env::args_os().skip(1).map(|a| a.into_string()).collect() {
@@ -45,7 +49,7 @@ fn main() -> ExitCode {
         }
         args::Command::Run(config) => config,
     };
-    limits::start_watchdog(config.verify.timeout, config.verify.memlimit_mb, verify::printer(&config, None));
+    limits::start(config.verify.timeout, config.verify.memlimit_mb, verify::printer(&config, None));
     let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES).spawn(move || driver::run(&config));
     match worker.map(|w| w.join()) {
         Ok(Ok(exit)) => exit.into(),

@@ -30,8 +30,16 @@ pub struct Printer<'a> {
 
 impl Printer<'_> {
     /// Prints `outcome` on stdout and returns the exit code of its verdict.
+    /// A run prints one verdict: when a resource limit has ended the run
+    /// meanwhile, its verdict stands and this thread waits for the exit.
     pub fn print(&self, outcome: &Outcome) -> Exit {
         crate::progress::stop();
+        crate::limits::claim_verdict();
+        self.write(outcome)
+    }
+
+    /// Prints `outcome` without claiming the verdict (see [`Self::print`]).
+    pub(crate) fn write(&self, outcome: &Outcome) -> Exit {
         let report = report::Report { outcome, program: self.program, property: self.property };
         self.write_documents(&report);
         let text = match self.style {

@@ -16,10 +16,11 @@ pub fn configure(category: Category, options: &mut VerifyOptions) {
         pointer_relation: false,
         div_by_zero: false,
         bit_count: false,
+        reach_error: false,
         ..Checks::default()
     };
     options.checks = match category {
-        Category::UnreachCall => none,
+        Category::UnreachCall => Checks { reach_error: true, ..none },
         Category::NoOverflow => Checks { signed_overflow: true, ..none },
         Category::MemSafety => Checks { bounds: true, pointer: true, memory_leak: true, ..none },
         Category::MemCleanup => Checks { bounds: true, pointer: true, ..none },
@@ -41,6 +42,9 @@ mod tests {
         assert!(options.checks.pointer && options.checks.bounds && options.checks.memory_leak);
         assert!(!options.checks.assertions && !options.checks.div_by_zero && !options.checks.signed_overflow);
         assert!(options.force_malloc_success);
+        assert!(!options.checks.reach_error, "reach_error() ends the program under valid-memsafety");
+        configure(Category::UnreachCall, &mut options);
+        assert!(options.checks.reach_error);
     }
 
     /// Termination and data races have no engine yet: the property turns

@@ -103,6 +103,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
         pointer_relation: checks.pointer && checks.pointer_relation,
         bit_count: checks.bit_count,
         error_label: config.verify.error_label.clone(),
+        reach_error: checks.reach_error,
         ..analysis::Checks::default()
     }
 }

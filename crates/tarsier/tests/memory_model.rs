@@ -372,6 +372,8 @@ const MEMTRACK_CASES: &[MemtrackCase] = &[
         svcomp: "UNKNOWN", lost: true },
     MemtrackCase { name: "freed_then_loop", program: "int main(void) { int *p = malloc(4); free(p); END(for (;;) {}); }",
         svcomp: "TRUE", lost: false },
+    MemtrackCase { name: "lost_then_reach_error", program: "void reach_error(void);\nint main(void) { int *p = malloc(4); p = 0; END(reach_error()); }",
+        svcomp: "FALSE(valid-memtrack)", lost: true },
     MemtrackCase { name: "lost_in_callee_then_loop",
         program: "int f(void) { int *p = malloc(4); *p = 1; return 0; }\nint main(void) { f(); END(for (;;) {}); }",
         svcomp: "UNKNOWN", lost: true },
@@ -430,4 +432,79 @@ fn natively_lost(dir: &std::path::Path, case: &MemtrackCase) -> Option<bool> {
         xtask::process::Ending::Exited(0) => Some(false),
         _ => None,
     }
+}
+
+/// `reach_error()` under an SV-COMP property that is not unreach-call, run
+/// with `property`: `verdict` is SV-COMP's answer, `native_violation`
+/// whether gcc's sanitizers report the property's undefined behaviour
+/// before the native `reach_error` (which aborts) ends the run.
+struct ReachErrorCase {
+    name: &'static str,
+    property: &'static str,
+    body: &'static str,
+    verdict: &'static str,
+    native_violation: bool,
+}
+
+const MEMSAFETY_PRP: &str = "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n";
+const NO_OVERFLOW_PRP: &str = "CHECK( init(main()), LTL(G ! overflow) )\n";
+
+const REACH_ERROR_CASES: &[ReachErrorCase] = &[
+    ReachErrorCase { name: "deref_after", property: MEMSAFETY_PRP, body: "int *p = 0; if (one) reach_error(); return *p;", verdict: "TRUE", native_violation: false },
+    ReachErrorCase { name: "deref_before", property: MEMSAFETY_PRP, body: "int *p = 0; int x = *p; if (one) reach_error(); return x;", verdict: "FALSE(valid-deref)", native_violation: true },
+    ReachErrorCase { name: "free_after", property: MEMSAFETY_PRP, body: "int x; if (one) reach_error(); free(&x); return 0;", verdict: "TRUE", native_violation: false },
+    ReachErrorCase { name: "overflow_after", property: NO_OVERFLOW_PRP, body: "int x = INT_MAX; if (one) reach_error(); return x + one;", verdict: "TRUE", native_violation: false },
+    ReachErrorCase { name: "overflow_before", property: NO_OVERFLOW_PRP, body: "int x = INT_MAX; x = x + one; if (one) reach_error(); return x;", verdict: "FALSE(no-overflow)", native_violation: true },
+];
+
+/// A call of `reach_error` is SV-COMP's unreach-call property, nothing
+/// else: under valid-memsafety or no-overflow it ends the program as
+/// `abort` does (the function is `noreturn`; tasks that define it call
+/// `__assert_fail`). It was reported as a violation there, a FALSE outside
+/// the property asked (sv-benchmarks' locks/test_locks_14 and 15, expected
+/// TRUE for valid-memsafety). The native runs define `reach_error` as
+/// `abort` and ask AddressSanitizer and UBSan whether the property's
+/// undefined behaviour happens first.
+#[test]
+fn reach_error_ends_the_program_under_other_properties() {
+    if !front_end_ready("svcomp_reach_error") {
+        return;
+    }
+    let dir = scratch_dir("svcomp_reach_error");
+    let sanitizers = gcc_works(&["-fsanitize=address,undefined"]);
+    if !sanitizers {
+        println!("skipped the native runs: gcc -fsanitize=address,undefined does not work here");
+    }
+    for case in REACH_ERROR_CASES {
+        let property = write(&dir, &format!("{}.prp", case.name), case.property);
+        let source = format!(
+            "#include <limits.h>\n#include <stdlib.h>\nvoid reach_error(void);\nvolatile int one = 1;\nint main(void) {{ {} }}\n",
+            case.body
+        );
+        let file = write(&dir, &format!("{}.c", case.name), &source);
+        let out = run([file.as_os_str(), "--property".as_ref(), property.as_os_str()]);
+        let result = out.stdout.lines().rev().nth(1).unwrap_or_default();
+        assert_eq!(result, case.verdict, "{}: {}{}", case.name, out.stdout, out.stderr);
+        if sanitizers {
+            assert_eq!(native_violation(&dir, case.name, &source), case.native_violation, "{}: the sanitizers disagree", case.name);
+        }
+    }
+}
+
+/// Whether the sanitizers report undefined behaviour in `source` run
+/// natively with `reach_error` defined as `abort`.
+fn native_violation(dir: &std::path::Path, name: &str, source: &str) -> bool {
+    let file = write(dir, &format!("{name}_native.c"), &format!("{source}void reach_error(void) {{ abort(); }}\n"));
+    let binary = dir.join(format!("{name}.native"));
+    let built = std::process::Command::new("gcc")
+        .args(["-O0", "-g", "-w", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"])
+        .arg(&file)
+        .arg("-o")
+        .arg(&binary)
+        .output();
+    assert!(built.is_ok_and(|o| o.status.success()), "gcc rejects {name}");
+    let mut command = std::process::Command::new(&binary);
+    command.env("ASAN_OPTIONS", "detect_leaks=0");
+    let out = xtask::process::run_with_timeout(&mut command, RUN_LIMIT).expect("the native program runs");
+    out.stderr.contains("runtime error") || out.stderr.contains("ERROR: AddressSanitizer")
 }

@@ -1,5 +1,5 @@
 //! CBMC's and ESBMC's own intrinsics whose meaning the front end fixes:
-//! `__CPROVER_enum_is_in_range(e)` is whether `e` holds one of its
+//! `__CPROVER_bool` is `_Bool`; `__CPROVER_enum_is_in_range(e)` is whether `e` holds one of its
 //! enumerated type's values; `__CPROVER_saturating_plus`/`minus` clamp to
 //! the range of their operands' common type. gcc has none of them, so the programs define
 //! their meaning for gcc under `#ifndef __TARSIER__` and each entry is
@@ -102,6 +102,28 @@ const PROGRAMS: &[Program] = &[
             // Mixed operands meet in unsigned long: -1 is its maximum.
             Check::holds("__CPROVER_saturating_plus(x, 1ul) == ULONG_MAX", &["-DX=-1"]),
             Check::fails("__CPROVER_saturating_plus(x, 1ul) == 0", &["-DX=-1"]),
+        ],
+    },
+    Program {
+        what: "CBMC's __CPROVER_bool is a Boolean: a value converted to it is whether the value is nonzero",
+        test: "tool-cprover-bool",
+        text: r#"
+            #include <assert.h>
+            #ifndef __TARSIER__
+            typedef _Bool __CPROVER_bool;
+            #endif
+            int main(void) {
+              volatile int n = VALUE;
+              __CPROVER_bool b = n;
+              LAST;
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(b == 1 && sizeof(__CPROVER_bool) == 1)", &["-DVALUE=2"]),
+            Check::fails("assert(b == 2)", &["-DVALUE=2"]),
+            Check::holds("assert(b == 0)", &["-DVALUE=0"]),
+            Check::fails("assert(b != (__CPROVER_bool)n)", &["-DVALUE=-5"]),
         ],
     },
 ];

@@ -52,7 +52,7 @@ pub fn parse(tokens: &Tokens, diags: &mut Diagnostics) -> Option<TranslationUnit
             None
         }
         Err(spawn_error) => {
-            diags.error(Loc::NONE, format!("cannot start the parser thread: {spawn_error}"));
+            diags.error(Loc::NONE, format!("{} cannot start the parser thread: {spawn_error}", crate::diag::OUT_OF_MEMORY));
             None
         }
     }
@@ -283,12 +283,14 @@ impl<'t, 'a> Parser<'t, 'a> {
 }
 
 /// Type names that are identifiers rather than keywords: GCC's predefined
-/// 128-bit typedefs, and C23's `bool` when no declaration shadows it.
+/// 128-bit typedefs, C23's `bool` when no declaration shadows it, and
+/// CBMC's `__CPROVER_bool` (its one-bit Boolean: a conversion to it is
+/// `!= 0`, as `_Bool`'s).
 fn predefined_type(name: &str) -> Option<BasicType> {
     match name {
         "__int128_t" => Some(BasicType::Int128),
         "__uint128_t" => Some(BasicType::UInt128),
-        "bool" => Some(BasicType::Bool),
+        "bool" | "__CPROVER_bool" => Some(BasicType::Bool),
         _ => None,
     }
 }

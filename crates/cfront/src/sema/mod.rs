@@ -66,14 +66,28 @@ const MAX_DEPTH: u32 = 20_000;
 /// Type-checks `units` and lowers them into one program. Returns `None`
 /// when an error was reported.
 pub fn lower(units: &[TranslationUnit], files: SourceFiles, opts: &Options, diags: &mut Diagnostics) -> Option<ir::Program> {
+    let earlier = diags.clone();
+    let mut own = std::mem::take(diags);
     std::thread::scope(|s| {
-        let worker = std::thread::Builder::new()
-            .name("sema".into())
-            .stack_size(LOWERING_STACK_BYTES)
-            .spawn_scoped(s, || lower_here(units, files, opts, diags));
-        match worker {
-            Ok(handle) => handle.join().ok().flatten(),
-            Err(_) => None,
+        let worker = std::thread::Builder::new().name("sema".into()).stack_size(LOWERING_STACK_BYTES).spawn_scoped(s, move || {
+            let program = lower_here(units, files, opts, &mut own);
+            (program, own)
+        });
+        match worker.map(|handle| handle.join()) {
+            Ok(Ok((program, lowered))) => {
+                *diags = lowered;
+                program
+            }
+            Ok(Err(_)) => {
+                *diags = earlier;
+                diags.error(Loc::NONE, "internal error: the lowering panicked");
+                None
+            }
+            Err(spawn_error) => {
+                *diags = earlier;
+                diags.error(Loc::NONE, format!("{} cannot start the lowering thread: {spawn_error}", crate::diag::OUT_OF_MEMORY));
+                None
+            }
         }
     })
 }
