@@ -157,6 +157,7 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
         return printer(config, None).print(&report::unknown(&format!("unsupported: {what}")));
     }
     analysis::instrument(&mut program, &analysis_checks(config));
+    analysis::threads::separate_shared_writes(&mut program);
     analysis::invariants::intern_types(&mut program);
     let outcome = engine::verify(&program, &engine_config(config, &program));
     printer(config, Some(&program)).print(&outcome)
