@@ -181,3 +181,12 @@ fn a_pointer_past_one_object_may_equal_a_pointer_to_the_next() {
     expect("distinct-starts", &[("m.c", &compare("assert(&a != &b && &c[0] + 1 == &c[1] && &c[0] + 2 != &c[1])"))], &[], SUCCESSFUL);
     expect("distinct-starts-false", &[("m.c", &compare("assert(&a == &b)"))], &[], FAILED);
 }
+
+#[test]
+fn an_error_label_on_an_empty_statement_is_reached_only_through_its_jump() {
+    // The label named the instruction where the `if`'s paths meet, so the
+    // error label was reached whatever the condition: a wrong FALSE.
+    let program = "int nondet_int(void);\nint main(void) { int i = CHECK; if (i > 377) { goto ERROR; ERROR: ; } return 0; }\n";
+    expect("error-label-empty-safe", &[("m.c", &program.replace("CHECK", "1"))], &["--error-label", "ERROR"], SUCCESSFUL);
+    expect("error-label-empty-unsafe", &[("m.c", &program.replace("CHECK", "nondet_int()"))], &["--error-label", "ERROR"], FAILED);
+}
