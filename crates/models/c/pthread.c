@@ -21,6 +21,7 @@
 
 void exit(int status);
 void __VERIFIER_assume(int condition);
+int __VERIFIER_nondet_int(void);
 void __VERIFIER_atomic_begin(void);
 void __VERIFIER_atomic_end(void);
 unsigned long __tarsier_thread_create(void (*run)(void *(*)(void *), void *), void *(*start)(void *), void *arg);
@@ -175,11 +176,26 @@ pthread_join(unsigned long thread, void **value)
     return 0;
 }
 
-/* A detached thread runs on; nothing waits for it. */
+/* A detached thread runs on; nothing waits for it. Detaching it again is
+   EINVAL (glibc); ids past the table's get either answer. */
+unsigned char __tarsier_detached[256];
+
 int
 pthread_detach(unsigned long thread)
 {
-    return 0;
+    int result = 0;
+    if (thread >= 256) {
+        result = __VERIFIER_nondet_int();
+        __VERIFIER_assume(result == 0 || result == 22);
+        return result;
+    }
+    __VERIFIER_atomic_begin();
+    if (__tarsier_detached[thread])
+        result = 22; /* EINVAL */
+    else
+        __tarsier_detached[thread] = 1;
+    __VERIFIER_atomic_end();
+    return result;
 }
 
 unsigned long

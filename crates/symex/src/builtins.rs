@@ -107,6 +107,10 @@ impl<'a> Symex<'a> {
                 self.exit_thread(self.arg(values, 0, name)?)?;
                 None
             }
+            // glibc's pthread_cleanup_push/pop: handlers pthread_exit must run.
+            _ if name.starts_with("__pthread_") => {
+                return Err(Stop::unsupported(format!("thread cancellation and cleanup handlers (`{name}`)"), self.loc));
+            }
             _ if ["__ESBMC_", "__CPROVER_", "__VERIFIER_", "pthread_"].iter().any(|p| name.starts_with(p)) => {
                 return Err(Stop::unsupported(format!("intrinsic `{name}`"), self.loc));
             }

@@ -184,6 +184,27 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
+        what: "detaching a thread twice is EINVAL the second time",
+        test: "threads-detach",
+        text: r#"
+            #include <assert.h>
+            #include <errno.h>
+            #include <pthread.h>
+            void *work(void *arg) { return 0; }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, work, 0);
+              assert(pthread_detach(t) == 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("assert(pthread_detach(t) == EINVAL);", &[], HOLDS, "the thread may be gone natively"),
+            Check::verdict("assert(pthread_detach(t) == 0);", &[], FAILS, "the thread may be gone natively"),
+        ],
+    },
+    Program {
         what: "pthread_join gives the value the thread ended with",
         test: "threads-join-value",
         text: r#"
