@@ -163,6 +163,9 @@ pthread_exit(void *value)
     __tarsier_thread_exit(value);
 }
 
+/* The state of each thread id for pthread_detach (see there). */
+unsigned char __tarsier_detached[256];
+
 /* Joining a thread that is not joinable is undefined (POSIX), glibc
    reports the calling thread itself. */
 int
@@ -171,14 +174,16 @@ pthread_join(unsigned long thread, void **value)
     if (thread == __tarsier_thread_self())
         return 35; /* EDEADLK */
     void *result = __tarsier_thread_join(thread);
+    if (thread < 256)
+        __tarsier_detached[thread] = 2;
     if (value)
         *value = result;
     return 0;
 }
 
 /* A detached thread runs on; nothing waits for it. Detaching it again is
-   EINVAL (glibc); ids past the table's get either answer. */
-unsigned char __tarsier_detached[256];
+   EINVAL, detaching a joined one ESRCH (glibc); ids past the table's get
+   any of the answers. 1: detached, 2: joined. */
 
 int
 pthread_detach(unsigned long thread)
@@ -186,11 +191,13 @@ pthread_detach(unsigned long thread)
     int result = 0;
     if (thread >= 256) {
         result = __VERIFIER_nondet_int();
-        __VERIFIER_assume(result == 0 || result == 22);
+        __VERIFIER_assume(result == 0 || result == 22 || result == 3);
         return result;
     }
     __VERIFIER_atomic_begin();
-    if (__tarsier_detached[thread])
+    if (__tarsier_detached[thread] == 2)
+        result = 3; /* ESRCH */
+    else if (__tarsier_detached[thread])
         result = 22; /* EINVAL */
     else
         __tarsier_detached[thread] = 1;

@@ -325,6 +325,11 @@ impl<'a> Symex<'a> {
         let Some(threads) = &self.threads else {
             return Err(Stop::unsupported("thread creation outside the threads' encoding", self.loc));
         };
+        // A thread started in a loop gave a wrong TRUE (a loop whose exit
+        // was never seen): refused until that is understood.
+        if self.frames.iter().any(|f| f.flow.loops.innermost(f.pc).is_some()) {
+            return Err(Stop::unsupported("a thread started inside a loop", self.loc));
+        }
         let id_width = threads.id_width;
         let func = match self.layout.known_targets(self.store, *run) {
             Some(numbers) if numbers.len() == 1 => match self.objects.by_number(numbers[0]).map(|o| self.objects.get(o).kind.clone()) {

@@ -154,7 +154,7 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
-        what: "threads started in a loop all run; the loop is unwound like any other",
+        what: "threads started in a loop are refused (UNKNOWN) until a wrong TRUE they gave is understood",
         test: "threads-loop",
         text: r#"
             #include <assert.h>
@@ -178,9 +178,8 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            Check::holds("assert(count == 3);", &["-lpthread"]).not_native(ONE_SCHEDULE),
-            Check::verdict("assert(count == 2);", &[], FAILS, ONE_SCHEDULE),
-            Check::verdict("assert(count == 3);", &["--unwind", "2"], UNKNOWN, "an unwinding assertion fails"),
+            Check::verdict("assert(count == 3);", &[], UNKNOWN, "threads started in a loop are refused for now"),
+            Check::verdict("assert(count == 2);", &[], UNKNOWN, "threads started in a loop are refused for now"),
         ],
     },
     Program {
