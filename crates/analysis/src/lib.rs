@@ -12,6 +12,9 @@
 //! an instruction order in which each loop is contiguous), and
 //! [`modified`] (the state a loop may change, calls included).
 //!
+//! [`threads`] gives a program that starts threads the instruction shape
+//! its interleavings need (a shared write is a step of its own).
+//!
 //! [`absint`] is an abstract interpreter over the IR (intervals with
 //! congruences, octagons, affine equalities); [`invariants`] turns its
 //! results at loop heads into candidate invariants, IR expressions that
@@ -24,6 +27,7 @@ pub mod instrument;
 pub mod invariants;
 pub mod loops;
 pub mod modified;
+pub mod threads;
 #[cfg(test)]
 mod testing;
 

@@ -21,6 +21,9 @@ pub struct TraceLine {
     /// (`__VERIFIER_nondet_int()`, `nondet`, ...), so the user sees which
     /// values the counterexample chose.
     pub input: Option<String>,
+    /// The thread that took the step (0 is the main thread), when the
+    /// program starts threads.
+    pub thread: Option<u32>,
 }
 
 /// A nondeterministic input of the counterexample.
@@ -60,6 +63,9 @@ pub struct Counterexample {
     /// Values of quantified variables that decide a quantifier (memory
     /// bytes), by the quantifier's location: the replay tries them.
     pub witnesses: Vec<(Loc, Vec<u8>)>,
+    /// The threads' steps in the order they are taken, when the program
+    /// starts threads: the replay follows it.
+    pub schedule: Option<Vec<ir::interp::ScheduledStep>>,
 }
 
 fn is_true(evaluator: &mut Evaluator, t: TermId) -> Result<bool, String> {
@@ -99,28 +105,61 @@ pub(crate) fn build(
     }
     let (failed_index, failed) = failed.ok_or("the solver's model violates no assertion (internal error)")?;
     let mut trace = environment_lines(program, execution, &mut evaluator)?;
+    let failed_clock = match failed.when {
+        Some(when) => Some(clock_value(&mut evaluator, when.clock)?),
+        None => None,
+    };
+    // Other threads' steps up to the violation's, in the order taken.
+    let traced = match failed_clock {
+        Some(_) => &equation.steps[..],
+        None => &equation.steps[..failed.steps_before],
+    };
+    let mut timed_lines = Vec::new();
     // Temporaries the front end introduces (`$ret`, ...) are not source-level steps.
-    for step in equation.steps[..failed.steps_before].iter().filter(|s| !s.lhs.starts_with('$')) {
+    for step in traced.iter().filter(|s| !s.lhs.starts_with('$')) {
         if !is_true(&mut evaluator, step.guard)? {
             continue;
         }
+        let time = match step.when {
+            Some(when) => Some(clock_value(&mut evaluator, when.clock)?),
+            None => None,
+        };
+        if failed_clock.is_some_and(|limit| time.is_some_and(|t| t > limit)) {
+            continue;
+        }
         let value = evaluator.eval(step.value).map_err(|e| format!("cannot evaluate the model: {e}"))?;
-        trace.push(TraceLine {
+        let line = TraceLine {
             loc: step.loc,
             function: program.functions[step.function].name.clone(),
             lhs: step.lhs.clone(),
             value: render(program, execution, step.ty, &value),
             input: equation.inputs.iter().find(|i| i.value == step.value).map(|i| input_source(&i.kind)),
-        });
+            thread: step.when.map(|w| w.thread),
+        };
+        timed_lines.push((time, line));
     }
+    // Stable: symex's order within a step, which is the thread's.
+    timed_lines.sort_by_key(|(time, _)| *time);
+    trace.extend(timed_lines.into_iter().map(|(_, line)| line));
     let mut inputs = Vec::new();
     for input in &equation.inputs {
         if !is_true(&mut evaluator, input.guard)? {
             continue;
         }
         let value = evaluator.eval(input.value).map_err(|e| format!("cannot evaluate the model: {e}"))?;
-        inputs.push(InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value), fill: fill_byte(&value) });
+        let time = match input.when {
+            Some(when) => Some(clock_value(&mut evaluator, when.clock)?),
+            None => None,
+        };
+        inputs.push((time, InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value), fill: fill_byte(&value) }));
     }
+    // The interpreter asks for them in the order the threads' steps run.
+    inputs.sort_by_key(|(time, _)| *time);
+    let inputs = inputs.into_iter().map(|(_, input)| input).collect();
+    let schedule = match failed.when {
+        Some(_) => Some(schedule(equation, &mut evaluator)?),
+        None => None,
+    };
     let mut unmodelled_calls = Vec::new();
     let mut layout_calls = Vec::new();
     let mut layout_values = Vec::new();
@@ -147,7 +186,34 @@ pub(crate) fn build(
         trace,
         inputs,
         witnesses: Vec::new(),
+        schedule,
     })
+}
+
+/// A clock's value in the model.
+fn clock_value(evaluator: &mut Evaluator, clock: TermId) -> Result<u64, String> {
+    let value = evaluator.eval(clock).map_err(|e| format!("cannot evaluate the model: {e}"))?;
+    value.as_bv().and_then(|bv| bv.to_u64()).ok_or_else(|| format!("a thread's clock evaluated to {value}"))
+}
+
+/// The steps the model's threads take, ordered by their clocks.
+fn schedule(equation: &symex::Equation, evaluator: &mut Evaluator) -> Result<Vec<ir::interp::ScheduledStep>, String> {
+    let mut taken = Vec::new();
+    for step in &equation.thread_steps {
+        if !is_true(evaluator, step.guard)? {
+            continue;
+        }
+        let mut started = Vec::new();
+        for &(thread, guard) in &step.started {
+            if is_true(evaluator, guard)? {
+                started.push(thread);
+            }
+        }
+        let time = clock_value(evaluator, step.when.clock)?;
+        taken.push((time, ir::interp::ScheduledStep { thread: step.when.thread, function: step.function, pc: step.pc, started }));
+    }
+    taken.sort_by_key(|(time, _)| *time);
+    Ok(taken.into_iter().map(|(_, step)| step).collect())
 }
 
 /// The entry function's arguments and the environment strings the model
@@ -187,7 +253,7 @@ fn environment_lines(program: &Program, execution: &Execution, evaluator: &mut E
         } else {
             continue;
         };
-        lines.push(TraceLine { loc: input.loc, function, lhs: name.clone(), value: rendered, input: Some(input_source(&input.kind)) });
+        lines.push(TraceLine { loc: input.loc, function, lhs: name.clone(), value: rendered, input: Some(input_source(&input.kind)), thread: None });
     }
     Ok(lines)
 }

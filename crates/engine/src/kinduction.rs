@@ -380,6 +380,9 @@ fn unroll_completely(program: &Program, config: &Config, deadline: Option<Instan
 /// Why the inductive step cannot be run on `program`, if it cannot.
 fn why_no_step(program: &Program, effects: &ProgramEffects) -> Option<String> {
     let entry = program.entry?;
+    if program.creates_threads() {
+        return Some("the program starts threads, whose interleavings the step does not havoc".to_string());
+    }
     if let Some(f) = effects.recursion_from(entry) {
         return Some(format!("`{}` is recursive", program.functions[f].name));
     }

@@ -117,6 +117,7 @@ pub(crate) fn confirm(
         addresses: cex.addresses.clone(),
         alignment_checks: config.alignment_checks,
         vla_length_checks: config.vla_length_checks,
+        schedule: cex.schedule.clone().map(std::sync::Arc::new),
         ..interp::Config::default()
     };
     let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], witnesses: &cex.witnesses, oracle };

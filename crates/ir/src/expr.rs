@@ -135,6 +135,19 @@ pub enum ExprKind {
 }
 
 impl Expr {
+    /// The symbol at the root of an lvalue (`a` in `a.f[i]`), unless the
+    /// lvalue goes through a pointer.
+    pub fn lvalue_root(&self) -> Option<crate::SymbolId> {
+        let mut e = self;
+        loop {
+            match &e.kind {
+                ExprKind::Sym(s) => return Some(*s),
+                ExprKind::Member(base, _) | ExprKind::Index(base, _) => e = base,
+                _ => return None,
+            }
+        }
+    }
+
     pub fn new(kind: ExprKind, ty: TypeId) -> Expr {
         Expr { kind, ty }
     }

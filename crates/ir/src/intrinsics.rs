@@ -213,6 +213,67 @@ pub fn bit_value(op: BitOp, bits: u128, width: u32) -> Option<u128> {
     }))
 }
 
+/// `__tarsier_thread_create(run, start, arg)`: starts a thread that runs
+/// `run(start, arg)` and gives its id (`pthread_create`'s model calls it). The
+/// main thread is [`MAIN_THREAD_ID`], each started thread the next number.
+pub const THREAD_CREATE: &str = "__tarsier_thread_create";
+
+/// `__tarsier_thread_join(id)`: waits until thread `id` has ended and gives
+/// the value it ended with (its start function's result or
+/// `pthread_exit`'s argument).
+pub const THREAD_JOIN: &str = "__tarsier_thread_join";
+
+/// `__tarsier_thread_exit(value)`: ends the calling thread with `value`.
+pub const THREAD_EXIT: &str = "__tarsier_thread_exit";
+
+/// `__tarsier_thread_self()`: the calling thread's id.
+pub const THREAD_SELF: &str = "__tarsier_thread_self";
+
+/// The id of the thread that runs the entry function.
+pub const MAIN_THREAD_ID: u64 = 1;
+
+/// The atomic sections of `func` as inclusive instruction ranges: matched
+/// `AtomicBegin`/`AtomicEnd` pairs, or the whole body of a
+/// `__VERIFIER_atomic_*` function. An unmatched begin or end makes no
+/// section (more interleavings, never fewer). A thread's step is one
+/// instruction, or, from an instruction in a section no enclosing one
+/// contains, everything up to the section's end ([`continues_step`]).
+pub fn atomic_sections(program: &crate::Program, func: crate::FuncId) -> Vec<(usize, usize)> {
+    let function = &program.functions[func];
+    let Some(body) = function.body.as_deref() else { return Vec::new() };
+    if function.name.starts_with("__VERIFIER_atomic_") && !body.is_empty() {
+        return vec![(0, body.len())];
+    }
+    let mut open = Vec::new();
+    let mut sections = Vec::new();
+    for (i, instr) in body.iter().enumerate() {
+        match instr.kind {
+            crate::InstrKind::AtomicBegin => open.push(i),
+            crate::InstrKind::AtomicEnd => {
+                if let Some(begin) = open.pop() {
+                    sections.push((begin, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    sections
+}
+
+/// Whether a thread whose frames are at `positions` (outermost first, each
+/// frame's function and instruction, the innermost about to execute) is
+/// inside an atomic section: `strictly` one that began before the
+/// innermost instruction, else also one that begins there (a caller's
+/// frame is at its call).
+pub fn inside_atomic(positions: &[(crate::FuncId, usize)], strictly: bool, sections: &mut impl FnMut(crate::FuncId) -> std::rc::Rc<Vec<(usize, usize)>>) -> bool {
+    let innermost = positions.len().saturating_sub(1);
+    positions.iter().enumerate().any(|(i, &(func, at))| {
+        // A caller's call is inside its section, wherever it is.
+        let inclusive = !strictly || i != innermost;
+        sections(func).iter().any(|&(begin, end)| (begin < at || (inclusive && begin == at)) && at <= end)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -192,6 +192,35 @@ impl Program {
         Some(self.types.size_of(sym.ty, self.data_model)? + sym.trailing_bytes)
     }
 
+    /// The symbols whose address some expression takes.
+    pub fn address_taken_symbols(&self) -> std::collections::HashSet<SymbolId> {
+        let mut taken = std::collections::HashSet::new();
+        for instr in self.functions.values().flat_map(|f| f.body.iter().flatten()) {
+            for e in instr.kind.exprs() {
+                for node in e.walk() {
+                    if let crate::ExprKind::AddrOf(inner) = &node.kind {
+                        taken.extend(inner.lvalue_root());
+                    }
+                }
+            }
+        }
+        taken
+    }
+
+    /// Whether the program may start a thread: a `StartThread` instruction
+    /// or a call of [`crate::intrinsics::THREAD_CREATE`].
+    pub fn creates_threads(&self) -> bool {
+        let create = self.function(crate::intrinsics::THREAD_CREATE);
+        let starts = |instr: &crate::Instr| match &instr.kind {
+            crate::InstrKind::StartThread(_) => true,
+            crate::InstrKind::Call { callee, .. } => {
+                matches!(&callee.kind, crate::ExprKind::Sym(s) if create.is_some_and(|f| self.symbols[*s].kind == crate::SymbolKind::Function(f)))
+            }
+            _ => false,
+        };
+        self.functions.values().flat_map(|f| f.body.iter().flatten()).any(starts)
+    }
+
     pub fn function(&self, name: &str) -> Option<FuncId> {
         self.function_index.get(name).copied()
     }

@@ -1,7 +1,11 @@
-/* pthread.h and threads.h for programs that never create a thread: the
-   calling thread is the only one, so each function has its sequential
-   meaning. (A program that creates a thread is unsupported: symex stops
-   at pthread_create/thrd_create, which have no model.)
+/* pthread.h and threads.h. Threads are started by pthread_create, which
+   hands the start function to symex (__tarsier_thread_create): symex puts
+   every interleaving of the threads' steps in one formula (see
+   symex::threads) and the interpreter replays the schedule of a
+   counterexample. A mutex is held by one thread at a time; locking one
+   another thread holds blocks the caller (its path ends if it never gets
+   it, while the other threads run on). Each function that inspects and
+   changes a mutex does so in one atomic step.
 
    The functions on glibc's opaque types (anonymous unions the models
    cannot name) are defined as __tarsier_opaque_NAME over a view of the
@@ -17,12 +21,21 @@
 
 void exit(int status);
 void __VERIFIER_assume(int condition);
+int __VERIFIER_nondet_int(void);
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+unsigned long __tarsier_thread_create(void (*run)(void *(*)(void *), void *), void *(*start)(void *), void *arg);
+void *__tarsier_thread_join(unsigned long thread);
+void __tarsier_thread_exit(void *value);
+unsigned long __tarsier_thread_self(void);
 
 struct __tarsier_mutex {
-    /* How many times the only thread holds it. */
+    /* How many times its owner holds it. */
     int depth;
     /* PTHREAD_MUTEX_NORMAL 0, RECURSIVE 1, ERRORCHECK 2 (DEFAULT is NORMAL). */
     int kind;
+    /* The thread that holds it (meaningful while depth > 0). */
+    unsigned long owner;
 };
 
 int
@@ -68,60 +81,134 @@ __tarsier_opaque_pthread_mutex_destroy(struct __tarsier_mutex *mutex)
     return mutex->depth > 0 ? 16 /* EBUSY */ : 0;
 }
 
+/* Each returns from its single end, so that its atomic section is one. */
 int
 __tarsier_opaque_pthread_mutex_trylock(struct __tarsier_mutex *mutex)
 {
-    if (mutex->depth > 0 && mutex->kind != 1)
-        return 16; /* EBUSY */
-    mutex->depth++;
-    return 0;
+    unsigned long self = __tarsier_thread_self();
+    int result = 0;
+    __VERIFIER_atomic_begin();
+    if (mutex->depth == 0) {
+        mutex->depth = 1;
+        mutex->owner = self;
+    } else if (mutex->kind == 1 && mutex->owner == self)
+        mutex->depth++;
+    else
+        result = 16; /* EBUSY */
+    __VERIFIER_atomic_end();
+    return result;
 }
 
 int
 __tarsier_opaque_pthread_mutex_lock(struct __tarsier_mutex *mutex)
 {
-    if (mutex->depth > 0 && mutex->kind == 2)
-        return 35; /* EDEADLK */
-    /* No other thread can release it: the thread waits forever. */
-    __VERIFIER_assume(mutex->depth == 0 || mutex->kind == 1);
-    mutex->depth++;
-    return 0;
+    unsigned long self = __tarsier_thread_self();
+    int result = 0;
+    __VERIFIER_atomic_begin();
+    if (mutex->depth > 0 && mutex->owner == self && mutex->kind == 2)
+        result = 35; /* EDEADLK */
+    else if (mutex->depth > 0 && mutex->owner == self && mutex->kind == 1)
+        mutex->depth++;
+    else {
+        /* Held by another thread (or, for a NORMAL mutex, by this one):
+           the thread waits, for ever on the paths where it never gets it. */
+        __VERIFIER_assume(mutex->depth == 0);
+        mutex->depth = 1;
+        mutex->owner = self;
+    }
+    __VERIFIER_atomic_end();
+    return result;
 }
 
 int
 __tarsier_opaque_pthread_mutex_unlock(struct __tarsier_mutex *mutex)
 {
-    if (mutex->depth == 0)
-        return mutex->kind == 0 ? 0 : 1; /* EPERM; glibc ignores it for NORMAL */
-    mutex->depth--;
+    unsigned long self = __tarsier_thread_self();
+    int result = 0;
+    __VERIFIER_atomic_begin();
+    if (mutex->depth == 0 || mutex->owner != self)
+        result = mutex->kind == 0 ? 0 : 1; /* EPERM; glibc ignores it for NORMAL */
+    else
+        mutex->depth--;
+    __VERIFIER_atomic_end();
+    return result;
+}
+
+/* What a started thread runs: its start function, then its end with the
+   value that function returned. */
+static void
+__tarsier_thread_run(void *(*start)(void *), void *arg)
+{
+    __tarsier_thread_exit(start(arg));
+}
+
+int
+__tarsier_opaque_pthread_create(unsigned long *thread, const int *attr, void *(*start)(void *), void *arg)
+{
+    /* The id is stored before the new thread runs, as glibc does. */
+    __VERIFIER_atomic_begin();
+    *thread = __tarsier_thread_create(__tarsier_thread_run, start, arg);
+    __VERIFIER_atomic_end();
     return 0;
 }
 
-/* The main thread leaving ends the process once no other thread runs,
-   which is at once here: as exit(0), atexit handlers included. */
+/* The main thread (id 1) leaving ends the process once no other thread
+   runs: as exit(0) here, atexit handlers included (the other threads are
+   not stopped by it in symex; the replay ends with it). */
 void
 pthread_exit(void *value)
 {
-    exit(0);
+    if (__tarsier_thread_self() == 1)
+        exit(0);
+    __tarsier_thread_exit(value);
 }
 
-/* No thread was created, so there is none to join or detach. */
+/* The state of each thread id for pthread_detach (see there). */
+unsigned char __tarsier_detached[256];
+
+/* Joining a thread that is not joinable is undefined (POSIX), glibc
+   reports the calling thread itself. */
 int
 pthread_join(unsigned long thread, void **value)
 {
-    return 3; /* ESRCH */
+    if (thread == __tarsier_thread_self())
+        return 35; /* EDEADLK */
+    void *result = __tarsier_thread_join(thread);
+    if (thread < 256)
+        __tarsier_detached[thread] = 2;
+    if (value)
+        *value = result;
+    return 0;
 }
+
+/* A detached thread runs on; nothing waits for it. Detaching it again is
+   EINVAL, detaching a joined one ESRCH (glibc); ids past the table's get
+   any of the answers. 1: detached, 2: joined. */
 
 int
 pthread_detach(unsigned long thread)
 {
-    return 3; /* ESRCH */
+    int result = 0;
+    if (thread >= 256) {
+        result = __VERIFIER_nondet_int();
+        __VERIFIER_assume(result == 0 || result == 22 || result == 3);
+        return result;
+    }
+    __VERIFIER_atomic_begin();
+    if (__tarsier_detached[thread] == 2)
+        result = 3; /* ESRCH */
+    else if (__tarsier_detached[thread])
+        result = 22; /* EINVAL */
+    else
+        __tarsier_detached[thread] = 1;
+    __VERIFIER_atomic_end();
+    return result;
 }
 
 unsigned long
 pthread_self(void)
 {
-    return 1;
+    return __tarsier_thread_self();
 }
 
 int

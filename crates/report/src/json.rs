@@ -35,7 +35,7 @@ pub fn render(report: &Report) -> Value {
             doc["trace"] = cex.trace.iter().map(|step| {
                 let (file, line) = report.location(step.loc);
                 json!({ "file": file, "line": line, "function": step.function, "lhs": step.lhs, "value": step.value,
-                        "input": step.input })
+                        "input": step.input, "thread": step.thread })
             }).collect();
         }
     }

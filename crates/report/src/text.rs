@@ -29,9 +29,10 @@ pub fn render(report: &Report) -> String {
         }
         Verdict::False(cex) => {
             out += "Counterexample:\n";
-            for TraceLine { loc, function, lhs, value, input } in &cex.trace {
+            for TraceLine { loc, function, lhs, value, input, thread } in &cex.trace {
                 let source = input.as_ref().map_or(String::new(), |from| format!("    [input: {from}]"));
-                out += &format!("  {} {function}: {lhs} = {value}{source}\n", report.place(*loc));
+                let thread = thread.map_or(String::new(), |t| format!("thread {t} "));
+                out += &format!("  {} {thread}{function}: {lhs} = {value}{source}\n", report.place(*loc));
             }
             out += &format!(
                 "Violated property:\n  {} {}\n  {}\n  {}\n",

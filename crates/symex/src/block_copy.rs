@@ -101,7 +101,7 @@ impl Symex<'_> {
                 new = self.store.ite(read, filled, new);
             }
             let merged = self.store.ite(ok, new, old);
-            self.state.set_value(t.object, merged);
+            self.write_object(t.object, merged);
         }
         Ok(())
     }

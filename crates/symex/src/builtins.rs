@@ -90,6 +90,27 @@ impl<'a> Symex<'a> {
                 self.assume(f);
                 None
             }
+            _ if name == ir::intrinsics::THREAD_CREATE => {
+                returns_pointer = false;
+                let types: Vec<ir::TypeId> = args.iter().map(|a| a.ty).collect();
+                Some(self.create_thread(values, &types)?)
+            }
+            _ if name == ir::intrinsics::THREAD_SELF => {
+                returns_pointer = false;
+                Some(self.thread_self())
+            }
+            _ if name == ir::intrinsics::THREAD_JOIN => {
+                let sort = smt::Sort::BitVec(self.program.data_model.pointer_bits());
+                Some(self.join_thread(values, sort)?)
+            }
+            _ if name == ir::intrinsics::THREAD_EXIT => {
+                self.exit_thread(self.arg(values, 0, name)?)?;
+                None
+            }
+            // glibc's pthread_cleanup_push/pop: handlers pthread_exit must run.
+            _ if name.starts_with("__pthread_") => {
+                return Err(Stop::unsupported(format!("thread cancellation and cleanup handlers (`{name}`)"), self.loc));
+            }
             _ if ["__ESBMC_", "__CPROVER_", "__VERIFIER_", "pthread_"].iter().any(|p| name.starts_with(p)) => {
                 return Err(Stop::unsupported(format!("intrinsic `{name}`"), self.loc));
             }
@@ -396,7 +417,7 @@ impl<'a> Symex<'a> {
             self.state.guard = path;
             contents
         };
-        self.state.set_value(o, contents);
+        self.write_object(o, contents);
         let pointer = self.address_of_heap(o)?;
         self.note_lifetime_start(o, succeeds);
         self.state.set_alive(o, succeeds);
@@ -426,7 +447,7 @@ impl<'a> Symex<'a> {
         let sort = self.objects.get(o).value_sort(self.store);
         let contents = self.store.var("alloca_contents", sort);
         self.record_input(contents, None, InputKind::Uninitialized("alloca".to_string()));
-        self.state.set_value(o, contents);
+        self.write_object(o, contents);
         if let Some(bits) = alignment_bits {
             // The alignment in bytes, `bits / 8`, in the pointer's width.
             let width = self.layout.pointer_bits;
@@ -444,6 +465,11 @@ impl<'a> Symex<'a> {
     /// `free(pointer)`: NULL is a no-op; anything but the start of a live
     /// heap object is an invalid free.
     fn free(&mut self, pointer: TermId) {
+        if self.threads_on() {
+            // Each thread keeps its own view of what is alive.
+            let checked = self.options.pointer_checks || self.options.heap_at_exit != crate::HeapAtExit::Unchecked;
+            self.approximate("a block freed while threads run stays alive for the other threads", checked);
+        }
         self.check_free(pointer);
         let always = self.store.true_term();
         self.release(pointer, always);
@@ -536,7 +562,7 @@ impl<'a> Symex<'a> {
             let width = self.store.as_bv_const(count).and_then(BvValue::to_u64).and_then(|n| u32::try_from(n * 8).ok());
             self.note_copy(source, start, target, start, width);
             let merged = self.store.ite(copying, copied, into);
-            self.state.set_value(target, merged);
+            self.write_object(target, merged);
         }
         Ok(())
     }
@@ -608,7 +634,7 @@ impl<'a> Symex<'a> {
             self.state.guard = path;
             let old = self.object_value(o);
             let merged = self.store.ite(havocked, contents, old);
-            self.state.set_value(o, merged);
+            self.write_object(o, merged);
         }
     }
 

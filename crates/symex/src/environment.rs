@@ -187,7 +187,7 @@ impl Symex<'_> {
         for &slot in &slots[1..] {
             value = self.store.concat(slot, value);
         }
-        self.state.set_value(object, value);
+        self.write_object(object, value);
         for (index, &slot) in slots.iter().enumerate() {
             let at = self.store.bv_u64(self.layout.wide_bits(), index as u64 * pointer_bytes * 8);
             self.note_pointer_store(object, at, slot);

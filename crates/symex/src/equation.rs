@@ -21,11 +21,15 @@ pub struct Assertion {
     /// Trace steps recorded before this assertion (the trace of a
     /// violation ends there).
     pub steps_before: usize,
+    /// The thread and the clock of its step, when the program starts threads.
+    pub when: Option<ThreadTime>,
 }
 
 /// An assignment to a program variable, for the trace.
 #[derive(Clone, Debug)]
 pub struct TraceStep {
+    /// The thread and the clock of its step, when the program starts threads.
+    pub when: Option<ThreadTime>,
     pub guard: TermId,
     pub loc: Loc,
     pub function: FuncId,
@@ -46,6 +50,8 @@ pub use ir::interp::InputKind;
 /// interpreter's input requests so a replay can feed it back.
 #[derive(Clone, Debug)]
 pub struct Input {
+    /// The thread and the clock of its step, when the program starts threads.
+    pub when: Option<ThreadTime>,
     pub guard: TermId,
     pub loc: Loc,
     /// The value's type; `None` for raw memory and allocation failures.
@@ -150,6 +156,9 @@ pub struct Equation {
     /// With targets: the conditions under which a loop head is reached in
     /// a target's state.
     pub target_hits: Vec<TermId>,
+    /// The steps of the threads, in the order symex made them (see
+    /// `crate::threads`): a model orders those that happen by clock.
+    pub thread_steps: Vec<ThreadStep>,
 }
 
 /// A long loop entry of the inductive step: where, its Boolean, and the
@@ -179,4 +188,24 @@ impl Equation {
     pub fn approximations_affect_true(&self) -> bool {
         self.approximations.iter().any(|a| a.affects_true)
     }
+}
+
+/// Which thread did something, and the clock of the step it did it in.
+#[derive(Clone, Copy, Debug)]
+pub struct ThreadTime {
+    pub thread: u32,
+    pub clock: TermId,
+}
+
+/// One step of a thread: an instruction, or a whole atomic section that
+/// starts at the instruction.
+#[derive(Clone, Debug)]
+pub struct ThreadStep {
+    pub when: ThreadTime,
+    pub guard: TermId,
+    pub function: FuncId,
+    pub pc: u32,
+    /// The threads the step started (their numbers), each with the
+    /// condition under which it did.
+    pub started: Vec<(u32, TermId)>,
 }

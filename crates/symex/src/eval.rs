@@ -596,7 +596,7 @@ impl<'a> Symex<'a> {
         }
         let function = self.frames.last().map(|f| f.func).unwrap_or(ir::FuncId(0));
         let text = self.lvalue_text(lhs);
-        self.equation.steps.push(TraceStep { guard: self.state.guard, loc: self.loc, function, lhs: text, ty: lhs.ty, value });
+        self.equation.steps.push(TraceStep { when: self.thread_time_seen(), guard: self.state.guard, loc: self.loc, function, lhs: text, ty: lhs.ty, value });
         Ok(())
     }
 

@@ -106,6 +106,8 @@ pub(crate) struct Symex<'a> {
     pub(crate) intervals: smt::interval::Intervals,
     /// The loops of each function entered so far.
     loops: HashMap<FuncId, Rc<analysis::FunctionLoops>>,
+    /// The threads' encoding, when the program starts threads.
+    pub(crate) threads: Option<crate::threads::Threads>,
     /// Conditions under which a pointer read from such bits had an
     /// address that does not fit the offset field, until some address is
     /// observed (see `crate::address`).
@@ -138,6 +140,7 @@ impl<'a> Symex<'a> {
             function_objects: HashMap::new(),
             initial_values: HashMap::new(),
             steps: 0,
+            threads: None,
             loc: Loc::NONE,
             depth: 0,
             entry_pointer_params: Default::default(),
@@ -211,6 +214,17 @@ impl<'a> Symex<'a> {
         o
     }
 
+    /// Writes `value` as `object`'s on the current paths.
+    pub(crate) fn write_object(&mut self, object: ObjectId, value: TermId) {
+        self.state.set_value(object, value);
+        self.shared_write(object, value);
+    }
+
+    /// The value every state has for `object` until it writes it.
+    pub(crate) fn initial_value_of(&mut self, object: ObjectId) -> TermId {
+        self.initial_value(object)
+    }
+
     /// The value every state has for `object` until it writes it.
     fn initial_value(&mut self, object: ObjectId) -> TermId {
         initial_value(self.store, &self.objects, &mut self.initial_values, object)
@@ -224,6 +238,9 @@ impl<'a> Symex<'a> {
     }
 
     pub fn object_value(&mut self, object: ObjectId) -> TermId {
+        if let Some(value) = self.shared_value(object) {
+            return value;
+        }
         match self.state.value(object) {
             Some(v) => v,
             None => self.initial_value(object),
@@ -252,7 +269,14 @@ impl<'a> Symex<'a> {
         if self.holds_no_pointer(&kind, ty) {
             self.input_values.insert(value);
         }
-        self.equation.inputs.push(Input { guard: self.state.guard, loc: self.loc, ty, value, kind });
+        // An uninitialized local's value is asked for where it is declared,
+        // a local step (see `crate::threads`); other inputs are steps of
+        // the schedule, so the replay gives them in the order taken.
+        let when = match kind {
+            InputKind::Uninitialized(_) => self.thread_time_seen(),
+            _ => self.thread_time(),
+        };
+        self.equation.inputs.push(Input { when, guard: self.state.guard, loc: self.loc, ty, value, kind });
     }
 
     /// Whether an input's bits hold no pointer: uninitialized memory and
@@ -289,6 +313,7 @@ impl<'a> Symex<'a> {
             _ => guard,
         };
         let function = self.frames.last().map(|f| f.func).unwrap_or(FuncId(0));
+        let when = self.thread_time();
         self.equation.assertions.push(Assertion {
             guard,
             condition,
@@ -296,6 +321,7 @@ impl<'a> Symex<'a> {
             loc: self.loc,
             function,
             steps_before: self.equation.steps.len(),
+            when,
         });
     }
 
@@ -384,7 +410,7 @@ impl<'a> Symex<'a> {
         self.program.functions[func].body.as_deref().expect("frames are only pushed for defined functions")
     }
 
-    fn run(&mut self) -> Result<()> {
+    pub(crate) fn run(&mut self) -> Result<()> {
         while let Some(frame) = self.frames.last() {
             let pc = frame.pc;
             let body = self.body(frame.func);
@@ -410,12 +436,14 @@ impl<'a> Symex<'a> {
             self.tick()?;
             let instr = &body[pc];
             self.loc = instr.loc;
+            self.thread_step(pc)?;
             self.execute_instruction(instr, pc)?;
         }
         Ok(())
     }
 
-    pub(crate) fn merge_into_current(&mut self, other: State) {
+    pub(crate) fn merge_into_current(&mut self, mut other: State) {
+        self.align_for_merge(&mut other);
         let mut current = std::mem::replace(&mut self.state, State::new(other.guard));
         let (store, objects, initial_values) = (&mut *self.store, &self.objects, &mut self.initial_values);
         let mut init_value = |store: &mut TermStore, o: ObjectId| initial_value(store, objects, initial_values, o);
@@ -483,7 +511,7 @@ impl<'a> Symex<'a> {
                         let m = repr::to_memory(self.program, self.store, e.ty, v, self.loc)?;
                         let start = self.store.bv_u64(self.layout.wide_bits(), 0);
                         self.note_typed_store(o, start, e.ty, m);
-                        self.state.set_value(o, m);
+                        self.write_object(o, m);
                     }
                 }
                 let end = self.body(self.frames.last().expect("frame").func).len();
@@ -498,7 +526,13 @@ impl<'a> Symex<'a> {
             self.run_function(init, &[])?;
         }
         let params = self.entry_arguments(entry)?;
-        self.run_function(entry, &params)
+        if !self.program.creates_threads() {
+            return self.run_function(entry, &params);
+        }
+        let t = self.store.true_term();
+        self.threads = Some(crate::threads::Threads::new(self.program, self.state.clone(), t));
+        let main_run = self.run_function(entry, &params);
+        self.run_threads(main_run)
     }
 
     fn declare(&mut self, symbol: SymbolId) -> Result<()> {
@@ -517,7 +551,7 @@ impl<'a> Symex<'a> {
         let sort = self.objects.get(o).value_sort(self.store);
         let value = self.store.var(&name, sort);
         self.record_input(value, Some(sym.ty), InputKind::Uninitialized(name));
-        self.state.set_value(o, value);
+        self.write_object(o, value);
         let t = self.store.true_term();
         self.note_lifetime_start(o, t);
         self.state.set_alive(o, t);
@@ -581,7 +615,7 @@ impl<'a> Symex<'a> {
             };
             let start = self.store.bv_u64(self.layout.wide_bits(), 0);
             self.note_typed_store(o, start, ty, m);
-            self.state.set_value(o, m);
+            self.write_object(o, m);
         }
         if let Some(area) = function.variadic_area {
             let fixed = function.params.len();
@@ -617,7 +651,7 @@ impl<'a> Symex<'a> {
             whole = self.write_object_bits(o, whole, at, m)?;
             self.note_typed_store(o, at, ty, m);
         }
-        self.state.set_value(o, whole);
+        self.write_object(o, whole);
         let t = self.store.true_term();
         self.state.set_alive(o, t);
         Ok(())
@@ -765,11 +799,15 @@ impl<'a> Symex<'a> {
     /// The program ends on the current path by `end`: memory that is still
     /// allocated is reported where `heap_at_exit` asks.
     pub fn program_exit(&mut self, end: ProgramEnd) -> Result<()> {
+        self.note_process_end();
         let checked = match (self.options.heap_at_exit, end) {
             (HeapAtExit::Unchecked, _) | (HeapAtExit::SvCompCleanup, ProgramEnd::Abort) => return Ok(()),
             (HeapAtExit::Esbmc, ProgramEnd::Exit) => self.atexit_handler_registered()?,
             _ => self.store.true_term(),
         };
+        if self.threads_on() {
+            self.approximate("the memory left at the end while other threads may run is not modelled", true);
+        }
         let path = self.state.guard;
         self.state.guard = self.store.and2(path, checked);
         let heap: Vec<ObjectId> = self.objects.iter().filter(|(_, o)| o.is_dynamic()).map(|(id, _)| id).collect();

@@ -73,7 +73,7 @@ impl Symex<'_> {
             self.require_whole_value_at(t.object, t.bit_offset, size, true)?;
             let old = self.object_value(t.object);
             let new = if sole_target { value } else { self.store.ite(ok, value, old) };
-            self.state.set_value(t.object, new);
+            self.write_object(t.object, new);
         }
         Ok(())
     }

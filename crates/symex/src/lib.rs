@@ -29,6 +29,7 @@ pub mod repr;
 mod state;
 mod stdio;
 mod stdio_input;
+mod threads;
 mod step;
 mod builtins;
 mod block_copy;
@@ -39,7 +40,7 @@ mod large;
 mod quantifier;
 mod eval;
 
-pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, LongEntry, QuantifiedVar, TraceStep, UnmodelledCall};
+pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, LongEntry, QuantifiedVar, ThreadStep, ThreadTime, TraceStep, UnmodelledCall};
 pub use libm::{host_lemma, HostLemma};
 pub use environment::EXACT_ARGC;
 pub use exec::{execute, Execution};

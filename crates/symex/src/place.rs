@@ -412,7 +412,7 @@ impl<'a> Symex<'a> {
             let old = self.object_value(t.object);
             let condition = if sole_target { self.store.true_term() } else { ok };
             let new = self.write_object_bits_if(t.object, old, t.bit_offset, bits, condition)?;
-            self.state.set_value(t.object, new);
+            self.write_object(t.object, new);
         }
         Ok(())
     }

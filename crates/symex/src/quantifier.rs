@@ -83,7 +83,7 @@ impl<'a> Symex<'a> {
         };
         self.quantifiers.push(scope);
         self.visit_even_if_unreached(end);
-        self.state.set_value(object, memory);
+        self.write_object(object, memory);
         Ok(())
     }
 

@@ -5,7 +5,7 @@
 
 use crate::memory::ObjectId;
 use smt::{TermId, TermStore};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 #[derive(Clone, Debug)]
@@ -15,11 +15,14 @@ pub struct State {
     /// branching is frequent, and most branches touch few objects.
     values: Rc<HashMap<ObjectId, TermId>>,
     alive: Rc<HashMap<ObjectId, TermId>>,
+    /// The shared objects this path has read or written in the current
+    /// step of its thread, with that step's number (see `crate::threads`).
+    touched: Rc<(u32, HashSet<ObjectId>)>,
 }
 
 impl State {
     pub fn new(guard: TermId) -> State {
-        State { guard, values: Rc::default(), alive: Rc::default() }
+        State { guard, values: Rc::default(), alive: Rc::default(), touched: Rc::new((u32::MAX, HashSet::new())) }
     }
     pub fn value(&self, object: ObjectId) -> Option<TermId> {
         self.values.get(&object).copied()
@@ -36,6 +39,21 @@ impl State {
     }
     pub fn set_alive(&mut self, object: ObjectId, alive: TermId) {
         Rc::make_mut(&mut self.alive).insert(object, alive);
+    }
+    /// Whether this path read or wrote `object` in step `step`.
+    pub fn touched_in_step(&self, step: u32, object: ObjectId) -> bool {
+        self.touched.0 == step && self.touched.1.contains(&object)
+    }
+    /// The objects this path read or wrote in step `step`.
+    pub fn touched(&self, step: u32) -> HashSet<ObjectId> {
+        if self.touched.0 == step { self.touched.1.clone() } else { HashSet::new() }
+    }
+    pub fn touch(&mut self, step: u32, object: ObjectId) {
+        let touched = Rc::make_mut(&mut self.touched);
+        if touched.0 != step {
+            *touched = (step, HashSet::new());
+        }
+        touched.1.insert(object);
     }
     pub fn with_guard(&self, guard: TermId) -> State {
         State { guard, ..self.clone() }

@@ -179,6 +179,7 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
         eprintln!("tarsier: error: {message}");
         return Exit::UsageError;
     }
+    analysis::threads::separate_shared_writes(&mut program);
     analysis::invariants::intern_types(&mut program);
     crate::progress::start(config.verify.verbosity, config.verify.json);
     let outcome = engine::verify(&program, &engine_config(config, &program));

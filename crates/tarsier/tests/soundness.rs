@@ -132,14 +132,13 @@ fn a_violation_through_the_programs_own_external_function_is_real_but_not_throug
 
 #[test]
 fn a_violation_before_an_unsupported_construct_is_reported_and_nothing_after_it_is_proved() {
-    let source = "#include <pthread.h>
-#include <assert.h>
-void *worker(void *arg) { return 0; }
+    let source = "#include <assert.h>
+unsigned int __ESBMC_spawn_thread(void (*)(void));
+void worker(void) {}
 int main(void) {
   int x = __VERIFIER_nondet_int();
   CHECK
-  pthread_t t;
-  pthread_create(&t, 0, worker, 0);
+  __ESBMC_spawn_thread(worker);
   assert(x != 8);
   return 0;
 }\n";
@@ -181,4 +180,13 @@ fn a_pointer_past_one_object_may_equal_a_pointer_to_the_next() {
     assert_eq!(verdict("adjacent-objects", &[("m.c", &compare("assert(&a + 1 != &b && &b + 1 != &a)"))], &[]), "VERIFICATION UNKNOWN");
     expect("distinct-starts", &[("m.c", &compare("assert(&a != &b && &c[0] + 1 == &c[1] && &c[0] + 2 != &c[1])"))], &[], SUCCESSFUL);
     expect("distinct-starts-false", &[("m.c", &compare("assert(&a == &b)"))], &[], FAILED);
+}
+
+#[test]
+fn an_error_label_on_an_empty_statement_is_reached_only_through_its_jump() {
+    // The label named the instruction where the `if`'s paths meet, so the
+    // error label was reached whatever the condition: a wrong FALSE.
+    let program = "int nondet_int(void);\nint main(void) { int i = CHECK; if (i > 377) { goto ERROR; ERROR: ; } return 0; }\n";
+    expect("error-label-empty-safe", &[("m.c", &program.replace("CHECK", "1"))], &["--error-label", "ERROR"], SUCCESSFUL);
+    expect("error-label-empty-unsafe", &[("m.c", &program.replace("CHECK", "nondet_int()"))], &["--error-label", "ERROR"], FAILED);
 }

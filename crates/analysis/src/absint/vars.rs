@@ -22,31 +22,7 @@ pub struct Tracked {
 /// The symbol at the root of an lvalue (`a` in `a.f[i]`), unless the
 /// lvalue goes through a pointer.
 pub fn lvalue_root(e: &Expr) -> Option<SymbolId> {
-    let mut e = e;
-    loop {
-        match &e.kind {
-            ExprKind::Sym(s) => return Some(*s),
-            ExprKind::Member(base, _) | ExprKind::Index(base, _) => e = base,
-            _ => return None,
-        }
-    }
-}
-
-fn address_taken(program: &Program) -> HashSet<SymbolId> {
-    let mut taken = HashSet::new();
-    let mut note = |e: &Expr| {
-        for node in e.walk() {
-            if let ExprKind::AddrOf(inner) = &node.kind {
-                taken.extend(lvalue_root(inner));
-            }
-        }
-    };
-    for function in program.functions.values() {
-        for instr in function.body.iter().flatten() {
-            for_each_expr(&instr.kind, &mut note);
-        }
-    }
-    taken
+    e.lvalue_root()
 }
 
 /// Calls `f` on every expression of an instruction.
@@ -72,14 +48,10 @@ pub fn for_each_expr(kind: &InstrKind, f: &mut impl FnMut(&Expr)) {
     }
 }
 
-fn has_threads(program: &Program) -> bool {
-    program.functions.values().flat_map(|f| f.body.iter().flatten()).any(|i| matches!(i.kind, InstrKind::StartThread(_)))
-}
-
 impl Tracked {
     pub fn new(program: &Program) -> Tracked {
-        let taken = address_taken(program);
-        let threads = has_threads(program);
+        let taken = program.address_taken_symbols();
+        let threads = program.creates_threads();
         let mut kinds = HashMap::new();
         for (id, symbol) in program.symbols.iter() {
             let eligible = match symbol.kind {

@@ -1,10 +1,10 @@
 //! GCC's and clang's atomic built-ins (`__sync_*`, `__atomic_*`,
 //! `__c11_atomic_*`, which `<stdatomic.h>` expands to) and the
 //! non-temporal accesses (`__builtin_nontemporal_load/store`), lowered to
-//! plain loads and stores. tarsier verifies sequential programs (a program
-//! that creates a thread is unsupported), where an atomic operation is its
-//! sequential effect and a memory order or fence means nothing; the memory
-//! order arguments are still evaluated for their side effects.
+//! plain loads and stores inside an atomic section (one step of a thread,
+//! its operands' evaluation included), under sequential consistency: a
+//! memory order or fence means nothing; the memory order arguments are
+//! still evaluated for their side effects.
 //!
 //! Read-modify-write arithmetic wraps like GCC's (two's complement, no
 //! signed overflow) and is done in the unsigned type of the operand. A weak
@@ -143,6 +143,7 @@ impl<'a> Sema<'a> {
         if args.len() < needed {
             return Err(self.error(loc, format!("`{name}` takes at least {needed} argument(s)")));
         }
+        self.emit(InstrKind::AtomicBegin, loc);
         let value = match kind {
             Atomic::Load { by_ref } => self.atomic_load(name, args, by_ref, loc)?,
             Atomic::Store { by_ref, zero } => self.atomic_store(name, args, by_ref, zero, loc)?,
@@ -159,6 +160,7 @@ impl<'a> Sema<'a> {
             }
             Atomic::Fence => None,
         };
+        self.emit(InstrKind::AtomicEnd, loc);
         // The memory orders (and `__sync`'s optional variable list).
         for extra in &args[needed..] {
             self.discard(extra)?;

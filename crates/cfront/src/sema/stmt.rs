@@ -183,6 +183,18 @@ impl<'a> Sema<'a> {
                 if name.starts_with(THREAD_SPAWN_LABEL) {
                     return self.spawned_statement(body, loc);
                 }
+                // A label on an empty statement gets an instruction of its
+                // own: else it names the next one, where the paths around
+                // the label meet too (`if (c) { goto E; E: ; }` would reach
+                // E whatever c).
+                let empty = match &body.kind {
+                    StmtKind::Expr(None) => true,
+                    StmtKind::Compound(block) => block.items.is_empty(),
+                    _ => false,
+                };
+                if empty {
+                    self.emit(InstrKind::Skip, loc);
+                }
                 self.stmt(body)
             }
             StmtKind::Goto(name) => {

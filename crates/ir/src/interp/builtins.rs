@@ -114,6 +114,13 @@ impl Machine<'_> {
                 let code = self.scalar(arg(0)?)?;
                 Err(Outcome::Completed(i64::from(sign_extend(code, 32) as i32)))
             }
+            _ if name == crate::intrinsics::THREAD_SELF => Ok(Some(self.thread_self())),
+            _ if name == crate::intrinsics::THREAD_CREATE => {
+                let types: Vec<TypeId> = args.iter().map(|a| a.ty).collect();
+                self.create_thread(values, &types).map(Some)
+            }
+            _ if name == crate::intrinsics::THREAD_JOIN => self.join_thread(arg(0)?).map(Some),
+            _ if name == crate::intrinsics::THREAD_EXIT => self.exit_thread(arg(0)?).map(|()| None),
             _ if name == crate::intrinsics::ENVIRONMENT_STRING => {
                 let loc = self.current_loc();
                 self.environment_string("getenv", InputKind::Environment, loc).map(|p| Some(Value::Ptr(p)))

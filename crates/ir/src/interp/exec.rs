@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 pub(super) type Flow<T> = Result<T, Outcome>;
 
 /// Where a call's result goes when the callee returns.
-struct ResultSlot {
+pub(super) struct ResultSlot {
     place: Place,
     lhs: Expr,
     caller_instr: usize,
@@ -60,6 +60,8 @@ pub(super) struct Machine<'a> {
     pub uninterpreted_calls: Vec<(String, Vec<Value>, Value)>,
     /// Quantifiers being evaluated, innermost last.
     pub(super) quantifiers: Vec<super::quantifier::QuantifierRun>,
+    /// The threads, when a schedule is followed.
+    pub(super) threads: Option<super::threads::Scheduler>,
 }
 
 /// Functions whose call is the reach-error property itself.
@@ -84,13 +86,18 @@ impl<'a> Machine<'a> {
             unknown_functions: BTreeSet::new(),
             uninterpreted_calls: Vec::new(),
             quantifiers: Vec::new(),
+            threads: config.schedule.clone().map(super::threads::Scheduler::new),
         }
     }
 
     pub fn run(mut self) -> Run {
         let outcome = match self.set_up() {
             Ok(()) => loop {
-                if let Err(outcome) = self.step() {
+                let stepped = match self.threads.is_some() && self.stage == Stage::Entry {
+                    true => self.scheduled_step(),
+                    false => self.step(),
+                };
+                if let Err(outcome) = stepped {
                     break outcome;
                 }
             },
@@ -256,7 +263,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Pushes a frame for `func` with arguments `args` of types `arg_types`.
-    fn enter_function(&mut self, func: FuncId, args: Vec<Value>, arg_types: &[TypeId], result: Option<ResultSlot>) -> Flow<()> {
+    pub(super) fn enter_function(&mut self, func: FuncId, args: Vec<Value>, arg_types: &[TypeId], result: Option<ResultSlot>) -> Flow<()> {
         let function = &self.program.functions[func];
         if function.body.is_none() {
             return Err(self.malformed(format!("call of `{}`, which has no body", function.name)));
@@ -311,7 +318,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Executes one instruction.
-    fn step(&mut self) -> Flow<()> {
+    pub(super) fn step(&mut self) -> Flow<()> {
         self.steps += 1;
         if self.steps > self.config.step_limit {
             return Err(Outcome::StepLimit);

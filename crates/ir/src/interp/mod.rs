@@ -61,6 +61,7 @@ mod intrinsics;
 mod quantifier;
 pub mod memory;
 mod stdio;
+mod threads;
 mod unwind;
 mod value;
 mod wide;
@@ -82,6 +83,9 @@ use std::fmt;
 /// Resource limits and options of a run.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The order in which the threads take their steps (see
+    /// [`ScheduledStep`]); `None` for a program that starts no thread.
+    pub schedule: Option<std::sync::Arc<Vec<ScheduledStep>>>,
     /// Instructions executed before the run stops with [`Outcome::StepLimit`].
     pub step_limit: u64,
     /// Bytes stored for live objects (only written pages count, so an
@@ -154,8 +158,23 @@ impl Default for Config {
             addresses: HashMap::new(),
             alignment_checks: true,
             vla_length_checks: true,
+            schedule: None,
         }
     }
+}
+
+/// One step of a thread in a schedule: the thread (0 is the main thread,
+/// then the threads in the order of [`crate::intrinsics::THREAD_CREATE`]'s
+/// numbering) executes the instruction at `pc` of `function`, and with it
+/// the rest of an atomic section that starts there (see
+/// [`crate::intrinsics::atomic_sections`]); the threads the step starts
+/// get the numbers in `started`, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduledStep {
+    pub thread: u32,
+    pub function: FuncId,
+    pub pc: u32,
+    pub started: Vec<u32>,
 }
 
 /// Where a nondeterministic value comes from; symex tags its inputs the

@@ -1,0 +1,210 @@
+//! Threads in the interpreter: a counterexample's schedule
+//! ([`super::ScheduledStep`]) says which thread takes each step; each
+//! thread has its own frames, the memory is shared. A step is an
+//! instruction, or an atomic section that begins there, as in symex
+//! (`crate::intrinsics::inside_atomic`); the schedule names the steps
+//! others can see (shared memory, threads started, joined or ended,
+//! assertions, inputs), and a thread takes its local steps just before its
+//! next step in the schedule. A thread whose
+//! assumption fails, or that joins a thread that has not ended, waits for
+//! ever: the others go on. A schedule that names an instruction the thread
+//! is not at, or a thread that cannot run, confirms nothing (unsupported).
+
+use super::exec::{Flow, Frame, Machine};
+use super::value::Value;
+use super::{Outcome, ScheduledStep};
+use crate::intrinsics::MAIN_THREAD_ID;
+use crate::program::FuncId;
+use crate::types::TypeId;
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// The threads of a run that follows a schedule.
+pub(super) struct Scheduler {
+    schedule: Arc<Vec<ScheduledStep>>,
+    next: usize,
+    current: u32,
+    /// The frames of the threads that are not running.
+    waiting: HashMap<u32, Vec<Frame>>,
+    /// The value each ended thread ended with.
+    ended: HashMap<u32, Value>,
+    /// Threads that wait for ever.
+    blocked: Vec<u32>,
+    /// The numbers the threads the current step starts get.
+    to_start: VecDeque<u32>,
+    /// Set when the running thread ends in the current step.
+    exiting: Option<Value>,
+    sections: HashMap<FuncId, Rc<Vec<(usize, usize)>>>,
+}
+
+impl Scheduler {
+    pub(super) fn new(schedule: Arc<Vec<ScheduledStep>>) -> Scheduler {
+        Scheduler {
+            schedule,
+            next: 0,
+            current: 0,
+            waiting: HashMap::default(),
+            ended: HashMap::default(),
+            blocked: Vec::new(),
+            to_start: VecDeque::new(),
+            exiting: None,
+            sections: HashMap::default(),
+        }
+    }
+}
+
+/// How a thread is after a step.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Taken {
+    Continues,
+    /// It waits for ever.
+    Waits,
+    Ended,
+}
+
+fn mismatch(what: String) -> Outcome {
+    Outcome::Unsupported(format!("the schedule cannot be followed: {what}"))
+}
+
+impl Machine<'_> {
+    fn scheduler(&mut self) -> &mut Scheduler {
+        self.threads.as_mut().expect("a schedule is followed")
+    }
+
+    /// Takes the schedule's next step.
+    pub(super) fn scheduled_step(&mut self) -> Flow<()> {
+        let scheduler = self.scheduler();
+        let Some(step) = scheduler.schedule.get(scheduler.next).cloned() else {
+            return Err(mismatch("it ends before a violation".into()));
+        };
+        scheduler.next += 1;
+        self.switch_to(step.thread)?;
+        while self.frames.last().map(|f| (f.func, f.pc)) != Some((step.function, step.pc as usize)) {
+            if self.frames.is_empty() || self.take_step()? != Taken::Continues {
+                return Err(mismatch(format!("thread {} does not reach the instruction of its step", step.thread)));
+            }
+        }
+        self.scheduler().to_start = step.started.iter().copied().collect();
+        self.take_step()?;
+        if !self.scheduler().to_start.is_empty() {
+            return Err(mismatch("a step did not start the threads it should".into()));
+        }
+        Ok(())
+    }
+
+    /// The running thread takes one step.
+    fn take_step(&mut self) -> Flow<Taken> {
+        let atomic = self.inside_atomic_now(false);
+        loop {
+            match self.step() {
+                Ok(()) => {}
+                Err(Outcome::AssumptionViolated { .. }) => {
+                    let current = self.scheduler().current;
+                    self.scheduler().blocked.push(current);
+                    return Ok(Taken::Waits);
+                }
+                Err(outcome) => return Err(outcome),
+            }
+            if let Some(value) = self.scheduler().exiting.take() {
+                let current = self.scheduler().current;
+                self.scheduler().ended.insert(current, value);
+                self.frames.clear();
+                return Ok(Taken::Ended);
+            }
+            if self.frames.is_empty() || !(atomic && self.inside_atomic_now(true)) {
+                return Ok(Taken::Continues);
+            }
+        }
+    }
+
+    /// Makes `thread` the running one.
+    fn switch_to(&mut self, thread: u32) -> Flow<()> {
+        let scheduler = self.scheduler();
+        if scheduler.blocked.contains(&thread) || scheduler.ended.contains_key(&thread) {
+            return Err(mismatch(format!("thread {thread} cannot run")));
+        }
+        let current = scheduler.current;
+        if thread == current {
+            return Ok(());
+        }
+        let Some(frames) = scheduler.waiting.remove(&thread) else {
+            return Err(mismatch(format!("thread {thread} was not started")));
+        };
+        let previous = std::mem::replace(&mut self.frames, frames);
+        let scheduler = self.scheduler();
+        scheduler.waiting.insert(current, previous);
+        scheduler.current = thread;
+        Ok(())
+    }
+
+    /// Whether the running thread is inside an atomic section (see
+    /// [`crate::intrinsics::inside_atomic`]); callers' frames already
+    /// point past their call.
+    fn inside_atomic_now(&mut self, strictly: bool) -> bool {
+        let last = self.frames.len().saturating_sub(1);
+        let positions: Vec<(FuncId, usize)> =
+            self.frames.iter().enumerate().map(|(i, f)| (f.func, if i == last { f.pc } else { f.pc.saturating_sub(1) })).collect();
+        let program = self.program;
+        let scheduler = self.threads.as_mut().expect("a schedule is followed");
+        let mut sections =
+            |func| Rc::clone(scheduler.sections.entry(func).or_insert_with(|| Rc::new(crate::intrinsics::atomic_sections(program, func))));
+        crate::intrinsics::inside_atomic(&positions, strictly, &mut sections)
+    }
+
+    /// `__tarsier_thread_create(run, start, arg)`: the thread the schedule
+    /// numbers next, about to run `run(start, arg)`; its id.
+    pub(super) fn create_thread(&mut self, values: &[Value], arg_types: &[TypeId]) -> Flow<Value> {
+        let (Some(run), Some(start), Some(arg)) = (values.first(), values.get(1), values.get(2)) else {
+            return Err(self.malformed("thread creation without its three arguments".into()));
+        };
+        if self.threads.is_none() {
+            return Err(Outcome::Unsupported("a thread starts without a schedule".into()));
+        }
+        let Some(number) = self.scheduler().to_start.pop_front() else {
+            return Err(mismatch("a thread starts that the schedule does not start".into()));
+        };
+        let pointer = self.pointer(run)?;
+        let func = match self.memory.object(pointer.object).kind {
+            super::memory::ObjectKind::Function(func) if pointer.offset == 0 => func,
+            _ => return Err(self.malformed("a thread's runner is not a function".into())),
+        };
+        let creator = std::mem::take(&mut self.frames);
+        let entered = self.enter_function(func, vec![start.clone(), arg.clone()], arg_types.get(1..).unwrap_or_default(), None);
+        let started = std::mem::replace(&mut self.frames, creator);
+        entered?;
+        self.scheduler().waiting.insert(number, started);
+        Ok(Value::Scalar(u128::from(MAIN_THREAD_ID + u64::from(number))))
+    }
+
+    /// `__tarsier_thread_join(id)`: the value thread `id` ended with; a
+    /// thread not ended yet makes the caller wait.
+    pub(super) fn join_thread(&mut self, id: &Value) -> Flow<Value> {
+        if self.threads.is_none() {
+            return Err(Outcome::Unsupported("a thread join without a schedule".into()));
+        }
+        let id = self.scalar(id)?;
+        let number = u32::try_from(id.wrapping_sub(u128::from(MAIN_THREAD_ID))).ok();
+        match number.and_then(|n| self.scheduler().ended.get(&n).cloned()) {
+            Some(value) => Ok(value),
+            None => Err(Outcome::AssumptionViolated { loc: self.current_loc() }),
+        }
+    }
+
+    /// `__tarsier_thread_exit(value)`: the running thread ends after this
+    /// instruction.
+    pub(super) fn exit_thread(&mut self, value: &Value) -> Flow<()> {
+        if self.threads.is_none() {
+            return Err(Outcome::Unsupported("a thread ends without a schedule".into()));
+        }
+        self.scheduler().exiting = Some(value.clone());
+        Ok(())
+    }
+
+    /// `__tarsier_thread_self()`.
+    pub(super) fn thread_self(&mut self) -> Value {
+        let current = self.threads.as_ref().map_or(0, |s| s.current);
+        Value::Scalar(u128::from(MAIN_THREAD_ID + u64::from(current)))
+    }
+}

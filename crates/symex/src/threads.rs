@@ -1,0 +1,623 @@
+//! Threads: every interleaving of a multi-threaded program under
+//! sequential consistency in one formula, by a partial-order encoding.
+//!
+//! Symex runs the main thread, then each started thread in turn, each on
+//! its own path. A thread's execution is cut into *steps*: one instruction,
+//! or a whole atomic section (`__VERIFIER_atomic_begin/end`, the body of a
+//! `__VERIFIER_atomic_*` function). Each step that may touch shared memory
+//! gets a clock (a bit-vector the solver chooses); every read of a shared
+//! object in a step is an *event* with a fresh value, every write an event
+//! with the written value (a write of part of an object writes back the rest
+//! as read in the same step, which is what a byte-level store leaves there).
+//! The solver picks for each read the write it reads from (same value,
+//! earlier clock), a coherence order of the writes of each object, and
+//! reads come before the writes that overwrite what they read. Clocks
+//! increase along each thread, a thread starts after its creator's step
+//! and a join waits for the joined thread's end. Objects no other thread
+//! can reach (locals whose address is never taken, return values) are not
+//! shared and cost nothing.
+//!
+//! A blocked thread (a lock held by another, an assumption that fails, a
+//! join of a thread that has not ended) stops on its path: the others run
+//! on, so a violation elsewhere is still found.
+
+use crate::exec::Symex;
+use crate::memory::{ObjectId, ObjectKind};
+use crate::equation::{ThreadStep, ThreadTime};
+use crate::{Result, Stop};
+use ir::{FuncId, SymbolId};
+use smt::{Sort, TermId, TermStore};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// Width of the clock variables: enough for [`MAX_STEPS`] steps with room
+/// between any two for the clocks of steps that do not happen. The
+/// constraints compare only the low bits a run's steps need (see
+/// [`clock_width`]), the others are zero.
+const CLOCK_BITS: u32 = 40;
+/// The steps a run may have before the encoding is refused.
+const MAX_STEPS: usize = 100_000;
+
+/// One started thread.
+struct Thread {
+    /// The condition under which it was started.
+    started: TermId,
+    /// The wrapper function that runs it, with its arguments.
+    run: Option<(FuncId, Vec<TermId>, Vec<ir::TypeId>)>,
+    /// The state of its creator at the start (for what is alive).
+    parent_state: Option<crate::state::State>,
+    /// The clock of its latest step.
+    last_clock: Option<TermId>,
+    /// Where it ends: condition, clock, value it ends with.
+    ends: Vec<(TermId, TermId, TermId)>,
+}
+
+/// A step of the running thread.
+struct Step {
+    id: u32,
+    thread: usize,
+    /// Made once the step does something others can see (see
+    /// [`Symex::step_clock`]); steps without one are local.
+    clock: Option<TermId>,
+    guard: TermId,
+    function: FuncId,
+    pc: u32,
+    atomic: bool,
+    /// The value each shared object read in this step was read as.
+    reads: HashMap<ObjectId, TermId>,
+}
+
+#[derive(Clone, Copy)]
+struct Event {
+    object: ObjectId,
+    thread: usize,
+    step: u32,
+    clock: TermId,
+    /// Order among all events (program order within a step).
+    seq: u32,
+    guard: TermId,
+    value: TermId,
+    write: bool,
+}
+
+/// A join: which thread, when, and what it waits for.
+struct Join {
+    guard: TermId,
+    clock: TermId,
+    id: TermId,
+    value: TermId,
+    done: TermId,
+}
+
+pub(crate) struct Threads {
+    current: usize,
+    threads: Vec<Thread>,
+    step: Option<Step>,
+    next_step: u32,
+    events: Vec<Event>,
+    joins: Vec<Join>,
+    /// Locals whose address is taken somewhere (they may be shared).
+    address_taken: Rc<HashSet<SymbolId>>,
+    /// Instruction ranges (inclusive) of atomic sections, per function.
+    atomic_ranges: HashMap<FuncId, Rc<Vec<(usize, usize)>>>,
+    /// The value of each shared object when the entry function starts.
+    initial: crate::state::State,
+    /// Width of a thread id (`pthread_t`, an `unsigned long`).
+    pub(crate) id_width: u32,
+    /// Where the process ends (the entry function returns, `exit`,
+    /// `abort`): the condition, the ending thread and its step's clock.
+    process_ends: Vec<(TermId, usize, TermId)>,
+    /// Consecutive clocks of a thread (a started thread's first follows
+    /// its creator's step).
+    program_order: Vec<(TermId, TermId)>,
+    /// Where a thread-local variable was used (not modelled yet).
+    thread_local_used: Option<ir::Loc>,
+}
+
+impl Threads {
+    pub(crate) fn new(program: &ir::Program, initial: crate::state::State, true_term: TermId) -> Threads {
+        let main = Thread { started: true_term, run: None, parent_state: None, last_clock: None, ends: Vec::new() };
+        Threads {
+            current: 0,
+            threads: vec![main],
+            step: None,
+            next_step: 0,
+            events: Vec::new(),
+            joins: Vec::new(),
+            address_taken: Rc::new(program.address_taken_symbols()),
+            atomic_ranges: HashMap::new(),
+            initial,
+            id_width: program.data_model.long_bits(),
+            thread_local_used: None,
+            process_ends: Vec::new(),
+            program_order: Vec::new(),
+        }
+    }
+
+    /// The id of thread number `index` (the main thread's is `MAIN_THREAD_ID`).
+    fn id_of(index: usize) -> u64 {
+        ir::intrinsics::MAIN_THREAD_ID + index as u64
+    }
+}
+
+impl<'a> Symex<'a> {
+    /// Whether the threads' encoding is on (the program starts threads).
+    pub(crate) fn threads_on(&self) -> bool {
+        self.threads.is_some()
+    }
+
+    /// Whether `object` may be seen by more than one thread.
+    fn is_shared(&self, object: ObjectId) -> bool {
+        let Some(threads) = &self.threads else { return false };
+        match &self.objects.get(object).kind {
+            ObjectKind::Global(symbol) => !self.program.symbols[*symbol].read_only,
+            ObjectKind::Local { symbol, .. } => threads.address_taken.contains(symbol),
+            ObjectKind::Heap { .. } | ObjectKind::Stack { .. } => true,
+            ObjectKind::StringLiteral(_) | ObjectKind::ReturnValue { .. } | ObjectKind::Function(_) | ObjectKind::Environment => false,
+        }
+    }
+
+    /// Whether the instruction at `pc` of the innermost frame runs inside
+    /// an atomic section (see [`ir::intrinsics::inside_atomic`]).
+    fn inside_atomic(&mut self, pc: usize, strictly: bool) -> bool {
+        let mut positions: Vec<(FuncId, usize)> = self.frames.iter().map(|f| (f.func, f.pc)).collect();
+        if let Some(last) = positions.last_mut() {
+            last.1 = pc;
+        }
+        let program = self.program;
+        let threads = self.threads.as_mut().expect("threads on");
+        let mut sections = |func| Rc::clone(threads.atomic_ranges.entry(func).or_insert_with(|| Rc::new(ir::intrinsics::atomic_sections(program, func))));
+        ir::intrinsics::inside_atomic(&positions, strictly, &mut sections)
+    }
+
+    /// Called before each instruction a thread executes: opens a new step
+    /// unless the instruction continues the current atomic section.
+    pub(crate) fn thread_step(&mut self, pc: usize) -> Result<()> {
+        if self.threads.is_none() {
+            return Ok(());
+        }
+        let continues = self.threads.as_ref().and_then(|t| t.step.as_ref()).is_some_and(|s| s.atomic) && self.inside_atomic(pc, true);
+        if continues {
+            return Ok(());
+        }
+        let atomic = self.inside_atomic(pc, false);
+        self.open_step(atomic, pc)
+    }
+
+    fn open_step(&mut self, atomic: bool, pc: usize) -> Result<()> {
+        let threads = self.threads.as_mut().expect("threads on");
+        if threads.next_step as usize >= MAX_STEPS {
+            return Err(Stop::unsupported(format!("more than {MAX_STEPS} steps of threads"), self.loc));
+        }
+        let thread = threads.current;
+        let function = self.frames.last().expect("a frame runs").func;
+        let (guard, pc) = (self.state.guard, pc as u32);
+        threads.step = Some(Step { id: threads.next_step, thread, clock: None, guard, function, pc, atomic, reads: HashMap::new() });
+        threads.next_step += 1;
+        match threads.thread_local_used.take() {
+            Some(loc) => Err(Stop::unsupported("thread-local storage in a program that starts threads", loc)),
+            None => Ok(()),
+        }
+    }
+
+    /// The clock of the current step, made when first asked for: the step
+    /// then follows the thread's previous step with a clock, and is one
+    /// of the schedule's (`None` when no step runs).
+    pub(crate) fn step_clock(&mut self) -> Option<TermId> {
+        let threads = self.threads.as_mut()?;
+        let step = threads.step.as_mut()?;
+        if let Some(clock) = step.clock {
+            return Some(clock);
+        }
+        let clock = self.store.var("clock", Sort::BitVec(CLOCK_BITS));
+        step.clock = Some(clock);
+        let thread = &mut threads.threads[step.thread];
+        if let Some(previous) = thread.last_clock.replace(clock) {
+            threads.program_order.push((previous, clock));
+        }
+        let when = ThreadTime { thread: step.thread as u32, clock };
+        let taken = ThreadStep { when, guard: step.guard, function: step.function, pc: step.pc, started: Vec::new() };
+        self.equation.thread_steps.push(taken);
+        Some(clock)
+    }
+
+    /// The current value of shared `object` on this path, read in the
+    /// current step (`None` if the object is not shared or no step runs).
+    pub(crate) fn shared_value(&mut self, object: ObjectId) -> Option<TermId> {
+        if !self.is_shared(object) {
+            return None;
+        }
+        let step_id = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id)?;
+        if let ObjectKind::Global(symbol) = self.objects.get(object).kind {
+            if self.program.symbols[symbol].thread_local {
+                let loc = self.loc;
+                self.threads.as_mut().expect("threads on").thread_local_used.get_or_insert(loc);
+            }
+        }
+        if self.state.touched_in_step(step_id, object) {
+            return self.state.value(object);
+        }
+        let value = self.step_read(object);
+        self.state.set_value(object, value);
+        self.state.touch(step_id, object);
+        Some(value)
+    }
+
+    /// The value `object` is read as in the current step (one per step:
+    /// every path of an atomic section reads it at the same time).
+    fn step_read(&mut self, object: ObjectId) -> TermId {
+        let known = self.threads.as_ref().and_then(|t| t.step.as_ref()).and_then(|s| s.reads.get(&object).copied());
+        if let Some(value) = known {
+            return value;
+        }
+        let sort = self.objects.get(object).value_sort(self.store);
+        let name = format!("{}#read", self.objects.get(object).name);
+        let value = self.store.var(&name, sort);
+        let clock = self.step_clock().expect("a step runs");
+        let threads = self.threads.as_mut().expect("threads on");
+        let step = threads.step.as_mut().expect("a step runs");
+        step.reads.insert(object, value);
+        // Every path of the step reads it as this value (see `align_for_merge`).
+        let event = Event {
+            object,
+            thread: step.thread,
+            step: step.id,
+            clock,
+            seq: threads.events.len() as u32,
+            guard: step.guard,
+            value,
+            write: false,
+        };
+        threads.events.push(event);
+        value
+    }
+
+    /// Records that this path wrote `value` into shared `object`.
+    pub(crate) fn shared_write(&mut self, object: ObjectId, value: TermId) {
+        if !self.is_shared(object) {
+            return;
+        }
+        let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
+        // A path merged from one that read the object and one that did
+        // not: the latter's value is the step's read.
+        self.state.touch(step_id, object);
+        let guard = self.state.guard;
+        let clock = self.step_clock().expect("a step runs");
+        let threads = self.threads.as_mut().expect("threads on");
+        let step = threads.step.as_ref().expect("a step runs");
+        let event = Event {
+            object,
+            thread: step.thread,
+            step: step.id,
+            clock,
+            seq: threads.events.len() as u32,
+            guard,
+            value,
+            write: true,
+        };
+        threads.events.push(event);
+    }
+
+    /// Before two states of the current step merge: an object one of them
+    /// touched in the step gets the step's read value in the other.
+    pub(crate) fn align_for_merge(&mut self, other: &mut crate::state::State) {
+        let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
+        let mine = self.state.touched(step_id);
+        let theirs = other.touched(step_id);
+        for &o in mine.difference(&theirs) {
+            let value = self.step_read(o);
+            other.set_value(o, value);
+            other.touch(step_id, o);
+        }
+        for &o in theirs.difference(&mine) {
+            let value = self.step_read(o);
+            self.state.set_value(o, value);
+            self.state.touch(step_id, o);
+        }
+    }
+
+    /// `__tarsier_thread_create(run, start, arg)`: a new thread that will
+    /// run `run(start, arg)`; its id.
+    pub(crate) fn create_thread(&mut self, values: &[TermId], arg_types: &[ir::TypeId]) -> Result<TermId> {
+        let [run, start, arg] = values else {
+            return Err(Stop::unsupported("thread creation with other than three arguments", self.loc));
+        };
+        let Some(threads) = &self.threads else {
+            return Err(Stop::unsupported("thread creation outside the threads' encoding", self.loc));
+        };
+        // A thread started in a loop gave a wrong TRUE (a loop whose exit
+        // was never seen): refused until that is understood.
+        if self.frames.iter().any(|f| f.flow.loops.innermost(f.pc).is_some()) {
+            return Err(Stop::unsupported("a thread started inside a loop", self.loc));
+        }
+        let id_width = threads.id_width;
+        let func = match self.layout.known_targets(self.store, *run) {
+            Some(numbers) if numbers.len() == 1 => match self.objects.by_number(numbers[0]).map(|o| self.objects.get(o).kind.clone()) {
+                Some(ObjectKind::Function(f)) => f,
+                _ => return Err(Stop::unsupported("a thread's runner is not a function", self.loc)),
+            },
+            _ => return Err(Stop::unsupported("a thread's runner is not a known function", self.loc)),
+        };
+        let clock = self.step_clock();
+        let threads = self.threads.as_mut().expect("threads on");
+        let index = threads.threads.len();
+        let started = (index as u32, self.state.guard);
+        self.equation.thread_steps.last_mut().expect("a step runs").started.push(started);
+        threads.threads.push(Thread {
+            started: self.state.guard,
+            run: Some((func, vec![*start, *arg], arg_types[1..].to_vec())),
+            parent_state: Some(self.state.clone()),
+            last_clock: clock,
+            ends: Vec::new(),
+        });
+        Ok(self.store.bv_u64(id_width, Threads::id_of(index)))
+    }
+
+    /// The running thread and its step's clock, when threads run (the
+    /// step becomes one of the schedule's).
+    pub(crate) fn thread_time(&mut self) -> Option<ThreadTime> {
+        let clock = self.step_clock()?;
+        let thread = self.threads.as_ref()?.current as u32;
+        Some(ThreadTime { thread, clock })
+    }
+
+    /// The running thread and the clock of its latest step that has one,
+    /// for the order of a trace (no clock is made).
+    pub(crate) fn thread_time_seen(&self) -> Option<ThreadTime> {
+        let threads = self.threads.as_ref()?;
+        let clock = threads.step.as_ref().and_then(|s| s.clock).or(threads.threads[threads.current].last_clock)?;
+        Some(ThreadTime { thread: threads.current as u32, clock })
+    }
+
+    /// `__tarsier_thread_self()`.
+    pub(crate) fn thread_self(&mut self) -> TermId {
+        let threads = self.threads.as_ref();
+        let (width, current) = threads.map_or((self.program.data_model.long_bits(), 0), |t| (t.id_width, t.current));
+        self.store.bv_u64(width, Threads::id_of(current))
+    }
+
+    /// The process ends on the current paths: no thread runs after it.
+    pub(crate) fn note_process_end(&mut self) {
+        let guard = self.state.guard;
+        let Some(clock) = self.step_clock() else { return };
+        let threads = self.threads.as_mut().expect("threads on");
+        let current = threads.current;
+        threads.process_ends.push((guard, current, clock));
+    }
+
+    /// `__tarsier_thread_exit(value)`: the running thread ends on this path.
+    pub(crate) fn exit_thread(&mut self, value: TermId) -> Result<()> {
+        let guard = self.state.guard;
+        let Some(clock) = self.step_clock() else {
+            return Err(Stop::unsupported("a thread ends outside the threads' encoding", self.loc));
+        };
+        let threads = self.threads.as_mut().expect("threads on");
+        let current = threads.current;
+        threads.threads[current].ends.push((guard, clock, value));
+        let f = self.store.false_term();
+        self.assume(f);
+        Ok(())
+    }
+
+    /// `__tarsier_thread_join(id)`: the value thread `id` ended with; the
+    /// path goes on only once that thread has ended.
+    pub(crate) fn join_thread(&mut self, values: &[TermId], value_sort: Sort) -> Result<TermId> {
+        let Some(&id) = values.first() else { return Err(Stop::unsupported("thread join without an id", self.loc)) };
+        let value = self.store.var("joined_value", value_sort);
+        let done = self.store.var("joined", Sort::Bool);
+        let guard = self.state.guard;
+        let Some(clock) = self.step_clock() else {
+            return Err(Stop::unsupported("a thread join outside the threads' encoding", self.loc));
+        };
+        let threads = self.threads.as_mut().expect("threads on");
+        threads.joins.push(Join { guard, clock, id, value, done });
+        self.assume(done);
+        Ok(value)
+    }
+
+    /// Runs every started thread after the main one (whose run ended
+    /// with `main_run`), then adds the ordering constraints of all the
+    /// events, also when a run stopped early (its events are real).
+    pub(crate) fn run_threads(&mut self, main_run: Result<()>) -> Result<()> {
+        let run = main_run.and_then(|()| self.run_started_threads());
+        self.encode_threads();
+        run
+    }
+
+    fn run_started_threads(&mut self) -> Result<()> {
+        let mut next = 1;
+        while let Some(thread) = self.threads.as_ref().and_then(|t| t.threads.get(next)) {
+            let (func, args, types) = thread.run.clone().expect("started threads have a runner");
+            let mut state = thread.parent_state.clone().expect("started threads have a parent");
+            state.guard = thread.started;
+            let threads = self.threads.as_mut().expect("threads on");
+            threads.current = next;
+            threads.step = None;
+            self.state = state;
+            self.frames.clear();
+            self.push_frame(func, &args, &types)?;
+            self.run()?;
+            next += 1;
+        }
+        Ok(())
+    }
+
+    fn encode_threads(&mut self) {
+        let Some(threads) = self.threads.take() else { return };
+        let mut constraints = Vec::new();
+        let store = &mut *self.store;
+        let clocks = Clocks { width: clock_width(self.equation.thread_steps.len()) };
+        for step in &self.equation.thread_steps {
+            constraints.push(clocks.in_range(store, step.when.clock));
+        }
+        for &(earlier, later) in &threads.program_order {
+            constraints.push(clocks.before(store, earlier, later));
+        }
+        encode_joins(store, &threads, clocks, &mut constraints, &mut self.equation.conditional_approximations, self.loc);
+        for &(end_guard, ender, end_clock) in &threads.process_ends {
+            for step in self.equation.thread_steps.iter().filter(|s| s.when.thread as usize != ender) {
+                let both = store.and2(end_guard, step.guard);
+                let before_end = clocks.before(store, step.when.clock, end_clock);
+                constraints.push(store.implies(both, before_end));
+            }
+        }
+        let mut by_object: HashMap<ObjectId, Vec<Event>> = HashMap::new();
+        for e in &threads.events {
+            by_object.entry(e.object).or_default().push(*e);
+        }
+        let mut objects: Vec<ObjectId> = by_object.keys().copied().collect();
+        objects.sort_unstable();
+        for o in objects {
+            let initial = match threads.initial.value(o) {
+                Some(v) => v,
+                None => self.initial_value_of(o),
+            };
+            let store = &mut *self.store;
+            encode_object(store, clocks, &by_object[&o], initial, &mut constraints);
+        }
+        self.equation.constraints.extend(constraints);
+    }
+}
+
+/// Each join that goes on waited for the end of the thread it names; a join
+/// of an id no thread has is an approximation (POSIX gives an error there).
+fn encode_joins(
+    store: &mut TermStore,
+    threads: &Threads,
+    clocks: Clocks,
+    constraints: &mut Vec<TermId>,
+    approximations: &mut Vec<(TermId, crate::Approximation)>,
+    loc: ir::Loc,
+) {
+    for join in &threads.joins {
+        let mut ways = Vec::new();
+        let mut some_thread = Vec::new();
+        for (index, thread) in threads.threads.iter().enumerate().skip(1) {
+            let id = store.bv_u64(threads.id_width, Threads::id_of(index));
+            let named = store.eq(join.id, id);
+            some_thread.push(store.and2(named, thread.started));
+            for &(guard, clock, value) in &thread.ends {
+                let before = clocks.before(store, clock, join.clock);
+                let same = store.eq(join.value, value);
+                ways.push(store.and(&[named, guard, before, same]));
+            }
+        }
+        let waited = store.or(&ways);
+        constraints.push(store.implies(join.done, waited));
+        let any = store.or(&some_thread);
+        let none = store.not(any);
+        let unknown = store.and2(join.guard, none);
+        if !store.is_false(unknown) {
+            let what = "a join of a thread id that names no started thread".to_string();
+            approximations.push((unknown, crate::Approximation { what, loc, affects_true: true }));
+        }
+    }
+}
+
+/// The clocks' low bits that the constraints compare.
+#[derive(Clone, Copy)]
+struct Clocks {
+    width: u32,
+}
+
+/// Bits for `steps` steps: the steps that happen get the multiples of
+/// `steps + 1`, and the others fit between them (at most `steps` in a gap).
+fn clock_width(steps: usize) -> u32 {
+    let bits = usize::BITS - (steps + 1).leading_zeros();
+    (2 * bits + 1).min(CLOCK_BITS)
+}
+
+impl Clocks {
+    fn low(self, store: &mut TermStore, clock: TermId) -> TermId {
+        match self.width < CLOCK_BITS {
+            true => store.extract(self.width - 1, 0, clock),
+            false => clock,
+        }
+    }
+    /// The clock's unused high bits are zero.
+    fn in_range(self, store: &mut TermStore, clock: TermId) -> TermId {
+        if self.width >= CLOCK_BITS {
+            return store.true_term();
+        }
+        let high = store.extract(CLOCK_BITS - 1, self.width, clock);
+        let zero = store.bv_u64(CLOCK_BITS - self.width, 0);
+        store.eq(high, zero)
+    }
+    fn before(self, store: &mut TermStore, a: TermId, b: TermId) -> TermId {
+        let (a, b) = (self.low(store, a), self.low(store, b));
+        store.bv_ult(a, b)
+    }
+}
+
+/// Event `a` comes before event `b` (both may happen).
+fn before(store: &mut TermStore, clocks: Clocks, a: &Event, b: &Event) -> TermId {
+    if a.step == b.step {
+        return if a.seq < b.seq { store.true_term() } else { store.false_term() };
+    }
+    clocks.before(store, a.clock, b.clock)
+}
+
+/// Read-from, coherence and from-read constraints of one object's events.
+fn encode_object(store: &mut TermStore, clocks: Clocks, events: &[Event], initial: TermId, constraints: &mut Vec<TermId>) {
+    let writes: Vec<&Event> = events.iter().filter(|e| e.write).collect();
+    // Coherence: the order of every two writes (program order within a
+    // thread, the solver's choice between threads).
+    let mut coherence: HashMap<(u32, u32), TermId> = HashMap::new();
+    for (i, w1) in writes.iter().enumerate() {
+        for w2 in &writes[i + 1..] {
+            let first = if w1.thread == w2.thread {
+                if w1.seq < w2.seq { store.true_term() } else { store.false_term() }
+            } else {
+                let choice = store.var("coherence", Sort::Bool);
+                let both = store.and2(w1.guard, w2.guard);
+                let forward = before(store, clocks, w1, w2);
+                let backward = before(store, clocks, w2, w1);
+                let ordered = store.ite(choice, forward, backward);
+                constraints.push(store.implies(both, ordered));
+                choice
+            };
+            coherence.insert((w1.seq, w2.seq), first);
+            let second = store.not(first);
+            coherence.insert((w2.seq, w1.seq), second);
+        }
+    }
+    for read in events.iter().filter(|e| !e.write) {
+        let mut sources = Vec::new();
+        // From the initial value: before every write that happens.
+        let from_initial = store.var("reads_initial", Sort::Bool);
+        let same = store.eq(read.value, initial);
+        constraints.push(store.implies(from_initial, same));
+        for w in &writes {
+            let later = before(store, clocks, read, w);
+            let happens = store.and2(from_initial, w.guard);
+            constraints.push(store.implies(happens, later));
+        }
+        sources.push(from_initial);
+        for w in &writes {
+            if w.step == read.step || (w.thread == read.thread && w.seq > read.seq) {
+                continue;
+            }
+            let from = store.var("reads_from", Sort::Bool);
+            let earlier = before(store, clocks, w, read);
+            let same = store.eq(read.value, w.value);
+            let holds = store.and(&[w.guard, earlier, same]);
+            constraints.push(store.implies(from, holds));
+            // From-read: the read comes before every write after its source.
+            for w2 in &writes {
+                if w2.seq == w.seq {
+                    continue;
+                }
+                let after_source = coherence[&(w.seq, w2.seq)];
+                if store.is_false(after_source) {
+                    continue;
+                }
+                let premise = store.and(&[from, after_source, w2.guard]);
+                let read_first = before(store, clocks, read, w2);
+                constraints.push(store.implies(premise, read_first));
+            }
+            sources.push(from);
+        }
+        let some = store.or(&sources);
+        constraints.push(store.implies(read.guard, some));
+    }
+}
