@@ -20,9 +20,14 @@
 //! or pointer; not floating point, where `-0.0 == 0.0` compares equal
 //! states that differ), its function not recursive (a deeper frame's
 //! variables are other objects), the loop reducible (only through its
-//! head can a path come back into it). Variables declared inside the loop
-//! body are dead at the head and left out. Everything else is unchanged
-//! by the loop, so equal variables mean equal states.
+//! head can a path come back into it), and no call in it or its callees
+//! of a function without a body other than those that end the run, nor
+//! of a library model that reads the environment (a nondeterministic
+//! value): the environment may keep state of its own that the models
+//! leave out (`while (clock() < t)` ends).
+//! Variables declared inside the loop body are dead at the head and left
+//! out. Everything else is unchanged by the loop, so equal variables mean
+//! equal states.
 
 use analysis::loops::{FunctionLoops, Loop};
 use analysis::modified::ProgramEffects;
@@ -80,6 +85,10 @@ fn compared_state(program: &Program, effects: &ProgramEffects, func: FuncId, loo
     if !l.is_reducible() {
         return None;
     }
+    let body = program.functions[func].body.as_deref().unwrap_or_default();
+    if calls_environment(program, l.body.iter().filter_map(|&i| body.get(i))) {
+        return None;
+    }
     let modified = effects.of_loop(program, func, loops, id);
     if modified.through_pointers || modified.frees || modified.allocates {
         return None;
@@ -113,6 +122,39 @@ fn compared_state(program: &Program, effects: &ProgramEffects, func: FuncId, loo
         state.push(v);
     }
     Some(state)
+}
+
+/// Body-less functions whose call ends the run: a lasso never passes them.
+const ENDS_THE_RUN: [&str; 6] = ["abort", "exit", "_Exit", "_exit", "__assert_fail", "pthread_exit"];
+
+/// Whether `instrs` or the functions they call (transitively) call a
+/// function without a body that does not end the run, or call through a
+/// pointer.
+fn calls_environment<'a>(program: &Program, instrs: impl Iterator<Item = &'a Instr>) -> bool {
+    let mut work: Vec<&Instr> = instrs.collect();
+    let mut seen: BTreeSet<FuncId> = BTreeSet::new();
+    while let Some(instr) = work.pop() {
+        let InstrKind::Call { callee, .. } = &instr.kind else { continue };
+        let ExprKind::Sym(s) = callee.kind else { return true };
+        let SymbolKind::Function(f) = program.symbols[s].kind else { return true };
+        let function = &program.functions[f];
+        match &function.body {
+            Some(body) if reads_environment(program, body) => return true,
+            Some(body) if seen.insert(f) => work.extend(body.iter()),
+            Some(_) => {}
+            None if ENDS_THE_RUN.contains(&function.name.as_str()) => {}
+            None => return true,
+        }
+    }
+    false
+}
+
+/// Whether a library model's body takes a nondeterministic value.
+fn reads_environment(program: &Program, body: &[Instr]) -> bool {
+    body.iter().any(|i| match &i.kind {
+        InstrKind::Assign(_, rhs) => program.files.is_library_model(i.loc) && rhs.walk().any(|e| matches!(e.kind, ExprKind::Nondet)),
+        _ => false,
+    })
 }
 
 /// The flag, the saved copies and the check for loop `l` comparing `state`.
