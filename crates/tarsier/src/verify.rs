@@ -23,14 +23,11 @@ fn unsupported_request(config: &Config) -> Option<&'static str> {
 fn engine_config(config: &Config, program: &ir::Program) -> engine::Config {
     let verify = &config.verify;
     let engine = safety_engine_config(config, program);
-    match (verify.checks.termination, verify.property.is_some()) {
-        (false, _) => engine,
-        // ESBMC's `--termination`: the other checks stay properties.
-        (true, false) => engine::Config { strategy: engine::Strategy::Termination, ..engine },
-        // SV-COMP's `F end` asks whether runs end, nothing else: no memory
-        // check is a property (the interpreter still refuses a replay that
-        // faults).
-        (true, true) => engine::Config {
+    match verify.checks.termination {
+        false => engine,
+        // Termination asks whether runs end, nothing else: no memory check
+        // is a property (the interpreter still refuses a replay that faults).
+        true => engine::Config {
             strategy: engine::Strategy::Termination,
             pointer_checks: false,
             bounds_checks: false,
@@ -115,7 +112,7 @@ pub fn missing_solver(config: &Config) -> Option<String> {
 
 fn analysis_checks(config: &Config) -> analysis::Checks {
     let checks = &config.verify.checks;
-    if checks.termination && config.verify.property.is_some() {
+    if checks.termination {
         // A failed assertion aborts and a division by zero traps: the
         // termination engine makes both end the run.
         return analysis::Checks {
@@ -193,9 +190,7 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     analysis::instrument(&mut program, &analysis_checks(config));
     analysis::invariants::intern_types(&mut program);
     if config.verify.checks.termination {
-        // Under SV-COMP's `F end` a failed check only ends the run; ESBMC's
-        // `--termination` keeps it a violation.
-        engine::termination::prepare(&mut program, config.verify.property.is_some());
+        engine::termination::prepare(&mut program);
     }
     let outcome = engine::verify(&program, &engine_config(config, &program));
     printer(config, Some(&program)).print(&outcome)

@@ -1,11 +1,9 @@
 //! The termination engine (`--termination`, SV-COMP's `F end`): proves
 //! that every run of the program ends, or finds one that does not.
 //!
-//! The program is prepared first ([`prepare`]): under SV-COMP's `F end` a
-//! failing check ends the run (an assertion aborts, a division by zero
-//! traps), so every `Assert` becomes an `Assume` and paths past a failure
-//! are dropped (ESBMC's `--termination` keeps the checks as properties,
-//! and a violation of one is FALSE as in every engine); then every
+//! The program is prepared first ([`prepare`]): a failing check ends the
+//! run (an assertion aborts, a division by zero traps), so every `Assert`
+//! becomes an `Assume` and paths past a failure are dropped; then every
 //! loop whose state can be compared gets a lasso check (`lasso`). The
 //! engine then runs incremental BMC's bounds 1, 2, 4, ... on it:
 //!
@@ -31,14 +29,10 @@ pub struct Prepared {
     pub lasso_loops: usize,
 }
 
-/// Prepares an instrumented `program` for [`termination`]: loops get their
-/// lasso checks and, when `only_termination` (SV-COMP's `F end`), checks
-/// end the run instead of being properties (ESBMC's `--termination` keeps
-/// them: a violation of one is FALSE as in any run).
-pub fn prepare(program: &mut Program, only_termination: bool) -> Prepared {
-    if only_termination {
-        failures_end_the_run(program);
-    }
+/// Prepares an instrumented `program` for [`termination`]: checks end the
+/// run instead of being properties, and loops get their lasso checks.
+pub fn prepare(program: &mut Program) -> Prepared {
+    failures_end_the_run(program);
     Prepared { lasso_loops: lasso::instrument(program) }
 }
 
