@@ -190,7 +190,7 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     analysis::instrument(&mut program, &analysis_checks(config));
     analysis::invariants::intern_types(&mut program);
     if config.verify.checks.termination {
-        engine::termination::prepare(&mut program);
+        engine::termination::prepare(&mut program, config.verify.property.is_none());
     }
     let outcome = engine::verify(&program, &engine_config(config, &program));
     printer(config, Some(&program)).print(&outcome)

@@ -79,3 +79,22 @@ fn termination_property_file_gives_svcomp_results() {
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines[lines.len() - 2..], ["TRUE", SUCCESSFUL], "{}", out.stdout);
 }
+
+/// ESBMC's `--termination`: an error function without a body returns (so
+/// the loop spins on), an `assert` aborts (so the run ends).
+#[test]
+fn termination_flag_error_function_returns() {
+    if !front_end_ready("termination_flag_error_function_returns") {
+        return;
+    }
+    let dir = scratch_dir("termination-flag");
+    let cases = [
+        ("error-returns", "extern void __VERIFIER_error(void);\nint a; int main(void) { while (1) { if (a < 3) a++; else __VERIFIER_error(); } }\n", FAILED),
+        ("assert-aborts", "#include <assert.h>\nint main(void) { while (1) assert(0); return 0; }\n", SUCCESSFUL),
+    ];
+    for (name, source, expected) in cases {
+        let file = write(&dir, &format!("{name}.c"), source);
+        let out = run([file.to_str().unwrap(), "--termination", "--max-k-step", "64"]);
+        assert_eq!(out.stdout.lines().last().unwrap_or(""), expected, "{name}:\n{}\n{}", out.stdout, out.stderr);
+    }
+}

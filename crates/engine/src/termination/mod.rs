@@ -31,9 +31,26 @@ pub struct Prepared {
 
 /// Prepares an instrumented `program` for [`termination`]: checks end the
 /// run instead of being properties, and loops get their lasso checks.
-pub fn prepare(program: &mut Program) -> Prepared {
+/// With `error_returns` (ESBMC's `--termination`), a call of an error
+/// function without a body (`__VERIFIER_error`) returns, as every
+/// body-less call does, instead of ending the run (ESBMC's github_6031).
+pub fn prepare(program: &mut Program, error_returns: bool) -> Prepared {
+    if error_returns && !has_error_function_body(program) {
+        for (_, function) in program.functions.iter_mut() {
+            for instr in function.body.iter_mut().flatten() {
+                if matches!(&instr.kind, InstrKind::Assert(_, p) if p.class == ir::PropertyClass::ReachError) {
+                    instr.kind = InstrKind::Skip;
+                }
+            }
+        }
+    }
     failures_end_the_run(program);
     Prepared { lasso_loops: lasso::instrument(program) }
+}
+
+/// Whether the program defines `reach_error` or `__VERIFIER_error`.
+fn has_error_function_body(program: &Program) -> bool {
+    ["reach_error", "__VERIFIER_error"].iter().any(|name| program.function(name).is_some_and(|f| program.functions[f].body.is_some()))
 }
 
 /// Every `Assert` becomes an `Assume`: a run that fails a check stops
