@@ -114,10 +114,13 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
     let checks = &config.verify.checks;
     if checks.termination {
         // A failed assertion aborts and a division by zero traps: the
-        // termination engine makes both end the run.
+        // termination engine makes both end the run. Signed overflow is
+        // undefined: no run is judged past it (as if it trapped), so no
+        // lasso rests on a wrapped signed value.
         return analysis::Checks {
             assertions: true,
             div_by_zero: true,
+            signed_overflow: true,
             pointer_relation: false,
             bit_count: false,
             ..analysis::Checks::default()

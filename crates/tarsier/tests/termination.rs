@@ -38,6 +38,9 @@ const CASES: &[(&str, &str, &str)] = &[
     ("assertion-aborts", "int main(void) { int z = 0; while (1) { assert(z); } return 0; }\n", SUCCESSFUL),
     // A division by zero traps; the loop never comes back.
     ("division-traps", "int main(void) { int z = 0; while (1) { int y = 1 / z; } return 0; }\n", SUCCESSFUL),
+    // Signed overflow is undefined and ends the run: no lasso rests on a
+    // wrapped value, and within 4 turns every run has overflowed or left.
+    ("signed-wrap", "int main(void) { int i = __VERIFIER_nondet_int(); while (i != 5) { i = i + 1073741824; } return 0; }\n", SUCCESSFUL),
     // A null dereference is no run that repeats: the replay refuses it.
     ("null-dereference", "int main(void) { int *p = 0; while (1) { int y = *p; } return 0; }\n", UNKNOWN),
     // Terminates, but past every bound tried here: must not be refuted.
