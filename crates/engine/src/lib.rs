@@ -16,6 +16,7 @@ mod kinduction;
 pub mod progress;
 mod quantifiers;
 mod replay;
+pub mod termination;
 
 pub use backend::{default_dir as default_crosscheck_dir, CrossCheckReport, Disagreement, ExternalSolver, SolverChoice};
 pub use counterexample::{Counterexample, TraceLine};
@@ -116,6 +117,9 @@ pub enum Strategy {
     /// Incremental BMC's bounds as base case and forward condition, and an
     /// inductive step for k = 1, 2, ... (see `kinduction`).
     KInduction,
+    /// Termination (see `termination`): lassos and bounded exhaustion
+    /// over a program `termination::prepare`d for it.
+    Termination,
 }
 
 /// How a TRUE verdict was proved.
@@ -232,6 +236,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
                 Strategy::Bmc => bmc::bmc(program, config, config.unwind, deadline),
                 Strategy::IncrementalBmc => bmc::incremental(program, config, deadline),
                 Strategy::KInduction => kinduction::kinduction(program, config, deadline),
+                Strategy::Termination => termination::termination(program, config, deadline),
             });
         match worker {
             Ok(handle) => handle.join().unwrap_or_else(|_| unknown("internal error: the verification engine crashed")),

@@ -43,6 +43,8 @@ pub enum PropertyClass {
     UnwindingAssertion,
     DataRace,
     Deadlock,
+    /// A loop returns to a state it had before: the run never ends.
+    NonTermination,
 }
 
 /// The property an `Assert` checks: its class and a message for the user.

@@ -41,6 +41,7 @@ impl PropertyClass {
             PropertyClass::UnwindingAssertion => "unwinding-assertion",
             PropertyClass::DataRace => "data-race",
             PropertyClass::Deadlock => "deadlock",
+            PropertyClass::NonTermination => "non-termination",
         }
     }
 }

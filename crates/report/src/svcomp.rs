@@ -3,8 +3,8 @@
 //! `FALSE(valid-deref)`, `UNKNOWN`). The results follow the competition's
 //! definitions: unreach-call is only about the error function, and
 //! memory-safety is valid-free + valid-deref + valid-memtrack. Termination
-//! and no-data-race are recognised too (their checks answer UNKNOWN until
-//! an engine decides them). Which checks a property switches on is the
+//! (`FALSE(termination)` for a lasso) and no-data-race (whose check answers
+//! UNKNOWN until an engine decides it) are recognised too. Which checks a property switches on is the
 //! command line's business.
 
 use engine::Verdict;
@@ -89,6 +89,7 @@ impl Category {
             (Category::MemSafety, InvalidFree) => Some("FALSE(valid-free)"),
             (Category::MemSafety, MemoryLeak) => Some("FALSE(valid-memtrack)"),
             (Category::MemCleanup, MemoryCleanup | MemoryLeak) => Some("FALSE(valid-memcleanup)"),
+            (Category::Termination, NonTermination) => Some("FALSE(termination)"),
             _ => None,
         }
     }

@@ -31,8 +31,9 @@ STATUS:
     a construct it does not handle yet is reported with an error that
     starts with 'unsupported:'. Verification is bounded model checking
     (one bound, or incremental) and k-induction (the default without
-    --unwind). Options the engine does not implement yet (--data-races-check,
-    --deadlock-check, --termination, --multi-property) answer
+    --unwind). --termination proves that every loop exits within a bound
+    or refutes with a lasso. Options the engine does not implement yet
+    (--data-races-check, --deadlock-check, --multi-property) answer
     VERIFICATION UNKNOWN with the reason, never a verdict that ignores
     them.
 
@@ -121,7 +122,11 @@ VERIFICATION OPTIONS:
         them (only those it proves inductive are kept) and the inductive
         step assumes the certified ones.
     --termination
-        Check that the program terminates.
+        Check that every run of the program ends, and nothing else: TRUE
+        when every loop and recursion exits within a bound (calls of
+        functions without a body are assumed to return, exit and abort
+        end the run), FALSE with a lasso (a reachable state at a loop head
+        that the loop returns to, replayed), UNKNOWN otherwise.
 
 PROPERTY OPTIONS:
     --no-assertions
@@ -192,9 +197,10 @@ PROPERTY OPTIONS:
         unreach-call (G ! call(reach_error())), no-overflow (signed
         overflow), valid-memsafety (valid-free, valid-deref,
         valid-memtrack) or valid-memcleanup; malloc never fails.
-        termination (F end) and no-data-race are recognised and answer
-        UNKNOWN, as --termination and --data-races-check do. The
-        SV-COMP result (TRUE, FALSE(unreach-call), FALSE(no-overflow),
+        termination (F end) as --termination; no-data-race is recognised
+        and answers UNKNOWN, as --data-races-check does. The SV-COMP
+        result (TRUE, FALSE(unreach-call), FALSE(no-overflow),
+        FALSE(termination),
         FALSE(valid-deref), FALSE(valid-free), FALSE(valid-memtrack),
         FALSE(valid-memcleanup) or UNKNOWN) is printed on the line before
         the verdict.

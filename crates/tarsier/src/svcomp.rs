@@ -1,8 +1,8 @@
 //! How an SV-COMP property (`--property FILE.prp`, read by
 //! [`report::svcomp`]) sets the checks: exactly the property's, with
 //! `malloc` never failing, as the competition defines them. Termination and
-//! no-data-race switch on the checks of the same name, which answer UNKNOWN
-//! until an engine decides them.
+//! no-data-race switch on the checks of the same name (termination runs
+//! its own engine; data races answer UNKNOWN until an engine decides them).
 
 use crate::config::{Checks, VerifyOptions};
 use report::svcomp::Category;
@@ -47,8 +47,7 @@ mod tests {
         assert!(options.checks.reach_error);
     }
 
-    /// Termination and data races have no engine yet: the property turns
-    /// their check on, and the check answers UNKNOWN (see `verify`), so a
+    /// Termination and data races switch on their own check only, so a
     /// task asking for them is never answered about another property.
     #[test]
     fn termination_and_data_races_switch_on_their_checks_only() {

@@ -14,7 +14,6 @@ fn unsupported_request(config: &Config) -> Option<&'static str> {
     [
         (checks.data_races, "data-race checks"),
         (checks.deadlock, "deadlock checks"),
-        (checks.termination, "termination checks"),
         (verify.multi_property, "--multi-property"),
     ]
     .into_iter()
@@ -22,6 +21,27 @@ fn unsupported_request(config: &Config) -> Option<&'static str> {
 }
 
 fn engine_config(config: &Config, program: &ir::Program) -> engine::Config {
+    let verify = &config.verify;
+    let engine = safety_engine_config(config, program);
+    match verify.checks.termination {
+        false => engine,
+        // Termination asks whether runs end, nothing else: no memory check
+        // is a property (the interpreter still refuses a replay that faults).
+        true => engine::Config {
+            strategy: engine::Strategy::Termination,
+            pointer_checks: false,
+            bounds_checks: false,
+            alignment_checks: false,
+            vla_length_checks: false,
+            memory_leak_checks: false,
+            memory_cleanup_checks: false,
+            esbmc_memory_leak_check: false,
+            ..engine
+        },
+    }
+}
+
+fn safety_engine_config(config: &Config, program: &ir::Program) -> engine::Config {
     let verify = &config.verify;
     engine::Config {
         unwind: verify.unwind,
@@ -92,6 +112,20 @@ pub fn missing_solver(config: &Config) -> Option<String> {
 
 fn analysis_checks(config: &Config) -> analysis::Checks {
     let checks = &config.verify.checks;
+    if checks.termination {
+        // A failed assertion aborts and a division by zero traps: the
+        // termination engine makes both end the run. Signed overflow is
+        // undefined: no run is judged past it (as if it trapped), so no
+        // lasso rests on a wrapped signed value.
+        return analysis::Checks {
+            assertions: true,
+            div_by_zero: true,
+            signed_overflow: true,
+            pointer_relation: false,
+            bit_count: false,
+            ..analysis::Checks::default()
+        };
+    }
     analysis::Checks {
         assertions: checks.assertions,
         div_by_zero: checks.div_by_zero,
@@ -181,6 +215,13 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     }
     analysis::threads::separate_shared_writes(&mut program);
     analysis::invariants::intern_types(&mut program);
+    if config.verify.checks.termination {
+        // The lasso and bounded arguments follow one thread's loops only.
+        if program.creates_threads() {
+            return printer(config, None).print(&report::unknown("unsupported: termination of programs that start threads"));
+        }
+        engine::termination::prepare(&mut program, config.verify.property.is_none());
+    }
     crate::progress::start(config.verify.verbosity, config.verify.json);
     let outcome = engine::verify(&program, &engine_config(config, &program));
     printer(config, Some(&program)).print(&outcome)

@@ -1,0 +1,90 @@
+//! The termination engine (`--termination`, SV-COMP's `F end`): proves
+//! that every run of the program ends, or finds one that does not.
+//!
+//! The program is prepared first ([`prepare`]): a failing check ends the
+//! run (an assertion aborts, a division by zero traps), so every `Assert`
+//! becomes an `Assume` and paths past a failure are dropped; then every
+//! loop whose state can be compared gets a lasso check (`lasso`). The
+//! engine then runs incremental BMC's bounds 1, 2, 4, ... on it:
+//!
+//! - a violated lasso check, replayed by the interpreter, is a run that
+//!   never ends: FALSE, the counterexample being the stem and the loop;
+//! - no reachable unwinding assertion at some bound (the forward condition)
+//!   means every loop and recursion exits within the bound: TRUE.
+//!
+//! Calls to functions without bodies are assumed to return (symex's own
+//! models of `exit`, `abort` and the like end the run), which the outcome
+//! lists as an approximation when the program makes such calls.
+
+mod lasso;
+
+use crate::{bmc, Config, Outcome, Proof, ProofMethod, Verdict};
+use ir::{InstrKind, Program};
+use std::time::Instant;
+
+/// What [`prepare`] did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Prepared {
+    /// Loops that got a lasso check.
+    pub lasso_loops: usize,
+}
+
+/// Prepares an instrumented `program` for [`termination`]: checks end the
+/// run instead of being properties, and loops get their lasso checks.
+/// With `error_returns` (ESBMC's `--termination`), a call of an error
+/// function without a body (`__VERIFIER_error`) returns, as every
+/// body-less call does, instead of ending the run (ESBMC's github_6031).
+pub fn prepare(program: &mut Program, error_returns: bool) -> Prepared {
+    if error_returns && !has_error_function_body(program) {
+        for (_, function) in program.functions.iter_mut() {
+            for instr in function.body.iter_mut().flatten() {
+                if matches!(&instr.kind, InstrKind::Assert(_, p) if p.class == ir::PropertyClass::ReachError) {
+                    instr.kind = InstrKind::Skip;
+                }
+            }
+        }
+    }
+    failures_end_the_run(program);
+    Prepared { lasso_loops: lasso::instrument(program) }
+}
+
+/// Whether the program defines `reach_error` or `__VERIFIER_error`.
+fn has_error_function_body(program: &Program) -> bool {
+    ["reach_error", "__VERIFIER_error"].iter().any(|name| program.function(name).is_some_and(|f| program.functions[f].body.is_some()))
+}
+
+/// Every `Assert` becomes an `Assume`: a run that fails a check stops
+/// there (C's `assert` and `reach_error` abort, a division by zero traps),
+/// and a run that stops has ended.
+fn failures_end_the_run(program: &mut Program) {
+    for (_, function) in program.functions.iter_mut() {
+        for instr in function.body.iter_mut().flatten() {
+            if let InstrKind::Assert(cond, _) = &instr.kind {
+                instr.kind = InstrKind::Assume(cond.clone());
+            }
+        }
+    }
+}
+
+/// Whether `program` starts threads: termination of concurrent programs
+/// is not decided.
+fn starts_threads(program: &Program) -> bool {
+    program.functions.iter().any(|(_, f)| f.body.iter().flatten().any(|i| matches!(i.kind, InstrKind::StartThread(_))))
+}
+
+/// Decides termination of a program [`prepare`]d for it.
+pub(crate) fn termination(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
+    if starts_threads(program) {
+        return crate::unknown("unsupported: termination of a program that starts threads");
+    }
+    let config = Config { unwinding_assertions: true, unwinding_failures_are_violations: false, ..config.clone() };
+    let mut outcome = bmc::incremental(program, &config, deadline);
+    if matches!(outcome.verdict, Verdict::True) {
+        let method = ProofMethod::BoundedExhaustion { bound: outcome.stats.bound };
+        outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new() }));
+    }
+    if let Verdict::Unknown(reason) = &outcome.verdict {
+        outcome.verdict = Verdict::Unknown(format!("termination: {reason}"));
+    }
+    outcome
+}

@@ -1,0 +1,103 @@
+//! `--termination` and SV-COMP's `F end`: programs whose every run ends
+//! are proved (every loop exits within a bound), programs with a run that
+//! never ends are refuted by a replayed lasso (a loop returns to a state it
+//! had), and the rest stay UNKNOWN, never a wrong answer.
+
+mod common;
+
+use common::{front_end_ready, run, scratch_dir, write};
+
+const FAILED: &str = "VERIFICATION FAILED";
+const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
+const UNKNOWN: &str = "VERIFICATION UNKNOWN";
+
+const PRELUDE: &str = "extern int __VERIFIER_nondet_int(void);\n#include <assert.h>\n";
+
+/// (name, program, the verdict it must get).
+const CASES: &[(&str, &str, &str)] = &[
+    ("counted-loop", "int main(void) { int x = 0; while (x < 10) x++; return 0; }\n", SUCCESSFUL),
+    (
+        "nested-bounded",
+        "int main(void) { int s = 0; for (int i = 0; i < 4; i++) for (int j = i; j < 4; j++) s += j; return s; }\n",
+        SUCCESSFUL,
+    ),
+    ("spin-after-stem", "int main(void) { int y = __VERIFIER_nondet_int(); if (y > 3) while (1); return 0; }\n", FAILED),
+    ("stuck-when-positive", "int main(void) { int x = __VERIFIER_nondet_int(); while (x > 0) { x = x; } return 0; }\n", FAILED),
+    (
+        "cycle-of-two",
+        "int main(void) { int x = __VERIFIER_nondet_int(); if (x < 0) return 0; while (x >= 0) { x = 1 - x; } return 0; }\n",
+        FAILED,
+    ),
+    (
+        "wraps-around-forever",
+        "int main(void) { unsigned char c = 250; while (c != 7) { c = c + 64; } return 0; }\n",
+        FAILED,
+    ),
+    ("wrap-around-ends", "int main(void) { unsigned char c = 250; while (c != 122) { c = c + 64; } return 0; }\n", SUCCESSFUL),
+    // A failed assertion aborts: the run ends.
+    ("assertion-aborts", "int main(void) { int z = 0; while (1) { assert(z); } return 0; }\n", SUCCESSFUL),
+    // A division by zero traps; the loop never comes back.
+    ("division-traps", "int main(void) { int z = 0; while (1) { int y = 1 / z; } return 0; }\n", SUCCESSFUL),
+    // Signed overflow is undefined and ends the run: no lasso rests on a
+    // wrapped value, and within 4 turns every run has overflowed or left.
+    ("signed-wrap", "int main(void) { int i = __VERIFIER_nondet_int(); while (i != 5) { i = i + 1073741824; } return 0; }\n", SUCCESSFUL),
+    // A null dereference is no run that repeats: the replay refuses it.
+    ("null-dereference", "int main(void) { int *p = 0; while (1) { int y = *p; } return 0; }\n", UNKNOWN),
+    // Terminates, but past every bound tried here: must not be refuted.
+    ("counts-down-unbounded", "int main(void) { int x = __VERIFIER_nondet_int(); while (x > 0) x--; return 0; }\n", UNKNOWN),
+    // The library's clock is an input the model does not keep monotonic:
+    // no lasso may rest on it.
+    ("clock-loop", "#include <time.h>\nint main(void) { clock_t t = clock(); while (clock() < t + 5); return 0; }\n", UNKNOWN),
+    // The state through a pointer is not compared: no lasso claimed.
+    ("through-pointer", "int main(void) { int x = 1; int *p = &x; while (*p) { *p = 1; } return 0; }\n", UNKNOWN),
+];
+
+#[test]
+fn termination_verdicts() {
+    if !front_end_ready("termination_verdicts") {
+        return;
+    }
+    let dir = scratch_dir("termination");
+    for (name, source, expected) in CASES {
+        let file = write(&dir, &format!("{name}.c"), &format!("{PRELUDE}{source}"));
+        let out = run([file.to_str().unwrap(), "--termination", "--max-k-step", "64"]);
+        let last = out.stdout.lines().last().unwrap_or("");
+        assert_eq!(last, *expected, "{name}:\n{}\n{}", out.stdout, out.stderr);
+    }
+}
+
+#[test]
+fn termination_property_file_gives_svcomp_results() {
+    if !front_end_ready("termination_property_file_gives_svcomp_results") {
+        return;
+    }
+    let dir = scratch_dir("termination-prp");
+    let prp = write(&dir, "termination.prp", "CHECK( init(main()), LTL(F end) )\n");
+    let spin = write(&dir, "spin.c", "int main(void) { int i = 0; i++; for (;;) ; }\n");
+    let out = run([spin.to_str().unwrap(), "--property", prp.to_str().unwrap()]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[lines.len() - 2..], ["FALSE(termination)", FAILED], "{}", out.stdout);
+    let ends = write(&dir, "ends.c", "int main(void) { for (int i = 0; i < 3; i++) ; return 0; }\n");
+    let out = run([ends.to_str().unwrap(), "--property", prp.to_str().unwrap()]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[lines.len() - 2..], ["TRUE", SUCCESSFUL], "{}", out.stdout);
+}
+
+/// ESBMC's `--termination`: an error function without a body returns (so
+/// the loop spins on), an `assert` aborts (so the run ends).
+#[test]
+fn termination_flag_error_function_returns() {
+    if !front_end_ready("termination_flag_error_function_returns") {
+        return;
+    }
+    let dir = scratch_dir("termination-flag");
+    let cases = [
+        ("error-returns", "extern void __VERIFIER_error(void);\nint a; int main(void) { while (1) { if (a < 3) a++; else __VERIFIER_error(); } }\n", FAILED),
+        ("assert-aborts", "#include <assert.h>\nint main(void) { while (1) assert(0); return 0; }\n", SUCCESSFUL),
+    ];
+    for (name, source, expected) in cases {
+        let file = write(&dir, &format!("{name}.c"), source);
+        let out = run([file.to_str().unwrap(), "--termination", "--max-k-step", "64"]);
+        assert_eq!(out.stdout.lines().last().unwrap_or(""), expected, "{name}:\n{}\n{}", out.stdout, out.stderr);
+    }
+}
