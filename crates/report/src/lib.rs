@@ -6,8 +6,10 @@
 //!
 //! - [`text`]: the text whose last line is the verdict;
 //! - [`json`]: one JSON document with the same content;
-//! - [`svcomp`]: SV-COMP property files and the competition's result line.
+//! - [`svcomp`]: SV-COMP property files and the competition's result line;
+//! - [`harness`]: a C file that makes a native run follow the counterexample.
 
+pub mod harness;
 pub mod json;
 pub mod svcomp;
 pub mod text;

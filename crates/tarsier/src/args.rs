@@ -74,6 +74,7 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--multi-property"),
     with_value("--property", "FILE.prp"),
     switch("--json"),
+    with_value("--harness", "FILE.c"),
     with_value("--smt-formula", "FILE"),
     with_value("--solver", "NAME"),
     switch("--z3"),
@@ -260,6 +261,7 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
             verify.property = Some(report::svcomp::read(&path).map_err(UsageError)?);
         }
         "--json" => verify.json = true,
+        "--harness" => verify.harness = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--smt-formula" => verify.smt_formula = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--solver" => verify.solver = solver_choice(&non_empty(name, value_of(value))?)?,
         "--z3" | "--cvc5" | "--bitwuzla" => verify.solver = solver_choice(&name[2..])?,

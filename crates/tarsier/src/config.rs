@@ -119,6 +119,8 @@ pub struct VerifyOptions {
     pub smt_formula: Option<PathBuf>,
     /// Report every violated property, not only the first.
     pub multi_property: bool,
+    /// Where to write the counterexample's executable harness (`--harness`).
+    pub harness: Option<PathBuf>,
     /// The solver that answers the queries (`--solver`).
     pub solver: engine::SolverChoice,
     /// `--crosscheck NAME`: also ask this solver every query and compare.
@@ -151,6 +153,7 @@ impl Default for VerifyOptions {
             json: false,
             smt_formula: None,
             multi_property: false,
+            harness: None,
             solver: engine::SolverChoice::Cadical,
             crosscheck: None,
             crosscheck_dir: None,

@@ -19,6 +19,8 @@ pub struct Printer<'a> {
     /// Resolves locations; absent when the front end did not produce one.
     pub program: Option<&'a ir::Program>,
     pub property: Option<Category>,
+    /// Where to write the counterexample's executable harness.
+    pub harness: Option<std::path::PathBuf>,
 }
 
 impl Printer<'_> {
@@ -33,7 +35,20 @@ impl Printer<'_> {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
+        drop(out);
+        if let Some(path) = &self.harness {
+            write_file(path, report::harness::render(&report));
+        }
         exit_of(&outcome.verdict)
+    }
+}
+
+/// Writes a document a flag asks for, or says on stderr why it is not
+/// written (the verdict's exit code stays).
+fn write_file(path: &std::path::Path, text: Result<String, String>) {
+    let written = text.and_then(|text| std::fs::write(path, text).map_err(|e| format!("cannot write '{}': {e}", path.display())));
+    if let Err(why) = written {
+        eprintln!("tarsier: {why}");
     }
 }
 
