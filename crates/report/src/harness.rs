@@ -166,6 +166,9 @@ impl Harness {
         if !nondet && !environment {
             return None;
         }
+        if matches!(program.types.get(ret), Type::Void) {
+            return Some(format!("void {name}()\n{{\n}}\n"));
+        }
         let spelling = c_type(program, ret)?;
         let key = if nondet { spelling.clone() } else { format!("env:{name}") };
         let ident = self.queue(&key).ident.clone();
@@ -178,6 +181,9 @@ impl Harness {
         let _ = writeln!(out, "/* Test harness for the counterexample tarsier found: {} at {} ({}).", class, report.place(cex.loc), cex.property.message);
         let flags = sanitizer_flags(class);
         let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
+        if flags.contains("address") {
+            let _ = writeln!(out, " * (with ASAN_OPTIONS=detect_stack_use_after_return=1 for objects used after their scope).");
+        }
         let _ = writeln!(out, " * Nondeterministic values are returned in the counterexample's order, one queue");
         let _ = writeln!(out, " * per type (0 once a queue is used up).");
         for note in &self.notes {
@@ -247,7 +253,11 @@ impl NondetSites {
 fn write_queue(key: &str, queue: &Queue) -> String {
     let width = queue.values.iter().map(|(b, _)| b.len()).max().unwrap_or(1).max(1);
     let ident = &queue.ident;
-    let mut out = format!("/* Values of the calls returning {key}, in order. */\n");
+    let calls = match key.strip_prefix("env:") {
+        Some(name) => format!("`{name}`"),
+        None => format!("the functions returning {key}"),
+    };
+    let mut out = format!("/* Values of the calls of {calls}, in order. */\n");
     let _ = writeln!(out, "static const unsigned char {ident}[][{width}] = {{");
     if queue.values.is_empty() {
         out += "    {0},\n";

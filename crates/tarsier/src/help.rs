@@ -206,6 +206,16 @@ OUTPUT OPTIONS:
         approximations, the SV-COMP result with --property, and run
         figures (bound, symex and SAT seconds, AIG and CNF sizes). The
         exit code is the same as without --json.
+    --harness FILE.c
+        On FAILED, write a C file that defines the program's
+        nondeterministic functions (__VERIFIER_nondet_*, nondet_*, its
+        own body-less functions), its undefined extern globals and
+        reach_error, so that `cc -g program.c FILE.c && ./a.out` follows
+        the counterexample: a failed assertion aborts, memory errors show
+        under -fsanitize=address,undefined, overflow under
+        -fsanitize=signed-integer-overflow (FILE's first comment gives the
+        command). Inputs a native run cannot be made to take (a failing
+        malloc, argv, stdin) are listed there.
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
 
