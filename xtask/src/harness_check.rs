@@ -32,19 +32,23 @@ pub struct Checked {
     pub check: Check,
 }
 
-/// How the native run is built for a property class and how it must end;
-/// `None` for a class out of scope (memory leaks, unsigned overflow, ...).
-pub fn expectation(class: &str) -> Option<(&'static [&'static str], fn(&Ending, &str) -> bool)> {
+/// Whether a native run (its ending and stderr) shows the violation.
+pub type ShowsViolation = fn(&Ending, &str) -> bool;
+
+/// How the native run is built for a property class (gcc flags) and how
+/// it must end; `None` for a class out of scope (memory leaks, unsigned
+/// overflow, ...).
+pub fn expectation(class: &str) -> Option<(&'static [&'static str], ShowsViolation)> {
     const MEMORY: &[&str] = &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
     const OVERFLOW: &[&str] = &["-fsanitize=signed-integer-overflow", "-fno-sanitize-recover=all"];
     const DIVISION: &[&str] = &["-fsanitize=integer-divide-by-zero", "-fno-sanitize-recover=all"];
-    let aborted: fn(&Ending, &str) -> bool = |ending, _| matches!(ending, Ending::Signaled(6) | Ending::Exited(134));
-    let memory_error: fn(&Ending, &str) -> bool =
+    let aborted: ShowsViolation = |ending, _| matches!(ending, Ending::Signaled(6) | Ending::Exited(134));
+    let memory_error: ShowsViolation =
         |ending, stderr| *ending != Ending::Exited(0) && (stderr.contains("ERROR: AddressSanitizer") || stderr.contains("runtime error:"));
-    let division: fn(&Ending, &str) -> bool = |ending, stderr| {
+    let division: ShowsViolation = |ending, stderr| {
         matches!(ending, Ending::Signaled(8)) || stderr.contains("runtime error: division by zero") || stderr.contains("division of")
     };
-    let overflow: fn(&Ending, &str) -> bool = |ending, stderr| {
+    let overflow: ShowsViolation = |ending, stderr| {
         *ending != Ending::Exited(0)
             && (stderr.contains("runtime error: signed integer overflow") || stderr.contains("cannot be represented in type"))
     };
