@@ -71,7 +71,10 @@ struct Harness {
 
 /// Names of the functions that end the run as a failed assertion does.
 const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
-const ASSUME_FUNCTIONS: [&str; 3] = ["__VERIFIER_assume", "__ESBMC_assume", "__CPROVER_assume"];
+const ASSUME_FUNCTIONS: [&str; 4] = ["__VERIFIER_assume", "__ESBMC_assume", "__CPROVER_assume", "__builtin_assume"];
+/// Prefixes of uninterpreted functions: any function, so the counterexample's
+/// results (equal for equal arguments on its path) are one.
+const UNINTERPRETED_PREFIXES: [&str; 2] = ["__CPROVER_uninterpreted_", "__ESBMC_uninterpreted_"];
 const ASSERT_FUNCTIONS: [&str; 4] = ["__VERIFIER_assert", "__ESBMC_assert", "__CPROVER_assert", "assert"];
 const ATOMIC_FUNCTIONS: [&str; 6] = [
     "__VERIFIER_atomic_begin",
@@ -88,6 +91,11 @@ impl Harness {
         let sites = NondetSites::of(program);
         for input in &cex.inputs {
             harness.take_input(program, &sites, input);
+        }
+        match entry_main(program, cex) {
+            Ok(Some(text)) => harness.definitions.push(Definition { name: "main".into(), text }),
+            Ok(None) => {}
+            Err(why) => harness.note(why),
         }
         for function in program.functions.values().filter(|f| f.body.is_none()) {
             if let Some(text) = harness.definition(program, &function.name, function.ty) {
@@ -115,7 +123,7 @@ impl Harness {
                 }
             }
             InputKind::ExternalCall(name) => match program.function(name) {
-                Some(f) if ir::external::is_environment_function(program, f) && input.ty.is_some() => {
+                Some(f) if is_queued_function(program, f) && input.ty.is_some() => {
                     let comment = value_comment(program, input);
                     self.queue(&format!("env:{name}")).values.push((input.bytes.clone(), comment));
                 }
@@ -162,7 +170,7 @@ impl Harness {
             return Some(format!("void {name}(void)\n{{\n}}\n"));
         }
         let nondet = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p));
-        let environment = program.function(name).is_some_and(|f| ir::external::is_environment_function(program, f));
+        let environment = program.function(name).is_some_and(|f| is_queued_function(program, f));
         if !nondet && !environment {
             return None;
         }
@@ -215,6 +223,40 @@ impl Harness {
         }
         out
     }
+}
+
+/// Whether the results of the body-less `func` are queued under its name:
+/// the program's own environment functions and uninterpreted functions.
+fn is_queued_function(program: &Program, func: ir::FuncId) -> bool {
+    let name = &program.functions[func].name;
+    ir::external::is_environment_function(program, func) || UNINTERPRETED_PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// A `main` that calls the entry function when it is not `main` (and the
+/// program has none), with the counterexample's scalar arguments.
+fn entry_main(program: &Program, cex: &Counterexample) -> Result<Option<String>, String> {
+    let Some(entry) = program.entry else { return Ok(None) };
+    let function = &program.functions[entry];
+    if function.name == "main" {
+        return Ok(None);
+    }
+    if program.function("main").is_some_and(|f| program.functions[f].body.is_some()) {
+        return Err(format!("the entry function is `{}`, but the program's own `main` runs natively", function.name));
+    }
+    let mut text = format!("int {}();\n\nint main(void)\n{{\n", function.name);
+    let mut arguments = Vec::new();
+    for (index, &param) in function.params.iter().enumerate() {
+        let symbol = &program.symbols[param];
+        let spelling = c_type(program, symbol.ty).ok_or(format!("the entry parameter `{}` is not a scalar", symbol.display_name))?;
+        let value = cex.inputs.iter().find(|i| matches!(&i.kind, InputKind::EntryArgument(n) if *n == symbol.display_name));
+        let bytes = value.map_or_else(Vec::new, |v| v.bytes.clone());
+        let _ = writeln!(text, "    static const unsigned char bytes{index}[] = {{{}}};", byte_list(&bytes));
+        let _ = writeln!(text, "    {spelling} arg{index};\n    memset(&arg{index}, 0, sizeof arg{index});");
+        let _ = writeln!(text, "    memcpy(&arg{index}, bytes{index}, sizeof bytes{index} < sizeof arg{index} ? sizeof bytes{index} : sizeof arg{index});");
+        arguments.push(format!("arg{index}"));
+    }
+    let _ = writeln!(text, "    {}({});\n    return 0;\n}}", function.name, arguments.join(", "));
+    Ok(Some(text))
 }
 
 /// Where the instrumented program takes a nondeterministic value: the
