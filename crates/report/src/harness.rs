@@ -225,6 +225,29 @@ impl Harness {
     }
 }
 
+/// The counterexample's values of nondet-value calls in the order the
+/// program makes them, with their C types.
+pub(crate) fn nondet_call_values<'c>(program: &Program, cex: &'c Counterexample) -> Vec<(String, &'c InputValue)> {
+    let sites = NondetSites::of(program);
+    let from_a_call = |i: &&InputValue| matches!(i.kind, InputKind::Nondet) && sites.calls.contains(&i.loc) && !program.files.is_library_model(i.loc);
+    cex.inputs.iter().filter(from_a_call).filter_map(|i| Some((c_type(program, i.ty?)?, i))).collect()
+}
+
+/// An input's value as a C literal (integers in decimal, `float` and
+/// `double` in the shortest decimal that reads back the same bits).
+pub(crate) fn c_literal(program: &Program, input: &InputValue) -> String {
+    let mut wide = [0u8; 8];
+    for (slot, byte) in wide.iter_mut().zip(&input.bytes) {
+        *slot = *byte;
+    }
+    let bits = u64::from_le_bytes(wide);
+    match input.ty.map(|ty| program.types.get(ty)) {
+        Some(Type::Float(FloatFormat::Single)) => format!("{:?}", f32::from_bits(bits as u32)),
+        Some(Type::Float(FloatFormat::Double)) => format!("{:?}", f64::from_bits(bits)),
+        _ => value_comment(program, input),
+    }
+}
+
 /// Whether the results of the body-less `func` are queued under its name:
 /// the program's own environment functions and uninterpreted functions.
 fn is_queued_function(program: &Program, func: ir::FuncId) -> bool {

@@ -7,11 +7,14 @@
 //! - [`text`]: the text whose last line is the verdict;
 //! - [`json`]: one JSON document with the same content;
 //! - [`svcomp`]: SV-COMP property files and the competition's result line;
-//! - [`harness`]: a C file that makes a native run follow the counterexample.
+//! - [`harness`]: a C file that makes a native run follow the counterexample;
+//! - [`testcomp`]: the Test-Comp test-suite format (with [`sha256`] for its program hash).
 
 pub mod harness;
 pub mod json;
+pub mod sha256;
 pub mod svcomp;
+pub mod testcomp;
 pub mod text;
 
 use engine::{Outcome, Stats, Verdict};

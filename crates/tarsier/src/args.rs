@@ -75,6 +75,7 @@ pub const FLAGS: &[FlagSpec] = &[
     with_value("--property", "FILE.prp"),
     switch("--json"),
     with_value("--harness", "FILE.c"),
+    with_value("--test-suite", "DIR"),
     with_value("--smt-formula", "FILE"),
     with_value("--solver", "NAME"),
     switch("--z3"),
@@ -262,6 +263,7 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         }
         "--json" => verify.json = true,
         "--harness" => verify.harness = Some(PathBuf::from(non_empty(name, value_of(value))?)),
+        "--test-suite" => verify.test_suite = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--smt-formula" => verify.smt_formula = Some(PathBuf::from(non_empty(name, value_of(value))?)),
         "--solver" => verify.solver = solver_choice(&non_empty(name, value_of(value))?)?,
         "--z3" | "--cvc5" | "--bitwuzla" => verify.solver = solver_choice(&name[2..])?,

@@ -216,6 +216,10 @@ OUTPUT OPTIONS:
         -fsanitize=signed-integer-overflow (FILE's first comment gives the
         command). Inputs a native run cannot be made to take (a failing
         malloc, argv, stdin) are listed there.
+    --test-suite DIR
+        On FAILED, write the counterexample as a Test-Comp test suite into
+        DIR: metadata.xml and testcase-1.xml (the nondet calls' values in
+        order), as Test-Comp's validators (TestCov) read them.
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
 

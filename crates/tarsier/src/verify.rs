@@ -110,7 +110,8 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
 /// How the result is printed (`--json`, property file).
 pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer<'a> {
     let style = if config.verify.json { Style::Json } else { Style::Text };
-    Printer { style, program, property: config.verify.property, harness: config.verify.harness.clone() }
+    let test_suite = config.verify.test_suite.clone().zip(config.inputs.first().cloned());
+    Printer { style, program, property: config.verify.property, harness: config.verify.harness.clone(), test_suite }
 }
 
 /// The `--show-invariants` action: the candidates at every loop head of

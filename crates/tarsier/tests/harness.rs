@@ -125,3 +125,47 @@ fn no_counterexample_writes_no_harness() {
     assert!(!harness.exists(), "a harness was written for a program without a violation");
     assert!(out.stderr.contains("no counterexample"), "{}", out.stderr);
 }
+
+/// The values of a Test-Comp testcase's `<input>` elements, in order.
+fn testcase_inputs(xml: &str) -> Vec<String> {
+    xml.split("<input").skip(1).filter_map(|part| Some(part.split_once('>')?.1.split_once("</input>")?.0.to_string())).collect()
+}
+
+#[test]
+fn the_test_suite_lists_the_inputs_in_call_order() {
+    if !common::gcc_works(&[]) {
+        println!("SKIP the_test_suite_lists_the_inputs_in_call_order: gcc is not available");
+        return;
+    }
+    let dir = scratch_dir("harness_test_suite");
+    let source = "extern int __VERIFIER_nondet_int(void);\n\
+                  extern void reach_error(void);\n\
+                  int main(void) {\n\
+                  \x20 int x = __VERIFIER_nondet_int();\n\
+                  \x20 int y = __VERIFIER_nondet_int();\n\
+                  \x20 if (x > 10 && x < 20 && y == 2 * x) reach_error();\n\
+                  \x20 return 0;\n\
+                  }\n";
+    let program = write(&dir, "program.c", source);
+    let suite = dir.join("suite");
+    let out = run([program.as_os_str(), "--test-suite".as_ref(), suite.as_os_str()]);
+    assert_eq!(exit_code(&out), Some(EXIT_FAILED), "{}{}", out.stdout, out.stderr);
+    let metadata = std::fs::read_to_string(suite.join("metadata.xml")).expect("metadata.xml is written");
+    for element in ["<sourcecodelang>C</sourcecodelang>", "<entryfunction>main</entryfunction>", "<architecture>64bit</architecture>"] {
+        assert!(metadata.contains(element), "{metadata}");
+    }
+    let testcase = std::fs::read_to_string(suite.join("testcase-1.xml")).expect("testcase-1.xml is written");
+    let inputs = testcase_inputs(&testcase);
+    assert_eq!(inputs.len(), 2, "{testcase}");
+    // A reader as Test-Comp's harnesses are: the next input, whatever the call.
+    let reader = format!(
+        "#include <stdlib.h>\nstatic const char *inputs[] = {{\"{}\"}};\nstatic int next;\n\
+         int __VERIFIER_nondet_int(void) {{ return next < {} ? atoi(inputs[next++]) : 0; }}\n\
+         void reach_error(void) {{ abort(); }}\n",
+        inputs.join("\", \""),
+        inputs.len()
+    );
+    let reader = write(&dir, "reader.c", &reader);
+    let (ending, stderr) = build_and_run(&dir, &program, &reader, &[]);
+    assert_eq!(ending, xtask::process::Ending::Signaled(6), "{stderr}\n{testcase}");
+}
