@@ -87,7 +87,7 @@ pub fn check_task(binary: &Path, corpus: &Path, task: &Task, timeout: Duration, 
     let check = native_run(corpus, task, &harness, flags, scratch)
         .map(|(ending, stderr)| match shows_violation(&ending, &stderr) {
             true => Check::Reproduced,
-            false => Check::Failed(format!("the run {}: {}", describe(&ending), first_line(&stderr))),
+            false => Check::Failed(format!("the run {}: {}{}", describe(&ending), first_line(&stderr), harness_notes(&harness))),
         })
         .unwrap_or_else(Check::Failed);
     checked(Some(class), check)
@@ -122,6 +122,16 @@ fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratc
     run.current_dir(&dir).env("ASAN_OPTIONS", "detect_leaks=0:detect_stack_use_after_return=1");
     let ran = run_with_timeout(&mut run, Duration::from_secs(10)).map_err(|e| format!("the program did not run: {e}"))?;
     Ok((ran.ending, ran.stderr))
+}
+
+/// What the harness says it could not make the run follow, if anything.
+fn harness_notes(harness: &Path) -> String {
+    let text = std::fs::read_to_string(harness).unwrap_or_default();
+    let notes: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix(" * Not reproduced: ")).collect();
+    match notes.is_empty() {
+        true => String::new(),
+        false => format!(" (harness: not reproduced: {})", notes.join(" ")),
+    }
 }
 
 fn describe(ending: &Ending) -> String {
