@@ -4,7 +4,8 @@
 //! ([`process`], [`runner`]), scoring and reporting ([`report`], and side
 //! by side with a peer verifier's results: [`peer`]), and the
 //! benchmarks of the front end ([`bench`]), of verification
-//! ([`bench_verify`]) and of k-induction ([`bench_kind`]), and the
+//! ([`bench_verify`]) and of k-induction ([`bench_kind`]), the check that
+//! counterexample harnesses reproduce their violation ([`harness_check`]), and the
 //! differential oracles' shared machinery ([`oracle`]) with the
 //! integer/memory one ([`c_oracle`]), the control-flow one
 //! ([`flow_oracle`]) and the library-model one ([`model_oracle`]), whose
@@ -18,6 +19,7 @@ pub mod clock;
 pub mod corpus;
 pub mod disputed;
 pub mod flow_oracle;
+pub mod harness_check;
 pub mod lint;
 pub mod model_oracle;
 pub mod oracle;

@@ -5,6 +5,8 @@
 //! - `peer`: a saved run side by side with a peer verifier's results.
 //! - `bench-frontend`: front-end throughput in MB/s of preprocessed C.
 //! - `bench-verify`: verification times and formula sizes on the BMC slice.
+//! - `harness-check`: the `--harness` of every FALSE on the BMC slice,
+//!   compiled with gcc and run, must show the violation.
 //! - `bench-kind`: per k-induction task, the deciding k, the time of each
 //!   kind of check and of invariant generation, the invariants certified.
 //! - `fp-oracle`: floating-point results checked against the host machine.
@@ -24,7 +26,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Suite, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_kind, bench_verify, c_oracle, clock, flow_oracle, lint, model_oracle, peer, report, smt_crosscheck};
+use xtask::{bench, bench_kind, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, model_oracle, peer, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -58,6 +60,14 @@ tasks:
                     BMC slice (core, bmc + incremental-bmc, no float suites),
                     compared with the previous run; takes the corpus options
                     (default --timeout 20)
+  harness-check     for every FALSE of the BMC slice's expected violations
+                    with an assertion, bounds, pointer, division or signed
+                    overflow property: tarsier's --harness compiled with the
+                    program by gcc (with the property's sanitizer) and run
+                    must show the violation; prints the share, the failures
+                    with their reasons, and the changes since the previous
+                    run (saved under target/harness-check/); takes the
+                    corpus options (default --timeout 20)
   bench-kind        k-induction tasks (core, mode k-induction, unless --filter,
                     --mode or --core choose others) per task: outcome, the k
                     that decided, seconds in base case / forward condition /
@@ -136,6 +146,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("corpus") => parse_corpus_args(&args[1..], 10).and_then(|opts| corpus_command(&opts)),
         Some("bench-verify") => parse_corpus_args(&args[1..], 20).and_then(|opts| bench_verify_command(&opts)),
+        Some("harness-check") => parse_corpus_args(&args[1..], 20).and_then(|opts| harness_check_command(&opts)),
         Some("bench-kind") => parse_corpus_args(&args[1..], 30).and_then(|opts| bench_kind_command(&opts)),
         Some("peer") => peer_command(&args[1..]),
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
@@ -378,6 +389,36 @@ fn bench_verify_command(opts: &CorpusOptions) -> Result<(), String> {
         println!("(previous figures: {})", path.display());
     }
     print!("{}", bench_verify::render(&summary, previous.as_ref().map(|(_, v)| v)));
+    let saved = save_json(&out_dir, &timestamp, &summary)?;
+    println!("figures saved to {}", saved.display());
+    Ok(())
+}
+
+fn harness_check_command(opts: &CorpusOptions) -> Result<(), String> {
+    if opts.parse_only || opts.suites != [Suite::Esbmc] {
+        return Err("harness-check runs esbmc-regression's BMC slice; --parse-only and --suite do not apply".into());
+    }
+    let binary = tarsier_binary(opts.binary.clone())?;
+    let dir = suite_dir(Suite::Esbmc)?;
+    let tasks: Vec<Task> = selected_tasks(Suite::Esbmc.load(&dir)?, opts).into_iter().filter(harness_check::in_scope).collect();
+    if tasks.is_empty() {
+        return Err(NO_TASK.into());
+    }
+    let root = corpus::workspace_root();
+    let out_dir = harness_check::out_dir(&root);
+    let scratch = out_dir.join("scratch");
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    eprintln!("checking the harnesses of {} tasks with {} jobs", tasks.len(), opts.jobs);
+    let total = tasks.len();
+    let checked = runner::parallel_map(&tasks, opts.jobs, |task| harness_check::check_task(&binary, &dir, task, opts.timeout, &scratch), |done| {
+        if done % 50 == 0 || done == total {
+            eprintln!("  {done}/{total}");
+        }
+    });
+    let timestamp = clock::utc_timestamp();
+    let summary = harness_check::summarise(&checked, &timestamp);
+    let previous = report::newest_saved(&out_dir, |_| true);
+    print!("{}", harness_check::render(&summary, previous.as_ref().map(|(_, v)| v)));
     let saved = save_json(&out_dir, &timestamp, &summary)?;
     println!("figures saved to {}", saved.display());
     Ok(())

@@ -31,6 +31,8 @@ pub struct TraceLine {
 pub struct InputValue {
     pub kind: InputKind,
     pub loc: Loc,
+    /// The value's type; `None` for raw memory and allocation failures.
+    pub ty: Option<TypeId>,
     /// Little-endian bytes, as the interpreter's input provider returns them.
     pub bytes: Vec<u8>,
     /// The byte of every later offset (a byte array's default; else zero),
@@ -151,7 +153,7 @@ pub(crate) fn build(
             Some(when) => Some(clock_value(&mut evaluator, when.clock)?),
             None => None,
         };
-        inputs.push((time, InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value), fill: fill_byte(&value) }));
+        inputs.push((time, InputValue { kind: input.kind.clone(), loc: input.loc, ty: input.ty, bytes: to_bytes(&value), fill: fill_byte(&value) }));
     }
     // The interpreter asks for them in the order the threads' steps run.
     inputs.sort_by_key(|(time, _)| *time);
@@ -362,12 +364,115 @@ fn render(program: &Program, execution: &Execution, ty: TypeId, value: &Value) -
     match program.types.get(ty) {
         Type::Int { signed: true, .. } => bv.to_i128().map_or_else(|| bv.to_smtlib(), |v| v.to_string()),
         Type::Int { signed: false, .. } => bv.to_u128().map_or_else(|| bv.to_smtlib(), |v| v.to_string()),
-        Type::Pointer(_) => render_pointer(execution, bv),
+        Type::Pointer(_) => render_pointer(program, execution, bv),
+        Type::Float(ir::FloatFormat::Single) => match bv.to_u64() {
+            Some(bits) => format!("{} /* 0x{bits:08x} */", float_literal(f64::from(f32::from_bits(bits as u32)), "f")),
+            None => bv.to_smtlib(),
+        },
+        Type::Float(ir::FloatFormat::Double) => match bv.to_u64() {
+            Some(bits) => format!("{} /* 0x{bits:016x} */", float_literal(f64::from_bits(bits), "")),
+            None => bv.to_smtlib(),
+        },
+        Type::Composite(_) | Type::Array(..) => render_aggregate(program, execution, ty, bv).unwrap_or_else(|| bv.to_smtlib()),
         _ => bv.to_smtlib(),
     }
 }
 
-fn render_pointer(execution: &Execution, bits: &smt::BvValue) -> String {
+/// Array elements shown before the rest is cut.
+const SHOWN_ELEMENTS: u64 = 16;
+
+/// A struct, union or array value as a C initialiser (`{ .a = 1, .b = 2 }`,
+/// `{ 1, 2, 3 }`), when its bits are its memory image.
+fn render_aggregate(program: &Program, execution: &Execution, ty: TypeId, bits: &smt::BvValue) -> Option<String> {
+    let size = program.types.size_of(ty, program.data_model)?;
+    if u64::from(bits.width()) != size * 8 || size == 0 {
+        return None;
+    }
+    let part = |ty: TypeId, offset_bits: u64, width: u64| -> Option<String> {
+        let value = Value::Bv(bits.extract(u32::try_from(offset_bits + width - 1).ok()?, u32::try_from(offset_bits).ok()?));
+        Some(render(program, execution, ty, &value))
+    };
+    match program.types.get(ty) {
+        Type::Composite(id) => {
+            let fields = &program.types.composites[*id].fields;
+            let mut shown = Vec::new();
+            for field in fields.iter().filter(|f| !f.name.is_empty()) {
+                let width = match field.bit_width {
+                    Some(width) => u64::from(width),
+                    None => program.types.size_of(field.ty, program.data_model)? * 8,
+                };
+                if width > 0 {
+                    shown.push(format!(".{} = {}", field.name, part(field.ty, field.offset_bits, width)?));
+                }
+            }
+            Some(format!("{{ {} }}", shown.join(", ")))
+        }
+        Type::Array(element, ir::ArrayLen::Fixed(count)) => {
+            let width = program.types.size_of(*element, program.data_model)? * 8;
+            if width == 0 {
+                return None;
+            }
+            let mut shown: Vec<String> =
+                (0..(*count).min(SHOWN_ELEMENTS)).map(|i| part(*element, i * width, width)).collect::<Option<_>>()?;
+            if *count > SHOWN_ELEMENTS {
+                shown.push(format!("... ({count} elements)"));
+            }
+            Some(format!("{{ {} }}", shown.join(", ")))
+        }
+        _ => None,
+    }
+}
+
+/// A float as a C literal with `suffix` (`NAN` and `INFINITY` from
+/// math.h): the shortest decimal that reads back the same value.
+fn float_literal(value: f64, suffix: &str) -> String {
+    match value {
+        v if v.is_nan() => "NAN".into(),
+        v if v.is_infinite() => format!("{}INFINITY", if v < 0.0 { "-" } else { "" }),
+        // The shortest text of the value in its own format.
+        v if suffix == "f" => format!("{:?}{suffix}", v as f32),
+        v => format!("{v:?}"),
+    }
+}
+
+/// A heap object named by its allocation site: `malloc at list.c:12, 3rd`
+/// (the 3rd object that call allocated on the path).
+fn heap_object_name(program: &Program, execution: &Execution, object: symex::ObjectId, loc: Loc) -> String {
+    let allocator = program
+        .functions
+        .values()
+        .filter_map(|f| f.body.as_ref())
+        .flatten()
+        .filter(|i| i.loc == loc)
+        .find_map(|i| match &i.kind {
+            ir::InstrKind::Call { callee, .. } => match callee.kind {
+                ir::ExprKind::Sym(sym) => Some(program.symbols[sym].display_name.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .unwrap_or_else(|| "heap object".to_string());
+    let earlier = execution
+        .objects
+        .iter()
+        .filter(|(id, o)| *id < object && matches!(o.kind, symex::ObjectKind::Heap { loc: at } if at == loc))
+        .count();
+    format!("{allocator} at {}:{}, {}", program.files.name(loc.file), loc.line, ordinal(earlier + 1))
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn render_pointer(program: &Program, execution: &Execution, bits: &smt::BvValue) -> String {
     let layout = execution.layout;
     let raw = bits.to_u128().unwrap_or(0);
     let number = (raw >> layout.offset_bits()) as u64;
@@ -377,8 +482,17 @@ fn render_pointer(execution: &Execution, bits: &smt::BvValue) -> String {
         NULL_OBJECT if offset == 0 => "NULL".to_string(),
         NULL_OBJECT | INVALID_OBJECT => format!("INVALID-POINTER({})", bits.to_smtlib()),
         n => match execution.objects.by_number(n) {
-            Some(o) if offset == 0 => format!("&{}", execution.objects.get(o).name),
-            Some(o) => format!("&{} + {offset}", execution.objects.get(o).name),
+            Some(o) => {
+                let object = execution.objects.get(o);
+                let name = match object.kind {
+                    symex::ObjectKind::Heap { loc } => format!("({})", heap_object_name(program, execution, o, loc)),
+                    _ => object.name.clone(),
+                };
+                match offset {
+                    0 => format!("&{name}"),
+                    _ => format!("&{name} + {offset}"),
+                }
+            }
             None => format!("INVALID-POINTER({})", bits.to_smtlib()),
         },
     }
@@ -387,6 +501,17 @@ fn render_pointer(execution: &Execution, bits: &smt::BvValue) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floats_and_ordinals_read_as_people_write_them() {
+        assert_eq!(float_literal(1.5, "f"), "1.5f");
+        assert_eq!(float_literal(f64::from(0.1f32), "f"), "0.1f");
+        assert_eq!(float_literal(0.1, ""), "0.1");
+        assert_eq!(float_literal(f64::NEG_INFINITY, ""), "-INFINITY");
+        assert_eq!(float_literal(f64::NAN, "f"), "NAN");
+        let ordinals: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].into_iter().map(ordinal).collect();
+        assert_eq!(ordinals, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]);
+    }
 
     #[test]
     fn strings_are_shown_as_c_literals_that_read_back_the_same_bytes() {

@@ -19,7 +19,7 @@ mod replay;
 pub mod termination;
 
 pub use backend::{default_dir as default_crosscheck_dir, CrossCheckReport, Disagreement, ExternalSolver, SolverChoice};
-pub use counterexample::{Counterexample, TraceLine};
+pub use counterexample::{Counterexample, InputValue, TraceLine};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -8,12 +8,17 @@
 //! - [`json`]: one JSON document with the same content;
 //! - [`svcomp`]: SV-COMP property files and the competition's result line;
 //! - [`sarif`]: a SARIF 2.1.0 log, for CI systems and editors;
-//! - [`html`]: one self-contained page with the trace laid over the source.
+//! - [`html`]: one self-contained page with the trace laid over the source;
+//! - [`harness`]: a C file that makes a native run follow the counterexample;
+//! - [`testcomp`]: the Test-Comp test-suite format (with [`sha256`] for its program hash).
 
+pub mod harness;
 pub mod html;
 pub mod json;
 pub mod sarif;
+pub mod sha256;
 pub mod svcomp;
+pub mod testcomp;
 pub mod text;
 
 use engine::{Outcome, Stats, Verdict};

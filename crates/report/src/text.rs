@@ -1,9 +1,10 @@
-//! The text output: approximations, the counterexample, the reason or how
+//! The text output (traces without the C library's own bookkeeping): approximations, the counterexample, the reason or how
 //! a TRUE was proved (with the certified invariants at their loop heads), the cross-check summary, the SV-COMP result when a property is decided, and
 //! the verdict as the last line (`VERIFICATION SUCCESSFUL|FAILED|UNKNOWN`).
 
 use crate::{verdict_line, Report};
 use engine::{CrossCheckReport, TraceLine, Verdict};
+use std::collections::HashSet;
 
 /// The whole text of `report`, ending with the verdict line.
 pub fn render(report: &Report) -> String {
@@ -29,7 +30,9 @@ pub fn render(report: &Report) -> String {
         }
         Verdict::False(cex) => {
             out += "Counterexample:\n";
-            for TraceLine { loc, function, lhs, value, input, thread } in &cex.trace {
+            let read = report.program.map(names_the_program_reads);
+            let shown = cex.trace.iter().filter(|line| !read.as_ref().is_some_and(|read| library_bookkeeping(report, read, line)));
+            for TraceLine { loc, function, lhs, value, input, thread } in shown {
                 let source = input.as_ref().map_or(String::new(), |from| format!("    [input: {from}]"));
                 let thread = thread.map_or(String::new(), |t| format!("thread {t} "));
                 out += &format!("  {} {thread}{function}: {lhs} = {value}{source}\n", report.place(*loc));
@@ -51,6 +54,38 @@ pub fn render(report: &Report) -> String {
         out += &format!("{result}\n");
     }
     out + verdict_line(&outcome.verdict) + "\n"
+}
+
+/// The variables the program's own functions (not the library models', not
+/// system headers') name.
+fn names_the_program_reads(program: &ir::Program) -> HashSet<String> {
+    let own = |f: &ir::Function| !f.loc.is_none() && !is_library_place(program, f.loc);
+    let bodies = program.functions.values().filter(|f| own(f)).filter_map(|f| f.body.as_ref());
+    let mut names = HashSet::new();
+    for instr in bodies.flatten() {
+        for expr in instr.kind.exprs() {
+            for node in expr.walk() {
+                if let ir::ExprKind::Sym(sym) = node.kind {
+                    names.insert(program.symbols[sym].display_name.clone());
+                }
+            }
+        }
+    }
+    names
+}
+
+fn is_library_place(program: &ir::Program, loc: ir::Loc) -> bool {
+    program.files.is_library_model(loc) || program.files.name(loc.file).starts_with("/usr/")
+}
+
+/// Whether a trace line is the C library's own bookkeeping (`stdin`,
+/// `__tzname`, `signgam` set up by the library): an assignment in a library
+/// model or system header to a variable the program never names.
+fn library_bookkeeping(report: &Report, read: &HashSet<String>, line: &TraceLine) -> bool {
+    let Some(program) = report.program else { return false };
+    let root = line.lhs.trim_start_matches(['*', '&', '(']);
+    let root = root.split(['.', '[', '-', ' ', ')']).next().unwrap_or(root);
+    (line.loc.is_none() || is_library_place(program, line.loc)) && line.input.is_none() && !read.contains(root)
 }
 
 /// The cross-check's summary line and one line per disagreement.

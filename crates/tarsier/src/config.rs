@@ -130,6 +130,10 @@ pub struct VerifyOptions {
     pub smt_formula: Option<PathBuf>,
     /// Report every violated property, not only the first.
     pub multi_property: bool,
+    /// Where to write the counterexample's executable harness (`--harness`).
+    pub harness: Option<PathBuf>,
+    /// Where to write the Test-Comp test suite (`--test-suite DIR`).
+    pub test_suite: Option<PathBuf>,
     /// The solver that answers the queries (`--solver`).
     pub solver: engine::SolverChoice,
     /// `--crosscheck NAME`: also ask this solver every query and compare.
@@ -171,6 +175,8 @@ impl Default for VerifyOptions {
             html: None,
             smt_formula: None,
             multi_property: false,
+            harness: None,
+            test_suite: None,
             solver: engine::SolverChoice::Cadical,
             crosscheck: None,
             crosscheck_dir: None,

@@ -222,6 +222,20 @@ OUTPUT OPTIONS:
         (no script, no network): the verdict, the inputs the
         counterexample chose, the trace, and the source with each step's
         values beside its line and the violated line marked in red.
+    --harness FILE.c
+        On FAILED, write a C file that defines the program's
+        nondeterministic functions (__VERIFIER_nondet_*, nondet_*, its
+        own body-less functions), its undefined extern globals and
+        reach_error, so that `cc -g program.c FILE.c && ./a.out` follows
+        the counterexample: a failed assertion aborts, memory errors show
+        under -fsanitize=address,undefined, overflow under
+        -fsanitize=signed-integer-overflow (FILE's first comment gives the
+        command). Inputs a native run cannot be made to take (a failing
+        malloc, argv, stdin) are listed there.
+    --test-suite DIR
+        On FAILED, write the counterexample as a Test-Comp test suite into
+        DIR: metadata.xml and testcase-1.xml (the nondet calls' values in
+        order), as Test-Comp's validators (TestCov) read them.
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
     --verbosity N

@@ -26,6 +26,10 @@ pub struct Printer<'a> {
     pub html: Option<PathBuf>,
     /// The program's files as given, which the HTML page shows.
     pub inputs: Vec<PathBuf>,
+    /// Where to write the counterexample's executable harness.
+    pub harness: Option<std::path::PathBuf>,
+    /// Where to write the Test-Comp test suite, and the program file it is of.
+    pub test_suite: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 impl Printer<'_> {
@@ -50,6 +54,13 @@ impl Printer<'_> {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
+        drop(out);
+        if let Some(path) = &self.harness {
+            write_file(path, report::harness::render(&report));
+        }
+        if let Some((dir, program)) = &self.test_suite {
+            write_test_suite(dir, program, &report);
+        }
         exit_of(&outcome.verdict)
     }
 }
@@ -59,18 +70,43 @@ impl Printer<'_> {
     /// stderr, and the verdict still stands.
     fn write_documents(&self, report: &report::Report) {
         if let Some(path) = &self.sarif {
-            write_document(path, &format!("{:#}\n", report::sarif::render(report)));
+            write_file(path, Ok(format!("{:#}\n", report::sarif::render(report))));
         }
         if let Some(path) = &self.html {
             let inputs: Vec<String> = self.inputs.iter().map(|p| p.display().to_string()).collect();
-            write_document(path, &report::html::render(report, &inputs, &|name| std::fs::read_to_string(name).ok()));
+            write_file(path, Ok(report::html::render(report, &inputs, &|name| std::fs::read_to_string(name).ok())));
+        }
+        if let Some(path) = &self.harness {
+            write_file(path, report::harness::render(report));
+        }
+        if let Some((dir, program)) = &self.test_suite {
+            write_test_suite(dir, program, report);
         }
     }
 }
 
-fn write_document(path: &Path, text: &str) {
-    if let Err(err) = std::fs::write(path, text) {
-        eprintln!("tarsier: error: cannot write '{}': {err}", path.display());
+/// Writes a document a flag asks for, or says on stderr why it is not
+/// written (the verdict's exit code stays).
+fn write_file(path: &std::path::Path, text: Result<String, String>) {
+    let written = text.and_then(|text| std::fs::write(path, text).map_err(|e| format!("cannot write '{}': {e}", path.display())));
+    if let Err(why) = written {
+        eprintln!("tarsier: {why}");
+    }
+}
+
+/// Writes the Test-Comp test suite into `dir` (made if missing).
+fn write_test_suite(dir: &std::path::Path, program: &std::path::Path, report: &report::Report) {
+    let text = match std::fs::read(program) {
+        Ok(text) => text,
+        Err(e) => return eprintln!("tarsier: cannot read '{}': {e}", program.display()),
+    };
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let about = report::testcomp::Program { file: &program.display().to_string(), text: &text, creation_time: &report::testcomp::utc_time(now) };
+    let files = report::testcomp::render(report, &about);
+    let made = files.and_then(|files| std::fs::create_dir_all(dir).map(|()| files).map_err(|e| format!("cannot make '{}': {e}", dir.display())));
+    match made {
+        Ok(files) => files.into_iter().for_each(|(name, text)| write_file(&dir.join(name), Ok(text))),
+        Err(why) => eprintln!("tarsier: {why}"),
     }
 }
 

@@ -145,6 +145,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
 /// How the result is printed (`--json`, property file).
 pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer<'a> {
     let style = if config.verify.json { Style::Json } else { Style::Text };
+    let test_suite = config.verify.test_suite.clone().zip(config.inputs.first().cloned());
     Printer {
         style,
         program,
@@ -152,6 +153,8 @@ pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer
         sarif: config.verify.sarif.clone(),
         html: config.verify.html.clone(),
         inputs: config.inputs.clone(),
+        harness: config.verify.harness.clone(),
+        test_suite,
     }
 }
 

@@ -1,0 +1,428 @@
+//! The executable harness (`--harness FILE.c`): a C file that, compiled
+//! with the program (`cc program.c FILE.c`), makes the native run follow
+//! the counterexample. It defines every body-less function the program
+//! relies on for nondeterminism: the nondet-value functions
+//! (`__VERIFIER_nondet_*`, `nondet_*`, ...) return the counterexample's
+//! values in order, one queue per C type (symex records these inputs by
+//! type; calls of the same type keep their order, and calls of different
+//! types cannot swap values when C leaves the evaluation order open); the
+//! program's own environment functions return theirs, one queue per
+//! function; extern globals nobody defines get their initial bytes; the
+//! error function aborts; `assume` stops the run quietly and `assert`
+//! aborts. What a native run cannot be made to follow (a failed `malloc`,
+//! command-line arguments, stdin) is listed in the file's opening comment.
+
+use crate::Report;
+use engine::{Counterexample, InputValue, Verdict};
+use ir::interp::InputKind;
+use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write;
+
+/// The harness of `report`'s counterexample; an error when the run found none.
+pub fn render(report: &Report) -> Result<String, String> {
+    let Verdict::False(cex) = &report.outcome.verdict else {
+        return Err("no harness: the run found no counterexample".into());
+    };
+    let program = report.program.ok_or("no harness: the program is not available")?;
+    Ok(Harness::build(program, cex).write(report, cex))
+}
+
+/// The command line that builds and runs the harness so that a violation
+/// of `class` shows: sanitizers for what a plain run does not catch.
+pub fn sanitizer_flags(class: PropertyClass) -> &'static str {
+    match class {
+        PropertyClass::ArrayBounds
+        | PropertyClass::PointerDereference
+        | PropertyClass::PointerRelation
+        | PropertyClass::InvalidFree
+        | PropertyClass::MemoryLeak
+        | PropertyClass::MemoryCleanup => "-fsanitize=address,undefined -fno-sanitize-recover=all",
+        PropertyClass::SignedOverflow | PropertyClass::Shift | PropertyClass::FloatToInt => {
+            "-fsanitize=signed-integer-overflow,shift,float-cast-overflow -fno-sanitize-recover=all"
+        }
+        PropertyClass::DivisionByZero => "-fsanitize=integer-divide-by-zero -fno-sanitize-recover=all",
+        _ => "",
+    }
+}
+
+/// The values one group of calls returns, in order.
+struct Queue {
+    /// The C identifier of the queue's storage.
+    ident: String,
+    values: Vec<(Vec<u8>, String)>,
+}
+
+/// A body-less function the harness defines.
+struct Definition {
+    name: String,
+    text: String,
+}
+
+#[derive(Default)]
+struct Harness {
+    /// By queue key: a C type spelling, or `env:NAME` for an environment function.
+    queues: BTreeMap<String, Queue>,
+    globals: Vec<(String, u64, Vec<u8>)>,
+    definitions: Vec<Definition>,
+    /// What the native run cannot be made to follow.
+    notes: Vec<String>,
+}
+
+/// Names of the functions that end the run as a failed assertion does.
+const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
+const ASSUME_FUNCTIONS: [&str; 4] = ["__VERIFIER_assume", "__ESBMC_assume", "__CPROVER_assume", "__builtin_assume"];
+/// Prefixes of uninterpreted functions: any function, so the counterexample's
+/// results (equal for equal arguments on its path) are one.
+const UNINTERPRETED_PREFIXES: [&str; 2] = ["__CPROVER_uninterpreted_", "__ESBMC_uninterpreted_"];
+const ASSERT_FUNCTIONS: [&str; 4] = ["__VERIFIER_assert", "__ESBMC_assert", "__CPROVER_assert", "assert"];
+const ATOMIC_FUNCTIONS: [&str; 6] = [
+    "__VERIFIER_atomic_begin",
+    "__VERIFIER_atomic_end",
+    "__ESBMC_atomic_begin",
+    "__ESBMC_atomic_end",
+    "__CPROVER_atomic_begin",
+    "__CPROVER_atomic_end",
+];
+
+impl Harness {
+    fn build(program: &Program, cex: &Counterexample) -> Harness {
+        let mut harness = Harness::default();
+        let sites = NondetSites::of(program);
+        for input in &cex.inputs {
+            harness.take_input(program, &sites, input);
+        }
+        match entry_main(program, cex) {
+            Ok(Some(text)) => harness.definitions.push(Definition { name: "main".into(), text }),
+            Ok(None) => {}
+            Err(why) => harness.note(why),
+        }
+        for function in program.functions.values().filter(|f| f.body.is_none()) {
+            if let Some(text) = harness.definition(program, &function.name, function.ty) {
+                harness.definitions.push(Definition { name: function.name.clone(), text });
+            }
+        }
+        harness
+    }
+
+    /// Files one input of the counterexample where the native run will ask for it.
+    fn take_input(&mut self, program: &Program, sites: &NondetSites, input: &InputValue) {
+        if program.files.is_library_model(input.loc) {
+            return;
+        }
+        match &input.kind {
+            InputKind::Nondet => {
+                if let Some(&global) = sites.globals.get(&input.loc) {
+                    let size = program.symbol_size(global).unwrap_or(input.bytes.len() as u64);
+                    self.globals.push((program.symbols[global].name.clone(), size, input.bytes.clone()));
+                } else if sites.calls.contains(&input.loc) {
+                    if let Some(spelling) = input.ty.and_then(|ty| c_type(program, ty)) {
+                        let comment = value_comment(program, input);
+                        self.queue(&spelling).values.push((input.bytes.clone(), comment));
+                    }
+                }
+            }
+            InputKind::ExternalCall(name) => match program.function(name) {
+                Some(f) if is_queued_function(program, f) && input.ty.is_some() => {
+                    let comment = value_comment(program, input);
+                    self.queue(&format!("env:{name}")).values.push((input.bytes.clone(), comment));
+                }
+                _ => self.note(format!("input from `{name}` (stdin and library inputs are not fed)")),
+            },
+            InputKind::EntryArgument(name) => self.note(format!("the entry argument `{name}`: pass the counterexample's command line by hand")),
+            InputKind::Environment(name) => self.note(format!("the environment string `{name}`: set it by hand")),
+            InputKind::AllocationFailure if input.bytes.iter().any(|&b| b != 0) => {
+                self.note("an allocation that fails on the counterexample's path (a native malloc succeeds)".into())
+            }
+            InputKind::AllocationFailure | InputKind::Uninitialized(_) | InputKind::NondetCall(_) => {}
+        }
+    }
+
+    fn note(&mut self, what: String) {
+        if !self.notes.contains(&what) {
+            self.notes.push(what);
+        }
+    }
+
+    fn queue(&mut self, key: &str) -> &mut Queue {
+        let ident = format!("harness_{}", identifier(key));
+        self.queues.entry(key.to_string()).or_insert(Queue { ident, values: Vec::new() })
+    }
+
+    /// The C definition of the body-less function `name`, if the harness gives one.
+    fn definition(&mut self, program: &Program, name: &str, ty: TypeId) -> Option<String> {
+        let Type::Function(sig) = program.types.get(ty) else { return None };
+        let ret = sig.ret;
+        if ERROR_FUNCTIONS.contains(&name) {
+            return Some(format!("void {name}(void)\n{{\n    fputs(\"harness: {name} reached\\n\", stderr);\n    abort();\n}}\n"));
+        }
+        if ASSUME_FUNCTIONS.contains(&name) {
+            return Some(format!(
+                "void {name}(int condition)\n{{\n    if (!condition) {{\n        fputs(\"harness: {name} does not hold: the run left the counterexample's path\\n\", stderr);\n        exit(0);\n    }}\n}}\n"
+            ));
+        }
+        if ASSERT_FUNCTIONS.contains(&name) {
+            return Some(format!(
+                "void {name}(int condition)\n{{\n    if (!condition) {{\n        fputs(\"harness: {name} fails\\n\", stderr);\n        abort();\n    }}\n}}\n"
+            ));
+        }
+        if ATOMIC_FUNCTIONS.contains(&name) {
+            return Some(format!("void {name}(void)\n{{\n}}\n"));
+        }
+        let nondet = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p));
+        let environment = program.function(name).is_some_and(|f| is_queued_function(program, f));
+        if !nondet && !environment {
+            return None;
+        }
+        if matches!(program.types.get(ret), Type::Void) {
+            return Some(format!("void {name}()\n{{\n}}\n"));
+        }
+        let spelling = c_type(program, ret)?;
+        let key = if nondet { spelling.clone() } else { format!("env:{name}") };
+        let ident = self.queue(&key).ident.clone();
+        Some(format!("{spelling} {name}()\n{{\n    {spelling} value;\n    HARNESS_NEXT({ident}, value);\n    return value;\n}}\n"))
+    }
+
+    fn write(&self, report: &Report, cex: &Counterexample) -> String {
+        let class = cex.property.class;
+        let mut out = String::new();
+        let _ = writeln!(out, "/* Test harness for the counterexample tarsier found: {} at {} ({}).", class, report.place(cex.loc), cex.property.message);
+        let flags = sanitizer_flags(class);
+        let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
+        if flags.contains("address") {
+            let _ = writeln!(out, " * (with ASAN_OPTIONS=detect_stack_use_after_return=1 for objects used after their scope).");
+        }
+        let _ = writeln!(out, " * Nondeterministic values are returned in the counterexample's order, one queue");
+        let _ = writeln!(out, " * per type (0 once a queue is used up).");
+        for note in &self.notes {
+            let _ = writeln!(out, " * Not reproduced: {note}.");
+        }
+        out += " */\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n";
+        out += "/* Copies the next value of QUEUE into VALUE (zero when none is left). */\n";
+        out += "#define HARNESS_NEXT(queue, value)                                              \\\n";
+        out += "    do {                                                                        \\\n";
+        out += "        memset(&(value), 0, sizeof(value));                                     \\\n";
+        out += "        if (queue##_next < queue##_count)                                       \\\n";
+        out += "            memcpy(&(value), queue[queue##_next],                               \\\n";
+        out += "                   sizeof(queue[0]) < sizeof(value) ? sizeof(queue[0]) : sizeof(value)); \\\n";
+        out += "        queue##_next++;                                                         \\\n";
+        out += "    } while (0)\n\n";
+        for (key, queue) in &self.queues {
+            out += &write_queue(key, queue);
+        }
+        for (name, size, bytes) in &self.globals {
+            let mut bytes = bytes.clone();
+            bytes.resize(*size as usize, 0);
+            let _ = writeln!(out, "/* The extern global `{name}`, defined nowhere in the program. */");
+            let _ = writeln!(out, "__attribute__((aligned(16))) unsigned char {name}[{}] = {{{}}};\n", size.max(&1), byte_list(&bytes));
+        }
+        for definition in &self.definitions {
+            let _ = writeln!(out, "/* {} */", definition.name);
+            out += &definition.text;
+            out += "\n";
+        }
+        out
+    }
+}
+
+/// The counterexample's values of nondet-value calls in the order the
+/// program makes them, with their C types.
+pub(crate) fn nondet_call_values<'c>(program: &Program, cex: &'c Counterexample) -> Vec<(String, &'c InputValue)> {
+    let sites = NondetSites::of(program);
+    let from_a_call = |i: &&InputValue| matches!(i.kind, InputKind::Nondet) && sites.calls.contains(&i.loc) && !program.files.is_library_model(i.loc);
+    cex.inputs.iter().filter(from_a_call).filter_map(|i| Some((c_type(program, i.ty?)?, i))).collect()
+}
+
+/// An input's value as a C literal (integers in decimal, `float` and
+/// `double` in the shortest decimal that reads back the same bits).
+pub(crate) fn c_literal(program: &Program, input: &InputValue) -> String {
+    let mut wide = [0u8; 8];
+    for (slot, byte) in wide.iter_mut().zip(&input.bytes) {
+        *slot = *byte;
+    }
+    let bits = u64::from_le_bytes(wide);
+    match input.ty.map(|ty| program.types.get(ty)) {
+        Some(Type::Float(FloatFormat::Single)) => format!("{:?}", f32::from_bits(bits as u32)),
+        Some(Type::Float(FloatFormat::Double)) => format!("{:?}", f64::from_bits(bits)),
+        _ => value_comment(program, input),
+    }
+}
+
+/// Whether the results of the body-less `func` are queued under its name:
+/// the program's own environment functions and uninterpreted functions.
+fn is_queued_function(program: &Program, func: ir::FuncId) -> bool {
+    let name = &program.functions[func].name;
+    ir::external::is_environment_function(program, func) || UNINTERPRETED_PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// A `main` that calls the entry function when it is not `main` (and the
+/// program has none), with the counterexample's scalar arguments.
+fn entry_main(program: &Program, cex: &Counterexample) -> Result<Option<String>, String> {
+    let Some(entry) = program.entry else { return Ok(None) };
+    let function = &program.functions[entry];
+    if function.name == "main" {
+        return Ok(None);
+    }
+    if program.function("main").is_some_and(|f| program.functions[f].body.is_some()) {
+        return Err(format!("the entry function is `{}`, but the program's own `main` runs natively", function.name));
+    }
+    let mut text = format!("int {}();\n\nint main(void)\n{{\n", function.name);
+    let mut arguments = Vec::new();
+    for (index, &param) in function.params.iter().enumerate() {
+        let symbol = &program.symbols[param];
+        let spelling = c_type(program, symbol.ty).ok_or(format!("the entry parameter `{}` is not a scalar", symbol.display_name))?;
+        let value = cex.inputs.iter().find(|i| matches!(&i.kind, InputKind::EntryArgument(n) if *n == symbol.display_name));
+        let bytes = value.map_or_else(Vec::new, |v| v.bytes.clone());
+        let _ = writeln!(text, "    static const unsigned char bytes{index}[] = {{{}}};", byte_list(&bytes));
+        let _ = writeln!(text, "    {spelling} arg{index};\n    memset(&arg{index}, 0, sizeof arg{index});");
+        let _ = writeln!(text, "    memcpy(&arg{index}, bytes{index}, sizeof bytes{index} < sizeof arg{index} ? sizeof bytes{index} : sizeof arg{index});");
+        arguments.push(format!("arg{index}"));
+    }
+    let _ = writeln!(text, "    {}({});\n    return 0;\n}}", function.name, arguments.join(", "));
+    Ok(Some(text))
+}
+
+/// Where the instrumented program takes a nondeterministic value: the
+/// locations of nondet-value calls (assignments of `nondet` in function
+/// bodies) and the globals the program declares but never defines
+/// (assigned `nondet` by the initialisation function).
+struct NondetSites {
+    calls: HashSet<ir::Loc>,
+    globals: HashMap<ir::Loc, SymbolId>,
+}
+
+impl NondetSites {
+    fn of(program: &Program) -> NondetSites {
+        let mut sites = NondetSites { calls: HashSet::new(), globals: HashMap::new() };
+        for (id, function) in program.functions.iter() {
+            for instr in function.body.iter().flatten() {
+                let InstrKind::Assign(lhs, rhs) = &instr.kind else { continue };
+                if rhs.kind != ExprKind::Nondet {
+                    continue;
+                }
+                match (&lhs.kind, Some(id) == program.init) {
+                    (ExprKind::Sym(sym), true) if program.symbols[*sym].kind == SymbolKind::Global => {
+                        sites.globals.insert(instr.loc, *sym);
+                    }
+                    (_, false) => {
+                        sites.calls.insert(instr.loc);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        sites
+    }
+}
+
+fn write_queue(key: &str, queue: &Queue) -> String {
+    let width = queue.values.iter().map(|(b, _)| b.len()).max().unwrap_or(1).max(1);
+    let ident = &queue.ident;
+    let calls = match key.strip_prefix("env:") {
+        Some(name) => format!("`{name}`"),
+        None => format!("the functions returning {key}"),
+    };
+    let mut out = format!("/* Values of the calls of {calls}, in order. */\n");
+    let _ = writeln!(out, "static const unsigned char {ident}[][{width}] = {{");
+    if queue.values.is_empty() {
+        out += "    {0},\n";
+    }
+    for (bytes, comment) in &queue.values {
+        let mut bytes = bytes.clone();
+        bytes.resize(width, 0);
+        let _ = writeln!(out, "    {{{}}}, /* {comment} */", byte_list(&bytes));
+    }
+    let _ = writeln!(out, "}};");
+    let _ = writeln!(out, "static const unsigned long {ident}_count = {};", queue.values.len());
+    let _ = writeln!(out, "static unsigned long {ident}_next;\n");
+    out
+}
+
+fn byte_list(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "0".into();
+    }
+    bytes.iter().map(|b| format!("0x{b:02x}")).collect::<Vec<_>>().join(", ")
+}
+
+/// A C identifier made of `key` (a type spelling or `env:NAME`).
+fn identifier(key: &str) -> String {
+    key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+/// The C spelling of a scalar type, as the harness declares it.
+fn c_type(program: &Program, ty: TypeId) -> Option<String> {
+    let pointer_bits = program.data_model.pointer_bits();
+    Some(match program.types.get(ty) {
+        Type::Bool => "_Bool".into(),
+        Type::Int { bits, signed } => {
+            let base = match bits {
+                8 => "char",
+                16 => "short",
+                32 => "int",
+                64 if pointer_bits == 64 => "long",
+                64 => "long long",
+                128 => "__int128",
+                _ => return None,
+            };
+            match (signed, *bits) {
+                (true, 8) => "signed char".into(),
+                (true, _) => base.into(),
+                (false, _) => format!("unsigned {base}"),
+            }
+        }
+        Type::Float(FloatFormat::Half) => "_Float16".into(),
+        Type::Float(FloatFormat::Single) => "float".into(),
+        Type::Float(FloatFormat::Double) => "double".into(),
+        Type::Float(FloatFormat::X87Extended) => "long double".into(),
+        Type::Float(FloatFormat::Quad) => "_Float128".into(),
+        Type::Pointer(_) => "void *".into(),
+        _ => return None,
+    })
+}
+
+/// The value of an input in C words, for the comment beside its bytes.
+fn value_comment(program: &Program, input: &InputValue) -> String {
+    let mut wide = [0u8; 16];
+    for (slot, byte) in wide.iter_mut().zip(&input.bytes) {
+        *slot = *byte;
+    }
+    let raw = u128::from_le_bytes(wide);
+    let bits = (input.bytes.len() * 8).min(128) as u32;
+    match input.ty.map(|ty| program.types.get(ty)) {
+        Some(Type::Int { signed: true, .. }) if bits > 0 => {
+            let shift = 128 - bits;
+            (((raw << shift) as i128) >> shift).to_string()
+        }
+        Some(Type::Int { signed: false, .. } | Type::Bool) => raw.to_string(),
+        _ => format!("bits 0x{raw:x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_made_of_type_spellings() {
+        assert_eq!(identifier("unsigned int"), "unsigned_int");
+        assert_eq!(identifier("env:get_value"), "env_get_value");
+        assert_eq!(identifier("void *"), "void__");
+    }
+
+    #[test]
+    fn queues_pad_short_values_and_count_them() {
+        let queue = Queue { ident: "harness_int".into(), values: vec![(vec![5], "5".into()), (vec![1, 2, 3, 4], "x".into())] };
+        let text = write_queue("int", &queue);
+        assert!(text.contains("static const unsigned char harness_int[][4] = {"), "{text}");
+        assert!(text.contains("{0x05, 0x00, 0x00, 0x00}, /* 5 */"), "{text}");
+        assert!(text.contains("harness_int_count = 2;"), "{text}");
+    }
+
+    #[test]
+    fn sanitizers_follow_the_property() {
+        assert!(sanitizer_flags(PropertyClass::ArrayBounds).contains("address"));
+        assert!(sanitizer_flags(PropertyClass::SignedOverflow).contains("signed-integer-overflow"));
+        assert_eq!(sanitizer_flags(PropertyClass::UserAssertion), "");
+    }
+}

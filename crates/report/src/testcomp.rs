@@ -1,0 +1,91 @@
+//! The Test-Comp test-suite format (`--test-suite DIR`), as Test-Comp's
+//! validators (TestCov) read it: `metadata.xml` (program, its SHA-256,
+//! entry function, architecture, specification, producer, creation time)
+//! and one `testcase-N.xml` per counterexample, whose `<input>` elements
+//! are the values of the program's nondet calls in the order the program
+//! makes them.
+
+use crate::Report;
+use engine::Verdict;
+
+/// The specification a test suite of a violation covers: reaching the error.
+const COVER_ERROR: &str = "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )";
+
+/// What the metadata says of the program.
+pub struct Program<'a> {
+    pub file: &'a str,
+    pub text: &'a [u8],
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    pub creation_time: &'a str,
+}
+
+/// The files of the suite (name, contents); an error when the run found
+/// no counterexample.
+pub fn render(report: &Report, program: &Program) -> Result<Vec<(String, String)>, String> {
+    let Verdict::False(cex) = &report.outcome.verdict else {
+        return Err("no test suite: the run found no counterexample".into());
+    };
+    let ir_program = report.program.ok_or("no test suite: the program is not available")?;
+    let entry = ir_program.entry.map_or("main".to_string(), |f| ir_program.functions[f].name.clone());
+    let architecture = match ir_program.data_model {
+        ir::DataModel::ILP32 => "32bit",
+        ir::DataModel::LP64 => "64bit",
+    };
+    let metadata = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n\
+         <!DOCTYPE test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\" \"https://sosy-lab.org/test-format/test-metadata-1.1.dtd\">\n\
+         <test-metadata>\n  <sourcecodelang>C</sourcecodelang>\n  <producer>tarsier {}</producer>\n  <specification>{COVER_ERROR}</specification>\n  \
+         <programfile>{}</programfile>\n  <programhash>{}</programhash>\n  <entryfunction>{}</entryfunction>\n  <architecture>{architecture}</architecture>\n  \
+         <creationtime>{}</creationtime>\n</test-metadata>\n",
+        env!("CARGO_PKG_VERSION"),
+        escape(program.file),
+        crate::sha256::hex_digest(program.text),
+        escape(&entry),
+        escape(program.creation_time)
+    );
+    let mut testcase = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n\
+         <!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n\
+         <testcase coversError=\"true\">\n",
+    );
+    for (spelling, input) in crate::harness::nondet_call_values(ir_program, cex) {
+        testcase += &format!("  <input type=\"{}\">{}</input>\n", escape(&spelling), escape(&crate::harness::c_literal(ir_program, input)));
+    }
+    testcase += "</testcase>\n";
+    Ok(vec![("metadata.xml".into(), metadata), ("testcase-1.xml".into(), testcase)])
+}
+
+/// `secs` since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
+pub fn utc_time(secs: u64) -> String {
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_utc_dates() {
+        assert_eq!(utc_time(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc_time(951_782_400 + 3_661), "2000-02-29T01:01:01Z");
+    }
+
+    #[test]
+    fn text_is_escaped_for_xml() {
+        assert_eq!(escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+    }
+}

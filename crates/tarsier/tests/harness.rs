@@ -1,0 +1,171 @@
+//! `--harness FILE.c`: the C file that makes a native run follow the
+//! counterexample. Each program is verified with `--harness`, compiled by
+//! gcc together with the harness (with the sanitizer its property needs)
+//! and run: the run must show the violation. The programs need specific
+//! input values in a specific order, so a harness that returned other
+//! values, or the right ones in another order, would not reproduce them.
+//! Skips with a message when gcc is absent.
+
+mod common;
+
+use common::{exit_code, run, scratch_dir, write, EXIT_SUCCESS, RUN_LIMIT};
+
+/// The exit code of VERIFICATION FAILED.
+const EXIT_FAILED: i32 = 10;
+use std::path::Path;
+use std::process::Command;
+use xtask::harness_check::expectation;
+use xtask::process::run_with_timeout;
+
+/// Verifies `source` with `flags` and `--harness`, builds the harness with
+/// the program and runs it; panics unless the run shows the violation.
+fn assert_reproduces(test: &str, source: &str, flags: &[&str], expected_class: &str) {
+    let Some((gcc_flags, shows_violation)) = expectation(expected_class) else { panic!("{expected_class} is not a checked class") };
+    if !common::gcc_works(gcc_flags) {
+        println!("SKIP {test}: gcc with {gcc_flags:?} is not available");
+        return;
+    }
+    let dir = scratch_dir(test);
+    let program = write(&dir, "program.c", source);
+    let harness = dir.join("harness.c");
+    let out = run([program.as_os_str(), "--harness".as_ref(), harness.as_os_str()].into_iter().chain(flags.iter().map(|f| f.as_ref())));
+    assert_eq!(exit_code(&out), Some(EXIT_FAILED), "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains(expected_class), "{}", out.stdout);
+    let text = std::fs::read_to_string(&harness).expect("the harness is written");
+    let (ending, stderr) = build_and_run(&dir, &program, &harness, gcc_flags);
+    assert!(shows_violation(&ending, &stderr), "the harness run ended {ending:?}:\n{stderr}\nharness:\n{text}");
+}
+
+fn build_and_run(dir: &Path, program: &Path, harness: &Path, gcc_flags: &[&str]) -> (xtask::process::Ending, String) {
+    let binary = dir.join("a.out");
+    let built = Command::new("gcc").args(["-g", "-O0", "-w"]).args(gcc_flags).arg(program).arg(harness).arg("-o").arg(&binary).output();
+    let built = built.expect("gcc runs");
+    assert!(built.status.success(), "gcc rejects the program with its harness:\n{}", String::from_utf8_lossy(&built.stderr));
+    let mut command = Command::new(&binary);
+    command.env("ASAN_OPTIONS", "detect_leaks=0:detect_stack_use_after_return=1");
+    let ran = run_with_timeout(&mut command, RUN_LIMIT).expect("the harnessed program runs");
+    (ran.ending, ran.stderr)
+}
+
+#[test]
+fn values_come_back_in_order_per_type_and_reach_error_aborts() {
+    let source = "extern int __VERIFIER_nondet_int(void);\n\
+                  extern char __VERIFIER_nondet_char(void);\n\
+                  extern void reach_error(void);\n\
+                  int main(void) {\n\
+                  \x20 int x = __VERIFIER_nondet_int();\n\
+                  \x20 char c = __VERIFIER_nondet_char();\n\
+                  \x20 int y = __VERIFIER_nondet_int();\n\
+                  \x20 if (x > 10 && x < 20 && c == 'a' && y == x + 3) reach_error();\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_order", source, &[], "reach-error");
+}
+
+#[test]
+fn an_index_out_of_bounds_shows_under_address_sanitizer() {
+    let source = "unsigned nondet_uint(void);\n\
+                  int main(void) {\n\
+                  \x20 int a[4] = {0};\n\
+                  \x20 unsigned i = nondet_uint();\n\
+                  \x20 if (i > 3 && i < 6) a[i] = 1;\n\
+                  \x20 return a[0];\n\
+                  }\n";
+    assert_reproduces("harness_bounds", source, &[], "array-bounds");
+}
+
+#[test]
+fn assumptions_hold_and_an_overflow_shows_under_its_sanitizer() {
+    let source = "int __VERIFIER_nondet_int(void);\n\
+                  void __VERIFIER_assume(int);\n\
+                  int main(void) {\n\
+                  \x20 int x = __VERIFIER_nondet_int();\n\
+                  \x20 __VERIFIER_assume(x > 2147483000);\n\
+                  \x20 int y = x + 1000;\n\
+                  \x20 return y == 0;\n\
+                  }\n";
+    assert_reproduces("harness_overflow", source, &["--overflow-check"], "signed-overflow");
+}
+
+#[test]
+fn floats_and_a_division_by_zero() {
+    let source = "float __VERIFIER_nondet_float(void);\n\
+                  int __VERIFIER_nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 float f = __VERIFIER_nondet_float();\n\
+                  \x20 int d = __VERIFIER_nondet_int();\n\
+                  \x20 if (f > 1.5f && f < 1.75f) return 100 / (d - 7);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_division", source, &[], "division-by-zero");
+}
+
+#[test]
+fn the_programs_own_environment_functions_and_undefined_globals() {
+    let source = "#include <assert.h>\n\
+                  int read_sensor(int channel);\n\
+                  void log_value(int value);\n\
+                  extern int limit;\n\
+                  int main(void) {\n\
+                  \x20 int v = read_sensor(1);\n\
+                  \x20 log_value(v);\n\
+                  \x20 assert(v != limit + 42 || read_sensor(2) != 5);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_environment", source, &[], "user-assertion");
+}
+
+#[test]
+fn no_counterexample_writes_no_harness() {
+    let dir = scratch_dir("harness_none");
+    let program = write(&dir, "program.c", "int main(void) { return 0; }\n");
+    let harness = dir.join("harness.c");
+    let out = run([program.as_os_str(), "--harness".as_ref(), harness.as_os_str()]);
+    assert_eq!(exit_code(&out), Some(EXIT_SUCCESS), "{}{}", out.stdout, out.stderr);
+    assert!(!harness.exists(), "a harness was written for a program without a violation");
+    assert!(out.stderr.contains("no counterexample"), "{}", out.stderr);
+}
+
+/// The values of a Test-Comp testcase's `<input>` elements, in order.
+fn testcase_inputs(xml: &str) -> Vec<String> {
+    xml.split("<input").skip(1).filter_map(|part| Some(part.split_once('>')?.1.split_once("</input>")?.0.to_string())).collect()
+}
+
+#[test]
+fn the_test_suite_lists_the_inputs_in_call_order() {
+    if !common::gcc_works(&[]) {
+        println!("SKIP the_test_suite_lists_the_inputs_in_call_order: gcc is not available");
+        return;
+    }
+    let dir = scratch_dir("harness_test_suite");
+    let source = "extern int __VERIFIER_nondet_int(void);\n\
+                  extern void reach_error(void);\n\
+                  int main(void) {\n\
+                  \x20 int x = __VERIFIER_nondet_int();\n\
+                  \x20 int y = __VERIFIER_nondet_int();\n\
+                  \x20 if (x > 10 && x < 20 && y == 2 * x) reach_error();\n\
+                  \x20 return 0;\n\
+                  }\n";
+    let program = write(&dir, "program.c", source);
+    let suite = dir.join("suite");
+    let out = run([program.as_os_str(), "--test-suite".as_ref(), suite.as_os_str()]);
+    assert_eq!(exit_code(&out), Some(EXIT_FAILED), "{}{}", out.stdout, out.stderr);
+    let metadata = std::fs::read_to_string(suite.join("metadata.xml")).expect("metadata.xml is written");
+    for element in ["<sourcecodelang>C</sourcecodelang>", "<entryfunction>main</entryfunction>", "<architecture>64bit</architecture>"] {
+        assert!(metadata.contains(element), "{metadata}");
+    }
+    let testcase = std::fs::read_to_string(suite.join("testcase-1.xml")).expect("testcase-1.xml is written");
+    let inputs = testcase_inputs(&testcase);
+    assert_eq!(inputs.len(), 2, "{testcase}");
+    // A reader as Test-Comp's harnesses are: the next input, whatever the call.
+    let reader = format!(
+        "#include <stdlib.h>\nstatic const char *inputs[] = {{\"{}\"}};\nstatic int next;\n\
+         int __VERIFIER_nondet_int(void) {{ return next < {} ? atoi(inputs[next++]) : 0; }}\n\
+         void reach_error(void) {{ abort(); }}\n",
+        inputs.join("\", \""),
+        inputs.len()
+    );
+    let reader = write(&dir, "reader.c", &reader);
+    let (ending, stderr) = build_and_run(&dir, &program, &reader, &[]);
+    assert_eq!(ending, xtask::process::Ending::Signaled(6), "{stderr}\n{testcase}");
+}
