@@ -6,7 +6,7 @@ use crate::exit::Exit;
 use engine::{Outcome, Verdict};
 use report::svcomp::Category;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Style {
