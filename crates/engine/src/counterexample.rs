@@ -28,6 +28,8 @@ pub struct TraceLine {
 pub struct InputValue {
     pub kind: InputKind,
     pub loc: Loc,
+    /// The value's type; `None` for raw memory and allocation failures.
+    pub ty: Option<TypeId>,
     /// Little-endian bytes, as the interpreter's input provider returns them.
     pub bytes: Vec<u8>,
     /// The byte of every later offset (a byte array's default; else zero),
@@ -119,7 +121,7 @@ pub(crate) fn build(
             continue;
         }
         let value = evaluator.eval(input.value).map_err(|e| format!("cannot evaluate the model: {e}"))?;
-        inputs.push(InputValue { kind: input.kind.clone(), loc: input.loc, bytes: to_bytes(&value), fill: fill_byte(&value) });
+        inputs.push(InputValue { kind: input.kind.clone(), loc: input.loc, ty: input.ty, bytes: to_bytes(&value), fill: fill_byte(&value) });
     }
     let mut unmodelled_calls = Vec::new();
     let mut layout_calls = Vec::new();

@@ -17,7 +17,8 @@ mod quantifiers;
 mod replay;
 
 pub use backend::{default_dir as default_crosscheck_dir, CrossCheckReport, Disagreement, ExternalSolver, SolverChoice};
-pub use counterexample::{Counterexample, TraceLine};
+pub use counterexample::{Counterexample, InputValue, TraceLine};
+pub use replay::{replay_inputs, Reached};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

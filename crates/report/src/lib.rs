@@ -6,11 +6,16 @@
 //!
 //! - [`text`]: the text whose last line is the verdict;
 //! - [`json`]: one JSON document with the same content;
-//! - [`svcomp`]: SV-COMP property files and the competition's result line.
+//! - [`svcomp`]: SV-COMP property files and the competition's result line;
+//! - [`task`]: SV-COMP task definitions (the input side of [`svcomp`]);
+//! - [`witness`]: SV-COMP witnesses of TRUE and FALSE results (YAML 2.0,
+//!   GraphML 1.0), and the reader of violation witnesses.
 
 pub mod json;
 pub mod svcomp;
+pub mod task;
 pub mod text;
+pub mod witness;
 
 use engine::{Outcome, Stats, Verdict};
 

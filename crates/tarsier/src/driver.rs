@@ -40,6 +40,7 @@ pub fn run(config: &Config) -> Exit {
         }
         (Action::ShowInvariants, Some(program)) => crate::verify::show_invariants(config, program),
         (Action::Verify, Some(program)) => crate::verify::run(config, program),
+        (Action::ValidateWitness, Some(program)) => crate::witness::validate(config, program),
     }
 }
 
