@@ -16,9 +16,12 @@
 //!   against native enumeration of every nondeterministic choice.
 //! - `smt-crosscheck`: every query of each task answered by CaDiCaL and by
 //!   an external SMT solver, compared.
+//! - `witness-check`: SV-COMP witnesses of the sv-benchmarks results,
+//!   checked against the schema and validated by replay.
 //! - `lint`: clippy with warnings denied, and the files' header comments.
 
 mod fp_oracle;
+mod witness_check;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -137,6 +140,15 @@ tasks:
       --timeout S       tarsier's --timeout per task (default 40)
       --jobs N          parallel runs (default: number of CPUs)
       --binary PATH     run this tarsier instead of building the release one
+  witness-check     runs every sv-benchmarks task (task definition and
+                    property) writing a witness; checks each witness against
+                    docs/witness-2.0.schema.json (python3 with jsonschema and
+                    pyyaml), replays each violation witness with
+                    --validate-witness; prints the counts next to the
+                    previous run's (saved under target/witness-check/)
+      --timeout S       per-task limit in seconds (default 20)
+      --jobs N          parallel runs (default: number of CPUs)
+      --binary PATH     run this tarsier instead of building the release one
   lint              cargo clippy --workspace --all-targets -D warnings, and a
                     header comment on every .rs file (`//!`) and C model
 ";
@@ -155,6 +167,10 @@ fn main() -> ExitCode {
         Some("model-oracle") => parse_model_oracle_args(&args[1..]).and_then(|opts| model_oracle_command(&opts)),
         Some("flow-oracle") => parse_flow_oracle_args(&args[1..]).and_then(|opts| flow_oracle_command(&opts)),
         Some("smt-crosscheck") => smt_crosscheck_command(&args[1..]),
+        Some("witness-check") => parse_corpus_args(&args[1..], 20).and_then(|opts| {
+            let binary = tarsier_binary(opts.binary.clone())?;
+            witness_check::run(&binary, opts.timeout, opts.jobs, &clock::utc_timestamp())
+        }),
         Some("lint") if args.len() > 1 => Err(format!("lint takes no options\n{USAGE}")),
         Some("lint") => lint::run(&corpus::workspace_root()),
         Some("-h" | "--help") => {

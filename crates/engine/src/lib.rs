@@ -20,6 +20,7 @@ pub mod termination;
 
 pub use backend::{default_dir as default_crosscheck_dir, CrossCheckReport, Disagreement, ExternalSolver, SolverChoice};
 pub use counterexample::{Counterexample, InputValue, TraceLine};
+pub use replay::{replay_inputs, Reached};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -105,20 +105,15 @@ pub(crate) fn confirm(
     let unwinding = cex.property.class == PropertyClass::UnwindingAssertion;
     let interp_config = interp::Config {
         step_limit: budget.steps(),
-        malloc_may_fail: !config.force_malloc_success,
-        record_trace: false,
         unwinding_assertions: unwinding,
         loop_nests: match unwinding {
             true => std::sync::Arc::new(analysis::ProgramLoops::of_program(program).nests()),
             false => Default::default(),
         },
-        unwind: config.unwind,
         model_loop_bound,
         addresses: cex.addresses.clone(),
-        alignment_checks: config.alignment_checks,
-        vla_length_checks: config.vla_length_checks,
         schedule: cex.schedule.clone().map(std::sync::Arc::new),
-        ..interp::Config::default()
+        ..interp_config(config)
     };
     let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], witnesses: &cex.witnesses, oracle };
     let run = interp::run(program, &interp_config, &mut inputs);
@@ -146,6 +141,56 @@ pub(crate) fn confirm(
         (true, _) => Ok(expected),
         (false, Outcome::UndefinedValue(what)) => Err(format!("it depends on {what}, whose value GCC leaves undefined")),
         (false, outcome) => Err(format!("the replay did not confirm it (the interpreter's run: {outcome})")),
+    }
+}
+
+/// The interpreter's settings that follow the engine's.
+fn interp_config(config: &Config) -> interp::Config {
+    interp::Config {
+        malloc_may_fail: !config.force_malloc_success,
+        record_trace: false,
+        unwind: config.unwind,
+        alignment_checks: config.alignment_checks,
+        vla_length_checks: config.vla_length_checks,
+        ..interp::Config::default()
+    }
+}
+
+/// A violation a replay reached: the class of the property and where
+/// (no location for memory lost when the program ends).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reached {
+    pub class: PropertyClass,
+    pub loc: Option<ir::Loc>,
+}
+
+/// Runs the interpreter with the inputs `inputs` serves (a violation
+/// witness's values) and returns the violation the run reaches; the error
+/// says how the run ended otherwise. Memory left allocated counts when
+/// `config` checks for it, as in [`confirm`].
+pub fn replay_inputs(program: &Program, config: &Config, inputs: &mut (dyn interp::InputProvider + Send)) -> Result<Reached, String> {
+    let interp_config = interp::Config { step_limit: Budget::Full.steps(), ..interp_config(config) };
+    let run = interp::run(program, &interp_config, inputs);
+    if !run.unknown_functions.is_empty() {
+        return Err(format!("the run calls functions without a body ({}), whose effects are unknown", run.unknown_functions.join(", ")));
+    }
+    match &run.outcome {
+        Outcome::Violation(v) => Ok(Reached { class: v.property.class, loc: Some(v.loc) }),
+        Outcome::UndefinedBehaviour { kind, loc, .. } => match kind.property_class() {
+            Some(class) => Ok(Reached { class, loc: Some(*loc) }),
+            None if *kind == UbKind::OutOfBounds => Ok(Reached { class: PropertyClass::ArrayBounds, loc: Some(*loc) }),
+            None => Err(format!("the run ends in undefined behaviour no property checks ({})", run.outcome)),
+        },
+        Outcome::Completed(_) | Outcome::Aborted if config.memory_leak_checks || config.memory_cleanup_checks => {
+            let lost = run.unfreed_heap.iter().any(|block| !block.reachable);
+            let exited = matches!(run.outcome, Outcome::Completed(_));
+            match (lost, config.memory_cleanup_checks && exited && !run.unfreed_heap.is_empty()) {
+                (true, _) => Ok(Reached { class: PropertyClass::MemoryLeak, loc: None }),
+                (false, true) => Ok(Reached { class: PropertyClass::MemoryCleanup, loc: None }),
+                (false, false) => Err(format!("the run ends without a violation ({})", run.outcome)),
+            }
+        }
+        outcome => Err(format!("the run ends without a violation ({outcome})")),
     }
 }
 

@@ -10,7 +10,10 @@
 //! - [`sarif`]: a SARIF 2.1.0 log, for CI systems and editors;
 //! - [`html`]: one self-contained page with the trace laid over the source;
 //! - [`harness`]: a C file that makes a native run follow the counterexample;
-//! - [`testcomp`]: the Test-Comp test-suite format (with [`sha256`] for its program hash).
+//! - [`testcomp`]: the Test-Comp test-suite format (with [`sha256`] for its program hash);
+//! - [`task`]: SV-COMP task definitions (the input side of [`svcomp`]);
+//! - [`witness`]: SV-COMP witnesses of TRUE and FALSE results (YAML 2.0,
+//!   GraphML 1.0), and the reader of violation witnesses.
 
 pub mod harness;
 pub mod html;
@@ -18,8 +21,10 @@ pub mod json;
 pub mod sarif;
 pub mod sha256;
 pub mod svcomp;
+pub mod task;
 pub mod testcomp;
 pub mod text;
+pub mod witness;
 
 use engine::{Outcome, Stats, Verdict};
 

@@ -32,10 +32,26 @@ pub enum Category {
 /// properties of every run (see `analysis::instrument`).
 const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
 
-/// Reads and recognises a property file; the error says what is wrong.
-pub fn read(path: &Path) -> Result<Category, String> {
+/// A property file as read: its text (a witness's specification) and the
+/// category it states, or why tarsier has no engine for its formulas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyFile {
+    pub text: String,
+    pub category: Result<Category, String>,
+}
+
+/// The prefix of the reason a well-formed property is not decided.
+const UNSUPPORTED: &str = "unsupported:";
+
+/// Reads and recognises a property file. The error says why it is not a
+/// property file at all (unreadable, no `CHECK` line); formulas tarsier
+/// does not decide are read, with the reason in `category`.
+pub fn read(path: &Path) -> Result<PropertyFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    match parse(&text) {
+        Err(why) if !why.starts_with(UNSUPPORTED) => Err(format!("{}: {why}", path.display())),
+        category => Ok(PropertyFile { text: text.trim_end().to_string(), category }),
+    }
 }
 
 /// Recognises the formulas of a property file (one `CHECK(...)` per line).
@@ -57,8 +73,8 @@ pub fn parse(text: &str) -> Result<Category, String> {
         ["G!data-race"] => Ok(Category::NoDataRace),
         [] => Err("no CHECK(...) line".to_string()),
         _ => Err(format!(
-            "unsupported: property {}; tarsier knows unreach-call, no-overflow, valid-memsafety, valid-memcleanup, termination and no-data-race",
-            names.join(" + ")
+            "{UNSUPPORTED} property `{}`; tarsier knows unreach-call, no-overflow, valid-memsafety, valid-memcleanup, termination and no-data-race",
+            text.lines().map(str::trim).filter(|l| l.starts_with("CHECK")).collect::<Vec<_>>().join(" ")
         )),
     }
 }

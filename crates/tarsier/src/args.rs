@@ -5,7 +5,7 @@
 //! `-D`, `-U` and `-I` take their argument attached or separate, as `cc`
 //! does; long flags take theirs as `--flag VALUE` or `--flag=VALUE`.
 
-use crate::config::{Action, Config, Engine};
+use crate::config::{Action, Config, Engine, WitnessFormat};
 use engine::{ExternalSolver, SolverChoice};
 use ir::RoundingMode;
 use ir::DataModel;
@@ -73,6 +73,11 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--round-to-zero"),
     switch("--multi-property"),
     with_value("--property", "FILE.prp"),
+    with_value("--witness", "FILE"),
+    with_value("--witness-output", "FILE"),
+    with_value("--graphml-witness", "FILE"),
+    with_value("--witness-format", "yaml|graphml"),
+    with_value("--validate-witness", "FILE"),
     switch("--json"),
     with_value("--sarif", "FILE"),
     with_value("--html", "FILE"),
@@ -274,7 +279,17 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--multi-property" => verify.multi_property = true,
         "--property" => {
             let path = PathBuf::from(non_empty(name, value_of(value))?);
-            verify.property = Some(report::svcomp::read(&path).map_err(UsageError)?);
+            crate::svcomp::set_property(report::svcomp::read(&path).map_err(UsageError)?, verify);
+        }
+        "--witness" | "--witness-output" => verify.witness = Some(PathBuf::from(non_empty(name, value_of(value))?)),
+        "--graphml-witness" => {
+            verify.witness = Some(PathBuf::from(non_empty(name, value_of(value))?));
+            verify.witness_format = WitnessFormat::GraphMl;
+        }
+        "--witness-format" => verify.witness_format = witness_format(&value_of(value))?,
+        "--validate-witness" => {
+            verify.witness_to_validate = Some(PathBuf::from(non_empty(name, value_of(value))?));
+            set_action(config, Action::ValidateWitness)?;
         }
         "--json" => verify.json = true,
         "--sarif" => verify.sarif = Some(PathBuf::from(non_empty(name, value_of(value))?)),
@@ -302,6 +317,14 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         other => unreachable!("flag {other} is in FLAGS but has no meaning"),
     }
     Ok(())
+}
+
+fn witness_format(name: &str) -> Result<WitnessFormat, UsageError> {
+    match name {
+        "yaml" => Ok(WitnessFormat::Yaml),
+        "graphml" => Ok(WitnessFormat::GraphMl),
+        other => Err(UsageError(format!("flag --witness-format takes yaml or graphml, not '{other}'"))),
+    }
 }
 
 fn non_empty(flag: &str, value: String) -> Result<String, UsageError> {
@@ -341,7 +364,7 @@ fn external_solver(name: &str) -> Result<ExternalSolver, UsageError> {
 
 fn set_action(config: &mut Config, action: Action) -> Result<(), UsageError> {
     if config.action != Action::Verify && config.action != action {
-        return Err(UsageError("--parse-only, --show-ir, --show-invariants and --show-loops exclude each other".into()));
+        return Err(UsageError("--parse-only, --show-ir, --show-invariants, --show-loops and --validate-witness exclude each other".into()));
     }
     config.action = action;
     Ok(())
@@ -485,6 +508,7 @@ mod tests {
                 "--property" => Some(prp.display().to_string()),
                 "--solver" | "--crosscheck" => Some("z3".to_string()),
                 "--unwindset" => Some("main.0:1".to_string()),
+                "--witness-format" => Some("graphml".to_string()),
                 _ => flag.value.map(|_| "1".to_string()),
             };
             apply(&mut config, flag.name, value).unwrap();

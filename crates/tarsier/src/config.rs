@@ -19,6 +19,19 @@ pub enum Action {
     ShowInvariants,
     /// Print the loops with the ids `--unwindset` names them by.
     ShowLoops,
+    /// Check a violation witness (`--validate-witness FILE`) by replaying
+    /// its waypoints.
+    ValidateWitness,
+}
+
+/// The formats of `--witness`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum WitnessFormat {
+    /// SV-COMP's witness format 2.0 (YAML).
+    #[default]
+    Yaml,
+    /// SV-COMP's witness format 1.0 (GraphML).
+    GraphMl,
 }
 
 /// The verification strategy.
@@ -121,6 +134,16 @@ pub struct VerifyOptions {
     pub memlimit_mb: Option<u64>,
     /// The SV-COMP property of `--property FILE.prp` (it sets the checks).
     pub property: Option<report::svcomp::Category>,
+    /// A property file whose formulas tarsier has no engine for: why (the
+    /// run answers UNKNOWN with it).
+    pub unsupported_property: Option<String>,
+    /// The property file's text, as a witness states it.
+    pub specification: Option<String>,
+    /// Where to write the witness of the verdict (`--witness`).
+    pub witness: Option<PathBuf>,
+    pub witness_format: WitnessFormat,
+    /// The violation witness to check (`--validate-witness`).
+    pub witness_to_validate: Option<PathBuf>,
     pub json: bool,
     /// Where to write the SARIF log (`--sarif`).
     pub sarif: Option<PathBuf>,
@@ -170,6 +193,11 @@ impl Default for VerifyOptions {
             timeout: None,
             memlimit_mb: None,
             property: None,
+            unsupported_property: None,
+            specification: None,
+            witness: None,
+            witness_format: WitnessFormat::Yaml,
+            witness_to_validate: None,
             json: false,
             sarif: None,
             html: None,

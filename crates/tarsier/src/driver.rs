@@ -42,6 +42,7 @@ pub fn run(config: &Config) -> Exit {
         (Action::ShowInvariants, Some(program)) => crate::verify::show_invariants(config, program),
         (Action::ShowLoops, Some(program)) => crate::verify::show_loops(config, program),
         (Action::Verify, Some(program)) => crate::verify::run(config, program),
+        (Action::ValidateWitness, Some(program)) => crate::witness::validate(config, program),
     }
 }
 

@@ -33,6 +33,20 @@ impl Exit {
     }
 }
 
+impl Exit {
+    /// Which of several runs' exits a command line reports: a violation
+    /// first, then errors, then an unknown, then success.
+    pub const fn severity(self) -> u8 {
+        match self {
+            Exit::Success => 0,
+            Exit::Unknown => 1,
+            Exit::UsageError | Exit::InputError => 2,
+            Exit::InternalError => 3,
+            Exit::Failed => 4,
+        }
+    }
+}
+
 impl From<Exit> for ExitCode {
     fn from(exit: Exit) -> ExitCode {
         ExitCode::from(exit.code())

@@ -12,6 +12,13 @@ USAGE:
     already preprocessed. Options may come before, between or after files;
     a lone '--' ends the options (every later argument is a file).
 
+    A FILE ending in .yml or .yaml is an SV-COMP task definition (format
+    2.0): its input_files are the program and its data_model sets --32 or
+    --64. With --property, that property is checked; without, every
+    property of the task is, one after the other, each result preceded by
+    a line 'property: FILE.prp'. A malformed task is an input error that
+    names the file and line.
+
 DESCRIPTION:
     tarsier checks that no execution of the program, starting at main (or
     --function), violates a property: a failed assert(), a call to
@@ -203,7 +210,8 @@ PROPERTY OPTIONS:
         FALSE(termination),
         FALSE(valid-deref), FALSE(valid-free), FALSE(valid-memtrack),
         FALSE(valid-memcleanup) or UNKNOWN) is printed on the line before
-        the verdict.
+        the verdict. A well-formed property file with other formulas
+        answers UNKNOWN, quoting them.
 
 OUTPUT OPTIONS:
     --json
@@ -236,6 +244,23 @@ OUTPUT OPTIONS:
         On FAILED, write the counterexample as a Test-Comp test suite into
         DIR: metadata.xml and testcase-1.xml (the nondet calls' values in
         order), as Test-Comp's validators (TestCov) read them.
+    --witness FILE, --witness-output FILE
+        Write an SV-COMP witness of a TRUE or FALSE result to FILE: for
+        FALSE, the path to the violation (the value of each
+        nondeterministic input, then the violation); for TRUE, the
+        certified loop invariants the proof used, as C expressions at
+        their loop heads. Needs --property (the witness states it).
+    --witness-format yaml|graphml
+        The witness format: yaml (SV-COMP's format 2.0, the default) or
+        graphml (format 1.0).
+    --graphml-witness FILE
+        --witness FILE --witness-format graphml (CBMC's spelling).
+    --validate-witness FILE
+        Check the violation witness FILE (YAML, format 2.0) against the
+        program: its input values are replayed by the interpreter, which
+        must reach the violation at the witness's target. Prints
+        'witness confirmed' (exit 10, the violation is real) or 'witness
+        not confirmed' with the reason (exit 5).
     --smt-formula FILE
         Write the verification condition to FILE in SMT-LIB2.
     --verbosity N

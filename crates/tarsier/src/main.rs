@@ -13,7 +13,9 @@ mod loop_ids;
 mod output;
 mod progress;
 mod svcomp;
+mod task;
 mod verify;
+mod witness;
 
 use exit::Exit;
 use std::process::ExitCode;
@@ -49,8 +51,18 @@ fn main() -> ExitCode {
         }
         args::Command::Run(config) => config,
     };
-    limits::start(config.verify.timeout, config.verify.memlimit_mb, verify::printer(&config, None));
-    let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES).spawn(move || driver::run(&config));
+    let runs = match task::runs(*config) {
+        Ok(runs) => runs,
+        Err(err) => {
+            eprintln!("tarsier: error: {err}");
+            return Exit::InputError.into();
+        }
+    };
+    let Some(first) = runs.first() else { return Exit::InputError.into() };
+    let verify = &first.config.verify;
+    let timeout = verify.timeout.map(|t| t * u32::try_from(runs.len()).unwrap_or(u32::MAX));
+    limits::start(timeout, verify.memlimit_mb, verify::printer(&first.config, None));
+    let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES).spawn(move || run_all(&runs));
     match worker.map(|w| w.join()) {
         Ok(Ok(exit)) => exit.into(),
         // The panic hook has already printed the message.
@@ -60,6 +72,19 @@ fn main() -> ExitCode {
             Exit::InternalError.into()
         }
     }
+}
+
+/// Runs one after the other; the exit code is the most telling one (a
+/// violation, else an unknown or an error, else success).
+fn run_all(runs: &[task::Run]) -> Exit {
+    let mut exits = Vec::new();
+    for run in runs {
+        if let Some(heading) = &run.heading {
+            println!("{heading}");
+        }
+        exits.push(driver::run(&run.config));
+    }
+    exits.into_iter().max_by_key(|exit| exit.severity()).unwrap_or(Exit::Success)
 }
 
 fn usage_error(message: &str) -> Exit {

@@ -5,7 +5,17 @@
 //! its own engine; data races answer UNKNOWN until an engine decides them).
 
 use crate::config::{Checks, VerifyOptions};
-use report::svcomp::Category;
+use report::svcomp::{Category, PropertyFile};
+
+/// Records the property of `file` in `options` (its checks are set by
+/// [`configure`] once every flag is read).
+pub fn set_property(file: PropertyFile, options: &mut VerifyOptions) {
+    match file.category {
+        Ok(category) => options.property = Some(category),
+        Err(why) => options.unsupported_property = Some(why),
+    }
+    options.specification = Some(file.text);
+}
 
 /// Sets the checks of `options` to exactly those of `category`.
 pub fn configure(category: Category, options: &mut VerifyOptions) {

@@ -20,7 +20,7 @@ fn unsupported_request(config: &Config) -> Option<&'static str> {
     .find_map(|(asked, what)| asked.then_some(what))
 }
 
-fn engine_config(config: &Config, program: &ir::Program) -> engine::Config {
+pub(crate) fn engine_config(config: &Config, program: &ir::Program) -> engine::Config {
     let verify = &config.verify;
     let engine = safety_engine_config(config, program);
     match verify.checks.termination {
@@ -163,8 +163,7 @@ pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer
 /// with whether the solver certified it, then the counts.
 pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
     use std::io::Write;
-    analysis::instrument(&mut program, &analysis_checks(config));
-    analysis::invariants::intern_types(&mut program);
+    instrument(config, &mut program);
     let sites = analysis::invariants::loop_sites(&program);
     let mut invariants = analysis::invariants::generate(&program, &sites);
     if config.verify.inject_wrong_invariants {
@@ -208,16 +207,17 @@ pub fn show_loops(config: &Config, mut program: ir::Program) -> Exit {
 }
 
 pub fn run(config: &Config, mut program: ir::Program) -> Exit {
+    if let Some(why) = &config.verify.unsupported_property {
+        return printer(config, None).print(&report::unknown(why));
+    }
     if let Some(what) = unsupported_request(config) {
         return printer(config, None).print(&report::unknown(&format!("unsupported: {what}")));
     }
-    analysis::instrument(&mut program, &analysis_checks(config));
+    instrument(config, &mut program);
     if let Err(message) = crate::loop_ids::apply_unwindset(&mut program, &config.verify.unwindset) {
         eprintln!("tarsier: error: {message}");
         return Exit::UsageError;
     }
-    analysis::threads::separate_shared_writes(&mut program);
-    analysis::invariants::intern_types(&mut program);
     if config.verify.checks.termination {
         // The lasso and bounded arguments follow one thread's loops only.
         if program.creates_threads() {
@@ -227,5 +227,13 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     }
     crate::progress::start(config.verify.verbosity, config.verify.json);
     let outcome = engine::verify(&program, &engine_config(config, &program));
+    crate::witness::write(config, &program, &outcome);
     printer(config, Some(&program)).print(&outcome)
+}
+
+/// Adds the checks `config` asks for to `program`.
+pub(crate) fn instrument(config: &Config, program: &mut ir::Program) {
+    analysis::instrument(program, &analysis_checks(config));
+    analysis::threads::separate_shared_writes(program);
+    analysis::invariants::intern_types(program);
 }

@@ -1,0 +1,131 @@
+//! SV-COMP tasks and witnesses through the binary: task definitions as
+//! input (every property, or the one `--property` names; bad ones named
+//! by line), witnesses of FALSE and TRUE checked against the project's
+//! schema of format 2.0 by the `jsonschema` Python package and GraphML by
+//! an XML parser (skipped with a message when absent), and
+//! `--validate-witness` confirming a true witness and refusing a forged one.
+
+mod common;
+
+use common::{exit_code, front_end_ready, run, scratch_dir, write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const UNREACH: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
+
+const BUGGY: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n\
+  if (x == 42 && y < -3) reach_error();\n  return 0;\n}\n";
+
+const SAFE: &str = "extern unsigned __VERIFIER_nondet_uint(void);\nextern void reach_error(void);\n\
+int main(void) {\n  unsigned n = __VERIFIER_nondet_uint(), i = 0;\n  while (i < n) i++;\n\
+  if (i != n) reach_error();\n  return 0;\n}\n";
+
+/// A task folder: the program, the property files and the task definition.
+fn task(test: &str, source: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch_dir(test);
+    write(&dir, "p.c", source);
+    let prp = write(&dir, "unreach-call.prp", UNREACH);
+    write(&dir, "termination.prp", "CHECK( init(main()), LTL(F end) )\n");
+    let yml = "format_version: '2.0'\ninput_files: 'p.c'\nproperties:\n  - property_file: unreach-call.prp\n    expected_verdict: false\n\
+               \x20 - property_file: termination.prp\noptions:\n  language: C\n  data_model: ILP32\n";
+    (write(&dir, "p.yml", yml), prp)
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn a_task_runs_every_property_and_answers_unknown_without_an_engine() {
+    if !front_end_ready("a_task_runs_every_property_and_answers_unknown_without_an_engine") {
+        return;
+    }
+    let (yml, _) = task("witness-task", BUGGY);
+    let out = run([arg(&yml)]);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(lines.contains(&"property: unreach-call.prp") && lines.contains(&"FALSE(unreach-call)"), "{}", out.stdout);
+    assert!(lines.contains(&"property: termination.prp") && lines.contains(&"UNKNOWN"), "{}", out.stdout);
+    assert_eq!(exit_code(&out), Some(10), "a violation is the run's answer");
+    let dir = yml.parent().unwrap();
+    let odd = write(dir, "odd.prp", "CHECK( init(main()), LTL(G valid-free) )\n");
+    let out = run([arg(&yml), "--property", arg(&odd)]);
+    assert_eq!(exit_code(&out), Some(5), "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("unsupported: property `CHECK( init(main()), LTL(G valid-free) )`"), "{}", out.stdout);
+}
+
+#[test]
+fn a_bad_task_is_an_input_error_with_its_line() {
+    let dir = scratch_dir("witness-bad-task");
+    let yml = write(&dir, "bad.yml", "format_version: '2.0'\ninput_files: 'p.c'\noptions:\n  data_model: ILP64\n");
+    let out = run([arg(&yml)]);
+    assert_eq!(exit_code(&out), Some(1), "{}", out.stderr);
+    assert!(out.stderr.contains("bad.yml:4: unknown data_model 'ILP64'"), "{}", out.stderr);
+}
+
+/// Runs the schema check on `files`; `None` (with a message) when Python
+/// or its packages are missing.
+fn schema_check(files: &[&Path]) -> Option<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new("python3")
+        .arg(root.join("xtask/scripts/check_witness.py"))
+        .arg(root.join("docs/witness-2.0.schema.json"))
+        .args(files)
+        .output()
+        .ok()?;
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    if out.status.code() == Some(3) {
+        eprintln!("skipping the schema check: {stdout}");
+        return None;
+    }
+    Some(stdout)
+}
+
+#[test]
+fn violation_witnesses_pass_the_schema_and_are_confirmed() {
+    if !front_end_ready("violation_witnesses_pass_the_schema_and_are_confirmed") {
+        return;
+    }
+    let (yml, prp) = task("witness-violation", BUGGY);
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(text.contains("\"\\\\result == 42\"") && text.contains("type: \"target\""), "{text}");
+    assert!(text.contains("line: 6"), "the target is the call of reach_error: {text}");
+    let graphml = yml.with_file_name("w.graphml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--graphml-witness", arg(&graphml)]);
+    assert_eq!(exit_code(&out), Some(10));
+    if let Some(report) = schema_check(&[&witness, &graphml]) {
+        assert_eq!(report.lines().filter(|l| l.starts_with("ok ")).count(), 2, "{report}");
+    }
+    let out = run(["--validate-witness", arg(&witness), arg(&yml), "--property", arg(&prp)]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    assert!(out.stdout.contains("witness confirmed: FALSE(unreach-call)"), "{}", out.stdout);
+    // A witness whose value misses the bug confirms nothing.
+    let forged = write(yml.parent().unwrap(), "forged.yml", &text.replace("== 42", "== 41"));
+    let out = run(["--validate-witness", arg(&forged), arg(&yml), "--property", arg(&prp)]);
+    assert_eq!(exit_code(&out), Some(5), "{}", out.stdout);
+    assert!(out.stdout.contains("witness not confirmed"), "{}", out.stdout);
+}
+
+#[test]
+fn correctness_witnesses_pass_the_schema() {
+    if !front_end_ready("correctness_witnesses_pass_the_schema") {
+        return;
+    }
+    let (yml, prp) = task("witness-correctness", SAFE);
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert_eq!(exit_code(&out), Some(0), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(text.contains("entry_type: \"invariant_set\""), "{text}");
+    if let Some(report) = schema_check(&[&witness]) {
+        assert!(report.starts_with("ok "), "{report}");
+    }
+    // No witness for an UNKNOWN (a bounded proof is not one).
+    let unknown = yml.with_file_name("none.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&unknown), "--unwind", "1", "--no-unwinding-assertions"]);
+    assert!(out.stdout.lines().any(|l| l == "UNKNOWN"), "{}", out.stdout);
+    assert!(!unknown.exists());
+}
