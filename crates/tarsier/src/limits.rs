@@ -90,9 +90,21 @@ pub fn claim_verdict() {
     if ENDING_THREAD.load(Ordering::SeqCst) == this_thread {
         last_resort_exit();
     }
+    // The verdict being printed ends the process, or (a task's run of one
+    // of its properties) releases the claim, and this thread takes it then.
     loop {
-        std::thread::park();
+        std::thread::park_timeout(std::time::Duration::from_millis(50));
+        if !ENDING.swap(true, Ordering::SeqCst) {
+            ENDING_THREAD.store(this_thread, Ordering::SeqCst);
+            return;
+        }
     }
+}
+
+/// Gives back the claim of [`claim_verdict`] once a verdict is printed, so
+/// that the next property of a task can print its own.
+pub fn release_verdict() {
+    ENDING.store(false, Ordering::SeqCst);
 }
 
 /// Prints VERIFICATION UNKNOWN with `reason` and ends the process, unless

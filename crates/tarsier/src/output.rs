@@ -39,7 +39,9 @@ impl Printer<'_> {
     pub fn print(&self, outcome: &Outcome) -> Exit {
         crate::progress::stop();
         crate::limits::claim_verdict();
-        self.write(outcome)
+        let exit = self.write(outcome);
+        crate::limits::release_verdict();
+        exit
     }
 
     /// Prints `outcome` without claiming the verdict (see [`Self::print`]).
