@@ -265,20 +265,23 @@ fn descriptors(rng: &mut Rng) -> Case {
     case.observe("fd >= 0");
     case.observe("errno");
     for _ in 0..1 + rng.below(3) {
-        let (function, call) = rng.pick(&[
-            ("read", "read(fd, block, sizeof block)"),
-            ("write", "write(fds[1] >= 0 ? fds[1] : fd, \"xyz\", 3)"),
-            ("lseek", "lseek(fd, 0, SEEK_CUR)"),
-            ("recv", "recv(fd, block, sizeof block, MSG_DONTWAIT)"),
-            ("send", "send(fd, \"ab\", 2, MSG_DONTWAIT | MSG_NOSIGNAL)"),
-            ("close", "close(fd)"),
-            ("read", "read(-1, block, 1)"),
+        // Each call's contract: a count at most the length asked for; a
+        // seek's offset is the object's (the model does not know it).
+        let (function, call, highest) = rng.pick(&[
+            ("read", "read(fd, block, sizeof block)", "8"),
+            ("write", "write(fds[1] >= 0 ? fds[1] : fd, \"xyz\", 3)", "3"),
+            ("lseek", "lseek(fd, 0, SEEK_CUR)", "LONG_MAX"),
+            ("recv", "recv(fd, block, sizeof block, MSG_DONTWAIT)", "8"),
+            ("send", "send(fd, \"ab\", 2, MSG_DONTWAIT | MSG_NOSIGNAL)", "2"),
+            ("close", "close(fd)", "0"),
+            ("read", "read(-1, block, 1)", "1"),
         ]);
         case.uses(function);
+        case.include("limits.h");
         case.code(format!("{{ errno = 0; long result = {call};"));
         case.observe("result");
         case.observe("errno");
-        case.contract("result >= -1 && result <= 8");
+        case.contract(format!("result >= -1 && result <= {highest}"));
         case.code("}");
     }
     case

@@ -250,6 +250,14 @@ static unsigned long long oracle_hash(const void *p, unsigned long n) {
   for (unsigned long i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
   return h;
 }
+/* A search's or a copy's result as an offset into `base` in elements of
+   `size` bytes (NULL as -1): the call is an argument, evaluated once (a
+   copy run twice is another program). */
+static long long oracle_offset(const void *found, const void *base, unsigned long size) {
+  return found == 0 ? -1LL : (long long)((const char *)found - (const char *)base) / (long long)size;
+}
+/* A comparison's sign, the comparison evaluated once. */
+static int oracle_sign(int v) { return (v > 0) - (v < 0); }
 static unsigned long long oracle_string(const char *s) {
   unsigned long n = 0;
   while (n < 256 && s[n] != 0) n++;
@@ -642,6 +650,33 @@ mod tests {
         assert!(read[1].mistake.is_some() && read[2].mistake.is_some());
         assert!(parse_native_output("7 0 1\n", &cases).unwrap_err().contains("malformed"));
         assert!(parse_native_output("0 3 1\n", &cases).unwrap_err().contains("malformed"));
+    }
+
+    /// How often `expr` calls `function`.
+    fn calls_of(expr: &str, function: &str) -> usize {
+        let pattern = format!("{function}(");
+        expr.match_indices(&pattern)
+            .filter(|(at, _)| !expr[..*at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+            .count()
+    }
+
+    /// An observation of the exact families calls each modelled function
+    /// at most once: a copy or a concatenation evaluated twice is another
+    /// program than the one the case means (strcat twice overflows its
+    /// destination natively). The environment's observations repeat calls
+    /// on purpose (pthread_once twice).
+    #[test]
+    fn observations_evaluate_each_call_once() {
+        assert_eq!(calls_of("oracle_offset(wmemchr(a, 1, 2), a, 4) + memchr(a)", "memchr"), 1);
+        let exact: Vec<Family> = Family::ALL.into_iter().filter(|&f| f != Family::Environment).collect();
+        for case in generate_cases(&mut Rng::new(3), &exact, 400) {
+            for step in &case.steps {
+                let Step::Observe(expr) = step else { continue };
+                for function in &case.functions {
+                    assert!(calls_of(expr, function) <= 1, "{function} is called twice by the observation {expr}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -56,12 +56,13 @@ fn declare(case: &mut Case, rng: &mut Rng, name: &str, content: &[u8], spare: u6
 /// glibc's magnitude depends on the CPU's implementation (see the coverage
 /// list).
 pub(super) fn sign(result: &str) -> String {
-    format!("(({result}) > 0) - (({result}) < 0)")
+    format!("oracle_sign({result})")
 }
 
-/// An offset into `buffer` of a pointer `found` (NULL as -1).
+/// An offset into `buffer` of a pointer `found` (NULL as -1), `found`
+/// evaluated once.
 fn offset(found: &str, buffer: &str) -> String {
-    format!("({found} == 0 ? -1LL : (long long)((const char *)({found}) - {buffer}))")
+    format!("oracle_offset({found}, {buffer}, 1)")
 }
 
 pub fn case(rng: &mut Rng) -> Case {

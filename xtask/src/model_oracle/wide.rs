@@ -21,8 +21,10 @@ fn initializer(elements: &[i64], spare: u64) -> String {
     format!("{{{}}}", items.join(", "))
 }
 
+/// An offset into `buffer` of a pointer `found` in wide characters (NULL
+/// as -1), `found` evaluated once.
 fn offset(found: &str, buffer: &str) -> String {
-    format!("({found} == 0 ? -1LL : (long long)({found} - {buffer}))")
+    format!("oracle_offset({found}, {buffer}, sizeof(wchar_t))")
 }
 
 pub fn case(rng: &mut Rng) -> Case {
