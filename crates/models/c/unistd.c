@@ -181,17 +181,18 @@ __tarsier_read_path(const char *path)
     __tarsier_path_probe = path[0];
 }
 
+/* The access mode 3 (O_RDONLY | O_WRONLY | O_RDWR's bits) is Linux's
+   "neither": the descriptor opens (read and write permission are checked)
+   but reading and writing through it fail with EBADF. */
 int
 open(const char *path, int flags, ...)
 {
     int access = flags & 3;
     __tarsier_read_path(path);
-    if (access == 3)
-        return (int)__tarsier_fail(__TARSIER_EINVAL);
     unsigned char state = __TARSIER_FD_SEEK;
-    if (access != 1)
+    if (access == 0 || access == 2)
         state |= __TARSIER_FD_READ;
-    if (access != 0)
+    if (access == 1 || access == 2)
         state |= __TARSIER_FD_WRITE;
     return __tarsier_open_descriptor(state);
 }

@@ -151,3 +151,42 @@ int main(void) {
 "#;
     assert_verdict("readdir-untrusted", named, &[], "VERIFICATION UNKNOWN");
 }
+
+/// Linux opens a file in access mode 3 (`O_ACCMODE`: permission to read
+/// and write is checked) with a descriptor that neither reads nor writes:
+/// gcc and glibc give a descriptor, then EBADF for read and write, while
+/// lseek works.
+#[test]
+fn access_mode_three_opens_a_descriptor_that_neither_reads_nor_writes() {
+    let program = |last: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+int main(void) {{
+  int fd = open("/dev/null", 3);
+  if (fd < 0)
+    return 0;
+  char c;
+  assert(read(fd, &c, 1) == -1 && errno == EBADF);
+  assert(write(fd, &c, 1) == -1 && errno == EBADF);
+  {last}
+  return 0;
+}}
+"#
+        )
+    };
+    assert_verdict("open-mode-three", &program(""), &[], SUCCESSFUL);
+    let opens = r#"
+#include <assert.h>
+#include <fcntl.h>
+int main(void) {
+  assert(open("/dev/null", 3) == -1);
+  return 0;
+}
+"#;
+    assert_verdict("open-mode-three-opens", opens, &[], FAILED);
+    assert_verdict("open-mode-three-seeks", &program("assert(lseek(fd, 0, SEEK_CUR) == -1);"), &[], FAILED);
+}
