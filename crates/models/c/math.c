@@ -4,8 +4,9 @@
    operations whose result is exact (so they hold in every rounding mode,
    NaN and signed zero included). sqrt, fma, fmod, remainder and the
    roundings to an integral value (trunc, floor, ceil, round, rint,
-   nearbyint) are symex and interpreter built-ins; a NaN operand of a
-   rounding is returned as it is (a signalling NaN is not quietened). The
+   nearbyint) are symex and interpreter built-ins. A signalling NaN
+   operand is quietened wherever glibc computes with it (x + x or x + y),
+   which every function but fabs and copysign does. The
    exponent functions (frexp, ldexp, scalbn, ilogb, logb, modf, nextafter,
    nexttoward) read and write the exponent bits; complex.h's creal, cimag
    and conj take the parts of a complex value.
@@ -15,6 +16,8 @@
    each placeholder replaced by the type's parameter (T the type, F the
    suffix of its names, C of its constants; crates/models/src/generic.rs
    lists them all). */
+
+int __VERIFIER_nondet_int(void);
 
 /*@ for float, double, long double */
 $T trunc$F($T x);
@@ -30,8 +33,16 @@ long double remainderl(long double x, long double y);
 /* The sign and class functions, by GCC's type-generic built-ins (exact:
    comparisons, sign tests and sign flips only), and glibc's entry points
    for them. The classification returns glibc's FP_NAN, FP_INFINITE,
-   FP_ZERO, FP_SUBNORMAL, FP_NORMAL (0 to 4); isinf returns 1 for +infinity,
-   -1 for -infinity, else 0 (glibc's convention). */
+   FP_ZERO, FP_SUBNORMAL, FP_NORMAL (0 to 4); __isinf returns 1 for
+   +infinity, -1 for -infinity, else 0 (glibc's convention).
+
+   The nonzero values are glibc's on x86-64: __signbit gives the sign
+   byte's bit of a byte mask (pmovmskb: 8 for float, 128 for double, 512
+   for long double), __isnanl 0xffff (ldbl-96's arithmetic). gcc expands a
+   direct call of isinf, isnan (or isdigit) as its own built-in, which
+   gives 1 where glibc's function gives -1 (isinf of -infinity) or 0xffff
+   (isnanl); the function reached through a pointer is glibc's. Those two
+   give either value. */
 
 /*@ for float, double, long double */
 $T
@@ -49,13 +60,13 @@ copysign$F($T x, $T y)
 int
 __signbit$F($T x)
 {
-    return __builtin_signbit(x) != 0;
+    return __builtin_signbit(x) ? 1 << (sizeof x == 16 ? 9 : (int)sizeof x - 1) : 0;
 }
 
 int
 __isnan$F($T x)
 {
-    return __builtin_isnan(x);
+    return __builtin_isnan(x) ? (sizeof x == 16 ? 0xffff : 1) : 0;
 }
 
 int
@@ -79,13 +90,16 @@ __fpclassify$F($T x)
 int
 isnan$F($T x)
 {
-    return __builtin_isnan(x);
+    if (!__builtin_isnan(x))
+        return 0;
+    return sizeof x == 16 && __VERIFIER_nondet_int() ? 0xffff : 1;
 }
 
 int
 isinf$F($T x)
 {
-    return __builtin_isinf_sign(x);
+    int sign = __builtin_isinf_sign(x);
+    return sign < 0 && __VERIFIER_nondet_int() ? 1 : sign;
 }
 
 int
@@ -189,7 +203,7 @@ frexp$F($T x, int *e)
     exponent = (int)(v.bits >> $FRAC) & $EXP_MASK;
     if (exponent == $EXP_MASK || x == 0.0$C) {
         *e = 0;
-        return x;
+        return x + x;
     }
     if (exponent == 0) {
         v.value = x * 0x1p$WIDTH$C;
@@ -259,10 +273,8 @@ $T
 nextafter$F($T x, $T y)
 {
     union { $T value; $BITS bits; } v, w;
-    if (x != x)
-        return x;
-    if (y != y)
-        return y;
+    if (x != x || y != y)
+        return x + y;
     if (x == y)
         return y;
     v.value = x;
@@ -283,9 +295,9 @@ nextafter$F($T x, $T y)
 $T
 nexttoward$F($T x, long double y)
 {
-    if (x != x)
-        return x;
-    if (y != y || (long double)x == y)
+    if (x != x || y != y)
+        return ($T)(x + y);
+    if ((long double)x == y)
         return ($T)y;
     return nextafter$F(x, (long double)x < y ? __builtin_inf$F() : -__builtin_inf$F());
 }
@@ -313,7 +325,7 @@ $T
 logb$F($T x)
 {
     if (x != x)
-        return x;
+        return x + x;
     if (x == 0.0$C)
         return -__builtin_inf$F();
     if (__builtin_isinf(x))
@@ -328,8 +340,8 @@ modf$F($T x, $T *integral)
 {
     $T t;
     if (x != x) {
-        *integral = x;
-        return x;
+        *integral = x + x;
+        return x + x;
     }
     t = trunc$F(x);
     *integral = t;
@@ -401,7 +413,7 @@ frexpl(long double x, int *e)
     exponent = v.parts.sign_exponent & 0x7fff;
     if (exponent == 0x7fff || x == 0.0L) {
         *e = 0;
-        return x;
+        return x + x;
     }
     if (exponent == 0) {
         v.value = x * 0x1p64L;
@@ -469,10 +481,8 @@ nextafterl(long double x, long double y)
     union __tarsier_ldouble v, w;
     unsigned long long fraction;
     int exponent;
-    if (x != x)
-        return x;
-    if (y != y)
-        return y;
+    if (x != x || y != y)
+        return x + y;
     if (x == y)
         return y;
     v.value = x;

@@ -504,6 +504,57 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("rb == 0x7FF0000000000123ull && v.b.m == 0x8000000000000005ul", &[], FAILS, FP_ORACLE),
         ],
     },
+    // glibc's exponent functions compute with a NaN operand (`x + x`,
+    // `x + y`), which quiets a signaling one, in every float type; only
+    // fabs and copysign pass its bits on.
+    Program {
+        what: "exponent functions quiet signaling NaNs",
+        test: "floats-exponent-snan",
+        text: r#"
+            #include <math.h>
+            #include <assert.h>
+            #include <string.h>
+            #include <stdint.h>
+            typedef union { long double d; struct { unsigned long m; unsigned short e; } b; } U;
+            static uint32_t fb(float v) { uint32_t u; memcpy(&u, &v, 4); return u; }
+            static uint64_t db(double v) { uint64_t u; memcpy(&u, &v, 8); return u; }
+            static unsigned long lm(long double v) { U u; memset(&u, 0, sizeof u); u.d = v; return u.b.m; }
+            int main(void) {
+              float sf; uint32_t sfb = 0x7F800001u; memcpy(&sf, &sfb, 4);
+              double sd; uint64_t sdb = 0x7FF0000000000001ull; memcpy(&sd, &sdb, 8);
+              U sl; memset(&sl, 0, sizeof sl); sl.b.m = 0x8000000000000001ul; sl.b.e = 0x7FFF;
+              int e; float fi; double di; long double li;
+              assert(fb(frexpf(sf, &e)) == 0x7FC00001u && fb(modff(sf, &fi)) == 0x7FC00001u && fb(logbf(sf)) == 0x7FC00001u);
+              assert(fb(nextafterf(1.0f, sf)) == 0x7FC00001u && fb(nexttowardf(sf, 1.0L)) == 0x7FC00001u);
+              assert(db(frexp(sd, &e)) == 0x7FF8000000000001ull && db(nextafter(sd, 1.0)) == 0x7FF8000000000001ull);
+              assert(db(modf(sd, &di)) == 0x7FF8000000000001ull && db(di) == 0x7FF8000000000001ull && db(logb(sd)) == 0x7FF8000000000001ull);
+              assert(lm(frexpl(sl.d, &e)) == 0xC000000000000001ul && lm(nextafterl(sl.d, 1.0L)) == 0xC000000000000001ul);
+              assert(lm(modfl(sl.d, &li)) == 0xC000000000000001ul && lm(logbl(sl.d)) == 0xC000000000000001ul);
+              assert(fb(fabsf(sf)) == 0x7F800001u && LAST);
+              return 0;
+            }
+        "#,
+        checks: &[Check::holds("fb(fi) == 0x7FC00001u && lm(li) == 0xC000000000000001ul", &["-lm"]), Check::fails("fb(fi) == 0x7F800001u", &["-lm"])],
+    },
+    // C says only "nonzero": the values are gcc's `__builtin_signbit` (the
+    // `signbit` macro) and glibc's x86-64 entry points.
+    Program {
+        what: "signbit and glibc's class functions give the host's nonzero values",
+        test: "floats-class-values",
+        text: r#"
+            #include <math.h>
+            #include <assert.h>
+            int __signbitf(float); int __signbit(double); int __signbitl(long double); int __isnanl(long double);
+            int main(void) {
+              volatile float f = -1.0f; volatile double d = -1.0; volatile long double l = -1.0L, nan = __builtin_nanl("");
+              assert(signbit(f) == -2147483647 - 1 && signbit(d) == 1 && signbit(l) == 512);
+              assert(__signbitf(f) == 8 && __signbit(d) == 128 && __signbitl(l) == 512 && !__signbitl(-l));
+              assert(LAST);
+              return 0;
+            }
+        "#,
+        checks: &[Check::holds("__isnanl(nan) == 0xffff", &["-lm"]), Check::fails("__isnanl(nan) == 1", &["-lm"])],
+    },
     // glibc rounds the digits printf prints in the current rounding mode
     // (`%.0f` of 0.5 is `1` upward), the formatter to nearest only: in
     // another mode neither verdict is given; to nearest both are.

@@ -173,6 +173,36 @@ int main(void) {
     twins("case-conversions", source, holds, "toupper(c) == c");
 }
 
+/// gcc expands a direct call of isdigit, isinf or isnanl as its own
+/// built-in (1 for a digit, for -infinity, for a NaN) while glibc's
+/// function, reached through a pointer, gives its class bit 0x800, -1 and
+/// 0xffff: C says only "nonzero", and a program may get either, so an
+/// assertion on one value fails.
+#[test]
+fn class_functions_called_directly_or_through_a_pointer_give_either_value() {
+    let source = r#"
+#include <assert.h>
+#include <ctype.h>
+#include <math.h>
+int main(void) {
+  int (*volatile digit)(int) = isdigit;
+  int (*volatile infinite)(double) = isinf;
+  int (*volatile not_a_number)(long double) = isnanl;
+  volatile int c = '7';
+  volatile double minus = -HUGE_VAL;
+  volatile long double nan = __builtin_nanl("");
+  int d = digit(c), i = infinite(minus), n = not_a_number(nan);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "(d == 0x800 || d == 1) && (i == -1 || i == 1) && (n == 0xffff || n == 1) && (isdigit)(c) != 0 && (isinf)(minus) != 0 && (isnanl)(nan) != 0 && !digit('a')";
+    twins("class-function-values", source, holds, "(isdigit)(c) == 0x800");
+    for (test, fails) in [("class-function-digit", "(isdigit)(c) == 1"), ("class-function-pointer", "d == 0x800"), ("class-function-isinf", "(isinf)(minus) == 1"), ("class-function-isnanl", "n == 0xffff")] {
+        assert_verdict(test, &source.replace("CHECK", fails), &[], FAILED);
+    }
+}
+
 /// glibc 2.36's aligned_alloc takes any alignment (rounded up to a power
 /// of two, at least malloc's) and any size; only an alignment above
 /// SIZE_MAX / 2 + 1 is EINVAL.

@@ -56,7 +56,15 @@ pub fn case(rng: &mut Rng) -> Case {
         case.uses(function);
         // `(f)(c)` calls the function; `f(c)` may be glibc's macro.
         let call = if rng.chance(2) {
-            format!("({function})({name})")
+            // gcc expands a direct call of isdigit as its built-in (1, not
+            // glibc's class bit): only whether it is nonzero is the
+            // library's.
+            let call = format!("({function})({name})");
+            if function == "isdigit" {
+                format!("{call} != 0")
+            } else {
+                call
+            }
         } else {
             if function.starts_with("is") && function != "isascii" {
                 case.uses("__ctype_b_loc");

@@ -174,8 +174,12 @@ fn call(rng: &mut Rng, case: &mut Case, format: Format, slot: usize) {
                 _ => format!("{base}{s}"),
             };
             uses(case, base, format);
-            // `(isnan)(x)` calls the function, not glibc's macro.
-            case.observe(format!("({function})({x})"));
+            // `(isnan)(x)` calls the function, not glibc's macro. gcc
+            // expands a direct call of isnan or isinf as its built-in,
+            // whose nonzero value is not glibc's (see math.c): only
+            // whether it is nonzero is the library's.
+            let call = format!("({function})({x})");
+            case.observe(if matches!(base, "isnan" | "isinf") { format!("{call} != 0") } else { call });
         }
         5 => {
             uses(case, "fma", format);

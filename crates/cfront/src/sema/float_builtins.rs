@@ -35,6 +35,21 @@ fn suffixed(name: &str, base: &str) -> Option<FloatKind> {
     }
 }
 
+/// The nonzero value gcc 12's `__builtin_signbit` gives on x86-64 (at
+/// every optimisation level): the sign bit in place for half and single
+/// precision, the low bit of `movmskpd` for a double, the x87 `fxam` C1
+/// flag for a long double, bit 3 for `__float128`. C says only "nonzero";
+/// a program comparing it with 1 gets these.
+fn gcc_signbit_value(format: FloatFormat) -> i128 {
+    match format {
+        FloatFormat::Half => 0x8000,
+        FloatFormat::Single => i128::from(i32::MIN),
+        FloatFormat::Double => 1,
+        FloatFormat::X87Extended => 0x200,
+        FloatFormat::Quad => 8,
+    }
+}
+
 /// A CBMC or ESBMC classification intrinsic: the GCC built-in it means
 /// (`sign` is `signbit`) and the float kind its operand is converted to.
 fn tool_classification(name: &str) -> Option<(&'static str, FloatKind)> {
@@ -110,7 +125,9 @@ impl Sema<'_> {
             }
             ("signbit" | "signbitf" | "signbitl", [x]) => {
                 let x = self.float_operand(x, None, loc)?;
-                self.sign_bit(&x)
+                let negative = self.sign_bit(&x);
+                let value = gcc_signbit_value(self.format_of(&x));
+                return Ok(Some(Val::rv(self.int_ite(negative, value, 0), CType::int())));
             }
             ("isinf_sign", [x]) => {
                 let x = self.float_operand(x, None, loc)?;
