@@ -228,7 +228,9 @@ pub fn approximation(function: &str) -> Option<&'static str> {
 pub fn render(per_function: &BTreeMap<String, [usize; 5]>) -> String {
     let mut text = format!("{:<28} {:<14} {:>7} {:>6} {:>7} {:>7}  note\n", "function", "model", "correct", "wrong", "unknown", "timeout");
     let mut untested = Vec::new();
-    for (name, origin) in modelled_functions() {
+    let all = modelled_functions();
+    let exercised = all.iter().filter(|(name, _)| per_function.get(name).is_some_and(|c| c.iter().sum::<usize>() > 0)).count();
+    for (name, origin) in all.iter().cloned() {
         let origin_name = match origin {
             Origin::Model(file) => file.to_string(),
             Origin::Kernel => "kernel header".to_string(),
@@ -248,6 +250,7 @@ pub fn render(per_function: &BTreeMap<String, [usize; 5]>) -> String {
         };
         let _ = writeln!(text, "{name:<28} {origin_name:<14} {:>7} {:>6} {:>7} {:>7}  {note}", counts[0], counts[1], counts[2], counts[3]);
     }
+    let _ = writeln!(text, "{exercised} of {} modelled functions exercised by this run", all.len());
     let _ = writeln!(text, "{} functions not exercised by this run{}", untested.len(), if untested.is_empty() { String::new() } else { format!(": {}", untested.join(", ")) });
     text
 }
