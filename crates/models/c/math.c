@@ -529,10 +529,9 @@ remquol(long double x, long double y, int *quo)
 {
     long double ax = __builtin_fabsl(x), ay = __builtin_fabsl(y);
     int quotient = 0;
-    if (x != x || y != y || __builtin_isinf(x) || y == 0.0L) {
-        *quo = 0;
+    /* glibc returns (x * y) / (x * y) here, leaving *quo as it was. */
+    if (x != x || y != y || __builtin_isinf(x) || y == 0.0L)
         return remainderl(x, y);
-    }
     if (ay <= 0x1.fffffffffffffffep16380L)
         ax = fmodl(ax, 8.0L * ay);
     if (ay <= 0x1.fffffffffffffffep16381L && ax >= 4.0L * ay) {

@@ -887,7 +887,9 @@ __fwriting(struct _IO_FILE *stream)
     s = __tarsier_memory_stream(stream);
     if (s == 0)
         return __tarsier_unmodelled_stream_call(stream);
-    return !s->readable || s->putting;
+    /* glibc returns the flag bits: _IO_NO_READS (4), _IO_CURRENTLY_PUTTING
+       (0x800). */
+    return (!s->readable ? 4 : 0) | (s->putting ? 0x800 : 0);
 }
 
 /* Releases the stream: a memory stream writes what waits in its buffer

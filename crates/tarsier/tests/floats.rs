@@ -536,6 +536,24 @@ const PROGRAMS: &[Program] = &[
         "#,
         checks: &[Check::holds("fb(fi) == 0x7FC00001u && lm(li) == 0xC000000000000001ul", &["-lm"]), Check::fails("fb(fi) == 0x7F800001u", &["-lm"])],
     },
+    // glibc's remquol returns (x * y) / (x * y) for a zero or NaN divisor
+    // or a NaN or infinite dividend, before it stores a quotient.
+    Program {
+        what: "remquol leaves the quotient alone when it has none",
+        test: "floats-remquol-no-quotient",
+        text: r#"
+            #include <math.h>
+            #include <assert.h>
+            int main(void) {
+              volatile long double zero = 0.0L, one = 1.0L, inf = 1.0L / zero;
+              int q = 12345, r = 12345, s = 12345;
+              remquol(one, zero, &q); remquol(inf, one, &r); remquol(one, inf, &s);
+              assert(q == 12345 && r == 12345 && LAST);
+              return 0;
+            }
+        "#,
+        checks: &[Check::holds("s == 0", &["-lm"]), Check::fails("q == 0", &["-lm"])],
+    },
     // C says only "nonzero": the values are gcc's `__builtin_signbit` (the
     // `signbit` macro) and glibc's x86-64 entry points.
     Program {

@@ -203,6 +203,29 @@ int main(void) {
     }
 }
 
+/// glibc's __fwriting returns the stream's flag bits _IO_NO_READS (4) and
+/// _IO_CURRENTLY_PUTTING (0x800), not a truth value.
+#[test]
+fn fwriting_gives_glibcs_flag_bits() {
+    let source = r#"
+#include <assert.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+int main(void) {
+  char b[16] = "abc";
+  FILE *f = fmemopen(b, 11, "a");
+  if (f == 0)
+    return 0;
+  int before = __fwriting(f);
+  fputc('x', f);
+  assert(CHECK);
+  fclose(f);
+  return 0;
+}
+"#;
+    twins("fwriting-flags", source, "before == 4 && __fwriting(f) == 0x804 && !__freading(f)", "before == 1");
+}
+
 /// glibc 2.36's aligned_alloc takes any alignment (rounded up to a power
 /// of two, at least malloc's) and any size; only an alignment above
 /// SIZE_MAX / 2 + 1 is EINVAL.

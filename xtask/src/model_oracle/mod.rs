@@ -287,7 +287,9 @@ volatile unsigned long long oracle_discard;
 ";
 
 /// The tasks' pinned inputs: assumed nondeterministic values, or constants.
-const PINNED_BY_ASSUMPTION: &str = "#define ORACLE_PIN(T, N, V, F) T N = (T)F(); __VERIFIER_assume(N == (V))\n";
+/// The value is converted to the type as the native `T N = (V)` converts
+/// it (a constant beyond `int` would otherwise make the assumption false).
+const PINNED_BY_ASSUMPTION: &str = "#define ORACLE_PIN(T, N, V, F) T N = (T)F(); __VERIFIER_assume(N == (T)(V))\n";
 const PINNED_AS_CONSTANTS: &str = "#define ORACLE_PIN(T, N, V, F) T N = (V)\n";
 
 /// The case as the body of `case_<index>` in the batch program.
@@ -629,7 +631,7 @@ mod tests {
         case.observe("a * 2");
         case.flip = 1;
         let same = task_program(&case, &[Some(4), Some(6)], Flavour::Same);
-        assert!(same.contains("ORACLE_PIN(int, a, 3, __VERIFIER_nondet_int);") && same.contains("__VERIFIER_assume(N == (V))"), "{same}");
+        assert!(same.contains("ORACLE_PIN(int, a, 3, __VERIFIER_nondet_int);") && same.contains("__VERIFIER_assume(N == (T)(V))"), "{same}");
         case.constants = true;
         assert!(task_program(&case, &[Some(4), Some(6)], Flavour::Same).contains("#define ORACLE_PIN(T, N, V, F) T N = (V)\n"));
         case.constants = false;
