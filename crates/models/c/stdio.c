@@ -458,6 +458,7 @@ __tarsier_memory_seek(struct __tarsier_memory_stream *s, long offset, int whence
         __tarsier_unmodelled_memory_stream(s->buffer);
         return -1;
     }
+    int had_buffer = s->allocated;
     s->allocated = 1;
     if (s->putting) {
         if (__tarsier_memory_flush(s) != 0)
@@ -466,6 +467,12 @@ __tarsier_memory_seek(struct __tarsier_memory_stream *s, long offset, int whence
     }
     target = whence == 0 ? offset : whence == 1 ? (long)s->position + offset : (long)s->end + offset;
     if (target < 0 || (size_t)target > s->size) {
+        /* Before its buffer exists, a readable stream's seek reads a
+           block first (_IO_new_file_seekoff), so that a failed one may
+           leave the position at the end (glibc: fmemopen(b, 5, "r") then
+           fseek to 10 gives -1 and ftell 5, to 10000 ftell 0). */
+        if (!had_buffer && s->readable)
+            __tarsier_unmodelled_memory_stream(s->buffer);
         __tarsier_errno = 22; /* EINVAL */
         return -1;
     }
