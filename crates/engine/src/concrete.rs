@@ -4,8 +4,8 @@
 //! (`ir::interp`'s loop fast-forwarding), and a loop over an array of
 //! 100,000 elements makes a formula the solver does not finish while the
 //! interpreter runs it in moments. One run gives every input zero, a second
-//! gives nondeterministic values and uninitialised memory pseudo-random
-//! bytes (two arrays filled alike are equal; filled at random, not). Every
+//! gives nondeterministic integers and uninitialised integer memory
+//! pseudo-random bits (two arrays filled alike are equal; at random, not). Every
 //! input is a legal choice, so a violation such a run reaches is a real one;
 //! it is reported as a counterexample with the run's inputs and
 //! assignments, and replayed like every other before it stands.
@@ -14,7 +14,7 @@ use crate::counterexample::{input_source, InputValue, TraceLine};
 use crate::replay::{self, Budget};
 use crate::{Config, Counterexample, Outcome, Stats, Verdict};
 use ir::interp::{self, InputKind, InputRequest, Outcome as RunOutcome, TraceStep};
-use ir::{Expr, ExprKind, Program};
+use ir::{Expr, ExprKind, Program, Type};
 use std::collections::HashMap;
 
 /// Instructions the run may execute (well under a second).
@@ -30,13 +30,37 @@ pub(crate) fn violation(program: &Program, config: &Config) -> Option<Outcome> {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut random = move |request: &InputRequest| {
         let size = usize::try_from(request.size).ok()?;
-        match request.kind {
+        let leaf = match request.kind {
             // The environment's shape and allocation failures stay plain.
-            InputKind::EntryArgument(_) | InputKind::Environment(_) | InputKind::AllocationFailure => Some(vec![0u8; size]),
-            _ => Some((0..size).map(|_| next_byte(&mut state)).collect()),
-        }
+            InputKind::EntryArgument(_) | InputKind::Environment(_) | InputKind::AllocationFailure => Leaf::Other,
+            _ => request.ty.map_or(Leaf::Other, |ty| leaf(program, ty)),
+        };
+        Some(match leaf {
+            Leaf::Number => (0..size).map(|_| next_byte(&mut state)).collect(),
+            Leaf::Truth => (0..size).map(|_| next_byte(&mut state) & 1).collect(),
+            Leaf::Other => vec![0u8; size],
+        })
     };
     run_with(program, config, &mut random)
+}
+
+/// What every byte of a value of some type may be at random: integers
+/// take any bits, `_Bool`s 0 or 1; floats, pointers and aggregates with
+/// fields stay zero (a random pointer names no object, random x87 bits may
+/// be no value a program can make).
+enum Leaf {
+    Number,
+    Truth,
+    Other,
+}
+
+fn leaf(program: &Program, ty: ir::TypeId) -> Leaf {
+    match program.types.get(ty) {
+        Type::Int { .. } => Leaf::Number,
+        Type::Bool => Leaf::Truth,
+        Type::Array(element, _) => leaf(program, *element),
+        _ => Leaf::Other,
+    }
 }
 
 /// The next byte of a xorshift sequence.
