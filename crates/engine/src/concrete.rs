@@ -3,9 +3,9 @@
 //! unwindings, while the interpreter jumps over such iterations exactly
 //! (`ir::interp`'s loop fast-forwarding), and a loop over an array of
 //! 100,000 elements makes a formula the solver does not finish while the
-//! interpreter runs it in moments. One run gives every input zero, a second
-//! gives nondeterministic integers and uninitialised integer memory
-//! pseudo-random bits (two arrays filled alike are equal; at random, not). Every
+//! interpreter runs it in moments. One run gives nondeterministic integers
+//! and uninitialised integer memory pseudo-random bits (two arrays filled
+//! alike are equal; at random, not), a second gives every input zero. Every
 //! input is a legal choice, so a violation such a run reaches is a real one;
 //! it is reported as a counterexample with the run's inputs and
 //! assignments, and replayed like every other before it stands.
@@ -17,16 +17,17 @@ use ir::interp::{self, InputKind, InputRequest, Outcome as RunOutcome, TraceStep
 use ir::{Expr, ExprKind, Program, Type};
 use std::collections::HashMap;
 
-/// Instructions the run may execute (well under a second).
-const STEP_LIMIT: u64 = 5_000_000;
+/// Instructions the pseudo-random run may execute (a few seconds: eight
+/// loops over arrays of 100,000 elements).
+const RANDOM_RUN_STEPS: u64 = 5_000_000;
 
-/// The FALSE outcome of a violation that the zero-input run or the
-/// pseudo-random one reaches, if one does and its replay confirms it.
+/// Instructions the zero-input run may execute (a search that stops at
+/// the first equal element, which a random one never meets, is linear).
+const ZERO_RUN_STEPS: u64 = 3_000_000;
+
+/// The FALSE outcome of a violation that the pseudo-random run or the
+/// zero-input one reaches, if one does and its replay confirms it.
 pub(crate) fn violation(program: &Program, config: &Config) -> Option<Outcome> {
-    let mut zeros = |request: &InputRequest| Some(vec![0u8; usize::try_from(request.size).ok()?]);
-    if let Some(found) = run_with(program, config, &mut zeros) {
-        return Some(found);
-    }
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut random = move |request: &InputRequest| {
         let size = usize::try_from(request.size).ok()?;
@@ -41,7 +42,11 @@ pub(crate) fn violation(program: &Program, config: &Config) -> Option<Outcome> {
             Leaf::Other => vec![0u8; size],
         })
     };
-    run_with(program, config, &mut random)
+    if let Some(found) = run_with(program, config, RANDOM_RUN_STEPS, &mut random) {
+        return Some(found);
+    }
+    let mut zeros = |request: &InputRequest| Some(vec![0u8; usize::try_from(request.size).ok()?]);
+    run_with(program, config, ZERO_RUN_STEPS, &mut zeros)
 }
 
 /// What every byte of a value of some type may be at random: integers
@@ -71,9 +76,10 @@ fn next_byte(state: &mut u64) -> u8 {
     (*state >> 24) as u8
 }
 
-/// The FALSE outcome of a violation the run with `inputs` reaches.
-fn run_with(program: &Program, config: &Config, inputs: &mut (dyn interp::InputProvider + Send)) -> Option<Outcome> {
-    let interp_config = interp::Config { step_limit: STEP_LIMIT, record_trace: true, ..replay::interp_config(config) };
+/// The FALSE outcome of a violation the run with `inputs` reaches within
+/// `steps` instructions.
+fn run_with(program: &Program, config: &Config, steps: u64, inputs: &mut (dyn interp::InputProvider + Send)) -> Option<Outcome> {
+    let interp_config = interp::Config { step_limit: steps, record_trace: true, ..replay::interp_config(config) };
     let run = interp::run(program, &interp_config, inputs);
     let RunOutcome::Violation(violation) = &run.outcome else { return None };
     if !run.unknown_functions.is_empty() {

@@ -819,10 +819,23 @@ fn a_wide_quantifier_is_decided_by_the_providers_answer_and_checked_values() {
     assert!(tried.is_empty());
 }
 
+/// The parameters of [`phased_loop`].
+struct LoopShape {
+    signed: bool,
+    cmp: BinOp,
+    start: i64,
+    k: i64,
+    p: i64,
+    d1: i64,
+    d2: i64,
+    e: i64,
+}
+
 /// A two-phase counting loop over an 8-bit `x` and a 16-bit `y`:
 /// `while (x CMP k) { if (x < p) x += d1; else x += d2; y += e; assert(y != 50); }`,
 /// returning `x + 7 * y` (as int).
-fn phased_loop(signed: bool, cmp: BinOp, start: i64, k: i64, p: i64, d1: i64, d2: i64, e: i64) -> Builder {
+fn phased_loop(shape: &LoopShape) -> Builder {
+    let LoopShape { signed, cmp, start, k, p, d1, d2, e } = *shape;
     let mut b = Builder::new();
     let main = b.main();
     let (byte, short) = (b.p.types.int(8, signed), b.p.types.int(16, true));
@@ -863,7 +876,7 @@ fn fast_forwarded_loops_end_as_the_step_by_step_run_does() {
                 for (k, p) in [(3, 10), (200, 100), (100, 200)] {
                     for (d1, d2) in [(1, 1), (2, 3), (255, 1), (3, 254)] {
                         for e in [0, 1, -3, 1000] {
-                            let b = phased_loop(signed, cmp, start, k, p, d1, d2, e);
+                            let b = phased_loop(&LoopShape { signed, cmp, start, k, p, d1, d2, e });
                             let (mut expected, got) = (b.run_with(&plain, vec![]), b.run_with(&fast, vec![]));
                             if expected.outcome == Outcome::StepLimit && got.outcome != Outcome::StepLimit {
                                 // The fast run got further: the plain one must get there too.
