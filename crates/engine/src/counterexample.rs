@@ -303,7 +303,7 @@ fn addresses(program: &Program, execution: &Execution, evaluator: &mut Evaluator
 }
 
 /// How an input is named in the trace.
-fn input_source(kind: &InputKind) -> String {
+pub(crate) fn input_source(kind: &InputKind) -> String {
     match kind {
         InputKind::Nondet => "nondet".to_string(),
         InputKind::NondetCall(name) | InputKind::ExternalCall(name) => format!("{name}()"),

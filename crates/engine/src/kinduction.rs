@@ -27,6 +27,7 @@
 //! about the loop's variables (`x <= 100`) the property does not state.
 
 use crate::bmc::{self, BoundResult, Session};
+use crate::concrete;
 use crate::houdini::{self, Certification};
 use crate::{Config, KInductionStats, Outcome, Proof, ProofMethod, ProvedInvariant, Verdict};
 use analysis::modified::ProgramEffects;
@@ -68,12 +69,29 @@ struct BaseCases<'a> {
     forward: Duration,
     /// Bidirectional: states from which the step at k found a violation.
     targets: Targets,
+    /// Whether the concrete runs (`concrete`) were tried.
+    ran_concrete: bool,
 }
+
+/// The bound from which the base cases try concrete runs (`concrete`): a
+/// violation the shallower bounds missed may lie past any bound (2^27
+/// iterations of a counting loop), or in loops over arrays too large for
+/// the solver, where such a run gets in moments.
+const CONCRETE_RUN_BOUND: u64 = 64;
+
+/// ... or at once when the attempt to unroll every loop took this long:
+/// the loops are long.
+const CONCRETE_RUN_AFTER: Duration = Duration::from_secs(2);
 
 impl BaseCases<'_> {
     /// Checks the next bound: the final outcome when it decides.
     fn next(&mut self, options: &symex::Options) -> Option<Outcome> {
         let bound = self.bound?;
+        if bound >= CONCRETE_RUN_BOUND {
+            if let Some(found) = self.run_concretely() {
+                return Some(found);
+            }
+        }
         let started = Instant::now();
         let targets: Vec<(symex::Target, u64)> = self.targets.lock().map(|t| t.clone()).unwrap_or_default();
         let options = symex::Options { unwind: Some(bound), targets: targets.iter().map(|(t, _)| t.clone()).collect(), ..options.clone() };
@@ -105,6 +123,20 @@ impl BaseCases<'_> {
                 Some(outcome)
             }
         }
+    }
+}
+
+impl BaseCases<'_> {
+    /// The concrete runs' violation, the first time they are asked for.
+    fn run_concretely(&mut self) -> Option<Outcome> {
+        if std::mem::replace(&mut self.ran_concrete, true) {
+            return None;
+        }
+        let started = Instant::now();
+        crate::progress::stage("concrete runs", None);
+        let found = concrete::violation(self.program, self.config);
+        self.time += started.elapsed();
+        found
     }
 }
 
@@ -202,6 +234,7 @@ pub(crate) fn kinduction(program: &Program, config: &Config, deadline: Option<In
             time: Duration::ZERO,
             forward: Duration::ZERO,
             targets: Arc::default(),
+            ran_concrete: false,
         },
         Err(outcome) => return *outcome,
     };
@@ -210,6 +243,11 @@ pub(crate) fn kinduction(program: &Program, config: &Config, deadline: Option<In
     base.time += started.elapsed();
     if let Some(outcome) = unrolled {
         return with_proof(outcome, Some(ProofMethod::BoundedExhaustion { bound: None }), &base, None);
+    }
+    if base.time >= CONCRETE_RUN_AFTER {
+        if let Some(outcome) = base.run_concretely() {
+            return with_proof(outcome, None, &base, None);
+        }
     }
     let effects = ProgramEffects::of_program(program);
     // SV-COMP's valid-memtrack holds at all times: memory lost before a

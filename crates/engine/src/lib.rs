@@ -10,6 +10,7 @@
 
 mod backend;
 mod bmc;
+mod concrete;
 mod counterexample;
 pub mod houdini;
 mod kinduction;

@@ -55,6 +55,9 @@ fn same_kind(mine: &InputKind, request: &InputKind) -> bool {
 struct Inputs<'a> {
     values: &'a [InputValue],
     used: Vec<bool>,
+    /// Every value before this one is used (a run of 100,000 inputs would
+    /// otherwise be searched from its start each time).
+    first_unused: usize,
     witnesses: &'a [(ir::Loc, Vec<u8>)],
     oracle: Option<QuantifierOracle<'a>>,
 }
@@ -62,10 +65,13 @@ struct Inputs<'a> {
 impl interp::InputProvider for Inputs<'_> {
     fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>> {
         let size = usize::try_from(request.size).ok()?;
-        let next = (0..self.values.len()).find(|&i| !self.used[i] && same_kind(&self.values[i].kind, &request.kind));
+        let next = (self.first_unused..self.values.len()).find(|&i| !self.used[i] && same_kind(&self.values[i].kind, &request.kind));
         let (mut bytes, fill) = match next {
             Some(i) => {
                 self.used[i] = true;
+                while self.used.get(self.first_unused) == Some(&true) {
+                    self.first_unused += 1;
+                }
                 (self.values[i].bytes.clone(), self.values[i].fill)
             }
             None => (Vec::new(), 0),
@@ -115,7 +121,7 @@ pub(crate) fn confirm(
         schedule: cex.schedule.clone().map(std::sync::Arc::new),
         ..interp_config(config)
     };
-    let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], witnesses: &cex.witnesses, oracle };
+    let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], first_unused: 0, witnesses: &cex.witnesses, oracle };
     let run = interp::run(program, &interp_config, &mut inputs);
     let expected = cex.property.class;
     let agrees = match &run.outcome {
@@ -145,7 +151,7 @@ pub(crate) fn confirm(
 }
 
 /// The interpreter's settings that follow the engine's.
-fn interp_config(config: &Config) -> interp::Config {
+pub(crate) fn interp_config(config: &Config) -> interp::Config {
     interp::Config {
         malloc_may_fail: !config.force_malloc_success,
         record_trace: false,

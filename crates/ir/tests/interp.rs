@@ -818,3 +818,104 @@ fn a_wide_quantifier_is_decided_by_the_providers_answer_and_checked_values() {
     assert_eq!(outcome, Outcome::Completed(1));
     assert!(tried.is_empty());
 }
+
+/// The parameters of [`phased_loop`].
+struct LoopShape {
+    signed: bool,
+    cmp: BinOp,
+    start: i64,
+    k: i64,
+    p: i64,
+    d1: i64,
+    d2: i64,
+    e: i64,
+}
+
+/// A two-phase counting loop over an 8-bit `x` and a 16-bit `y`:
+/// `while (x CMP k) { if (x < p) x += d1; else x += d2; y += e; assert(y != 50); }`,
+/// returning `x + 7 * y` (as int).
+fn phased_loop(shape: &LoopShape) -> Builder {
+    let LoopShape { signed, cmp, start, k, p, d1, d2, e } = *shape;
+    let mut b = Builder::new();
+    let main = b.main();
+    let (byte, short) = (b.p.types.int(8, signed), b.p.types.int(16, true));
+    let (x, y) = (b.local(main, "x", byte), b.local(main, "y", short));
+    let (vx, vy) = (b.var(x), b.var(y));
+    let byte_const = |v: i64| Expr::int(v as u8 as u128, byte);
+    let short_const = |v: i64| Expr::int(v as u16 as u128, short);
+    let guard = Expr::unary(UnOp::Not, b.bin(cmp, vx.clone(), byte_const(k)), b.boolean);
+    let phase = Expr::unary(UnOp::Not, b.bin(BinOp::Lt, vx.clone(), byte_const(p)), b.boolean);
+    let result = b.bin(BinOp::Add, Expr::cast(vx.clone(), b.int), b.bin(BinOp::Mul, b.c(7), Expr::cast(vy.clone(), b.int)));
+    let kinds = vec![
+        InstrKind::Decl(x),
+        InstrKind::Decl(y),
+        InstrKind::Assign(vx.clone(), byte_const(start)),
+        InstrKind::Assign(vy.clone(), short_const(30_000)),
+        goto(guard, 12),
+        goto(phase, 8),
+        InstrKind::Assign(vx.clone(), b.bin(BinOp::Add, vx.clone(), byte_const(d1))),
+        goto(b.truth(), 9),
+        InstrKind::Assign(vx.clone(), b.bin(BinOp::Add, vx.clone(), byte_const(d2))),
+        InstrKind::Assign(vy.clone(), b.bin(BinOp::Add, vy.clone(), short_const(e))),
+        b.assert_kind(b.bin(BinOp::Ne, vy.clone(), short_const(50)), "y != 50"),
+        goto(b.truth(), 4),
+        ret(result),
+    ];
+    b.body(main, kinds);
+    b
+}
+
+#[test]
+fn fast_forwarded_loops_end_as_the_step_by_step_run_does() {
+    let plain = Config { accelerate_loops: false, step_limit: 20_000, ..Config::default() };
+    let fast = Config { accelerate_loops: true, ..plain.clone() };
+    let mut jumped = 0;
+    for signed in [false, true] {
+        for cmp in [BinOp::Lt, BinOp::Ne, BinOp::Ge] {
+            for start in [0, 5, 250] {
+                for (k, p) in [(3, 10), (200, 100), (100, 200)] {
+                    for (d1, d2) in [(1, 1), (2, 3), (255, 1), (3, 254)] {
+                        for e in [0, 1, -3, 1000] {
+                            let b = phased_loop(&LoopShape { signed, cmp, start, k, p, d1, d2, e });
+                            let (mut expected, got) = (b.run_with(&plain, vec![]), b.run_with(&fast, vec![]));
+                            if expected.outcome == Outcome::StepLimit && got.outcome != Outcome::StepLimit {
+                                // The fast run got further: the plain one must get there too.
+                                expected = b.run_with(&Config { step_limit: 2_000_000, ..plain.clone() }, vec![]);
+                            }
+                            let case = format!("signed {signed}, {cmp:?}, start {start}, k {k}, p {p}, d {d1}/{d2}, e {e}");
+                            assert_eq!(format!("{}", got.outcome), format!("{}", expected.outcome), "{case}");
+                            jumped += usize::from(got.steps < expected.steps / 2);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(jumped > 100, "loops were fast-forwarded {jumped} times");
+}
+
+#[test]
+fn a_loop_of_two_to_the_twenty_eight_iterations_ends_within_the_step_limit() {
+    // unsigned x = 0; while (x < 0x0fffffff) x += 2; return x % 256 (as int).
+    let mut b = Builder::new();
+    let main = b.main();
+    let unsigned = b.p.types.int(32, false);
+    let x = b.local(main, "x", unsigned);
+    let vx = b.var(x);
+    let guard = Expr::unary(UnOp::Not, b.bin(BinOp::Lt, vx.clone(), Expr::int(0x0fff_ffff, unsigned)), b.boolean);
+    let low = Expr::cast(b.bin(BinOp::Rem, vx.clone(), Expr::int(256, unsigned)), b.int);
+    b.body(
+        main,
+        vec![
+            InstrKind::Decl(x),
+            InstrKind::Assign(vx.clone(), Expr::int(0, unsigned)),
+            goto(guard, 5),
+            InstrKind::Assign(vx.clone(), b.bin(BinOp::Add, vx.clone(), Expr::int(2, unsigned))),
+            goto(b.truth(), 2),
+            ret(low),
+        ],
+    );
+    let run = b.run_with(&Config::default(), vec![]);
+    assert_eq!(run.outcome, Outcome::Completed(0));
+    assert!(run.steps < 100, "{} steps", run.steps);
+}

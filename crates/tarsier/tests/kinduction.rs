@@ -429,3 +429,57 @@ fn a_proof_says_how_it_was_found() {
     let text = verify("kind-proof-invariants-text", &not_inductive, &[]);
     assert!(text.lines().any(|l| l.starts_with("  invariant at ") && l.ends_with(" in main: x <= 1")), "{text}");
 }
+
+/// Violations past every bound of the base cases are found by concrete
+/// runs: after 2^27 iterations of counting loops (which the interpreter
+/// jumps over), and in arrays of 100,000 elements filled with
+/// nondeterministic values. Each twin that holds is never FAILED.
+#[test]
+fn deep_violations_are_found_by_concrete_runs() {
+    if !front_end_ready("deep_violations_are_found_by_concrete_runs") {
+        return;
+    }
+    let twins = [
+        ("count", "unsigned x = 0;\n  while (x < 0x0fffffff) x += 2;\n  __VERIFIER_assert(VARIANT);", "x % 2 == 0", "x % 2"),
+        (
+            "phases",
+            "unsigned x = 0;\n  while (x < 0x0fffffff) { if (x < 0xfff1) x++; else x += 2; }\n  __VERIFIER_assert(VARIANT);",
+            "x >= 0x0fffffff",
+            "x % 2 == 0",
+        ),
+        (
+            "signed-down",
+            "int x = 100000000, y = 0;\n  while (x > -100000000) { x -= 3; y += 1; }\n  __VERIFIER_assert(VARIANT);",
+            "x + 3 * y == 100000000",
+            "y != 66666667",
+        ),
+        (
+            "arrays",
+            "static int a[100000], b[100000];\n  for (int i = 0; i < 100000; i++) { a[i] = nondet(); b[i] = VARIANT; }\n  \
+             for (int i = 0; i < 100000; i++) __VERIFIER_assert(a[i] == b[i]);",
+            "a[i]",
+            "nondet()",
+        ),
+    ];
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = twins
+            .iter()
+            .map(|&(name, body, holds, fails)| {
+                scope.spawn(move || {
+                    let mut failures = Vec::new();
+                    for (variant, violated) in [(holds, false), (fails, true)] {
+                        let source = format!("{PRELUDE}int main(void) {{\n  {}\n  return 0; }}\n", body.replace("VARIANT", variant));
+                        let test = format!("kind-deep-{name}-{violated}");
+                        let answer = verify(&test, &source, &["--timeout", "15"]);
+                        if answer.starts_with(FAILED) != violated {
+                            failures.push(format!("{test}: expected FAILED = {violated}, got {answer}"));
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a checker thread")).collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -52,7 +52,9 @@ pub(super) struct Machine<'a> {
     pub frames: Vec<Frame>,
     pub depth: u32,
     steps: u64,
-    trace: Vec<TraceStep>,
+    pub(super) trace: Vec<TraceStep>,
+    /// Loop heads where fast-forwarding found nothing to jump over.
+    pub(super) acceleration_failures: super::accelerate::Failures,
     stage: Stage,
     heap_blocks: u32,
     pub unknown_functions: BTreeSet<String>,
@@ -80,6 +82,7 @@ impl<'a> Machine<'a> {
             frames: Vec::new(),
             depth: 0,
             steps: 0,
+            acceleration_failures: Default::default(),
             trace: Vec::new(),
             stage: Stage::Init,
             heap_blocks: 0,
@@ -335,6 +338,7 @@ impl<'a> Machine<'a> {
             return Err(self.malformed("control ran past the last instruction".into()));
         };
         let mut next = pc + 1;
+        let mut backward = false;
         match &instr.kind {
             InstrKind::Decl(sym) => self.declare(*sym)?,
             InstrKind::Dead(sym) => {
@@ -361,6 +365,7 @@ impl<'a> Machine<'a> {
             InstrKind::Goto { cond, target } => {
                 if self.truth(cond)? {
                     next = target.0 as usize;
+                    backward = next <= pc;
                 }
             }
             InstrKind::Call { lhs, callee, args } => return self.call(lhs.as_ref(), callee, args, pc),
@@ -377,7 +382,17 @@ impl<'a> Machine<'a> {
             }
         }
         self.frames.last_mut().expect("frame").pc = next;
+        if backward && self.may_fast_forward() {
+            self.fast_forward(func, next)?;
+        }
         Ok(())
+    }
+
+    /// Whether jumping over loop iterations keeps the run the same:
+    /// not when iterations are counted, threads interleave or a
+    /// quantifier's body runs.
+    fn may_fast_forward(&self) -> bool {
+        self.config.accelerate_loops && !self.config.unwinding_assertions && self.threads.is_none() && self.quantifiers.is_empty()
     }
 
     /// Counts the iteration that arriving at `pc` of `func` starts, if

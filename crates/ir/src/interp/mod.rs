@@ -51,6 +51,7 @@
 //! are [`Outcome::Unsupported`]. Floating point is computed exactly in
 //! every format by the `ieee` crate (x87 `long double` on its 80-bit image).
 
+mod accelerate;
 mod builtins;
 mod contents;
 mod display;
@@ -127,6 +128,9 @@ pub struct Config {
     /// `vla_length_checks`); when false a zero length is an empty array and
     /// the rest stops the run as unsupported.
     pub vla_length_checks: bool,
+    /// Jump over the iterations of simple loops whose path and effect are
+    /// known exactly (see `accelerate`): the same run, in fewer steps.
+    pub accelerate_loops: bool,
 }
 
 /// What names an object both in symbolic execution and in the interpreter,
@@ -158,6 +162,7 @@ impl Default for Config {
             addresses: HashMap::new(),
             alignment_checks: true,
             vla_length_checks: true,
+            accelerate_loops: true,
             schedule: None,
         }
     }

@@ -1,0 +1,141 @@
+//! Concrete runs of the program for violations too deep for the base
+//! cases: a loop that counts to 2^27 before its assertion fails needs 2^27
+//! unwindings, while the interpreter jumps over such iterations exactly
+//! (`ir::interp`'s loop fast-forwarding), and a loop over an array of
+//! 100,000 elements makes a formula the solver does not finish while the
+//! interpreter runs it in moments. One run gives nondeterministic integers
+//! and uninitialised integer memory pseudo-random bits (two arrays filled
+//! alike are equal; at random, not), a second gives every input zero. Every
+//! input is a legal choice, so a violation such a run reaches is a real one;
+//! it is reported as a counterexample with the run's inputs and
+//! assignments, and replayed like every other before it stands.
+
+use crate::counterexample::{input_source, InputValue, TraceLine};
+use crate::replay::{self, Budget};
+use crate::{Config, Counterexample, Outcome, Stats, Verdict};
+use ir::interp::{self, InputKind, InputRequest, Outcome as RunOutcome, TraceStep};
+use ir::{Expr, ExprKind, Program, Type};
+use std::collections::HashMap;
+
+/// Instructions the pseudo-random run may execute (a few seconds: eight
+/// loops over arrays of 100,000 elements).
+const RANDOM_RUN_STEPS: u64 = 5_000_000;
+
+/// Instructions the zero-input run may execute (a search that stops at
+/// the first equal element, which a random one never meets, is linear).
+const ZERO_RUN_STEPS: u64 = 3_000_000;
+
+/// The FALSE outcome of a violation that the pseudo-random run or the
+/// zero-input one reaches, if one does and its replay confirms it.
+pub(crate) fn violation(program: &Program, config: &Config) -> Option<Outcome> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move |request: &InputRequest| {
+        let size = usize::try_from(request.size).ok()?;
+        let leaf = match request.kind {
+            // The environment's shape and allocation failures stay plain.
+            InputKind::EntryArgument(_) | InputKind::Environment(_) | InputKind::AllocationFailure => Leaf::Other,
+            _ => request.ty.map_or(Leaf::Other, |ty| leaf(program, ty)),
+        };
+        Some(match leaf {
+            Leaf::Number => (0..size).map(|_| next_byte(&mut state)).collect(),
+            Leaf::Truth => (0..size).map(|_| next_byte(&mut state) & 1).collect(),
+            Leaf::Other => vec![0u8; size],
+        })
+    };
+    if let Some(found) = run_with(program, config, RANDOM_RUN_STEPS, &mut random) {
+        return Some(found);
+    }
+    let mut zeros = |request: &InputRequest| Some(vec![0u8; usize::try_from(request.size).ok()?]);
+    run_with(program, config, ZERO_RUN_STEPS, &mut zeros)
+}
+
+/// What every byte of a value of some type may be at random: integers
+/// take any bits, `_Bool`s 0 or 1; floats, pointers and aggregates with
+/// fields stay zero (a random pointer names no object, random x87 bits may
+/// be no value a program can make).
+enum Leaf {
+    Number,
+    Truth,
+    Other,
+}
+
+fn leaf(program: &Program, ty: ir::TypeId) -> Leaf {
+    match program.types.get(ty) {
+        Type::Int { .. } => Leaf::Number,
+        Type::Bool => Leaf::Truth,
+        Type::Array(element, _) => leaf(program, *element),
+        _ => Leaf::Other,
+    }
+}
+
+/// The next byte of a xorshift sequence.
+fn next_byte(state: &mut u64) -> u8 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state >> 24) as u8
+}
+
+/// The FALSE outcome of a violation the run with `inputs` reaches within
+/// `steps` instructions.
+fn run_with(program: &Program, config: &Config, steps: u64, inputs: &mut (dyn interp::InputProvider + Send)) -> Option<Outcome> {
+    let interp_config = interp::Config { step_limit: steps, record_trace: true, ..replay::interp_config(config) };
+    let run = interp::run(program, &interp_config, inputs);
+    let RunOutcome::Violation(violation) = &run.outcome else { return None };
+    if !run.unknown_functions.is_empty() {
+        return None;
+    }
+    let mut cex = Counterexample {
+        property: violation.property.clone(),
+        loc: violation.loc,
+        function: program.functions[violation.function].name.clone(),
+        trace: Vec::new(),
+        inputs: Vec::new(),
+        unmodelled_calls: Vec::new(),
+        layout_calls: Vec::new(),
+        layout_values: Vec::new(),
+        assertion_index: 0,
+        addresses: HashMap::new(),
+        witnesses: Vec::new(),
+        schedule: None,
+    };
+    for step in &run.trace {
+        match step {
+            TraceStep::Input { kind, ty, bytes, loc, function } => {
+                let name = program.functions[*function].name.clone();
+                let value = match ty {
+                    Some(ty) if bytes.len() <= 16 => run.format_value(program, *ty, &interp::Value::Scalar(little_endian(bytes))),
+                    _ => format!("({} bytes)", bytes.len()),
+                };
+                cex.trace.push(TraceLine { loc: *loc, function: name, lhs: input_source(kind), value, input: Some(input_source(kind)), thread: None });
+                cex.inputs.push(InputValue { kind: kind.clone(), loc: *loc, ty: *ty, bytes: bytes.clone(), fill: 0 });
+            }
+            TraceStep::Assign { function, loc, lhs, value, .. } => {
+                let name = lvalue_text(program, lhs);
+                // Temporaries the front end introduces (`$ret`, ...) are not source-level steps.
+                if name.starts_with('$') {
+                    continue;
+                }
+                let value = run.format_value(program, lhs.ty, value);
+                let function = program.functions[*function].name.clone();
+                cex.trace.push(TraceLine { loc: *loc, function, lhs: name, value, input: None, thread: None });
+            }
+            TraceStep::Call { .. } | TraceStep::Return { .. } => {}
+        }
+    }
+    let class = replay::confirm(program, &cex, config, None, None, Budget::Full).ok()?;
+    cex.property.class = class;
+    Some(Outcome { verdict: Verdict::False(Box::new(cex)), approximations: Vec::new(), stats: Stats::default(), proof: None })
+}
+
+/// An lvalue as C text for the trace: a variable by its name.
+fn lvalue_text(program: &Program, lhs: &Expr) -> String {
+    match lhs.kind {
+        ExprKind::Sym(sym) => program.symbols[sym].display_name.clone(),
+        _ => program.display_expr(lhs).to_string(),
+    }
+}
+
+fn little_endian(bytes: &[u8]) -> u128 {
+    bytes.iter().rev().fold(0u128, |value, &b| (value << 8) | u128::from(b))
+}
