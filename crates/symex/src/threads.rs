@@ -46,6 +46,8 @@ struct Thread {
     run: Option<(FuncId, Vec<TermId>, Vec<ir::TypeId>)>,
     /// The state of its creator at the start (for what is alive).
     parent_state: Option<crate::state::State>,
+    /// The thread that started it, and where (its creator's frames).
+    origin: Option<(usize, Vec<(FuncId, usize)>)>,
     /// The clock of its latest step.
     last_clock: Option<TermId>,
     /// Where it ends: condition, clock, value it ends with.
@@ -116,7 +118,7 @@ pub(crate) struct Threads {
 
 impl Threads {
     pub(crate) fn new(program: &ir::Program, initial: crate::state::State, true_term: TermId) -> Threads {
-        let main = Thread { started: true_term, run: None, parent_state: None, last_clock: None, ends: Vec::new() };
+        let main = Thread { started: true_term, run: None, parent_state: None, origin: None, last_clock: None, ends: Vec::new() };
         Threads {
             current: 0,
             threads: vec![main],
@@ -137,6 +139,19 @@ impl Threads {
     /// The id of thread number `index` (the main thread's is `MAIN_THREAD_ID`).
     fn id_of(index: usize) -> u64 {
         ir::intrinsics::MAIN_THREAD_ID + index as u64
+    }
+
+    /// How many of thread `index` and the threads that started it, one
+    /// after the other, were started at `site`: a thread that starts
+    /// threads like itself recurses, and is bounded as recursion is.
+    fn started_at(&self, index: usize, site: &[(FuncId, usize)]) -> u64 {
+        let mut count = 0;
+        let mut thread = Some(index);
+        while let Some((creator, at)) = thread.and_then(|t| self.threads[t].origin.as_ref()) {
+            count += u64::from(at.as_slice() == site);
+            thread = Some(*creator);
+        }
+        count
     }
 }
 
@@ -253,23 +268,22 @@ impl<'a> Symex<'a> {
         let sort = self.objects.get(object).value_sort(self.store);
         let name = format!("{}#read", self.objects.get(object).name);
         let value = self.store.var(&name, sort);
-        let clock = self.step_clock().expect("a step runs");
-        let threads = self.threads.as_mut().expect("threads on");
-        let step = threads.step.as_mut().expect("a step runs");
+        let step = self.threads.as_mut().and_then(|t| t.step.as_mut()).expect("a step runs");
         step.reads.insert(object, value);
         // Every path of the step reads it as this value (see `align_for_merge`).
-        let event = Event {
-            object,
-            thread: step.thread,
-            step: step.id,
-            clock,
-            seq: threads.events.len() as u32,
-            guard: step.guard,
-            value,
-            write: false,
-        };
-        threads.events.push(event);
+        let guard = step.guard;
+        self.add_event(object, guard, value, false);
         value
+    }
+
+    /// An event of the current step: `object` read as or written with
+    /// `value` where `guard` holds.
+    fn add_event(&mut self, object: ObjectId, guard: TermId, value: TermId, write: bool) {
+        let clock = self.step_clock().expect("a step runs");
+        let threads = self.threads.as_mut().expect("threads on");
+        let step = threads.step.as_ref().expect("a step runs");
+        let seq = threads.events.len() as u32;
+        threads.events.push(Event { object, thread: step.thread, step: step.id, clock, seq, guard, value, write });
     }
 
     /// Records that this path wrote `value` into shared `object`.
@@ -282,25 +296,16 @@ impl<'a> Symex<'a> {
         // not: the latter's value is the step's read.
         self.state.touch(step_id, object);
         let guard = self.state.guard;
-        let clock = self.step_clock().expect("a step runs");
-        let threads = self.threads.as_mut().expect("threads on");
-        let step = threads.step.as_ref().expect("a step runs");
-        let event = Event {
-            object,
-            thread: step.thread,
-            step: step.id,
-            clock,
-            seq: threads.events.len() as u32,
-            guard,
-            value,
-            write: true,
-        };
-        threads.events.push(event);
+        self.add_event(object, guard, value, true);
     }
 
     /// Before two states of the current step merge: an object one of them
     /// touched in the step gets the step's read value in the other.
     pub(crate) fn align_for_merge(&mut self, other: &mut crate::state::State) {
+        // A path that never happens is dropped by the merge.
+        if self.store.is_false(self.state.guard) || self.store.is_false(other.guard) {
+            return;
+        }
         let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
         let mine = self.state.touched(step_id);
         let theirs = other.touched(step_id);
@@ -325,12 +330,11 @@ impl<'a> Symex<'a> {
         let Some(threads) = &self.threads else {
             return Err(Stop::unsupported("thread creation outside the threads' encoding", self.loc));
         };
-        // A thread started in a loop gave a wrong TRUE (a loop whose exit
-        // was never seen): refused until that is understood.
-        if self.frames.iter().any(|f| f.flow.loops.innermost(f.pc).is_some()) {
-            return Err(Stop::unsupported("a thread started inside a loop", self.loc));
-        }
         let id_width = threads.id_width;
+        let site: Vec<(FuncId, usize)> = self.frames.iter().map(|f| (f.func, f.pc)).collect();
+        if self.thread_bound_reached(&site) {
+            return Ok(self.store.bv_u64(id_width, 0));
+        }
         let func = match self.layout.known_targets(self.store, *run) {
             Some(numbers) if numbers.len() == 1 => match self.objects.by_number(numbers[0]).map(|o| self.objects.get(o).kind.clone()) {
                 Some(ObjectKind::Function(f)) => f,
@@ -340,17 +344,36 @@ impl<'a> Symex<'a> {
         };
         let clock = self.step_clock();
         let threads = self.threads.as_mut().expect("threads on");
-        let index = threads.threads.len();
+        let (index, creator) = (threads.threads.len(), threads.current);
         let started = (index as u32, self.state.guard);
         self.equation.thread_steps.last_mut().expect("a step runs").started.push(started);
         threads.threads.push(Thread {
             started: self.state.guard,
             run: Some((func, vec![*start, *arg], arg_types[1..].to_vec())),
             parent_state: Some(self.state.clone()),
+            origin: Some((creator, site)),
             last_clock: clock,
             ends: Vec::new(),
         });
         Ok(self.store.bv_u64(id_width, Threads::id_of(index)))
+    }
+
+    /// Whether the running thread, about to start a thread at `site`,
+    /// reached the bound of threads started there one by another (see
+    /// [`Threads::started_at`]): then the path ends, by the bound's
+    /// unwinding assertion or assumption.
+    fn thread_bound_reached(&mut self, site: &[(FuncId, usize)]) -> bool {
+        let threads = self.threads.as_ref().expect("threads on");
+        let chain = threads.started_at(threads.current, site);
+        if chain == 0 || self.options.unwind.is_none_or(|k| chain < k) {
+            return false;
+        }
+        let program = self.program;
+        let program_frame = site.iter().rev().find(|(f, _)| !program.files.is_library_model(program.functions[*f].loc));
+        let name = program_frame.map_or("a library model", |(f, _)| program.functions[*f].name.as_str());
+        let guard = self.state.guard;
+        self.bound_exceeded(guard, &format!("threads started in {name} by threads started there"));
+        true
     }
 
     /// The running thread and its step's clock, when threads run (the
@@ -549,10 +572,19 @@ impl Clocks {
     }
 }
 
-/// Event `a` comes before event `b` (both may happen).
+/// Event `a` comes before event `b` (both may happen). Within a step, a
+/// read is the object's value when the step starts, before the step's
+/// writes, whenever it was made (a path that wrote the object reads its own
+/// value without an event; another path of the step may ask for the read
+/// after that write, see [`Symex::align_for_merge`]).
 fn before(store: &mut TermStore, clocks: Clocks, a: &Event, b: &Event) -> TermId {
     if a.step == b.step {
-        return if a.seq < b.seq { store.true_term() } else { store.false_term() };
+        let first = match (a.write, b.write) {
+            (false, true) => true,
+            (true, false) => false,
+            _ => a.seq < b.seq,
+        };
+        return if first { store.true_term() } else { store.false_term() };
     }
     clocks.before(store, a.clock, b.clock)
 }

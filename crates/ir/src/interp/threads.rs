@@ -6,8 +6,9 @@
 //! others can see (shared memory, threads started, joined or ended,
 //! assertions, inputs), and a thread takes its local steps just before its
 //! next step in the schedule. A thread whose
-//! assumption fails, or that joins a thread that has not ended, waits for
-//! ever: the others go on. A schedule that names an instruction the thread
+//! assumption fails, that joins a thread that has not ended, or that starts
+//! a thread the schedule does not start (a bound cut its path there), waits
+//! for ever: the others go on. A schedule that names an instruction the thread
 //! is not at, or a thread that cannot run, confirms nothing (unsupported).
 
 use super::exec::{Flow, Frame, Machine};
@@ -162,8 +163,11 @@ impl Machine<'_> {
         if self.threads.is_none() {
             return Err(Outcome::Unsupported("a thread starts without a schedule".into()));
         }
+        // Symex cuts a thread's path where its bound on threads started by
+        // threads is reached: the thread is not scheduled any more, which
+        // is a run the program has.
         let Some(number) = self.scheduler().to_start.pop_front() else {
-            return Err(mismatch("a thread starts that the schedule does not start".into()));
+            return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
         };
         let pointer = self.pointer(run)?;
         let func = match self.memory.object(pointer.object).kind {
