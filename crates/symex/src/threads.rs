@@ -42,8 +42,8 @@ const MAX_STEPS: usize = 100_000;
 struct Thread {
     /// The condition under which it was started.
     started: TermId,
-    /// The wrapper function that runs it, with its arguments.
-    run: Option<(FuncId, Vec<TermId>, Vec<ir::TypeId>)>,
+    /// What it runs (`None` for the main thread).
+    run: Option<Runner>,
     /// The state of its creator at the start (for what is alive).
     parent_state: Option<crate::state::State>,
     /// The thread that started it, and where (its creator's frames).
@@ -52,6 +52,16 @@ struct Thread {
     last_clock: Option<TermId>,
     /// Where it ends: condition, clock, value it ends with.
     ends: Vec<(TermId, TermId, TermId)>,
+}
+
+/// What a started thread runs.
+#[derive(Clone)]
+enum Runner {
+    /// A function with its arguments (`pthread_create`'s wrapper).
+    Call(FuncId, Vec<TermId>, Vec<ir::TypeId>),
+    /// The statement at `pc` of its creator's function, with the creator's
+    /// locals (CBMC's `__CPROVER_ASYNC_n: stmt;`, which ends at `EndThread`).
+    Statement { func: FuncId, pc: usize, locals: HashMap<SymbolId, ObjectId> },
 }
 
 /// A step of the running thread.
@@ -331,10 +341,6 @@ impl<'a> Symex<'a> {
             return Err(Stop::unsupported("thread creation outside the threads' encoding", self.loc));
         };
         let id_width = threads.id_width;
-        let site: Vec<(FuncId, usize)> = self.frames.iter().map(|f| (f.func, f.pc)).collect();
-        if self.thread_bound_reached(&site) {
-            return Ok(self.store.bv_u64(id_width, 0));
-        }
         let func = match self.layout.known_targets(self.store, *run) {
             Some(numbers) if numbers.len() == 1 => match self.objects.by_number(numbers[0]).map(|o| self.objects.get(o).kind.clone()) {
                 Some(ObjectKind::Function(f)) => f,
@@ -342,6 +348,31 @@ impl<'a> Symex<'a> {
             },
             _ => return Err(Stop::unsupported("a thread's runner is not a known function", self.loc)),
         };
+        let index = self.start_thread(Runner::Call(func, vec![*start, *arg], arg_types[1..].to_vec()));
+        Ok(self.store.bv_u64(id_width, index.map_or(0, Threads::id_of)))
+    }
+
+    /// `StartThread(target)` (CBMC's `__CPROVER_ASYNC_n: stmt;`): a new
+    /// thread runs the statement at `target` of the current function with
+    /// its locals: those whose address is taken are shared, the others it
+    /// has as they are now.
+    pub(crate) fn spawn_statement(&mut self, target: usize) -> Result<()> {
+        if self.threads.is_none() {
+            return Err(Stop::unsupported("thread creation outside the threads' encoding", self.loc));
+        }
+        let frame = self.frames.last().expect("a frame runs");
+        let runner = Runner::Statement { func: frame.func, pc: target, locals: frame.locals.clone() };
+        self.start_thread(runner);
+        Ok(())
+    }
+
+    /// A new thread that runs `runner` from the current path: its number,
+    /// or `None` when the bound on threads started by threads cut the path.
+    fn start_thread(&mut self, runner: Runner) -> Option<usize> {
+        let site: Vec<(FuncId, usize)> = self.frames.iter().map(|f| (f.func, f.pc)).collect();
+        if self.thread_bound_reached(&site) {
+            return None;
+        }
         let clock = self.step_clock();
         let threads = self.threads.as_mut().expect("threads on");
         let (index, creator) = (threads.threads.len(), threads.current);
@@ -349,13 +380,13 @@ impl<'a> Symex<'a> {
         self.equation.thread_steps.last_mut().expect("a step runs").started.push(started);
         threads.threads.push(Thread {
             started: self.state.guard,
-            run: Some((func, vec![*start, *arg], arg_types[1..].to_vec())),
+            run: Some(runner),
             parent_state: Some(self.state.clone()),
             origin: Some((creator, site)),
             last_clock: clock,
             ends: Vec::new(),
         });
-        Ok(self.store.bv_u64(id_width, Threads::id_of(index)))
+        Some(index)
     }
 
     /// Whether the running thread, about to start a thread at `site`,
@@ -440,17 +471,21 @@ impl<'a> Symex<'a> {
 
     /// Runs every started thread after the main one (whose run ended
     /// with `main_run`), then adds the ordering constraints of all the
-    /// events, also when a run stopped early (its events are real).
+    /// events, also when a run stopped early at something unsupported (its
+    /// events are real); a run stopped by a limit is thrown away.
     pub(crate) fn run_threads(&mut self, main_run: Result<()>) -> Result<()> {
         let run = main_run.and_then(|()| self.run_started_threads());
-        self.encode_threads();
+        if let Err(Stop::StepLimit { .. } | Stop::Timeout) = run {
+            return run;
+        }
+        self.encode_threads()?;
         run
     }
 
     fn run_started_threads(&mut self) -> Result<()> {
         let mut next = 1;
         while let Some(thread) = self.threads.as_ref().and_then(|t| t.threads.get(next)) {
-            let (func, args, types) = thread.run.clone().expect("started threads have a runner");
+            let runner = thread.run.clone().expect("started threads have a runner");
             let mut state = thread.parent_state.clone().expect("started threads have a parent");
             state.guard = thread.started;
             let threads = self.threads.as_mut().expect("threads on");
@@ -458,15 +493,20 @@ impl<'a> Symex<'a> {
             threads.step = None;
             self.state = state;
             self.frames.clear();
-            self.push_frame(func, &args, &types)?;
+            match runner {
+                Runner::Call(func, args, types) => self.push_frame(func, &args, &types)?,
+                Runner::Statement { func, pc, locals } => self.push_spawned_frame(func, pc, locals),
+            }
             self.run()?;
             next += 1;
         }
         Ok(())
     }
 
-    fn encode_threads(&mut self) {
-        let Some(threads) = self.threads.take() else { return };
+    /// The constraints of the threads' clocks and events (their number
+    /// grows with the cube of one object's events, so the deadline counts).
+    fn encode_threads(&mut self) -> Result<()> {
+        let Some(threads) = self.threads.take() else { return Ok(()) };
         let mut constraints = Vec::new();
         let store = &mut *self.store;
         let clocks = Clocks { width: clock_width(self.equation.thread_steps.len()) };
@@ -496,9 +536,13 @@ impl<'a> Symex<'a> {
                 None => self.initial_value_of(o),
             };
             let store = &mut *self.store;
-            encode_object(store, clocks, &by_object[&o], initial, &mut constraints);
+            let options = self.options;
+            if !encode_object(store, clocks, &by_object[&o], initial, &mut constraints, &|| options.out_of_time()) {
+                return Err(Stop::Timeout);
+            }
         }
         self.equation.constraints.extend(constraints);
+        Ok(())
     }
 }
 
@@ -589,8 +633,16 @@ fn before(store: &mut TermStore, clocks: Clocks, a: &Event, b: &Event) -> TermId
     clocks.before(store, a.clock, b.clock)
 }
 
-/// Read-from, coherence and from-read constraints of one object's events.
-fn encode_object(store: &mut TermStore, clocks: Clocks, events: &[Event], initial: TermId, constraints: &mut Vec<TermId>) {
+/// Read-from, coherence and from-read constraints of one object's events;
+/// false when `out_of_time` said so before they were all made.
+fn encode_object(
+    store: &mut TermStore,
+    clocks: Clocks,
+    events: &[Event],
+    initial: TermId,
+    constraints: &mut Vec<TermId>,
+    out_of_time: &dyn Fn() -> bool,
+) -> bool {
     let writes: Vec<&Event> = events.iter().filter(|e| e.write).collect();
     // Coherence: the order of every two writes (program order within a
     // thread, the solver's choice between threads).
@@ -614,6 +666,9 @@ fn encode_object(store: &mut TermStore, clocks: Clocks, events: &[Event], initia
         }
     }
     for read in events.iter().filter(|e| !e.write) {
+        if out_of_time() {
+            return false;
+        }
         let mut sources = Vec::new();
         // From the initial value: before every write that happens.
         let from_initial = store.var("reads_initial", Sort::Bool);
@@ -652,4 +707,5 @@ fn encode_object(store: &mut TermStore, clocks: Clocks, events: &[Event], initia
         let some = store.or(&sources);
         constraints.push(store.implies(read.guard, some));
     }
+    true
 }

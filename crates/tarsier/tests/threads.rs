@@ -4,9 +4,10 @@
 //! interleaving, threads started in loops and on branches, bounded like
 //! loops, values threads end with);
 //! a FALSE is replayed on its schedule. CBMC's `__CPROVER_ASYNC_n:` labels
-//! and ESBMC's `__ESBMC_spawn_thread` are still unsupported where they are
-//! reached (UNKNOWN, never the thread's code run in line as a call), while
-//! a violation before them is still reported.
+//! start threads (a violation after them is UNKNOWN until the replay runs
+//! them, never the thread's code run in line as a call); ESBMC's
+//! `__ESBMC_spawn_thread` is still unsupported where it is reached, while a
+//! violation before it is still reported.
 
 mod common;
 
@@ -357,7 +358,7 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
-        what: "CBMC's thread-spawn labels start a thread, which is unsupported",
+        what: "CBMC's thread-spawn labels start a thread, whose violations the replay cannot confirm yet",
         test: "threads-cprover-async",
         text: r#"
             #include <assert.h>
@@ -374,6 +375,35 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("", &[], UNKNOWN, SEQUENTIAL_NATIVELY),
             Check::verdict("", &["--unwind", "2"], UNKNOWN, SEQUENTIAL_NATIVELY),
             Check::fails("assert(x == 1);", &[]),
+        ],
+    },
+    Program {
+        what: "CBMC's thread-spawn labels, one on a branch, each start a thread with the creator's locals",
+        test: "threads-cprover-async-count",
+        text: r#"
+            #include <assert.h>
+            int x;
+            void add(int n) {
+              __CPROVER_atomic_begin();
+              x += n;
+              __CPROVER_atomic_end();
+            }
+            int main(void) {
+              int c, one = 1;
+              LAST
+              if (c) {
+                __CPROVER_ASYNC_1: add(one);
+              }
+              __CPROVER_ASYNC_2: add(one);
+              one = 5;
+              assert(x <= BOUND);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("", &["-DBOUND=2"], HOLDS, SEQUENTIAL_NATIVELY),
+            Check::verdict("assert(x == 1);", &["-DBOUND=2"], FAILS, SEQUENTIAL_NATIVELY),
+            Check::verdict("", &["-DBOUND=1"], UNKNOWN, "the replay does not run spawned statements yet"),
         ],
     },
     Program {
