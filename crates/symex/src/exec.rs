@@ -13,7 +13,6 @@ use ir::{Expr, ExprKind, FuncId, Instr, InstrKind, Loc, Program, Property, Prope
 use smt::{TermId, TermStore};
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::Instant;
 
 /// The result of symbolic execution.
 #[derive(Debug)]
@@ -393,15 +392,8 @@ impl<'a> Symex<'a> {
         if self.steps > self.options.max_steps {
             return Err(Stop::StepLimit { loc: self.loc });
         }
-        if self.steps.is_multiple_of(256) {
-            if let Some(deadline) = self.options.deadline {
-                if Instant::now() >= deadline {
-                    return Err(Stop::Timeout);
-                }
-            }
-            if self.options.cancel.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed)) {
-                return Err(Stop::Timeout);
-            }
+        if self.steps.is_multiple_of(256) && self.options.out_of_time() {
+            return Err(Stop::Timeout);
         }
         Ok(())
     }
@@ -459,8 +451,15 @@ impl<'a> Symex<'a> {
                 self.approximate(format!("inline assembly `{text}` is not modelled"), true);
                 self.advance();
             }
-            InstrKind::StartThread(_) | InstrKind::EndThread => {
-                return Err(Stop::unsupported("threads (a thread starts here)", instr.loc));
+            InstrKind::StartThread(target) => {
+                self.spawn_statement(target.0 as usize)?;
+                self.advance();
+            }
+            InstrKind::EndThread => {
+                // A spawned statement's thread ends here (its creator never comes here).
+                let f = self.store.false_term();
+                self.cut_paths(f);
+                self.advance();
             }
             InstrKind::QuantifierBegin { quantifier, bound } => {
                 let body = self.body(self.frames.last().expect("frame").func);
@@ -559,6 +558,18 @@ impl<'a> Symex<'a> {
     }
 
     // ----- calls -----
+
+    /// Enters `func` at `pc` with the locals of the frame that spawned the
+    /// statement there (a thread's first frame, see `spawn_statement`).
+    pub(crate) fn push_spawned_frame(&mut self, func: FuncId, pc: usize, locals: HashMap<SymbolId, ObjectId>) {
+        let loops = Rc::clone(self.loops.get(&func).expect("the spawning frame's loops are known"));
+        let id = self.next_frame_id;
+        self.next_frame_id += 1;
+        let flow = FrameFlow::new(loops);
+        let frame = Frame { id, func, pc, locals, flow, return_object: None, stack_allocations: Vec::new(), deferred_calls: Vec::new() };
+        self.frames.push(frame);
+        self.enter_loops_at(pc);
+    }
 
     /// Enters `func` with arguments `args` of types `arg_types`.
     pub fn push_frame(&mut self, func: FuncId, args: &[TermId], arg_types: &[ir::TypeId]) -> Result<()> {

@@ -100,6 +100,14 @@ pub struct Options {
     pub step: Option<std::sync::Arc<InductiveStep>>,
 }
 
+impl Options {
+    /// Whether the deadline passed or another check asked symex to stop.
+    pub(crate) fn out_of_time(&self) -> bool {
+        let cancelled = self.cancel.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
+        cancelled || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {

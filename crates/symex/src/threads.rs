@@ -42,14 +42,26 @@ const MAX_STEPS: usize = 100_000;
 struct Thread {
     /// The condition under which it was started.
     started: TermId,
-    /// The wrapper function that runs it, with its arguments.
-    run: Option<(FuncId, Vec<TermId>, Vec<ir::TypeId>)>,
+    /// What it runs (`None` for the main thread).
+    run: Option<Runner>,
     /// The state of its creator at the start (for what is alive).
     parent_state: Option<crate::state::State>,
+    /// The thread that started it, and where (its creator's frames).
+    origin: Option<(usize, Vec<(FuncId, usize)>)>,
     /// The clock of its latest step.
     last_clock: Option<TermId>,
     /// Where it ends: condition, clock, value it ends with.
     ends: Vec<(TermId, TermId, TermId)>,
+}
+
+/// What a started thread runs.
+#[derive(Clone)]
+enum Runner {
+    /// A function with its arguments (`pthread_create`'s wrapper).
+    Call(FuncId, Vec<TermId>, Vec<ir::TypeId>),
+    /// The statement at `pc` of its creator's function, with the creator's
+    /// locals (CBMC's `__CPROVER_ASYNC_n: stmt;`, which ends at `EndThread`).
+    Statement { func: FuncId, pc: usize, locals: HashMap<SymbolId, ObjectId> },
 }
 
 /// A step of the running thread.
@@ -116,7 +128,7 @@ pub(crate) struct Threads {
 
 impl Threads {
     pub(crate) fn new(program: &ir::Program, initial: crate::state::State, true_term: TermId) -> Threads {
-        let main = Thread { started: true_term, run: None, parent_state: None, last_clock: None, ends: Vec::new() };
+        let main = Thread { started: true_term, run: None, parent_state: None, origin: None, last_clock: None, ends: Vec::new() };
         Threads {
             current: 0,
             threads: vec![main],
@@ -137,6 +149,19 @@ impl Threads {
     /// The id of thread number `index` (the main thread's is `MAIN_THREAD_ID`).
     fn id_of(index: usize) -> u64 {
         ir::intrinsics::MAIN_THREAD_ID + index as u64
+    }
+
+    /// How many of thread `index` and the threads that started it, one
+    /// after the other, were started at `site`: a thread that starts
+    /// threads like itself recurses, and is bounded as recursion is.
+    fn started_at(&self, index: usize, site: &[(FuncId, usize)]) -> u64 {
+        let mut count = 0;
+        let mut thread = Some(index);
+        while let Some((creator, at)) = thread.and_then(|t| self.threads[t].origin.as_ref()) {
+            count += u64::from(at.as_slice() == site);
+            thread = Some(*creator);
+        }
+        count
     }
 }
 
@@ -253,23 +278,22 @@ impl<'a> Symex<'a> {
         let sort = self.objects.get(object).value_sort(self.store);
         let name = format!("{}#read", self.objects.get(object).name);
         let value = self.store.var(&name, sort);
-        let clock = self.step_clock().expect("a step runs");
-        let threads = self.threads.as_mut().expect("threads on");
-        let step = threads.step.as_mut().expect("a step runs");
+        let step = self.threads.as_mut().and_then(|t| t.step.as_mut()).expect("a step runs");
         step.reads.insert(object, value);
         // Every path of the step reads it as this value (see `align_for_merge`).
-        let event = Event {
-            object,
-            thread: step.thread,
-            step: step.id,
-            clock,
-            seq: threads.events.len() as u32,
-            guard: step.guard,
-            value,
-            write: false,
-        };
-        threads.events.push(event);
+        let guard = step.guard;
+        self.add_event(object, guard, value, false);
         value
+    }
+
+    /// An event of the current step: `object` read as or written with
+    /// `value` where `guard` holds.
+    fn add_event(&mut self, object: ObjectId, guard: TermId, value: TermId, write: bool) {
+        let clock = self.step_clock().expect("a step runs");
+        let threads = self.threads.as_mut().expect("threads on");
+        let step = threads.step.as_ref().expect("a step runs");
+        let seq = threads.events.len() as u32;
+        threads.events.push(Event { object, thread: step.thread, step: step.id, clock, seq, guard, value, write });
     }
 
     /// Records that this path wrote `value` into shared `object`.
@@ -282,25 +306,16 @@ impl<'a> Symex<'a> {
         // not: the latter's value is the step's read.
         self.state.touch(step_id, object);
         let guard = self.state.guard;
-        let clock = self.step_clock().expect("a step runs");
-        let threads = self.threads.as_mut().expect("threads on");
-        let step = threads.step.as_ref().expect("a step runs");
-        let event = Event {
-            object,
-            thread: step.thread,
-            step: step.id,
-            clock,
-            seq: threads.events.len() as u32,
-            guard,
-            value,
-            write: true,
-        };
-        threads.events.push(event);
+        self.add_event(object, guard, value, true);
     }
 
     /// Before two states of the current step merge: an object one of them
     /// touched in the step gets the step's read value in the other.
     pub(crate) fn align_for_merge(&mut self, other: &mut crate::state::State) {
+        // A path that never happens is dropped by the merge.
+        if self.store.is_false(self.state.guard) || self.store.is_false(other.guard) {
+            return;
+        }
         let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
         let mine = self.state.touched(step_id);
         let theirs = other.touched(step_id);
@@ -325,11 +340,6 @@ impl<'a> Symex<'a> {
         let Some(threads) = &self.threads else {
             return Err(Stop::unsupported("thread creation outside the threads' encoding", self.loc));
         };
-        // A thread started in a loop gave a wrong TRUE (a loop whose exit
-        // was never seen): refused until that is understood.
-        if self.frames.iter().any(|f| f.flow.loops.innermost(f.pc).is_some()) {
-            return Err(Stop::unsupported("a thread started inside a loop", self.loc));
-        }
         let id_width = threads.id_width;
         let func = match self.layout.known_targets(self.store, *run) {
             Some(numbers) if numbers.len() == 1 => match self.objects.by_number(numbers[0]).map(|o| self.objects.get(o).kind.clone()) {
@@ -338,19 +348,63 @@ impl<'a> Symex<'a> {
             },
             _ => return Err(Stop::unsupported("a thread's runner is not a known function", self.loc)),
         };
+        let index = self.start_thread(Runner::Call(func, vec![*start, *arg], arg_types[1..].to_vec()));
+        Ok(self.store.bv_u64(id_width, index.map_or(0, Threads::id_of)))
+    }
+
+    /// `StartThread(target)` (CBMC's `__CPROVER_ASYNC_n: stmt;`): a new
+    /// thread runs the statement at `target` of the current function with
+    /// its locals: those whose address is taken are shared, the others it
+    /// has as they are now.
+    pub(crate) fn spawn_statement(&mut self, target: usize) -> Result<()> {
+        if self.threads.is_none() {
+            return Err(Stop::unsupported("thread creation outside the threads' encoding", self.loc));
+        }
+        let frame = self.frames.last().expect("a frame runs");
+        let runner = Runner::Statement { func: frame.func, pc: target, locals: frame.locals.clone() };
+        self.start_thread(runner);
+        Ok(())
+    }
+
+    /// A new thread that runs `runner` from the current path: its number,
+    /// or `None` when the bound on threads started by threads cut the path.
+    fn start_thread(&mut self, runner: Runner) -> Option<usize> {
+        let site: Vec<(FuncId, usize)> = self.frames.iter().map(|f| (f.func, f.pc)).collect();
+        if self.thread_bound_reached(&site) {
+            return None;
+        }
         let clock = self.step_clock();
         let threads = self.threads.as_mut().expect("threads on");
-        let index = threads.threads.len();
+        let (index, creator) = (threads.threads.len(), threads.current);
         let started = (index as u32, self.state.guard);
         self.equation.thread_steps.last_mut().expect("a step runs").started.push(started);
         threads.threads.push(Thread {
             started: self.state.guard,
-            run: Some((func, vec![*start, *arg], arg_types[1..].to_vec())),
+            run: Some(runner),
             parent_state: Some(self.state.clone()),
+            origin: Some((creator, site)),
             last_clock: clock,
             ends: Vec::new(),
         });
-        Ok(self.store.bv_u64(id_width, Threads::id_of(index)))
+        Some(index)
+    }
+
+    /// Whether the running thread, about to start a thread at `site`,
+    /// reached the bound of threads started there one by another (see
+    /// [`Threads::started_at`]): then the path ends, by the bound's
+    /// unwinding assertion or assumption.
+    fn thread_bound_reached(&mut self, site: &[(FuncId, usize)]) -> bool {
+        let threads = self.threads.as_ref().expect("threads on");
+        let chain = threads.started_at(threads.current, site);
+        if chain == 0 || self.options.unwind.is_none_or(|k| chain < k) {
+            return false;
+        }
+        let program = self.program;
+        let program_frame = site.iter().rev().find(|(f, _)| !program.files.is_library_model(program.functions[*f].loc));
+        let name = program_frame.map_or("a library model", |(f, _)| program.functions[*f].name.as_str());
+        let guard = self.state.guard;
+        self.bound_exceeded(guard, &format!("threads started in {name} by threads started there"));
+        true
     }
 
     /// The running thread and its step's clock, when threads run (the
@@ -417,17 +471,21 @@ impl<'a> Symex<'a> {
 
     /// Runs every started thread after the main one (whose run ended
     /// with `main_run`), then adds the ordering constraints of all the
-    /// events, also when a run stopped early (its events are real).
+    /// events, also when a run stopped early at something unsupported (its
+    /// events are real); a run stopped by a limit is thrown away.
     pub(crate) fn run_threads(&mut self, main_run: Result<()>) -> Result<()> {
         let run = main_run.and_then(|()| self.run_started_threads());
-        self.encode_threads();
+        if let Err(Stop::StepLimit { .. } | Stop::Timeout) = run {
+            return run;
+        }
+        self.encode_threads()?;
         run
     }
 
     fn run_started_threads(&mut self) -> Result<()> {
         let mut next = 1;
         while let Some(thread) = self.threads.as_ref().and_then(|t| t.threads.get(next)) {
-            let (func, args, types) = thread.run.clone().expect("started threads have a runner");
+            let runner = thread.run.clone().expect("started threads have a runner");
             let mut state = thread.parent_state.clone().expect("started threads have a parent");
             state.guard = thread.started;
             let threads = self.threads.as_mut().expect("threads on");
@@ -435,15 +493,20 @@ impl<'a> Symex<'a> {
             threads.step = None;
             self.state = state;
             self.frames.clear();
-            self.push_frame(func, &args, &types)?;
+            match runner {
+                Runner::Call(func, args, types) => self.push_frame(func, &args, &types)?,
+                Runner::Statement { func, pc, locals } => self.push_spawned_frame(func, pc, locals),
+            }
             self.run()?;
             next += 1;
         }
         Ok(())
     }
 
-    fn encode_threads(&mut self) {
-        let Some(threads) = self.threads.take() else { return };
+    /// The constraints of the threads' clocks and events (their number
+    /// grows with the cube of one object's events, so the deadline counts).
+    fn encode_threads(&mut self) -> Result<()> {
+        let Some(threads) = self.threads.take() else { return Ok(()) };
         let mut constraints = Vec::new();
         let store = &mut *self.store;
         let clocks = Clocks { width: clock_width(self.equation.thread_steps.len()) };
@@ -473,9 +536,13 @@ impl<'a> Symex<'a> {
                 None => self.initial_value_of(o),
             };
             let store = &mut *self.store;
-            encode_object(store, clocks, &by_object[&o], initial, &mut constraints);
+            let options = self.options;
+            if !encode_object(store, clocks, &by_object[&o], initial, &mut constraints, &|| options.out_of_time()) {
+                return Err(Stop::Timeout);
+            }
         }
         self.equation.constraints.extend(constraints);
+        Ok(())
     }
 }
 
@@ -549,16 +616,33 @@ impl Clocks {
     }
 }
 
-/// Event `a` comes before event `b` (both may happen).
+/// Event `a` comes before event `b` (both may happen). Within a step, a
+/// read is the object's value when the step starts, before the step's
+/// writes, whenever it was made (a path that wrote the object reads its own
+/// value without an event; another path of the step may ask for the read
+/// after that write, see [`Symex::align_for_merge`]).
 fn before(store: &mut TermStore, clocks: Clocks, a: &Event, b: &Event) -> TermId {
     if a.step == b.step {
-        return if a.seq < b.seq { store.true_term() } else { store.false_term() };
+        let first = match (a.write, b.write) {
+            (false, true) => true,
+            (true, false) => false,
+            _ => a.seq < b.seq,
+        };
+        return if first { store.true_term() } else { store.false_term() };
     }
     clocks.before(store, a.clock, b.clock)
 }
 
-/// Read-from, coherence and from-read constraints of one object's events.
-fn encode_object(store: &mut TermStore, clocks: Clocks, events: &[Event], initial: TermId, constraints: &mut Vec<TermId>) {
+/// Read-from, coherence and from-read constraints of one object's events;
+/// false when `out_of_time` said so before they were all made.
+fn encode_object(
+    store: &mut TermStore,
+    clocks: Clocks,
+    events: &[Event],
+    initial: TermId,
+    constraints: &mut Vec<TermId>,
+    out_of_time: &dyn Fn() -> bool,
+) -> bool {
     let writes: Vec<&Event> = events.iter().filter(|e| e.write).collect();
     // Coherence: the order of every two writes (program order within a
     // thread, the solver's choice between threads).
@@ -582,6 +666,9 @@ fn encode_object(store: &mut TermStore, clocks: Clocks, events: &[Event], initia
         }
     }
     for read in events.iter().filter(|e| !e.write) {
+        if out_of_time() {
+            return false;
+        }
         let mut sources = Vec::new();
         // From the initial value: before every write that happens.
         let from_initial = store.var("reads_initial", Sort::Bool);
@@ -620,4 +707,5 @@ fn encode_object(store: &mut TermStore, clocks: Clocks, events: &[Event], initia
         let some = store.or(&sources);
         constraints.push(store.implies(read.guard, some));
     }
+    true
 }

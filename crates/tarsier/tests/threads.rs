@@ -1,11 +1,12 @@
 //! Threads: programs that start them with `pthread_create` are verified
 //! over every interleaving (TRUE/FALSE twins: a race a lock hides,
 //! Peterson's protocol right and wrong, a violation under one rare
-//! interleaving, threads started in a loop, values threads end with);
+//! interleaving, threads started in loops and on branches, bounded like
+//! loops, values threads end with);
 //! a FALSE is replayed on its schedule. CBMC's `__CPROVER_ASYNC_n:` labels
-//! and ESBMC's `__ESBMC_spawn_thread` are still unsupported where they are
-//! reached (UNKNOWN, never the thread's code run in line as a call), while
-//! a violation before them is still reported.
+//! start threads (never the thread's code run in line as a call); ESBMC's
+//! `__ESBMC_spawn_thread` is still unsupported where it is reached, while a
+//! violation before it is still reported.
 
 mod common;
 
@@ -17,6 +18,12 @@ const SEQUENTIAL_NATIVELY: &str = "gcc runs the spawned statement in line";
 
 /// A native run follows one schedule of the host's choosing.
 const ONE_SCHEDULE: &str = "a native run sees only the schedule the host picks";
+
+/// `nondet_int` has no definition gcc could link.
+const NONDET: &str = "nondet_int is an input";
+
+/// Natively the threads never stop starting threads.
+const UNBOUNDED: &str = "natively threads start threads without end";
 
 const PROGRAMS: &[Program] = &[
     Program {
@@ -154,7 +161,7 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
-        what: "threads started in a loop are refused (UNKNOWN) until a wrong TRUE they gave is understood",
+        what: "threads started in nested loops with continue and break, joined in another loop, bounded like the loops",
         test: "threads-loop",
         text: r#"
             #include <assert.h>
@@ -162,24 +169,140 @@ const PROGRAMS: &[Program] = &[
             int count;
             pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
             void *inc(void *arg) {
+            #ifndef RACY
               pthread_mutex_lock(&m);
+            #endif
               count++;
+            #ifndef RACY
               pthread_mutex_unlock(&m);
+            #endif
               return 0;
             }
             int main(void) {
-              pthread_t t[3];
-              for (int i = 0; i < 3; i++)
-                pthread_create(&t[i], 0, inc, 0);
-              for (int i = 0; i < 3; i++)
-                pthread_join(t[i], 0);
+              pthread_t t[4];
+              int n = 0;
+              for (int i = 0; i < 3; i++) {
+                if (i == 1)
+                  continue;
+                for (int j = 0; j < 2; j++) {
+                  if (j == 1)
+                    break;
+                  pthread_create(&t[n++], 0, inc, 0);
+                }
+              }
+              for (int k = 0; k < n; k++)
+                pthread_join(t[k], 0);
               LAST
               return 0;
             }
         "#,
         checks: &[
-            Check::verdict("assert(count == 3);", &[], UNKNOWN, "threads started in a loop are refused for now"),
-            Check::verdict("assert(count == 2);", &[], UNKNOWN, "threads started in a loop are refused for now"),
+            Check::holds("assert(count == 2);", &["-lpthread"]),
+            Check::fails("assert(count == 3);", &["-lpthread"]),
+            Check::verdict("assert(count == 2);", &["-DRACY"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(count == 2);", &["--unwind", "3"], UNKNOWN, "the outer loop needs 4 unwindings"),
+        ],
+    },
+    Program {
+        what: "a loop before or around thread starts: its exit is still seen (a merge after a step that wrote without reading made every path impossible)",
+        test: "threads-loop-exit",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int nondet_int(void);
+            void *work(void *arg) { return 0; }
+            int main(void) {
+              pthread_t id;
+              int n = 0;
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("while (nondet_int()) pthread_create(&id, 0, work, 0); assert(0);", &["--unwind", "1"], FAILS, NONDET),
+            Check::verdict("while (nondet_int()) pthread_create(&id, 0, work, 0); assert(0);", &["--unwind", "2"], FAILS, NONDET),
+            Check::verdict("while (nondet_int()) n++; pthread_create(&id, 0, work, 0); assert(n == 0);", &["--unwind", "2"], FAILS, NONDET),
+            Check::verdict("for (int i = 0; i < 2 && nondet_int(); i++) { pthread_create(&id, 0, work, 0); n++; } assert(n <= 2);", &[], HOLDS, NONDET),
+            Check::verdict("for (int i = 0; i < 2 && nondet_int(); i++) { pthread_create(&id, 0, work, 0); n++; } assert(n != 2);", &[], FAILS, NONDET),
+            Check::verdict("while (nondet_int()) pthread_create(&id, 0, work, 0);", &["--unwind", "3"], UNKNOWN, NONDET),
+        ],
+    },
+    Program {
+        what: "a thread started on one branch only",
+        test: "threads-branch",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int nondet_int(void);
+            int x;
+            void *set(void *arg) { x = 1; return 0; }
+            int main(void) {
+              pthread_t id;
+              int c = nondet_int();
+              if (c)
+                pthread_create(&id, 0, set, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("if (!c) assert(x == 0);", &[], HOLDS, NONDET),
+            Check::verdict("assert(x == 0);", &[], FAILS, NONDET),
+            Check::verdict("if (c) { pthread_join(id, 0); assert(x == 1); }", &[], HOLDS, NONDET),
+            Check::verdict("if (c) assert(x == 1);", &[], FAILS, NONDET),
+        ],
+    },
+    Program {
+        what: "a jump over the declaration of a thread's id: the paths merge after a step that wrote without reading",
+        test: "threads-jump-merge",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int nondet_int(void);
+            void *work(void *arg) { return 0; }
+            int main(void) {
+              pthread_t a;
+              pthread_create(&a, 0, work, 0);
+              int c = nondet_int();
+              if (c)
+                goto started;
+              pthread_t b;
+            started:
+              pthread_create(&b, 0, work, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("assert(c);", &[], FAILS, NONDET),
+            Check::verdict("assert(b == 3);", &[], HOLDS, "thread ids are tarsier's"),
+        ],
+    },
+    Program {
+        what: "a thread that starts a thread like itself is bounded like recursion",
+        test: "threads-spawn-chain",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int count;
+            void *spawn(void *arg) {
+              pthread_t id;
+              count++;
+              pthread_create(&id, 0, spawn, 0);
+              return 0;
+            }
+            int main(void) {
+              pthread_t id;
+              pthread_create(&id, 0, spawn, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("assert(count <= 3);", &["--unwind", "2", "--no-unwinding-assertions"], HOLDS, UNBOUNDED),
+            Check::verdict("assert(count <= 2);", &["--unwind", "2", "--no-unwinding-assertions"], FAILS, UNBOUNDED),
+            Check::verdict("assert(count <= 3);", &["--unwind", "2"], UNKNOWN, UNBOUNDED),
+            Check::verdict("assert(count <= 2);", &["--unwind", "4"], FAILS, UNBOUNDED),
         ],
     },
     Program {
@@ -234,7 +357,7 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
-        what: "CBMC's thread-spawn labels start a thread, which is unsupported",
+        what: "CBMC's thread-spawn labels start a thread: the creator may go on before it runs",
         test: "threads-cprover-async",
         text: r#"
             #include <assert.h>
@@ -248,9 +371,39 @@ const PROGRAMS: &[Program] = &[
             }
         "#,
         checks: &[
-            Check::verdict("", &[], UNKNOWN, SEQUENTIAL_NATIVELY),
-            Check::verdict("", &["--unwind", "2"], UNKNOWN, SEQUENTIAL_NATIVELY),
+            Check::verdict("", &[], FAILS, SEQUENTIAL_NATIVELY),
+            Check::verdict("", &["--unwind", "2"], FAILS, SEQUENTIAL_NATIVELY),
             Check::fails("assert(x == 1);", &[]),
+        ],
+    },
+    Program {
+        what: "CBMC's thread-spawn labels, one on a branch, each start a thread with the creator's locals",
+        test: "threads-cprover-async-count",
+        text: r#"
+            #include <assert.h>
+            int x;
+            void add(int n) {
+              __CPROVER_atomic_begin();
+              x += n;
+              __CPROVER_atomic_end();
+            }
+            int main(void) {
+              int c, one = 1;
+              LAST
+              if (c) {
+                __CPROVER_ASYNC_1: add(one);
+              }
+              __CPROVER_ASYNC_2: add(one);
+              one = 5;
+              assert(x <= BOUND);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("", &["-DBOUND=2"], HOLDS, SEQUENTIAL_NATIVELY),
+            Check::verdict("assert(x == 1);", &["-DBOUND=2"], FAILS, SEQUENTIAL_NATIVELY),
+            Check::verdict("", &["-DBOUND=1"], FAILS, SEQUENTIAL_NATIVELY),
+            Check::verdict("", &["-DBOUND=(c?2:1)"], HOLDS, SEQUENTIAL_NATIVELY),
         ],
     },
     Program {

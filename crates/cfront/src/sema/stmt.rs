@@ -225,9 +225,8 @@ impl<'a> Sema<'a> {
 
     /// CBMC's `__CPROVER_ASYNC_n: stmt;`: `stmt` runs in a new thread while
     /// the current one goes on after it. Lowered as such (`StartThread` of
-    /// the statement, which ends with `EndThread`), so whatever runs
-    /// threads sees the spawn; until then reaching it is unsupported, never
-    /// the statement run in line.
+    /// the statement, which ends with `EndThread`), so symex runs it as a
+    /// thread, never as the statement run in line.
     fn spawned_statement(&mut self, body: &ast::Stmt, loc: Loc) -> R<()> {
         let (thread, after) = (self.new_label(), self.new_label());
         self.start_thread(thread, loc);

@@ -36,6 +36,13 @@ pub(super) struct Frame {
     pub(super) loops: LoopCounts,
 }
 
+impl Frame {
+    /// A spawned statement's frame: `func` at `pc`, with `locals`.
+    pub(super) fn spawned(func: FuncId, pc: usize, locals: HashMap<SymbolId, ObjectId>) -> Frame {
+        Frame { func, pc, locals, allocas: Vec::new(), result: None, loops: LoopCounts::default() }
+    }
+}
+
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Stage {
     Init,
@@ -372,9 +379,8 @@ impl<'a> Machine<'a> {
             InstrKind::Return(value) => return self.return_from(func, value.as_ref(), instr.loc),
             InstrKind::Skip | InstrKind::AtomicBegin | InstrKind::AtomicEnd => {}
             InstrKind::Asm(text) => return Err(Outcome::Unsupported(format!("inline assembly `{text}`"))),
-            InstrKind::StartThread(_) | InstrKind::EndThread => {
-                return Err(Outcome::Unsupported("threads are not interpreted".into()))
-            }
+            InstrKind::StartThread(target) => self.spawn_statement(target.0 as usize)?,
+            InstrKind::EndThread => self.end_spawned_thread()?,
             InstrKind::QuantifierBegin { quantifier, bound } => return self.begin_quantifier(*quantifier, bound, pc, instr.loc),
             InstrKind::QuantifierEnd { lhs, body } => {
                 let holds = self.truth(body)?;

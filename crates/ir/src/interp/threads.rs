@@ -6,11 +6,14 @@
 //! others can see (shared memory, threads started, joined or ended,
 //! assertions, inputs), and a thread takes its local steps just before its
 //! next step in the schedule. A thread whose
-//! assumption fails, or that joins a thread that has not ended, waits for
-//! ever: the others go on. A schedule that names an instruction the thread
+//! assumption fails, that joins a thread that has not ended, or that starts
+//! a thread the schedule does not start (a bound cut its path there), waits
+//! for ever: the others go on. A schedule that names an instruction the thread
 //! is not at, or a thread that cannot run, confirms nothing (unsupported).
 
 use super::exec::{Flow, Frame, Machine};
+use super::memory::{Lifetime, ObjectId, Pointer};
+use crate::program::SymbolId;
 use super::value::Value;
 use super::{Outcome, ScheduledStep};
 use crate::intrinsics::MAIN_THREAD_ID;
@@ -37,6 +40,8 @@ pub(super) struct Scheduler {
     /// Set when the running thread ends in the current step.
     exiting: Option<Value>,
     sections: HashMap<FuncId, Rc<Vec<(usize, usize)>>>,
+    /// The locals whose address is taken (shared with spawned statements).
+    address_taken: Option<Rc<std::collections::HashSet<SymbolId>>>,
 }
 
 impl Scheduler {
@@ -51,6 +56,7 @@ impl Scheduler {
             to_start: VecDeque::new(),
             exiting: None,
             sections: HashMap::default(),
+            address_taken: None,
         }
     }
 }
@@ -162,8 +168,11 @@ impl Machine<'_> {
         if self.threads.is_none() {
             return Err(Outcome::Unsupported("a thread starts without a schedule".into()));
         }
+        // Symex cuts a thread's path where its bound on threads started by
+        // threads is reached: the thread is not scheduled any more, which
+        // is a run the program has.
         let Some(number) = self.scheduler().to_start.pop_front() else {
-            return Err(mismatch("a thread starts that the schedule does not start".into()));
+            return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
         };
         let pointer = self.pointer(run)?;
         let func = match self.memory.object(pointer.object).kind {
@@ -176,6 +185,50 @@ impl Machine<'_> {
         entered?;
         self.scheduler().waiting.insert(number, started);
         Ok(Value::Scalar(u128::from(MAIN_THREAD_ID + u64::from(number))))
+    }
+
+    /// `StartThread(target)`: the thread the schedule numbers next runs the
+    /// statement at `target` of the current function with its locals, as
+    /// symex does: those whose address is taken are shared, the others are
+    /// copies of their current values.
+    pub(super) fn spawn_statement(&mut self, target: usize) -> Flow<()> {
+        if self.threads.is_none() {
+            return Err(Outcome::Unsupported("a thread starts without a schedule".into()));
+        }
+        let Some(number) = self.scheduler().to_start.pop_front() else {
+            return Err(Outcome::AssumptionViolated { loc: self.current_loc() });
+        };
+        let frame = self.frames.last().expect("a frame runs");
+        let (func, parent_locals) = (frame.func, frame.locals.clone());
+        let program = self.program;
+        let address_taken = Rc::clone(self.scheduler().address_taken.get_or_insert_with(|| Rc::new(program.address_taken_symbols())));
+        let mut locals = HashMap::default();
+        for (symbol, object) in parent_locals {
+            let own = if address_taken.contains(&symbol) { object } else { self.copy_of_local(object)? };
+            locals.insert(symbol, own);
+        }
+        self.scheduler().waiting.insert(number, vec![Frame::spawned(func, target, locals)]);
+        Ok(())
+    }
+
+    /// A new object with `object`'s contents and lifetime, at an address
+    /// no one sees (its address is never taken).
+    fn copy_of_local(&mut self, object: ObjectId) -> Flow<ObjectId> {
+        let original = self.memory.object(object);
+        let (name, kind, size, alive) = (original.name.clone(), original.kind.clone(), original.size, original.lifetime == Lifetime::Alive);
+        let copy = self.memory.allocate(name, kind, size, None).map_err(|_| Outcome::MemoryLimit)?;
+        match alive {
+            true => self.memory.copy(Pointer { object: copy, offset: 0 }, Pointer { object, offset: 0 }, size).map_err(|e| {
+                Outcome::Unsupported(format!("a spawned thread's copy of a local: {e:?}"))
+            })?,
+            false => self.memory.end_lifetime(copy, Lifetime::Dead),
+        }
+        Ok(copy)
+    }
+
+    /// `EndThread`: the spawned statement's thread ends after this instruction.
+    pub(super) fn end_spawned_thread(&mut self) -> Flow<()> {
+        self.exit_thread(&Value::Scalar(0))
     }
 
     /// `__tarsier_thread_join(id)`: the value thread `id` ended with; a
