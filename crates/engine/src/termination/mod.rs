@@ -12,13 +12,19 @@
 //! - no reachable unwinding assertion at some bound (the forward condition)
 //!   means every loop and recursion exits within the bound: TRUE.
 //!
+//! Before BMC, `ranking` looks for a certified ranking function for every
+//! loop (on a copy of the program with shadow state at the loop heads):
+//! when every loop has one and nothing recurses, TRUE.
+//!
 //! Calls to functions without bodies are assumed to return (symex's own
 //! models of `exit`, `abort` and the like end the run), which the outcome
 //! lists as an approximation when the program makes such calls.
 
+mod heads;
 mod lasso;
+mod ranking;
 
-use crate::{bmc, Config, Outcome, Proof, ProofMethod, Verdict};
+use crate::{bmc, Approximation, Config, Outcome, Proof, ProofMethod, ProvedRanking, Stats, Verdict};
 use ir::{InstrKind, Program};
 use std::time::Instant;
 
@@ -77,14 +83,53 @@ pub(crate) fn termination(program: &Program, config: &Config, deadline: Option<I
     if starts_threads(program) {
         return crate::unknown("unsupported: termination of a program that starts threads");
     }
+    let started = Instant::now();
+    // Half the time at most: what is left goes to lassos and bounds.
+    let ranking_deadline = deadline.map(|d| started + d.saturating_duration_since(started) / 2);
+    let ranking_failure = match ranking::prove(program, config, ranking_deadline) {
+        Ok(rankings) => return ranked(program, rankings, started),
+        Err(why) => why,
+    };
     let config = Config { unwinding_assertions: true, unwinding_failures_are_violations: false, ..config.clone() };
     let mut outcome = bmc::incremental(program, &config, deadline);
     if matches!(outcome.verdict, Verdict::True) {
         let method = ProofMethod::BoundedExhaustion { bound: outcome.stats.bound };
-        outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new() }));
+        outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new(), rankings: Vec::new() }));
     }
     if let Verdict::Unknown(reason) = &outcome.verdict {
-        outcome.verdict = Verdict::Unknown(format!("termination: {reason}"));
+        outcome.verdict = Verdict::Unknown(format!("termination: {reason}; {ranking_failure}"));
     }
     outcome
+}
+
+/// The TRUE of a proof by `rankings`: calls of functions without a body
+/// that may not return are its approximations.
+fn ranked(program: &Program, rankings: Vec<ProvedRanking>, started: Instant) -> Outcome {
+    let approximations = assumed_to_return(program)
+        .into_iter()
+        .map(|(name, loc)| Approximation { what: format!("the call of {name}, which has no body, is assumed to return"), loc, affects_true: false })
+        .collect();
+    let stats = Stats { symex_time: started.elapsed(), ..Stats::default() };
+    let proof = Proof { method: ProofMethod::RankingFunctions, invariants: Vec::new(), rankings };
+    Outcome { verdict: Verdict::True, approximations, stats, proof: Some(Box::new(proof)) }
+}
+
+/// Calls of functions without a body other than those that end the run
+/// and those that only give a nondeterministic value.
+fn assumed_to_return(program: &Program) -> Vec<(String, ir::Loc)> {
+    let mut calls = Vec::new();
+    for (_, function) in program.functions.iter() {
+        for instr in function.body.iter().flatten() {
+            let InstrKind::Call { callee, args, .. } = &instr.kind else { continue };
+            let ir::ExprKind::Sym(s) = callee.kind else { continue };
+            let ir::SymbolKind::Function(f) = program.symbols[s].kind else { continue };
+            let name = &program.functions[f].name;
+            let modelled = ["__VERIFIER_", "__tarsier_", "__builtin_", "__CPROVER_", "__ESBMC_"].iter().any(|p| name.starts_with(p));
+            let ends = analysis::absint::vars::never_returns(program, callee);
+            if program.functions[f].body.is_none() && !modelled && !ends && !ir::external::is_nondet_value_call(program, name, args) {
+                calls.push((name.clone(), instr.loc));
+            }
+        }
+    }
+    calls
 }
