@@ -83,6 +83,13 @@ const CASES: &[(&str, &str, &str)] = &[
         "int main(void) { int i = 0, n = __VERIFIER_nondet_int(); while (i < n) { int j = 0; while (j < 3) j++; if (j > 5) i++; } return 0; }\n",
         FAILED,
     ),
+    // ESBMC and 2LS let signed arithmetic wrap: x odd never reaches 0 (2LS's
+    // nonterm1), so the ranking -x, which overflow would end, must not prove it.
+    (
+        "wraps-under-termination-flag",
+        "int main(void) { int x = __VERIFIER_nondet_int(); if (x > 0) while (x != 0) x = x + 2; return 0; }\n",
+        UNKNOWN,
+    ),
     // Terminates, but recursion has no ranking function yet and n is unbounded.
     ("recursion-unbounded", "int f(int n) { return n <= 0 ? 0 : f(n - 1); }\nint main(void) { return f(__VERIFIER_nondet_int()); }\n", UNKNOWN),
     // The library's clock is an input the model does not keep monotonic:
@@ -121,6 +128,11 @@ fn termination_property_file_gives_svcomp_results() {
     let out = run([ends.to_str().unwrap(), "--property", prp.to_str().unwrap()]);
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines[lines.len() - 2..], ["TRUE", SUCCESSFUL], "{}", out.stdout);
+    // SV-COMP excludes signed overflow: y decreases until x is no longer positive.
+    let source = format!("{PRELUDE}int main(void) {{ int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int(); while (x > 0) {{ x = x + y; y = y - 1; }} return 0; }}\n");
+    let down = write(&dir, "down.c", &source);
+    let out = run([down.to_str().unwrap(), "--property", prp.to_str().unwrap()]);
+    assert!(out.stdout.contains("ranking function") && out.stdout.ends_with(&format!("TRUE\n{SUCCESSFUL}\n")), "{}", out.stdout);
 }
 
 /// ESBMC's `--termination`: an error function without a body returns (so

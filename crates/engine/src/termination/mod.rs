@@ -25,7 +25,8 @@ mod lasso;
 mod ranking;
 
 use crate::{bmc, Approximation, Config, Outcome, Proof, ProofMethod, ProvedRanking, Stats, Verdict};
-use ir::{InstrKind, Program};
+use ir::{InstrKind, Program, PropertyClass};
+use std::borrow::Cow;
 use std::time::Instant;
 
 /// What [`prepare`] did.
@@ -37,20 +38,24 @@ pub struct Prepared {
 
 /// Prepares an instrumented `program` for [`termination`]: checks end the
 /// run instead of being properties, and loops get their lasso checks.
-/// With `error_returns` (ESBMC's `--termination`), a call of an error
-/// function without a body (`__VERIFIER_error`) returns, as every
-/// body-less call does, instead of ending the run (ESBMC's github_6031).
-pub fn prepare(program: &mut Program, error_returns: bool) -> Prepared {
+/// With `esbmc` (ESBMC's `--termination`, not SV-COMP's `F end`), a call
+/// of an error function without a body (`__VERIFIER_error`) returns, as
+/// every body-less call does, instead of ending the run (ESBMC's
+/// github_6031), and signed-overflow checks stay assertions: ESBMC and
+/// 2LS let signed arithmetic wrap, SV-COMP excludes overflow, and
+/// [`termination`] only answers what holds under both readings.
+pub fn prepare(program: &mut Program, esbmc: bool) -> Prepared {
+    let error_returns = esbmc;
     if error_returns && !has_error_function_body(program) {
         for (_, function) in program.functions.iter_mut() {
             for instr in function.body.iter_mut().flatten() {
-                if matches!(&instr.kind, InstrKind::Assert(_, p) if p.class == ir::PropertyClass::ReachError) {
+                if matches!(&instr.kind, InstrKind::Assert(_, p) if p.class == PropertyClass::ReachError) {
                     instr.kind = InstrKind::Skip;
                 }
             }
         }
     }
-    failures_end_the_run(program);
+    failures_end_the_run(program, esbmc);
     Prepared { lasso_loops: lasso::instrument(program) }
 }
 
@@ -61,15 +66,42 @@ fn has_error_function_body(program: &Program) -> bool {
 
 /// Every `Assert` becomes an `Assume`: a run that fails a check stops
 /// there (C's `assert` and `reach_error` abort, a division by zero traps),
-/// and a run that stops has ended.
-fn failures_end_the_run(program: &mut Program) {
+/// and a run that stops has ended. Signed-overflow checks are left to
+/// [`signed_overflow`] when `keep_overflow`.
+fn failures_end_the_run(program: &mut Program, keep_overflow: bool) {
     for (_, function) in program.functions.iter_mut() {
         for instr in function.body.iter_mut().flatten() {
-            if let InstrKind::Assert(cond, _) = &instr.kind {
-                instr.kind = InstrKind::Assume(cond.clone());
+            if let InstrKind::Assert(cond, p) = &instr.kind {
+                if !(keep_overflow && p.class == PropertyClass::SignedOverflow) {
+                    instr.kind = InstrKind::Assume(cond.clone());
+                }
             }
         }
     }
+}
+
+/// `program` with the signed-overflow checks [`prepare`] left made to end
+/// the run (`ends_the_run`: no run is judged past an overflow) or dropped
+/// (the arithmetic wraps). A lasso found when overflow ends the run has
+/// none on it, so it is a run under wrapping too; a ranking proof under
+/// wrapping covers every run, and a run that overflow ends is a prefix of
+/// one. The program itself when it has no such check.
+fn signed_overflow(program: &Program, ends_the_run: bool) -> Cow<'_, Program> {
+    let is_check = |i: &ir::Instr| matches!(&i.kind, InstrKind::Assert(_, p) if p.class == PropertyClass::SignedOverflow);
+    if !program.functions.iter().any(|(_, f)| f.body.iter().flatten().any(is_check)) {
+        return Cow::Borrowed(program);
+    }
+    let mut changed = program.clone();
+    for (_, function) in changed.functions.iter_mut() {
+        for instr in function.body.iter_mut().flatten() {
+            if let InstrKind::Assert(cond, p) = &instr.kind {
+                if p.class == PropertyClass::SignedOverflow {
+                    instr.kind = if ends_the_run { InstrKind::Assume(cond.clone()) } else { InstrKind::Skip };
+                }
+            }
+        }
+    }
+    Cow::Owned(changed)
 }
 
 /// Whether `program` starts threads: termination of concurrent programs
@@ -86,12 +118,12 @@ pub(crate) fn termination(program: &Program, config: &Config, deadline: Option<I
     let started = Instant::now();
     // Half the time at most: what is left goes to lassos and bounds.
     let ranking_deadline = deadline.map(|d| started + d.saturating_duration_since(started) / 2);
-    let ranking_failure = match ranking::prove(program, config, ranking_deadline) {
+    let ranking_failure = match ranking::prove(&signed_overflow(program, false), config, ranking_deadline) {
         Ok(rankings) => return ranked(program, rankings, started),
         Err(why) => why,
     };
     let config = Config { unwinding_assertions: true, unwinding_failures_are_violations: false, ..config.clone() };
-    let mut outcome = bmc::incremental(program, &config, deadline);
+    let mut outcome = bmc::incremental(&signed_overflow(program, true), &config, deadline);
     if matches!(outcome.verdict, Verdict::True) {
         let method = ProofMethod::BoundedExhaustion { bound: outcome.stats.bound };
         outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new(), rankings: Vec::new() }));

@@ -3,7 +3,7 @@
 //!
 //! Every loop of every function the entry can call gets shadow state: a
 //! flag `seen`, cleared on every entry from outside the loop, and a copy of
-//! each variable its ranking candidates read that the loop modifies. The
+//! each variable its ranking candidates read. The
 //! loop's head block compares nothing: it copies the variables and sets
 //! the flag, so at the head the copies hold the state of the previous
 //! arrival in the same stay. A candidate ranking function `r` (a function
@@ -248,7 +248,9 @@ fn shadow(program: &mut Program, func: FuncId, l: &Loop, loc: Loc, templates: Te
 struct Templates {
     /// (expression at the head, its text), no two texts alike.
     ranks: Vec<(Expr, String)>,
-    /// The variables they read that the loop modifies.
+    /// The variables they read (all copied at the head: a variable the
+    /// loop does not modify needs no copy, but copying it takes no trust
+    /// in the analysis that says so).
     read: BTreeSet<SymbolId>,
 }
 
@@ -263,9 +265,7 @@ impl Templates {
                 _ => None,
             })
             .collect();
-        // A variable the loop does not modify keeps its value through the
-        // stay, so reading it at the head and at the previous arrival is
-        // the same; a modified one is read from its copy.
+        // Variables declared in the loop are dead at the head.
         let usable = |s: SymbolId| {
             let own = match program.symbols[s].kind {
                 SymbolKind::Global => true,
@@ -296,9 +296,9 @@ impl Templates {
         for (a, b) in atoms {
             for (x, y) in [(&a, &b), (&b, &a)] {
                 let exact = exact_difference(program, x, y);
-                templates.add(exact, modified);
+                templates.add(exact);
                 for less in [0, 1] {
-                    templates.add(wrapping_difference(program, x, y, less), modified);
+                    templates.add(wrapping_difference(program, x, y, less));
                 }
             }
         }
@@ -306,20 +306,20 @@ impl Templates {
             let ty = program.symbols[v].ty;
             let var = Expr::sym(v, ty);
             let name = text(program, &var);
-            templates.add((var.clone(), name.clone()), modified);
+            templates.add((var.clone(), name.clone()));
             let wide = wide_type(program, ty);
             let negated = Expr::unary(UnOp::Neg, Expr::cast(var, wide), wide);
-            templates.add((negated, format!("-{name}")), modified);
+            templates.add((negated, format!("-{name}")));
         }
         templates
     }
 
-    fn add(&mut self, (expr, text): (Expr, String), modified: &BTreeSet<SymbolId>) {
+    fn add(&mut self, (expr, text): (Expr, String)) {
         if self.ranks.iter().any(|(_, t)| *t == text) {
             return;
         }
         self.read.extend(expr.walk().filter_map(|n| match n.kind {
-            ExprKind::Sym(s) if modified.contains(&s) => Some(s),
+            ExprKind::Sym(s) => Some(s),
             _ => None,
         }));
         self.ranks.push((expr, text));
