@@ -84,8 +84,7 @@ pub fn proof_line(proof: &engine::Proof) -> String {
             n => format!("proved by k-induction at k = {k}, with {n} certified invariants"),
         },
         engine::ProofMethod::RankingFunctions => match proof.rankings.len() {
-            0 => "proved by ranking functions: the program has no loop".into(),
-            1 => "proved by a ranking function for its loop".into(),
+            0 | 1 => "proved by a ranking function for its loop".into(),
             n => format!("proved by ranking functions for its {n} loops"),
         },
     }
