@@ -9,6 +9,8 @@
 //!   compiled with gcc and run, must show the violation.
 //! - `bench-kind`: per k-induction task, the deciding k, the time of each
 //!   kind of check and of invariant generation, the invariants certified.
+//! - `bench-term`: per termination task, how it was decided (bounded
+//!   exhaustion, ranking functions and their form, lasso) and its time.
 //! - `fp-oracle`: floating-point results checked against the host machine.
 //! - `c-oracle`: integer and memory semantics checked against gcc.
 //! - `model-oracle`: the C library models checked against the host glibc.
@@ -29,7 +31,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Suite, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_kind, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, model_oracle, peer, report, smt_crosscheck};
+use xtask::{bench, bench_kind, bench_term, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, model_oracle, peer, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -79,6 +81,13 @@ tasks:
                     under target/bench/kind/); takes the corpus options
                     (default --timeout 30) and
       --flag FLAG       add FLAG to every run (repeatable), e.g. --no-invariants
+  bench-term        termination tasks of the --suite list (mode termination;
+                    esbmc's core ones), unless --filter, --mode or --core
+                    choose others: per task the outcome, how it was decided
+                    (bounded exhaustion, ranking functions with each loop's
+                    function and form, lasso) and the time; totals compared
+                    with the previous run (saved under target/bench/term/);
+                    takes the corpus options (default --timeout 30)
   fp-oracle         floating-point results against native gcc (-frounding-math)
       --cases N         cases per op/format/mode (default 8)
       --ops LIST        add,sub,mul,div,fma,sqrt,fmod,remainder,fmin,fmax,
@@ -160,6 +169,7 @@ fn main() -> ExitCode {
         Some("bench-verify") => parse_corpus_args(&args[1..], 20).and_then(|opts| bench_verify_command(&opts)),
         Some("harness-check") => parse_corpus_args(&args[1..], 20).and_then(|opts| harness_check_command(&opts)),
         Some("bench-kind") => parse_corpus_args(&args[1..], 30).and_then(|opts| bench_kind_command(&opts)),
+        Some("bench-term") => parse_corpus_args(&args[1..], 30).and_then(|opts| bench_term_command(&opts)),
         Some("peer") => peer_command(&args[1..]),
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
@@ -463,6 +473,43 @@ k-induction benchmark ({} tasks{}):", results.len(), if flags.is_empty() { Strin
     print!("{}", bench_kind::render(&summary, previous.as_ref().map(|(_, v)| v)));
     let mut saved_summary = summary;
     saved_summary["flags"] = serde_json::Value::String(flags);
+    let saved = save_json(&out_dir, &timestamp, &saved_summary)?;
+    println!("figures saved to {}", saved.display());
+    Ok(())
+}
+
+fn bench_term_command(opts: &CorpusOptions) -> Result<(), String> {
+    if opts.parse_only {
+        return Err("bench-term measures verification; --parse-only does not apply".into());
+    }
+    let chosen = opts.filter.is_some() || opts.mode.is_some() || opts.core;
+    let binary = tarsier_binary(opts.binary.clone())?;
+    let mut results = Vec::new();
+    let mut timestamp = String::new();
+    for &suite in &opts.suites {
+        let keep = |t: &Task| chosen || (t.mode == "termination" && (suite != Suite::Esbmc || t.is_core()));
+        match run_suite(suite, opts, &binary, keep) {
+            Ok((stamp, mut ran, _)) => {
+                timestamp = stamp;
+                results.append(&mut ran);
+            }
+            Err(e) if e == NO_TASK && opts.suites.len() > 1 => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    let summary = bench_term::summarise(&results, &timestamp);
+    let out_dir = corpus::workspace_root().join("target/bench/term");
+    let suites: Vec<&str> = opts.suites.iter().map(|s| s.folder()).collect();
+    let suites = suites.join(",");
+    // Runs over other suites are compared with their like.
+    let previous = report::newest_saved(&out_dir, |v| v["suites"].as_str().unwrap_or("") == suites);
+    println!("\ntermination benchmark ({} tasks, {suites}):", results.len());
+    if let Some((path, _)) = &previous {
+        println!("(previous figures: {})", path.display());
+    }
+    print!("{}", bench_term::render(&summary, previous.as_ref().map(|(_, v)| v)));
+    let mut saved_summary = summary;
+    saved_summary["suites"] = serde_json::Value::String(suites);
     let saved = save_json(&out_dir, &timestamp, &saved_summary)?;
     println!("figures saved to {}", saved.display());
     Ok(())

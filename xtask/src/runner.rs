@@ -69,6 +69,46 @@ pub struct Figures {
     pub replay_seconds: f64,
     /// The k-induction figures, when the run reports them.
     pub kinduction: Option<KInductionFigures>,
+    /// How a TRUE was proved or a FALSE found, when the run says.
+    pub how: Option<How>,
+}
+
+/// How a verdict was reached, from `--json`: a TRUE's proof method
+/// (`bounded-exhaustion`, `k-induction`, `ranking-functions`) or a FALSE's
+/// property class (`non-termination`: a lasso), with the details (the
+/// bound, each loop's ranking function and its form).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct How {
+    pub method: String,
+    pub detail: String,
+}
+
+impl How {
+    fn from_json(doc: &Value) -> Option<How> {
+        let proof = &doc["proof"];
+        if let Some(method) = proof["method"].as_str() {
+            let detail = match method {
+                "ranking-functions" => proof["ranking_functions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|r| {
+                        let parts: Vec<&str> = r["ranking_function"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+                        format!("{} {}", r["form"].as_str().unwrap_or("?"), parts.join(", "))
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                _ => match (proof["bound"].as_u64(), proof["k"].as_u64()) {
+                    (Some(b), _) => format!("bound {b}"),
+                    (_, Some(k)) => format!("k {k}"),
+                    _ => String::new(),
+                },
+            };
+            return Some(How { method: method.to_string(), detail });
+        }
+        let class = doc["property"]["class"].as_str()?;
+        Some(How { method: class.to_string(), detail: String::new() })
+    }
 }
 
 /// What a k-induction run reports in its `--json` stats: the k that
@@ -103,6 +143,11 @@ impl KInductionFigures {
 }
 
 impl Figures {
+    /// The figures of a `--json` document.
+    fn from_document(doc: &Value) -> Option<Figures> {
+        Figures::from_json(&doc["stats"]).map(|f| Figures { how: How::from_json(doc), ..f })
+    }
+
     fn from_json(stats: &Value) -> Option<Figures> {
         let count = |key: &str| stats[key].as_u64();
         let seconds = |key: &str| stats[key].as_f64();
@@ -114,6 +159,7 @@ impl Figures {
             sat_seconds: seconds("sat_seconds")?,
             replay_seconds: seconds("replay_seconds").unwrap_or(0.0),
             kinduction: KInductionFigures::from_json(stats),
+            how: None,
         })
     }
 }
@@ -240,7 +286,7 @@ fn run_task(corpus: &Path, task: &Task, opts: &RunOptions) -> TaskResult {
                 outcome: classify(&out, opts.parse_only),
                 seconds: out.elapsed.as_secs_f64(),
                 cpu_seconds: out.cpu.as_secs_f64(),
-                figures: doc.as_ref().and_then(|doc| Figures::from_json(&doc["stats"])),
+                figures: doc.as_ref().and_then(Figures::from_document),
                 svcomp: doc.as_ref().and_then(|doc| doc["svcomp"].as_str()).map(str::to_string),
             }
         }
@@ -280,11 +326,27 @@ mod tests {
         assert_eq!(classify(&out, false), Outcome::Unknown("unsupported: x".into()));
         let stats = &json_document(&out).unwrap()["stats"];
         let figures =
-            Figures { aig_ands: 7, cnf_vars: 9, cnf_clauses: 21, symex_seconds: 0.5, sat_seconds: 0.25, replay_seconds: 0.125, kinduction: None };
+            Figures { aig_ands: 7, cnf_vars: 9, cnf_clauses: 21, symex_seconds: 0.5, sat_seconds: 0.25, replay_seconds: 0.125, kinduction: None, how: None };
         assert_eq!(Figures::from_json(stats), Some(figures));
         let failed = output(Ending::Exited(10), r#"{"verdict": "VERIFICATION FAILED", "stats": {}}"#, "");
         assert_eq!(classify(&failed, false), Outcome::Failed);
         assert_eq!(Figures::from_json(&json_document(&failed).unwrap()["stats"]), None);
+    }
+
+    #[test]
+    fn json_output_says_how_a_verdict_was_reached() {
+        let ranked: Value = serde_json::from_str(
+            r#"{"proof": {"method": "ranking-functions", "bound": null, "k": null, "ranking_functions": [
+                {"form": "linear", "ranking_function": ["n - i"]}, {"form": "lexicographic", "ranking_function": ["x", "y"]}]}}"#,
+        )
+        .unwrap();
+        let how = How::from_json(&ranked).unwrap();
+        assert_eq!((how.method.as_str(), how.detail.as_str()), ("ranking-functions", "linear n - i; lexicographic x, y"));
+        let bounded: Value = serde_json::from_str(r#"{"proof": {"method": "bounded-exhaustion", "bound": 8, "k": null}}"#).unwrap();
+        assert_eq!(How::from_json(&bounded).unwrap().detail, "bound 8");
+        let lasso: Value = serde_json::from_str(r#"{"property": {"class": "non-termination"}}"#).unwrap();
+        assert_eq!(How::from_json(&lasso).unwrap().method, "non-termination");
+        assert_eq!(How::from_json(&serde_json::json!({"reason": "x"})), None);
     }
 
     #[test]

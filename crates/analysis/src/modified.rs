@@ -109,19 +109,25 @@ impl ProgramEffects {
     /// Whether some function reachable from `entry` (or `entry` itself)
     /// is recursive: the first such one.
     pub fn recursion_from(&self, entry: FuncId) -> Option<FuncId> {
+        match self.recursive.contains(&entry) {
+            true => Some(entry),
+            false => self.reachable_from(entry).into_iter().find(|f| self.recursive.contains(f)),
+        }
+    }
+
+    /// The functions with a body that calls from `entry` may reach,
+    /// `entry` included.
+    pub fn reachable_from(&self, entry: FuncId) -> BTreeSet<FuncId> {
         let mut seen = BTreeSet::from([entry]);
         let mut work = vec![entry];
         while let Some(f) = work.pop() {
-            if self.recursive.contains(&f) {
-                return Some(f);
-            }
             for &callee in self.callees.get(&f).into_iter().flatten() {
                 if seen.insert(callee) {
                     work.push(callee);
                 }
             }
         }
-        None
+        seen
     }
 
     /// The effects of one instruction, its direct callees collected.

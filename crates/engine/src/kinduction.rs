@@ -118,7 +118,7 @@ impl BaseCases<'_> {
             BoundResult::Done(mut outcome) => {
                 if matches!(outcome.verdict, Verdict::True) {
                     let method = ProofMethod::BoundedExhaustion { bound: Some(bound) };
-                    outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new() }));
+                    outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new(), rankings: Vec::new() }));
                 }
                 Some(outcome)
             }
@@ -380,7 +380,7 @@ fn with_proof(mut outcome: Outcome, method: Option<ProofMethod>, base: &BaseCase
         }
         _ => Vec::new(),
     };
-    outcome.proof = Some(Box::new(Proof { method, invariants }));
+    outcome.proof = Some(Box::new(Proof { method, invariants, rankings: Vec::new() }));
     outcome
 }
 

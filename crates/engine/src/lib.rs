@@ -130,6 +130,40 @@ pub struct Proof {
     pub method: ProofMethod,
     /// k-induction: the certified invariants its inductive step assumed.
     pub invariants: Vec<ProvedInvariant>,
+    /// Termination by ranking functions: one per loop.
+    pub rankings: Vec<ProvedRanking>,
+}
+
+/// A loop's certified ranking function (see `termination`): a value that
+/// decreases on every iteration, lexicographically when it has several
+/// components.
+#[derive(Clone, Debug)]
+pub struct ProvedRanking {
+    /// The function the loop is in.
+    pub function: String,
+    /// The loop head's location.
+    pub loc: ir::Loc,
+    /// The components as C expressions over the variables at the head,
+    /// most significant first.
+    pub components: Vec<String>,
+}
+
+impl ProvedRanking {
+    /// "linear" or "lexicographic".
+    pub fn form(&self) -> &'static str {
+        match self.components.len() {
+            1 => "linear",
+            _ => "lexicographic",
+        }
+    }
+
+    /// The function as one C-like text: `n - i`, or `(x, y)`.
+    pub fn text(&self) -> String {
+        match self.components.as_slice() {
+            [one] => one.clone(),
+            many => format!("({})", many.join(", ")),
+        }
+    }
 }
 
 /// A certified loop invariant, as the proof used it.
@@ -151,6 +185,8 @@ pub enum ProofMethod {
     BoundedExhaustion { bound: Option<u64> },
     /// The inductive step at this k has no violation.
     KInduction { k: u64 },
+    /// Every loop has a certified ranking function and nothing recurses.
+    RankingFunctions,
 }
 
 /// What a k-induction run spent and found, per kind of check.

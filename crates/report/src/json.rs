@@ -46,18 +46,28 @@ pub fn render(report: &Report) -> Value {
 }
 
 /// How a TRUE was proved: the method, its bound or k, the certified
-/// invariants the inductive step assumed.
+/// invariants the inductive step assumed, the loops' ranking functions
+/// (components most significant first).
 fn proof_json(report: &Report, proof: &Proof) -> Value {
     let (method, bound, k) = match proof.method {
         ProofMethod::BoundedExhaustion { bound } => ("bounded-exhaustion", bound, None),
         ProofMethod::KInduction { k } => ("k-induction", None, Some(k)),
+        ProofMethod::RankingFunctions => ("ranking-functions", None, None),
     };
     let invariants: Vec<Value> = proof
         .invariants
         .iter()
         .map(|i| json!({ "function": i.function, "location": report.place(i.loc), "invariant": i.c_text }))
         .collect();
-    json!({ "method": method, "bound": bound, "k": k, "summary": crate::proof_line(proof), "invariants": invariants })
+    let rankings: Vec<Value> = proof
+        .rankings
+        .iter()
+        .map(|r| json!({ "function": r.function, "location": report.place(r.loc), "form": r.form(), "ranking_function": r.components }))
+        .collect();
+    json!({
+        "method": method, "bound": bound, "k": k, "summary": crate::proof_line(proof),
+        "invariants": invariants, "ranking_functions": rankings,
+    })
 }
 
 fn crosscheck(check: &CrossCheckReport) -> Value {

@@ -83,6 +83,10 @@ pub fn proof_line(proof: &engine::Proof) -> String {
             1 => format!("proved by k-induction at k = {k}, with 1 certified invariant"),
             n => format!("proved by k-induction at k = {k}, with {n} certified invariants"),
         },
+        engine::ProofMethod::RankingFunctions => match proof.rankings.len() {
+            0 | 1 => "proved by a ranking function for its loop".into(),
+            n => format!("proved by ranking functions for its {n} loops"),
+        },
     }
 }
 

@@ -20,6 +20,10 @@ pub fn render(report: &Report) -> String {
                 for invariant in &proof.invariants {
                     out += &format!("  invariant at {} in {}: {}\n", report.place(invariant.loc), invariant.function, invariant.c_text);
                 }
+                for ranking in &proof.rankings {
+                    let (place, form, text) = (report.place(ranking.loc), ranking.form(), ranking.text());
+                    out += &format!("  ranking function at {place} in {}: {text} ({form})\n", ranking.function);
+                }
             }
         }
         Verdict::BoundedTrue { bound: Some(bound) } => {

@@ -38,8 +38,8 @@ STATUS:
     a construct it does not handle yet is reported with an error that
     starts with 'unsupported:'. Verification is bounded model checking
     (one bound, or incremental) and k-induction (the default without
-    --unwind). --termination proves that every loop exits within a bound
-    or refutes with a lasso. Options the engine does not implement yet
+    --unwind). --termination proves that every loop has a ranking
+    function or exits within a bound, or refutes with a lasso. Options the engine does not implement yet
     (--data-races-check, --deadlock-check, --multi-property) answer
     VERIFICATION UNKNOWN with the reason, never a verdict that ignores
     them.
@@ -130,9 +130,11 @@ VERIFICATION OPTIONS:
         step assumes the certified ones.
     --termination
         Check that every run of the program ends, and nothing else: TRUE
-        when every loop and recursion exits within a bound (calls of
-        functions without a body are assumed to return, exit and abort
-        end the run), FALSE with a lasso (a reachable state at a loop head
+        when every loop has a certified ranking function (a value that
+        decreases on every iteration, linear or lexicographic, bit-precise)
+        and nothing recurses, or every loop and recursion exits within a
+        bound (calls of functions without a body are assumed to return,
+        exit and abort end the run), FALSE with a lasso (a reachable state at a loop head
         that the loop returns to, replayed), UNKNOWN otherwise.
 
 PROPERTY OPTIONS:

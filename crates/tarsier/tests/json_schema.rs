@@ -1,7 +1,8 @@
 //! `--json` against its documented schema (`docs/json-schema.json`),
 //! validated by Python's `jsonschema`: a FALSE with its trace, an UNKNOWN
 //! with its reason, TRUE by bounded exhaustion, by k-induction with
-//! certified invariants, and under an assumed bound, and an SV-COMP run.
+//! certified invariants, and under an assumed bound, termination by a
+//! ranking function, and an SV-COMP run.
 //! Skips with a message when the validator is not installed.
 
 mod common;
@@ -28,6 +29,7 @@ const RUNS: &[(&str, &str, &[&str], &str)] = &[
     ("exhausted.c", "int main(void) { int s = 0; for (int i = 0; i < 4; i++) s += i; return s; }\n", &[], "VERIFICATION SUCCESSFUL"),
     ("kinduction.c", UNBOUNDED, &["--k-induction"], "VERIFICATION SUCCESSFUL"),
     ("assumed.c", UNBOUNDED, &["--unwind", "2", "--no-unwinding-assertions"], "VERIFICATION SUCCESSFUL"),
+    ("ranking.c", UNBOUNDED, &["--termination"], "VERIFICATION SUCCESSFUL"),
 ];
 
 fn schema() -> PathBuf {
@@ -51,6 +53,8 @@ fn json_output_follows_its_schema() {
     let kinduction: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&documents[3]).unwrap()).unwrap();
     assert_eq!(kinduction["proof"]["method"], "k-induction", "the k-induction proof fields are covered");
     assert!(!kinduction["proof"]["invariants"].as_array().unwrap().is_empty(), "and its invariants: {kinduction:#}");
+    let ranking: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&documents[5]).unwrap()).unwrap();
+    assert_eq!(ranking["proof"]["method"], "ranking-functions", "the ranking proof fields are covered: {ranking:#}");
     let prp = write(&dir, "unreach.prp", "CHECK( init(main()), LTL(G ! call(reach_error())) )\n");
     let svcomp = write(&dir, "svcomp.c", "void reach_error(void);\nint main(void) { reach_error(); return 0; }\n");
     let out = run([svcomp.as_os_str(), "--property".as_ref(), prp.as_os_str(), "--json".as_ref()]);

@@ -1,5 +1,6 @@
 //! `--termination` and SV-COMP's `F end`: programs whose every run ends
-//! are proved (every loop exits within a bound), programs with a run that
+//! are proved (every loop exits within a bound, or has a certified ranking
+//! function), programs with a run that
 //! never ends are refuted by a replayed lasso (a loop returns to a state it
 //! had), and the rest stay UNKNOWN, never a wrong answer.
 
@@ -43,8 +44,54 @@ const CASES: &[(&str, &str, &str)] = &[
     ("signed-wrap", "int main(void) { int i = __VERIFIER_nondet_int(); while (i != 5) { i = i + 1073741824; } return 0; }\n", SUCCESSFUL),
     // A null dereference is no run that repeats: the replay refuses it.
     ("null-dereference", "int main(void) { int *p = 0; while (1) { int y = *p; } return 0; }\n", UNKNOWN),
-    // Terminates, but past every bound tried here: must not be refuted.
-    ("counts-down-unbounded", "int main(void) { int x = __VERIFIER_nondet_int(); while (x > 0) x--; return 0; }\n", UNKNOWN),
+    // Terminates past every bound: a ranking function (x) proves it.
+    ("counts-down-unbounded", "int main(void) { int x = __VERIFIER_nondet_int(); while (x > 0) x--; return 0; }\n", SUCCESSFUL),
+    // x never increases, and y decreases whenever x stays: (x, y).
+    (
+        "lexicographic",
+        "int main(void) { int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int();\n\
+         while (x > 0 && y > 0) { if (__VERIFIER_nondet_int()) { x--; y = __VERIFIER_nondet_int(); } else y--; } return 0; }\n",
+        SUCCESSFUL,
+    ),
+    (
+        "lexicographic-counter",
+        "int main(void) { unsigned i = __VERIFIER_nondet_int(), j = 0; while (i > 0) { if (j < 10) j++; else { j = 0; i--; } } return 0; }\n",
+        SUCCESSFUL,
+    ),
+    // Ends only because i wraps past zero: (unsigned)(i - n) decreases.
+    (
+        "ends-by-wrap-around",
+        "int main(void) { unsigned i = __VERIFIER_nondet_int(), n = __VERIFIER_nondet_int(); while (i < n) i--; return 0; }\n",
+        SUCCESSFUL,
+    ),
+    // 256 - i would decrease over the integers, but i wraps: 250, 58, 122, 186, 250.
+    ("spins-by-wrap-around", "int main(void) { for (unsigned char i = 250; i < 256; i += 64) { } return 0; }\n", FAILED),
+    (
+        "nested-unbounded",
+        "int main(void) { int n = __VERIFIER_nondet_int(); for (int i = 0; i < n; i++) for (int j = i; j < n; j++) { } return 0; }\n",
+        SUCCESSFUL,
+    ),
+    // x - y decreases only with the invariant y >= 1.
+    (
+        "needs-invariant",
+        "int main(void) { int x = __VERIFIER_nondet_int(), y = 1; while (x > 0) { x = x - y; if (y < 10) y++; } return 0; }\n",
+        SUCCESSFUL,
+    ),
+    // The inner loop never moves i: a lasso, and no ranking function may be certified.
+    (
+        "nested-stuck",
+        "int main(void) { int i = 0, n = __VERIFIER_nondet_int(); while (i < n) { int j = 0; while (j < 3) j++; if (j > 5) i++; } return 0; }\n",
+        FAILED,
+    ),
+    // ESBMC and 2LS let signed arithmetic wrap: x odd never reaches 0 (2LS's
+    // nonterm1), so the ranking -x, which overflow would end, must not prove it.
+    (
+        "wraps-under-termination-flag",
+        "int main(void) { int x = __VERIFIER_nondet_int(); if (x > 0) while (x != 0) x = x + 2; return 0; }\n",
+        UNKNOWN,
+    ),
+    // Terminates, but recursion has no ranking function yet and n is unbounded.
+    ("recursion-unbounded", "int f(int n) { return n <= 0 ? 0 : f(n - 1); }\nint main(void) { return f(__VERIFIER_nondet_int()); }\n", UNKNOWN),
     // The library's clock is an input the model does not keep monotonic:
     // no lasso may rest on it.
     ("clock-loop", "#include <time.h>\nint main(void) { clock_t t = clock(); while (clock() < t + 5); return 0; }\n", UNKNOWN),
@@ -81,6 +128,11 @@ fn termination_property_file_gives_svcomp_results() {
     let out = run([ends.to_str().unwrap(), "--property", prp.to_str().unwrap()]);
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines[lines.len() - 2..], ["TRUE", SUCCESSFUL], "{}", out.stdout);
+    // SV-COMP excludes signed overflow: y decreases until x is no longer positive.
+    let source = format!("{PRELUDE}int main(void) {{ int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int(); while (x > 0) {{ x = x + y; y = y - 1; }} return 0; }}\n");
+    let down = write(&dir, "down.c", &source);
+    let out = run([down.to_str().unwrap(), "--property", prp.to_str().unwrap()]);
+    assert!(out.stdout.contains("ranking function") && out.stdout.ends_with(&format!("TRUE\n{SUCCESSFUL}\n")), "{}", out.stdout);
 }
 
 /// ESBMC's `--termination`: an error function without a body returns (so
@@ -100,4 +152,21 @@ fn termination_flag_error_function_returns() {
         let out = run([file.to_str().unwrap(), "--termination", "--max-k-step", "64"]);
         assert_eq!(out.stdout.lines().last().unwrap_or(""), expected, "{name}:\n{}\n{}", out.stdout, out.stderr);
     }
+}
+
+/// `--json` carries each loop's ranking function with its form.
+#[test]
+fn termination_json_carries_ranking_functions() {
+    if !front_end_ready("termination_json_carries_ranking_functions") {
+        return;
+    }
+    let dir = scratch_dir("termination-json");
+    let source = format!("{PRELUDE}int main(void) {{ int x = __VERIFIER_nondet_int(), n = __VERIFIER_nondet_int(); while (x < n) x++; return 0; }}\n");
+    let file = write(&dir, "up.c", &source);
+    let out = run([file.to_str().unwrap(), "--termination", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("--json prints JSON");
+    assert_eq!(doc["proof"]["method"], "ranking-functions", "{}", out.stdout);
+    let ranking = &doc["proof"]["ranking_functions"][0];
+    assert_eq!(ranking["form"], "linear", "{}", out.stdout);
+    assert_eq!(ranking["ranking_function"][0], "n - x", "{}", out.stdout);
 }

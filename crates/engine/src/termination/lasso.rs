@@ -29,27 +29,15 @@
 //! out. Everything else is unchanged by the loop, so equal variables mean
 //! equal states.
 
+use super::heads::{self, HeadCode};
 use analysis::loops::{FunctionLoops, Loop};
 use analysis::modified::ProgramEffects;
-use ir::{BinOp, Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind, Type, UnOp};
+use ir::{BinOp, Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Program, Property, PropertyClass, SymbolId, SymbolKind, Type, UnOp};
 use std::collections::{BTreeSet, HashMap};
 
 /// The message of a lasso check: the loop whose state repeats.
 fn message(program: &Program, l: &Loop) -> String {
     format!("non-termination: the loop at {}:{} returns to a state it had before", program.files.name(l.loc.file), l.loc.line)
-}
-
-/// What is inserted before one loop head.
-struct HeadCode {
-    /// Jump from the last instruction of the body, when it falls through
-    /// into the head (a back edge), over the clearing of the flag.
-    latch_falls_through: bool,
-    /// Clears the flag: on every entry from outside the loop.
-    entry: Vec<Instr>,
-    /// The check and the save: the loop's new head.
-    head: Vec<Instr>,
-    /// The loop's body (old indices), to tell back edges from entries.
-    body: BTreeSet<usize>,
 }
 
 /// Instruments every loop of `program` whose state can be compared (see
@@ -72,7 +60,7 @@ pub fn instrument(program: &mut Program) -> usize {
         }
         count += code.len();
         if !code.is_empty() {
-            rebuild(program, func, code);
+            heads::rebuild(program, func, code);
         }
     }
     count
@@ -159,7 +147,7 @@ fn reads_environment(program: &Program, body: &[Instr]) -> bool {
 
 /// The flag, the saved copies and the check for loop `l` comparing `state`.
 fn head_code(program: &mut Program, func: FuncId, l: &Loop, state: &[SymbolId]) -> HeadCode {
-    let loc = program.functions[func].body.as_ref().and_then(|b| b.get(l.head)).map_or(l.loc, |i| i.loc);
+    let loc = heads::head_loc(program, func, l);
     let bool_ty = program.types.bool();
     let tag = format!("__tarsier_lasso_{}_{}", program.functions[func].name, l.head);
     let saved = program.add_global(&format!("{tag}_saved"), bool_ty, loc);
@@ -181,92 +169,15 @@ fn head_code(program: &mut Program, func: FuncId, l: &Loop, state: &[SymbolId]) 
     let mut head = vec![
         Instr::new(InstrKind::Assert(Expr::unary(UnOp::Not, repeats, bool_ty), property), loc),
         Instr::new(InstrKind::Assign(Expr::sym(choose, bool_ty), Expr::new(ExprKind::Nondet, bool_ty)), loc),
-        // Target fixed in `rebuild`: past the save.
+        // Past the save (set below).
         Instr::new(InstrKind::Goto { cond: keep_going, target: InstrIdx(0) }, loc),
         Instr::new(InstrKind::Assign(flag.clone(), yes), loc),
     ];
     head.extend(saves);
-    let body = program.functions[func].body.as_deref().unwrap_or_default();
-    let before = l.head.checked_sub(1);
-    let latch_falls_through = before.is_some_and(|b| l.body.contains(&b) && falls_through(&body[b].kind));
+    let past = head.len() as u32;
+    if let InstrKind::Goto { target, .. } = &mut head[2].kind {
+        *target = InstrIdx(past);
+    }
     let entry = vec![Instr::new(InstrKind::Assign(flag, Expr::int(0, bool_ty)), loc)];
-    HeadCode { latch_falls_through, entry, head, body: l.body.iter().copied().collect() }
-}
-
-/// Whether control can pass from an instruction to the next one.
-fn falls_through(kind: &InstrKind) -> bool {
-    match kind {
-        InstrKind::Goto { cond, .. } => !matches!(cond.kind, ExprKind::IntConst(c) if c != 0),
-        InstrKind::Return(_) | InstrKind::EndThread => false,
-        _ => true,
-    }
-}
-
-/// Where the pieces of one instrumented head landed in the new body.
-struct Placed {
-    entry: InstrIdx,
-    head: InstrIdx,
-    body: BTreeSet<usize>,
-}
-
-/// Inserts `code` before its heads in `func`'s body: jumps from a loop's
-/// body to its head go to the check, other jumps to the flag's clearing.
-fn rebuild(program: &mut Program, func: FuncId, mut code: HashMap<usize, HeadCode>) {
-    let Some(old) = program.functions[func].body.take() else { return };
-    let bool_ty = program.types.bool();
-    let mut out: Vec<Instr> = Vec::with_capacity(old.len());
-    // The old index of each instruction of `out` copied from the old body.
-    let mut origin: Vec<Option<usize>> = Vec::with_capacity(old.len());
-    let mut new_index: Vec<InstrIdx> = Vec::with_capacity(old.len() + 1);
-    let mut placed: HashMap<usize, Placed> = HashMap::new();
-    for (i, instr) in old.into_iter().enumerate() {
-        if let Some(c) = code.remove(&i) {
-            let p = place(&mut out, &mut origin, c, bool_ty, instr.loc);
-            new_index.push(p.head);
-            placed.insert(i, p);
-        } else {
-            new_index.push(InstrIdx(out.len() as u32));
-        }
-        out.push(instr);
-        origin.push(Some(i));
-    }
-    new_index.push(InstrIdx(out.len() as u32));
-    for (instr, from) in out.iter_mut().zip(&origin) {
-        let Some(from) = from else { continue };
-        if let InstrKind::Goto { target, .. } | InstrKind::StartThread(target) = &mut instr.kind {
-            let t = target.0 as usize;
-            *target = match placed.get(&t) {
-                Some(p) if p.body.contains(from) => p.head,
-                Some(p) => p.entry,
-                None => new_index[t],
-            };
-        }
-    }
-    program.move_instructions(func, &new_index);
-    program.functions[func].body = Some(out);
-}
-
-/// Appends one head's code to `out` (its own jumps resolved).
-fn place(out: &mut Vec<Instr>, origin: &mut Vec<Option<usize>>, mut c: HeadCode, bool_ty: ir::TypeId, loc: Loc) -> Placed {
-    let at = |out: &Vec<Instr>| InstrIdx(out.len() as u32);
-    let jump = c.latch_falls_through.then(|| {
-        out.push(Instr::new(InstrKind::Goto { cond: Expr::int(1, bool_ty), target: InstrIdx(0) }, loc));
-        out.len() - 1
-    });
-    let entry = at(out);
-    out.append(&mut c.entry);
-    let head = at(out);
-    let skip = out.len() + 2;
-    out.append(&mut c.head);
-    let after = at(out);
-    if let InstrKind::Goto { target, .. } = &mut out[skip].kind {
-        *target = after;
-    }
-    if let Some(j) = jump {
-        if let InstrKind::Goto { target, .. } = &mut out[j].kind {
-            *target = head;
-        }
-    }
-    origin.resize(out.len(), None);
-    Placed { entry, head, body: c.body }
+    HeadCode::new(program, func, l, entry, head)
 }
