@@ -10,9 +10,10 @@
 //! function; extern globals nobody defines get their initial bytes; the
 //! error function aborts; `assume` stops the run quietly and `assert`
 //! aborts. Uninitialised locals the counterexample reads come from a
-//! rewritten copy of the program file (see [`crate::harness_locals`]). What
-//! a native run cannot be made to follow (a failed `malloc`, command-line
-//! arguments, stdin) is listed in the file's opening comment.
+//! rewritten copy of the program file (see [`crate::harness_locals`]); a
+//! constructor runs the program again with the counterexample's command
+//! line. What a native run cannot be made to follow (a failed `malloc`,
+//! stdin) is listed in the file's opening comment.
 
 use crate::Report;
 use engine::{Counterexample, InputValue, Verdict};
@@ -86,6 +87,80 @@ struct Harness {
     local_sites: Vec<Site>,
     /// Program files and their rewritten copies.
     rewritten: Vec<(String, PathBuf)>,
+    command_line: CommandLine,
+}
+
+/// The counterexample's `argc` and `argv` of a hosted `main`.
+#[derive(Default)]
+struct CommandLine {
+    argc: Option<u32>,
+    /// Per argument: its length and contents.
+    lengths: BTreeMap<u32, u32>,
+    contents: BTreeMap<u32, (Vec<u8>, u8)>,
+}
+
+impl CommandLine {
+    /// Files an input named `name` (`argc`, `strlen(argv[i])`, `argv[i]`).
+    fn take(&mut self, name: &str, input: &InputValue) {
+        let word = |bytes: &[u8]| u32::from_le_bytes(std::array::from_fn(|i| bytes.get(i).copied().unwrap_or(0)));
+        let index = |text: &str| text.strip_prefix("argv[")?.strip_suffix(']')?.parse::<u32>().ok();
+        if let Some(i) = name.strip_prefix("strlen(").and_then(|n| n.strip_suffix(')')).and_then(index) {
+            self.lengths.insert(i, word(&input.bytes));
+        } else if let Some(i) = index(name) {
+            self.contents.insert(i, (input.bytes.clone(), input.fill));
+        } else {
+            self.argc = Some(word(&input.bytes));
+        }
+    }
+
+    /// The arguments as C strings (cut at a NUL they contain, with a note).
+    fn arguments(&self, notes: &mut Vec<String>) -> Vec<Vec<u8>> {
+        let count = self.argc.unwrap_or(0);
+        (0..count)
+            .map(|i| {
+                let length = self.lengths.get(&i).copied().unwrap_or(0) as usize;
+                let (mut bytes, fill) = self.contents.get(&i).cloned().unwrap_or_default();
+                bytes.resize(length, fill);
+                if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+                    notes.push(format!("argv[{i}] holds a NUL byte at {nul}: the native argument ends there"));
+                    bytes.truncate(nul);
+                }
+                bytes
+            })
+            .collect()
+    }
+}
+
+/// A constructor that runs the program again with the counterexample's
+/// command line (glibc passes `main`'s arguments to constructors too).
+fn command_line_definition(arguments: &[Vec<u8>]) -> String {
+    let mut out = String::from("/* The counterexample's command line: the run starts again with it unless it has it. */
+");
+    for (i, bytes) in arguments.iter().enumerate() {
+        let _ = writeln!(out, "static const char harness_arg{i}[] = {{{}}};", byte_list(&[bytes.as_slice(), &[0]].concat()));
+    }
+    let list: Vec<String> = (0..arguments.len()).map(|i| format!("(char *)harness_arg{i}, ")).collect();
+    let _ = writeln!(out, "static char *const harness_argv[] = {{{}0}};", list.concat());
+    out += "int execv(const char *, char *const[]);
+
+";
+    out += "__attribute__((constructor)) static void harness_command_line(int argc, char **argv)
+{
+";
+    let _ = writeln!(out, "    int same = argc == {};", arguments.len());
+    out += "    for (int i = 0; same && i < argc; i++)
+        same = strcmp(argv[i], harness_argv[i]) == 0;
+";
+    out += "    if (same)
+        return;
+";
+    out += "    execv(\"/proc/self/exe\", harness_argv);
+";
+    out += "    perror(\"harness: cannot run again with the counterexample's command line\");
+    exit(2);
+}
+";
+    out
 }
 
 /// Names of the functions that end the run as a failed assertion does.
@@ -173,6 +248,7 @@ impl Harness {
                 }
                 _ => self.note(format!("input from `{name}` (stdin and library inputs are not fed)")),
             },
+            InputKind::EntryArgument(name) if program.entry.is_some_and(|f| program.is_hosted_main(f)) => self.command_line.take(name, input),
             InputKind::EntryArgument(name) => self.note(format!("the entry argument `{name}`: pass the counterexample's command line by hand")),
             InputKind::Environment(name) => self.note(format!("the environment string `{name}`: set it by hand")),
             InputKind::AllocationFailure if input.bytes.iter().any(|&b| b != 0) => {
@@ -227,8 +303,9 @@ impl Harness {
         Some(format!("{spelling} {name}()\n{{\n    {spelling} value;\n    HARNESS_NEXT({ident}, value);\n    return value;\n}}\n"))
     }
 
-    fn write(&self, report: &Report, cex: &Counterexample) -> String {
+    fn write(&mut self, report: &Report, cex: &Counterexample) -> String {
         let class = cex.property.class;
+        let arguments = self.command_line.arguments(&mut self.notes);
         let mut out = String::new();
         let _ = writeln!(out, "/* Test harness for the counterexample tarsier found: {} at {} ({}).", class, report.place(cex.loc), cex.property.message);
         let flags = sanitizer_flags(class);
@@ -267,6 +344,10 @@ impl Harness {
             bytes.resize(*size as usize, 0);
             let _ = writeln!(out, "/* The extern global `{name}`, defined nowhere in the program. */");
             let _ = writeln!(out, "__attribute__((aligned(16))) unsigned char {name}[{}] = {{{}}};\n", size.max(&1), byte_list(&bytes));
+        }
+        if !arguments.is_empty() {
+            out += &command_line_definition(&arguments);
+            out += "\n";
         }
         if !self.local_sites.is_empty() {
             out += &harness_locals::fill_definitions(&self.local_sites);

@@ -142,6 +142,16 @@ fn uninitialised_locals_come_from_a_rewritten_copy() {
 }
 
 #[test]
+fn the_command_line_is_the_counterexamples() {
+    let source = "#include <assert.h>\n\
+                  int main(int argc, char **argv) {\n\
+                  \x20 if (argc == 3 && argv[1][0] == 'x' && argv[2][0] == '-' && argv[2][1] == 0) assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_argv", source, &[], "user-assertion");
+}
+
+#[test]
 fn no_counterexample_writes_no_harness() {
     let dir = scratch_dir("harness_none");
     let program = write(&dir, "program.c", "int main(void) { return 0; }\n");
