@@ -113,7 +113,12 @@ fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratc
             gcc.arg(format!("-std={standard}"));
         }
     }
-    gcc.args(task.input_paths(corpus)).arg(harness).arg("-o").arg(&executable).arg("-lm").arg("-lpthread");
+    let text = std::fs::read_to_string(harness).unwrap_or_default();
+    let (inputs, quote_dirs) = build_inputs(&text, task.input_paths(corpus));
+    for quoted in quote_dirs {
+        gcc.arg("-iquote").arg(quoted);
+    }
+    gcc.args(inputs).arg(harness).arg("-o").arg(&executable).arg("-lm").arg("-lpthread");
     let built = run_with_timeout(&mut gcc, Duration::from_secs(60)).map_err(|e| format!("gcc did not run: {e}"))?;
     if built.ending != Ending::Exited(0) {
         return Err(format!("gcc failed: {}", first_error(&built.stderr)));
@@ -122,6 +127,31 @@ fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratc
     run.current_dir(&dir).env("ASAN_OPTIONS", "detect_leaks=0:detect_stack_use_after_return=1");
     let ran = run_with_timeout(&mut run, Duration::from_secs(10)).map_err(|e| format!("the program did not run: {e}"))?;
     Ok((ran.ending, ran.stderr))
+}
+
+/// The files to build with a harness (its text): `inputs`, each program
+/// file the harness names a rewritten copy of replaced by the copy (the
+/// harness's comment lines ` * Rewritten: ORIGINAL => COPY`); and the
+/// folders of the replaced files, which their `#include "..."` search.
+pub fn build_inputs(harness: &str, inputs: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let same = |a: &Path, b: &Path| a == b || a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a));
+    let copies: Vec<(PathBuf, PathBuf)> = harness
+        .lines()
+        .filter_map(|l| l.strip_prefix(" * Rewritten: ")?.split_once(" => "))
+        .map(|(original, copy)| (PathBuf::from(original), PathBuf::from(copy)))
+        .collect();
+    let mut quote_dirs = Vec::new();
+    let files = inputs
+        .into_iter()
+        .map(|input| match copies.iter().find(|(original, _)| same(original, &input)) {
+            Some((_, copy)) => {
+                quote_dirs.extend(input.parent().map(Path::to_path_buf));
+                copy.clone()
+            }
+            None => input,
+        })
+        .collect();
+    (files, quote_dirs)
 }
 
 /// What the harness says it could not make the run follow, if anything.
@@ -216,6 +246,14 @@ mod tests {
         assert!(aborted(&Ending::Signaled(6), ""));
         assert!(!aborted(&Ending::Exited(1), ""));
         assert!(expectation("memory-leak").is_none());
+    }
+
+    #[test]
+    fn rewritten_copies_replace_their_originals() {
+        let harness = "/* x\n * Rewritten: /a/main.c => /h/t.main.c\n */\n";
+        let (files, dirs) = build_inputs(harness, vec![PathBuf::from("/a/main.c"), PathBuf::from("/a/other.c")]);
+        assert_eq!(files, [PathBuf::from("/h/t.main.c"), PathBuf::from("/a/other.c")]);
+        assert_eq!(dirs, [PathBuf::from("/a")]);
     }
 
     #[test]

@@ -9,23 +9,39 @@
 //! program's own environment functions return theirs, one queue per
 //! function; extern globals nobody defines get their initial bytes; the
 //! error function aborts; `assume` stops the run quietly and `assert`
-//! aborts. What a native run cannot be made to follow (a failed `malloc`,
-//! command-line arguments, stdin) is listed in the file's opening comment.
+//! aborts. Uninitialised locals the counterexample reads come from a
+//! rewritten copy of the program file (see [`crate::harness_locals`]); a
+//! constructor runs the program again with the counterexample's command
+//! line. What a native run cannot be made to follow (a failed `malloc`,
+//! stdin) is listed in the file's opening comment.
 
 use crate::Report;
 use engine::{Counterexample, InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
+use crate::harness_locals::{self, Site};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
+use std::path::{Path, PathBuf};
 
-/// The harness of `report`'s counterexample; an error when the run found none.
-pub fn render(report: &Report) -> Result<String, String> {
+/// The opening of the harness's comment line that names a rewritten copy:
+/// `REWRITTEN_LINE ORIGINAL => COPY`.
+pub const REWRITTEN_LINE: &str = " * Rewritten: ";
+
+/// The files of the harness of `report`'s counterexample, to be written at
+/// `path`: the harness first, then the rewritten copies of program files
+/// (beside it) when the counterexample reads uninitialised locals, their
+/// originals read by `read`. An error when the run found no counterexample.
+pub fn render(report: &Report, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Result<Vec<(PathBuf, String)>, String> {
     let Verdict::False(cex) = &report.outcome.verdict else {
         return Err("no harness: the run found no counterexample".into());
     };
     let program = report.program.ok_or("no harness: the program is not available")?;
-    Ok(Harness::build(program, cex).write(report, cex))
+    let mut harness = Harness::build(program, cex);
+    let copies = harness.rewrite_locals(program, cex, path, read);
+    let mut files = vec![(path.to_path_buf(), harness.write(report, cex))];
+    files.extend(copies);
+    Ok(files)
 }
 
 /// The command line that builds and runs the harness so that a violation
@@ -67,6 +83,84 @@ struct Harness {
     definitions: Vec<Definition>,
     /// What the native run cannot be made to follow.
     notes: Vec<String>,
+    /// Uninitialised locals the rewritten copies fill, numbered in order.
+    local_sites: Vec<Site>,
+    /// Program files and their rewritten copies.
+    rewritten: Vec<(String, PathBuf)>,
+    command_line: CommandLine,
+}
+
+/// The counterexample's `argc` and `argv` of a hosted `main`.
+#[derive(Default)]
+struct CommandLine {
+    argc: Option<u32>,
+    /// Per argument: its length and contents.
+    lengths: BTreeMap<u32, u32>,
+    contents: BTreeMap<u32, (Vec<u8>, u8)>,
+}
+
+impl CommandLine {
+    /// Files an input named `name` (`argc`, `strlen(argv[i])`, `argv[i]`).
+    fn take(&mut self, name: &str, input: &InputValue) {
+        let word = |bytes: &[u8]| u32::from_le_bytes(std::array::from_fn(|i| bytes.get(i).copied().unwrap_or(0)));
+        let index = |text: &str| text.strip_prefix("argv[")?.strip_suffix(']')?.parse::<u32>().ok();
+        if let Some(i) = name.strip_prefix("strlen(").and_then(|n| n.strip_suffix(')')).and_then(index) {
+            self.lengths.insert(i, word(&input.bytes));
+        } else if let Some(i) = index(name) {
+            self.contents.insert(i, (input.bytes.clone(), input.fill));
+        } else {
+            self.argc = Some(word(&input.bytes));
+        }
+    }
+
+    /// The arguments as C strings (cut at a NUL they contain, with a note).
+    fn arguments(&self, notes: &mut Vec<String>) -> Vec<Vec<u8>> {
+        let count = self.argc.unwrap_or(0);
+        (0..count)
+            .map(|i| {
+                let length = self.lengths.get(&i).copied().unwrap_or(0) as usize;
+                let (mut bytes, fill) = self.contents.get(&i).cloned().unwrap_or_default();
+                bytes.resize(length, fill);
+                if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+                    notes.push(format!("argv[{i}] holds a NUL byte at {nul}: the native argument ends there"));
+                    bytes.truncate(nul);
+                }
+                bytes
+            })
+            .collect()
+    }
+}
+
+/// A constructor that runs the program again with the counterexample's
+/// command line (glibc passes `main`'s arguments to constructors too).
+fn command_line_definition(arguments: &[Vec<u8>]) -> String {
+    let mut out = String::from("/* The counterexample's command line: the run starts again with it unless it has it. */
+");
+    for (i, bytes) in arguments.iter().enumerate() {
+        let _ = writeln!(out, "static const char harness_arg{i}[] = {{{}}};", byte_list(&[bytes.as_slice(), &[0]].concat()));
+    }
+    let list: Vec<String> = (0..arguments.len()).map(|i| format!("(char *)harness_arg{i}, ")).collect();
+    let _ = writeln!(out, "static char *const harness_argv[] = {{{}0}};", list.concat());
+    out += "int execv(const char *, char *const[]);
+
+";
+    out += "__attribute__((constructor)) static void harness_command_line(int argc, char **argv)
+{
+";
+    let _ = writeln!(out, "    int same = argc == {};", arguments.len());
+    out += "    for (int i = 0; same && i < argc; i++)
+        same = strcmp(argv[i], harness_argv[i]) == 0;
+";
+    out += "    if (same)
+        return;
+";
+    out += "    execv(\"/proc/self/exe\", harness_argv);
+";
+    out += "    perror(\"harness: cannot run again with the counterexample's command line\");
+    exit(2);
+}
+";
+    out
 }
 
 /// Names of the functions that end the run as a failed assertion does.
@@ -105,6 +199,31 @@ impl Harness {
         harness
     }
 
+    /// The rewritten copies of the program files whose uninitialised locals
+    /// the counterexample reads, beside the harness at `path`.
+    fn rewrite_locals(&mut self, program: &Program, cex: &Counterexample, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Vec<(PathBuf, String)> {
+        let mut copies = Vec::new();
+        for (file, sites) in harness_locals::sites(program, cex) {
+            let name = program.files.name(file).to_string();
+            let text = read(&name).filter(|_| name.ends_with(".c"));
+            let Some(text) = text else {
+                let names: Vec<&str> = sites.iter().map(|s| s.name.as_str()).collect();
+                self.note(format!("uninitialised locals of {name} ({}): not a program file that can be rewritten", names.join(", ")));
+                continue;
+            };
+            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len());
+            done.skipped.into_iter().for_each(|why| self.note(why));
+            let Some(rewritten) = done.text else { continue };
+            let stem = path.file_stem().map_or("harness".into(), |s| s.to_string_lossy().into_owned());
+            let base = Path::new(&name).file_name().map_or("program.c".into(), |s| s.to_string_lossy().into_owned());
+            let copy = path.with_file_name(format!("{stem}.{base}"));
+            self.local_sites.extend(done.filled);
+            self.rewritten.push((name, copy.clone()));
+            copies.push((copy, rewritten));
+        }
+        copies
+    }
+
     /// Files one input of the counterexample where the native run will ask for it.
     fn take_input(&mut self, program: &Program, sites: &NondetSites, input: &InputValue) {
         if program.files.is_library_model(input.loc) {
@@ -129,6 +248,7 @@ impl Harness {
                 }
                 _ => self.note(format!("input from `{name}` (stdin and library inputs are not fed)")),
             },
+            InputKind::EntryArgument(name) if program.entry.is_some_and(|f| program.is_hosted_main(f)) => self.command_line.take(name, input),
             InputKind::EntryArgument(name) => self.note(format!("the entry argument `{name}`: pass the counterexample's command line by hand")),
             InputKind::Environment(name) => self.note(format!("the environment string `{name}`: set it by hand")),
             InputKind::AllocationFailure if input.bytes.iter().any(|&b| b != 0) => {
@@ -183,8 +303,9 @@ impl Harness {
         Some(format!("{spelling} {name}()\n{{\n    {spelling} value;\n    HARNESS_NEXT({ident}, value);\n    return value;\n}}\n"))
     }
 
-    fn write(&self, report: &Report, cex: &Counterexample) -> String {
+    fn write(&mut self, report: &Report, cex: &Counterexample) -> String {
         let class = cex.property.class;
+        let arguments = self.command_line.arguments(&mut self.notes);
         let mut out = String::new();
         let _ = writeln!(out, "/* Test harness for the counterexample tarsier found: {} at {} ({}).", class, report.place(cex.loc), cex.property.message);
         let flags = sanitizer_flags(class);
@@ -194,6 +315,14 @@ impl Harness {
         }
         let _ = writeln!(out, " * Nondeterministic values are returned in the counterexample's order, one queue");
         let _ = writeln!(out, " * per type (0 once a queue is used up).");
+        if !self.rewritten.is_empty() {
+            let _ = writeln!(out, " * The counterexample reads uninitialised locals, which C leaves indeterminate: build these");
+            let _ = writeln!(out, " * copies instead of the program files (each differs only by a call after such a declaration");
+            let _ = writeln!(out, " * that gives the counterexample's value), with -iquote the original's folder:");
+            for (original, copy) in &self.rewritten {
+                let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
+            }
+        }
         for note in &self.notes {
             let _ = writeln!(out, " * Not reproduced: {note}.");
         }
@@ -215,6 +344,14 @@ impl Harness {
             bytes.resize(*size as usize, 0);
             let _ = writeln!(out, "/* The extern global `{name}`, defined nowhere in the program. */");
             let _ = writeln!(out, "__attribute__((aligned(16))) unsigned char {name}[{}] = {{{}}};\n", size.max(&1), byte_list(&bytes));
+        }
+        if !arguments.is_empty() {
+            out += &command_line_definition(&arguments);
+            out += "\n";
+        }
+        if !self.local_sites.is_empty() {
+            out += &harness_locals::fill_definitions(&self.local_sites);
+            out += "\n";
         }
         for definition in &self.definitions {
             let _ = writeln!(out, "/* {} */", definition.name);
@@ -338,7 +475,7 @@ fn write_queue(key: &str, queue: &Queue) -> String {
     out
 }
 
-fn byte_list(bytes: &[u8]) -> String {
+pub(crate) fn byte_list(bytes: &[u8]) -> String {
     if bytes.is_empty() {
         return "0".into();
     }

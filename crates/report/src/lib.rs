@@ -9,13 +9,15 @@
 //! - [`svcomp`]: SV-COMP property files and the competition's result line;
 //! - [`sarif`]: a SARIF 2.1.0 log, for CI systems and editors;
 //! - [`html`]: one self-contained page with the trace laid over the source;
-//! - [`harness`]: a C file that makes a native run follow the counterexample;
+//! - [`harness`]: a C file that makes a native run follow the counterexample
+//!   (with [`harness_locals`], the rewritten copies that set uninitialised locals);
 //! - [`testcomp`]: the Test-Comp test-suite format (with [`sha256`] for its program hash);
 //! - [`task`]: SV-COMP task definitions (the input side of [`svcomp`]);
 //! - [`witness`]: SV-COMP witnesses of TRUE and FALSE results (YAML 2.0,
 //!   GraphML 1.0), and the reader of violation witnesses.
 
 pub mod harness;
+pub mod harness_locals;
 pub mod html;
 pub mod json;
 pub mod sarif;

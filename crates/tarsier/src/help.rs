@@ -240,8 +240,11 @@ OUTPUT OPTIONS:
         the counterexample: a failed assertion aborts, memory errors show
         under -fsanitize=address,undefined, overflow under
         -fsanitize=signed-integer-overflow (FILE's first comment gives the
-        command). Inputs a native run cannot be made to take (a failing
-        malloc, argv, stdin) are listed there.
+        command). A command line the counterexample chose is taken by
+        running again with it; uninitialised locals it reads come from a
+        rewritten copy of the program file, which FILE's comment names.
+        Inputs a native run cannot be made to take (a failing malloc,
+        stdin) are listed there.
     --test-suite DIR
         On FAILED, write the counterexample as a Test-Comp test suite into
         DIR: metadata.xml and testcase-1.xml (the nondet calls' values in

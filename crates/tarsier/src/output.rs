@@ -57,12 +57,6 @@ impl Printer<'_> {
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
         drop(out);
-        if let Some(path) = &self.harness {
-            write_file(path, report::harness::render(&report));
-        }
-        if let Some((dir, program)) = &self.test_suite {
-            write_test_suite(dir, program, &report);
-        }
         exit_of(&outcome.verdict)
     }
 }
@@ -79,7 +73,10 @@ impl Printer<'_> {
             write_file(path, Ok(report::html::render(report, &inputs, &|name| std::fs::read_to_string(name).ok())));
         }
         if let Some(path) = &self.harness {
-            write_file(path, report::harness::render(report));
+            match report::harness::render(report, path, &|name| std::fs::read_to_string(name).ok()) {
+                Ok(files) => files.into_iter().for_each(|(path, text)| write_file(&path, Ok(text))),
+                Err(why) => eprintln!("tarsier: {why}"),
+            }
         }
         if let Some((dir, program)) = &self.test_suite {
             write_test_suite(dir, program, report);

@@ -14,7 +14,7 @@ use common::{exit_code, run, scratch_dir, write, EXIT_SUCCESS, RUN_LIMIT};
 const EXIT_FAILED: i32 = 10;
 use std::path::Path;
 use std::process::Command;
-use xtask::harness_check::expectation;
+use xtask::harness_check::{build_inputs, expectation};
 use xtask::process::run_with_timeout;
 
 /// Verifies `source` with `flags` and `--harness`, builds the harness with
@@ -36,9 +36,17 @@ fn assert_reproduces(test: &str, source: &str, flags: &[&str], expected_class: &
     assert!(shows_violation(&ending, &stderr), "the harness run ended {ending:?}:\n{stderr}\nharness:\n{text}");
 }
 
+/// Builds `program` (or the rewritten copy the harness names) with the harness and runs it.
 fn build_and_run(dir: &Path, program: &Path, harness: &Path, gcc_flags: &[&str]) -> (xtask::process::Ending, String) {
     let binary = dir.join("a.out");
-    let built = Command::new("gcc").args(["-g", "-O0", "-w"]).args(gcc_flags).arg(program).arg(harness).arg("-o").arg(&binary).output();
+    let text = std::fs::read_to_string(harness).expect("the harness is readable");
+    let (inputs, quote_dirs) = build_inputs(&text, vec![program.to_path_buf()]);
+    let mut gcc = Command::new("gcc");
+    gcc.args(["-g", "-O0", "-w"]).args(gcc_flags);
+    quote_dirs.iter().for_each(|dir| {
+        gcc.arg("-iquote").arg(dir);
+    });
+    let built = gcc.args(inputs).arg(harness).arg("-o").arg(&binary).output();
     let built = built.expect("gcc runs");
     assert!(built.status.success(), "gcc rejects the program with its harness:\n{}", String::from_utf8_lossy(&built.stderr));
     let mut command = Command::new(&binary);
@@ -113,6 +121,34 @@ fn the_programs_own_environment_functions_and_undefined_globals() {
                   \x20 return 0;\n\
                   }\n";
     assert_reproduces("harness_environment", source, &[], "user-assertion");
+}
+
+#[test]
+fn uninitialised_locals_come_from_a_rewritten_copy() {
+    // Read as nondeterministic values by the verifier, indeterminate in C:
+    // the copy sets them, each execution of a declaration to its own value.
+    let source = "#include <assert.h>\n\
+                  int main(void) {\n\
+                  \x20 int total = 0;\n\
+                  \x20 for (int round = 0; round < 3; round++) {\n\
+                  \x20   int step, pair[2]; /* step; */\n\
+                  \x20   if (step < 0 || step > 9 || pair[1] != round) return 0;\n\
+                  \x20   total = total * 10 + step;\n\
+                  \x20 }\n\
+                  \x20 assert(total != 714);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_uninitialised", source, &["--unwind", "4"], "user-assertion");
+}
+
+#[test]
+fn the_command_line_is_the_counterexamples() {
+    let source = "#include <assert.h>\n\
+                  int main(int argc, char **argv) {\n\
+                  \x20 if (argc == 3 && argv[1][0] == 'x' && argv[2][0] == '-' && argv[2][1] == 0) assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_argv", source, &[], "user-assertion");
 }
 
 #[test]
