@@ -16,7 +16,6 @@ use engine::{InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{DataModel, FloatFormat, Program, Type};
 use lines::InputLines;
-use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
 /// What a witness says about the task it belongs to.
@@ -37,8 +36,7 @@ impl TaskInfo {
             .iter()
             .map(|path| {
                 let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-                let hex = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-                Ok((path.display().to_string(), hex))
+                Ok((path.display().to_string(), crate::sha256::hex_digest(&bytes)))
             })
             .collect()
     }
@@ -145,29 +143,6 @@ fn uuid() -> String {
     format!("{}-{}-{}-{}-{}", &hex[..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..])
 }
 
-/// The current time, UTC, as RFC 3339 (`2025-01-31T12:00:00Z`).
-fn creation_time() -> String {
-    let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, time) = (seconds / 86_400, seconds % 86_400);
-    let (year, month, day) = civil_date(days);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", time / 3600, time / 60 % 60, time % 60)
-}
-
-/// The Gregorian date `days` after 1970-01-01.
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    // Days since 0000-03-01, counted in 400-year eras of 146097 days.
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let day_of_era = z % 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
-}
-
 /// The value of `bytes` (little-endian) as a C constant of type `ty`.
 pub fn c_constant(program: &Program, ty: ir::TypeId, bytes: &[u8]) -> Option<String> {
     let word = |n: usize| -> Option<u128> { (bytes.len() >= n).then(|| bytes[..n].iter().rev().fold(0u128, |acc, &b| acc << 8 | u128::from(b))) };
@@ -236,10 +211,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_and_uuids_are_well_formed() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(19_782), (2024, 2, 29));
-        assert_eq!(civil_date(20_454), (2026, 1, 1));
+    fn uuids_are_well_formed() {
         let id = uuid();
         assert_eq!(id.len(), 36);
         assert_eq!((&id[14..15], id.matches('-').count()), ("4", 4), "{id}");
