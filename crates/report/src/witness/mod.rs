@@ -102,18 +102,24 @@ pub fn content(report: &Report, lines: &InputLines) -> Option<Content> {
 }
 
 /// The waypoint of one nondeterministic input: the value a call returns
-/// (`__VERIFIER_nondet_*`, a body-less function). Inputs a witness cannot
-/// state (pointers, memory contents, NaNs) are left out, and so are the
-/// contents of uninitialised locals, which SV-COMP's tasks never read.
+/// (`__VERIFIER_nondet_*`, a body-less function), or the initial value of
+/// an uninitialised scalar local as an assumption at its declaration
+/// (some tasks read one as their input). Inputs a witness cannot state
+/// (pointers, aggregates, memory contents, NaNs) are left out.
 fn input_waypoint(program: &Program, lines: &InputLines, input: &InputValue) -> Option<Waypoint> {
+    let value = c_constant(program, input.ty?, &input.bytes)?;
+    let function = function_at(program, input.loc);
     let callee = match &input.kind {
         InputKind::NondetCall(callee) | InputKind::ExternalCall(callee) => callee.clone(),
         // The front end's own nondeterministic value: the call it stands for is not named.
         InputKind::Nondet => String::new(),
+        // Names the front end makes up (`$tmp`) are not the program's.
+        InputKind::Uninitialized(variable) if !variable.contains('$') => {
+            let location = location(program, lines, input.loc, &function);
+            return Some(Waypoint::Assumption { location, variable: variable.clone(), value });
+        }
         _ => return None,
     };
-    let value = c_constant(program, input.ty?, &input.bytes)?;
-    let function = function_at(program, input.loc);
     Some(Waypoint::Return { location: location(program, lines, input.loc, &function), function: callee, value })
 }
 
