@@ -11,11 +11,14 @@
 //! - [`html`]: one self-contained page with the trace laid over the source;
 //! - [`harness`]: a C file that makes a native run follow the counterexample
 //!   (with [`harness_locals`], the rewritten copies that set uninitialised locals);
-//! - [`testcomp`]: the Test-Comp test-suite format (with [`sha256`] for its program hash);
+//! - [`testcomp`]: the Test-Comp test-suite format;
 //! - [`task`]: SV-COMP task definitions (the input side of [`svcomp`]);
 //! - [`witness`]: SV-COMP witnesses of TRUE and FALSE results (YAML 2.0,
-//!   GraphML 1.0), and the reader of violation witnesses.
+//!   GraphML 1.0), and the reader of violation witnesses;
+//! - [`sha256`] and [`clock`]: the program hash and creation time both
+//!   competitions' formats record.
 
+pub mod clock;
 pub mod harness;
 pub mod harness_locals;
 pub mod html;

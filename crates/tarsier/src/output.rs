@@ -99,8 +99,7 @@ fn write_test_suite(dir: &std::path::Path, program: &std::path::Path, report: &r
         Ok(text) => text,
         Err(e) => return eprintln!("tarsier: cannot read '{}': {e}", program.display()),
     };
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let about = report::testcomp::Program { file: &program.display().to_string(), text: &text, creation_time: &report::testcomp::utc_time(now) };
+    let about = report::testcomp::Program { file: &program.display().to_string(), text: &text, creation_time: &report::clock::utc_now() };
     let files = report::testcomp::render(report, &about);
     let made = files.and_then(|files| std::fs::create_dir_all(dir).map(|()| files).map_err(|e| format!("cannot make '{}': {e}", dir.display())));
     match made {

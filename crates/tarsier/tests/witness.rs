@@ -129,3 +129,29 @@ fn correctness_witnesses_pass_the_schema() {
     assert!(out.stdout.lines().any(|l| l == "UNKNOWN"), "{}", out.stdout);
     assert!(!unknown.exists());
 }
+
+/// An uninitialised local that the program reads as its input.
+const UNINITIALISED: &str = "extern void reach_error(void);\n\
+int main(void) {\n  unsigned x;\n  if (x == 12345u) reach_error();\n  return 0;\n}\n";
+
+#[test]
+fn an_uninitialised_local_read_as_input_is_stated() {
+    if !front_end_ready("an_uninitialised_local_read_as_input_is_stated") {
+        return;
+    }
+    let (yml, prp) = task("witness-uninitialised", UNINITIALISED);
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(text.contains("type: \"assumption\"") && text.contains("\"x == 12345U\""), "{text}");
+    if let Some(report) = schema_check(&[&witness]) {
+        assert!(report.starts_with("ok "), "{report}");
+    }
+    let out = run(["--validate-witness", arg(&witness), arg(&yml), "--property", arg(&prp)]);
+    assert!(out.stdout.contains("witness confirmed: FALSE(unreach-call)"), "{}", out.stdout);
+    // Without the assumption the replay has no value that reaches the error.
+    let forged = write(yml.parent().unwrap(), "forged.yml", &text.replace("x == 12345U", "x == 12344U"));
+    let out = run(["--validate-witness", arg(&forged), arg(&yml), "--property", arg(&prp)]);
+    assert!(out.stdout.contains("witness not confirmed"), "{}", out.stdout);
+}

@@ -60,7 +60,7 @@ pub fn render(content: &Content, task: &TaskInfo) -> Result<String, String> {
         ("programfile", program.clone()),
         ("programhash", hash.clone()),
         ("architecture", architecture.to_string()),
-        ("creationtime", super::creation_time()),
+        ("creationtime", crate::clock::utc_now()),
     ] {
         let _ = writeln!(out, "  <data key=\"{key}\">{}</data>", escaped(&value));
     }

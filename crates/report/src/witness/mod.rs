@@ -16,7 +16,6 @@ use engine::{InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{DataModel, FloatFormat, Program, Type};
 use lines::InputLines;
-use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
 /// What a witness says about the task it belongs to.
@@ -37,8 +36,7 @@ impl TaskInfo {
             .iter()
             .map(|path| {
                 let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-                let hex = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-                Ok((path.display().to_string(), hex))
+                Ok((path.display().to_string(), crate::sha256::hex_digest(&bytes)))
             })
             .collect()
     }
@@ -104,18 +102,24 @@ pub fn content(report: &Report, lines: &InputLines) -> Option<Content> {
 }
 
 /// The waypoint of one nondeterministic input: the value a call returns
-/// (`__VERIFIER_nondet_*`, a body-less function). Inputs a witness cannot
-/// state (pointers, memory contents, NaNs) are left out, and so are the
-/// contents of uninitialised locals, which SV-COMP's tasks never read.
+/// (`__VERIFIER_nondet_*`, a body-less function), or the initial value of
+/// an uninitialised scalar local as an assumption at its declaration
+/// (some tasks read one as their input). Inputs a witness cannot state
+/// (pointers, aggregates, memory contents, NaNs) are left out.
 fn input_waypoint(program: &Program, lines: &InputLines, input: &InputValue) -> Option<Waypoint> {
+    let value = c_constant(program, input.ty?, &input.bytes)?;
+    let function = function_at(program, input.loc);
     let callee = match &input.kind {
         InputKind::NondetCall(callee) | InputKind::ExternalCall(callee) => callee.clone(),
         // The front end's own nondeterministic value: the call it stands for is not named.
         InputKind::Nondet => String::new(),
+        // Names the front end makes up (`$tmp`) are not the program's.
+        InputKind::Uninitialized(variable) if !variable.contains('$') => {
+            let location = location(program, lines, input.loc, &function);
+            return Some(Waypoint::Assumption { location, variable: variable.clone(), value });
+        }
         _ => return None,
     };
-    let value = c_constant(program, input.ty?, &input.bytes)?;
-    let function = function_at(program, input.loc);
     Some(Waypoint::Return { location: location(program, lines, input.loc, &function), function: callee, value })
 }
 
@@ -143,29 +147,6 @@ fn uuid() -> String {
     let bits = bits | 0x4000u128 << 64 | 0x8000u128 << 48;
     let hex = format!("{bits:032x}");
     format!("{}-{}-{}-{}-{}", &hex[..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..])
-}
-
-/// The current time, UTC, as RFC 3339 (`2025-01-31T12:00:00Z`).
-fn creation_time() -> String {
-    let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, time) = (seconds / 86_400, seconds % 86_400);
-    let (year, month, day) = civil_date(days);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", time / 3600, time / 60 % 60, time % 60)
-}
-
-/// The Gregorian date `days` after 1970-01-01.
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    // Days since 0000-03-01, counted in 400-year eras of 146097 days.
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let day_of_era = z % 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
 }
 
 /// The value of `bytes` (little-endian) as a C constant of type `ty`.
@@ -236,10 +217,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_and_uuids_are_well_formed() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(19_782), (2024, 2, 29));
-        assert_eq!(civil_date(20_454), (2026, 1, 1));
+    fn uuids_are_well_formed() {
         let id = uuid();
         assert_eq!(id.len(), 36);
         assert_eq!((&id[14..15], id.matches('-').count()), ("4", 4), "{id}");

@@ -35,7 +35,7 @@ fn metadata(out: &mut String, task: &TaskInfo) -> Result<(), String> {
         out,
         "  metadata:\n    format_version: \"2.0\"\n    uuid: {}\n    creation_time: {}\n    producer:\n      name: \"tarsier\"\n      version: {}\n    task:\n      input_files:\n",
         quoted(&super::uuid()),
-        quoted(&super::creation_time()),
+        quoted(&crate::clock::utc_now()),
         quoted(&task.version)
     );
     for (file, _) in &hashes {
