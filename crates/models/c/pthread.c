@@ -67,18 +67,27 @@ __tarsier_opaque_pthread_mutexattr_gettype(const int *attr, int *kind)
     return 0;
 }
 
+/* Every function on a mutex changes or inspects it in one atomic step: a
+   mutex is a synchronisation object, whose operations never race. */
 int
 __tarsier_opaque_pthread_mutex_init(struct __tarsier_mutex *mutex, const int *attr)
 {
+    int kind = attr ? *attr : 0;
+    __VERIFIER_atomic_begin();
     mutex->depth = 0;
-    mutex->kind = attr ? *attr : 0;
+    mutex->kind = kind;
+    __VERIFIER_atomic_end();
     return 0;
 }
 
 int
 __tarsier_opaque_pthread_mutex_destroy(struct __tarsier_mutex *mutex)
 {
-    return mutex->depth > 0 ? 16 /* EBUSY */ : 0;
+    int result;
+    __VERIFIER_atomic_begin();
+    result = mutex->depth > 0 ? 16 /* EBUSY */ : 0;
+    __VERIFIER_atomic_end();
+    return result;
 }
 
 /* Each returns from its single end, so that its atomic section is one. */
@@ -217,12 +226,28 @@ pthread_equal(unsigned long a, unsigned long b)
     return a == b;
 }
 
+/* The first caller runs init (*once: 0 never, 1 running, 2 done); the
+   others wait until it has returned. The flag changes atomically, so
+   callers neither race on it nor both run init. */
 int
 pthread_once(int *once, void (*init)(void))
 {
+    int first = 0;
+    __VERIFIER_atomic_begin();
     if (*once == 0) {
         *once = 1;
+        first = 1;
+    }
+    __VERIFIER_atomic_end();
+    if (first) {
         init();
+        __VERIFIER_atomic_begin();
+        *once = 2;
+        __VERIFIER_atomic_end();
+    } else {
+        __VERIFIER_atomic_begin();
+        __VERIFIER_assume(*once == 2);
+        __VERIFIER_atomic_end();
     }
     return 0;
 }
@@ -276,8 +301,10 @@ pthread_setspecific(unsigned int key, const void *value)
 int
 __tarsier_opaque_mtx_init(struct __tarsier_mutex *mutex, int type)
 {
+    __VERIFIER_atomic_begin();
     mutex->depth = 0;
     mutex->kind = type & 1;
+    __VERIFIER_atomic_end();
     return 0;
 }
 

@@ -30,6 +30,7 @@ mod state;
 mod stdio;
 mod stdio_input;
 mod threads;
+mod races;
 mod step;
 mod builtins;
 mod block_copy;
@@ -98,6 +99,9 @@ pub struct Options {
     /// Build k-induction's inductive step instead of a bounded execution
     /// (see [`step`]): `unwind` and the loops' own bounds do not apply.
     pub step: Option<std::sync::Arc<InductiveStep>>,
+    /// Two accesses of the same memory by different threads, one a write,
+    /// that can happen one after the other are a violation (see [`races`]).
+    pub data_race_checks: bool,
 }
 
 impl Default for Options {
@@ -117,6 +121,7 @@ impl Default for Options {
             cancel: None,
             targets: Vec::new(),
             step: None,
+            data_race_checks: false,
         }
     }
 }

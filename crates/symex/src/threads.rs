@@ -112,6 +112,8 @@ pub(crate) struct Threads {
     program_order: Vec<(TermId, TermId)>,
     /// Where a thread-local variable was used (not modelled yet).
     thread_local_used: Option<ir::Loc>,
+    /// The accesses the data-race check looks at, when it is on.
+    pub(crate) races: Option<crate::races::Races>,
 }
 
 impl Threads {
@@ -131,6 +133,7 @@ impl Threads {
             thread_local_used: None,
             process_ends: Vec::new(),
             program_order: Vec::new(),
+            races: None,
         }
     }
 
@@ -147,7 +150,7 @@ impl<'a> Symex<'a> {
     }
 
     /// Whether `object` may be seen by more than one thread.
-    fn is_shared(&self, object: ObjectId) -> bool {
+    pub(crate) fn is_shared(&self, object: ObjectId) -> bool {
         let Some(threads) = &self.threads else { return false };
         match &self.objects.get(object).kind {
             ObjectKind::Global(symbol) => !self.program.symbols[*symbol].read_only,
@@ -168,6 +171,12 @@ impl<'a> Symex<'a> {
         let threads = self.threads.as_mut().expect("threads on");
         let mut sections = |func| Rc::clone(threads.atomic_ranges.entry(func).or_insert_with(|| Rc::new(ir::intrinsics::atomic_sections(program, func))));
         ir::intrinsics::inside_atomic(&positions, strictly, &mut sections)
+    }
+
+    /// The running thread and whether its current step is atomic.
+    pub(crate) fn current_step(&self) -> Option<(usize, bool)> {
+        let step = self.threads.as_ref()?.step.as_ref()?;
+        Some((step.thread, step.atomic))
     }
 
     /// Called before each instruction a thread executes: opens a new step
@@ -227,6 +236,7 @@ impl<'a> Symex<'a> {
         if !self.is_shared(object) {
             return None;
         }
+        self.note_whole_access(object, false);
         let step_id = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id)?;
         if let ObjectKind::Global(symbol) = self.objects.get(object).kind {
             if self.program.symbols[symbol].thread_local {
@@ -278,6 +288,7 @@ impl<'a> Symex<'a> {
             return;
         }
         let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
+        self.note_whole_access(object, true);
         // A path merged from one that read the object and one that did
         // not: the latter's value is the step's read.
         self.state.touch(step_id, object);
@@ -476,6 +487,9 @@ impl<'a> Symex<'a> {
             encode_object(store, clocks, &by_object[&o], initial, &mut constraints);
         }
         self.equation.constraints.extend(constraints);
+        if let Some(races) = &threads.races {
+            crate::races::encode(self.store, clocks, races, &self.equation.thread_steps, &mut self.equation.assertions);
+        }
     }
 }
 
@@ -516,7 +530,7 @@ fn encode_joins(
 
 /// The clocks' low bits that the constraints compare.
 #[derive(Clone, Copy)]
-struct Clocks {
+pub(crate) struct Clocks {
     width: u32,
 }
 
@@ -543,7 +557,7 @@ impl Clocks {
         let zero = store.bv_u64(CLOCK_BITS - self.width, 0);
         store.eq(high, zero)
     }
-    fn before(self, store: &mut TermStore, a: TermId, b: TermId) -> TermId {
+    pub(crate) fn before(self, store: &mut TermStore, a: TermId, b: TermId) -> TermId {
         let (a, b) = (self.low(store, a), self.low(store, b));
         store.bv_ult(a, b)
     }

@@ -273,7 +273,146 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(x == 1);", &[], FAILS, "gcc cannot link ESBMC's intrinsic"),
         ],
     },
+    Program {
+        what: "a data race on a counter that a lock hides",
+        test: "threads-race-lock",
+        text: r#"
+            #include <pthread.h>
+            int x;
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            void *inc(void *arg) {
+            #ifdef LOCKED
+              pthread_mutex_lock(&m);
+            #endif
+              x = x + 1;
+            #ifdef LOCKED
+              pthread_mutex_unlock(&m);
+            #endif
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              pthread_create(&a, 0, inc, 0);
+              pthread_create(&b, 0, inc, 0);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("", &["--data-races-check", "-DLOCKED"], HOLDS, RACES_UNSEEN),
+            Check::verdict("", &["--data-races-check"], FAILS, RACES_UNSEEN),
+            // Without the check the racy program is still correct.
+            Check::verdict("", &[], HOLDS, RACES_UNSEEN),
+        ],
+    },
+    Program {
+        what: "accesses inside atomic sections do not race with each other, but an atomic write races with a plain read",
+        test: "threads-race-atomic",
+        text: r#"
+            #include <pthread.h>
+            void __VERIFIER_atomic_begin(void);
+            void __VERIFIER_atomic_end(void);
+            int x;
+            void *writer(void *arg) {
+              __VERIFIER_atomic_begin();
+              x = 1;
+              __VERIFIER_atomic_end();
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("__VERIFIER_atomic_begin(); int y = x; __VERIFIER_atomic_end();", &["--data-races-check"], HOLDS, RACES_UNSEEN),
+            Check::verdict("int y = x;", &["--data-races-check"], FAILS, RACES_UNSEEN),
+        ],
+    },
+    Program {
+        what: "a join orders the thread's write before the main thread's read",
+        test: "threads-race-join",
+        text: r#"
+            #include <pthread.h>
+            int x;
+            void *writer(void *arg) { x = 1; return 0; }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_join(t, 0); int y = x;", &["--data-races-check"], HOLDS, RACES_UNSEEN),
+            Check::verdict("int y = x; pthread_join(t, 0);", &["--data-races-check"], FAILS, RACES_UNSEEN),
+        ],
+    },
+    Program {
+        what: "threads that write their own elements, or only read shared data, do not race",
+        test: "threads-race-own-data",
+        text: r#"
+            #include <pthread.h>
+            int slots[2];
+            int shared = 5;
+            int seen[2];
+            void *work(void *arg) {
+              int *slot = arg;
+              int local = shared;
+              *slot = local + 1;
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              pthread_create(&a, 0, work, &slots[0]);
+              pthread_create(&b, 0, work, LAST);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("&slots[1]", &["--data-races-check"], HOLDS, RACES_UNSEEN),
+            Check::verdict("&slots[0]", &["--data-races-check"], FAILS, RACES_UNSEEN),
+        ],
+    },
+    Program {
+        what: "pthread_once runs its function once, the other callers wait for it, and they do not race on the flag",
+        test: "threads-once",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            pthread_once_t once = PTHREAD_ONCE_INIT;
+            int runs;
+            void init(void) { runs++; }
+            void *work(void *arg) {
+              pthread_once(&once, init);
+              LAST
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              pthread_create(&a, 0, work, 0);
+              pthread_create(&b, 0, work, 0);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(runs == 1);", &["-lpthread"]),
+            Check::verdict("assert(runs == 1);", &["--data-races-check"], HOLDS, RACES_UNSEEN),
+            Check::verdict("assert(runs == 2);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
 ];
+
+/// A native run shows no data race (gcc's thread sanitizer is not used).
+const RACES_UNSEEN: &str = "a native run does not report data races";
 
 #[test]
 fn every_program_gets_its_verdicts() {

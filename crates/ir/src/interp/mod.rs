@@ -62,6 +62,7 @@ mod quantifier;
 pub mod memory;
 mod stdio;
 mod threads;
+mod races;
 mod unwind;
 mod value;
 mod wide;
@@ -127,6 +128,9 @@ pub struct Config {
     /// `vla_length_checks`); when false a zero length is an empty array and
     /// the rest stops the run as unsupported.
     pub vla_length_checks: bool,
+    /// With a schedule: an access of memory another thread wrote in its
+    /// latest step (not both in atomic sections) is a data race.
+    pub data_race_checks: bool,
 }
 
 /// What names an object both in symbolic execution and in the interpreter,
@@ -159,6 +163,7 @@ impl Default for Config {
             alignment_checks: true,
             vla_length_checks: true,
             schedule: None,
+            data_race_checks: false,
         }
     }
 }

@@ -37,6 +37,7 @@ pub(super) struct Scheduler {
     /// Set when the running thread ends in the current step.
     exiting: Option<Value>,
     sections: HashMap<FuncId, Rc<Vec<(usize, usize)>>>,
+    races: super::races::RaceWatch,
 }
 
 impl Scheduler {
@@ -51,7 +52,17 @@ impl Scheduler {
             to_start: VecDeque::new(),
             exiting: None,
             sections: HashMap::default(),
+            races: Default::default(),
         }
+    }
+
+    /// The running thread.
+    pub(super) fn current(&self) -> u32 {
+        self.current
+    }
+
+    pub(super) fn races(&mut self) -> &mut super::races::RaceWatch {
+        &mut self.races
     }
 }
 
@@ -81,6 +92,7 @@ impl Machine<'_> {
         };
         scheduler.next += 1;
         self.switch_to(step.thread)?;
+        self.scheduler().races.step_begins(step.thread);
         while self.frames.last().map(|f| (f.func, f.pc)) != Some((step.function, step.pc as usize)) {
             if self.frames.is_empty() || self.take_step()? != Taken::Continues {
                 return Err(mismatch(format!("thread {} does not reach the instruction of its step", step.thread)));
@@ -97,6 +109,7 @@ impl Machine<'_> {
     /// The running thread takes one step.
     fn take_step(&mut self) -> Flow<Taken> {
         let atomic = self.inside_atomic_now(false);
+        self.scheduler().races.atomic = atomic;
         loop {
             match self.step() {
                 Ok(()) => {}
@@ -171,7 +184,9 @@ impl Machine<'_> {
             _ => return Err(self.malformed("a thread's runner is not a function".into())),
         };
         let creator = std::mem::take(&mut self.frames);
+        self.scheduler().races.paused = true;
         let entered = self.enter_function(func, vec![start.clone(), arg.clone()], arg_types.get(1..).unwrap_or_default(), None);
+        self.scheduler().races.paused = false;
         let started = std::mem::replace(&mut self.frames, creator);
         entered?;
         self.scheduler().waiting.insert(number, started);
