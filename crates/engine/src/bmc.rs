@@ -185,6 +185,7 @@ pub(crate) fn symex_options(
         force_malloc_success: config.force_malloc_success,
         deadline,
         data_race_checks: config.data_race_checks,
+        deadlock_checks: config.deadlock_checks,
         ..symex::Options::default()
     }
 }

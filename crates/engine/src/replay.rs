@@ -153,6 +153,7 @@ fn interp_config(config: &Config) -> interp::Config {
         alignment_checks: config.alignment_checks,
         vla_length_checks: config.vla_length_checks,
         data_race_checks: config.data_race_checks,
+        deadlock_checks: config.deadlock_checks,
         ..interp::Config::default()
     }
 }

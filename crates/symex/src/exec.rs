@@ -532,6 +532,7 @@ impl<'a> Symex<'a> {
         let t = self.store.true_term();
         let mut threads = crate::threads::Threads::new(self.program, self.state.clone(), t);
         threads.races = self.options.data_race_checks.then(Default::default);
+        threads.waits = self.options.deadlock_checks.then(Default::default);
         self.threads = Some(threads);
         let main_run = self.run_function(entry, &params);
         self.run_threads(main_run)

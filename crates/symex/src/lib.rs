@@ -31,6 +31,7 @@ mod stdio;
 mod stdio_input;
 mod threads;
 mod races;
+mod deadlock;
 mod step;
 mod builtins;
 mod block_copy;
@@ -102,6 +103,9 @@ pub struct Options {
     /// Two accesses of the same memory by different threads, one a write,
     /// that can happen one after the other are a violation (see [`races`]).
     pub data_race_checks: bool,
+    /// Every thread waiting for ever on a lock or a join is a violation
+    /// (see [`deadlock`]).
+    pub deadlock_checks: bool,
 }
 
 impl Default for Options {
@@ -122,6 +126,7 @@ impl Default for Options {
             targets: Vec::new(),
             step: None,
             data_race_checks: false,
+            deadlock_checks: false,
         }
     }
 }

@@ -39,9 +39,9 @@ const CLOCK_BITS: u32 = 40;
 const MAX_STEPS: usize = 100_000;
 
 /// One started thread.
-struct Thread {
+pub(crate) struct Thread {
     /// The condition under which it was started.
-    started: TermId,
+    pub(crate) started: TermId,
     /// The wrapper function that runs it, with its arguments.
     run: Option<(FuncId, Vec<TermId>, Vec<ir::TypeId>)>,
     /// The state of its creator at the start (for what is alive).
@@ -49,7 +49,7 @@ struct Thread {
     /// The clock of its latest step.
     last_clock: Option<TermId>,
     /// Where it ends: condition, clock, value it ends with.
-    ends: Vec<(TermId, TermId, TermId)>,
+    pub(crate) ends: Vec<(TermId, TermId, TermId)>,
 }
 
 /// A step of the running thread.
@@ -68,16 +68,16 @@ struct Step {
 }
 
 #[derive(Clone, Copy)]
-struct Event {
-    object: ObjectId,
-    thread: usize,
+pub(crate) struct Event {
+    pub(crate) object: ObjectId,
+    pub(crate) thread: usize,
     step: u32,
-    clock: TermId,
+    pub(crate) clock: TermId,
     /// Order among all events (program order within a step).
     seq: u32,
-    guard: TermId,
+    pub(crate) guard: TermId,
     value: TermId,
-    write: bool,
+    pub(crate) write: bool,
 }
 
 /// A join: which thread, when, and what it waits for.
@@ -91,10 +91,10 @@ struct Join {
 
 pub(crate) struct Threads {
     current: usize,
-    threads: Vec<Thread>,
+    pub(crate) threads: Vec<Thread>,
     step: Option<Step>,
     next_step: u32,
-    events: Vec<Event>,
+    pub(crate) events: Vec<Event>,
     joins: Vec<Join>,
     /// Locals whose address is taken somewhere (they may be shared).
     address_taken: Rc<HashSet<SymbolId>>,
@@ -114,6 +114,8 @@ pub(crate) struct Threads {
     thread_local_used: Option<ir::Loc>,
     /// The accesses the data-race check looks at, when it is on.
     pub(crate) races: Option<crate::races::Races>,
+    /// The places threads may wait for ever, when the deadlock check is on.
+    pub(crate) waits: Option<crate::deadlock::Waits>,
 }
 
 impl Threads {
@@ -134,11 +136,12 @@ impl Threads {
             process_ends: Vec::new(),
             program_order: Vec::new(),
             races: None,
+            waits: None,
         }
     }
 
     /// The id of thread number `index` (the main thread's is `MAIN_THREAD_ID`).
-    fn id_of(index: usize) -> u64 {
+    pub(crate) fn id_of(index: usize) -> u64 {
         ir::intrinsics::MAIN_THREAD_ID + index as u64
     }
 }
@@ -177,6 +180,14 @@ impl<'a> Symex<'a> {
     pub(crate) fn current_step(&self) -> Option<(usize, bool)> {
         let step = self.threads.as_ref()?.step.as_ref()?;
         Some((step.thread, step.atomic))
+    }
+
+    /// The shared objects the current step has read so far.
+    pub(crate) fn current_step_reads(&self) -> Vec<ObjectId> {
+        let step = self.threads.as_ref().and_then(|t| t.step.as_ref());
+        let mut reads: Vec<ObjectId> = step.map(|s| s.reads.keys().copied().collect()).unwrap_or_default();
+        reads.sort_unstable();
+        reads
     }
 
     /// Called before each instruction a thread executes: opens a new step
@@ -489,6 +500,9 @@ impl<'a> Symex<'a> {
         self.equation.constraints.extend(constraints);
         if let Some(races) = &threads.races {
             crate::races::encode(self.store, clocks, races, &self.equation.thread_steps, &mut self.equation.assertions);
+        }
+        if let Some(waits) = &threads.waits {
+            crate::deadlock::encode(self.store, clocks, &threads, waits, &mut self.equation.assertions);
         }
     }
 }

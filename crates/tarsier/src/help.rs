@@ -40,7 +40,7 @@ STATUS:
     (one bound, or incremental) and k-induction (the default without
     --unwind). --termination proves that every loop exits within a bound
     or refutes with a lasso. Options the engine does not implement yet
-    (--deadlock-check, --multi-property) answer
+    (--multi-property) answer
     VERIFICATION UNKNOWN with the reason, never a verdict that ignores
     them.
 
@@ -186,7 +186,9 @@ PROPERTY OPTIONS:
         inside atomic sections, that can happen one right after the
         other (nothing orders them: no lock, join or thread start).
     --deadlock-check
-        Check concurrent programs for deadlocks.
+        Check concurrent programs for deadlocks: every thread that has
+        not ended, the main thread among them, waits for ever on a mutex
+        another thread holds or on a join of a thread that never ends.
     --error-label LABEL
         The property is 'label LABEL is unreachable'.
     --force-malloc-success

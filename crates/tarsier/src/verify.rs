@@ -9,14 +9,7 @@ use crate::output::{Printer, Style};
 /// Checks and options the engine does not implement yet: asking for them
 /// gives UNKNOWN rather than a verdict that ignores them.
 fn unsupported_request(config: &Config) -> Option<&'static str> {
-    let verify = &config.verify;
-    let checks = &verify.checks;
-    [
-        (checks.deadlock, "deadlock checks"),
-        (verify.multi_property, "--multi-property"),
-    ]
-    .into_iter()
-    .find_map(|(asked, what)| asked.then_some(what))
+    config.verify.multi_property.then_some("--multi-property")
 }
 
 pub(crate) fn engine_config(config: &Config, program: &ir::Program) -> engine::Config {
@@ -56,6 +49,7 @@ fn safety_engine_config(config: &Config, program: &ir::Program) -> engine::Confi
         // memory properties keep SV-COMP's.
         esbmc_memory_leak_check: verify.checks.memory_leak && verify.property.is_none(),
         data_race_checks: verify.checks.data_races,
+        deadlock_checks: verify.checks.deadlock,
         memory_cleanup_checks: verify.memory_cleanup,
         force_malloc_success: verify.force_malloc_success,
         timeout: verify.timeout,

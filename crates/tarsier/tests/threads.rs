@@ -1,8 +1,10 @@
 //! Threads: programs that start them with `pthread_create` are verified
 //! over every interleaving (TRUE/FALSE twins: a race a lock hides,
 //! Peterson's protocol right and wrong, a violation under one rare
-//! interleaving, threads started in a loop, values threads end with);
-//! a FALSE is replayed on its schedule. CBMC's `__CPROVER_ASYNC_n:` labels
+//! interleaving, threads started in a loop, values threads end with, data
+//! races a lock, an atomic section or a join prevents, deadlocks of lock
+//! order and of joins, condition variables with lost and spurious
+//! wake-ups); a FALSE is replayed on its schedule. CBMC's `__CPROVER_ASYNC_n:` labels
 //! and ESBMC's `__ESBMC_spawn_thread` are still unsupported where they are
 //! reached (UNKNOWN, never the thread's code run in line as a call), while
 //! a violation before them is still reported.
@@ -409,7 +411,108 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(runs == 2);", &[], FAILS, ONE_SCHEDULE),
         ],
     },
+    Program {
+        what: "two locks taken in opposite orders deadlock; taken in the same order they do not",
+        test: "threads-deadlock-order",
+        text: r#"
+            #include <pthread.h>
+            pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+            void *other(void *arg) {
+            #ifdef SAME_ORDER
+              pthread_mutex_lock(&a);
+              pthread_mutex_lock(&b);
+            #else
+              pthread_mutex_lock(&b);
+              pthread_mutex_lock(&a);
+            #endif
+              pthread_mutex_unlock(&b);
+              pthread_mutex_unlock(&a);
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, other, 0);
+              pthread_mutex_lock(&a);
+              pthread_mutex_lock(&b);
+              pthread_mutex_unlock(&b);
+              pthread_mutex_unlock(&a);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_join(t, 0);", &["--deadlock-check", "-DSAME_ORDER"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_join(t, 0);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            // Without the check a deadlock is not a violation.
+            Check::verdict("pthread_join(t, 0);", &[], HOLDS, DEADLOCK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "the main thread joins a thread that waits for ever on a lock the main thread holds",
+        test: "threads-deadlock-join",
+        text: r#"
+            #include <pthread.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            void *worker(void *arg) {
+              pthread_mutex_lock(&m);
+              pthread_mutex_unlock(&m);
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_mutex_lock(&m);
+              pthread_create(&t, 0, worker, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_mutex_unlock(&m); pthread_join(t, 0);", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_join(t, 0); pthread_mutex_unlock(&m);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            // Returning from main ends the process: the worker waits no more.
+            Check::verdict("", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "a condition variable wakes its waiter when signalled, may wake it spuriously, and a lost signal leaves it waiting for ever",
+        test: "threads-condition",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+            int ready;
+            void *producer(void *arg) {
+              pthread_mutex_lock(&m);
+              ready = 1;
+            #ifndef LOST
+              pthread_cond_signal(&c);
+            #endif
+              pthread_mutex_unlock(&m);
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, producer, 0);
+              pthread_mutex_lock(&m);
+              LAST
+              assert(ready == 1);
+              pthread_mutex_unlock(&m);
+              pthread_join(t, 0);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("while (!ready) pthread_cond_wait(&c, &m);", &["--deadlock-check", "--unwind", "2", "--no-unwinding-assertions"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("while (!ready) pthread_cond_wait(&c, &m);", &["--deadlock-check", "--unwind", "2", "--no-unwinding-assertions", "-DLOST"], FAILS, DEADLOCK_UNSEEN),
+            // A spurious wake-up ends the wait before the producer ran.
+            Check::verdict("if (!ready) pthread_cond_wait(&c, &m);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
 ];
+
+/// A native run that deadlocks hangs.
+const DEADLOCK_UNSEEN: &str = "a native run that deadlocks does not end";
 
 /// A native run shows no data race (gcc's thread sanitizer is not used).
 const RACES_UNSEEN: &str = "a native run does not report data races";

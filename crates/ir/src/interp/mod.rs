@@ -63,6 +63,7 @@ pub mod memory;
 mod stdio;
 mod threads;
 mod races;
+mod deadlock;
 mod unwind;
 mod value;
 mod wide;
@@ -131,6 +132,10 @@ pub struct Config {
     /// With a schedule: an access of memory another thread wrote in its
     /// latest step (not both in atomic sections) is a data race.
     pub data_race_checks: bool,
+    /// With a schedule: where it ends, every thread that has not ended
+    /// waiting on a lock or a join that still cannot go on (the main
+    /// thread among them) is a deadlock.
+    pub deadlock_checks: bool,
 }
 
 /// What names an object both in symbolic execution and in the interpreter,
@@ -164,6 +169,7 @@ impl Default for Config {
             vla_length_checks: true,
             schedule: None,
             data_race_checks: false,
+            deadlock_checks: false,
         }
     }
 }
