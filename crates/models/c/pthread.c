@@ -144,6 +144,56 @@ __tarsier_opaque_pthread_mutex_unlock(struct __tarsier_mutex *mutex)
     return result;
 }
 
+/* A spin lock (glibc's volatile int: 0 free, 1 held). A thread spinning on
+   one another thread holds waits as on a mutex; it is not recursive, so
+   locking it again spins for ever. */
+int
+pthread_spin_init(volatile int *lock, int shared)
+{
+    __VERIFIER_atomic_begin();
+    *lock = 0;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+pthread_spin_destroy(volatile int *lock)
+{
+    return 0;
+}
+
+int
+pthread_spin_lock(volatile int *lock)
+{
+    __VERIFIER_atomic_begin();
+    __tarsier_thread_wait(*lock == 0);
+    *lock = 1;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+pthread_spin_trylock(volatile int *lock)
+{
+    int result = 0;
+    __VERIFIER_atomic_begin();
+    if (*lock)
+        result = 16; /* EBUSY */
+    else
+        *lock = 1;
+    __VERIFIER_atomic_end();
+    return result;
+}
+
+int
+pthread_spin_unlock(volatile int *lock)
+{
+    __VERIFIER_atomic_begin();
+    *lock = 0;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
 /* A condition variable (pthread_cond_t, glibc's static initializer is
    zero) counts the signals sent to it. A waiter unlocks the mutex and
    notes the count in one atomic step, then goes on once a signal came

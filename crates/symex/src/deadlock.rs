@@ -55,6 +55,10 @@ impl<'a> Symex<'a> {
         let zero = self.store.bv_u64(width, 0);
         let is_zero = self.store.eq(condition, zero);
         let holds = self.store.not(is_zero);
+        if !self.threads_on() && self.options.deadlock_checks {
+            // The only thread waits for a change no one else can make.
+            self.assert(holds, PropertyClass::Deadlock, "deadlock: the only thread waits for ever");
+        }
         let reads = self.current_step_reads();
         self.note_wait(WaitKind::Condition { holds, reads })?;
         self.assume(holds);

@@ -509,6 +509,26 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("if (!ready) pthread_cond_wait(&c, &m);", &[], FAILS, ONE_SCHEDULE),
         ],
     },
+    Program {
+        what: "a single thread that locks a mutex or spin lock it holds waits for ever",
+        test: "threads-deadlock-self",
+        text: r#"
+            #include <pthread.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            pthread_spinlock_t s;
+            int main(void) {
+              pthread_spin_init(&s, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_mutex_lock(&m); pthread_mutex_unlock(&m); pthread_mutex_lock(&m);", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_mutex_lock(&m); pthread_mutex_lock(&m);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_spin_lock(&s); pthread_spin_unlock(&s); pthread_spin_lock(&s);", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_spin_lock(&s); pthread_spin_lock(&s);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+        ],
+    },
 ];
 
 /// A native run that deadlocks hangs.

@@ -127,6 +127,10 @@ impl Machine<'_> {
                 let holds = self.scalar(arg(0)?)? != 0;
                 let waits = match holds {
                     true => Ok(None),
+                    // The only thread waits for a change no one else can make.
+                    false if self.threads.is_none() && self.config.deadlock_checks => {
+                        Err(self.violation(PropertyClass::Deadlock, "deadlock: the only thread waits for ever".into()))
+                    }
                     false => Err(Outcome::AssumptionViolated { loc: self.current_loc() }),
                 };
                 self.note_sync_wait(waits)
