@@ -184,6 +184,8 @@ pub(crate) fn symex_options(
         heap_at_exit: heap_at_exit(config),
         force_malloc_success: config.force_malloc_success,
         deadline,
+        data_race_checks: config.data_race_checks,
+        deadlock_checks: config.deadlock_checks,
         ..symex::Options::default()
     }
 }

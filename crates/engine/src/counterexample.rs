@@ -94,15 +94,26 @@ pub(crate) fn build(
 ) -> Result<Counterexample, String> {
     let equation = &execution.equation;
     let mut evaluator = Evaluator::new(store, model);
+    // With threads, the violation the schedule reaches first: the one a
+    // replay following it meets.
     let mut failed = None;
+    let mut failed_at = None;
     for (index, assertion) in equation.assertions.iter().enumerate() {
         let unwinding = assertion.property.class == ir::PropertyClass::UnwindingAssertion;
         if unwinding != (target == Target::UnwindingAssertions) {
             continue;
         }
         if is_true(&mut evaluator, assertion.guard)? && !is_true(&mut evaluator, assertion.condition)? {
-            failed = Some((index, assertion));
-            break;
+            let at = match assertion.when {
+                Some(when) => Some(clock_value(&mut evaluator, when.clock)?),
+                None => None,
+            };
+            if failed.is_none() || at.is_some_and(|at| failed_at.is_some_and(|earliest| at < earliest)) {
+                (failed, failed_at) = (Some((index, assertion)), at);
+            }
+            if at.is_none() {
+                break;
+            }
         }
     }
     let (failed_index, failed) = failed.ok_or("the solver's model violates no assertion (internal error)")?;

@@ -54,6 +54,10 @@ pub struct Config {
     /// still allocated where the program ends (as `symex::HeapAtExit::Esbmc`
     /// says) is a violation, reachable or not.
     pub esbmc_memory_leak_check: bool,
+    /// As `symex::Options::data_race_checks`; the replay sees the race.
+    pub data_race_checks: bool,
+    /// As `symex::Options::deadlock_checks`; the replay sees the deadlock.
+    pub deadlock_checks: bool,
     pub force_malloc_success: bool,
     pub timeout: Option<Duration>,
     /// Write the verification condition in SMT-LIB2 here.
@@ -94,6 +98,8 @@ impl Default for Config {
             memory_leak_checks: false,
             memory_cleanup_checks: false,
             esbmc_memory_leak_check: false,
+            data_race_checks: false,
+            deadlock_checks: false,
             force_malloc_success: false,
             timeout: None,
             smt_formula: None,

@@ -158,6 +158,8 @@ pub(crate) fn interp_config(config: &Config) -> interp::Config {
         unwind: config.unwind,
         alignment_checks: config.alignment_checks,
         vla_length_checks: config.vla_length_checks,
+        data_race_checks: config.data_race_checks,
+        deadlock_checks: config.deadlock_checks,
         ..interp::Config::default()
     }
 }

@@ -223,6 +223,12 @@ pub const THREAD_CREATE: &str = "__tarsier_thread_create";
 /// `pthread_exit`'s argument).
 pub const THREAD_JOIN: &str = "__tarsier_thread_join";
 
+/// `__tarsier_thread_wait(condition)`: the calling thread waits until
+/// `condition` (an int) holds, for ever if it never does: a blocking
+/// synchronisation (a lock held by another), which the deadlock check
+/// looks at. Elsewhere it is `__VERIFIER_assume`.
+pub const THREAD_WAIT: &str = "__tarsier_thread_wait";
+
 /// `__tarsier_thread_exit(value)`: ends the calling thread with `value`.
 pub const THREAD_EXIT: &str = "__tarsier_thread_exit";
 

@@ -146,6 +146,9 @@ pub struct Program {
     pub labels: Vec<Label>,
     /// Loops with their own unwinding bound; kept up to date like `labels`.
     pub loop_unwinds: Vec<LoopUnwind>,
+    /// Where the program first names an `_Atomic`-qualified type: the IR's
+    /// types do not say which objects are atomic.
+    pub atomic_qualified: Option<Loc>,
 }
 
 impl Program {
@@ -161,6 +164,7 @@ impl Program {
             entry: None,
             labels: Vec::new(),
             loop_unwinds: Vec::new(),
+            atomic_qualified: None,
         }
     }
 

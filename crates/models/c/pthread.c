@@ -15,9 +15,9 @@
    which fits in the first bytes of glibc's types; glibc's static
    initializers are all zero, which is an unlocked default mutex here too.
    Locking a non-recursive mutex the thread already holds blocks it
-   forever: the path ends (a deadlock, which is not a violation of the
-   properties checked; deadlock checks are refused). Error numbers are
-   glibc's. */
+   forever: the path ends (a deadlock, which --deadlock-check reports).
+   A thread waits through __tarsier_thread_wait, which the deadlock check
+   tells from an assumption. Error numbers are glibc's. */
 
 void exit(int status);
 void __VERIFIER_assume(int condition);
@@ -28,6 +28,7 @@ unsigned long __tarsier_thread_create(void (*run)(void *(*)(void *), void *), vo
 void *__tarsier_thread_join(unsigned long thread);
 void __tarsier_thread_exit(void *value);
 unsigned long __tarsier_thread_self(void);
+void __tarsier_thread_wait(int condition);
 
 struct __tarsier_mutex {
     /* How many times its owner holds it. */
@@ -67,18 +68,27 @@ __tarsier_opaque_pthread_mutexattr_gettype(const int *attr, int *kind)
     return 0;
 }
 
+/* Every function on a mutex changes or inspects it in one atomic step: a
+   mutex is a synchronisation object, whose operations never race. */
 int
 __tarsier_opaque_pthread_mutex_init(struct __tarsier_mutex *mutex, const int *attr)
 {
+    int kind = attr ? *attr : 0;
+    __VERIFIER_atomic_begin();
     mutex->depth = 0;
-    mutex->kind = attr ? *attr : 0;
+    mutex->kind = kind;
+    __VERIFIER_atomic_end();
     return 0;
 }
 
 int
 __tarsier_opaque_pthread_mutex_destroy(struct __tarsier_mutex *mutex)
 {
-    return mutex->depth > 0 ? 16 /* EBUSY */ : 0;
+    int result;
+    __VERIFIER_atomic_begin();
+    result = mutex->depth > 0 ? 16 /* EBUSY */ : 0;
+    __VERIFIER_atomic_end();
+    return result;
 }
 
 /* Each returns from its single end, so that its atomic section is one. */
@@ -112,7 +122,7 @@ __tarsier_opaque_pthread_mutex_lock(struct __tarsier_mutex *mutex)
     else {
         /* Held by another thread (or, for a NORMAL mutex, by this one):
            the thread waits, for ever on the paths where it never gets it. */
-        __VERIFIER_assume(mutex->depth == 0);
+        __tarsier_thread_wait(mutex->depth == 0);
         mutex->depth = 1;
         mutex->owner = self;
     }
@@ -132,6 +142,128 @@ __tarsier_opaque_pthread_mutex_unlock(struct __tarsier_mutex *mutex)
         mutex->depth--;
     __VERIFIER_atomic_end();
     return result;
+}
+
+/* A spin lock (glibc's volatile int: 0 free, 1 held). A thread spinning on
+   one another thread holds waits as on a mutex; it is not recursive, so
+   locking it again spins for ever. */
+int
+pthread_spin_init(volatile int *lock, int shared)
+{
+    __VERIFIER_atomic_begin();
+    *lock = 0;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+pthread_spin_destroy(volatile int *lock)
+{
+    return 0;
+}
+
+int
+pthread_spin_lock(volatile int *lock)
+{
+    __VERIFIER_atomic_begin();
+    __tarsier_thread_wait(*lock == 0);
+    *lock = 1;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+pthread_spin_trylock(volatile int *lock)
+{
+    int result = 0;
+    __VERIFIER_atomic_begin();
+    if (*lock)
+        result = 16; /* EBUSY */
+    else
+        *lock = 1;
+    __VERIFIER_atomic_end();
+    return result;
+}
+
+int
+pthread_spin_unlock(volatile int *lock)
+{
+    __VERIFIER_atomic_begin();
+    *lock = 0;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+/* A condition variable (pthread_cond_t, glibc's static initializer is
+   zero) counts the signals sent to it. A waiter unlocks the mutex and
+   notes the count in one atomic step, then goes on once a signal came
+   after that, or spuriously (POSIX allows it, so a proof holds for every
+   wake-up), and locks the mutex again. Waking every waiter on a signal is
+   such a spurious wake-up. A waiter no signal reaches may wait for ever,
+   which the deadlock check sees. A timed wait may time out instead. */
+struct __tarsier_cond {
+    unsigned int signals;
+};
+
+int
+__tarsier_opaque_pthread_cond_init(struct __tarsier_cond *cond, const int *attr)
+{
+    __VERIFIER_atomic_begin();
+    cond->signals = 0;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+__tarsier_opaque_pthread_cond_destroy(struct __tarsier_cond *cond)
+{
+    return 0;
+}
+
+int
+__tarsier_opaque_pthread_cond_signal(struct __tarsier_cond *cond)
+{
+    __VERIFIER_atomic_begin();
+    cond->signals++;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+__tarsier_opaque_pthread_cond_broadcast(struct __tarsier_cond *cond)
+{
+    return __tarsier_opaque_pthread_cond_signal(cond);
+}
+
+/* Unlocks the mutex and gives the signals sent so far, in one step. */
+static unsigned int
+__tarsier_cond_release(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex)
+{
+    unsigned int seen;
+    __VERIFIER_atomic_begin();
+    seen = cond->signals;
+    __tarsier_opaque_pthread_mutex_unlock(mutex);
+    __VERIFIER_atomic_end();
+    return seen;
+}
+
+int
+__tarsier_opaque_pthread_cond_wait(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex)
+{
+    int spurious = __VERIFIER_nondet_int() != 0;
+    unsigned int seen = __tarsier_cond_release(cond, mutex);
+    /* One expression, so that the wait reads the count in its own step. */
+    __tarsier_thread_wait((cond->signals != seen) | spurious);
+    return __tarsier_opaque_pthread_mutex_lock(mutex);
+}
+
+int
+__tarsier_opaque_pthread_cond_timedwait(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex, const void *abstime)
+{
+    int timed_out = __VERIFIER_nondet_int() != 0;
+    __tarsier_cond_release(cond, mutex);
+    __tarsier_opaque_pthread_mutex_lock(mutex);
+    return timed_out ? 110 /* ETIMEDOUT */ : 0;
 }
 
 /* What a started thread runs: its start function, then its end with the
@@ -217,12 +349,28 @@ pthread_equal(unsigned long a, unsigned long b)
     return a == b;
 }
 
+/* The first caller runs init (*once: 0 never, 1 running, 2 done); the
+   others wait until it has returned. The flag changes atomically, so
+   callers neither race on it nor both run init. */
 int
 pthread_once(int *once, void (*init)(void))
 {
+    int first = 0;
+    __VERIFIER_atomic_begin();
     if (*once == 0) {
         *once = 1;
+        first = 1;
+    }
+    __VERIFIER_atomic_end();
+    if (first) {
         init();
+        __VERIFIER_atomic_begin();
+        *once = 2;
+        __VERIFIER_atomic_end();
+    } else {
+        __VERIFIER_atomic_begin();
+        __tarsier_thread_wait(*once == 2);
+        __VERIFIER_atomic_end();
     }
     return 0;
 }
@@ -276,8 +424,10 @@ pthread_setspecific(unsigned int key, const void *value)
 int
 __tarsier_opaque_mtx_init(struct __tarsier_mutex *mutex, int type)
 {
+    __VERIFIER_atomic_begin();
     mutex->depth = 0;
     mutex->kind = type & 1;
+    __VERIFIER_atomic_end();
     return 0;
 }
 

@@ -3,9 +3,9 @@
 //! `FALSE(valid-deref)`, `UNKNOWN`). The results follow the competition's
 //! definitions: unreach-call is only about the error function, and
 //! memory-safety is valid-free + valid-deref + valid-memtrack. Termination
-//! (`FALSE(termination)` for a lasso) and no-data-race (whose check answers
-//! UNKNOWN until an engine decides it) are recognised too. Which checks a property switches on is the
-//! command line's business.
+//! (`FALSE(termination)` for a lasso) and no-data-race (`FALSE(no-data-race)`)
+//! are recognised too. Which checks a property switches on is the command
+//! line's business.
 
 use engine::Verdict;
 use ir::PropertyClass;
@@ -106,6 +106,7 @@ impl Category {
             (Category::MemSafety, MemoryLeak) => Some("FALSE(valid-memtrack)"),
             (Category::MemCleanup, MemoryCleanup | MemoryLeak) => Some("FALSE(valid-memcleanup)"),
             (Category::Termination, NonTermination) => Some("FALSE(termination)"),
+            (Category::NoDataRace, DataRace) => Some("FALSE(no-data-race)"),
             _ => None,
         }
     }
@@ -152,6 +153,8 @@ mod tests {
         assert_eq!(Category::MemSafety.violation(PropertyClass::InvalidFree), Some("FALSE(valid-free)"));
         assert_eq!(Category::MemSafety.violation(PropertyClass::MemoryLeak), Some("FALSE(valid-memtrack)"));
         assert_eq!(Category::UnreachCall.violation(PropertyClass::UserAssertion), None);
+        assert_eq!(Category::NoDataRace.violation(PropertyClass::DataRace), Some("FALSE(no-data-race)"));
+        assert_eq!(Category::NoDataRace.violation(PropertyClass::UserAssertion), None);
     }
 
     #[test]

@@ -85,6 +85,7 @@ impl<'a> Symex<'a> {
                     "_Exit" | "_exit" => ProgramEnd::QuickExit,
                     _ => ProgramEnd::Abort,
                 };
+                self.note_exit_for_deadlocks();
                 self.program_exit(end)?;
                 let f = self.store.false_term();
                 self.assume(f);
@@ -99,7 +100,12 @@ impl<'a> Symex<'a> {
                 returns_pointer = false;
                 Some(self.thread_self())
             }
+            _ if name == ir::intrinsics::THREAD_WAIT => {
+                self.thread_wait(self.arg(values, 0, name)?)?;
+                None
+            }
             _ if name == ir::intrinsics::THREAD_JOIN => {
+                self.note_join_wait(values)?;
                 let sort = smt::Sort::BitVec(self.program.data_model.pointer_bits());
                 Some(self.join_thread(values, sort)?)
             }

@@ -529,7 +529,10 @@ impl<'a> Symex<'a> {
             return self.run_function(entry, &params);
         }
         let t = self.store.true_term();
-        self.threads = Some(crate::threads::Threads::new(self.program, self.state.clone(), t));
+        let mut threads = crate::threads::Threads::new(self.program, self.state.clone(), t);
+        threads.races = self.options.data_race_checks.then(Default::default);
+        threads.waits = self.options.deadlock_checks.then(Default::default);
+        self.threads = Some(threads);
         let main_run = self.run_function(entry, &params);
         self.run_threads(main_run)
     }

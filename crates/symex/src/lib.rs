@@ -30,6 +30,8 @@ mod state;
 mod stdio;
 mod stdio_input;
 mod threads;
+mod races;
+mod deadlock;
 mod step;
 mod builtins;
 mod block_copy;
@@ -98,6 +100,12 @@ pub struct Options {
     /// Build k-induction's inductive step instead of a bounded execution
     /// (see [`step`]): `unwind` and the loops' own bounds do not apply.
     pub step: Option<std::sync::Arc<InductiveStep>>,
+    /// Two accesses of the same memory by different threads, one a write,
+    /// that can happen one after the other are a violation (see [`races`]).
+    pub data_race_checks: bool,
+    /// Every thread waiting for ever on a lock or a join is a violation
+    /// (see [`deadlock`]).
+    pub deadlock_checks: bool,
 }
 
 impl Options {
@@ -125,6 +133,8 @@ impl Default for Options {
             cancel: None,
             targets: Vec::new(),
             step: None,
+            data_race_checks: false,
+            deadlock_checks: false,
         }
     }
 }

@@ -361,10 +361,15 @@ impl<'a> Symex<'a> {
             if self.store.is_false(ok) {
                 continue;
             }
-            let mut whole = self.object_value(t.object);
-            if reading == Reading::Scalar {
-                whole = self.with_pointer_addresses(t.object, whole, t.bit_offset, bits, ok)?;
-            }
+            self.note_access(t.object, t.bit_offset, bits, ok, false);
+            self.exact_accesses(true);
+            let whole = self.object_value(t.object);
+            let whole = match reading {
+                Reading::Scalar => self.with_pointer_addresses(t.object, whole, t.bit_offset, bits, ok),
+                _ => Ok(whole),
+            };
+            self.exact_accesses(false);
+            let whole = whole?;
             let part = self.read_object_bits(t.object, whole, t.bit_offset, bits)?;
             if reading == Reading::Aggregate {
                 self.note_aggregate_read(t.object, t.bit_offset, bits, part);
@@ -409,10 +414,16 @@ impl<'a> Symex<'a> {
             if self.store.is_false(ok) {
                 continue;
             }
+            self.note_access(t.object, t.bit_offset, width, ok, true);
+            self.exact_accesses(true);
             let old = self.object_value(t.object);
             let condition = if sole_target { self.store.true_term() } else { ok };
-            let new = self.write_object_bits_if(t.object, old, t.bit_offset, bits, condition)?;
-            self.write_object(t.object, new);
+            let new = self.write_object_bits_if(t.object, old, t.bit_offset, bits, condition);
+            if let Ok(new) = new {
+                self.write_object(t.object, new);
+            }
+            self.exact_accesses(false);
+            new?;
         }
         Ok(())
     }

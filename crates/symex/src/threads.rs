@@ -39,9 +39,9 @@ const CLOCK_BITS: u32 = 40;
 const MAX_STEPS: usize = 100_000;
 
 /// One started thread.
-struct Thread {
+pub(crate) struct Thread {
     /// The condition under which it was started.
-    started: TermId,
+    pub(crate) started: TermId,
     /// What it runs (`None` for the main thread).
     run: Option<Runner>,
     /// The state of its creator at the start (for what is alive).
@@ -51,7 +51,7 @@ struct Thread {
     /// The clock of its latest step.
     last_clock: Option<TermId>,
     /// Where it ends: condition, clock, value it ends with.
-    ends: Vec<(TermId, TermId, TermId)>,
+    pub(crate) ends: Vec<(TermId, TermId, TermId)>,
 }
 
 /// What a started thread runs.
@@ -80,16 +80,16 @@ struct Step {
 }
 
 #[derive(Clone, Copy)]
-struct Event {
-    object: ObjectId,
-    thread: usize,
+pub(crate) struct Event {
+    pub(crate) object: ObjectId,
+    pub(crate) thread: usize,
     step: u32,
-    clock: TermId,
+    pub(crate) clock: TermId,
     /// Order among all events (program order within a step).
     seq: u32,
-    guard: TermId,
+    pub(crate) guard: TermId,
     value: TermId,
-    write: bool,
+    pub(crate) write: bool,
 }
 
 /// A join: which thread, when, and what it waits for.
@@ -103,10 +103,10 @@ struct Join {
 
 pub(crate) struct Threads {
     current: usize,
-    threads: Vec<Thread>,
+    pub(crate) threads: Vec<Thread>,
     step: Option<Step>,
     next_step: u32,
-    events: Vec<Event>,
+    pub(crate) events: Vec<Event>,
     joins: Vec<Join>,
     /// Locals whose address is taken somewhere (they may be shared).
     address_taken: Rc<HashSet<SymbolId>>,
@@ -124,6 +124,10 @@ pub(crate) struct Threads {
     program_order: Vec<(TermId, TermId)>,
     /// Where a thread-local variable was used (not modelled yet).
     thread_local_used: Option<ir::Loc>,
+    /// The accesses the data-race check looks at, when it is on.
+    pub(crate) races: Option<crate::races::Races>,
+    /// The places threads may wait for ever, when the deadlock check is on.
+    pub(crate) waits: Option<crate::deadlock::Waits>,
 }
 
 impl Threads {
@@ -143,11 +147,13 @@ impl Threads {
             thread_local_used: None,
             process_ends: Vec::new(),
             program_order: Vec::new(),
+            races: None,
+            waits: None,
         }
     }
 
     /// The id of thread number `index` (the main thread's is `MAIN_THREAD_ID`).
-    fn id_of(index: usize) -> u64 {
+    pub(crate) fn id_of(index: usize) -> u64 {
         ir::intrinsics::MAIN_THREAD_ID + index as u64
     }
 
@@ -172,7 +178,7 @@ impl<'a> Symex<'a> {
     }
 
     /// Whether `object` may be seen by more than one thread.
-    fn is_shared(&self, object: ObjectId) -> bool {
+    pub(crate) fn is_shared(&self, object: ObjectId) -> bool {
         let Some(threads) = &self.threads else { return false };
         match &self.objects.get(object).kind {
             ObjectKind::Global(symbol) => !self.program.symbols[*symbol].read_only,
@@ -193,6 +199,20 @@ impl<'a> Symex<'a> {
         let threads = self.threads.as_mut().expect("threads on");
         let mut sections = |func| Rc::clone(threads.atomic_ranges.entry(func).or_insert_with(|| Rc::new(ir::intrinsics::atomic_sections(program, func))));
         ir::intrinsics::inside_atomic(&positions, strictly, &mut sections)
+    }
+
+    /// The running thread and whether its current step is atomic.
+    pub(crate) fn current_step(&self) -> Option<(usize, bool)> {
+        let step = self.threads.as_ref()?.step.as_ref()?;
+        Some((step.thread, step.atomic))
+    }
+
+    /// The shared objects the current step has read so far.
+    pub(crate) fn current_step_reads(&self) -> Vec<ObjectId> {
+        let step = self.threads.as_ref().and_then(|t| t.step.as_ref());
+        let mut reads: Vec<ObjectId> = step.map(|s| s.reads.keys().copied().collect()).unwrap_or_default();
+        reads.sort_unstable();
+        reads
     }
 
     /// Called before each instruction a thread executes: opens a new step
@@ -252,6 +272,7 @@ impl<'a> Symex<'a> {
         if !self.is_shared(object) {
             return None;
         }
+        self.note_whole_access(object, false);
         let step_id = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id)?;
         if let ObjectKind::Global(symbol) = self.objects.get(object).kind {
             if self.program.symbols[symbol].thread_local {
@@ -302,6 +323,7 @@ impl<'a> Symex<'a> {
             return;
         }
         let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
+        self.note_whole_access(object, true);
         // A path merged from one that read the object and one that did
         // not: the latter's value is the step's read.
         self.state.touch(step_id, object);
@@ -542,6 +564,12 @@ impl<'a> Symex<'a> {
             }
         }
         self.equation.constraints.extend(constraints);
+        if let Some(races) = &threads.races {
+            crate::races::encode(self.store, clocks, races, &self.equation.thread_steps, &mut self.equation.assertions);
+        }
+        if let Some(waits) = &threads.waits {
+            crate::deadlock::encode(self.store, clocks, &threads, waits, &mut self.equation.assertions);
+        }
         Ok(())
     }
 }
@@ -583,7 +611,7 @@ fn encode_joins(
 
 /// The clocks' low bits that the constraints compare.
 #[derive(Clone, Copy)]
-struct Clocks {
+pub(crate) struct Clocks {
     width: u32,
 }
 
@@ -610,7 +638,7 @@ impl Clocks {
         let zero = store.bv_u64(CLOCK_BITS - self.width, 0);
         store.eq(high, zero)
     }
-    fn before(self, store: &mut TermStore, a: TermId, b: TermId) -> TermId {
+    pub(crate) fn before(self, store: &mut TermStore, a: TermId, b: TermId) -> TermId {
         let (a, b) = (self.low(store, a), self.low(store, b));
         store.bv_ult(a, b)
     }

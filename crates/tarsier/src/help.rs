@@ -40,7 +40,7 @@ STATUS:
     (one bound, or incremental) and k-induction (the default without
     --unwind). --termination proves that every loop has a ranking
     function or exits within a bound, or refutes with a lasso. Options the engine does not implement yet
-    (--data-races-check, --deadlock-check, --multi-property) answer
+    (--multi-property) answer
     VERIFICATION UNKNOWN with the reason, never a verdict that ignores
     them.
 
@@ -183,9 +183,14 @@ PROPERTY OPTIONS:
         Check that floating-point + - * / do not produce a NaN from
         operands that are not NaN (inf - inf, 0 * inf, 0 / 0, inf / inf).
     --data-races-check
-        Check concurrent programs for data races.
+        Check concurrent programs for data races: two accesses of the
+        same byte by different threads, at least one a write, not both
+        inside atomic sections, that can happen one right after the
+        other (nothing orders them: no lock, join or thread start).
     --deadlock-check
-        Check concurrent programs for deadlocks.
+        Check concurrent programs for deadlocks: every thread that has
+        not ended, the main thread among them, waits for ever on a mutex
+        another thread holds or on a join of a thread that never ends.
     --error-label LABEL
         The property is 'label LABEL is unreachable'.
     --force-malloc-success
@@ -206,10 +211,10 @@ PROPERTY OPTIONS:
         unreach-call (G ! call(reach_error())), no-overflow (signed
         overflow), valid-memsafety (valid-free, valid-deref,
         valid-memtrack) or valid-memcleanup; malloc never fails.
-        termination (F end) as --termination; no-data-race is recognised
-        and answers UNKNOWN, as --data-races-check does. The SV-COMP
+        termination (F end) as --termination; no-data-race (G ! data-race)
+        as --data-races-check alone. The SV-COMP
         result (TRUE, FALSE(unreach-call), FALSE(no-overflow),
-        FALSE(termination),
+        FALSE(termination), FALSE(no-data-race),
         FALSE(valid-deref), FALSE(valid-free), FALSE(valid-memtrack),
         FALSE(valid-memcleanup) or UNKNOWN) is printed on the line before
         the verdict. A well-formed property file with other formulas

@@ -9,15 +9,7 @@ use crate::output::{Printer, Style};
 /// Checks and options the engine does not implement yet: asking for them
 /// gives UNKNOWN rather than a verdict that ignores them.
 fn unsupported_request(config: &Config) -> Option<&'static str> {
-    let verify = &config.verify;
-    let checks = &verify.checks;
-    [
-        (checks.data_races, "data-race checks"),
-        (checks.deadlock, "deadlock checks"),
-        (verify.multi_property, "--multi-property"),
-    ]
-    .into_iter()
-    .find_map(|(asked, what)| asked.then_some(what))
+    config.verify.multi_property.then_some("--multi-property")
 }
 
 pub(crate) fn engine_config(config: &Config, program: &ir::Program) -> engine::Config {
@@ -56,6 +48,8 @@ fn safety_engine_config(config: &Config, program: &ir::Program) -> engine::Confi
         // The command-line flag has ESBMC's meaning; a property file's
         // memory properties keep SV-COMP's.
         esbmc_memory_leak_check: verify.checks.memory_leak && verify.property.is_none(),
+        data_race_checks: verify.checks.data_races,
+        deadlock_checks: verify.checks.deadlock,
         memory_cleanup_checks: verify.memory_cleanup,
         force_malloc_success: verify.force_malloc_success,
         timeout: verify.timeout,
@@ -217,6 +211,11 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     if let Err(message) = crate::loop_ids::apply_unwindset(&mut program, &config.verify.unwindset) {
         eprintln!("tarsier: error: {message}");
         return Exit::UsageError;
+    }
+    if let Some(loc) = program.atomic_qualified.filter(|_| config.verify.checks.data_races && program.creates_threads()) {
+        // Accesses of `_Atomic` objects never race, and the IR cannot tell them.
+        let at = format!("{}:{}", program.files.name(loc.file), loc.line);
+        return printer(config, None).print(&report::unknown(&format!("unsupported: data-race checks of a program with `_Atomic` types ({at})")));
     }
     if config.verify.checks.termination {
         // The lasso and bounded arguments follow one thread's loops only.

@@ -2,11 +2,13 @@
 //! over every interleaving (TRUE/FALSE twins: a race a lock hides,
 //! Peterson's protocol right and wrong, a violation under one rare
 //! interleaving, threads started in loops and on branches, bounded like
-//! loops, values threads end with);
-//! a FALSE is replayed on its schedule. CBMC's `__CPROVER_ASYNC_n:` labels
-//! start threads (never the thread's code run in line as a call); ESBMC's
-//! `__ESBMC_spawn_thread` is still unsupported where it is reached, while a
-//! violation before it is still reported.
+//! loops, values threads end with, data races a lock, an atomic section or
+//! a join prevents, deadlocks of lock order and of joins, condition
+//! variables with lost and spurious wake-ups); a FALSE is replayed on its
+//! schedule. CBMC's `__CPROVER_ASYNC_n:` labels start threads (never the
+//! thread's code run in line as a call); ESBMC's `__ESBMC_spawn_thread` is
+//! still unsupported where it is reached, while a violation before it is
+//! still reported.
 
 mod common;
 
@@ -426,7 +428,267 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(x == 1);", &[], FAILS, "gcc cannot link ESBMC's intrinsic"),
         ],
     },
+    Program {
+        what: "a data race on a counter that a lock hides",
+        test: "threads-race-lock",
+        text: r#"
+            #include <pthread.h>
+            int x;
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            void *inc(void *arg) {
+            #ifdef LOCKED
+              pthread_mutex_lock(&m);
+            #endif
+              x = x + 1;
+            #ifdef LOCKED
+              pthread_mutex_unlock(&m);
+            #endif
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              pthread_create(&a, 0, inc, 0);
+              pthread_create(&b, 0, inc, 0);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("", &["--data-races-check", "-DLOCKED"], HOLDS, RACES_UNSEEN),
+            Check::verdict("", &["--data-races-check"], FAILS, RACES_UNSEEN),
+            // Without the check the racy program is still correct.
+            Check::verdict("", &[], HOLDS, RACES_UNSEEN),
+        ],
+    },
+    Program {
+        what: "accesses inside atomic sections do not race with each other, but an atomic write races with a plain read",
+        test: "threads-race-atomic",
+        text: r#"
+            #include <pthread.h>
+            void __VERIFIER_atomic_begin(void);
+            void __VERIFIER_atomic_end(void);
+            int x;
+            void *writer(void *arg) {
+              __VERIFIER_atomic_begin();
+              x = 1;
+              __VERIFIER_atomic_end();
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("__VERIFIER_atomic_begin(); int y = x; __VERIFIER_atomic_end();", &["--data-races-check"], HOLDS, RACES_UNSEEN),
+            Check::verdict("int y = x;", &["--data-races-check"], FAILS, RACES_UNSEEN),
+        ],
+    },
+    Program {
+        what: "a join orders the thread's write before the main thread's read",
+        test: "threads-race-join",
+        text: r#"
+            #include <pthread.h>
+            int x;
+            void *writer(void *arg) { x = 1; return 0; }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_join(t, 0); int y = x;", &["--data-races-check"], HOLDS, RACES_UNSEEN),
+            Check::verdict("int y = x; pthread_join(t, 0);", &["--data-races-check"], FAILS, RACES_UNSEEN),
+        ],
+    },
+    Program {
+        what: "threads that write their own elements, or only read shared data, do not race",
+        test: "threads-race-own-data",
+        text: r#"
+            #include <pthread.h>
+            int slots[2];
+            int shared = 5;
+            int seen[2];
+            void *work(void *arg) {
+              int *slot = arg;
+              int local = shared;
+              *slot = local + 1;
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              pthread_create(&a, 0, work, &slots[0]);
+              pthread_create(&b, 0, work, LAST);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("&slots[1]", &["--data-races-check"], HOLDS, RACES_UNSEEN),
+            Check::verdict("&slots[0]", &["--data-races-check"], FAILS, RACES_UNSEEN),
+        ],
+    },
+    Program {
+        what: "pthread_once runs its function once, the other callers wait for it, and they do not race on the flag",
+        test: "threads-once",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            pthread_once_t once = PTHREAD_ONCE_INIT;
+            int runs;
+            void init(void) { runs++; }
+            void *work(void *arg) {
+              pthread_once(&once, init);
+              LAST
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              pthread_create(&a, 0, work, 0);
+              pthread_create(&b, 0, work, 0);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(runs == 1);", &["-lpthread"]),
+            Check::verdict("assert(runs == 1);", &["--data-races-check"], HOLDS, RACES_UNSEEN),
+            Check::verdict("assert(runs == 2);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "two locks taken in opposite orders deadlock; taken in the same order they do not",
+        test: "threads-deadlock-order",
+        text: r#"
+            #include <pthread.h>
+            pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+            void *other(void *arg) {
+            #ifdef SAME_ORDER
+              pthread_mutex_lock(&a);
+              pthread_mutex_lock(&b);
+            #else
+              pthread_mutex_lock(&b);
+              pthread_mutex_lock(&a);
+            #endif
+              pthread_mutex_unlock(&b);
+              pthread_mutex_unlock(&a);
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, other, 0);
+              pthread_mutex_lock(&a);
+              pthread_mutex_lock(&b);
+              pthread_mutex_unlock(&b);
+              pthread_mutex_unlock(&a);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_join(t, 0);", &["--deadlock-check", "-DSAME_ORDER"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_join(t, 0);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            // Without the check a deadlock is not a violation.
+            Check::verdict("pthread_join(t, 0);", &[], HOLDS, DEADLOCK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "the main thread joins a thread that waits for ever on a lock the main thread holds",
+        test: "threads-deadlock-join",
+        text: r#"
+            #include <pthread.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            void *worker(void *arg) {
+              pthread_mutex_lock(&m);
+              pthread_mutex_unlock(&m);
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_mutex_lock(&m);
+              pthread_create(&t, 0, worker, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_mutex_unlock(&m); pthread_join(t, 0);", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_join(t, 0); pthread_mutex_unlock(&m);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            // Returning from main ends the process: the worker waits no more.
+            Check::verdict("", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "a condition variable wakes its waiter when signalled, may wake it spuriously, and a lost signal leaves it waiting for ever",
+        test: "threads-condition",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+            int ready;
+            void *producer(void *arg) {
+              pthread_mutex_lock(&m);
+              ready = 1;
+            #ifndef LOST
+              pthread_cond_signal(&c);
+            #endif
+              pthread_mutex_unlock(&m);
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, producer, 0);
+              pthread_mutex_lock(&m);
+              LAST
+              assert(ready == 1);
+              pthread_mutex_unlock(&m);
+              pthread_join(t, 0);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("while (!ready) pthread_cond_wait(&c, &m);", &["--deadlock-check", "--unwind", "2", "--no-unwinding-assertions"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("while (!ready) pthread_cond_wait(&c, &m);", &["--deadlock-check", "--unwind", "2", "--no-unwinding-assertions", "-DLOST"], FAILS, DEADLOCK_UNSEEN),
+            // A spurious wake-up ends the wait before the producer ran.
+            Check::verdict("if (!ready) pthread_cond_wait(&c, &m);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "a single thread that locks a mutex or spin lock it holds waits for ever",
+        test: "threads-deadlock-self",
+        text: r#"
+            #include <pthread.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            pthread_spinlock_t s;
+            int main(void) {
+              pthread_spin_init(&s, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_mutex_lock(&m); pthread_mutex_unlock(&m); pthread_mutex_lock(&m);", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_mutex_lock(&m); pthread_mutex_lock(&m);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_spin_lock(&s); pthread_spin_unlock(&s); pthread_spin_lock(&s);", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_spin_lock(&s); pthread_spin_lock(&s);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+        ],
+    },
 ];
+
+/// A native run that deadlocks hangs.
+const DEADLOCK_UNSEEN: &str = "a native run that deadlocks does not end";
+
+/// A native run shows no data race (gcc's thread sanitizer is not used).
+const RACES_UNSEEN: &str = "a native run does not report data races";
 
 #[test]
 fn every_program_gets_its_verdicts() {

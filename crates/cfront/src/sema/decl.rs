@@ -155,6 +155,7 @@ impl<'a> Sema<'a> {
             TypeSpec::Implicit => CType::int(),
         };
         let ty = self.apply_vector_size(ty, &specs.attrs, specs.loc)?;
+        self.note_atomic_qualifier(specs.qualifiers, specs.loc);
         Ok(ty.with_quals(specs.qualifiers))
     }
 
@@ -215,6 +216,14 @@ impl<'a> Sema<'a> {
         Ok(CType::new(kind))
     }
 
+    /// The IR has no `_Atomic` types: where the program first names one
+    /// is kept, so that checks that depend on it can refuse.
+    fn note_atomic_qualifier(&mut self, quals: ast::Qualifiers, loc: Loc) {
+        if quals.is_atomic && self.prog.atomic_qualified.is_none() {
+            self.prog.atomic_qualified = Some(loc);
+        }
+    }
+
     pub(super) fn type_name(&mut self, tn: &ast::TypeName) -> R<CType> {
         let base = self.resolve_specs(&tn.specs)?;
         self.apply_declarator(base, &tn.declarator)
@@ -225,7 +234,10 @@ impl<'a> Sema<'a> {
         let mut ty = base;
         for derived in d.derived.iter().rev() {
             ty = match derived {
-                Derived::Pointer(q) => CType::pointer_to(ty).with_quals(*q),
+                Derived::Pointer(q) => {
+                    self.note_atomic_qualifier(*q, d.loc);
+                    CType::pointer_to(ty).with_quals(*q)
+                }
                 Derived::Array(a) => {
                     if ty.is_function() {
                         return Err(self.error(d.loc, "array of functions is not allowed"));

@@ -119,7 +119,22 @@ impl Machine<'_> {
                 let types: Vec<TypeId> = args.iter().map(|a| a.ty).collect();
                 self.create_thread(values, &types).map(Some)
             }
-            _ if name == crate::intrinsics::THREAD_JOIN => self.join_thread(arg(0)?).map(Some),
+            _ if name == crate::intrinsics::THREAD_JOIN => {
+                let joined = self.join_thread(arg(0)?);
+                self.note_sync_wait(joined).map(Some)
+            }
+            _ if name == crate::intrinsics::THREAD_WAIT => {
+                let holds = self.scalar(arg(0)?)? != 0;
+                let waits = match holds {
+                    true => Ok(None),
+                    // The only thread waits for a change no one else can make.
+                    false if self.threads.is_none() && self.config.deadlock_checks => {
+                        Err(self.violation(PropertyClass::Deadlock, "deadlock: the only thread waits for ever".into()))
+                    }
+                    false => Err(Outcome::AssumptionViolated { loc: self.current_loc() }),
+                };
+                self.note_sync_wait(waits)
+            }
             _ if name == crate::intrinsics::THREAD_EXIT => self.exit_thread(arg(0)?).map(|()| None),
             _ if name == crate::intrinsics::ENVIRONMENT_STRING => {
                 let loc = self.current_loc();

@@ -627,6 +627,7 @@ impl Machine<'_> {
         match place.bitfield {
             None => {
                 let size = self.size(ty)?;
+                self.watch_access(place.ptr, size, false)?;
                 if let Some(kind) = self.scalar_kind(ty).filter(|_| size <= 16) {
                     let (bits, stored) = self.memory.read_scalar(place.ptr, size).map_err(|e| self.access_error(e))?;
                     if kind != ScalarKind::Pointer {
@@ -642,6 +643,7 @@ impl Machine<'_> {
             }
             Some((bit, width)) => {
                 let len = bitfield_bytes(bit, width);
+                self.watch_access(place.ptr, len, false)?;
                 let bytes = self.memory.read(place.ptr, len).map_err(|e| self.access_error(e))?;
                 self.expose_pointer_bytes(place.ptr, len)?;
                 Ok(Value::Scalar(self.extract_bits(&bytes, bit, width, ty)))
@@ -662,6 +664,11 @@ impl Machine<'_> {
     /// Writes `value` of type `ty` to `place`.
     pub(super) fn store(&mut self, place: Place, ty: TypeId, value: &Value) -> Flow<()> {
         self.check_place(&place)?;
+        let len = match place.bitfield {
+            None => self.size(ty)?,
+            Some((bit, width)) => bitfield_bytes(bit, width),
+        };
+        self.watch_access(place.ptr, len, true)?;
         if place.bitfield.is_none() {
             let size = self.size(ty)?;
             let scalar = match value {

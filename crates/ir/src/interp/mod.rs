@@ -63,6 +63,8 @@ mod quantifier;
 pub mod memory;
 mod stdio;
 mod threads;
+mod races;
+mod deadlock;
 mod unwind;
 mod value;
 mod wide;
@@ -131,6 +133,13 @@ pub struct Config {
     /// Jump over the iterations of simple loops whose path and effect are
     /// known exactly (see `accelerate`): the same run, in fewer steps.
     pub accelerate_loops: bool,
+    /// With a schedule: an access of memory another thread wrote in its
+    /// latest step (not both in atomic sections) is a data race.
+    pub data_race_checks: bool,
+    /// With a schedule: where it ends, every thread that has not ended
+    /// waiting on a lock or a join that still cannot go on (the main
+    /// thread among them) is a deadlock.
+    pub deadlock_checks: bool,
 }
 
 /// What names an object both in symbolic execution and in the interpreter,
@@ -164,6 +173,8 @@ impl Default for Config {
             vla_length_checks: true,
             accelerate_loops: true,
             schedule: None,
+            data_race_checks: false,
+            deadlock_checks: false,
         }
     }
 }

@@ -42,6 +42,9 @@ pub(super) struct Scheduler {
     sections: HashMap<FuncId, Rc<Vec<(usize, usize)>>>,
     /// The locals whose address is taken (shared with spawned statements).
     address_taken: Option<Rc<std::collections::HashSet<SymbolId>>>,
+    races: super::races::RaceWatch,
+    /// The waiting threads that wait on a lock or a join.
+    pub(super) waiting_on_sync: Vec<u32>,
 }
 
 impl Scheduler {
@@ -57,7 +60,18 @@ impl Scheduler {
             exiting: None,
             sections: HashMap::default(),
             address_taken: None,
+            races: Default::default(),
+            waiting_on_sync: Vec::new(),
         }
+    }
+
+    /// The running thread.
+    pub(super) fn current(&self) -> u32 {
+        self.current
+    }
+
+    pub(super) fn races(&mut self) -> &mut super::races::RaceWatch {
+        &mut self.races
     }
 }
 
@@ -83,10 +97,14 @@ impl Machine<'_> {
     pub(super) fn scheduled_step(&mut self) -> Flow<()> {
         let scheduler = self.scheduler();
         let Some(step) = scheduler.schedule.get(scheduler.next).cloned() else {
-            return Err(mismatch("it ends before a violation".into()));
+            return Err(match self.config.deadlock_checks {
+                true => self.deadlock_at_end(),
+                false => mismatch("it ends before a violation".into()),
+            });
         };
         scheduler.next += 1;
         self.switch_to(step.thread)?;
+        self.scheduler().races.step_begins(step.thread);
         while self.frames.last().map(|f| (f.func, f.pc)) != Some((step.function, step.pc as usize)) {
             if self.frames.is_empty() || self.take_step()? != Taken::Continues {
                 return Err(mismatch(format!("thread {} does not reach the instruction of its step", step.thread)));
@@ -103,6 +121,7 @@ impl Machine<'_> {
     /// The running thread takes one step.
     fn take_step(&mut self) -> Flow<Taken> {
         let atomic = self.inside_atomic_now(false);
+        self.scheduler().races.atomic = atomic;
         loop {
             match self.step() {
                 Ok(()) => {}
@@ -125,12 +144,47 @@ impl Machine<'_> {
         }
     }
 
+    /// At the end of the schedule: every thread that has not ended waits
+    /// on a lock or a join, and given its step again still cannot go on;
+    /// the deadlock is reported where the main thread waits.
+    fn deadlock_at_end(&mut self) -> Outcome {
+        let scheduler = self.scheduler();
+        let mut live: Vec<u32> = scheduler.waiting.keys().copied().chain([scheduler.current]).collect();
+        live.retain(|t| !scheduler.ended.contains_key(t));
+        // The main thread last, so that its frames are the running ones.
+        live.sort_unstable_by(|a, b| b.cmp(a));
+        if live.last() != Some(&0) {
+            return mismatch("it ends before a violation (the main thread has ended)".into());
+        }
+        for thread in live {
+            let scheduler = self.scheduler();
+            if !scheduler.blocked.contains(&thread) || !scheduler.waiting_on_sync.contains(&thread) {
+                return mismatch(format!("it ends with thread {thread} not waiting on a lock or a join"));
+            }
+            if let Err(outcome) = self.bring(thread) {
+                return outcome;
+            }
+            match self.step() {
+                Err(Outcome::AssumptionViolated { .. }) => {}
+                Ok(()) => return mismatch(format!("thread {thread} can go on where it waited")),
+                Err(outcome) => return outcome,
+            }
+        }
+        self.violation(crate::instr::PropertyClass::Deadlock, "deadlock: every thread waits for ever".into())
+    }
+
     /// Makes `thread` the running one.
     fn switch_to(&mut self, thread: u32) -> Flow<()> {
         let scheduler = self.scheduler();
         if scheduler.blocked.contains(&thread) || scheduler.ended.contains_key(&thread) {
             return Err(mismatch(format!("thread {thread} cannot run")));
         }
+        self.bring(thread)
+    }
+
+    /// Gives `thread` the machine's frames.
+    fn bring(&mut self, thread: u32) -> Flow<()> {
+        let scheduler = self.scheduler();
         let current = scheduler.current;
         if thread == current {
             return Ok(());
@@ -180,7 +234,9 @@ impl Machine<'_> {
             _ => return Err(self.malformed("a thread's runner is not a function".into())),
         };
         let creator = std::mem::take(&mut self.frames);
+        self.scheduler().races.paused = true;
         let entered = self.enter_function(func, vec![start.clone(), arg.clone()], arg_types.get(1..).unwrap_or_default(), None);
+        self.scheduler().races.paused = false;
         let started = std::mem::replace(&mut self.frames, creator);
         entered?;
         self.scheduler().waiting.insert(number, started);
