@@ -17,19 +17,23 @@ pub(crate) fn engine_config(config: &Config, program: &ir::Program) -> engine::C
     let engine = safety_engine_config(config, program);
     match verify.checks.termination {
         false => engine,
-        // Termination asks whether runs end, nothing else: no memory check
-        // is a property (the interpreter still refuses a replay that faults).
-        true => engine::Config {
-            strategy: engine::Strategy::Termination,
-            pointer_checks: false,
-            bounds_checks: false,
-            alignment_checks: false,
-            vla_length_checks: false,
-            memory_leak_checks: false,
-            memory_cleanup_checks: false,
-            esbmc_memory_leak_check: false,
-            ..engine
-        },
+        // Termination asks whether runs end, nothing else.
+        true => engine::Config { strategy: engine::Strategy::Termination, ..engine_config_without_memory_checks(engine) },
+    }
+}
+
+/// `engine` with no memory check as a property (the interpreter still
+/// refuses a replay that faults).
+fn engine_config_without_memory_checks(engine: engine::Config) -> engine::Config {
+    engine::Config {
+        pointer_checks: false,
+        bounds_checks: false,
+        alignment_checks: false,
+        vla_length_checks: false,
+        memory_leak_checks: false,
+        memory_cleanup_checks: false,
+        esbmc_memory_leak_check: false,
+        ..engine
     }
 }
 
@@ -217,17 +221,44 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
         let at = format!("{}:{}", program.files.name(loc.file), loc.line);
         return printer(config, None).print(&report::unknown(&format!("unsupported: data-race checks of a program with `_Atomic` types ({at})")));
     }
+    let mut obligation = None;
     if config.verify.checks.termination {
         // The lasso and bounded arguments follow one thread's loops only.
         if program.creates_threads() {
             return printer(config, None).print(&report::unknown("unsupported: termination of programs that start threads"));
         }
+        obligation = config.verify.property.is_some().then(|| engine::termination::overflow_obligation(&program));
         engine::termination::prepare(&mut program, config.verify.property.is_none());
     }
     crate::progress::start(config.verify.verbosity, config.verify.json);
-    let outcome = engine::verify(&program, &engine_config(config, &program));
+    let started = std::time::Instant::now();
+    let mut outcome = engine::verify(&program, &engine_config(config, &program));
+    if let (Some(obligation), engine::Verdict::True) = (&obligation, &outcome.verdict) {
+        if let Some(why) = signed_overflow_possible(config, obligation, started.elapsed()) {
+            outcome = report::unknown(&format!("termination holds for the runs without signed overflow, but {why}"));
+        }
+    }
     crate::witness::write(config, &program, &outcome);
     printer(config, Some(&program)).print(&outcome)
+}
+
+/// Why a signed overflow in `obligation` (see
+/// `engine::termination::overflow_obligation`) is not ruled out, in the
+/// time `config` leaves after `spent`; `None` when k-induction proves
+/// every overflow check.
+fn signed_overflow_possible(config: &Config, obligation: &ir::Program, spent: std::time::Duration) -> Option<String> {
+    let safety = safety_engine_config(config, obligation);
+    let timeout = safety.timeout.map(|t| t.saturating_sub(spent));
+    if timeout.is_some_and(|t| t.is_zero()) {
+        return Some("no time was left to rule out a signed overflow".into());
+    }
+    let checks = engine::Config { strategy: engine::Strategy::KInduction, timeout, ..engine_config_without_memory_checks(safety) };
+    match engine::verify(obligation, &checks).verdict {
+        engine::Verdict::True => None,
+        engine::Verdict::False(_) => Some("a signed overflow is reachable, and what follows it is undefined".into()),
+        engine::Verdict::Unknown(reason) => Some(format!("a signed overflow was not ruled out ({reason})")),
+        engine::Verdict::BoundedTrue { .. } => Some("a signed overflow was ruled out only up to a bound".into()),
+    }
 }
 
 /// Adds the checks `config` asks for to `program`.

@@ -128,11 +128,20 @@ fn termination_property_file_gives_svcomp_results() {
     let out = run([ends.to_str().unwrap(), "--property", prp.to_str().unwrap()]);
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines[lines.len() - 2..], ["TRUE", SUCCESSFUL], "{}", out.stdout);
-    // SV-COMP excludes signed overflow: y decreases until x is no longer positive.
-    let source = format!("{PRELUDE}int main(void) {{ int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int(); while (x > 0) {{ x = x + y; y = y - 1; }} return 0; }}\n");
+    // A ranking function and no signed overflow on any run: TRUE.
+    let source = format!("{PRELUDE}int main(void) {{ int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int(); if (y < 1 || y > 100) return 0; while (x > 0) x = x - y; return 0; }}\n");
     let down = write(&dir, "down.c", &source);
     let out = run([down.to_str().unwrap(), "--property", prp.to_str().unwrap()]);
     assert!(out.stdout.contains("ranking function") && out.stdout.ends_with(&format!("TRUE\n{SUCCESSFUL}\n")), "{}", out.stdout);
+    // SV-COMP reads integers mathematically: x doubles for ever, and only
+    // the overflow (undefined) ends it in 32 bits. y is a ranking function
+    // of the runs without overflow, which is no TRUE.
+    for (name, body) in [("doubles", "if (x < -65535 || x > 65535 || y < -65535 || y > 65535) return 0; if (x + y > 1) while (x > 0) { x = x + x + y; y = y - 1; }"), ("grows", "while (x > 0) { x = x + y; y = y - 1; }")] {
+        let source = format!("{PRELUDE}int main(void) {{ int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int(); {body} return 0; }}\n");
+        let file = write(&dir, &format!("{name}.c"), &source);
+        let out = run([file.to_str().unwrap(), "--property", prp.to_str().unwrap(), "--timeout", "20"]);
+        assert!(out.stdout.contains("signed overflow") && out.stdout.ends_with("UNKNOWN\nVERIFICATION UNKNOWN\n"), "{name}: {}", out.stdout);
+    }
 }
 
 /// ESBMC's `--termination`: an error function without a body returns (so

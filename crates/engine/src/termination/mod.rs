@@ -59,6 +59,20 @@ pub fn prepare(program: &mut Program, esbmc: bool) -> Prepared {
     Prepared { lasso_loops: lasso::instrument(program) }
 }
 
+/// Under SV-COMP's `F end` a TRUE is right only if no run overflows a
+/// signed integer: the tasks read integers mathematically (a loop that
+/// doubles `x` for ever does not terminate), and behaviour after undefined
+/// behaviour may be anything, a run that never ends among it. The
+/// termination engine judges no run past an overflow, so its TRUE comes
+/// with this obligation: `program` (instrumented, not yet [`prepare`]d)
+/// with its signed-overflow checks as the only assertions, for an engine
+/// that must prove them all.
+pub fn overflow_obligation(program: &Program) -> Program {
+    let mut obligation = program.clone();
+    failures_end_the_run(&mut obligation, true);
+    obligation
+}
+
 /// Whether the program defines `reach_error` or `__VERIFIER_error`.
 fn has_error_function_body(program: &Program) -> bool {
     ["reach_error", "__VERIFIER_error"].iter().any(|name| program.function(name).is_some_and(|f| program.functions[f].body.is_some()))
