@@ -9,6 +9,19 @@ use analysis::loops::Loop;
 use ir::{Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Loc, Program};
 use std::collections::{BTreeSet, HashMap};
 
+/// The variables declared in the body of loop `l` of `func`: dead at its
+/// head, so neither a lasso nor a ranking function reads them there.
+pub(super) fn declared_inside(program: &Program, func: FuncId, l: &Loop) -> BTreeSet<ir::SymbolId> {
+    let body = program.functions[func].body.as_deref().unwrap_or_default();
+    l.body
+        .iter()
+        .filter_map(|&i| match body.get(i).map(|instr| &instr.kind) {
+            Some(InstrKind::Decl(s)) => Some(*s),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What is inserted before one loop head.
 pub(super) struct HeadCode {
     /// Jump from the last instruction of the body, when it falls through

@@ -81,15 +81,7 @@ fn compared_state(program: &Program, effects: &ProgramEffects, func: FuncId, loo
     if modified.through_pointers || modified.frees || modified.allocates {
         return None;
     }
-    let body = program.functions[func].body.as_deref().unwrap_or_default();
-    let declared_inside: BTreeSet<SymbolId> = l
-        .body
-        .iter()
-        .filter_map(|&i| match body.get(i).map(|instr| &instr.kind) {
-            Some(InstrKind::Decl(s)) => Some(*s),
-            _ => None,
-        })
-        .collect();
+    let declared_inside = heads::declared_inside(program, func, l);
     let mut state = Vec::new();
     for &v in &modified.variables {
         let symbol = &program.symbols[v];

@@ -266,15 +266,8 @@ struct Templates {
 
 impl Templates {
     fn of_loop(program: &mut Program, tracked: &Tracked, func: FuncId, l: &Loop, modified: &BTreeSet<SymbolId>) -> Templates {
+        let declared_inside = heads::declared_inside(program, func, l);
         let body = program.functions[func].body.as_deref().unwrap_or_default();
-        let declared_inside: BTreeSet<SymbolId> = l
-            .body
-            .iter()
-            .filter_map(|&i| match body.get(i).map(|instr| &instr.kind) {
-                Some(InstrKind::Decl(s)) => Some(*s),
-                _ => None,
-            })
-            .collect();
         // Variables declared in the loop are dead at the head.
         let usable = |s: SymbolId| {
             let own = match program.symbols[s].kind {
