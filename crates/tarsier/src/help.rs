@@ -38,11 +38,12 @@ STATUS:
     a construct it does not handle yet is reported with an error that
     starts with 'unsupported:'. Verification is bounded model checking
     (one bound, or incremental) and k-induction (the default without
-    --unwind). --termination proves that every loop has a ranking
-    function or exits within a bound, or refutes with a lasso. Options the engine does not implement yet
-    (--multi-property) answer
-    VERIFICATION UNKNOWN with the reason, never a verdict that ignores
-    them.
+    --unwind). Programs with POSIX threads are checked over every
+    interleaving under sequential consistency. --termination proves that
+    every loop has a ranking function or exits within a bound, or refutes
+    with a lasso. Options the engine does not implement yet
+    (--multi-property) answer VERIFICATION UNKNOWN with the reason, never
+    a verdict that ignores them.
 
 INPUT OPTIONS:
     -D NAME[=VALUE], -DNAME[=VALUE]
