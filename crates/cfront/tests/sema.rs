@@ -324,6 +324,22 @@ fn a_later_declaration_replaces_an_assumed_prototype() {
 }
 
 #[test]
+fn calls_through_an_unprototyped_declaration_name_the_function_when_the_arguments_fit_its_prototype() {
+    let src = "void f(); int g(); int h();\n\
+               int main(void) { f(); int r = g(1); return r + h('a'); }\n\
+               void f(void) {}\nint g(int x) { return x - 1; }\nint h(char c) { return c - 'a'; }\n";
+    let (program, _) = compile_src(src, DataModel::LP64).expect("compiles");
+    ir::validate(&program).expect("well-typed calls");
+    let calls: Vec<String> = main_listing(&program).into_iter().filter(|l| l.contains("call")).collect();
+    assert!(calls.iter().any(|c| c.contains("call f()")), "{calls:#?}");
+    assert!(calls.iter().any(|c| c.contains("= g(1")), "{calls:#?}");
+    // `h` receives an `int` where its prototype has a `char`: the call
+    // keeps the type it was lowered against.
+    assert!(calls.iter().any(|c| c.contains("*)&h(")), "{calls:#?}");
+    assert_eq!(run_program(&program), Outcome::Completed(0));
+}
+
+#[test]
 fn mismatched_calls_of_undeclared_library_functions_stay_unprototyped() {
     let src = "int main(void) { puts(); return 0; }\n";
     let (program, diags) = compile_src(src, DataModel::LP64).expect("accepted like `int puts()`");

@@ -83,6 +83,26 @@ impl interp::InputProvider for Inputs<'_> {
         Some(bytes)
     }
 
+    /// Passes over the next values of the same kind and name, at most
+    /// `count`: those the skipped requests would have taken (a
+    /// counterexample of the interpreter's own run, which jumped too, has
+    /// none of them, and the values then passed over are also of
+    /// declarations whose values no iteration reads).
+    fn skip_inputs(&mut self, kind: &InputKind, count: u128) {
+        let mut skipped = 0;
+        while skipped < count {
+            let next = (self.first_unused..self.values.len()).find(|&i| !self.used[i] && same_kind(&self.values[i].kind, kind));
+            match next {
+                Some(i) if self.values[i].kind == *kind => self.used[i] = true,
+                _ => break,
+            }
+            skipped += 1;
+        }
+        while self.used.get(self.first_unused) == Some(&true) {
+            self.first_unused += 1;
+        }
+    }
+
     fn quantifier_witnesses(&mut self, loc: ir::Loc) -> Vec<Vec<u8>> {
         self.witnesses.iter().filter(|(at, _)| *at == loc).map(|(_, bytes)| bytes.clone()).collect()
     }
@@ -204,4 +224,34 @@ pub fn replay_inputs(program: &Program, config: &Config, inputs: &mut (dyn inter
 
 fn ub_matches(kind: UbKind, expected: PropertyClass) -> bool {
     kind.property_class() == Some(expected) || (expected == PropertyClass::ArrayBounds && kind == UbKind::OutOfBounds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use interp::InputProvider;
+
+    fn value(kind: InputKind, byte: u8) -> InputValue {
+        InputValue { kind, loc: ir::Loc::NONE, ty: None, bytes: vec![byte], fill: 0 }
+    }
+
+    fn request(kind: InputKind) -> InputRequest {
+        InputRequest { kind, ty: None, size: 1, function: ir::FuncId(0), loc: ir::Loc::NONE }
+    }
+
+    /// Declarations a fast-forwarded loop skipped pass over their values,
+    /// and no further than the values of that declaration.
+    #[test]
+    fn skipped_declarations_pass_over_their_own_values_only() {
+        let temp = || InputKind::Uninitialized("t".into());
+        let other = InputKind::Uninitialized("u".into());
+        let values = [value(temp(), 1), value(InputKind::Nondet, 9), value(temp(), 2), value(temp(), 3), value(other.clone(), 4)];
+        let mut inputs = Inputs { values: &values, used: vec![false; values.len()], first_unused: 0, witnesses: &[], oracle: None };
+        inputs.skip_inputs(&temp(), 2);
+        assert_eq!(inputs.next_input(&request(temp())), Some(vec![3]));
+        assert_eq!(inputs.next_input(&request(InputKind::Nondet)), Some(vec![9]));
+        // Nothing of `t` is left: a skip stops at another declaration's value.
+        inputs.skip_inputs(&temp(), 5);
+        assert_eq!(inputs.next_input(&request(other)), Some(vec![4]));
+    }
 }

@@ -829,13 +829,21 @@ struct LoopShape {
     d1: i64,
     d2: i64,
     e: i64,
+    /// The phase and the step of `x` are taken in a called function.
+    called: bool,
 }
 
 /// A two-phase counting loop over an 8-bit `x` and a 16-bit `y`:
 /// `while (x CMP k) { if (x < p) x += d1; else x += d2; y += e; assert(y != 50); }`,
 /// returning `x + 7 * y` (as int).
+/// With `called`, the step of `x` is `t = step(x); x = t;` (`t` declared
+/// in the loop) where `step(v)` computes `w = v + d1` or `v + d2` by the
+/// phase of `v` into its local `w` and returns it.
 fn phased_loop(shape: &LoopShape) -> Builder {
-    let LoopShape { signed, cmp, start, k, p, d1, d2, e } = *shape;
+    let LoopShape { signed, cmp, start, k, p, d1, d2, e, called } = *shape;
+    if called {
+        return phased_loop_through_a_call(shape);
+    }
     let mut b = Builder::new();
     let main = b.main();
     let (byte, short) = (b.p.types.int(8, signed), b.p.types.int(16, true));
@@ -865,33 +873,77 @@ fn phased_loop(shape: &LoopShape) -> Builder {
     b
 }
 
+fn phased_loop_through_a_call(shape: &LoopShape) -> Builder {
+    let LoopShape { signed, cmp, start, k, p, d1, d2, e, .. } = *shape;
+    let mut b = Builder::new();
+    let (byte, short) = (b.p.types.int(8, signed), b.p.types.int(16, true));
+    let step = b.func("step", byte, &[("v", byte)]);
+    let v = b.p.functions[step].params[0];
+    let w = b.local(step, "w", byte);
+    let main = b.main();
+    let (x, y, t) = (b.local(main, "x", byte), b.local(main, "y", short), b.local(main, "t", byte));
+    let (vv, vw, vx, vy, vt) = (b.var(v), b.var(w), b.var(x), b.var(y), b.var(t));
+    let byte_const = |v: i64| Expr::int(v as u8 as u128, byte);
+    let short_const = |v: i64| Expr::int(v as u16 as u128, short);
+    let phase = Expr::unary(UnOp::Not, b.bin(BinOp::Lt, vv.clone(), byte_const(p)), b.boolean);
+    let step_body = vec![
+        InstrKind::Decl(w),
+        goto(phase, 4),
+        InstrKind::Assign(vw.clone(), b.bin(BinOp::Add, vv.clone(), byte_const(d1))),
+        goto(b.truth(), 5),
+        InstrKind::Assign(vw.clone(), b.bin(BinOp::Add, vv.clone(), byte_const(d2))),
+        ret(vw),
+    ];
+    b.body(step, step_body);
+    let guard = Expr::unary(UnOp::Not, b.bin(cmp, vx.clone(), byte_const(k)), b.boolean);
+    let result = b.bin(BinOp::Add, Expr::cast(vx.clone(), b.int), b.bin(BinOp::Mul, b.c(7), Expr::cast(vy.clone(), b.int)));
+    let kinds = vec![
+        InstrKind::Decl(x),
+        InstrKind::Decl(y),
+        InstrKind::Assign(vx.clone(), byte_const(start)),
+        InstrKind::Assign(vy.clone(), short_const(30_000)),
+        goto(guard, 13),
+        InstrKind::Decl(t),
+        InstrKind::Call { lhs: Some(vt.clone()), callee: b.callee(step), args: vec![vx.clone()] },
+        InstrKind::Assign(vx.clone(), vt),
+        InstrKind::Dead(t),
+        InstrKind::Assign(vy.clone(), b.bin(BinOp::Add, vy.clone(), short_const(e))),
+        b.assert_kind(b.bin(BinOp::Ne, vy.clone(), short_const(50)), "y != 50"),
+        goto(b.truth(), 4),
+        InstrKind::Skip,
+        ret(result),
+    ];
+    b.body(main, kinds);
+    b
+}
+
 #[test]
 fn fast_forwarded_loops_end_as_the_step_by_step_run_does() {
     let plain = Config { accelerate_loops: false, step_limit: 20_000, ..Config::default() };
     let fast = Config { accelerate_loops: true, ..plain.clone() };
-    let mut jumped = 0;
-    for signed in [false, true] {
+    let mut jumped = [0, 0];
+    for (signed, called) in [(false, false), (true, false), (false, true), (true, true)] {
         for cmp in [BinOp::Lt, BinOp::Ne, BinOp::Ge] {
             for start in [0, 5, 250] {
                 for (k, p) in [(3, 10), (200, 100), (100, 200)] {
                     for (d1, d2) in [(1, 1), (2, 3), (255, 1), (3, 254)] {
                         for e in [0, 1, -3, 1000] {
-                            let b = phased_loop(&LoopShape { signed, cmp, start, k, p, d1, d2, e });
+                            let b = phased_loop(&LoopShape { signed, cmp, start, k, p, d1, d2, e, called });
                             let (mut expected, got) = (b.run_with(&plain, vec![]), b.run_with(&fast, vec![]));
                             if expected.outcome == Outcome::StepLimit && got.outcome != Outcome::StepLimit {
                                 // The fast run got further: the plain one must get there too.
                                 expected = b.run_with(&Config { step_limit: 2_000_000, ..plain.clone() }, vec![]);
                             }
-                            let case = format!("signed {signed}, {cmp:?}, start {start}, k {k}, p {p}, d {d1}/{d2}, e {e}");
+                            let case = format!("signed {signed}, called {called}, {cmp:?}, start {start}, k {k}, p {p}, d {d1}/{d2}, e {e}");
                             assert_eq!(format!("{}", got.outcome), format!("{}", expected.outcome), "{case}");
-                            jumped += usize::from(got.steps < expected.steps / 2);
+                            jumped[usize::from(called)] += usize::from(got.steps < expected.steps / 2);
                         }
                     }
                 }
             }
         }
     }
-    assert!(jumped > 100, "loops were fast-forwarded {jumped} times");
+    assert!(jumped.iter().all(|&n| n > 100), "loops were fast-forwarded {jumped:?} times (plain, through a call)");
 }
 
 #[test]

@@ -432,8 +432,13 @@ fn a_proof_says_how_it_was_found() {
 
 /// Violations past every bound of the base cases are found by concrete
 /// runs: after 2^27 iterations of counting loops (which the interpreter
-/// jumps over), and in arrays of 100,000 elements filled with
-/// nondeterministic values. Each twin that holds is never FAILED.
+/// jumps over, also when the loop steps through a call), and in arrays of
+/// 100,000 elements filled with nondeterministic values. Each twin that
+/// holds is never FAILED.
+/// A loop's step taken in a function: one more in its first phase, two
+/// more after it.
+const STEP: &str = "unsigned step(unsigned z) {\n  unsigned w;\n  if (z < 0xfff1) w = z + 1; else w = z + 2;\n  return w;\n}\n";
+
 #[test]
 fn deep_violations_are_found_by_concrete_runs() {
     if !front_end_ready("deep_violations_are_found_by_concrete_runs") {
@@ -444,6 +449,12 @@ fn deep_violations_are_found_by_concrete_runs() {
         (
             "phases",
             "unsigned x = 0;\n  while (x < 0x0fffffff) { if (x < 0xfff1) x++; else x += 2; }\n  __VERIFIER_assert(VARIANT);",
+            "x >= 0x0fffffff",
+            "x % 2 == 0",
+        ),
+        (
+            "call",
+            "unsigned x = 0;\n  while (x < 0x0fffffff) x = step(x);\n  __VERIFIER_assert(VARIANT);",
             "x >= 0x0fffffff",
             "x % 2 == 0",
         ),
@@ -468,7 +479,7 @@ fn deep_violations_are_found_by_concrete_runs() {
                 scope.spawn(move || {
                     let mut failures = Vec::new();
                     for (variant, violated) in [(holds, false), (fails, true)] {
-                        let source = format!("{PRELUDE}int main(void) {{\n  {}\n  return 0; }}\n", body.replace("VARIANT", variant));
+                        let source = format!("{PRELUDE}{STEP}int main(void) {{\n  {}\n  return 0; }}\n", body.replace("VARIANT", variant));
                         let test = format!("kind-deep-{name}-{violated}");
                         let answer = verify(&test, &source, &["--timeout", "15"]);
                         if answer.starts_with(FAILED) != violated {

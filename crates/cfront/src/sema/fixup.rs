@@ -36,7 +36,11 @@ pub fn reachable_functions(prog: &Program) -> HashSet<FuncId> {
 /// Gives every reference to a symbol in `stale` the symbol's final type.
 /// A function keeps the type it was referenced with: `&f` and a callee `f`
 /// become `(old type *)&f`, so calls lowered against the earlier
-/// declaration stay well-typed.
+/// declaration stay well-typed. A call whose lowered arguments already
+/// have the final prototype's parameter types calls `f` directly: it means
+/// the same, and a body-less function (a library model, an intrinsic such
+/// as `__VERIFIER_atomic_begin` declared `void f();` by the program) is
+/// only recognised when called by name.
 pub fn retype_stale_references(prog: &mut Program, stale: &HashSet<SymbolId>) {
     if stale.is_empty() {
         return;
@@ -46,9 +50,9 @@ pub fn retype_stale_references(prog: &mut Program, stale: &HashSet<SymbolId>) {
     for (_, func) in prog.functions.iter_mut() {
         let Some(body) = &mut func.body else { continue };
         for instr in body.iter_mut() {
-            if let InstrKind::Call { callee, .. } = &mut instr.kind {
-                if let Some(cast) = retype.stale_function(callee) {
-                    *callee = cast;
+            if let InstrKind::Call { callee, args, .. } = &mut instr.kind {
+                if let Some(new_callee) = retype.stale_callee(callee, args) {
+                    *callee = new_callee;
                 }
             }
             for root in instr.kind.exprs_mut() {
@@ -85,6 +89,26 @@ impl Retype<'_> {
         let new_ptr = self.types.pointer_to(ty);
         let addr = Expr::new(ExprKind::AddrOf(Box::new(Expr::sym(s, ty))), new_ptr);
         Some(Expr::cast(addr, old_ptr))
+    }
+
+    /// The callee `f` of a call with `args` lowered against an old type of
+    /// `f`: `f` itself with its final type when the arguments have exactly
+    /// its parameters' types and both types return the same, else `(old
+    /// *)&f`.
+    fn stale_callee(&mut self, callee: &Expr, args: &[Expr]) -> Option<Expr> {
+        let (s, ty) = self.stale_type(callee)?;
+        let (ir::Type::Function(old), ir::Type::Function(new)) = (self.types.get(callee.ty), self.types.get(ty)) else {
+            return None;
+        };
+        let same_call = old.ret == new.ret
+            && !new.unprototyped
+            && !new.variadic
+            && new.params.len() == args.len()
+            && new.params.iter().zip(args).all(|(&p, a)| p == a.ty);
+        if same_call {
+            return Some(Expr::sym(s, ty));
+        }
+        self.stale_function(callee)
     }
 
     fn walk(&mut self, root: &mut Expr) {

@@ -9,10 +9,15 @@
 //! state deciding each branch, keeping every value as an affine form over
 //! the variables' values at the head (`c + Σ aᵢ·vᵢ`, in unbounded
 //! integers). It accepts only assignments to integer variables named by
-//! symbol, jumps, assertions, assumptions and skips, and only expressions
-//! built from such variables, constants, `+`, `-`, `*` by a constant,
-//! negation, integer casts and comparisons. The path must come back to the
-//! head with every variable it assigns incremented by a constant (`v + δ`).
+//! symbol, jumps, assertions, assumptions, skips, declarations and calls
+//! of functions with a body made of the same (their parameters and locals
+//! bound to affine forms of the arguments, their returned value assigned
+//! to the call's result), and only expressions built from such variables,
+//! constants, `+`, `-`, `*` by a constant, negation, integer casts and
+//! comparisons. The path must come back to the head with every variable it
+//! assigns incremented by a constant (`v + δ`), except those declared on
+//! the path (temporaries such as a call's result), which must be assigned
+//! before they are read and are declared afresh by the next iteration.
 //! Then iteration j starts with each v at v₀ + j·δ, and every node of the
 //! path is a linear function P + Q·j of j. The facts that make iteration j
 //! take the same path with the same arithmetic are linear constraints on j:
@@ -23,8 +28,12 @@
 //! first j that breaks one, m, is exact: iterations 0..m take the summarised
 //! path, and the state after them is v₀ + m·δ. The run continues from there
 //! at the head, executing iteration m normally. Nothing but the summarised
-//! assignments happens in those iterations (no call, no memory access other
-//! than the named variables, no input), so the jump is the same run.
+//! assignments happens in those iterations (no memory access other than
+//! the named variables and the callees' frames, which end within the
+//! iteration), so the jump is the same run, except for the uninitialised
+//! values the skipped declarations would have drawn and no iteration reads:
+//! the input provider is told to skip them (a replay keeps its
+//! counterexample's inputs in step).
 
 use super::exec::{Flow, Machine};
 use super::value::{sign_extend, Value};
@@ -44,6 +53,9 @@ const FAILURES_ALLOWED: u32 = 8;
 
 /// The fewest iterations worth a jump.
 const MIN_JUMP: i128 = 4;
+
+/// Calls on the path a summary follows into (the callees make no call).
+const CALLS_LIMIT: usize = 8;
 
 /// Per loop head (function, instruction): summaries that gave nothing.
 #[derive(Default)]
@@ -111,6 +123,14 @@ struct Summary {
     writes: Vec<(SymbolId, usize, Expr)>,
     variables: HashMap<SymbolId, Variable>,
     constraints: Vec<(Affine, Relation)>,
+    /// The loop's variables declared on the path.
+    declared: Vec<SymbolId>,
+    /// Every declaration on the path, callees' included: the
+    /// uninitialised values an iteration draws.
+    drawn: Vec<SymbolId>,
+    /// The callee the path is in, with its parameters' and locals' values.
+    callee: Option<(FuncId, HashMap<SymbolId, Affine>)>,
+    calls: usize,
 }
 
 impl Machine<'_> {
@@ -135,21 +155,49 @@ impl Machine<'_> {
     fn summarise(&mut self, func: FuncId, head: usize) -> Flow<Option<Summary>> {
         let program = self.program;
         let body = program.functions[func].body.as_deref().unwrap_or_default();
-        let mut summary = Summary { assigned: Vec::new(), writes: Vec::new(), variables: HashMap::default(), constraints: Vec::new() };
+        let mut summary = Summary {
+            assigned: Vec::new(),
+            writes: Vec::new(),
+            variables: HashMap::default(),
+            constraints: Vec::new(),
+            declared: Vec::new(),
+            drawn: Vec::new(),
+            callee: None,
+            calls: 0,
+        };
         let mut pc = head;
         for _ in 0..PATH_LIMIT {
             let Some(instr) = body.get(pc) else { return Ok(None) };
             let mut next = pc + 1;
             match &instr.kind {
                 InstrKind::Assign(lhs, rhs) => {
-                    let ExprKind::Sym(sym) = lhs.kind else { return Ok(None) };
                     let Some(value) = self.affine(&mut summary, rhs)? else { return Ok(None) };
-                    let Some(range) = self.int_range(lhs.ty) else { return Ok(None) };
-                    push_range(&mut summary, &value, range);
-                    summary.assigned.retain(|(s, _)| *s != sym);
-                    summary.assigned.push((sym, value));
-                    summary.writes.retain(|(s, _, _)| *s != sym);
-                    summary.writes.push((sym, pc, lhs.clone()));
+                    if !self.assign(&mut summary, lhs, value, pc) {
+                        return Ok(None);
+                    }
+                }
+                InstrKind::Decl(sym) => {
+                    // A variable read at the head and declared again later
+                    // would be two values under one name.
+                    if summary.variables.contains_key(sym) || self.int_range(program.symbols[*sym].ty).is_none() {
+                        return Ok(None);
+                    }
+                    summary.assigned.retain(|(s, _)| s != sym);
+                    summary.writes.retain(|(s, _, _)| s != sym);
+                    summary.declared.push(*sym);
+                    summary.drawn.push(*sym);
+                }
+                InstrKind::Call { lhs, callee, args } => {
+                    let Some(value) = self.inline_call(&mut summary, callee, args)? else { return Ok(None) };
+                    match (lhs, value) {
+                        (Some(lhs), Some(value)) => {
+                            if !self.assign(&mut summary, lhs, value, pc) {
+                                return Ok(None);
+                            }
+                        }
+                        (Some(_), None) => return Ok(None),
+                        (None, _) => {}
+                    }
                 }
                 InstrKind::Goto { cond, target } => {
                     let Some(taken) = self.decide(&mut summary, cond)? else { return Ok(None) };
@@ -163,7 +211,9 @@ impl Machine<'_> {
                         return Ok(None);
                     }
                 }
-                InstrKind::Skip => {}
+                // A variable that dies on the path must be one it declares.
+                InstrKind::Dead(sym) if !summary.declared.contains(sym) => return Ok(None),
+                InstrKind::Skip | InstrKind::Dead(_) => {}
                 _ => return Ok(None),
             }
             if next == head {
@@ -174,10 +224,117 @@ impl Machine<'_> {
         Ok(None)
     }
 
+    /// Records `lhs = value` at instruction `pc` of the loop's function:
+    /// whether `lhs` is an integer variable named by symbol.
+    fn assign(&self, summary: &mut Summary, lhs: &Expr, value: Affine, pc: usize) -> bool {
+        let ExprKind::Sym(sym) = lhs.kind else { return false };
+        let Some(range) = self.int_range(lhs.ty) else { return false };
+        push_range(summary, &value, range);
+        summary.assigned.retain(|(s, _)| *s != sym);
+        summary.assigned.push((sym, value));
+        summary.writes.retain(|(s, _, _)| *s != sym);
+        summary.writes.push((sym, pc, lhs.clone()));
+        true
+    }
+
+    /// Follows the call of `callee` with `args` through the callee's body:
+    /// `Some(returned value)` (`None` inside for a `void` return), or
+    /// `None` when the callee's path is not one the summary can take (a
+    /// call, a memory access, a non-integer value, its own loop).
+    fn inline_call(&mut self, summary: &mut Summary, callee: &Expr, args: &[Expr]) -> Flow<Option<Option<Affine>>> {
+        let program = self.program;
+        let ExprKind::Sym(symbol) = callee.kind else { return Ok(None) };
+        let crate::program::SymbolKind::Function(func) = program.symbols[symbol].kind else { return Ok(None) };
+        let function = &program.functions[func];
+        let (Some(body), None) = (function.body.as_deref(), function.variadic_area) else { return Ok(None) };
+        let caller_is_loop = self.frames.last().is_some_and(|f| f.func == func);
+        // The error functions are violations whatever their body, and a
+        // call past the depth limit ends the run.
+        let special = super::exec::ERROR_FUNCTIONS.contains(&function.name.as_str()) || self.frames.len() >= self.config.max_call_depth;
+        if summary.callee.is_some() || caller_is_loop || special || summary.calls >= CALLS_LIMIT || function.params.len() != args.len() {
+            return Ok(None);
+        }
+        summary.calls += 1;
+        let mut locals = HashMap::default();
+        for (&param, arg) in function.params.iter().zip(args) {
+            let Some(value) = self.affine(summary, arg)? else { return Ok(None) };
+            let Some(range) = self.int_range(program.symbols[param].ty) else { return Ok(None) };
+            push_range(summary, &value, range);
+            locals.insert(param, value);
+        }
+        summary.callee = Some((func, locals));
+        let returned = self.follow_callee(summary, body);
+        summary.callee = None;
+        returned
+    }
+
+    /// The callee's path from its entry to its return, as `inline_call`.
+    fn follow_callee(&mut self, summary: &mut Summary, body: &[crate::instr::Instr]) -> Flow<Option<Option<Affine>>> {
+        let mut pc = 0;
+        for _ in 0..PATH_LIMIT {
+            let Some(instr) = body.get(pc) else { return Ok(None) };
+            let mut next = pc + 1;
+            match &instr.kind {
+                InstrKind::Assign(lhs, rhs) => {
+                    let Some(value) = self.affine(summary, rhs)? else { return Ok(None) };
+                    let ExprKind::Sym(sym) = lhs.kind else { return Ok(None) };
+                    let Some(range) = self.int_range(lhs.ty) else { return Ok(None) };
+                    push_range(summary, &value, range);
+                    let Some((_, locals)) = summary.callee.as_mut() else { return Ok(None) };
+                    if !locals.contains_key(&sym) && !self.callee_local(summary, sym) {
+                        return Ok(None);
+                    }
+                    if let Some((_, locals)) = summary.callee.as_mut() {
+                        locals.insert(sym, value);
+                    }
+                }
+                InstrKind::Decl(sym) => {
+                    if !self.callee_local(summary, *sym) {
+                        return Ok(None);
+                    }
+                    if let Some((_, locals)) = summary.callee.as_mut() {
+                        locals.remove(sym);
+                    }
+                    summary.drawn.push(*sym);
+                }
+                InstrKind::Goto { cond, target } => {
+                    let Some(taken) = self.decide(summary, cond)? else { return Ok(None) };
+                    if taken {
+                        // A jump back would be the callee's own loop.
+                        if target.0 as usize <= pc {
+                            return Ok(None);
+                        }
+                        next = target.0 as usize;
+                    }
+                }
+                InstrKind::Assert(cond, _) | InstrKind::Assume(cond) => {
+                    if self.decide(summary, cond)? != Some(true) {
+                        return Ok(None);
+                    }
+                }
+                InstrKind::Return(None) => return Ok(Some(None)),
+                InstrKind::Return(Some(e)) => return Ok(self.affine(summary, e)?.map(Some)),
+                InstrKind::Skip | InstrKind::Dead(_) => {}
+                _ => return Ok(None),
+            }
+            pc = next;
+        }
+        Ok(None)
+    }
+
+    /// Whether `sym` is a parameter or local of the callee being followed.
+    fn callee_local(&self, summary: &Summary, sym: SymbolId) -> bool {
+        let kind = &self.program.symbols[sym].kind;
+        summary.callee.as_ref().is_some_and(|(func, _)| *kind == crate::program::SymbolKind::Local(*func))
+    }
+
     /// Checks that the path increments each variable it assigns by a
     /// constant and records the increments.
     fn close(&self, mut summary: Summary) -> Option<Summary> {
         for (sym, value) in &summary.assigned {
+            if summary.declared.contains(sym) {
+                continue;
+            }
             let [(only, 1)] = value.terms[..] else { return None };
             if only != *sym {
                 return None;
@@ -193,12 +350,20 @@ impl Machine<'_> {
         if iterations < MIN_JUMP {
             return Ok(false);
         }
-        for (sym, instr, lhs) in &summary.writes {
+        let mut values = Vec::with_capacity(summary.writes.len());
+        for (sym, _, lhs) in summary.writes.iter().filter(|(sym, _, _)| !summary.declared.contains(sym)) {
             let variable = &summary.variables[sym];
             let Some(value) = iterations.checked_mul(variable.delta).and_then(|d| d.checked_add(variable.initial)) else {
                 return Ok(false);
             };
-            let bits = value as u128 & self.int_range(lhs.ty).map_or(0, |r| low_mask(r.width));
+            values.push(value as u128 & self.int_range(lhs.ty).map_or(0, |r| low_mask(r.width)));
+        }
+        for sym in &summary.drawn {
+            let name = self.program.symbols[*sym].display_name.clone();
+            self.inputs.skip_inputs(&super::InputKind::Uninitialized(name), iterations as u128);
+        }
+        let kept = summary.writes.iter().filter(|(sym, _, _)| !summary.declared.contains(sym));
+        for ((_, instr, lhs), bits) in kept.zip(values) {
             let place = self.place(lhs)?;
             self.store(place, lhs.ty, &Value::Scalar(bits))?;
             if self.config.record_trace {
@@ -215,8 +380,17 @@ impl Machine<'_> {
     fn affine(&mut self, summary: &mut Summary, e: &Expr) -> Flow<Option<Affine>> {
         let Some(range) = self.int_range(e.ty) else { return Ok(None) };
         let value = match &e.kind {
+            ExprKind::Sym(sym) if self.callee_local(summary, *sym) => match summary.callee.as_ref().and_then(|(_, locals)| locals.get(sym)) {
+                Some(value) => value.clone(),
+                None => return Ok(None),
+            },
             ExprKind::Sym(sym) => match summary.assigned.iter().find(|(s, _)| s == sym) {
                 Some((_, value)) => value.clone(),
+                // A temporary read before this iteration assigns it.
+                None if summary.declared.contains(sym) => return Ok(None),
+                None if matches!(self.program.symbols[*sym].kind, crate::program::SymbolKind::Local(f) if summary.callee.as_ref().is_some_and(|(c, _)| *c != f)) => {
+                    return Ok(None)
+                }
                 None => {
                     if !summary.variables.contains_key(sym) {
                         // The concrete run reads it next with the same state; an error is its to meet.

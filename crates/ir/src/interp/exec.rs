@@ -74,7 +74,7 @@ pub(super) struct Machine<'a> {
 }
 
 /// Functions whose call is the reach-error property itself.
-const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
+pub(super) const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
 
 impl<'a> Machine<'a> {
     pub fn new(program: &'a Program, config: &'a Config, inputs: &'a mut (dyn InputProvider + Send)) -> Machine<'a> {

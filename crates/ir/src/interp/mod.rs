@@ -235,6 +235,11 @@ pub struct InputRequest {
 /// answer leaves the rest of the object zero.
 pub trait InputProvider {
     fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>>;
+    /// The run jumped over `count` requests of `kind` whose values no
+    /// iteration read (declarations in loop iterations fast-forwarded): a
+    /// provider that serves a recorded sequence passes over them, so the
+    /// later requests get the values meant for them.
+    fn skip_inputs(&mut self, _kind: &InputKind, _count: u128) {}
     /// Values to try first for the variable of the quantifier at `loc`
     /// (little-endian bytes), e.g. a counterexample's witnesses.
     fn quantifier_witnesses(&mut self, _loc: Loc) -> Vec<Vec<u8>> {
