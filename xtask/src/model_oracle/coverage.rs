@@ -280,6 +280,11 @@ pub const OUTSIDE_THE_ORACLE: &[(&str, &str)] = &[
     ("pthread_spin_init", "as pthread_spin_lock"),
     ("pthread_spin_trylock", "as pthread_spin_lock; no test of its own yet"),
     ("pthread_spin_destroy", "as pthread_spin_lock; no test of its own yet"),
+    ("thrd_create", "starts a thread, as pthread_create: crates/tarsier/tests/threads.rs (threads-c11)"),
+    ("thrd_join", "as thrd_create"),
+    ("thrd_exit", "as thrd_create"),
+    ("thrd_detach", "as pthread_detach, over thrd_create's threads; no test of its own yet"),
+    ("thrd_yield", "does nothing, as every interleaving is explored anyway; no test of its own yet"),
     ("gets", "removed from C11 and glibc's headers for it: crates/tarsier/tests/stdio.rs"),
     ("tzset", "sets the zone localtime and mktime read: the time family's local cases"),
 ];
