@@ -556,3 +556,28 @@ void
 thrd_yield(void)
 {
 }
+
+/* glibc's pthread_cleanup_push and pthread_cleanup_pop (in C, without
+   exceptions): __sigsetjmp saves where the unwinding of pthread_exit or
+   of a cancellation comes back to run the handler, which
+   __pthread_register_cancel registers and __pthread_unregister_cancel
+   removes. Cancellation is not modelled, and symex refuses a thread that
+   ends while a handler is registered (ir::intrinsics::cleanup_regions),
+   so nothing jumps back: __sigsetjmp gives its first return, 0. That is
+   also sigsetjmp's: a siglongjmp is an unmodelled call, on whose paths no
+   verdict rests. */
+int
+__tarsier_opaque___sigsetjmp(void *env, int savemask)
+{
+    return 0;
+}
+
+void
+__tarsier_opaque___pthread_register_cancel(void *buffer)
+{
+}
+
+void
+__tarsier_opaque___pthread_unregister_cancel(void *buffer)
+{
+}

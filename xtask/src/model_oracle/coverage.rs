@@ -285,6 +285,9 @@ pub const OUTSIDE_THE_ORACLE: &[(&str, &str)] = &[
     ("thrd_exit", "as thrd_create"),
     ("thrd_detach", "as pthread_detach, over thrd_create's threads; no test of its own yet"),
     ("thrd_yield", "does nothing, as every interleaving is explored anyway; no test of its own yet"),
+    ("__sigsetjmp", "its first return, the one pthread_cleanup_push sees: crates/tarsier/tests/threads.rs (threads-cleanup)"),
+    ("__pthread_register_cancel", "as __sigsetjmp"),
+    ("__pthread_unregister_cancel", "as __sigsetjmp"),
     ("gets", "removed from C11 and glibc's headers for it: crates/tarsier/tests/stdio.rs"),
     ("tzset", "sets the zone localtime and mktime read: the time family's local cases"),
 ];
