@@ -4,8 +4,8 @@
 //! ([`process`], [`runner`]), scoring and reporting ([`report`], and side
 //! by side with a peer verifier's results: [`peer`]), and the
 //! benchmarks of the front end ([`bench`]), of verification
-//! ([`bench_verify`]), of k-induction ([`bench_kind`]) and of termination
-//! ([`bench_term`]), the check that
+//! ([`bench_verify`]), of k-induction ([`bench_kind`]), of termination
+//! ([`bench_term`]) and of threads ([`bench_threads`]), the check that
 //! counterexample harnesses reproduce their violation ([`harness_check`]), and the
 //! differential oracles' shared machinery ([`oracle`]) with the
 //! integer/memory one ([`c_oracle`]), the control-flow one
@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod bench_kind;
 pub mod bench_term;
+pub mod bench_threads;
 pub mod bench_verify;
 pub mod c_oracle;
 pub mod clock;

@@ -11,6 +11,8 @@
 //!   kind of check and of invariant generation, the invariants certified.
 //! - `bench-term`: per termination task, how it was decided (bounded
 //!   exhaustion, ranking functions and their form, lasso) and its time.
+//! - `bench-threads`: formula size and time of 2 to 16 threads adding to a
+//!   counter with and without a lock.
 //! - `fp-oracle`: floating-point results checked against the host machine.
 //! - `c-oracle`: integer and memory semantics checked against gcc.
 //! - `model-oracle`: the C library models checked against the host glibc.
@@ -31,7 +33,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Suite, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_kind, bench_term, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, model_oracle, peer, report, smt_crosscheck};
+use xtask::{bench, bench_kind, bench_term, bench_threads, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, model_oracle, peer, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -88,6 +90,15 @@ tasks:
                     function and form, lasso) and the time; totals compared
                     with the previous run (saved under target/bench/term/);
                     takes the corpus options (default --timeout 30)
+  bench-threads     2, 4, 8 and 16 threads adding one to a shared counter,
+                    under a mutex (TRUE) and without (FALSE): per program the
+                    outcome, CPU, symex and SAT seconds, AIG and CNF sizes,
+                    their growth from half the threads, and the change since
+                    the previous run (saved under target/bench/threads/)
+                    (one program at a time: the times are compared)
+      --timeout S       per-program limit in seconds (default 300)
+      --binary PATH     run this tarsier instead of building the release one
+      --flag FLAG       add FLAG to every run (repeatable)
   fp-oracle         floating-point results against native gcc (-frounding-math)
       --cases N         cases per op/format/mode (default 8)
       --ops LIST        add,sub,mul,div,fma,sqrt,fmod,remainder,fmin,fmax,
@@ -170,6 +181,7 @@ fn main() -> ExitCode {
         Some("harness-check") => parse_corpus_args(&args[1..], 20).and_then(|opts| harness_check_command(&opts)),
         Some("bench-kind") => parse_corpus_args(&args[1..], 30).and_then(|opts| bench_kind_command(&opts)),
         Some("bench-term") => parse_corpus_args(&args[1..], 30).and_then(|opts| bench_term_command(&opts)),
+        Some("bench-threads") => parse_corpus_args(&args[1..], 300).and_then(|opts| bench_threads_command(&opts)),
         Some("peer") => peer_command(&args[1..]),
         Some("bench-frontend") => binary_arg(&args[1..]).and_then(bench_command),
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
@@ -510,6 +522,36 @@ fn bench_term_command(opts: &CorpusOptions) -> Result<(), String> {
     print!("{}", bench_term::render(&summary, previous.as_ref().map(|(_, v)| v)));
     let mut saved_summary = summary;
     saved_summary["suites"] = serde_json::Value::String(suites);
+    let saved = save_json(&out_dir, &timestamp, &saved_summary)?;
+    println!("figures saved to {}", saved.display());
+    Ok(())
+}
+
+fn bench_threads_command(opts: &CorpusOptions) -> Result<(), String> {
+    if opts.parse_only || opts.filter.is_some() || opts.mode.is_some() || opts.core || opts.sample.is_some() || opts.suites != [Suite::Esbmc] {
+        return Err("bench-threads runs its own programs: it takes --timeout, --binary and --flag".into());
+    }
+    let binary = tarsier_binary(opts.binary.clone())?;
+    let root = corpus::workspace_root();
+    let out_dir = root.join("target/bench/threads");
+    let scratch = out_dir.join("programs");
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    // One run at a time: the times are what is compared.
+    let measured = bench_threads::cases()
+        .into_iter()
+        .map(|case| bench_threads::measure(&binary, case, &scratch, opts.timeout, &opts.extra_args))
+        .collect::<Result<Vec<_>, _>>()?;
+    let timestamp = clock::utc_timestamp();
+    let summary = bench_threads::summarise(&measured, &timestamp);
+    let flags = opts.extra_args.join(" ");
+    let previous = report::newest_saved(&out_dir, |v| v["flags"].as_str().unwrap_or("") == flags);
+    println!("threads benchmark{}:", if flags.is_empty() { String::new() } else { format!(" (flags {flags})") });
+    if let Some((path, _)) = &previous {
+        println!("(previous figures: {})", path.display());
+    }
+    print!("{}", bench_threads::render(&summary, previous.as_ref().map(|(_, v)| v)));
+    let mut saved_summary = summary;
+    saved_summary["flags"] = serde_json::Value::String(flags);
     let saved = save_json(&out_dir, &timestamp, &saved_summary)?;
     println!("figures saved to {}", saved.display());
     Ok(())

@@ -144,7 +144,7 @@ impl KInductionFigures {
 
 impl Figures {
     /// The figures of a `--json` document.
-    fn from_document(doc: &Value) -> Option<Figures> {
+    pub fn from_document(doc: &Value) -> Option<Figures> {
         Figures::from_json(&doc["stats"]).map(|f| Figures { how: How::from_json(doc), ..f })
     }
 

@@ -268,9 +268,7 @@ impl FunctionPass<'_> {
     }
 
     fn intrinsic(&self, callee: &Expr, args: &[Expr]) -> Option<Intrinsic> {
-        let ExprKind::Sym(sym) = callee.kind else { return None };
-        let SymbolKind::Function(f) = self.program.symbols[sym].kind else { return None };
-        let function = &self.program.functions[f];
+        let function = &self.program.functions[self.program.called_function(callee)?];
         let nondet_value = ir::external::is_nondet_value_call(self.program, &function.name, args);
         classify(&function.name, function.body.is_some(), nondet_value)
     }

@@ -250,20 +250,60 @@ pub fn atomic_sections(program: &crate::Program, func: crate::FuncId) -> Vec<(us
     if function.name.starts_with("__VERIFIER_atomic_") && !body.is_empty() {
         return vec![(0, body.len())];
     }
+    matched_pairs(body, |instr| match instr.kind {
+        crate::InstrKind::AtomicBegin => Some(true),
+        crate::InstrKind::AtomicEnd => Some(false),
+        _ => None,
+    })
+}
+
+/// The inclusive ranges between an instruction `side` says begins a pair
+/// (`Some(true)`) and the next unmatched one it says ends one
+/// (`Some(false)`), innermost pairs first; an unmatched end is ignored.
+fn matched_pairs(body: &[crate::Instr], side: impl Fn(&crate::Instr) -> Option<bool>) -> Vec<(usize, usize)> {
     let mut open = Vec::new();
-    let mut sections = Vec::new();
+    let mut pairs = Vec::new();
     for (i, instr) in body.iter().enumerate() {
-        match instr.kind {
-            crate::InstrKind::AtomicBegin => open.push(i),
-            crate::InstrKind::AtomicEnd => {
+        match side(instr) {
+            Some(true) => open.push(i),
+            Some(false) => {
                 if let Some(begin) = open.pop() {
-                    sections.push((begin, i));
+                    pairs.push((begin, i));
                 }
             }
-            _ => {}
+            None => {}
         }
     }
-    sections
+    pairs
+}
+
+/// glibc's `pthread_cleanup_push` registers a cleanup handler with a call
+/// of this function, and the matching `pthread_cleanup_pop`, in the same
+/// function and block, removes it with [`CLEANUP_UNREGISTER`].
+pub const CLEANUP_REGISTER: &str = "__pthread_register_cancel";
+/// See [`CLEANUP_REGISTER`].
+pub const CLEANUP_UNREGISTER: &str = "__pthread_unregister_cancel";
+
+/// The ranges of `func` where a cleanup handler is registered: from a call
+/// of [`CLEANUP_REGISTER`] to the matching [`CLEANUP_UNREGISTER`] (or of
+/// the library models' definitions of them, which calls are redirected to).
+pub fn cleanup_regions(program: &crate::Program, func: crate::FuncId) -> Vec<(usize, usize)> {
+    let Some(body) = program.functions[func].body.as_deref() else { return Vec::new() };
+    matched_pairs(body, |instr| {
+        let crate::InstrKind::Call { callee, .. } = &instr.kind else { return None };
+        let called = &program.functions[program.called_function(callee)?].name;
+        match called.strip_prefix("__tarsier_opaque_").unwrap_or(called) {
+            CLEANUP_REGISTER => Some(true),
+            CLEANUP_UNREGISTER => Some(false),
+            _ => None,
+        }
+    })
+}
+
+/// Whether a thread whose frames are at `positions` (outermost first, each
+/// frame's function and instruction) has a cleanup handler registered.
+pub fn cleanup_registered(program: &crate::Program, positions: &[(crate::FuncId, usize)]) -> bool {
+    positions.iter().any(|&(func, at)| cleanup_regions(program, func).iter().any(|&(begin, end)| begin < at && at < end))
 }
 
 /// Whether a thread whose frames are at `positions` (outermost first, each

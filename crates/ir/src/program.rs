@@ -211,6 +211,28 @@ impl Program {
         taken
     }
 
+    /// The function a call of `callee` calls directly: the one it names,
+    /// or a body-less one whose address is converted to a type it may be
+    /// called as (the front end calls through such a cast where the
+    /// program declared `void f();` and a library model `void f(void)`).
+    pub fn called_function(&self, callee: &crate::Expr) -> Option<FuncId> {
+        let function_of = |e: &crate::Expr| match e.kind {
+            crate::ExprKind::Sym(s) => match self.symbols[s].kind {
+                crate::SymbolKind::Function(f) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(f) = function_of(callee) {
+            return Some(f);
+        }
+        let crate::ExprKind::Cast(inner) = &callee.kind else { return None };
+        let crate::ExprKind::AddrOf(designator) = &inner.kind else { return None };
+        let f = function_of(designator)?;
+        let expected = self.types.pointee(callee.ty)?;
+        (self.functions[f].body.is_none() && self.types.callable_as(expected, self.functions[f].ty)).then_some(f)
+    }
+
     /// Whether the program may start a thread: a `StartThread` instruction
     /// or a call of [`crate::intrinsics::THREAD_CREATE`].
     pub fn creates_threads(&self) -> bool {

@@ -205,4 +205,17 @@ impl TypeTable {
     pub fn pointer_to(&mut self, pointee: TypeId) -> TypeId {
         self.intern(Type::Pointer(pointee))
     }
+
+    /// Whether a function of type `actual` may be called through a pointer
+    /// to function type `expected`: the same type, one of them without a
+    /// prototype (`void f()` is compatible with `void f(void)`, C11
+    /// 6.7.6.3p15), or the same result and number of parameters.
+    pub fn callable_as(&self, expected: TypeId, actual: TypeId) -> bool {
+        match (self.get(expected), self.get(actual)) {
+            (Type::Function(x), Type::Function(y)) => {
+                expected == actual || x.unprototyped || y.unprototyped || (x.params.len() == y.params.len() && x.ret == y.ret)
+            }
+            _ => false,
+        }
+    }
 }

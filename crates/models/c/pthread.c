@@ -495,3 +495,89 @@ thrd_equal(unsigned long a, unsigned long b)
 {
     return a == b;
 }
+
+/* A C11 thread runs an int function, over a POSIX thread as in glibc.
+   The int it ends with is kept by thread id (glibc's pointer value would
+   be an integer converted to a pointer and back, which the models do not
+   follow exactly); past the table, a join gives the marker's value
+   (any int, and no FALSE rests on it). */
+int __tarsier_thrd_results[256];
+int __tarsier_unmodelled_thread_result(void);
+
+static void
+__tarsier_thrd_end(int result)
+{
+    unsigned long self = __tarsier_thread_self();
+    if (self < 256)
+        __tarsier_thrd_results[self] = result;
+    pthread_exit(0);
+}
+
+static void
+__tarsier_thrd_run(void *(*start)(void *), void *arg)
+{
+    int (*function)(void *) = (int (*)(void *))start;
+    __tarsier_thrd_end(function(arg));
+}
+
+int
+thrd_create(unsigned long *thread, int (*function)(void *), void *arg)
+{
+    /* The id is stored before the new thread runs, as glibc does. */
+    __VERIFIER_atomic_begin();
+    *thread = __tarsier_thread_create(__tarsier_thrd_run, (void *(*)(void *))function, arg);
+    __VERIFIER_atomic_end();
+    return 0; /* thrd_success */
+}
+
+int
+thrd_join(unsigned long thread, int *result)
+{
+    if (pthread_join(thread, 0))
+        return 2; /* thrd_error */
+    if (result)
+        *result = thread < 256 ? __tarsier_thrd_results[thread] : __tarsier_unmodelled_thread_result();
+    return 0;
+}
+
+void
+thrd_exit(int result)
+{
+    __tarsier_thrd_end(result);
+}
+
+int
+thrd_detach(unsigned long thread)
+{
+    return pthread_detach(thread) ? 2 : 0;
+}
+
+void
+thrd_yield(void)
+{
+}
+
+/* glibc's pthread_cleanup_push and pthread_cleanup_pop (in C, without
+   exceptions): __sigsetjmp saves where the unwinding of pthread_exit or
+   of a cancellation comes back to run the handler, which
+   __pthread_register_cancel registers and __pthread_unregister_cancel
+   removes. Cancellation is not modelled, and symex refuses a thread that
+   ends while a handler is registered (ir::intrinsics::cleanup_regions),
+   so nothing jumps back: __sigsetjmp gives its first return, 0. That is
+   also sigsetjmp's: a siglongjmp is an unmodelled call, on whose paths no
+   verdict rests. */
+int
+__tarsier_opaque___sigsetjmp(void *env, int savemask)
+{
+    return 0;
+}
+
+void
+__tarsier_opaque___pthread_register_cancel(void *buffer)
+{
+}
+
+void
+__tarsier_opaque___pthread_unregister_cancel(void *buffer)
+{
+}

@@ -9,7 +9,7 @@ use crate::flow::FrameFlow;
 use crate::state::State;
 use crate::{repr, HeapAtExit, Options, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
-use ir::{Expr, ExprKind, FuncId, Instr, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
+use ir::{Expr, FuncId, Instr, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
 use smt::{TermId, TermStore};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -691,16 +691,14 @@ impl<'a> Symex<'a> {
             values.push(self.eval(a)?);
         }
         let arg_types: Vec<ir::TypeId> = args.iter().map(|a| a.ty).collect();
-        if let ExprKind::Sym(symbol) = &callee.kind {
-            if let SymbolKind::Function(func) = self.program.symbols[*symbol].kind {
-                if self.program.functions[func].body.is_none() {
-                    return self.call_builtin(func, lhs, args, &values);
-                }
-                if !self.enter(func, values, &arg_types)? {
-                    self.advance();
-                }
-                return Ok(());
+        if let Some(func) = self.program.called_function(callee) {
+            if self.program.functions[func].body.is_none() {
+                return self.call_builtin(func, lhs, args, &values);
             }
+            if !self.enter(func, values, &arg_types)? {
+                self.advance();
+            }
+            return Ok(());
         }
         self.call_through_pointer(callee, values, arg_types)
     }

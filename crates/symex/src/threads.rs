@@ -463,6 +463,12 @@ impl<'a> Symex<'a> {
 
     /// `__tarsier_thread_exit(value)`: the running thread ends on this path.
     pub(crate) fn exit_thread(&mut self, value: TermId) -> Result<()> {
+        // pthread_exit runs the handlers pthread_cleanup_push registered,
+        // coming back through the jump glibc's macro saved: not modelled.
+        let positions: Vec<(FuncId, usize)> = self.frames.iter().map(|f| (f.func, f.pc)).collect();
+        if ir::intrinsics::cleanup_registered(self.program, &positions) {
+            return Err(Stop::unsupported("a thread ends while a cleanup handler is registered (the handler would run)", self.loc));
+        }
         let guard = self.state.guard;
         let Some(clock) = self.step_clock() else {
             return Err(Stop::unsupported("a thread ends outside the threads' encoding", self.loc));

@@ -523,19 +523,10 @@ impl<'a> Machine<'a> {
             _ => return Err(self.ub(UbKind::InvalidFunctionPointer)),
         };
         let expected = self.program.types.pointee(callee.ty).unwrap_or(callee.ty);
-        if !self.compatible_function_types(expected, self.program.functions[func].ty) {
+        if !self.program.types.callable_as(expected, self.program.functions[func].ty) {
             return Err(self.ub(UbKind::CallTypeMismatch));
         }
         Ok(func)
-    }
-
-    fn compatible_function_types(&self, a: TypeId, b: TypeId) -> bool {
-        match (self.program.types.get(a), self.program.types.get(b)) {
-            (Type::Function(x), Type::Function(y)) => {
-                a == b || x.unprototyped || y.unprototyped || (x.params.len() == y.params.len() && x.ret == y.ret)
-            }
-            _ => false,
-        }
     }
 
     fn return_from(&mut self, func: FuncId, value: Option<&Expr>, loc: Loc) -> Flow<()> {
