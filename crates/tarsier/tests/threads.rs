@@ -93,37 +93,6 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
-        what: "atomic sections whose bounds are declared without a prototype (`void __VERIFIER_atomic_begin();`, as SV-COMP's tasks declare them) are still atomic sections",
-        test: "threads-atomic-unprototyped",
-        text: r#"
-            #include <assert.h>
-            #include <pthread.h>
-            void __VERIFIER_atomic_begin();
-            void __VERIFIER_atomic_end();
-            int x;
-            void *inc(void *arg) {
-              __VERIFIER_atomic_begin();
-              int t = x;
-              x = t + 1;
-              __VERIFIER_atomic_end();
-              return 0;
-            }
-            int main(void) {
-              pthread_t a, b;
-              pthread_create(&a, 0, inc, 0);
-              pthread_create(&b, 0, inc, 0);
-              pthread_join(a, 0);
-              pthread_join(b, 0);
-              LAST
-              return 0;
-            }
-        "#,
-        checks: &[
-            Check::verdict("assert(x == 2);", &[], HOLDS, ONE_SCHEDULE),
-            Check::verdict("assert(x == 1);", &[], FAILS, ONE_SCHEDULE),
-        ],
-    },
-    Program {
         what: "Peterson's protocol keeps the critical sections apart only when a thread raises its flag before it gives the turn away",
         test: "threads-peterson",
         text: r#"
