@@ -387,7 +387,7 @@ fn with_proof(mut outcome: Outcome, method: Option<ProofMethod>, base: &BaseCase
 
 fn proved_invariant(program: &Program, candidate: &analysis::invariants::Candidate) -> ProvedInvariant {
     let function = program.functions[candidate.func].name.clone();
-    ProvedInvariant { function, loc: candidate.loc, c_text: candidate.c_text.clone() }
+    ProvedInvariant { function, loc: candidate.loc, c_text: candidate.c_text.clone(), quantified: candidate.bound.is_some() }
 }
 
 /// Instructions symex may run in [`unroll_completely`]'s attempt, and
