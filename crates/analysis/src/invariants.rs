@@ -13,6 +13,7 @@
 pub mod abstraction;
 mod build;
 pub mod fact;
+pub mod segments;
 
 use crate::absint::{self, analyze, Frame, Tracked};
 use crate::absint::vars::lvalue_root;
@@ -20,7 +21,7 @@ use crate::loops::FunctionLoops;
 use build::Builder;
 use fact::Fact;
 use ir::{BinOp, Expr, ExprKind, FuncId, InstrIdx, InstrKind, Loc, Program};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// A loop for which candidates are wanted: its head (the instruction the
@@ -47,6 +48,9 @@ pub struct Candidate {
     /// wide type, affine equalities), which the solver reasons about more
     /// slowly than about comparisons and bit tests.
     pub arithmetic: bool,
+    /// When set, the candidate is `∀bound. expr` (a segment candidate,
+    /// see [`segments`]): `bound` is a local no instruction names.
+    pub bound: Option<ir::SymbolId>,
 }
 
 /// The candidates of a program.
@@ -67,14 +71,18 @@ impl Invariants {
 }
 
 /// For testing the certification: `candidates` each followed by wrong
-/// twins: its negation, and for a bound `x >= c` / `x <= c` the bound
+/// twins: its negation (of a segment candidate's body: `∀j. ¬e`), and for a bound `x >= c` / `x <= c` the bound
 /// moved inwards by one (true only if the analysis was not tight).
 pub fn with_wrong_twins(candidates: &[Candidate]) -> Vec<Candidate> {
     let mut out = Vec::new();
     for c in candidates {
         out.push(c.clone());
         let negated = Expr::unary(ir::UnOp::Not, c.expr.clone(), c.expr.ty);
-        out.push(Candidate { expr: negated, c_text: format!("!({})", c.c_text), ..c.clone() });
+        let c_text = match c.bound {
+            Some(_) => format!("{} (body negated)", c.c_text),
+            None => format!("!({})", c.c_text),
+        };
+        out.push(Candidate { expr: negated, c_text, ..c.clone() });
         if let ExprKind::Binary(op @ (BinOp::Ge | BinOp::Le), x, k) = &c.expr.kind {
             if let (ExprKind::Sym(_), ExprKind::IntConst(bits)) = (&x.kind, &k.kind) {
                 let moved = if *op == BinOp::Ge { bits.wrapping_add(1) } else { bits.wrapping_sub(1) };
@@ -211,6 +219,16 @@ fn uses_known_types(e: &Expr, known: usize) -> bool {
     e.walk().all(|n| (n.ty.0 as usize) < known)
 }
 
+/// The segment candidates ([`segments`]) at the heads of `sites`.
+fn segment_candidates(program: &Program, sites: &[LoopSite]) -> Vec<Candidate> {
+    let tracked = Tracked::new(program);
+    let mut by_function: BTreeMap<FuncId, Vec<&LoopSite>> = BTreeMap::new();
+    for site in sites {
+        by_function.entry(site.func).or_default().push(site);
+    }
+    by_function.into_iter().flat_map(|(func, sites)| segments::candidates(program, &tracked, func, &sites)).collect()
+}
+
 /// Candidates at the heads of `sites`. A candidate that needs a type the
 /// program's table lacks ([`intern_types`] adds them all) is left out.
 pub fn generate(program: &Program, sites: &[LoopSite]) -> Invariants {
@@ -228,10 +246,11 @@ pub fn generate(program: &Program, sites: &[LoopSite]) -> Invariants {
             let Some((expr, c_text)) = builder.build(f) else { continue };
             if uses_known_types(&expr, known) && seen.insert(c_text.clone()) {
                 let arithmetic = f.is_arithmetic();
-                candidates.push(Candidate { func: site.func, head: site.head, expr, c_text, loc, arithmetic });
+                candidates.push(Candidate { func: site.func, head: site.head, expr, c_text, loc, arithmetic, bound: None });
             }
         }
     }
+    candidates.extend(segment_candidates(program, sites));
     candidates.sort_by_key(|c| (c.func, c.head));
     Invariants { candidates, time: started.elapsed(), abandoned }
 }

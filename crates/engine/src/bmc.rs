@@ -294,8 +294,10 @@ impl<'a> Run<'a> {
 
     /// Whether some property (no unwinding assertion) can be violated.
     pub fn any_violation(&mut self, solver: &mut Backend) -> SatResult {
-        let equation = &self.execution.equation;
-        let properties = equation.violations(self.store, |c| c != PropertyClass::UnwindingAssertion);
+        let properties = match self.execution.equation.quantified_vars.is_empty() {
+            true => self.execution.equation.violations(self.store, |c| c != PropertyClass::UnwindingAssertion),
+            false => self.abstract_quantifiers().0,
+        };
         if properties.is_empty() {
             return SatResult::Unsat;
         }

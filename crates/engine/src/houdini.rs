@@ -19,7 +19,8 @@ use analysis::absint::Tracked;
 use analysis::invariants::abstraction::{candidate_message, certification_program};
 use analysis::invariants::{Candidate, Invariants};
 use ir::{FuncId, Program};
-use smt::{SatResult, Solver, TermId, TermStore, Value};
+use crate::quantifiers::Quantifiers;
+use smt::{Evaluator, SatResult, Solver, TermId, TermStore, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
@@ -82,7 +83,15 @@ pub fn certify_candidates(program: &Program, invariants: &Invariants, config: &C
         let round_limit = arithmetic.then(|| arithmetic_round_limit(deadline));
         let mut houdini = Houdini { program, tracked: &tracked, invariants, config, deadline, round_limit, rounds: 0 };
         let name = &program.functions[func].name;
+        let mut ids = ids;
         let mut outcome = houdini.run(func, ids.clone());
+        if let (Err(why), true) = (&outcome, ids.iter().any(|i| invariants.candidates[*i].bound.is_some())) {
+            // Quantifier instantiation may not converge: the segments cost
+            // themselves, not the other candidates.
+            result.notes.push(format!("{name}: array segments not certified: {why}"));
+            ids.retain(|i| invariants.candidates[*i].bound.is_none());
+            outcome = houdini.run(func, ids.clone());
+        }
         if let (Err(why), true) = (&outcome, arithmetic) {
             result.notes.push(format!("{name}: relations not certified: {why}"));
             houdini.round_limit = None;
@@ -133,19 +142,24 @@ impl Houdini<'_> {
         let options = symex::Options {
             unwinding_assertions: true,
             pointer_checks: false,
-            bounds_checks: false,
+            bounds_checks: true,
             heap_at_exit: symex::HeapAtExit::Unchecked,
             deadline: self.deadline,
             ..symex::Options::default()
         };
         let mut store = TermStore::new();
-        let execution = symex::execute(&abstract_program, &options, &mut store).map_err(|stop| stop.to_string())?;
+        let mut execution = symex::execute(&abstract_program, &options, &mut store).map_err(|stop| stop.to_string())?;
+        let mut quantifiers = (!execution.equation.quantified_vars.is_empty()).then(|| Quantifiers::new(self.deadline));
+        if let Some(q) = &mut quantifiers {
+            q.abstract_equation(&mut store, &mut execution.equation);
+        }
         let equation = &execution.equation;
         if let Some(stop) = &execution.stopped {
             return Err(stop.to_string());
         }
         if equation.approximations_affect_true() || !equation.conditional_approximations.is_empty() {
-            return Err("its certification program is approximate".into());
+            let what: Vec<&str> = equation.approximations.iter().chain(equation.conditional_approximations.iter().map(|(_, a)| a)).map(|a| a.what.as_str()).collect();
+            return Err(format!("its certification program is approximate: {}", what.join("; ")));
         }
         let by_message: HashMap<String, usize> = alive.iter().map(|i| (candidate_message(*i), *i)).collect();
         let mut violations: Vec<(usize, TermId)> = Vec::new();
@@ -170,16 +184,50 @@ impl Houdini<'_> {
         let terms: Vec<TermId> = violations.iter().map(|(_, v)| *v).collect();
         let mut query = vec![store.or(&terms)];
         query.extend(&equation.constraints);
-        match solver.check(&store, &query) {
-            SatResult::Unsat => Ok(Vec::new()),
-            SatResult::Unknown(reason) => Err(reason),
-            SatResult::Sat => {
-                let mut failed: Vec<usize> = Vec::new();
-                for (id, v) in &violations {
-                    if matches!(solver.model_value(&store, *v), Ok(Value::Bool(true))) && !failed.contains(id) {
-                        failed.push(*id);
-                    }
+        let result = match &mut quantifiers {
+            Some(q) => {
+                let all = store.and(&query);
+                q.check(&mut store, &mut solver, all)
+            }
+            None => solver.check(&store, &query),
+        };
+        let violated_in = |model: &smt::Model, store: &TermStore| -> Vec<usize> {
+            let mut failed: Vec<usize> = Vec::new();
+            for (id, v) in &violations {
+                if matches!(Evaluator::new(store, model).eval(*v), Ok(Value::Bool(true))) && !failed.contains(id) {
+                    failed.push(*id);
                 }
+            }
+            failed
+        };
+        match result {
+            SatResult::Unsat => Ok(Vec::new()),
+            SatResult::Unknown(reason) => {
+                // Instantiation that does not converge still gives a model
+                // of the instances so far: dropping the candidates it
+                // violates costs proofs at most, and the survivors are
+                // checked again.
+                let unconfirmed = quantifiers.as_ref().and_then(Quantifiers::last_model).map(|m| violated_in(m, &store));
+                match unconfirmed {
+                    Some(failed) if !failed.is_empty() => Ok(failed),
+                    _ => Err(reason),
+                }
+            }
+            SatResult::Sat => {
+                // With quantifiers, the model is the one instantiation
+                // accepted, not the solver's last.
+                let failed = match quantifiers.as_ref().and_then(Quantifiers::model) {
+                    Some(model) => violated_in(model, &store),
+                    None => {
+                        let mut failed: Vec<usize> = Vec::new();
+                        for (id, v) in &violations {
+                            if matches!(solver.model_value(&store, *v), Ok(Value::Bool(true))) && !failed.contains(id) {
+                                failed.push(*id);
+                            }
+                        }
+                        failed
+                    }
+                };
                 // The model violates the disjunction, so one of them.
                 if failed.is_empty() {
                     return Err("the solver's model violates no candidate".into());

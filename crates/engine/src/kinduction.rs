@@ -158,7 +158,7 @@ struct Steps<'a> {
     /// The certified invariants (once the first step asked for them).
     certification: Option<Certification>,
     /// The same by (function, loop head), as the step assumes them.
-    invariants: HashMap<(ir::FuncId, usize), Vec<ir::Expr>>,
+    invariants: HashMap<(ir::FuncId, usize), Vec<symex::HeadInvariant>>,
 }
 
 impl Steps<'_> {
@@ -202,7 +202,8 @@ impl Steps<'_> {
             false => Certification::default(),
         };
         for c in &certification.certified {
-            self.invariants.entry((c.func, c.head.0 as usize)).or_default().push(c.expr.clone());
+            let invariant = symex::HeadInvariant { expr: c.expr.clone(), bound: c.bound };
+            self.invariants.entry((c.func, c.head.0 as usize)).or_default().push(invariant);
         }
         self.certification = Some(certification);
     }
@@ -386,7 +387,7 @@ fn with_proof(mut outcome: Outcome, method: Option<ProofMethod>, base: &BaseCase
 
 fn proved_invariant(program: &Program, candidate: &analysis::invariants::Candidate) -> ProvedInvariant {
     let function = program.functions[candidate.func].name.clone();
-    ProvedInvariant { function, loc: candidate.loc, c_text: candidate.c_text.clone() }
+    ProvedInvariant { function, loc: candidate.loc, c_text: candidate.c_text.clone(), quantified: candidate.bound.is_some() }
 }
 
 /// Instructions symex may run in [`unroll_completely`]'s attempt, and
@@ -438,8 +439,25 @@ fn why_no_step(program: &Program, effects: &ProgramEffects) -> Option<String> {
 }
 
 impl Steps<'_> {
-    /// The inductive step at `k`.
+    /// The inductive step at `k`. A step that its quantified invariants
+    /// (array segments) leave undecided runs again without them, and so do
+    /// the later ones: they cost a proof at most, never the step.
     fn check(&mut self, k: u64, deadline: Option<Instant>, cancel: &Option<Arc<AtomicBool>>) -> StepResult {
+        let result = self.check_with_invariants(k, deadline, cancel);
+        let quantified = self.invariants.values().flatten().any(|i| i.bound.is_some());
+        if !matches!(result, StepResult::Inconclusive(_)) || !quantified {
+            return result;
+        }
+        for invariants in self.invariants.values_mut() {
+            invariants.retain(|i| i.bound.is_none());
+        }
+        if let Some(certification) = &mut self.certification {
+            certification.certified.retain(|c| c.bound.is_none());
+        }
+        self.check_with_invariants(k, deadline, cancel)
+    }
+
+    fn check_with_invariants(&mut self, k: u64, deadline: Option<Instant>, cancel: &Option<Arc<AtomicBool>>) -> StepResult {
         let step = symex::InductiveStep { k, effects: Arc::clone(&self.effects), invariants: self.invariants.clone() };
         let options = symex::Options {
             step: Some(Arc::new(step)),
@@ -454,9 +472,6 @@ impl Steps<'_> {
         };
         if let Some(stop) = &execution.stopped {
             return StepResult::Inconclusive(bmc::describe_stop(self.program, stop));
-        }
-        if !execution.equation.quantified_vars.is_empty() {
-            return StepResult::Inconclusive("quantifiers".into());
         }
         let mut run = bmc::Run::new(self.program, self.config, store, execution, deadline);
         let solver = &mut self.session.solver;

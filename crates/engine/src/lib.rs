@@ -179,8 +179,12 @@ pub struct ProvedInvariant {
     pub function: String,
     /// The loop head's location.
     pub loc: ir::Loc,
-    /// The invariant as a C expression over the variables in scope there.
+    /// The invariant as a C expression over the variables in scope there
+    /// (a quantified one: `forall long long j: ...`, which is no C).
     pub c_text: String,
+    /// Quantified over a bound variable (an array segment): no C
+    /// expression states it, so no witness carries it.
+    pub quantified: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,11 +23,14 @@ use crate::backend::Backend;
 use bitblast::BitBlastSolver;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smt::quantifier::{instantiate, unbound_vars};
-use smt::{Binder, Evaluator, Model, Quantifier, SatResult, Solver, TermId, TermStore};
+use smt::{Binder, Evaluator, Model, Op, Quantifier, SatResult, Solver, TermId, TermStore};
 use std::time::Instant;
 
 /// Solver rounds (instances added) per query before giving up.
 const MAX_ROUNDS: usize = 64;
+/// Instances per quantifier at the formula's extended terms
+/// ([`Quantifiers::instantiate_at_extensions`]).
+const MAX_EAGER_INSTANCES: usize = 256;
 /// Quantifier alternations followed by nested counterexample queries.
 const MAX_DEPTH: u32 = 8;
 
@@ -59,6 +62,12 @@ pub(crate) struct Quantifiers {
     deadline: Option<Instant>,
     /// The model of the last satisfiable query.
     model: Option<Model>,
+    /// The solver's last model, even if it violates a quantifier.
+    last_model: Option<Model>,
+    /// The non-constant terms of the last query, smallest first: instances
+    /// at them tie a quantifier to the formula (a read `a[x]` needs the
+    /// instance at `x` of `∀j. a[j] == 0`).
+    ground: Vec<TermId>,
 }
 
 impl Quantifiers {
@@ -135,6 +144,12 @@ impl Quantifiers {
         smt::substitute(store, &[t], &self.stand_ins)[0]
     }
 
+    /// The last model of the ground abstraction in [`Quantifiers::check`],
+    /// which may violate a quantifier (when instantiation gave up).
+    pub fn last_model(&self) -> Option<&Model> {
+        self.last_model.as_ref()
+    }
+
     /// The model of the last satisfiable [`Quantifiers::check`].
     pub fn model(&self) -> Option<&Model> {
         self.model.as_ref()
@@ -143,6 +158,10 @@ impl Quantifiers {
     /// Whether the abstracted `query` (with the constraints) has a model
     /// that satisfies every quantifier it stands for.
     pub fn check(&mut self, store: &mut TermStore, solver: &mut Backend, query: TermId) -> SatResult {
+        let mut roots = vec![query];
+        roots.extend_from_slice(&self.constraints);
+        self.ground = smt::post_order(store, &roots).into_iter().filter(|&t| store.const_value(t).is_none()).collect();
+        self.instantiate_at_extensions(store);
         for _ in 0..MAX_ROUNDS {
             if let Some(deadline) = self.deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
@@ -158,6 +177,7 @@ impl Quantifiers {
                 other => return other,
             }
             let model = solver.model(store);
+            self.last_model = Some(model.clone());
             match self.refine(store, &model) {
                 Ok(true) => {}
                 Ok(false) => {
@@ -168,6 +188,97 @@ impl Quantifiers {
             }
         }
         SatResult::Unknown("quantifier instantiation did not converge".into())
+    }
+
+    /// Adds the instances of every obligation at the terms the formula
+    /// extends as the body extends its variable: `∀j. a[j] == 0` reads
+    /// memory at an offset computed from `sext(j)`, and a read `a[x]` of the
+    /// formula from `sext(x)`, so the instance at `x` is the one that
+    /// speaks of that read (E-matching on the extension). Model-based
+    /// instantiation alone guesses such indices one value at a time.
+    fn instantiate_at_extensions(&mut self, store: &mut TermStore) {
+        for index in 0..self.obligations.len() {
+            let obligation = self.obligations[index];
+            let smt::Sort::BitVec(width) = store.sort(obligation.var) else { continue };
+            let patterns: FxHashSet<(bool, smt::Sort)> = smt::post_order(store, &[obligation.body])
+                .into_iter()
+                .filter(|&t| store.args(t) == [obligation.var])
+                .filter_map(|t| match store.op(t)? {
+                    Op::SignExtend(_) => Some((true, store.sort(t))),
+                    Op::ZeroExtend(_) => Some((false, store.sort(t))),
+                    _ => None,
+                })
+                .collect();
+            let mut at: Vec<TermId> = Vec::new();
+            for &g in &self.ground {
+                let signed = match store.op(g) {
+                    Some(Op::SignExtend(_)) => true,
+                    Some(Op::ZeroExtend(_)) => false,
+                    _ => continue,
+                };
+                if !patterns.contains(&(signed, store.sort(g))) {
+                    continue;
+                }
+                let arg = store.args(g)[0];
+                let smt::Sort::BitVec(w) = store.sort(arg) else { continue };
+                let term = match w.cmp(&width) {
+                    std::cmp::Ordering::Equal => arg,
+                    std::cmp::Ordering::Less if signed => store.sign_extend(width - w, arg),
+                    std::cmp::Ordering::Less => store.zero_extend(width - w, arg),
+                    std::cmp::Ordering::Greater => continue,
+                };
+                if !at.contains(&term) {
+                    at.push(term);
+                }
+                if at.len() == MAX_EAGER_INSTANCES {
+                    break;
+                }
+            }
+            at.extend(self.at_constant_reads(store, &obligation));
+            let binder = Binder { quantifier: Quantifier::Forall, var: obligation.var, body: obligation.body };
+            for term in at {
+                let instance = instantiate(store, &binder, term);
+                let off = store.not(obligation.guard);
+                let lemma = store.or2(off, instance);
+                let lemma = self.abstract_term(store, lemma);
+                self.constraints.push(lemma);
+            }
+        }
+    }
+
+    /// The values of the obligation's variable at which the body reads an
+    /// array at an index the formula reads at as a constant (`a[1]`, whose
+    /// offset the rewriter folded): each found by a query over the
+    /// variable alone.
+    fn at_constant_reads(&self, store: &mut TermStore, obligation: &Obligation) -> Vec<TermId> {
+        let reads = |store: &TermStore, roots: &[TermId]| -> Vec<TermId> {
+            smt::post_order(store, roots).into_iter().filter(|&t| store.op(t) == Some(Op::Select)).map(|t| store.args(t)[1]).collect()
+        };
+        let var = store.as_var(obligation.var).expect("bound variables are variables");
+        let indices: Vec<TermId> = reads(store, &[obligation.body]).into_iter().filter(|&i| unbound_vars(store, &[i]) == [var]).collect();
+        let mut constants: Vec<TermId> = reads(store, &self.ground).into_iter().filter(|&i| store.const_value(i).is_some()).collect();
+        constants.sort_unstable();
+        constants.dedup();
+        constants.truncate(MAX_EAGER_INSTANCES);
+        let mut out = Vec::new();
+        for &index in &indices {
+            for &constant in &constants {
+                if store.sort(constant) != store.sort(index) {
+                    continue;
+                }
+                let hits = store.eq(index, constant);
+                let mut solver = BitBlastSolver::new();
+                if solver.check(store, &[hits]) != SatResult::Sat {
+                    continue;
+                }
+                let Ok(value) = Evaluator::new(store, &solver.model(store)).eval(obligation.var) else { continue };
+                let term = store.constant(value);
+                if !out.contains(&term) {
+                    out.push(term);
+                }
+            }
+        }
+        out
     }
 
     /// Adds an instance for every obligation `model` violates; false when
@@ -197,7 +308,7 @@ impl Quantifiers {
     /// body when every other variable has its value in `model`.
     fn counterexample(&self, store: &mut TermStore, model: &Model, obligation: &Obligation) -> Result<Option<TermId>, String> {
         let value = self.falsifying_value(store, model, obligation.var, obligation.body)?;
-        Ok(value.map(|value| instance_term(store, model, obligation, value)))
+        Ok(value.map(|value| instance_term(store, model, obligation, value, &self.ground)))
     }
 
     /// A value of `var` that makes `body` false when every other variable
@@ -241,8 +352,9 @@ impl Quantifiers {
 }
 
 /// A term of the obligation's body, free of bound variables, that has
-/// `value` in `model` (the smallest such, for generality); else `value`.
-fn instance_term(store: &mut TermStore, model: &Model, obligation: &Obligation, value: smt::Value) -> TermId {
+/// `value` in `model` (the smallest such, for generality); else such a
+/// term of the formula (`ground`); else `value`.
+fn instance_term(store: &mut TermStore, model: &Model, obligation: &Obligation, value: smt::Value, ground: &[TermId]) -> TermId {
     let order = smt::post_order(store, &[obligation.body]);
     let mut bound: FxHashSet<TermId> = order.iter().filter_map(|&t| store.binder(t)).map(|b| b.var).collect();
     bound.insert(obligation.var);
@@ -257,6 +369,24 @@ fn instance_term(store: &mut TermStore, model: &Model, obligation: &Obligation, 
         let candidate = store.sort(t) == sort && store.const_value(t).is_none();
         if candidate && evaluator.eval(t).is_ok_and(|v| v == value) {
             return t;
+        }
+    }
+    for &t in ground {
+        match (store.sort(t), evaluator.eval(t)) {
+            (s, Ok(v)) if s == sort && v == value => return t,
+            (smt::Sort::BitVec(w), Ok(smt::Value::Bv(v))) => {
+                // The formula may read the variable's value in a narrower
+                // type (`a[x]` with an `int x`, extended in the index).
+                let smt::Value::Bv(wanted) = &value else { continue };
+                let Some(extra) = wanted.width().checked_sub(w).filter(|e| *e > 0) else { continue };
+                if v.sign_extend(extra) == *wanted {
+                    return store.sign_extend(extra, t);
+                }
+                if v.zero_extend(extra) == *wanted {
+                    return store.zero_extend(extra, t);
+                }
+            }
+            _ => {}
         }
     }
     store.constant(value)

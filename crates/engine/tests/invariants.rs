@@ -40,7 +40,7 @@ fn candidate(program: &mut Program, head: InstrIdx, var: &str, op: BinOp, value:
     let bool_ty = program.types.intern(Type::Bool);
     let expr = Expr::binary(op, Expr::sym(sym, ty), Expr::int(value as u128 & 0xffff_ffff, ty), bool_ty);
     let main = program.function("main").unwrap();
-    Candidate { func: main, head, expr, c_text: format!("{var} {op:?} {value}"), loc: ir::Loc::NONE, arithmetic: false }
+    Candidate { func: main, head, expr, c_text: format!("{var} {op:?} {value}"), loc: ir::Loc::NONE, arithmetic: false, bound: None }
 }
 
 /// The certified candidates' texts; `checked` says whether every

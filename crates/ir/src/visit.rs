@@ -50,6 +50,18 @@ impl Expr {
         ExprWalk { stack: vec![self] }
     }
 
+    /// Replaces every reference to symbol `from` by the expression `by`.
+    pub fn substitute_symbol(&mut self, from: SymbolId, by: &Expr) {
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            if node.kind == ExprKind::Sym(from) {
+                *node = by.clone();
+                continue;
+            }
+            stack.extend(node.children_mut());
+        }
+    }
+
     /// Makes every reference to symbol `from` one to `to`.
     pub fn replace_symbol(&mut self, from: SymbolId, to: SymbolId) {
         let mut stack = vec![self];

@@ -46,7 +46,7 @@ pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, Input
 pub use libm::{host_lemma, HostLemma};
 pub use environment::EXACT_ARGC;
 pub use exec::{execute, Execution};
-pub use step::{InductiveStep, Target};
+pub use step::{HeadInvariant, InductiveStep, Target};
 pub use memory::{ObjectId, ObjectKind, Objects, PointerLayout};
 
 use ir::Loc;

@@ -36,7 +36,15 @@ pub struct InductiveStep {
     /// What functions and loops may modify.
     pub effects: std::sync::Arc<ProgramEffects>,
     /// Certified invariants, assumed whenever control reaches the head.
-    pub invariants: HashMap<(FuncId, usize), Vec<Expr>>,
+    pub invariants: HashMap<(FuncId, usize), Vec<HeadInvariant>>,
+}
+
+/// A certified invariant at a loop head: `expr`, or `∀bound. expr` when
+/// `bound` is set (a local of the function that no instruction names).
+#[derive(Clone, Debug)]
+pub struct HeadInvariant {
+    pub expr: Expr,
+    pub bound: Option<SymbolId>,
 }
 
 /// A state at a loop head that the inductive step found to lead to a
@@ -254,9 +262,33 @@ impl<'a> Symex<'a> {
             return Ok(());
         }
         for invariant in invariants {
-            let holds = self.eval(invariant)?;
+            let holds = match invariant.bound {
+                Some(bound) => self.eval_forall(bound, &invariant.expr)?,
+                None => self.eval(&invariant.expr)?,
+            };
             self.assume(holds);
         }
         Ok(())
+    }
+
+    /// `∀bound. expr` in the current state: `expr` is evaluated with a
+    /// fresh variable in `bound`'s object, which is then restored.
+    fn eval_forall(&mut self, bound: SymbolId, expr: &Expr) -> crate::Result<TermId> {
+        let ty = self.program.symbols[bound].ty;
+        let object = self.variable_object(bound)?;
+        let sort = crate::repr::value_sort(self.program, ty, self.loc)?;
+        let name = format!("{}!forall", self.program.symbols[bound].display_name);
+        let var = self.store.var(&name, sort);
+        let memory = crate::repr::to_memory(self.program, self.store, ty, var, self.loc)?;
+        self.equation.quantified_vars.push(crate::QuantifiedVar { var, memory, loc: self.loc, nested: false, decided_alone: None });
+        let saved = self.state.clone();
+        let checks = self.equation.assertions.len();
+        self.write_object(object, memory);
+        let holds = self.eval(expr);
+        self.state = saved;
+        // Reading the invariant is no step of the program: its reads are
+        // not checked (certification proved the formula, reads and all).
+        self.equation.assertions.truncate(checks);
+        Ok(self.store.quantified(smt::Quantifier::Forall, var, holds?))
     }
 }

@@ -266,4 +266,5 @@ pub(crate) fn instrument(config: &Config, program: &mut ir::Program) {
     analysis::instrument(program, &analysis_checks(config));
     analysis::threads::separate_shared_writes(program);
     analysis::invariants::intern_types(program);
+    analysis::invariants::segments::intern_segment_indices(program);
 }

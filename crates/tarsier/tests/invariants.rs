@@ -104,6 +104,28 @@ fn wrong_twins_are_never_certified() {
     }
 }
 
+/// Array segments (`∀j. 0 <= j < i → a[j] == ...`): the true ones are
+/// certified; their wrong twins (the body negated) never are, nor is a
+/// segment that a later write in the loop breaks.
+#[test]
+fn array_segments_are_certified_only_when_inductive() {
+    let dir = scratch_dir("invariants-segments");
+    // Big enough that the arrays are memory the solver indexes.
+    let body = "int main(void) { int a[20000], b[20000]; int i = 0;\n\
+        while (HEAD(i < 20000)) { a[i] = 42; b[i] = i + 1; if (i == 500) a[3] = 7; i = i + 1; }\n\
+        return a[0] + b[0]; }\n";
+    let path = write(&dir, "segments.c", &format!("{PRELUDE}{body}"));
+    let (_, stdout) = certified_by_line(&path, &[]);
+    let segments: Vec<&str> = stdout.lines().filter(|l| l.contains(": forall") && l.ends_with(" (certified)")).collect();
+    assert!(segments.iter().any(|t| t.contains("b[j] == ")), "b's is a segment:\n{stdout}");
+    assert!(!segments.iter().any(|t| t.contains("a[j] == 42")), "a[3] = 7 breaks the constant segment:\n{stdout}");
+    assert!(stdout.contains("a[j] == 42i32 (not certified)"), "{stdout}");
+    let (_, stdout) = certified_by_line(&path, &["--inject-wrong-invariants"]);
+    assert!(stdout.lines().any(|l| l.ends_with("(body negated) (not certified)")), "no twins:\n{stdout}");
+    let wrong: Vec<&str> = stdout.lines().filter(|l| l.ends_with("(body negated) (certified)")).collect();
+    assert!(wrong.is_empty(), "a negated segment was certified:\n{stdout}");
+}
+
 /// The native checker: random inputs from a seed, `assume` ends the run,
 /// and a failed invariant prints its line and ends the run.
 const NATIVE: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <limits.h>\n\

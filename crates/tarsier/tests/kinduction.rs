@@ -241,6 +241,41 @@ const TWINS: &[Twin] = &[
         proof: Proof::Inductive,
     },
     Twin {
+        // A segment invariant (`∀j. 0 <= j < i → a[j] == 42`) makes the
+        // loop that reads the array back inductive; the FALSE twin
+        // overwrites an element the segment already holds, so the
+        // candidate is not inductive and must not be certified.
+        name: "array-segment-of-a-constant",
+        source: "int main(void) { int a[20000]; int i = 0;\n\
+            while (i < 20000) { a[i] = 42; VARIANT; i = i + 1; }\n\
+            for (int x = 0; x < 20000; x++) __VERIFIER_assert(a[x] == 42);\n\
+            return 0; }\n",
+        holds: "(void)0",
+        fails: "if (i == 19990) a[3] = 41",
+        proof: Proof::ByInvariants,
+    },
+    Twin {
+        name: "array-segment-copied",
+        source: "int main(void) { int a[20000], b[20000]; int i;\n\
+            for (i = 0; i < 20000; i++) a[i] = i ^ 85;\n\
+            for (i = 0; i < 20000; i++) { b[i] = a[i]; VARIANT; }\n\
+            for (i = 0; i < 20000; i++) __VERIFIER_assert(a[i] == b[i]);\n\
+            return 0; }\n",
+        holds: "(void)0",
+        fails: "if (i == 19990) a[7] = a[7] + 1",
+        proof: Proof::ByInvariants,
+    },
+    Twin {
+        name: "array-segment-counting-down",
+        source: "int main(void) { int a[20000]; int i = 19999;\n\
+            while (i >= 0) { a[i] = 7; VARIANT; i = i - 1; }\n\
+            for (int x = 0; x < 20000; x++) __VERIFIER_assert(a[x] == 7);\n\
+            return 0; }\n",
+        holds: "(void)0",
+        fails: "if (i == 5) a[19998] = 8",
+        proof: Proof::ByInvariants,
+    },
+    Twin {
         name: "loop-that-allocates",
         source: "#include <stdlib.h>\nint main(void) { int x = 0;\n\
             while (nondet()) { int *p = malloc(sizeof(int)); if (p) { *p = x; x = VARIANT - *p; free(p); }\n\

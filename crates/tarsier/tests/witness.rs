@@ -130,6 +130,30 @@ fn correctness_witnesses_pass_the_schema() {
     assert!(!unknown.exists());
 }
 
+/// Proved with an array-segment invariant (`forall j: ... a[j] == 42`),
+/// which no C expression states.
+const SEGMENT: &str = "extern void reach_error(void);\n\
+int main(void) {\n  int a[20000];\n  int i = 0;\n  while (i < 20000) { a[i] = 42; i = i + 1; }\n\
+  for (int x = 0; x < 20000; x++) if (a[x] != 42) reach_error();\n  return 0;\n}\n";
+
+#[test]
+fn a_quantified_invariant_is_left_out_of_a_correctness_witness() {
+    if !front_end_ready("a_quantified_invariant_is_left_out_of_a_correctness_witness") {
+        return;
+    }
+    let (yml, prp) = task("witness-segment", SEGMENT);
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert_eq!(exit_code(&out), Some(0), "{}", out.stdout);
+    assert!(out.stdout.contains("forall long long j"), "the proof needs the segment: {}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(text.contains("entry_type: \"invariant_set\""), "{text}");
+    assert!(!text.contains("forall"), "{text}");
+    if let Some(report) = schema_check(&[&witness]) {
+        assert!(report.starts_with("ok "), "{report}");
+    }
+}
+
 /// An uninitialised local that the program reads as its input.
 const UNINITIALISED: &str = "extern void reach_error(void);\n\
 int main(void) {\n  unsigned x;\n  if (x == 12345u) reach_error();\n  return 0;\n}\n";

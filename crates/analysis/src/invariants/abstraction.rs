@@ -42,11 +42,18 @@ pub fn candidate_message(id: usize) -> String {
 struct Abstractor<'a> {
     program: &'a Program,
     tracked: &'a Tracked,
+    /// The arrays that segment candidates name: written only by name
+    /// ([`super::segments::plain_arrays`]), so the abstraction keeps
+    /// their element writes and reads.
+    arrays: HashSet<SymbolId>,
 }
 
 impl Abstractor<'_> {
     fn is_tracked(&self, e: &Expr) -> bool {
         matches!(&e.kind, ExprKind::Sym(s) if self.tracked.kind(*s).is_some())
+    }
+    fn is_kept_array(&self, e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Sym(s) if self.arrays.contains(s))
     }
     fn is_int(&self, e: &Expr) -> bool {
         IntKind::of(&self.program.types, e.ty).is_some()
@@ -65,6 +72,7 @@ impl Abstractor<'_> {
         let kind = match &e.kind {
             ExprKind::Sym(_) if self.is_tracked(e) => return e.clone(),
             ExprKind::IntConst(_) | ExprKind::Zero | ExprKind::Nondet => return e.clone(),
+            ExprKind::Index(base, index) if self.is_kept_array(base) && self.is_int(index) => ExprKind::Index(base.clone(), Box::new(sub(index))),
             ExprKind::Unary(op, a) if self.is_int(a) => ExprKind::Unary(*op, Box::new(sub(a))),
             ExprKind::Binary(op, a, b) if self.is_int(a) && self.is_int(b) => {
                 ExprKind::Binary(*op, Box::new(sub(a)), Box::new(sub(b)))
@@ -90,10 +98,14 @@ impl Abstractor<'_> {
         let one = |kind| vec![Instr::new(kind, loc)];
         match &instr.kind {
             InstrKind::Assign(lhs, rhs) if self.is_tracked(lhs) => one(InstrKind::Assign(lhs.clone(), self.expr(rhs, 0))),
+            InstrKind::Assign(lhs @ Expr { kind: ExprKind::Index(base, index), .. }, rhs) if self.is_kept_array(base) && self.is_int(index) => {
+                let element = Expr::new(ExprKind::Index(base.clone(), Box::new(self.expr(index, 0))), lhs.ty);
+                one(InstrKind::Assign(element, self.expr(rhs, 0)))
+            }
             InstrKind::Assign(..) => one(InstrKind::Skip),
             InstrKind::Assume(c) | InstrKind::Assert(c, _) => one(InstrKind::Assume(self.expr(c, 0))),
             InstrKind::Goto { cond, target } => one(InstrKind::Goto { cond: self.expr(cond, 0), target: *target }),
-            InstrKind::Decl(s) | InstrKind::Dead(s) if self.tracked.kind(*s).is_some() => one(instr.kind.clone()),
+            InstrKind::Decl(s) | InstrKind::Dead(s) if self.tracked.kind(*s).is_some() || self.arrays.contains(s) => one(instr.kind.clone()),
             InstrKind::Decl(_) | InstrKind::Dead(_) => one(InstrKind::Skip),
             InstrKind::Call { callee, .. } if never_returns(self.program, callee) => {
                 let f = Expr::int(0, self.bool_type(instr));
@@ -135,9 +147,37 @@ enum Target {
     Latch(usize),
 }
 
-fn assertion(c: &Candidate, id: usize, loc: Loc) -> Instr {
+/// The check of a candidate: a segment candidate `∀j. e` is asserted as
+/// `e` for a nondeterministic `j` (it fails exactly when some `j` falsifies
+/// `e`).
+fn assertion(c: &Candidate, id: usize, loc: Loc) -> Vec<Instr> {
     let property = Property { class: PropertyClass::UserAssertion, message: candidate_message(id) };
-    Instr::new(InstrKind::Assert(c.expr.clone(), property), loc)
+    let mut out: Vec<Instr> = c.bound.iter().map(|j| Instr::new(InstrKind::Assign(bound_var(c, *j), Expr::new(ExprKind::Nondet, c_bound_ty(c))), loc)).collect();
+    out.push(Instr::new(InstrKind::Assert(c.expr.clone(), property), loc));
+    out
+}
+
+/// The assumption of a candidate: a segment candidate's `∀j. e` is the
+/// value of a quantifier, left in `j` itself (nothing else reads it).
+fn assumption(c: &Candidate, boolean: ir::TypeId, loc: Loc) -> Vec<Instr> {
+    let Some(j) = c.bound else { return vec![Instr::new(InstrKind::Assume(c.expr.clone()), loc)] };
+    let var = bound_var(c, j);
+    let holds = Expr::binary(ir::BinOp::Ne, var.clone(), Expr::int(0, var.ty), boolean);
+    vec![
+        Instr::new(InstrKind::QuantifierBegin { quantifier: ir::Quantifier::Forall, bound: var.clone() }, loc),
+        Instr::new(InstrKind::QuantifierEnd { lhs: var, body: c.expr.clone() }, loc),
+        Instr::new(InstrKind::Assume(holds), loc),
+    ]
+}
+
+/// The type of a segment candidate's bound variable, as the candidate
+/// reads it.
+fn c_bound_ty(c: &Candidate) -> ir::TypeId {
+    c.expr.walk().find_map(|n| matches!(n.kind, ExprKind::Sym(s) if Some(s) == c.bound).then_some(n.ty)).unwrap_or(c.expr.ty)
+}
+
+fn bound_var(c: &Candidate, j: SymbolId) -> Expr {
+    Expr::sym(j, c_bound_ty(c))
 }
 
 /// The abstract body of `func` with `candidates` (id, candidate) at its
@@ -155,7 +195,12 @@ fn abstract_body(
     if body.iter().any(|i| matches!(i.kind, InstrKind::QuantifierBegin { .. })) {
         return Err("quantifiers are not abstracted".into());
     }
-    let abstractor = Abstractor { program, tracked };
+    let plain = super::segments::plain_arrays(program, func, &program.address_taken_symbols());
+    let arrays = candidates.iter().flat_map(|(_, c)| c.expr.walk().filter_map(|n| match n.kind {
+        ExprKind::Sym(s) if plain.contains(&s) => Some(s),
+        _ => None,
+    }).collect::<Vec<_>>()).collect();
+    let abstractor = Abstractor { program, tracked, arrays };
     let names: HashSet<SymbolId> = body
         .iter()
         .flat_map(|i| {
@@ -205,11 +250,12 @@ fn abstract_body(
             }
             start[i] = out.len();
             let here: Vec<&(usize, &Candidate)> = candidates.iter().filter(|(_, c)| c.head.0 as usize == i).collect();
-            out.extend(here.iter().map(|(id, c)| (assertion(c, *id, instr.loc), None)));
+            out.extend(here.iter().flat_map(|(id, c)| assertion(c, *id, instr.loc)).map(|a| (a, None)));
             let mut modified: Vec<SymbolId> = modified_in_loop(&abstractor, body, &lp.body, &names);
             modified.sort_unstable();
             out.extend(modified.into_iter().map(|s| (Abstractor::havoc(s, program, instr.loc), None)));
-            out.extend(here.iter().map(|(_, c)| (Instr::new(InstrKind::Assume(c.expr.clone()), instr.loc), None)));
+            let boolean = abstractor.bool_type(instr);
+            out.extend(here.iter().flat_map(|(_, c)| assumption(c, boolean, instr.loc)).map(|a| (a, None)));
         } else {
             start[i] = out.len();
         }
@@ -236,7 +282,7 @@ fn abstract_body(
     for &h in heads.keys() {
         latch.insert(h, out.len());
         let loc = body[h].loc;
-        out.extend(candidates.iter().filter(|(_, c)| c.head.0 as usize == h).map(|(id, c)| (assertion(c, *id, loc), None)));
+        out.extend(candidates.iter().filter(|(_, c)| c.head.0 as usize == h).flat_map(|(id, c)| assertion(c, *id, loc)).map(|a| (a, None)));
         let t = abstractor.bool_type(&body[h]);
         out.push((Instr::new(InstrKind::Assume(Expr::int(0, t)), loc), None));
         out.push((Instr::new(InstrKind::Return(ret.clone()), loc), None));
@@ -265,9 +311,7 @@ fn modified_in_loop(abstractor: &Abstractor, body: &[Instr], inside: &[usize], n
         for a in abstractor.instr(instr, names) {
             match &a.kind {
                 InstrKind::Assign(lhs, _) => {
-                    if let ExprKind::Sym(s) = lhs.kind {
-                        out.insert(s);
-                    }
+                    out.extend(lhs.lvalue_root());
                 }
                 InstrKind::Decl(s) => {
                     out.insert(*s);

@@ -173,7 +173,7 @@ fn candidate(program: &Program, plan: &LoopPlan, claim: Claim, p: usize, claims:
     let first = Expr::unary(UnOp::Not, Expr::sym(plan.seen, bool_ty), bool_ty);
     let expr = Expr::binary(BinOp::Or, first, claimed, bool_ty);
     claims.insert((plan.func, plan.head, text.clone()), (p, claim));
-    Candidate { func: plan.func, head: plan.head, expr, c_text: text, loc: plan.loc, arithmetic: true }
+    Candidate { func: plan.func, head: plan.head, expr, c_text: text, loc: plan.loc, arithmetic: true, bound: None }
 }
 
 /// Adds the shadow state to every loop of every function the program's

@@ -90,9 +90,10 @@ pub fn content(report: &Report, lines: &InputLines) -> Option<Content> {
         }
         Verdict::True => {
             let proved = report.outcome.proof.iter().flat_map(|proof| &proof.invariants);
-            // Names the front end makes up (`$tmp`) are not the program's.
+            // Names the front end makes up (`$tmp`) are not the program's;
+            // a quantified invariant is no C expression.
             let invariants = proved
-                .filter(|inv| !inv.c_text.contains('$'))
+                .filter(|inv| !inv.c_text.contains('$') && !inv.quantified)
                 .map(|inv| Invariant { location: location(program, lines, inv.loc, &inv.function), value: inv.c_text.clone() })
                 .collect();
             Some(Content::Correctness(invariants))
