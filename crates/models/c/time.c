@@ -101,6 +101,16 @@ __tarsier_days_from_civil(long long year, long long month, long long day)
     return era * 146097 + day_of_era - 719468;
 }
 
+/* The seconds a year within tm_year can hold: from the first second of
+   year INT_MIN + 1900 to the last of year INT_MAX + 1900 (glibc's gmtime
+   fails one second beyond either). Whether a conversion fails is this
+   comparison, not the calendar arithmetic, for the solver. */
+int
+__tarsier_year_fits(long long seconds)
+{
+    return seconds >= -67768040609740800LL && seconds <= 67768036191676799LL;
+}
+
 /* Breaks seconds since the epoch, already shifted to local time, into
    *tm; 0 when the year does not fit tm_year. Only two divisions are on
    64-bit values: the rest works within a 400-year era (146097 days, a
@@ -108,6 +118,8 @@ __tarsier_days_from_civil(long long year, long long month, long long day)
 int
 __tarsier_break_down(long long seconds, struct tm *tm)
 {
+    if (!__tarsier_year_fits(seconds))
+        return 0;
     long long days = seconds / 86400;
     long long rest = seconds - days * 86400;
     if (rest < 0) {
@@ -124,8 +136,6 @@ __tarsier_break_down(long long seconds, struct tm *tm)
     unsigned int month_index = (5 * day_of_year + 2) / 153; /* 0 is March */
     unsigned int in_next_year = month_index >= 10;
     long long year = year_of_era + era * 400 + in_next_year;
-    if (year - 1900 < -2147483647LL - 1 || year - 1900 > 2147483647LL)
-        return 0;
     /* Whether the year starting in March is a leap year (the era's years
        repeat every 400). */
     unsigned int leap = (year_of_era % 4 == 0 && year_of_era % 100 != 0) || year_of_era == 0;
@@ -186,14 +196,6 @@ __tarsier_daylight_at(long long seconds)
     return __CPROVER_uninterpreted_tarsier_daylight_at(seconds) != 0;
 }
 
-/* The seconds of local time a year within tm_year can hold: from the
-   first second of year INT_MIN + 1900 to the last of year INT_MAX + 1900. */
-int
-__tarsier_local_fits(long long seconds)
-{
-    return seconds >= -67768040609740800LL && seconds <= 67767976233532799LL;
-}
-
 /* The instant `seconds` in local time, or 0 with EOVERFLOW when its year
    does not fit tm_year (glibc's __offtime). */
 struct tm *
@@ -203,14 +205,11 @@ __tarsier_local_break_down(long long seconds, struct tm *result)
     int dst = __tarsier_daylight_at(seconds);
     /* An instant this far from the epoch is beyond every year, whatever
        the offset (and adding it could overflow). */
-    int far = seconds > 67767976233532799LL + (long long)__TARSIER_OFFSET_MAX || seconds < -67768040609740800LL - (long long)__TARSIER_OFFSET_MAX;
-    if (far || !__tarsier_local_fits(seconds + offset)) {
+    int far = seconds > 67768036191676799LL + (long long)__TARSIER_OFFSET_MAX || seconds < -67768040609740800LL - (long long)__TARSIER_OFFSET_MAX;
+    if (far || !__tarsier_break_down(seconds + offset, result)) {
         __tarsier_errno = 75; /* EOVERFLOW */
         return 0;
     }
-    /* It succeeds within that range: whether it does is the cheap range
-       check, not the calendar arithmetic, for the solver. */
-    __tarsier_break_down(seconds + offset, result);
     result->tm_isdst = dst;
     result->tm_gmtoff = offset;
     result->tm_zone = tzname[dst];
@@ -277,7 +276,7 @@ mktime(struct tm *tm)
     int dst2 = 0, dst = 0, matched = 0, settled = 0;
     for (int probe = 0; probe < 6 && !settled; probe++) {
         long offset = __tarsier_offset_at(t);
-        if (!__tarsier_local_fits(t + offset))
+        if (!__tarsier_year_fits(t + offset))
             return __tarsier_unmodelled_mktime(tm);
         dst = __tarsier_daylight_at(t);
         long long difference = local - (t + offset);

@@ -31,8 +31,10 @@ fn time_value(rng: &mut Rng) -> i64 {
             -62_135_596_801,
             253_402_300_799, // 9999-12-31 23:59:59
             253_402_300_800,
-            67_767_976_233_532_799, // the last second of year INT_MAX + 1900
+            67_767_976_233_532_799, // the last second of year INT_MAX - 1900 + 1900
             67_767_976_233_532_800,
+            67_768_036_191_676_799, // the last second of year INT_MAX + 1900
+            67_768_036_191_676_800,
             -67_768_040_609_740_800, // the first second of year INT_MIN + 1900
             -67_768_040_609_740_801,
             1_711_846_800, // 2024-03-31 01:00:00 UTC, a daylight saving change in Europe
