@@ -1,19 +1,25 @@
 /* time.h and the POSIX clocks, with glibc's observable behaviour.
 
    The clocks are arbitrary. The time zone is part of the environment the
-   program does not control: it is chosen once per run, as a POSIX TZ rule
-   gives it: a standard offset, and whether the zone has daylight saving
-   time with its own offset, each anywhere glibc's TZ parser allows
-   (24:59:59 either way; daylight time may be 30 minutes, 2 hours or a
-   negative step away, as in Lord Howe, Troll or Dublin). Whether daylight
-   saving time applies is chosen per conversion when the zone has it. A
-   zone whose rules changed over history (a tzfile zone's local mean time,
-   a new standard offset) gives more than one standard offset in a run,
-   which is not modelled. Calendar conversions use the proleptic Gregorian
-   calendar in closed form (days from 1970-01-01 to a civil date and back),
-   so they need no loops. As in glibc, gmtime and localtime share one
-   static struct tm, asctime and ctime one static text buffer, and
-   localtime, ctime and mktime set the zone up as tzset does. */
+   program does not control, and a zone is a history: glibc's tzfile zones
+   give each instant the offset and the daylight saving flag of the period
+   it falls in (a local mean time before 1900, war and double summer times,
+   standard offsets that changed, as Moscow's in 2011 and 2014), and a
+   tzfile may hold any offset of 32 bits. So the offset and the flag are
+   uninterpreted functions of the instant: the same for the same instant,
+   so that localtime and mktime agree, and otherwise unconstrained.
+   `timezone` and `daylight` describe the zone's latest rule, which says
+   nothing about other instants. mktime follows glibc's search for the
+   instant whose local time is the one requested, starting from the offset
+   its previous call found; what it does when the instant found has the
+   other daylight saving flag than the one requested (a probe of hundreds
+   of instants around it) is not modelled. Calendar conversions use the
+   proleptic Gregorian calendar in closed form (days from 1970-01-01 to a
+   civil date and back), so they need no loops. As in glibc, gmtime and
+   localtime share one static struct tm, asctime and ctime one static text
+   buffer, and localtime, ctime and mktime set the zone up as tzset does.
+   Not modelled: zones with leap seconds (TZ=right/...), in which glibc's
+   gmtime and localtime count them. */
 
 long __VERIFIER_nondet_long(void);
 int __VERIFIER_nondet_int(void);
@@ -49,8 +55,6 @@ struct tm __tarsier_tm_buffer;
 /* glibc's static buffer: room for every field at its widest. */
 char __tarsier_asctime_buffer[3 + 1 + 3 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 20 + 1 + 1];
 int __tarsier_zone_chosen;
-long __tarsier_utc_offset;
-long __tarsier_daylight_offset;
 /* The zone names' text is unknown: no unit defines these arrays. */
 extern char __tarsier_standard_zone_name[8];
 extern char __tarsier_daylight_zone_name[8];
@@ -64,20 +68,20 @@ time(time_t *result)
     return now;
 }
 
+/* The largest offset a tzfile holds (a signed 32-bit number other than
+   INT_MIN; TZ strings stay within 24:59:59). */
+enum { __TARSIER_OFFSET_MAX = 2147483647 };
+
 void
 tzset(void)
 {
     if (__tarsier_zone_chosen)
         return;
     __tarsier_zone_chosen = 1;
-    /* glibc's compute_offset: hours up to 24, minutes and seconds up to 59. */
-    __tarsier_utc_offset = __VERIFIER_nondet_long();
-    __VERIFIER_assume(__tarsier_utc_offset >= -89999L && __tarsier_utc_offset <= 89999L);
+    timezone = __VERIFIER_nondet_long();
+    __VERIFIER_assume(timezone >= -__TARSIER_OFFSET_MAX && timezone <= __TARSIER_OFFSET_MAX);
     daylight = __VERIFIER_nondet_int();
     __VERIFIER_assume(daylight == 0 || daylight == 1);
-    __tarsier_daylight_offset = __VERIFIER_nondet_long();
-    __VERIFIER_assume(__tarsier_daylight_offset >= -89999L && __tarsier_daylight_offset <= 89999L);
-    timezone = -__tarsier_utc_offset;
     __tarsier_standard_zone_name[7] = 0;
     __tarsier_daylight_zone_name[7] = 0;
     tzname[0] = __tarsier_standard_zone_name;
@@ -97,6 +101,16 @@ __tarsier_days_from_civil(long long year, long long month, long long day)
     return era * 146097 + day_of_era - 719468;
 }
 
+/* The seconds a year within tm_year can hold: from the first second of
+   year INT_MIN + 1900 to the last of year INT_MAX + 1900 (glibc's gmtime
+   fails one second beyond either). Whether a conversion fails is this
+   comparison, not the calendar arithmetic, for the solver. */
+int
+__tarsier_year_fits(long long seconds)
+{
+    return seconds >= -67768040609740800LL && seconds <= 67768036191676799LL;
+}
+
 /* Breaks seconds since the epoch, already shifted to local time, into
    *tm; 0 when the year does not fit tm_year. Only two divisions are on
    64-bit values: the rest works within a 400-year era (146097 days, a
@@ -104,6 +118,8 @@ __tarsier_days_from_civil(long long year, long long month, long long day)
 int
 __tarsier_break_down(long long seconds, struct tm *tm)
 {
+    if (!__tarsier_year_fits(seconds))
+        return 0;
     long long days = seconds / 86400;
     long long rest = seconds - days * 86400;
     if (rest < 0) {
@@ -120,8 +136,6 @@ __tarsier_break_down(long long seconds, struct tm *tm)
     unsigned int month_index = (5 * day_of_year + 2) / 153; /* 0 is March */
     unsigned int in_next_year = month_index >= 10;
     long long year = year_of_era + era * 400 + in_next_year;
-    if (year - 1900 < -2147483647LL - 1 || year - 1900 > 2147483647LL)
-        return 0;
     /* Whether the year starting in March is a leap year (the era's years
        repeat every 400). */
     unsigned int leap = (year_of_era % 4 == 0 && year_of_era % 100 != 0) || year_of_era == 0;
@@ -163,31 +177,36 @@ gmtime(const time_t *timer)
     return gmtime_r(timer, &__tarsier_tm_buffer);
 }
 
-/* Whether daylight saving time applies at an instant: unknown when the
-   zone has it, but the same for the same instant (an uninterpreted
-   function of the time), so that localtime and mktime agree. */
+/* The zone's offset and daylight saving flag at an instant (see the top
+   of the file). */
+long __CPROVER_uninterpreted_tarsier_offset_at(long long seconds);
 int __CPROVER_uninterpreted_tarsier_daylight_at(long long seconds);
+
+long
+__tarsier_offset_at(long long seconds)
+{
+    long offset = __CPROVER_uninterpreted_tarsier_offset_at(seconds);
+    __VERIFIER_assume(offset >= -__TARSIER_OFFSET_MAX && offset <= __TARSIER_OFFSET_MAX);
+    return offset;
+}
 
 int
 __tarsier_daylight_at(long long seconds)
 {
-    return daylight && __CPROVER_uninterpreted_tarsier_daylight_at(seconds) != 0;
+    return __CPROVER_uninterpreted_tarsier_daylight_at(seconds) != 0;
 }
 
-/* The zone's offset in standard or daylight saving time. */
-long
-__tarsier_offset(int dst)
-{
-    return dst ? __tarsier_daylight_offset : __tarsier_utc_offset;
-}
-
-/* Local time: the time plus the zone's offset, its daylight saving
-   time's when `dst`. */
+/* The instant `seconds` in local time, or 0 with EOVERFLOW when its year
+   does not fit tm_year (glibc's __offtime). */
 struct tm *
-__tarsier_local_break_down(long long seconds, int dst, struct tm *result)
+__tarsier_local_break_down(long long seconds, struct tm *result)
 {
-    long offset = __tarsier_offset(dst);
-    if (!__tarsier_break_down(seconds + offset, result)) {
+    long offset = __tarsier_offset_at(seconds);
+    int dst = __tarsier_daylight_at(seconds);
+    /* An instant this far from the epoch is beyond every year, whatever
+       the offset (and adding it could overflow). */
+    int far = seconds > 67768036191676799LL + (long long)__TARSIER_OFFSET_MAX || seconds < -67768040609740800LL - (long long)__TARSIER_OFFSET_MAX;
+    if (far || !__tarsier_break_down(seconds + offset, result)) {
         __tarsier_errno = 75; /* EOVERFLOW */
         return 0;
     }
@@ -196,13 +215,12 @@ __tarsier_local_break_down(long long seconds, int dst, struct tm *result)
     result->tm_zone = tzname[dst];
     return result;
 }
-
 struct tm *
 localtime_r(const time_t *timer, struct tm *result)
 {
     time_t seconds = *timer;
     tzset();
-    return __tarsier_local_break_down(seconds, __tarsier_daylight_at(seconds), result);
+    return __tarsier_local_break_down(seconds, result);
 }
 
 struct tm *
@@ -211,13 +229,23 @@ localtime(const time_t *timer)
     return localtime_r(timer, &__tarsier_tm_buffer);
 }
 
-/* Normalises *tm (fields out of range carry into the next larger one) and
-   returns the time it denotes in the local zone, or -1 when that does not
-   fit time_t. */
-time_t
-mktime(struct tm *tm)
+/* Reached where the mktime model stops following glibc: the instant found
+   has the other daylight saving flag than the one requested (glibc then
+   probes instants up to eight years away for one with the flag requested
+   and uses its offset), or a probe's local time is beyond every year. The
+   argument makes a verdict resting on the call untrusted either way. */
+time_t __tarsier_unmodelled_mktime(struct tm *tm);
+
+/* glibc's guess of the offset for the next mktime (its localtime_offset):
+   the instant the previous call found minus the local time requested. */
+int __tarsier_mktime_offset;
+
+/* The requested local time in seconds since the epoch, as glibc's
+   ydhms_diff counts it (months beyond 0..11 carry into the year; the
+   other fields are taken as they are). */
+long long
+__tarsier_requested_local(const struct tm *tm, int sec)
 {
-    tzset();
     long long months = (long long)tm->tm_mon;
     long long year = tm->tm_year + 1900LL + months / 12;
     long long month = months % 12;
@@ -226,32 +254,63 @@ mktime(struct tm *tm)
         year -= 1;
     }
     long long days = __tarsier_days_from_civil(year, month + 1, 1) + tm->tm_mday - 1;
-    long long local = days * 86400 + tm->tm_hour * 3600LL + tm->tm_min * 60LL + tm->tm_sec;
-    /* The fields are read in the time the program names (a zone without
-       daylight saving time ignores a request for it, as glibc does), or,
-       when it does not know (tm_isdst < 0), in one that applies at the
-       instant they then denote (either, in a gap where none does). The
-       result is broken down in the time that applies at that instant,
-       which may be the other one: glibc moves a time in a spring-forward
-       gap, or daylight time claimed in winter, by the difference. */
-    int dst = tm->tm_isdst > 0 && daylight;
-    if (tm->tm_isdst < 0) {
-        int standard_fits = !__tarsier_daylight_at(local - __tarsier_offset(0));
-        int daylight_fits = __tarsier_daylight_at(local - __tarsier_offset(1));
-        dst = daylight && __VERIFIER_nondet_int() != 0;
-        __VERIFIER_assume((dst ? daylight_fits : standard_fits) || (!standard_fits && !daylight_fits));
+    return days * 86400 + tm->tm_hour * 3600LL + tm->tm_min * 60LL + sec;
+}
+
+/* glibc's __mktime_internal: normalises *tm (fields out of range carry
+   into the next larger one) and returns the instant it denotes in the
+   local zone, found by at most six probes each moving by the difference
+   between the local time requested and the probe's; -1 with EOVERFLOW
+   when they do not settle. Two probes in turn (a gap in local time) end
+   the search on the one whose daylight saving flag glibc prefers. */
+time_t
+mktime(struct tm *tm)
+{
+    tzset();
+    int isdst = tm->tm_isdst;
+    int sec_requested = tm->tm_sec;
+    int sec = sec_requested < 0 ? 0 : sec_requested > 59 ? 59 : sec_requested;
+    long long local = __tarsier_requested_local(tm, sec);
+    long long t0 = local + __tarsier_mktime_offset;
+    long long t = t0, t1 = t0, t2 = t0;
+    int dst2 = 0, dst = 0, matched = 0, settled = 0;
+    for (int probe = 0; probe < 6 && !settled; probe++) {
+        long offset = __tarsier_offset_at(t);
+        if (!__tarsier_year_fits(t + offset))
+            return __tarsier_unmodelled_mktime(tm);
+        dst = __tarsier_daylight_at(t);
+        long long difference = local - (t + offset);
+        matched = difference == 0;
+        int oscillating = t == t1 && t != t2 && (isdst < 0 ? dst2 <= dst : (isdst != 0) != dst);
+        settled = matched || oscillating;
+        if (!settled) {
+            t1 = t2;
+            t2 = t;
+            t += difference;
+            dst2 = dst;
+        }
     }
-    long long seconds = local - __tarsier_offset(dst);
-    time_t result = (time_t)seconds;
-    if (result != seconds) {
+    if (!settled) {
         __tarsier_errno = 75; /* EOVERFLOW */
         return -1;
     }
+    if (matched && isdst >= 0 && (isdst != 0) != dst)
+        return __tarsier_unmodelled_mktime(tm);
+    __tarsier_mktime_offset = (int)(t - local);
+    /* A second out of range is added to the instant found, not to its
+       normalised fields (a leap second would be; the model's zones have
+       none). */
+    long long shifted = t + __tarsier_offset_at(t);
+    long long second = shifted % 60;
+    if (second < 0)
+        second += 60;
+    if (sec_requested != second)
+        t += (long long)sec_requested - sec;
     struct tm normalised;
-    if (__tarsier_local_break_down(seconds, __tarsier_daylight_at(seconds), &normalised) == 0)
+    if (__tarsier_local_break_down(t, &normalised) == 0)
         return -1;
     *tm = normalised;
-    return result;
+    return t;
 }
 
 /* t1 - t0 rounded once to double, as glibc computes it. */

@@ -170,6 +170,19 @@ impl<'a> Symex<'a> {
         }
         let result = self.fresh(&format!("{name}#return"), ret, InputKind::ExternalCall(name.clone()))?;
         let earlier = self.uninterpreted_calls.get(&name).cloned().unwrap_or_default();
+        // A call with the very terms of an earlier one as arguments gets the
+        // earlier result term, so that what is computed from both is one
+        // term (the solver would otherwise have to prove two copies of a
+        // computation equal); its own input still equals it, for the replay.
+        if let Some((_, value)) = earlier.iter().find(|(args, _)| args.as_slice() == values) {
+            let same_result = self.store.eq(result, *value);
+            self.assume(same_result);
+            if let Some(lhs) = lhs {
+                let value = self.fit_to(*value, lhs.ty, false)?;
+                self.assign(lhs, value)?;
+            }
+            return Ok(());
+        }
         for (args, value) in earlier {
             let mut same = Vec::with_capacity(args.len());
             for (&a, &b) in args.iter().zip(values) {
@@ -210,10 +223,17 @@ impl<'a> Symex<'a> {
     }
 
     /// A call of a function symex does not model: an approximation, and a
-    /// violation on a path through it is not trusted.
+    /// violation on a path through it is not trusted. One given a pointer
+    /// may write through it, which is not modelled: a TRUE is not trusted
+    /// either when the call can be reached (a model's marker behind a
+    /// condition the program never meets leaves the TRUE alone).
     fn unmodelled_call(&mut self, name: &str, args: &[Expr], why: String) {
-        let writes_through_pointer = args.iter().any(|a| self.program.types.is_pointer(a.ty));
-        self.approximate(why, writes_through_pointer);
+        if args.iter().any(|a| self.program.types.is_pointer(a.ty)) {
+            let always = self.store.true_term();
+            self.approximate_when(always, why);
+        } else {
+            self.approximate(why, false);
+        }
         self.untrusted_call(name);
     }
 

@@ -7,6 +7,7 @@
 mod common;
 
 use common::{assert_verdict, scratch_dir, write};
+use std::path::Path;
 use std::process::Command;
 
 const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
@@ -333,4 +334,80 @@ int main(void) {
 "#;
     let holds = "c == EOF && got == NULL && read == 0 && written == 0 && put == EOF && printed < 0 && errno == EBADF";
     twins("stream-modes", source, holds, "c != EOF");
+}
+
+/// Whether `source`, built by gcc, exits with status 0 in the time zone
+/// `zone`; `None` without gcc or the zone's tzfile.
+fn holds_natively_in_zone(test: &str, source: &str, zone: &str) -> Option<bool> {
+    if !Path::new("/usr/share/zoneinfo").join(zone).exists() {
+        eprintln!("skipped the native run of {test} in {zone}: no tzfile");
+        return None;
+    }
+    let dir = scratch_dir(&format!("{test}-native"));
+    let file = write(&dir, "main.c", source);
+    let exe = dir.join("main");
+    let built = Command::new("gcc").args(["-O0", "-w", "-o"]).arg(&exe).arg(&file).output().ok()?;
+    if !built.status.success() {
+        eprintln!("skipped the native run of {test}: gcc cannot build it");
+        return None;
+    }
+    Some(Command::new(&exe).env("TZ", zone).output().expect("the native program runs").status.success())
+}
+
+/// A time zone is a history: every instant has its own offset and daylight
+/// flag (Berlin kept local mean time, +0:53:28, until 1893), and mktime
+/// need not give back the instant localtime converted where local time
+/// repeats with one flag (Moscow, 2014-10-26, from +4 to +3). The model
+/// had one standard offset per run and proved both wrong. The TRUE twin
+/// holds natively in every zone tried, each FALSE twin fails in its zone.
+#[test]
+fn a_time_zone_gives_each_instant_its_own_offset() {
+    let holds = r#"
+#include <assert.h>
+#include <time.h>
+int main(void) {
+  time_t a = -2500000000L, c = 1414270800L;
+  struct tm x, y, z, again;
+  struct tm *p = localtime_r(&a, &x), *q = localtime_r(&a, &y);
+  assert(p == 0 || (q != 0 && x.tm_gmtoff == y.tm_gmtoff && x.tm_isdst == y.tm_isdst && x.tm_hour == y.tm_hour));
+  if (localtime_r(&c, &z) != 0) {
+    z.tm_isdst = -1;
+    time_t back = mktime(&z);
+    assert(back == -1 || (localtime_r(&back, &again) != 0 && again.tm_isdst == z.tm_isdst && again.tm_gmtoff == z.tm_gmtoff));
+  }
+  return 0;
+}
+"#;
+    for zone in ["UTC", "Europe/Berlin", "Europe/Moscow", "America/New_York", "Australia/Lord_Howe"] {
+        assert_ne!(holds_natively_in_zone("zone-history", holds, zone), Some(false), "the TRUE twin fails natively in {zone}");
+    }
+    assert_verdict("zone-history", holds, &[], SUCCESSFUL);
+    let offsets_differ = r#"
+#include <assert.h>
+#include <time.h>
+int main(void) {
+  time_t a = -2500000000L, b = 1700000000L;
+  struct tm x, y;
+  if (localtime_r(&a, &x) != 0 && localtime_r(&b, &y) != 0)
+    assert(x.tm_isdst || y.tm_isdst || x.tm_gmtoff == y.tm_gmtoff);
+  return 0;
+}
+"#;
+    let repeated_hour = r#"
+#include <assert.h>
+#include <time.h>
+int main(void) {
+  time_t c = 1414270800L;
+  struct tm z;
+  if (localtime_r(&c, &z) != 0) {
+    z.tm_isdst = -1;
+    assert(mktime(&z) == c);
+  }
+  return 0;
+}
+"#;
+    for (name, source, zone) in [("zone-history-offsets", offsets_differ, "Europe/Berlin"), ("zone-history-repeated-hour", repeated_hour, "Europe/Moscow")] {
+        assert_ne!(holds_natively_in_zone(name, source, zone), Some(true), "{name} holds natively in {zone}");
+        assert_verdict(name, source, &[], FAILED);
+    }
 }
