@@ -20,6 +20,7 @@ use engine::{Counterexample, InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
 use crate::harness_locals::{self, Site};
+use crate::harness_objects;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,10 @@ use std::path::{Path, PathBuf};
 /// The opening of the harness's comment line that names a rewritten copy:
 /// `REWRITTEN_LINE ORIGINAL => COPY`.
 pub const REWRITTEN_LINE: &str = " * Rewritten: ";
+
+/// The opening of the harness's comment line that names the gcc flags its
+/// own definitions need, whatever the property: `EXTRA_FLAGS_LINE FLAGS`.
+pub const EXTRA_FLAGS_LINE: &str = " * Build also with: ";
 
 /// The files of the harness of `report`'s counterexample, to be written at
 /// `path`: the harness first, then the rewritten copies of program files
@@ -87,6 +92,10 @@ struct Harness {
     local_sites: Vec<Site>,
     /// Program files and their rewritten copies.
     rewritten: Vec<(String, PathBuf)>,
+    /// The new contents `__ESBMC_init_object` gives, in order.
+    init_objects: Vec<(Vec<u8>, u8)>,
+    /// Whether a definition asks AddressSanitizer about objects.
+    asks_about_objects: bool,
     command_line: CommandLine,
 }
 
@@ -254,6 +263,7 @@ impl Harness {
             InputKind::AllocationFailure if input.bytes.iter().any(|&b| b != 0) => {
                 self.note("an allocation that fails on the counterexample's path (a native malloc succeeds)".into())
             }
+            InputKind::Uninitialized(name) if name == harness_objects::INIT_OBJECT_INPUT => self.init_objects.push((input.bytes.clone(), input.fill)),
             InputKind::AllocationFailure | InputKind::Uninitialized(_) | InputKind::NondetCall(_) => {}
         }
     }
@@ -289,6 +299,18 @@ impl Harness {
         if ATOMIC_FUNCTIONS.contains(&name) {
             return Some(format!("void {name}(void)\n{{\n}}\n"));
         }
+        if harness_objects::is_init_object(name) {
+            self.asks_about_objects = true;
+            return Some(harness_objects::init_object_definition(name, &self.init_objects));
+        }
+        if let Some(intrinsic) = ir::intrinsics::pointer_intrinsic(name) {
+            // A program may call them undeclared, reading an `int`: a
+            // `_Bool` result is returned as one, which a declared caller reads too.
+            let spelling = c_type(program, ret).map(|s| if s == "_Bool" { "int".to_string() } else { s })?;
+            let text = harness_objects::definition(name, intrinsic, &spelling)?;
+            self.asks_about_objects = true;
+            return Some(text);
+        }
         let nondet = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p));
         let environment = program.function(name).is_some_and(|f| is_queued_function(program, f));
         if !nondet && !environment {
@@ -308,8 +330,15 @@ impl Harness {
         let arguments = self.command_line.arguments(&mut self.notes);
         let mut out = String::new();
         let _ = writeln!(out, "/* Test harness for the counterexample tarsier found: {} at {} ({}).", class, report.place(cex.loc), cex.property.message);
-        let flags = sanitizer_flags(class);
+        let extra = match self.asks_about_objects && !sanitizer_flags(class).contains("address") {
+            true => harness_objects::ADDRESS_SANITIZER,
+            false => "",
+        };
+        let flags = [extra, sanitizer_flags(class)].into_iter().filter(|f| !f.is_empty()).collect::<Vec<_>>().join(" ");
         let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
+        if !extra.is_empty() {
+            let _ = writeln!(out, "{EXTRA_FLAGS_LINE}{extra}");
+        }
         if flags.contains("address") {
             let _ = writeln!(out, " * (with ASAN_OPTIONS=detect_stack_use_after_return=1 for objects used after their scope).");
         }
@@ -348,6 +377,9 @@ impl Harness {
         if !arguments.is_empty() {
             out += &command_line_definition(&arguments);
             out += "\n";
+        }
+        if self.asks_about_objects {
+            out += harness_objects::support();
         }
         if !self.local_sites.is_empty() {
             out += &harness_locals::fill_definitions(&self.local_sites);
