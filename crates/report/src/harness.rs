@@ -37,12 +37,16 @@ pub const EXTRA_FLAGS_LINE: &str = " * Build also with: ";
 /// `path`: the harness first, then the rewritten copies of program files
 /// (beside it) when the counterexample reads uninitialised locals, their
 /// originals read by `read`. An error when the run found no counterexample.
-pub fn render(report: &Report, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Result<Vec<(PathBuf, String)>, String> {
+/// `model_headers` is the folder of the verifier's own headers (the Linux
+/// kernel API models), which a program that includes one needs natively too.
+pub fn render(report: &Report, path: &Path, model_headers: Option<&Path>, read: &dyn Fn(&str) -> Option<String>) -> Result<Vec<(PathBuf, String)>, String> {
     let Verdict::False(cex) = &report.outcome.verdict else {
         return Err("no harness: the run found no counterexample".into());
     };
     let program = report.program.ok_or("no harness: the program is not available")?;
     let mut harness = Harness::build(program, cex);
+    let includes_models = |dir: &Path| program.files.iter().any(|(_, name)| Path::new(name).starts_with(dir));
+    harness.model_headers = model_headers.filter(|dir| includes_models(dir)).map(Path::to_path_buf);
     let copies = harness.rewrite_locals(program, cex, path, read);
     let mut files = vec![(path.to_path_buf(), harness.write(report, cex))];
     files.extend(copies);
@@ -96,6 +100,8 @@ struct Harness {
     init_objects: Vec<(Vec<u8>, u8)>,
     /// Whether a definition asks AddressSanitizer about objects.
     asks_about_objects: bool,
+    /// The folder of the verifier's model headers, when the program includes one.
+    model_headers: Option<PathBuf>,
     command_line: CommandLine,
 }
 
@@ -330,11 +336,15 @@ impl Harness {
         let arguments = self.command_line.arguments(&mut self.notes);
         let mut out = String::new();
         let _ = writeln!(out, "/* Test harness for the counterexample tarsier found: {} at {} ({}).", class, report.place(cex.loc), cex.property.message);
-        let extra = match self.asks_about_objects && !sanitizer_flags(class).contains("address") {
-            true => harness_objects::ADDRESS_SANITIZER,
-            false => "",
-        };
-        let flags = [extra, sanitizer_flags(class)].into_iter().filter(|f| !f.is_empty()).collect::<Vec<_>>().join(" ");
+        let mut extra = Vec::new();
+        if self.asks_about_objects && !sanitizer_flags(class).contains("address") {
+            extra.push(harness_objects::ADDRESS_SANITIZER.to_string());
+        }
+        if let Some(dir) = &self.model_headers {
+            extra.push(format!("-idirafter {}", dir.display()));
+        }
+        let extra = extra.join(" ");
+        let flags = [extra.as_str(), sanitizer_flags(class)].into_iter().filter(|f| !f.is_empty()).collect::<Vec<_>>().join(" ");
         let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
         if !extra.is_empty() {
             let _ = writeln!(out, "{EXTRA_FLAGS_LINE}{extra}");

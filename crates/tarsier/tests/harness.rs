@@ -181,6 +181,21 @@ fn questions_about_objects_are_answered_by_address_sanitizer() {
 }
 
 #[test]
+fn a_program_on_the_kernel_models_builds_with_them() {
+    // The kernel API models are the verifier's own headers: the harness
+    // names their folder, and their checks (a request above
+    // KMALLOC_MAX_SIZE) fail natively at the counterexample's size only.
+    let source = "#include <ubuntu20.04/kernel_5.15.0-76/include/linux/slab.h>\n\
+                  unsigned long nondet_ulong(void);\n\
+                  int main(void) {\n\
+                  \x20 unsigned long n = nondet_ulong();\n\
+                  \x20 if (n % 7 == 3 && n > 4194304 && n < 4194320) kmalloc(n, GFP_KERNEL);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_kernel_models", source, &[], "user-assertion");
+}
+
+#[test]
 fn no_counterexample_writes_no_harness() {
     let dir = scratch_dir("harness_none");
     let program = write(&dir, "program.c", "int main(void) { return 0; }\n");
