@@ -110,7 +110,8 @@ fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratc
         } else if flag.starts_with("-D") || flag.starts_with("-U") {
             gcc.arg(flag);
         } else if let Some(standard) = flag.strip_prefix("--std=") {
-            gcc.arg(format!("-std={standard}"));
+            // gcc before 14 knows C23 by its draft name only; later ones take both.
+            gcc.arg(format!("-std={}", standard.replace("23", "2x")));
         }
     }
     let text = std::fs::read_to_string(harness).unwrap_or_default();
