@@ -21,6 +21,7 @@ use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
 use crate::harness_locals::{self, Site};
 use crate::harness_objects;
+use crate::harness_quantifiers::{self, QuantifierSite};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -94,6 +95,8 @@ struct Harness {
     notes: Vec<String>,
     /// Uninitialised locals the rewritten copies fill, numbered in order.
     local_sites: Vec<Site>,
+    /// The quantifiers the rewritten copies evaluate at the counterexample's values.
+    quantifier_sites: Vec<QuantifierSite>,
     /// Program files and their rewritten copies.
     rewritten: Vec<(String, PathBuf)>,
     /// The new contents `__ESBMC_init_object` gives, in order.
@@ -215,18 +218,34 @@ impl Harness {
     }
 
     /// The rewritten copies of the program files whose uninitialised locals
-    /// the counterexample reads, beside the harness at `path`.
+    /// the counterexample reads or that use quantifiers, beside the harness at `path`.
     fn rewrite_locals(&mut self, program: &Program, cex: &Counterexample, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Vec<(PathBuf, String)> {
+        let mut locals = harness_locals::sites(program, cex);
+        let mut quantifiers = harness_quantifiers::sites(program, cex);
+        let files: std::collections::BTreeSet<ir::FileId> = locals.keys().chain(quantifiers.keys()).copied().collect();
         let mut copies = Vec::new();
-        for (file, sites) in harness_locals::sites(program, cex) {
+        for file in files {
+            let sites = locals.remove(&file).unwrap_or_default();
+            let quantified = quantifiers.remove(&file).unwrap_or_default();
             let name = program.files.name(file).to_string();
             let text = read(&name).filter(|_| name.ends_with(".c"));
             let Some(text) = text else {
-                let names: Vec<&str> = sites.iter().map(|s| s.name.as_str()).collect();
-                self.note(format!("uninitialised locals of {name} ({}): not a program file that can be rewritten", names.join(", ")));
+                let names: Vec<&str> = sites.iter().map(|s| s.name.as_str()).chain(quantified.iter().map(|q| q.variable.as_str())).collect();
+                self.note(format!("uninitialised locals or quantifiers of {name} ({}): not a program file that can be rewritten", names.join(", ")));
                 continue;
             };
-            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len());
+            let prefix = match (quantified.is_empty(), harness_quantifiers::rewritable(&text)) {
+                (true, _) => "",
+                (false, Ok(())) => harness_quantifiers::macros(),
+                (false, Err(why)) => {
+                    self.note(format!("the quantifiers of {name}: {why}"));
+                    ""
+                }
+            };
+            if !prefix.is_empty() {
+                self.quantifier_sites.extend(quantified);
+            }
+            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len(), prefix);
             done.skipped.into_iter().for_each(|why| self.note(why));
             let Some(rewritten) = done.text else { continue };
             let stem = path.file_stem().map_or("harness".into(), |s| s.to_string_lossy().into_owned());
@@ -390,6 +409,10 @@ impl Harness {
         }
         if self.asks_about_objects {
             out += harness_objects::support();
+        }
+        if !self.quantifier_sites.is_empty() {
+            out += &harness_quantifiers::definitions(&self.quantifier_sites);
+            out += "\n";
         }
         if !self.local_sites.is_empty() {
             out += &harness_locals::fill_definitions(&self.local_sites);

@@ -196,6 +196,30 @@ fn a_program_on_the_kernel_models_builds_with_them() {
 }
 
 #[test]
+fn a_quantifier_is_decided_at_the_counterexamples_value() {
+    // The forall fails at the one index holding 99, which only the
+    // counterexample's value of `i` (and of `a`) gives.
+    let source = "int main(void) {\n\
+                  \x20 int a[5];\n\
+                  \x20 int i;\n\
+                  \x20 /* __ESBMC_forall in a comment is no use of it */\n\
+                  \x20 __ESBMC_assert(__ESBMC_forall(&i, !(0 <= i && i < 5) || a[i] != 99 || i == 0), \"no 99\");\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_forall", source, &[], "user-assertion");
+    // An exists that fails needs every value: the native run says it cannot
+    // decide (exit 3) instead of aborting as if it had.
+    let dir = scratch_dir("harness_exists");
+    let program = write(&dir, "program.c", "int main(void) {\n  int v;\n  __ESBMC_assert(__ESBMC_exists(&v, v * 0 == 1), \"none\");\n  return 0;\n}\n");
+    let harness = dir.join("harness.c");
+    let out = run([program.as_os_str(), "--harness".as_ref(), harness.as_os_str()]);
+    assert_eq!(exit_code(&out), Some(EXIT_FAILED), "{}{}", out.stdout, out.stderr);
+    let (ending, stderr) = build_and_run(&dir, &program, &harness, &[]);
+    assert_eq!(ending, xtask::process::Ending::Exited(3), "{stderr}");
+    assert!(stderr.contains("cannot check"), "{stderr}");
+}
+
+#[test]
 fn no_counterexample_writes_no_harness() {
     let dir = scratch_dir("harness_none");
     let program = write(&dir, "program.c", "int main(void) { return 0; }\n");
