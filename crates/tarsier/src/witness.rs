@@ -24,7 +24,12 @@ pub fn write(config: &Config, program: &ir::Program, outcome: &Outcome) {
     if !report.svcomp_result().is_some_and(|result| result.starts_with("TRUE") || result.starts_with("FALSE")) {
         return;
     }
-    let Some(content) = witness::content(&report, &InputLines::of(&config.inputs)) else { return };
+    let lines = InputLines::of(&config.inputs);
+    let Some(content) = witness::content(&report, &lines) else { return };
+    let content = match content {
+        witness::Content::Violation(waypoints) => witness::Content::Violation(passed_before_target(config, program, &lines, waypoints)),
+        correctness => correctness,
+    };
     let task = TaskInfo {
         input_files: config.inputs.clone(),
         specification: specification.clone(),
@@ -37,6 +42,24 @@ pub fn write(config: &Config, program: &ir::Program, outcome: &Outcome) {
     };
     if let Err(err) = text.and_then(|text| std::fs::write(path, text).map_err(|e| format!("cannot write '{}': {e}", path.display()))) {
         eprintln!("tarsier: warning: no witness written: {err}");
+    }
+}
+
+/// The waypoints a replay of the witness passes before its target. A
+/// counterexample gives values to every input of the unrolled program,
+/// also to those after the violation (a call in the loop body after a
+/// failing loop condition), which a witness must not name as waypoints
+/// on the way to its target. When the replay does not reach the target
+/// (values the witness leaves free matter), every waypoint stays.
+fn passed_before_target(config: &Config, program: &ir::Program, lines: &InputLines, waypoints: Vec<Waypoint>) -> Vec<Waypoint> {
+    let Some((Waypoint::Target { location: target }, path)) = waypoints.split_last() else { return waypoints };
+    let engine_config = crate::verify::engine_config(config, program);
+    let mut inputs = WitnessInputs { program, lines, path, next: 0, unreadable: None };
+    let reached = engine::replay_inputs(program, &engine_config, &mut inputs).and_then(|reached| at_target(config, program, lines, &reached, target));
+    let passed = inputs.next;
+    match (reached, inputs.unreadable) {
+        (Ok(_), None) if passed < path.len() => path[..passed].iter().chain([&waypoints[waypoints.len() - 1]]).cloned().collect(),
+        _ => waypoints,
     }
 }
 

@@ -233,3 +233,26 @@ fn values_a_witness_leaves_free_are_searched_for() {
     assert_eq!(code, Some(5), "{answer}");
     assert!(answer.contains("no run that follows the witness violates the property"), "{answer}");
 }
+
+/// The overflow can only be in the loop condition's first test; the
+/// calls in the body come after it.
+const OVERFLOW_FIRST: &str = "extern int __VERIFIER_nondet_int(void);\n\
+int main(void) {\n  int x = __VERIFIER_nondet_int();\n  while (2 * x > 10)\n    x = __VERIFIER_nondet_int() % 100;\n  return 0;\n}\n";
+
+#[test]
+fn a_witness_names_no_input_after_its_violation() {
+    if !front_end_ready("a_witness_names_no_input_after_its_violation") {
+        return;
+    }
+    let (yml, _) = task("witness-after", OVERFLOW_FIRST);
+    let dir = yml.parent().unwrap();
+    let prp = write(dir, "no-overflow.prp", "CHECK( init(main()), LTL(G ! overflow) )\n");
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness), "--unwind", "3"]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(!text.contains("line: 5"), "the call in the loop body comes after the violation: {text}");
+    let (code, answer) = validate(dir, "same.yml", &text, &yml, &prp);
+    assert_eq!(code, Some(10), "{answer}");
+    assert!(answer.contains("signed-overflow at") && answer.ends_with(":4"), "{answer}");
+}
