@@ -93,6 +93,11 @@ fn confirm(config: &Config, mut program: ir::Program, waypoints: &[Waypoint]) ->
         return Err("the witness has no target".into());
     };
     crate::verify::instrument(config, &mut program);
+    if config.verify.checks.termination {
+        // As the verification did: the witness's values include the
+        // choices of the lasso instrumentation at loop heads.
+        engine::termination::prepare(&mut program, config.verify.property.is_none());
+    }
     let lines = InputLines::of(&config.inputs);
     let replayed = replay(config, &program, &lines, path).and_then(|reached| at_target(config, &program, &lines, &reached, target));
     match replayed {

@@ -256,3 +256,29 @@ fn a_witness_names_no_input_after_its_violation() {
     assert_eq!(code, Some(10), "{answer}");
     assert!(answer.contains("signed-overflow at") && answer.ends_with(":4"), "{answer}");
 }
+
+/// Only a start of 4 loops for ever (x cycles through 4, 6, 4, ...).
+const NON_TERMINATING: &str = "extern unsigned __VERIFIER_nondet_uint(void);\n\
+int main(void) {\n  unsigned x = __VERIFIER_nondet_uint();\n  while (x == 4 || x == 6)\n    x = 10 - x;\n  return 0;\n}\n";
+
+#[test]
+fn a_non_termination_witness_is_confirmed_only_for_a_run_that_loops() {
+    if !front_end_ready("a_non_termination_witness_is_confirmed_only_for_a_run_that_loops") {
+        return;
+    }
+    let (yml, _) = task("witness-termination", NON_TERMINATING);
+    let dir = yml.parent().unwrap();
+    let prp = dir.join("termination.prp");
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert!(out.stdout.lines().any(|l| l == "FALSE(termination)"), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    let (code, answer) = validate(dir, "same.yml", &text, &yml, &prp);
+    assert_eq!(code, Some(10), "{answer}");
+    assert!(answer.contains("FALSE(termination)"), "{answer}");
+    // Any other start ends at once.
+    let x = text.split("\"\\\\result == ").nth(1).and_then(|rest| rest.split('U').next()).unwrap();
+    assert!(x == "4" || x == "6", "{text}");
+    let (code, answer) = validate(dir, "other.yml", &text.replacen(&format!("result == {x}U"), "result == 5U", 1), &yml, &prp);
+    assert_eq!(code, Some(5), "{answer}");
+}
