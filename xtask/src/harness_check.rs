@@ -110,10 +110,12 @@ fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratc
         } else if flag.starts_with("-D") || flag.starts_with("-U") {
             gcc.arg(flag);
         } else if let Some(standard) = flag.strip_prefix("--std=") {
-            gcc.arg(format!("-std={standard}"));
+            // gcc before 14 knows C23 by its draft name only; later ones take both.
+            gcc.arg(format!("-std={}", standard.replace("23", "2x")));
         }
     }
     let text = std::fs::read_to_string(harness).unwrap_or_default();
+    gcc.args(extra_flags(&text));
     let (inputs, quote_dirs) = build_inputs(&text, task.input_paths(corpus));
     for quoted in quote_dirs {
         gcc.arg("-iquote").arg(quoted);
@@ -152,6 +154,12 @@ pub fn build_inputs(harness: &str, inputs: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<P
         })
         .collect();
     (files, quote_dirs)
+}
+
+/// The gcc flags the harness's own definitions need, whatever the
+/// property (its comment lines ` * Build also with: FLAGS`).
+pub fn extra_flags(harness: &str) -> Vec<String> {
+    harness.lines().filter_map(|l| l.strip_prefix(" * Build also with: ")).flat_map(str::split_whitespace).map(str::to_string).collect()
 }
 
 /// What the harness says it could not make the run follow, if anything.
@@ -254,6 +262,13 @@ mod tests {
         let (files, dirs) = build_inputs(harness, vec![PathBuf::from("/a/main.c"), PathBuf::from("/a/other.c")]);
         assert_eq!(files, [PathBuf::from("/h/t.main.c"), PathBuf::from("/a/other.c")]);
         assert_eq!(dirs, [PathBuf::from("/a")]);
+    }
+
+    #[test]
+    fn a_harness_names_the_flags_its_definitions_need() {
+        let harness = "/* x\n * Build also with: -fsanitize=address\n */\n";
+        assert_eq!(extra_flags(harness), ["-fsanitize=address"]);
+        assert!(extra_flags("/* nothing */").is_empty());
     }
 
     #[test]

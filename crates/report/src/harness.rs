@@ -20,6 +20,8 @@ use engine::{Counterexample, InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
 use crate::harness_locals::{self, Site};
+use crate::harness_objects;
+use crate::harness_quantifiers::{self, QuantifierSite};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -28,16 +30,24 @@ use std::path::{Path, PathBuf};
 /// `REWRITTEN_LINE ORIGINAL => COPY`.
 pub const REWRITTEN_LINE: &str = " * Rewritten: ";
 
+/// The opening of the harness's comment line that names the gcc flags its
+/// own definitions need, whatever the property: `EXTRA_FLAGS_LINE FLAGS`.
+pub const EXTRA_FLAGS_LINE: &str = " * Build also with: ";
+
 /// The files of the harness of `report`'s counterexample, to be written at
 /// `path`: the harness first, then the rewritten copies of program files
 /// (beside it) when the counterexample reads uninitialised locals, their
 /// originals read by `read`. An error when the run found no counterexample.
-pub fn render(report: &Report, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Result<Vec<(PathBuf, String)>, String> {
+/// `model_headers` is the folder of the verifier's own headers (the Linux
+/// kernel API models), which a program that includes one needs natively too.
+pub fn render(report: &Report, path: &Path, model_headers: Option<&Path>, read: &dyn Fn(&str) -> Option<String>) -> Result<Vec<(PathBuf, String)>, String> {
     let Verdict::False(cex) = &report.outcome.verdict else {
         return Err("no harness: the run found no counterexample".into());
     };
     let program = report.program.ok_or("no harness: the program is not available")?;
     let mut harness = Harness::build(program, cex);
+    let includes_models = |dir: &Path| program.files.iter().any(|(_, name)| Path::new(name).starts_with(dir));
+    harness.model_headers = model_headers.filter(|dir| includes_models(dir)).map(Path::to_path_buf);
     let copies = harness.rewrite_locals(program, cex, path, read);
     let mut files = vec![(path.to_path_buf(), harness.write(report, cex))];
     files.extend(copies);
@@ -85,8 +95,16 @@ struct Harness {
     notes: Vec<String>,
     /// Uninitialised locals the rewritten copies fill, numbered in order.
     local_sites: Vec<Site>,
+    /// The quantifiers the rewritten copies evaluate at the counterexample's values.
+    quantifier_sites: Vec<QuantifierSite>,
     /// Program files and their rewritten copies.
     rewritten: Vec<(String, PathBuf)>,
+    /// The new contents `__ESBMC_init_object` gives, in order.
+    init_objects: Vec<(Vec<u8>, u8)>,
+    /// Whether a definition asks AddressSanitizer about objects.
+    asks_about_objects: bool,
+    /// The folder of the verifier's model headers, when the program includes one.
+    model_headers: Option<PathBuf>,
     command_line: CommandLine,
 }
 
@@ -200,18 +218,34 @@ impl Harness {
     }
 
     /// The rewritten copies of the program files whose uninitialised locals
-    /// the counterexample reads, beside the harness at `path`.
+    /// the counterexample reads or that use quantifiers, beside the harness at `path`.
     fn rewrite_locals(&mut self, program: &Program, cex: &Counterexample, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Vec<(PathBuf, String)> {
+        let mut locals = harness_locals::sites(program, cex);
+        let mut quantifiers = harness_quantifiers::sites(program, cex);
+        let files: std::collections::BTreeSet<ir::FileId> = locals.keys().chain(quantifiers.keys()).copied().collect();
         let mut copies = Vec::new();
-        for (file, sites) in harness_locals::sites(program, cex) {
+        for file in files {
+            let sites = locals.remove(&file).unwrap_or_default();
+            let quantified = quantifiers.remove(&file).unwrap_or_default();
             let name = program.files.name(file).to_string();
             let text = read(&name).filter(|_| name.ends_with(".c"));
             let Some(text) = text else {
-                let names: Vec<&str> = sites.iter().map(|s| s.name.as_str()).collect();
-                self.note(format!("uninitialised locals of {name} ({}): not a program file that can be rewritten", names.join(", ")));
+                let names: Vec<&str> = sites.iter().map(|s| s.name.as_str()).chain(quantified.iter().map(|q| q.variable.as_str())).collect();
+                self.note(format!("uninitialised locals or quantifiers of {name} ({}): not a program file that can be rewritten", names.join(", ")));
                 continue;
             };
-            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len());
+            let prefix = match (quantified.is_empty(), harness_quantifiers::rewritable(&text)) {
+                (true, _) => "",
+                (false, Ok(())) => harness_quantifiers::macros(),
+                (false, Err(why)) => {
+                    self.note(format!("the quantifiers of {name}: {why}"));
+                    ""
+                }
+            };
+            if !prefix.is_empty() {
+                self.quantifier_sites.extend(quantified);
+            }
+            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len(), prefix);
             done.skipped.into_iter().for_each(|why| self.note(why));
             let Some(rewritten) = done.text else { continue };
             let stem = path.file_stem().map_or("harness".into(), |s| s.to_string_lossy().into_owned());
@@ -254,6 +288,7 @@ impl Harness {
             InputKind::AllocationFailure if input.bytes.iter().any(|&b| b != 0) => {
                 self.note("an allocation that fails on the counterexample's path (a native malloc succeeds)".into())
             }
+            InputKind::Uninitialized(name) if name == harness_objects::INIT_OBJECT_INPUT => self.init_objects.push((input.bytes.clone(), input.fill)),
             InputKind::AllocationFailure | InputKind::Uninitialized(_) | InputKind::NondetCall(_) => {}
         }
     }
@@ -289,6 +324,18 @@ impl Harness {
         if ATOMIC_FUNCTIONS.contains(&name) {
             return Some(format!("void {name}(void)\n{{\n}}\n"));
         }
+        if harness_objects::is_init_object(name) {
+            self.asks_about_objects = true;
+            return Some(harness_objects::init_object_definition(name, &self.init_objects));
+        }
+        if let Some(intrinsic) = ir::intrinsics::pointer_intrinsic(name) {
+            // A program may call them undeclared, reading an `int`: a
+            // `_Bool` result is returned as one, which a declared caller reads too.
+            let spelling = c_type(program, ret).map(|s| if s == "_Bool" { "int".to_string() } else { s })?;
+            let text = harness_objects::definition(name, intrinsic, &spelling)?;
+            self.asks_about_objects = true;
+            return Some(text);
+        }
         let nondet = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p));
         let environment = program.function(name).is_some_and(|f| is_queued_function(program, f));
         if !nondet && !environment {
@@ -308,8 +355,19 @@ impl Harness {
         let arguments = self.command_line.arguments(&mut self.notes);
         let mut out = String::new();
         let _ = writeln!(out, "/* Test harness for the counterexample tarsier found: {} at {} ({}).", class, report.place(cex.loc), cex.property.message);
-        let flags = sanitizer_flags(class);
+        let mut extra = Vec::new();
+        if self.asks_about_objects && !sanitizer_flags(class).contains("address") {
+            extra.push(harness_objects::ADDRESS_SANITIZER.to_string());
+        }
+        if let Some(dir) = &self.model_headers {
+            extra.push(format!("-idirafter {}", dir.display()));
+        }
+        let extra = extra.join(" ");
+        let flags = [extra.as_str(), sanitizer_flags(class)].into_iter().filter(|f| !f.is_empty()).collect::<Vec<_>>().join(" ");
         let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
+        if !extra.is_empty() {
+            let _ = writeln!(out, "{EXTRA_FLAGS_LINE}{extra}");
+        }
         if flags.contains("address") {
             let _ = writeln!(out, " * (with ASAN_OPTIONS=detect_stack_use_after_return=1 for objects used after their scope).");
         }
@@ -347,6 +405,13 @@ impl Harness {
         }
         if !arguments.is_empty() {
             out += &command_line_definition(&arguments);
+            out += "\n";
+        }
+        if self.asks_about_objects {
+            out += harness_objects::support();
+        }
+        if !self.quantifier_sites.is_empty() {
+            out += &harness_quantifiers::definitions(&self.quantifier_sites);
             out += "\n";
         }
         if !self.local_sites.is_empty() {

@@ -79,8 +79,9 @@ pub struct Rewrite {
 }
 
 /// `text` (the file `path`) with a fill call after the declaration of each
-/// site without an initializer, numbered from `first_id` in order.
-pub fn rewrite(text: &str, path: &str, sites: Vec<Site>, first_id: usize) -> Rewrite {
+/// site without an initializer, numbered from `first_id` in order, and
+/// `prefix` (declarations and macros of the harness) before it all.
+pub fn rewrite(text: &str, path: &str, sites: Vec<Site>, first_id: usize, prefix: &str) -> Rewrite {
     let masked = code_mask(text);
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let mut insertions: BTreeMap<usize, String> = BTreeMap::new();
@@ -101,10 +102,10 @@ pub fn rewrite(text: &str, path: &str, sites: Vec<Site>, first_id: usize) -> Rew
             Err(why) => done.skipped.push(format!("the uninitialised local `{}` at {path}:{}: {why}", site.name, site.loc.line)),
         }
     }
-    if insertions.is_empty() {
+    if insertions.is_empty() && prefix.is_empty() {
         return done;
     }
-    let mut out = format!("void {FILL_FUNCTION}(void *, unsigned long, unsigned);\n#line 1 \"{}\"\n", c_string(path));
+    let mut out = format!("void {FILL_FUNCTION}(void *, unsigned long, unsigned);\n{prefix}#line 1 \"{}\"\n", c_string(path));
     let mut from = 0;
     for (&at, call) in &insertions {
         out += &text[from..at];
@@ -154,7 +155,7 @@ fn c_string(path: &str) -> String {
 
 /// Per byte of `text`: whether it is code (not in a comment, a string or
 /// character literal, or a preprocessor directive).
-fn code_mask(text: &str) -> Vec<bool> {
+pub(crate) fn code_mask(text: &str) -> Vec<bool> {
     let bytes = text.as_bytes();
     let mut code = vec![true; bytes.len()];
     let mut i = 0;
@@ -286,7 +287,7 @@ mod tests {
     #[test]
     fn fills_follow_the_whole_declaration() {
         let text = "int main() {\n  int a, b[2] = {1, 2}, (*f)(int);\n  struct { int x; } s; /* s; */\n  return a;\n}\n";
-        let done = rewrite(text, "m.c", vec![site("a", 2, 7), site("b", 2, 10), site("f", 2, 27), site("s", 3, 21)], 0);
+        let done = rewrite(text, "m.c", vec![site("a", 2, 7), site("b", 2, 10), site("f", 2, 27), site("s", 3, 21)], 0, "");
         assert!(done.skipped.is_empty(), "{:?}", done.skipped);
         assert_eq!(done.filled.len(), 3);
         let out = done.text.expect("rewritten");
@@ -298,7 +299,7 @@ mod tests {
     #[test]
     fn a_for_header_or_a_missing_name_is_skipped() {
         let text = "void g() {\n  for (int i; i < 3; i++) {}\n  // int k;\n}\n";
-        let done = rewrite(text, "m.c", vec![site("i", 2, 12), site("k", 3, 9)], 0);
+        let done = rewrite(text, "m.c", vec![site("i", 2, 12), site("k", 3, 9)], 0, "");
         assert_eq!(done.skipped.len(), 2, "{:?}", done.skipped);
         assert!(done.skipped[0].contains("`for` header"), "{:?}", done.skipped);
         assert!(done.text.is_none());

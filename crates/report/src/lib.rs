@@ -21,6 +21,8 @@
 pub mod clock;
 pub mod harness;
 pub mod harness_locals;
+pub mod harness_objects;
+pub mod harness_quantifiers;
 pub mod html;
 pub mod json;
 pub mod sarif;

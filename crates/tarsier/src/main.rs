@@ -16,6 +16,7 @@ mod svcomp;
 mod task;
 mod verify;
 mod witness;
+mod witness_search;
 
 use exit::Exit;
 use std::process::ExitCode;

@@ -73,7 +73,8 @@ impl Printer<'_> {
             write_file(path, Ok(report::html::render(report, &inputs, &|name| std::fs::read_to_string(name).ok())));
         }
         if let Some(path) = &self.harness {
-            match report::harness::render(report, path, &|name| std::fs::read_to_string(name).ok()) {
+            let model_headers = cfront::model_headers::include_dir();
+            match report::harness::render(report, path, model_headers.as_deref(), &|name| std::fs::read_to_string(name).ok()) {
                 Ok(files) => files.into_iter().for_each(|(path, text)| write_file(&path, Ok(text))),
                 Err(why) => eprintln!("tarsier: {why}"),
             }

@@ -14,7 +14,7 @@ use common::{exit_code, run, scratch_dir, write, EXIT_SUCCESS, RUN_LIMIT};
 const EXIT_FAILED: i32 = 10;
 use std::path::Path;
 use std::process::Command;
-use xtask::harness_check::{build_inputs, expectation};
+use xtask::harness_check::{build_inputs, expectation, extra_flags};
 use xtask::process::run_with_timeout;
 
 /// Verifies `source` with `flags` and `--harness`, builds the harness with
@@ -42,7 +42,7 @@ fn build_and_run(dir: &Path, program: &Path, harness: &Path, gcc_flags: &[&str])
     let text = std::fs::read_to_string(harness).expect("the harness is readable");
     let (inputs, quote_dirs) = build_inputs(&text, vec![program.to_path_buf()]);
     let mut gcc = Command::new("gcc");
-    gcc.args(["-g", "-O0", "-w"]).args(gcc_flags);
+    gcc.args(["-g", "-O0", "-w"]).args(gcc_flags).args(extra_flags(&text));
     quote_dirs.iter().for_each(|dir| {
         gcc.arg("-iquote").arg(dir);
     });
@@ -149,6 +149,74 @@ fn the_command_line_is_the_counterexamples() {
                   \x20 return 0;\n\
                   }\n";
     assert_reproduces("harness_argv", source, &[], "user-assertion");
+}
+
+#[test]
+fn questions_about_objects_are_answered_by_address_sanitizer() {
+    if !common::gcc_works(&["-fsanitize=address"]) {
+        println!("SKIP harness_objects: gcc with AddressSanitizer is not available");
+        return;
+    }
+    // Only n == 11 reads past `buf`, and only when the sizes, offsets and
+    // objects are the ones C gives (else the run ends quietly); the new
+    // contents of `v` must be the counterexample's.
+    let bounds = "unsigned nondet_uint(void);\n\
+                  char buf[8];\n\
+                  int main(void) {\n\
+                  \x20 int local[3];\n\
+                  \x20 unsigned n = nondet_uint();\n\
+                  \x20 int sizes = __ESBMC_get_object_size(buf + 3) == 8 && __ESBMC_POINTER_OFFSET(buf + 3) == 3;\n\
+                  \x20 int objects = __ESBMC_same_object(local, local + 2) && !__ESBMC_same_object(buf, local);\n\
+                  \x20 if (sizes && objects && n > 9 && n < 12) __ESBMC_assert(__ESBMC_r_ok(buf + 2, n - 4), \"inside\");\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_objects", bounds, &[], "user-assertion");
+    let contents = "int main(void) {\n\
+                    \x20 int v[3] = {1, 2, 3};\n\
+                    \x20 __ESBMC_init_object(v);\n\
+                    \x20 __ESBMC_assert(v[1] != 77 || v[2] != -5, \"contents\");\n\
+                    \x20 return 0;\n\
+                    }\n";
+    assert_reproduces("harness_init_object", contents, &[], "user-assertion");
+}
+
+#[test]
+fn a_program_on_the_kernel_models_builds_with_them() {
+    // The kernel API models are the verifier's own headers: the harness
+    // names their folder, and their checks (a request above
+    // KMALLOC_MAX_SIZE) fail natively at the counterexample's size only.
+    let source = "#include <ubuntu20.04/kernel_5.15.0-76/include/linux/slab.h>\n\
+                  unsigned long nondet_ulong(void);\n\
+                  int main(void) {\n\
+                  \x20 unsigned long n = nondet_ulong();\n\
+                  \x20 if (n % 7 == 3 && n > 4194304 && n < 4194320) kmalloc(n, GFP_KERNEL);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_kernel_models", source, &[], "user-assertion");
+}
+
+#[test]
+fn a_quantifier_is_decided_at_the_counterexamples_value() {
+    // The forall fails at the one index holding 99, which only the
+    // counterexample's value of `i` (and of `a`) gives.
+    let source = "int main(void) {\n\
+                  \x20 int a[5];\n\
+                  \x20 int i;\n\
+                  \x20 /* __ESBMC_forall in a comment is no use of it */\n\
+                  \x20 __ESBMC_assert(__ESBMC_forall(&i, !(0 <= i && i < 5) || a[i] != 99 || i == 0), \"no 99\");\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_forall", source, &[], "user-assertion");
+    // An exists that fails needs every value: the native run says it cannot
+    // decide (exit 3) instead of aborting as if it had.
+    let dir = scratch_dir("harness_exists");
+    let program = write(&dir, "program.c", "int main(void) {\n  int v;\n  __ESBMC_assert(__ESBMC_exists(&v, v * 0 == 1), \"none\");\n  return 0;\n}\n");
+    let harness = dir.join("harness.c");
+    let out = run([program.as_os_str(), "--harness".as_ref(), harness.as_os_str()]);
+    assert_eq!(exit_code(&out), Some(EXIT_FAILED), "{}{}", out.stdout, out.stderr);
+    let (ending, stderr) = build_and_run(&dir, &program, &harness, &[]);
+    assert_eq!(ending, xtask::process::Ending::Exited(3), "{stderr}");
+    assert!(stderr.contains("cannot check"), "{stderr}");
 }
 
 #[test]

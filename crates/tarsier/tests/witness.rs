@@ -179,3 +179,130 @@ fn an_uninitialised_local_read_as_input_is_stated() {
     let out = run(["--validate-witness", arg(&forged), arg(&yml), "--property", arg(&prp)]);
     assert!(out.stdout.contains("witness not confirmed"), "{}", out.stdout);
 }
+
+/// `v` comes from one of two calls, by the branch `c` takes; 42 reaches the error.
+const TWO_PATHS: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+int main(void) {\n  int c = __VERIFIER_nondet_int();\n  int v;\n  if (c == 7)\n    v = __VERIFIER_nondet_int();\n\
+  else\n    v = __VERIFIER_nondet_int();\n  if (v == 42) reach_error();\n  return 0;\n}\n";
+
+/// Validates `text` as a witness of the task; the first line of the answer.
+fn validate(dir: &Path, name: &str, text: &str, yml: &Path, prp: &Path) -> (Option<i32>, String) {
+    let witness = write(dir, name, text);
+    let out = run(["--validate-witness", arg(&witness), arg(yml), "--property", arg(prp)]);
+    (exit_code(&out), out.stdout.lines().next().unwrap_or_default().to_string())
+}
+
+#[test]
+fn a_witness_of_another_path_or_place_is_not_confirmed() {
+    if !front_end_ready("a_witness_of_another_path_or_place_is_not_confirmed") {
+        return;
+    }
+    let (yml, prp) = task("witness-strict", TWO_PATHS);
+    let dir = yml.parent().unwrap();
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(text.contains("\"\\\\result == 42\""), "{text}");
+    let (code, answer) = validate(dir, "same.yml", &text, &yml, &prp);
+    assert_eq!(code, Some(10), "the witness as written: {answer}");
+    let not_confirmed = |name: &str, forged: String, why: &str| {
+        assert_ne!(forged, text, "{name}: the forgery changed nothing");
+        let (code, answer) = validate(dir, name, &forged, &yml, &prp);
+        assert_eq!(code, Some(5), "{name}: {answer}");
+        assert!(answer.starts_with("witness not confirmed") && answer.contains(why), "{name}: {answer}");
+    };
+    // The other branch also reads 42 into `v`, but not at the call the witness names.
+    let c_value = text.split("\"\\\\result == ").nth(1).and_then(|rest| rest.split('"').next()).unwrap();
+    let other_branch = if c_value == "7" { "8" } else { "7" };
+    let flipped = text.replacen(&format!("result == {c_value}\""), &format!("result == {other_branch}\""), 1);
+    not_confirmed("branch.yml", flipped, "never passes the waypoint at line");
+    let target_line = |line: u32| {
+        let at = text.find("type: \"target\"").unwrap();
+        format!("{}{}", &text[..at], text[at..].replace("line: 10", &format!("line: {line}")))
+    };
+    not_confirmed("target.yml", target_line(11), "not at the target");
+    not_confirmed("file.yml", text.replace("p.c\"\n              line: 10", "q.c\"\n              line: 10"), "not at the target");
+    // A waypoint after the last one the run passes: a longer path than the run's.
+    let last = text.rfind("    - segment:").unwrap();
+    let before_target = text[..last].rfind("    - segment:").unwrap();
+    let longer = format!("{}{}{}", &text[..last], &text[before_target..last], &text[last..]);
+    not_confirmed("longer.yml", longer, "never passes the waypoint");
+    not_confirmed("symbol.yml", text.replace("== 42\"", "== FORTY_TWO\""), "not a constant");
+}
+
+/// The error needs an uninitialised array's element, which a witness cannot state.
+const FREE_CONTENTS: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+int main(void) {\n  int a[4];\n  int i = __VERIFIER_nondet_int();\n\
+  if (i >= 0 && i < 4 && a[i] == 1234 && i == 2) reach_error();\n  return 0;\n}\n";
+
+#[test]
+fn values_a_witness_leaves_free_are_searched_for() {
+    if !front_end_ready("values_a_witness_leaves_free_are_searched_for") {
+        return;
+    }
+    let (yml, prp) = task("witness-free", FREE_CONTENTS);
+    let dir = yml.parent().unwrap();
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(text.contains("\"\\\\result == 2\"") && !text.contains("1234"), "{text}");
+    // Zero for a[2] misses the error: the search finds 1234.
+    let (code, answer) = validate(dir, "same.yml", &text, &yml, &prp);
+    assert_eq!(code, Some(10), "{answer}");
+    assert!(answer.contains("found by search"), "{answer}");
+    // The values the witness does state still bind the search.
+    let (code, answer) = validate(dir, "index.yml", &text.replace("\\result == 2\"", "\\result == 3\""), &yml, &prp);
+    assert_eq!(code, Some(5), "{answer}");
+    assert!(answer.contains("no run that follows the witness violates the property"), "{answer}");
+}
+
+/// The overflow can only be in the loop condition's first test; the
+/// calls in the body come after it.
+const OVERFLOW_FIRST: &str = "extern int __VERIFIER_nondet_int(void);\n\
+int main(void) {\n  int x = __VERIFIER_nondet_int();\n  while (2 * x > 10)\n    x = __VERIFIER_nondet_int() % 100;\n  return 0;\n}\n";
+
+#[test]
+fn a_witness_names_no_input_after_its_violation() {
+    if !front_end_ready("a_witness_names_no_input_after_its_violation") {
+        return;
+    }
+    let (yml, _) = task("witness-after", OVERFLOW_FIRST);
+    let dir = yml.parent().unwrap();
+    let prp = write(dir, "no-overflow.prp", "CHECK( init(main()), LTL(G ! overflow) )\n");
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness), "--unwind", "3"]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    assert!(!text.contains("line: 5"), "the call in the loop body comes after the violation: {text}");
+    let (code, answer) = validate(dir, "same.yml", &text, &yml, &prp);
+    assert_eq!(code, Some(10), "{answer}");
+    assert!(answer.contains("signed-overflow at") && answer.ends_with(":4"), "{answer}");
+}
+
+/// Only a start of 4 loops for ever (x cycles through 4, 6, 4, ...).
+const NON_TERMINATING: &str = "extern unsigned __VERIFIER_nondet_uint(void);\n\
+int main(void) {\n  unsigned x = __VERIFIER_nondet_uint();\n  while (x == 4 || x == 6)\n    x = 10 - x;\n  return 0;\n}\n";
+
+#[test]
+fn a_non_termination_witness_is_confirmed_only_for_a_run_that_loops() {
+    if !front_end_ready("a_non_termination_witness_is_confirmed_only_for_a_run_that_loops") {
+        return;
+    }
+    let (yml, _) = task("witness-termination", NON_TERMINATING);
+    let dir = yml.parent().unwrap();
+    let prp = dir.join("termination.prp");
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert!(out.stdout.lines().any(|l| l == "FALSE(termination)"), "{}", out.stdout);
+    let text = std::fs::read_to_string(&witness).unwrap();
+    let (code, answer) = validate(dir, "same.yml", &text, &yml, &prp);
+    assert_eq!(code, Some(10), "{answer}");
+    assert!(answer.contains("FALSE(termination)"), "{answer}");
+    // Any other start ends at once.
+    let x = text.split("\"\\\\result == ").nth(1).and_then(|rest| rest.split('U').next()).unwrap();
+    assert!(x == "4" || x == "6", "{text}");
+    let (code, answer) = validate(dir, "other.yml", &text.replacen(&format!("result == {x}U"), "result == 5U", 1), &yml, &prp);
+    assert_eq!(code, Some(5), "{answer}");
+}
