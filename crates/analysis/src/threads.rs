@@ -57,9 +57,13 @@ fn split(program: &mut Program, func: FuncId, taken: &HashSet<SymbolId>, instr: 
     }
 }
 
-/// A local whose address is never taken: no other thread can see it.
+/// A local, or a part of a thread-local global (each thread has its
+/// own), whose address is never taken: no other thread can see it.
 fn is_private(program: &Program, taken: &HashSet<SymbolId>, lhs: &Expr) -> bool {
-    matches!(lhs.kind, ExprKind::Sym(s) if matches!(program.symbols[s].kind, SymbolKind::Local(_)) && !taken.contains(&s))
+    match lhs.kind {
+        ExprKind::Sym(s) if matches!(program.symbols[s].kind, SymbolKind::Local(_)) => !taken.contains(&s),
+        _ => lhs.lvalue_root().is_some_and(|s| program.symbols[s].thread_local && !taken.contains(&s)),
+    }
 }
 
 /// Whether evaluating `e` may read a variable or memory.

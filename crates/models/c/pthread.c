@@ -29,6 +29,7 @@ void *__tarsier_thread_join(unsigned long thread);
 void __tarsier_thread_exit(void *value);
 unsigned long __tarsier_thread_self(void);
 void __tarsier_thread_wait(int condition);
+void pthread_exit(void *value);
 
 struct __tarsier_mutex {
     /* How many times its owner holds it. */
@@ -271,7 +272,7 @@ __tarsier_opaque_pthread_cond_timedwait(struct __tarsier_cond *cond, struct __ta
 static void
 __tarsier_thread_run(void *(*start)(void *), void *arg)
 {
-    __tarsier_thread_exit(start(arg));
+    pthread_exit(start(arg));
 }
 
 int
@@ -284,12 +285,16 @@ __tarsier_opaque_pthread_create(unsigned long *thread, const int *attr, void *(*
     return 0;
 }
 
-/* The main thread (id 1) leaving ends the process once no other thread
-   runs: as exit(0) here, atexit handlers included (the other threads are
-   not stopped by it in symex; the replay ends with it). */
+/* A thread's end runs its thread-specific data's destructors (see
+   there). The main thread (id 1) leaving ends the process once no other
+   thread runs: as exit(0) here, atexit handlers included (the other
+   threads are not stopped by it in symex; the replay ends with it). */
+static void __tarsier_key_destructors(void);
+
 void
 pthread_exit(void *value)
 {
+    __tarsier_key_destructors();
     if (__tarsier_thread_self() == 1)
         exit(0);
     __tarsier_thread_exit(value);
@@ -375,47 +380,111 @@ pthread_once(int *once, void (*init)(void))
     return 0;
 }
 
-/* Thread-specific data: glibc's key numbers and its PTHREAD_KEYS_MAX. */
-void *__tarsier_key_values[1024];
-int __tarsier_key_used[1024];
-unsigned int __tarsier_keys_created;
+/* Thread-specific data, as glibc's: a key's number is the lowest unused
+   one (a deleted key's is used again), its sequence number is odd while
+   it is in use, and each thread has its own values (thread-local tables)
+   with the sequence number of the key they were set for, so that a value
+   set for a deleted key is null for the key that reuses its number. When
+   a thread ends (pthread_exit, or its start function returning) the
+   destructors run on its non-null values, in up to
+   PTHREAD_DESTRUCTOR_ITERATIONS (4) rounds while destructors set values
+   again, as glibc's __nptl_deallocate_tsd. The first 4 of glibc's 1024
+   keys are modelled (each one more costs the end of every thread that set
+   a value); a key past them is a marker's, on whose paths no verdict
+   rests. */
+unsigned int __tarsier_key_seq[4];
+void (*__tarsier_key_destructor[4])(void *);
+_Thread_local void *__tarsier_key_values[4];
+_Thread_local unsigned int __tarsier_key_value_seq[4];
+/* glibc's specific_used: the thread set a non-null value. */
+_Thread_local int __tarsier_key_set_here;
+void __tarsier_unmodelled_key(const void *key);
 
 int
 pthread_key_create(unsigned int *key, void (*destructor)(void *))
 {
-    if (__tarsier_keys_created >= 1024)
-        return 11; /* EAGAIN */
-    *key = __tarsier_keys_created;
-    __tarsier_key_used[__tarsier_keys_created] = 1;
-    __tarsier_key_values[__tarsier_keys_created] = 0;
-    __tarsier_keys_created++;
+    unsigned int k;
+    __VERIFIER_atomic_begin();
+    for (k = 0; k < 4 && (__tarsier_key_seq[k] & 1); k++)
+        ;
+    if (k < 4) {
+        __tarsier_key_seq[k]++;
+        __tarsier_key_destructor[k] = destructor;
+    }
+    __VERIFIER_atomic_end();
+    if (k == 4)
+        __tarsier_unmodelled_key(key);
+    *key = k;
     return 0;
 }
 
 int
 pthread_key_delete(unsigned int key)
 {
-    if (key >= 1024 || !__tarsier_key_used[key])
-        return 22; /* EINVAL */
-    __tarsier_key_used[key] = 0;
-    return 0;
+    int result = 22; /* EINVAL */
+    if (key >= 4) {
+        if (key < 1024)
+            __tarsier_unmodelled_key(&key);
+        return result;
+    }
+    __VERIFIER_atomic_begin();
+    if (__tarsier_key_seq[key] & 1) {
+        __tarsier_key_seq[key]++;
+        result = 0;
+    }
+    __VERIFIER_atomic_end();
+    return result;
 }
 
 void *
 pthread_getspecific(unsigned int key)
 {
-    if (key >= 1024 || !__tarsier_key_used[key])
+    if (key >= 4) {
+        if (key < 1024)
+            __tarsier_unmodelled_key(&key);
         return 0;
+    }
+    if (__tarsier_key_values[key] && __tarsier_key_value_seq[key] != __tarsier_key_seq[key])
+        __tarsier_key_values[key] = 0;
     return __tarsier_key_values[key];
 }
 
 int
 pthread_setspecific(unsigned int key, const void *value)
 {
-    if (key >= 1024 || !__tarsier_key_used[key])
+    unsigned int seq;
+    if (key >= 4) {
+        if (key < 1024)
+            __tarsier_unmodelled_key(&key);
         return 22; /* EINVAL */
+    }
+    seq = __tarsier_key_seq[key];
+    if (!(seq & 1))
+        return 22; /* EINVAL */
+    if (value)
+        __tarsier_key_set_here = 1;
+    __tarsier_key_value_seq[key] = seq;
     __tarsier_key_values[key] = (void *)value;
     return 0;
+}
+
+/* The running thread's destructors, at its end. */
+static void
+__tarsier_key_destructors(void)
+{
+    unsigned int round, k;
+    for (round = 0; round < 4 && __tarsier_key_set_here; round++) {
+        __tarsier_key_set_here = 0;
+        for (k = 0; k < 4; k++) {
+            void *data = __tarsier_key_values[k];
+            if (data) {
+                void (*destructor)(void *) = __tarsier_key_destructor[k];
+                __tarsier_key_values[k] = 0;
+                if (__tarsier_key_value_seq[k] == __tarsier_key_seq[k] && destructor)
+                    destructor(data);
+            }
+        }
+    }
 }
 
 /* threads.h (C11) over the same state: thrd_success 0, thrd_busy 1,

@@ -147,7 +147,7 @@ impl Symex<'_> {
         let pointer_bytes = u64::from(model.pointer_bits() / 8);
         let o = self.objects.get(object);
         let symbol = match o.kind {
-            ObjectKind::Global(symbol) | ObjectKind::Local { symbol, .. } => symbol,
+            ObjectKind::Global(symbol) | ObjectKind::ThreadLocal { symbol, .. } | ObjectKind::Local { symbol, .. } => symbol,
             // glibc's malloc and gcc's alloca align to two words.
             ObjectKind::Heap { .. } | ObjectKind::Stack { .. } => return 2 * pointer_bytes,
             _ => return 1,

@@ -164,27 +164,8 @@ impl<'a> Symex<'a> {
     pub fn variable_object(&mut self, symbol: SymbolId) -> Result<ObjectId> {
         let sym = &self.program.symbols[symbol];
         match &sym.kind {
-            SymbolKind::Global | SymbolKind::StringLiteral => {
-                if let Some(&o) = self.globals.get(&symbol) {
-                    return Ok(o);
-                }
-                let kind = match sym.kind {
-                    SymbolKind::Global => ObjectKind::Global(symbol),
-                    _ => ObjectKind::StringLiteral(symbol),
-                };
-                let name = sym.display_name.clone();
-                let Some(size) = self.program.symbol_size(symbol) else {
-                    // Only an extern no unit defines stays incomplete: the
-                    // environment's object, whose size nothing tells.
-                    let ty = self.program.types.display(sym.ty);
-                    let what = format!("extern object `{name}` of incomplete type {ty} that no unit defines (its size is unknown)");
-                    return Err(Stop::unsupported(what, sym.loc));
-                };
-                let size = self.store.bv_u64(self.layout.wide_bits(), size);
-                let o = self.add_object(kind, name, size)?;
-                self.globals.insert(symbol, o);
-                Ok(o)
-            }
+            SymbolKind::Global if sym.thread_local && self.threads_on() => self.thread_local_object(symbol),
+            SymbolKind::Global | SymbolKind::StringLiteral => self.global_object(symbol),
             SymbolKind::Local(func) => {
                 let frame = self.frames.last().expect("locals are read inside a frame");
                 if let Some(&o) = frame.locals.get(&symbol) {
@@ -202,6 +183,31 @@ impl<'a> Symex<'a> {
             }
             SymbolKind::Function(func) => Ok(self.function_object(*func)),
         }
+    }
+
+    /// The object of global or string literal `symbol` (the main thread's
+    /// instance of a thread-local one).
+    pub(crate) fn global_object(&mut self, symbol: SymbolId) -> Result<ObjectId> {
+        if let Some(&o) = self.globals.get(&symbol) {
+            return Ok(o);
+        }
+        let sym = &self.program.symbols[symbol];
+        let kind = match sym.kind {
+            SymbolKind::Global => ObjectKind::Global(symbol),
+            _ => ObjectKind::StringLiteral(symbol),
+        };
+        let name = sym.display_name.clone();
+        let Some(size) = self.program.symbol_size(symbol) else {
+            // Only an extern no unit defines stays incomplete: the
+            // environment's object, whose size nothing tells.
+            let ty = self.program.types.display(sym.ty);
+            let what = format!("extern object `{name}` of incomplete type {ty} that no unit defines (its size is unknown)");
+            return Err(Stop::unsupported(what, sym.loc));
+        };
+        let size = self.store.bv_u64(self.layout.wide_bits(), size);
+        let o = self.add_object(kind, name, size)?;
+        self.globals.insert(symbol, o);
+        Ok(o)
     }
 
     pub fn function_object(&mut self, func: FuncId) -> ObjectId {
@@ -707,7 +713,7 @@ impl<'a> Symex<'a> {
         let pointer = self.eval(callee)?;
         let numbers = match self.layout.known_targets(self.store, pointer) {
             Some(numbers) => numbers,
-            None => self.address_taken_functions(values.len()),
+            None => self.address_taken_functions(values.len(), self.program.types.pointee(callee.ty)),
         };
         let object = self.layout.object_of(self.store, pointer);
         let mut cases = Vec::new();
@@ -748,15 +754,19 @@ impl<'a> Symex<'a> {
     }
 
     /// The numbers of the functions with a body whose address the program
-    /// has taken so far and that take `arg_count` arguments: the targets of
-    /// a call through a pointer whose value set is lost (CBMC's fallback).
-    /// A function pointer's value can only come from taking an address; if
-    /// it may still be something else, the invalid-pointer check fails.
-    fn address_taken_functions(&self, arg_count: usize) -> Vec<u64> {
+    /// has taken so far, that take `arg_count` arguments and may be called
+    /// as the pointer's function type `expected`: the targets of a call
+    /// through a pointer whose value set is lost (CBMC's fallback). A
+    /// function pointer's value can only come from taking an address, and
+    /// a call through a type the function may not be called as is
+    /// undefined (C11 6.3.2.3p8); if the pointer may still be something
+    /// else, the invalid-pointer check fails.
+    fn address_taken_functions(&self, arg_count: usize, expected: Option<ir::TypeId>) -> Vec<u64> {
         let fits = |f: FuncId| {
             let function = &self.program.functions[f];
             let variadic = matches!(self.program.types.get(function.ty), ir::Type::Function(sig) if sig.variadic);
-            function.body.is_some() && (function.params.len() == arg_count || (variadic && function.params.len() <= arg_count))
+            let typed = expected.is_none_or(|t| self.program.types.callable_as(t, function.ty));
+            function.body.is_some() && typed && (function.params.len() == arg_count || (variadic && function.params.len() <= arg_count))
         };
         let addressable = self.objects.addressable().iter().map(|&o| self.objects.get(o));
         addressable

@@ -37,6 +37,9 @@ const FIRST_OBJECT_NUMBER: u64 = 2;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ObjectKind {
     Global(SymbolId),
+    /// A started thread's own instance of a thread-local global (the main
+    /// thread's is the `Global`); `thread` is the thread's id.
+    ThreadLocal { symbol: SymbolId, thread: u64 },
     StringLiteral(SymbolId),
     /// A local or parameter in one call-frame instance.
     Local { symbol: SymbolId, frame: u32 },
@@ -111,6 +114,7 @@ impl Object {
             ObjectKind::Global(symbol) | ObjectKind::StringLiteral(symbol) | ObjectKind::Local { symbol, .. } => {
                 Some(AddressKey::Symbol(*symbol))
             }
+            ObjectKind::ThreadLocal { symbol, thread } => Some(AddressKey::ThreadLocal(*symbol, *thread)),
             ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => Some(AddressKey::Allocation(*loc)),
             ObjectKind::Function(func) => Some(AddressKey::Function(*func)),
             ObjectKind::Environment => Some(AddressKey::Environment(self.name.clone())),

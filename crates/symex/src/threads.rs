@@ -122,8 +122,9 @@ pub(crate) struct Threads {
     /// Consecutive clocks of a thread (a started thread's first follows
     /// its creator's step).
     program_order: Vec<(TermId, TermId)>,
-    /// Where a thread-local variable was used (not modelled yet).
-    thread_local_used: Option<ir::Loc>,
+    /// Each started thread's instances of the thread-local globals, by
+    /// symbol and thread index.
+    thread_local_copies: HashMap<(SymbolId, usize), ObjectId>,
     /// The accesses the data-race check looks at, when it is on.
     pub(crate) races: Option<crate::races::Races>,
     /// The places threads may wait for ever, when the deadlock check is on.
@@ -144,7 +145,7 @@ impl Threads {
             atomic_ranges: HashMap::new(),
             initial,
             id_width: program.data_model.long_bits(),
-            thread_local_used: None,
+            thread_local_copies: HashMap::new(),
             process_ends: Vec::new(),
             program_order: Vec::new(),
             races: None,
@@ -177,10 +178,57 @@ impl<'a> Symex<'a> {
         self.threads.is_some()
     }
 
+    /// The index of the running thread (0, the main thread's, when no
+    /// threads run).
+    pub(crate) fn running_thread(&self) -> usize {
+        self.threads.as_ref().map_or(0, |t| t.current)
+    }
+
+    /// The running thread's instance of thread-local global `symbol`.
+    /// Its address is refused: another thread could then use an instance
+    /// after its thread ended, whose end does not free it here.
+    pub(crate) fn thread_local_object(&mut self, symbol: SymbolId) -> Result<ObjectId> {
+        let threads = self.threads.as_ref().expect("threads on");
+        if threads.address_taken.contains(&symbol) {
+            let what = format!("the address of thread-local `{}` in a program that starts threads", self.program.symbols[symbol].display_name);
+            return Err(Stop::unsupported(what, self.loc));
+        }
+        match threads.current {
+            0 => self.global_object(symbol),
+            _ => self.thread_local_copy(symbol),
+        }
+    }
+
+    /// A started thread's own instance of thread-local global `symbol`: it
+    /// starts as the main thread's was when the entry function started,
+    /// i.e. with its static initializer.
+    fn thread_local_copy(&mut self, symbol: SymbolId) -> Result<ObjectId> {
+        let thread = self.running_thread();
+        if let Some(&o) = self.threads.as_ref().and_then(|t| t.thread_local_copies.get(&(symbol, thread))) {
+            return Ok(o);
+        }
+        let main = self.global_object(symbol)?;
+        let initial = match self.threads.as_ref().and_then(|t| t.initial.value(main)) {
+            Some(value) => value,
+            None => self.initial_value_of(main),
+        };
+        let id = Threads::id_of(thread);
+        let name = format!("{}#thread{id}", self.objects.get(main).name);
+        let size = self.store.bv_u64(self.layout.wide_bits(), self.objects.get(main).size);
+        let o = self.add_object(ObjectKind::ThreadLocal { symbol, thread: id }, name, size)?;
+        self.set_initial_value(o, initial);
+        self.threads.as_mut().expect("a started thread runs").thread_local_copies.insert((symbol, thread), o);
+        Ok(o)
+    }
+
     /// Whether `object` may be seen by more than one thread.
     pub(crate) fn is_shared(&self, object: ObjectId) -> bool {
         let Some(threads) = &self.threads else { return false };
         match &self.objects.get(object).kind {
+            // Each thread has its own, and no address of one is taken (see
+            // `thread_local_object`).
+            ObjectKind::Global(symbol) if self.program.symbols[*symbol].thread_local => false,
+            ObjectKind::ThreadLocal { .. } => false,
             ObjectKind::Global(symbol) => !self.program.symbols[*symbol].read_only,
             ObjectKind::Local { symbol, .. } => threads.address_taken.contains(symbol),
             ObjectKind::Heap { .. } | ObjectKind::Stack { .. } => true,
@@ -239,10 +287,7 @@ impl<'a> Symex<'a> {
         let (guard, pc) = (self.state.guard, pc as u32);
         threads.step = Some(Step { id: threads.next_step, thread, clock: None, guard, function, pc, atomic, reads: HashMap::new() });
         threads.next_step += 1;
-        match threads.thread_local_used.take() {
-            Some(loc) => Err(Stop::unsupported("thread-local storage in a program that starts threads", loc)),
-            None => Ok(()),
-        }
+        Ok(())
     }
 
     /// The clock of the current step, made when first asked for: the step
@@ -274,12 +319,6 @@ impl<'a> Symex<'a> {
         }
         self.note_whole_access(object, false);
         let step_id = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id)?;
-        if let ObjectKind::Global(symbol) = self.objects.get(object).kind {
-            if self.program.symbols[symbol].thread_local {
-                let loc = self.loc;
-                self.threads.as_mut().expect("threads on").thread_local_used.get_or_insert(loc);
-            }
-        }
         if self.state.touched_in_step(step_id, object) {
             return self.state.value(object);
         }

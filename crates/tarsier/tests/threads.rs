@@ -5,7 +5,8 @@
 //! loops, values threads end with, data races a lock, an atomic section or
 //! a join prevents, deadlocks of lock order and of joins, condition
 //! variables with lost and spurious wake-ups, C11 threads and their
-//! results, cleanup handlers); a FALSE is replayed on its
+//! results, cleanup handlers, thread-local variables, thread-specific
+//! data and its destructors); a FALSE is replayed on its
 //! schedule. CBMC's `__CPROVER_ASYNC_n:` labels start threads (never the
 //! thread's code run in line as a call); ESBMC's `__ESBMC_spawn_thread` is
 //! still unsupported where it is reached, while a violation before it is
@@ -790,6 +791,95 @@ const PROGRAMS: &[Program] = &[
             Check::fails("assert(flag == 42);", &["-DEXECUTE=0", "-lpthread"]),
             // pthread_exit would run the handler: not modelled yet.
             Check::verdict("assert(flag == 42);", &["-DEXECUTE=0", "-DEXIT"], UNKNOWN, "the handler pthread_exit runs is not modelled"),
+        ],
+    },
+    Program {
+        what: "each thread has its own thread-local variables, starting with their static initializer",
+        test: "threads-thread-local",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            _Thread_local int counter = 5;
+            __thread int scale[2] = {10, 100};
+            int seen[2];
+            void *worker(void *arg) {
+              int i = *(int *)arg;
+              seen[i] = counter + scale[i];
+              counter = 20 + i;
+            #ifdef ADDRESS
+              int *p = &counter;
+              *p = 30;
+            #endif
+              scale[i] = counter;
+              seen[i] += scale[i] * 1000;
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              int ia = 0, ib = 1;
+              counter = 7;
+              scale[0] = 1;
+              pthread_create(&a, 0, worker, &ia);
+              pthread_create(&b, 0, worker, &ib);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(seen[0] == 20015 && seen[1] == 21105 && counter == 7 && scale[0] == 1 && scale[1] == 100);", &["-lpthread"]),
+            Check::fails("assert(seen[0] == 20008);", &["-lpthread"]),
+            Check::fails("assert(counter == 21 || scale[1] == 21);", &["-lpthread"]),
+            // Another thread could use an instance through its address
+            // after its thread ended: not modelled.
+            Check::verdict("assert(counter == 7);", &["-DADDRESS"], UNKNOWN, "a thread-local variable's address is not followed"),
+        ],
+    },
+    Program {
+        what: "thread-specific data: each thread its own values, destructors at a thread's end, deleted keys reused",
+        test: "threads-keys",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            pthread_key_t key;
+            int destroyed;
+            int a = 1, b = 2;
+            void destroy(void *v) { destroyed += *(int *)v; }
+            void *worker(void *arg) {
+              assert(pthread_getspecific(key) == 0);
+              assert(pthread_setspecific(key, &b) == 0);
+              assert(pthread_getspecific(key) == &b);
+            #ifdef EXIT
+              pthread_exit(0);
+            #endif
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_key_t again;
+              assert(pthread_key_create(&key, DESTRUCTOR) == 0);
+              assert(pthread_setspecific(key, &a) == 0);
+              pthread_create(&t, 0, worker, 0);
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(pthread_getspecific(key) == &a && destroyed == 2);", &["-DDESTRUCTOR=destroy", "-lpthread"]),
+            Check::holds("assert(pthread_getspecific(key) == &a && destroyed == 2);", &["-DDESTRUCTOR=destroy", "-DEXIT", "-lpthread"]),
+            Check::fails("assert(destroyed == 0);", &["-DDESTRUCTOR=destroy", "-lpthread"]),
+            Check::fails("assert(pthread_getspecific(key) == &b);", &["-DDESTRUCTOR=0", "-lpthread"]),
+            Check::holds("assert(pthread_getspecific(key) == &a && destroyed == 0);", &["-DDESTRUCTOR=0", "-lpthread"]),
+            Check::holds(
+                "assert(pthread_key_delete(key) == 0 && pthread_key_create(&again, 0) == 0); assert(again == key && pthread_getspecific(again) == 0);",
+                &["-DDESTRUCTOR=destroy", "-lpthread"],
+            ),
+            Check::fails(
+                "assert(pthread_key_delete(key) == 0 && pthread_key_create(&again, 0) == 0); assert(pthread_getspecific(again) == &a);",
+                &["-DDESTRUCTOR=destroy", "-lpthread"],
+            ),
         ],
     },
 ];

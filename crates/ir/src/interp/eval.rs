@@ -603,6 +603,10 @@ impl Machine<'_> {
         };
         let found = match symbol.kind {
             SymbolKind::Local(_) => self.frames.last().and_then(|f| f.locals.get(&sym).copied()),
+            SymbolKind::Global if symbol.thread_local => match self.globals.get(&sym).copied() {
+                Some(global) => Some(self.thread_local_object(sym, global)?),
+                None => None,
+            },
             SymbolKind::Global | SymbolKind::StringLiteral => self.globals.get(&sym).copied(),
             SymbolKind::Function(func) => self.function_objects.get(&func).copied(),
         };

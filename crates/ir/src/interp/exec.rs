@@ -55,6 +55,10 @@ pub(super) struct Machine<'a> {
     pub(super) inputs: &'a mut (dyn InputProvider + Send),
     pub memory: Memory,
     pub globals: HashMap<SymbolId, ObjectId>,
+    /// The started threads' instances of thread-local globals, by symbol
+    /// and thread number, and the bytes each starts with.
+    thread_locals: HashMap<(SymbolId, u32), ObjectId>,
+    thread_local_initial: HashMap<SymbolId, super::memory::Bytes>,
     pub function_objects: HashMap<FuncId, ObjectId>,
     pub frames: Vec<Frame>,
     pub depth: u32,
@@ -85,6 +89,8 @@ impl<'a> Machine<'a> {
             inputs,
             memory: Memory::new(pointer_bytes, config.memory_limit),
             globals: HashMap::default(),
+            thread_locals: HashMap::default(),
+            thread_local_initial: HashMap::default(),
             function_objects: HashMap::default(),
             frames: Vec::new(),
             depth: 0,
@@ -206,6 +212,7 @@ impl<'a> Machine<'a> {
             ObjectKind::Global(symbol) | ObjectKind::StringLiteral(symbol) | ObjectKind::Local { symbol, .. } => {
                 Some(AddressKey::Symbol(*symbol))
             }
+            ObjectKind::ThreadLocal { symbol, thread } => Some(AddressKey::ThreadLocal(*symbol, *thread)),
             ObjectKind::Function(func) => Some(AddressKey::Function(*func)),
             ObjectKind::Heap | ObjectKind::Alloca { .. } => Some(AddressKey::Allocation(self.current_loc())),
             ObjectKind::Environment => Some(AddressKey::Environment(name.clone())),
@@ -264,12 +271,51 @@ impl<'a> Machine<'a> {
         for object in read_only_objects {
             self.memory.set_read_only(object);
         }
+        self.keep_thread_local_initial()?;
         let Some(entry) = self.program.entry else {
             return Err(Outcome::Malformed("the program has no entry function".into()));
         };
         let args = self.entry_arguments(entry)?;
         let arg_types: Vec<TypeId> = self.program.functions[entry].params.iter().map(|p| self.program.symbols[*p].ty).collect();
         self.enter_function(entry, args, &arg_types, None)
+    }
+
+    /// Keeps the bytes each thread-local global has when the entry
+    /// function starts (after its static initialisation): a started
+    /// thread's instance starts with them.
+    fn keep_thread_local_initial(&mut self) -> Flow<()> {
+        if self.threads.is_none() {
+            return Ok(());
+        }
+        for (&sym, &object) in &self.globals {
+            if self.program.symbols[sym].thread_local {
+                let size = self.memory.object(object).size;
+                let bytes = self.memory.read(Pointer { object, offset: 0 }, size).map_err(|e| self.access_error(e))?;
+                self.thread_local_initial.insert(sym, bytes);
+            }
+        }
+        Ok(())
+    }
+
+    /// The running thread's instance of thread-local global `sym` (the
+    /// global itself for the main thread), created on first use.
+    pub(super) fn thread_local_object(&mut self, sym: SymbolId, global: ObjectId) -> Flow<ObjectId> {
+        let thread = self.threads.as_ref().map_or(0, |s| s.current());
+        if thread == 0 {
+            return Ok(global);
+        }
+        if let Some(&object) = self.thread_locals.get(&(sym, thread)) {
+            return Ok(object);
+        }
+        let Some(bytes) = self.thread_local_initial.get(&sym).cloned() else {
+            return Err(self.malformed(format!("thread-local `{}` used before the entry function", self.program.symbols[sym].name)));
+        };
+        let id = crate::intrinsics::MAIN_THREAD_ID + u64::from(thread);
+        let name = format!("{}#thread{id}", self.program.symbols[sym].display_name);
+        let object = self.allocate(name, ObjectKind::ThreadLocal { symbol: sym, thread: id }, bytes.len())?;
+        self.memory.write(Pointer { object, offset: 0 }, &bytes).map_err(|e| self.access_error(e))?;
+        self.thread_locals.insert((sym, thread), object);
+        Ok(object)
     }
 
     /// Pushes a frame for `func` with arguments `args` of types `arg_types`.

@@ -80,6 +80,12 @@ pub enum ObjectKind {
     /// The reserved objects of null and invalid pointers.
     Reserved,
     Global(SymbolId),
+    /// A started thread's instance of a thread-local global (the main
+    /// thread's is the `Global`); `thread` is the thread's id.
+    ThreadLocal {
+        symbol: SymbolId,
+        thread: u64,
+    },
     StringLiteral(SymbolId),
     /// A local variable or parameter in the call frame at `depth`.
     Local {

@@ -148,6 +148,9 @@ pub struct Config {
 pub enum AddressKey {
     /// A global, string literal or local variable (every instance of it).
     Symbol(SymbolId),
+    /// A started thread's instance of a thread-local global: the symbol
+    /// and the thread's id.
+    ThreadLocal(SymbolId, u64),
     Function(FuncId),
     /// A heap or `alloca` block allocated at this location.
     Allocation(Loc),
