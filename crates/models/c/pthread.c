@@ -570,14 +570,14 @@ thrd_equal(unsigned long a, unsigned long b)
    be an integer converted to a pointer and back, which the models do not
    follow exactly); past the table, a join gives the marker's value
    (any int, and no FALSE rests on it). */
-int __tarsier_thrd_results[256];
+int __tarsier_thrd_results[16];
 int __tarsier_unmodelled_thread_result(void);
 
 static void
 __tarsier_thrd_end(int result)
 {
     unsigned long self = __tarsier_thread_self();
-    if (self < 256)
+    if (self < 16)
         __tarsier_thrd_results[self] = result;
     pthread_exit(0);
 }
@@ -605,7 +605,7 @@ thrd_join(unsigned long thread, int *result)
     if (pthread_join(thread, 0))
         return 2; /* thrd_error */
     if (result)
-        *result = thread < 256 ? __tarsier_thrd_results[thread] : __tarsier_unmodelled_thread_result();
+        *result = thread < 16 ? __tarsier_thrd_results[thread] : __tarsier_unmodelled_thread_result();
     return 0;
 }
 
@@ -649,4 +649,132 @@ __tarsier_opaque___pthread_register_cancel(void *buffer)
 void
 __tarsier_opaque___pthread_unregister_cancel(void *buffer)
 {
+}
+
+/* A barrier (glibc's opaque pthread_barrier_t) counts the threads that
+   arrived in its current round; the one that completes the count starts
+   the next round and gets PTHREAD_BARRIER_SERIAL_THREAD (-1), the others
+   wait for that round to end and get 0. A thread no round end reaches
+   waits for ever, which the deadlock check sees. */
+struct __tarsier_barrier {
+    unsigned int count;
+    unsigned int arrived;
+    unsigned int round;
+};
+
+int
+__tarsier_opaque_pthread_barrier_init(struct __tarsier_barrier *barrier, const int *attr, unsigned int count)
+{
+    if (count == 0 || count >= 0x7fffffffu) /* glibc's BARRIER_IN_THRESHOLD */
+        return 22; /* EINVAL */
+    __VERIFIER_atomic_begin();
+    barrier->count = count;
+    barrier->arrived = 0;
+    barrier->round = 0;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+__tarsier_opaque_pthread_barrier_destroy(struct __tarsier_barrier *barrier)
+{
+    return 0;
+}
+
+int
+__tarsier_opaque_pthread_barrier_wait(struct __tarsier_barrier *barrier)
+{
+    unsigned int round;
+    int last = 0;
+    __VERIFIER_atomic_begin();
+    round = barrier->round;
+    barrier->arrived++;
+    if (barrier->arrived == barrier->count) {
+        barrier->arrived = 0;
+        barrier->round++;
+        last = 1;
+    }
+    __VERIFIER_atomic_end();
+    if (last)
+        return -1; /* PTHREAD_BARRIER_SERIAL_THREAD */
+    __tarsier_thread_wait(barrier->round != round);
+    return 0;
+}
+
+/* An unnamed semaphore (glibc's opaque sem_t) is its value, changed in
+   one atomic step; sem_wait waits until it is positive (for ever on the
+   paths where no post comes, which the deadlock check sees). Errors set
+   errno and return -1, as glibc's. */
+struct __tarsier_semaphore {
+    unsigned int value;
+};
+extern int __tarsier_errno;
+
+static int
+__tarsier_semaphore_error(int error)
+{
+    __tarsier_errno = error;
+    return -1;
+}
+
+int
+__tarsier_opaque_sem_init(struct __tarsier_semaphore *semaphore, int shared, unsigned int value)
+{
+    if (value > 0x7fffffffu) /* SEM_VALUE_MAX */
+        return __tarsier_semaphore_error(22); /* EINVAL */
+    __VERIFIER_atomic_begin();
+    semaphore->value = value;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+__tarsier_opaque_sem_destroy(struct __tarsier_semaphore *semaphore)
+{
+    return 0;
+}
+
+int
+__tarsier_opaque_sem_wait(struct __tarsier_semaphore *semaphore)
+{
+    __VERIFIER_atomic_begin();
+    __tarsier_thread_wait(semaphore->value > 0);
+    semaphore->value--;
+    __VERIFIER_atomic_end();
+    return 0;
+}
+
+int
+__tarsier_opaque_sem_trywait(struct __tarsier_semaphore *semaphore)
+{
+    int taken = 0;
+    __VERIFIER_atomic_begin();
+    if (semaphore->value > 0) {
+        semaphore->value--;
+        taken = 1;
+    }
+    __VERIFIER_atomic_end();
+    return taken ? 0 : __tarsier_semaphore_error(11); /* EAGAIN */
+}
+
+int
+__tarsier_opaque_sem_post(struct __tarsier_semaphore *semaphore)
+{
+    int overflow = 0;
+    __VERIFIER_atomic_begin();
+    if (semaphore->value == 0x7fffffffu)
+        overflow = 1;
+    else
+        semaphore->value++;
+    __VERIFIER_atomic_end();
+    return overflow ? __tarsier_semaphore_error(75) : 0; /* EOVERFLOW */
+}
+
+int
+__tarsier_opaque_sem_getvalue(struct __tarsier_semaphore *semaphore, int *value)
+{
+    __VERIFIER_atomic_begin();
+    *value = semaphore->value;
+    __VERIFIER_atomic_end();
+    return 0;
 }

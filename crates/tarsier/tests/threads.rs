@@ -6,7 +6,7 @@
 //! a join prevents, deadlocks of lock order and of joins, condition
 //! variables with lost and spurious wake-ups, C11 threads and their
 //! results, cleanup handlers, thread-local variables, thread-specific
-//! data and its destructors); a FALSE is replayed on its
+//! data and its destructors, barriers, semaphores); a FALSE is replayed on its
 //! schedule. CBMC's `__CPROVER_ASYNC_n:` labels start threads (never the
 //! thread's code run in line as a call); ESBMC's `__ESBMC_spawn_thread` is
 //! still unsupported where it is reached, while a violation before it is
@@ -880,6 +880,80 @@ const PROGRAMS: &[Program] = &[
                 "assert(pthread_key_delete(key) == 0 && pthread_key_create(&again, 0) == 0); assert(pthread_getspecific(again) == &a);",
                 &["-DDESTRUCTOR=destroy", "-lpthread"],
             ),
+        ],
+    },
+    Program {
+        what: "a barrier orders the writes before it in one thread before the reads after it in another",
+        test: "threads-barrier",
+        text: r#"
+            #include <assert.h>
+            #include <errno.h>
+            #include <pthread.h>
+            pthread_barrier_t bar;
+            int shared, serial;
+            void *worker(void *arg) {
+              shared = 42;
+              if (pthread_barrier_wait(&bar) == PTHREAD_BARRIER_SERIAL_THREAD)
+                serial++;
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_barrier_t unusable;
+              assert(pthread_barrier_init(&unusable, 0, 0) == EINVAL);
+              assert(pthread_barrier_init(&bar, 0, COUNT) == 0);
+              pthread_create(&t, 0, worker, 0);
+              int last = pthread_barrier_wait(&bar) == PTHREAD_BARRIER_SERIAL_THREAD;
+              int seen = shared;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(seen == 42 && serial + last == 1);", &["-DCOUNT=2", "-lpthread"]),
+            Check::fails("assert(serial + last == 2);", &["-DCOUNT=2", "-lpthread"]),
+            Check::verdict("assert(seen == 42);", &["-DCOUNT=1"], FAILS, ONE_SCHEDULE),
+            Check::verdict("", &["-DCOUNT=3", "--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            Check::verdict("", &["-DCOUNT=2", "--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "a semaphore a thread posts makes another wait for it; trywait, getvalue and their errors",
+        test: "threads-semaphore",
+        text: r#"
+            #include <assert.h>
+            #include <errno.h>
+            #include <pthread.h>
+            #include <semaphore.h>
+            sem_t done;
+            int shared;
+            void *worker(void *arg) {
+              shared = 1;
+              assert(sem_post(&done) == 0);
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              int value = -1;
+              assert(sem_init(&done, 0, INITIAL) == 0);
+              pthread_create(&t, 0, worker, 0);
+              assert(sem_wait(&done) == 0);
+              int seen = shared;
+              pthread_join(t, 0);
+              assert(sem_getvalue(&done, &value) == 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(seen == 1 && value == 0 && sem_trywait(&done) == -1 && errno == EAGAIN);", &["-DINITIAL=0", "-lpthread"]),
+            Check::fails("assert(sem_trywait(&done) == 0);", &["-DINITIAL=0", "-lpthread"]),
+            Check::holds("assert(value == 1 && sem_trywait(&done) == 0 && sem_trywait(&done) == -1);", &["-DINITIAL=1", "-lpthread"]),
+            Check::fails("assert(value == 0);", &["-DINITIAL=1", "-lpthread"]),
+            Check::verdict("assert(seen == 1);", &["-DINITIAL=1"], FAILS, ONE_SCHEDULE),
+            Check::verdict("sem_wait(&done);", &["-DINITIAL=0", "--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            Check::verdict("sem_wait(&done);", &["-DINITIAL=1", "--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
         ],
     },
 ];
