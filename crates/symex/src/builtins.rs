@@ -85,7 +85,7 @@ impl<'a> Symex<'a> {
                     "_Exit" | "_exit" => ProgramEnd::QuickExit,
                     _ => ProgramEnd::Abort,
                 };
-                self.note_exit_for_deadlocks();
+                self.note_exit_for_deadlocks()?;
                 self.program_exit(end)?;
                 let f = self.store.false_term();
                 self.assume(f);

@@ -39,6 +39,10 @@ enum WaitKind {
     Condition { holds: TermId, reads: Vec<ObjectId> },
     /// Until the thread with this id has ended.
     Join { id: TermId },
+    /// The main thread left through `pthread_exit`: it never goes on, and
+    /// the process runs on while other threads do (checked where no atexit
+    /// handler is registered).
+    MainExit { unregistered: TermId },
 }
 
 /// The waits of a run, when the deadlock check is on.
@@ -74,14 +78,22 @@ impl<'a> Symex<'a> {
     }
 
     /// The main thread's `pthread_exit` ends the process in the models (as
-    /// `exit(0)`), while the other threads would run on and might then all
-    /// wait: no TRUE rests on the paths through it.
-    pub(crate) fn note_exit_for_deadlocks(&mut self) {
+    /// `exit(0)`, after every other thread's steps), while the other
+    /// threads run on: a deadlock when they then all wait for ever (see
+    /// `encode`). The model's `exit` runs the atexit handlers there, which
+    /// a process whose threads deadlock never runs (and whose writes could
+    /// keep a thread waiting): the paths with a handler registered are not
+    /// checked, and no TRUE rests on them.
+    pub(crate) fn note_exit_for_deadlocks(&mut self) -> Result<()> {
         let checked = self.threads.as_ref().is_some_and(|t| t.waits.is_some());
-        if checked && self.frames.iter().any(|f| self.program.functions[f.func].name == "pthread_exit") {
-            let guard = self.state.guard;
-            self.approximate_when(guard, "the main thread's pthread_exit ends the process, so the threads that would run on are not checked for deadlocks");
+        if !checked || !self.frames.iter().any(|f| self.program.functions[f.func].name == "pthread_exit") {
+            return Ok(());
         }
+        let registered = self.atexit_handler_registered()?;
+        let guard = self.store.and2(self.state.guard, registered);
+        self.approximate_when(guard, "the main thread's pthread_exit runs the atexit handlers, so the threads that would run on are not checked for deadlocks");
+        let unregistered = self.store.not(registered);
+        self.note_wait(WaitKind::MainExit { unregistered })
     }
 
     fn note_wait(&mut self, kind: WaitKind) -> Result<()> {
@@ -115,8 +127,15 @@ pub(crate) fn encode(store: &mut TermStore, clocks: Clocks, threads: &Threads, w
         others_stopped.push(store.or(&ways));
     }
     let all_stopped = store.and(&others_stopped);
+    // After the main thread's pthread_exit, the process ends normally when
+    // every other thread ends: a deadlock needs one that waits for ever.
+    let others_waiting: Vec<TermId> = waits.waits.iter().zip(&for_ever).filter(|(w, _)| w.thread != 0).map(|(_, &f)| f).collect();
+    let some_other_waits = store.or(&others_waiting);
     for (wait, &stuck) in waits.waits.iter().zip(&for_ever).filter(|(w, _)| w.thread == 0) {
-        let deadlock = store.and2(stuck, all_stopped);
+        let mut deadlock = store.and2(stuck, all_stopped);
+        if matches!(wait.kind, WaitKind::MainExit { .. }) {
+            deadlock = store.and2(deadlock, some_other_waits);
+        }
         if store.is_false(deadlock) {
             continue;
         }
@@ -155,5 +174,6 @@ fn waits_for_ever(store: &mut TermStore, clocks: Clocks, threads: &Threads, wait
             }
             store.and(&conditions)
         }
+        WaitKind::MainExit { unregistered } => store.and2(wait.guard, *unregistered),
     }
 }

@@ -857,7 +857,7 @@ impl<'a> Symex<'a> {
 
     /// Whether the program has registered an `atexit` handler (never when
     /// it does not use the model of `atexit`).
-    fn atexit_handler_registered(&mut self) -> Result<TermId> {
+    pub(crate) fn atexit_handler_registered(&mut self) -> Result<TermId> {
         let flag = self.program.symbols.iter().find(|(_, s)| s.kind == SymbolKind::Global && s.name == ir::intrinsics::ATEXIT_REGISTERED);
         let Some((symbol, s)) = flag else { return Ok(self.store.false_term()) };
         let value = self.eval(&Expr::sym(symbol, s.ty))?;

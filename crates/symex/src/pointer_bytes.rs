@@ -756,6 +756,8 @@ mod tests {
         ("stdio_input.rs", "write_place_bits(", 3),
         // The values other threads' writes are read as: fresh, of unknown origin.
         ("threads.rs", "set_value(", 3),
+        // A thread's instance of a thread-local global: note_copy from the main thread's.
+        ("threads.rs", "set_initial_value(", 1),
     ];
 
     #[test]

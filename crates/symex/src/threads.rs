@@ -217,6 +217,10 @@ impl<'a> Symex<'a> {
         let size = self.store.bv_u64(self.layout.wide_bits(), self.objects.get(main).size);
         let o = self.add_object(ObjectKind::ThreadLocal { symbol, thread: id }, name, size)?;
         self.set_initial_value(o, initial);
+        // The pointers stored in that value go along.
+        let zero = self.store.bv_u64(self.layout.wide_bits(), 0);
+        let bits = u32::try_from(self.objects.get(main).size * 8).ok();
+        self.note_copy(main, zero, o, zero, bits);
         self.threads.as_mut().expect("a started thread runs").thread_local_copies.insert((symbol, thread), o);
         Ok(o)
     }

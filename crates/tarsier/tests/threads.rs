@@ -6,7 +6,8 @@
 //! a join prevents, deadlocks of lock order and of joins, condition
 //! variables with lost and spurious wake-ups, C11 threads and their
 //! results, cleanup handlers, thread-local variables, thread-specific
-//! data and its destructors, barriers, semaphores); a FALSE is replayed on its
+//! data and its destructors, barriers, semaphores, the main thread's
+//! pthread_exit); a FALSE is replayed on its
 //! schedule. CBMC's `__CPROVER_ASYNC_n:` labels start threads (never the
 //! thread's code run in line as a call); ESBMC's `__ESBMC_spawn_thread` is
 //! still unsupported where it is reached, while a violation before it is
@@ -954,6 +955,35 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(seen == 1);", &["-DINITIAL=1"], FAILS, ONE_SCHEDULE),
             Check::verdict("sem_wait(&done);", &["-DINITIAL=0", "--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
             Check::verdict("sem_wait(&done);", &["-DINITIAL=1", "--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "the main thread's pthread_exit leaves the process to the other threads, which may then deadlock",
+        test: "threads-main-exit",
+        text: r#"
+            #include <pthread.h>
+            #include <stdlib.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            void handler(void) {}
+            void *worker(void *arg) {
+              pthread_mutex_lock(&m);
+              pthread_mutex_unlock(&m);
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              LAST
+              pthread_create(&t, 0, worker, 0);
+              pthread_exit(0);
+            }
+        "#,
+        checks: &[
+            Check::verdict("pthread_mutex_lock(&m);", &["--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            Check::verdict("pthread_mutex_lock(&m); pthread_mutex_unlock(&m);", &["--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+            // The models' exit runs the handler at once, which a process
+            // whose threads deadlock never does.
+            Check::verdict("atexit(handler);", &["--deadlock-check"], UNKNOWN, "the atexit handlers of pthread_exit are not modelled"),
+            Check::verdict("atexit(handler); pthread_mutex_lock(&m);", &["--deadlock-check"], UNKNOWN, "the atexit handlers of pthread_exit are not modelled"),
         ],
     },
 ];

@@ -112,6 +112,7 @@ impl Machine<'_> {
             "abort" => Err(Outcome::Aborted),
             "exit" | "_Exit" | "_exit" => {
                 let code = self.scalar(arg(0)?)?;
+                self.deadlock_at_main_exit()?;
                 Err(Outcome::Completed(i64::from(sign_extend(code, 32) as i32)))
             }
             _ if name == crate::intrinsics::THREAD_SELF => Ok(Some(self.thread_self())),

@@ -173,6 +173,34 @@ impl Machine<'_> {
         self.violation(crate::instr::PropertyClass::Deadlock, "deadlock: every thread waits for ever".into())
     }
 
+    /// The main thread leaving through `pthread_exit` (the models' exit):
+    /// with the deadlock check on, a deadlock when another thread has not
+    /// ended and every such thread waits on a lock or a join and, given
+    /// its step again, still cannot go on (as symex's `MainExit` wait).
+    pub(super) fn deadlock_at_main_exit(&mut self) -> Flow<()> {
+        let through_pthread_exit = self.frames.iter().any(|f| self.program.functions[f.func].name == "pthread_exit");
+        let Some(scheduler) = self.threads.as_ref() else { return Ok(()) };
+        if !self.config.deadlock_checks || scheduler.current != 0 || !through_pthread_exit {
+            return Ok(());
+        }
+        let mut others: Vec<u32> = scheduler.waiting.keys().copied().filter(|t| !scheduler.ended.contains_key(t)).collect();
+        others.sort_unstable();
+        let stuck = |t: &u32| scheduler.blocked.contains(t) && scheduler.waiting_on_sync.contains(t);
+        if others.is_empty() || !others.iter().all(stuck) {
+            return Ok(());
+        }
+        for thread in others {
+            self.bring(thread)?;
+            match self.step() {
+                Err(Outcome::AssumptionViolated { .. }) => {}
+                Ok(()) => return Err(mismatch(format!("thread {thread} can go on where it waited"))),
+                Err(outcome) => return Err(outcome),
+            }
+        }
+        self.bring(0)?;
+        Err(self.violation(crate::instr::PropertyClass::Deadlock, "deadlock: every thread waits for ever".into()))
+    }
+
     /// Makes `thread` the running one.
     fn switch_to(&mut self, thread: u32) -> Flow<()> {
         let scheduler = self.scheduler();
