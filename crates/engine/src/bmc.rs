@@ -619,6 +619,13 @@ impl<'a> Run<'a> {
             return Found::Judged(Box::new(self.outcome(Verdict::Unknown(reason))));
         }
         match self.confirm(&cex, &model, budget) {
+            Ok(_) if !self.violated_whatever_folding(&model, &cex) => {
+                let reason = format!(
+                    "a violation of `{}` depends on the last bits of a math function's result at constant arguments, which a compiler may compute itself (correctly rounded) instead of the C library",
+                    cex.property.message
+                );
+                Found::Judged(Box::new(self.outcome(Verdict::Unknown(reason))))
+            }
             Ok(class) => {
                 let mut cex = cex;
                 cex.property.class = class;
@@ -670,6 +677,101 @@ impl<'a> Run<'a> {
     /// values once every other variable keeps its value in `model`: then
     /// the violation does not rest on where objects lie.
     fn violated_whatever_layout(&mut self, model: &Model, cex: &crate::Counterexample) -> bool {
+        let free = smt::free_vars(self.store, &cex.layout_values).into_iter().collect();
+        self.violated_whatever(model, cex, &free, &[])
+    }
+
+    /// Whether `cex`'s assertion is violated for every result a native
+    /// build may give at the inexact math calls a compiler may fold
+    /// (constant arguments: gcc computes them correctly rounded, the
+    /// replay takes the host library's value, and the two may differ in
+    /// the last bit; where the former is not known, every result the
+    /// facts admit) and for every result the facts admit at the calls
+    /// whose arguments depend on those, while every other call gives the
+    /// host library's result (as in the replay) and every other variable
+    /// keeps its value in `model`.
+    fn violated_whatever_folding(&mut self, model: &Model, cex: &crate::Counterexample) -> bool {
+        let calls = self.execution.equation.inexact_calls.clone();
+        let mut free = std::collections::HashSet::new();
+        let mut facts = Vec::new();
+        let mut hosted = model.clone();
+        for call in &calls {
+            if call.foldable || smt::free_vars(self.store, &call.args).iter().any(|v| free.contains(v)) {
+                free.extend(smt::free_vars(self.store, &[call.result]));
+                let admitted = match call.foldable {
+                    true => self.native_values(call).unwrap_or(call.facts),
+                    false => call.facts,
+                };
+                facts.push(admitted);
+            } else if let (Some(var), Some(host)) = (self.store.as_var(call.result), self.host_result(&hosted, call)) {
+                hosted.set(var, host);
+            }
+        }
+        if facts.is_empty() {
+            return true;
+        }
+        // The replayed run: the violation and the constraints hold there.
+        let assertion = &self.execution.equation.assertions[cex.assertion_index];
+        let failed = self.store.not(assertion.condition);
+        let mut run = vec![self.store.and2(assertion.guard, failed)];
+        run.extend(&self.execution.equation.constraints);
+        let mut evaluator = Evaluator::new(self.store, &hosted);
+        let replayed = run.iter().all(|&term| matches!(evaluator.eval(term), Ok(Value::Bool(true))));
+        replayed && self.violated_whatever(&hosted, cex, &free, &facts)
+    }
+
+    /// That the result of `call` (a foldable one) is one a native build
+    /// gives: the host library's or a compiler's correctly rounded one
+    /// (`ir::libm::folded_values`); `None` when the latter is not known.
+    fn native_values(&mut self, call: &symex::InexactCall) -> Option<TermId> {
+        let args: Option<Vec<u128>> = call.args.iter().map(|&a| self.store.as_bv_const(a).and_then(smt::BvValue::to_u128)).collect();
+        let args = args?;
+        let (f, format) = call.function;
+        let mut values = ir::libm::folded_values(f, format, &args)?;
+        values.push(ir::libm::host_value(f, format, &args)?);
+        let choices: Vec<TermId> = values
+            .into_iter()
+            .map(|bits| {
+                let value = self.store.bv_const(smt::BvValue::from_u128(format.storage_bits(), bits));
+                self.store.eq(call.result, value)
+            })
+            .collect();
+        Some(self.store.or(&choices))
+    }
+
+    /// The host library's result for `call` at its arguments in `model`,
+    /// when the call is on the path there in rounding to nearest.
+    fn host_result(&mut self, model: &Model, call: &symex::InexactCall) -> Option<Value> {
+        let nearest = self.store.rm_const(smt::RoundingMode::Rne);
+        let mut evaluator = Evaluator::new(self.store, model);
+        let on_path = matches!(evaluator.eval(call.guard), Ok(Value::Bool(true)));
+        let in_nearest = evaluator.eval(call.rounding).ok() == evaluator.eval(nearest).ok();
+        if !on_path || !in_nearest {
+            return None;
+        }
+        let args: Option<Vec<u128>> = call
+            .args
+            .iter()
+            .map(|&a| match evaluator.eval(a) {
+                Ok(Value::Bv(b)) => b.to_u128(),
+                _ => None,
+            })
+            .collect();
+        let (f, format) = call.function;
+        let host = ir::libm::host_value(f, format, &args?)?;
+        Some(Value::Bv(smt::BvValue::from_u128(format.storage_bits(), host)))
+    }
+
+    /// Whether `cex`'s assertion is violated for every value of the
+    /// variables `free` that satisfies `facts`, once every other variable
+    /// keeps its value in `model`.
+    fn violated_whatever(
+        &mut self,
+        model: &Model,
+        cex: &crate::Counterexample,
+        free: &std::collections::HashSet<smt::VarId>,
+        facts: &[TermId],
+    ) -> bool {
         if self.quantifiers.is_some() {
             return false;
         }
@@ -677,8 +779,8 @@ impl<'a> Run<'a> {
         let (guard, condition) = (assertion.guard, assertion.condition);
         let failed = self.store.not(condition);
         let mut roots = vec![self.store.and2(guard, failed)];
+        roots.extend(facts);
         roots.extend(&self.execution.equation.constraints);
-        let free: std::collections::HashSet<_> = smt::free_vars(self.store, &cex.layout_values).into_iter().collect();
         let mut values = Vec::new();
         let mut evaluator = Evaluator::new(self.store, model);
         for var in smt::free_vars(self.store, &roots).into_iter().filter(|v| !free.contains(v)) {

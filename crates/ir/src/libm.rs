@@ -42,9 +42,12 @@ macro_rules! inexact_functions {
         /// The C library's own functions: Rust's float methods do not call
         /// it for all of them (`atanh`, `asinh`, `acosh` are computed in
         /// Rust), and the replay must see what a C program linked with it
-        /// sees.
+        /// sees. Each is looked up in the math library by name first: the
+        /// Rust runtime links its own `cbrt` and `cbrtf`, which shadow the
+        /// library's at link time and differ from glibc's in the last bit.
         mod host {
             use super::Inexact;
+            use std::ffi::c_void;
 
             extern "C" {
                 $(
@@ -58,9 +61,14 @@ macro_rules! inexact_functions {
                 match f {
                     $(Inexact::$variant => {
                         let &[$($param),+] = args else { return None };
+                        let linked: unsafe extern "C" fn($($param: f64),+) -> f64 = $double;
+                        // SAFETY: the library's symbol of this name is this
+                        // function, of this type.
+                        let function = super::library::symbol(concat!(stringify!($double), "\0"))
+                            .map_or(linked, |address| unsafe { std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($param: f64),+) -> f64>(address) });
                         // SAFETY: the C library's math functions take and
                         // return plain values and have no preconditions.
-                        Some(unsafe { $double($($param),+) })
+                        Some(unsafe { function($($param),+) })
                     })+
                 }
             }
@@ -70,8 +78,12 @@ macro_rules! inexact_functions {
                 match f {
                     $(Inexact::$variant => {
                         let &[$($param),+] = args else { return None };
+                        let linked: unsafe extern "C" fn($($param: f32),+) -> f32 = $single;
                         // SAFETY: as in `double`.
-                        Some(unsafe { $single($($param),+) })
+                        let function = super::library::symbol(concat!(stringify!($single), "\0"))
+                            .map_or(linked, |address| unsafe { std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($param: f32),+) -> f32>(address) });
+                        // SAFETY: as in `double`.
+                        Some(unsafe { function($($param),+) })
                     })+
                 }
             }
@@ -83,9 +95,11 @@ macro_rules! inexact_functions {
                 extern "C" {
                     $(fn $long();)+
                 }
-                match f {
-                    $(Inexact::$variant => $long),+
-                }
+                let (linked, name): (unsafe extern "C" fn(), &str) = match f {
+                    $(Inexact::$variant => ($long, concat!(stringify!($long), "\0"))),+
+                };
+                // SAFETY: the caller calls it by the `long double` convention.
+                super::library::symbol(name).map_or(linked, |address| unsafe { std::mem::transmute::<*mut c_void, unsafe extern "C" fn()>(address) })
             }
         }
     };
@@ -167,6 +181,74 @@ pub fn host_value(f: Inexact, format: FloatFormat, args: &[u128]) -> Option<u128
         #[cfg(target_arch = "x86_64")]
         FloatFormat::X87Extended if args.len() == f.arity() => Some(x87::long_double(host::long_double(f), args)),
         _ => None,
+    }
+}
+
+/// How far (in its own ulps) the host's `long double` result may lie from
+/// the real value: glibc documents at most a few for each listed function.
+const LONG_DOUBLE_ERROR_ULPS: u128 = 64;
+
+/// The values a compiler that computes the call itself may give for `f`
+/// on the constant float bits `args` of `format`, in rounding to nearest:
+/// gcc folds such a call to the correctly rounded value (with MPFR, even
+/// at -O0), which the host library's result may miss by an ulp. The real
+/// value lies within [`LONG_DOUBLE_ERROR_ULPS`] of the host's `long
+/// double` result, 2^11 times finer than `double`: the correctly rounded
+/// value is the one both ends of that interval round to, or else one of
+/// the two values around it. `None` for `long double` (no wider host type)
+/// and on hosts without x87; empty for a NaN (not folded).
+pub fn folded_values(f: Inexact, format: FloatFormat, args: &[u128]) -> Option<Vec<u128>> {
+    use ieee::{Format, Fp, RoundingMode};
+    let narrow = match format {
+        FloatFormat::Single => Format::SINGLE,
+        FloatFormat::Double => Format::DOUBLE,
+        _ => return None,
+    };
+    let wide: Vec<u128> = args.iter().map(|&bits| Fp::from_bits(narrow, bits).convert(Format::X87, RoundingMode::NearestEven).to_x87_bits()).collect();
+    let exact = Fp::from_x87_bits(host_value(f, FloatFormat::X87Extended, &wide)?);
+    if exact.is_nan() {
+        return Some(Vec::new());
+    }
+    let encoding = exact.to_bits();
+    let magnitude = encoding & !(1u128 << (Format::X87.width() - 1));
+    let infinity = Fp::infinity(Format::X87, false).to_bits();
+    if magnitude >= LONG_DOUBLE_ERROR_ULPS && magnitude + LONG_DOUBLE_ERROR_ULPS < infinity {
+        let nearest = |bits: u128| Fp::from_bits(Format::X87, bits).convert(narrow, RoundingMode::NearestEven).to_bits();
+        let (low, high) = (nearest(encoding - LONG_DOUBLE_ERROR_ULPS), nearest(encoding + LONG_DOUBLE_ERROR_ULPS));
+        if low == high {
+            return Some(vec![low]);
+        }
+    }
+    let mut values: Vec<u128> =
+        [RoundingMode::TowardNegative, RoundingMode::TowardPositive].iter().map(|&mode| exact.convert(narrow, mode).to_bits()).collect();
+    values.dedup();
+    Some(values)
+}
+
+/// The host's math library, opened by name so that its functions are the
+/// ones called, whatever the executable links under the same names.
+mod library {
+    use std::ffi::{c_char, c_int, c_void, CStr};
+    use std::sync::OnceLock;
+
+    extern "C" {
+        fn dlopen(file: *const c_char, mode: c_int) -> *mut c_void;
+        fn dlsym(handle: *mut c_void, name: *const c_char) -> *mut c_void;
+    }
+
+    /// `dlopen`'s mode: resolve every symbol now.
+    const RTLD_NOW: c_int = 2;
+
+    /// The address of the library's function `name` (NUL-terminated);
+    /// `None` without a library of that name (not glibc) or symbol.
+    pub(super) fn symbol(name: &str) -> Option<*mut c_void> {
+        static HANDLE: OnceLock<usize> = OnceLock::new();
+        // SAFETY: dlopen takes a NUL-terminated name; the handle is kept open.
+        let handle = *HANDLE.get_or_init(|| unsafe { dlopen(c"libm.so.6".as_ptr(), RTLD_NOW) } as usize);
+        let name = CStr::from_bytes_with_nul(name.as_bytes()).ok()?;
+        // SAFETY: a live handle and a NUL-terminated name.
+        let address = (handle != 0).then(|| unsafe { dlsym(handle as *mut c_void, name.as_ptr()) })?;
+        (!address.is_null()).then_some(address)
     }
 }
 
@@ -252,6 +334,21 @@ mod tests {
         assert_eq!(f32::from_bits(tanh as u32), 1.0f32.tanh());
         assert_eq!(host_value(Inexact::Pow, FloatFormat::Double, &[0]), None);
         assert_eq!(host_value(Inexact::Exp, FloatFormat::Quad, &[0]), None);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn folded_values_surround_the_correctly_rounded_result() {
+        let double = |x: f64| u128::from(x.to_bits());
+        // Exact results fold to themselves.
+        assert_eq!(folded_values(Inexact::Pow, FloatFormat::Double, &[double(4.0), double(0.5)]), Some(vec![double(2.0)]));
+        assert_eq!(folded_values(Inexact::Cos, FloatFormat::Double, &[double(0.0)]), Some(vec![double(1.0)]));
+        // Inexact results far from a midpoint: the correctly rounded one.
+        assert_eq!(folded_values(Inexact::Exp, FloatFormat::Double, &[double(1.0)]), Some(vec![double(std::f64::consts::E)]));
+        let single = folded_values(Inexact::Sin, FloatFormat::Single, &[u128::from(0.5f32.to_bits())]);
+        assert_eq!(single, Some(vec![u128::from(0.479_425_55_f32.to_bits())]));
+        assert_eq!(folded_values(Inexact::Log, FloatFormat::Double, &[double(-1.0)]), Some(Vec::new()));
+        assert_eq!(folded_values(Inexact::Log, FloatFormat::X87Extended, &[0]), None);
     }
 
     /// x87 images of small integers: sign, 15-bit exponent, explicit integer bit.

@@ -38,6 +38,10 @@ struct __tarsier_mutex {
     int kind;
     /* The thread that holds it (meaningful while depth > 0). */
     unsigned long owner;
+    /* glibc's __nusers: successful first locks less unlocks (a NORMAL
+       mutex's unlock counts even when it is not held); destroying a mutex
+       while it is not zero fails with EBUSY. */
+    int users;
 };
 
 int
@@ -78,6 +82,7 @@ __tarsier_opaque_pthread_mutex_init(struct __tarsier_mutex *mutex, const int *at
     __VERIFIER_atomic_begin();
     mutex->depth = 0;
     mutex->kind = kind;
+    mutex->users = 0;
     __VERIFIER_atomic_end();
     return 0;
 }
@@ -87,7 +92,7 @@ __tarsier_opaque_pthread_mutex_destroy(struct __tarsier_mutex *mutex)
 {
     int result;
     __VERIFIER_atomic_begin();
-    result = mutex->depth > 0 ? 16 /* EBUSY */ : 0;
+    result = mutex->depth > 0 || mutex->users != 0 ? 16 /* EBUSY */ : 0;
     __VERIFIER_atomic_end();
     return result;
 }
@@ -102,6 +107,7 @@ __tarsier_opaque_pthread_mutex_trylock(struct __tarsier_mutex *mutex)
     if (mutex->depth == 0) {
         mutex->depth = 1;
         mutex->owner = self;
+        mutex->users++;
     } else if (mutex->kind == 1 && mutex->owner == self)
         mutex->depth++;
     else
@@ -126,6 +132,7 @@ __tarsier_opaque_pthread_mutex_lock(struct __tarsier_mutex *mutex)
         __tarsier_thread_wait(mutex->depth == 0);
         mutex->depth = 1;
         mutex->owner = self;
+        mutex->users++;
     }
     __VERIFIER_atomic_end();
     return result;
@@ -137,10 +144,12 @@ __tarsier_opaque_pthread_mutex_unlock(struct __tarsier_mutex *mutex)
     unsigned long self = __tarsier_thread_self();
     int result = 0;
     __VERIFIER_atomic_begin();
-    if (mutex->depth == 0 || mutex->owner != self)
+    if (mutex->depth == 0 || mutex->owner != self) {
         result = mutex->kind == 0 ? 0 : 1; /* EPERM; glibc ignores it for NORMAL */
-    else
-        mutex->depth--;
+        if (mutex->kind == 0)
+            mutex->users--;
+    } else if (--mutex->depth == 0)
+        mutex->users--;
     __VERIFIER_atomic_end();
     return result;
 }

@@ -117,6 +117,13 @@ pub struct InexactCall {
     pub rounding: TermId,
     pub args: Vec<TermId>,
     pub result: TermId,
+    /// Whether every argument is a constant: a compiler may then compute
+    /// the value itself (gcc correctly rounded, clang with the build
+    /// host's library) instead of the C library at run time, so a native
+    /// build may give any value the facts admit, not the host library's.
+    pub foldable: bool,
+    /// The facts assumed about the result (also part of the guards).
+    pub facts: TermId,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -3,9 +3,13 @@
 //! facts every C library with an error of a few ulps satisfies: the
 //! special values of C11 Annex F, NaN propagation, the range and sign of
 //! the mathematical function, and that equal arguments (in one rounding
-//! mode) give equal results. A call whose arguments are constants, in
-//! rounding to nearest, also lies within [`ir::libm::CONSTANT_ARGUMENT_ULPS`]
-//! of the host library's value. The interpreter answers with the host
+//! mode) give equal results when the library computes both. A call whose
+//! arguments are constants, in rounding to nearest, also lies within
+//! [`ir::libm::CONSTANT_ARGUMENT_ULPS`] of the host library's value; such a
+//! call is *foldable*: a compiler may compute it instead of the library
+//! (gcc does, correctly rounded, even at -O0), so it is tied to no other
+//! call, and a violation is reported only if it happens whatever value
+//! the facts admit there (see the engine). The interpreter answers with the host
 //! library's value, so a violation that depends on the choice made here is
 //! confirmed or refuted by the replay; after a refutation the engine adds
 //! the same window at the refuted arguments ([`host_lemma`]) and searches
@@ -68,11 +72,18 @@ impl Symex<'_> {
         if rounding == nearest {
             facts.near_host_value(f);
         }
-        let call = InexactCall { function: (f, format), guard: self.state.guard, rounding, args: values.to_vec(), result };
-        for earlier in self.equation.inexact_calls.iter().filter(|c| c.function == call.function) {
+        let foldable = facts.constant_arguments().is_some();
+        let placeholder = facts.store.bool_const(true);
+        let mut call =
+            InexactCall { function: (f, format), guard: self.state.guard, rounding, args: values.to_vec(), result, foldable, facts: placeholder };
+        // Only run-time calls of one library agree: a call the compiler
+        // may fold need not equal the library's (nor another folded one,
+        // at -O0 gcc folds `f(0.5)` but not `x = 0.5; f(x)`).
+        for earlier in self.equation.inexact_calls.iter().filter(|c| c.function == call.function && !c.foldable && !foldable) {
             facts.deterministic(earlier, &call);
         }
         let all = facts.store.and(&facts.facts);
+        call.facts = all;
         self.assume(all);
         self.equation.inexact_calls.push(call);
         Ok(Some(result))
@@ -439,11 +450,14 @@ impl<'s> Facts<'s> {
     /// Constant arguments: the result lies within the margin of the host
     /// library's value (is NaN when that is).
     fn near_host_value(&mut self, f: Inexact) {
-        let constants: Option<Vec<u128>> =
-            self.arg_bits.iter().map(|&a| self.store.as_bv_const(a).and_then(BvValue::to_u128)).collect();
-        let Some(host) = constants.and_then(|args| host_value(f, self.format, &args)) else { return };
+        let Some(host) = self.constant_arguments().and_then(|args| host_value(f, self.format, &args)) else { return };
         let window = self.window(host);
         self.facts.push(window);
+    }
+
+    /// The arguments' bits when every one is a constant.
+    fn constant_arguments(&self) -> Option<Vec<u128>> {
+        self.arg_bits.iter().map(|&a| self.store.as_bv_const(a).and_then(BvValue::to_u128)).collect()
     }
 
     /// The result lies within the margin of `host` (is NaN if that is).

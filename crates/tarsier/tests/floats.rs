@@ -635,3 +635,148 @@ fn a_violation_that_needs_a_result_the_host_library_does_not_give_is_told_apart(
     assert!(out.stdout.ends_with("VERIFICATION UNKNOWN\n"), "{}", out.stdout);
     assert!(out.stdout.contains("depends on results of `hypot` that the host C library does not give"), "{}", out.stdout);
 }
+
+/// A math function call of the folding class: its type, the function and
+/// its constant arguments (as C literals of the type).
+struct FoldingCase {
+    ty: &'static str,
+    function: &'static str,
+    args: &'static [&'static str],
+}
+
+/// Calls whose host glibc result differs from the correctly rounded one
+/// gcc folds a constant call to (checked below: at least one must), and one
+/// where they agree, in every float type.
+const FOLDING_CASES: &[FoldingCase] = &[
+    FoldingCase { ty: "long double", function: "asinhl", args: &["-0.25L"] },
+    FoldingCase { ty: "long double", function: "tanhl", args: &["0.5L"] },
+    FoldingCase { ty: "long double", function: "powl", args: &["1.5L", "1.1L"] },
+    FoldingCase { ty: "double", function: "cbrt", args: &["1.5"] },
+    FoldingCase { ty: "double", function: "sinh", args: &["0.7"] },
+    FoldingCase { ty: "double", function: "exp", args: &["0.5"] },
+    FoldingCase { ty: "float", function: "asinhf", args: &["-0.25f"] },
+    FoldingCase { ty: "float", function: "atan2f", args: &["1.5f", "0.7f"] },
+];
+
+impl FoldingCase {
+    /// Bytes of the type's value (x87: 10).
+    fn width(&self) -> usize {
+        match self.ty {
+            "float" => 4,
+            "double" => 8,
+            _ => 10,
+        }
+    }
+
+    /// A program whose `main` declares `v0, v1, ...` (inputs equal to the
+    /// arguments: nondeterministic for tarsier, volatile natively), `c`,
+    /// the call on constants, and `v`, the call on the inputs (each call
+    /// made once: two calls on constants may differ, one folded and one
+    /// not), with `IS(value, low, high)` comparing a value's bits (low 8
+    /// bytes, x87's top 2), then runs `body`.
+    fn program(&self, body: &str) -> String {
+        let ty = self.ty;
+        let nondet = format!("__VERIFIER_nondet_{}", ty.replace(' ', "_"));
+        let mut inputs = String::new();
+        for (i, arg) in self.args.iter().enumerate() {
+            inputs.push_str(&format!("  INPUT(v{i}, {arg});\n"));
+        }
+        let vars: Vec<String> = (0..self.args.len()).map(|i| format!("v{i}")).collect();
+        format!(
+            r#"#include <math.h>
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+#ifdef __TARSIER__
+{ty} {nondet}(void);
+void __VERIFIER_assume(int);
+#define INPUT(name, value) {ty} name = {nondet}(); __VERIFIER_assume(name == value)
+#else
+#define INPUT(name, value) volatile {ty} name = value
+#endif
+static unsigned long long low({ty} value) {{
+  unsigned long long bits = 0;
+  memcpy(&bits, &value, {low});
+  return bits;
+}}
+static unsigned high({ty} value) {{
+  unsigned short bits = 0;
+  memcpy(&bits, (char *)&value + {low}, {high});
+  return bits;
+}}
+#define IS(value, l, h) (low(value) == (l) && high(value) == (h))
+#define CONST {function}({constants})
+#define VARS {function}({vars})
+int main(void) {{
+{inputs}  {ty} c = CONST, v = VARS;
+  {body}
+  return 0;
+}}
+"#,
+            low = self.width().min(8),
+            high = self.width().saturating_sub(8),
+            function = self.function,
+            constants = self.args.join(", "),
+            vars = vars.join(", "),
+        )
+    }
+}
+
+/// Builds `source` with gcc and `flags` and runs it: its standard output,
+/// or `None` when it stops by a failed assertion.
+fn native_output(dir: &std::path::Path, name: &str, source: &str, flags: &[&str]) -> Option<String> {
+    let file = write(dir, &format!("{name}.c"), source);
+    let binary = dir.join(format!("{name}.native"));
+    let built = std::process::Command::new("gcc").args(flags).arg("-w").arg(&file).arg("-o").arg(&binary).arg("-lm").output();
+    let built = built.expect("gcc runs");
+    assert!(built.status.success(), "gcc {flags:?} rejects {name}:\n{}", String::from_utf8_lossy(&built.stderr));
+    let out = std::process::Command::new(&binary).output().expect("the native program runs");
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The builds a program may get: gcc folds a call on constants to the
+/// correctly rounded value at -O0 and -O2, not with -fno-builtin.
+const NATIVE_BUILDS: [&[&str]; 3] = [&["-O0"], &["-O2"], &["-O0", "-fno-builtin"]];
+
+#[test]
+fn a_math_call_on_constants_may_be_computed_by_the_compiler() {
+    // A verdict must hold for every native build: FAILED only if each
+    // build fails, SUCCESSFUL only if each holds. Where the host library's
+    // last bit is not the correctly rounded one, a violation that depends
+    // on it is UNKNOWN; violations on every value stay FAILED.
+    if !front_end_ready("floats-folding") || !common::gcc_works(&[]) {
+        return;
+    }
+    let dir = scratch_dir("floats-folding");
+    let mut differing = 0;
+    for (n, case) in FOLDING_CASES.iter().enumerate() {
+        let probe = case.program("printf(\"0x%llxull, 0x%x|0x%llxull, 0x%x\\n\", low(c), high(c), low(v), high(v));");
+        let values = native_output(&dir, &format!("probe{n}"), &probe, &["-O0"]).expect("the probe runs");
+        let (folded, runtime) = values.trim().split_once('|').expect("two values");
+        differing += usize::from(folded != runtime);
+        let checks = [
+            (format!("assert(IS(c, {runtime}));"), None),
+            (format!("assert(!IS(c, {folded}) && !IS(c, {runtime}));"), (case.ty != "long double").then_some(FAILS)),
+            (format!("assert(!IS(v, {runtime}));"), Some(FAILS)),
+            (format!("assert(IS(v, {runtime}));"), None),
+            ("assert(v == c);".to_string(), None),
+        ];
+        for (k, (body, precise)) in checks.iter().enumerate() {
+            let source = case.program(body);
+            let name = format!("case{n}-{k}");
+            let holds: Vec<bool> = NATIVE_BUILDS.iter().map(|flags| native_output(&dir, &name, &source, flags).is_some()).collect();
+            let out = run([write(&dir, &format!("{name}.c"), &source).to_str().expect("utf-8 path")]);
+            let answer = out.stdout.lines().last().unwrap_or_default();
+            let context = format!("{}({}) `{body}`: native builds {holds:?}, tarsier:\n{}", case.function, case.args.join(", "), out.stdout);
+            match answer {
+                FAILS => assert!(holds.iter().all(|h| !h), "a build holds: {context}"),
+                HOLDS => assert!(holds.iter().all(|h| *h), "a build fails: {context}"),
+                _ => assert_eq!(answer, UNKNOWN, "{context}"),
+            }
+            if let Some(expected) = precise {
+                assert_eq!(answer, *expected, "{context}");
+            }
+        }
+    }
+    assert!(differing > 0, "no case where the host library differs from gcc's folding: the class is not exercised");
+}

@@ -411,3 +411,38 @@ int main(void) {
         assert_verdict(name, source, &[], FAILED);
     }
 }
+
+/// glibc counts a mutex's users (successful first locks less unlocks; an
+/// unlock of a NORMAL mutex counts even when it is not held) and refuses
+/// to destroy a mutex whose count is not zero, whatever its lock state.
+#[test]
+fn destroying_a_mutex_follows_glibcs_count_of_users() {
+    let source = r#"
+#include <assert.h>
+#include <pthread.h>
+int main(void) {
+  pthread_mutexattr_t attr; pthread_mutex_t normal, recursive, checked, balanced;
+  pthread_mutexattr_init(&attr);
+  pthread_mutex_init(&normal, 0);
+  pthread_mutex_unlock(&normal);
+  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&recursive, &attr);
+  pthread_mutex_lock(&recursive);
+  pthread_mutex_lock(&recursive);
+  pthread_mutex_unlock(&recursive);
+  int recursive_held = pthread_mutex_destroy(&recursive);
+  pthread_mutex_unlock(&recursive);
+  pthread_mutexattr_settype(&attr, 2); /* error-checking (the name holds the placeholder) */
+  pthread_mutex_init(&checked, &attr);
+  int refused = pthread_mutex_unlock(&checked);
+  pthread_mutex_init(&balanced, 0);
+  pthread_mutex_trylock(&balanced);
+  pthread_mutex_unlock(&balanced);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "pthread_mutex_destroy(&normal) == 16 && recursive_held == 16 && pthread_mutex_destroy(&recursive) == 0 \
+                 && refused == 1 && pthread_mutex_destroy(&checked) == 0 && pthread_mutex_destroy(&balanced) == 0";
+    twins("mutex-users", source, holds, "pthread_mutex_destroy(&normal) == 0");
+}

@@ -413,7 +413,11 @@ impl<'t, 'a> Emitter<'t, 'a> {
 
     fn goto_loop(&mut self, l: &'a Loop, guard: &str, depth: usize) {
         let id = l.id;
-        self.line(depth, &format!("L{id}: ;"));
+        // A head shared with the first inner loop labels that loop itself:
+        // an empty statement there would be an instruction of its own, the
+        // head of a loop around the inner one.
+        let label = if l.shares_head { format!("L{id}:") } else { format!("L{id}: ;") };
+        self.line(depth, &label);
         self.body(l, depth);
         if self.single_back_edge() {
             self.line(depth, &format!("if (!({guard})) goto X{id};"));
