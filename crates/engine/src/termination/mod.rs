@@ -4,7 +4,9 @@
 //! The program is prepared first ([`prepare`]): a failing check ends the
 //! run (an assertion aborts, a division by zero traps), so every `Assert`
 //! becomes an `Assume` and paths past a failure are dropped; then every
-//! loop whose state can be compared gets a lasso check (`lasso`). The
+//! loop whose state can be compared gets a lasso check (`lasso`), and
+//! every recursive function whose entry state can be compared one at its
+//! entry (`recursion`). The
 //! engine then runs incremental BMC's bounds 1, 2, 4, ... on it:
 //!
 //! - a violated lasso check, replayed by the interpreter, is a run that
@@ -23,6 +25,7 @@
 mod heads;
 mod lasso;
 mod ranking;
+mod recursion;
 
 use crate::{bmc, Approximation, Config, Outcome, Proof, ProofMethod, ProvedRanking, Stats, Verdict};
 use ir::{InstrKind, Program, PropertyClass};
@@ -34,6 +37,8 @@ use std::time::Instant;
 pub struct Prepared {
     /// Loops that got a lasso check.
     pub lasso_loops: usize,
+    /// Recursive functions that got a lasso check at their entry.
+    pub lasso_functions: usize,
 }
 
 /// Prepares an instrumented `program` for [`termination`]: checks end the
@@ -56,7 +61,10 @@ pub fn prepare(program: &mut Program, esbmc: bool) -> Prepared {
         }
     }
     failures_end_the_run(program, esbmc);
-    Prepared { lasso_loops: lasso::instrument(program) }
+    // Before the loops' checks, which then compare the recursion's shadow
+    // state too (harmlessly: a run that never saves keeps it).
+    let lasso_functions = recursion::instrument(program);
+    Prepared { lasso_loops: lasso::instrument(program), lasso_functions }
 }
 
 /// Under SV-COMP's `F end` a TRUE is right only if no run overflows a
