@@ -58,6 +58,22 @@ const CASES: &[(&str, &str, &str)] = &[
         "int main(void) { unsigned i = __VERIFIER_nondet_int(), j = 0; while (i > 0) { if (j < 10) j++; else { j = 0; i--; } } return 0; }\n",
         SUCCESSFUL,
     ),
+    // Each turn decrements one of three counters, none the same each time:
+    // only their sum decreases on every turn.
+    (
+        "sum-of-counters",
+        "int main(void) { unsigned a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), c = __VERIFIER_nondet_int();\n\
+         while (a > 0 && b > 0 && c > 0) { if (__VERIFIER_nondet_int()) a--; else if (__VERIFIER_nondet_int()) b--; else c--; } return 0; }\n",
+        SUCCESSFUL,
+    ),
+    // Each turn decrements one counter but increments the other: the sum
+    // stays, and (2, 2) -> (1, 3) -> (2, 2) is a lasso.
+    (
+        "sum-of-counters-swaps",
+        "int main(void) { unsigned a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int();\n\
+         while (a > 0 && b > 0) { if (__VERIFIER_nondet_int()) { a--; b++; } else { b--; a++; } } return 0; }\n",
+        FAILED,
+    ),
     // Ends only because i wraps past zero: (unsigned)(i - n) decreases.
     (
         "ends-by-wrap-around",
