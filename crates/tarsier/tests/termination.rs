@@ -108,6 +108,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
     // Terminates, but recursion has no ranking function yet and n is unbounded.
     ("recursion-unbounded", "int f(int n) { return n <= 0 ? 0 : f(n - 1); }\nint main(void) { return f(__VERIFIER_nondet_int()); }\n", UNKNOWN),
+    // `{ goto out; } else {}` leaves an unreachable jump into the loop,
+    // which enters nothing: the loop is natural, its lasso is found.
+    (
+        "dead-jump-into-loop",
+        "int main(void) { int c, l; while (1) { c = __VERIFIER_nondet_int(); if (c == 0) { goto out; } else {} l = c; } out: return 0; }\n",
+        FAILED,
+    ),
+    (
+        "dead-jump-into-counted-loop",
+        "int main(void) { int n = __VERIFIER_nondet_int(); while (1) { if (n <= 0) { goto out; } else {} n--; } out: return 0; }\n",
+        SUCCESSFUL,
+    ),
     // f(n) calls f(n) while the first call is still active: a recursive lasso.
     ("recursion-no-base-case", "int f(int n) { if (n <= 0) return 0; return f(n) + 1; }\nint main(void) { return f(__VERIFIER_nondet_int()); }\n", FAILED),
     // The repeated call comes after a sibling returned, inside the same active call.
