@@ -145,7 +145,7 @@ pub(crate) fn termination(program: &Program, config: &Config, deadline: Option<I
         Err(why) => why,
     };
     let config = Config { unwinding_assertions: true, unwinding_failures_are_violations: false, ..config.clone() };
-    let mut outcome = bmc::incremental(&signed_overflow(program, true), &config, deadline);
+    let mut outcome = lassos_and_bounds(&signed_overflow(program, true), &config, deadline);
     if matches!(outcome.verdict, Verdict::True) {
         let method = ProofMethod::BoundedExhaustion { bound: outcome.stats.bound };
         outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new(), rankings: Vec::new() }));
@@ -154,6 +154,23 @@ pub(crate) fn termination(program: &Program, config: &Config, deadline: Option<I
         outcome.verdict = Verdict::Unknown(format!("termination: {reason}; {ranking_failure}"));
     }
     outcome
+}
+
+/// Incremental BMC on `program`: lassos and bounded exhaustion. With
+/// recursion checks, a quarter of the time is theirs: showing that a deep
+/// recursion never repeats its entry state (LogRecursive's divisions) can
+/// cost far more than exhausting it, so the rest goes to the program
+/// without them (their choices stay: a witness replays on either).
+fn lassos_and_bounds(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
+    let (Some(plain), Some(deadline)) = (recursion::without_checks(program), deadline) else {
+        return bmc::incremental(program, config, deadline);
+    };
+    let now = Instant::now();
+    let outcome = bmc::incremental(program, config, Some(now + deadline.saturating_duration_since(now) / 4));
+    match outcome.verdict {
+        Verdict::Unknown(_) => bmc::incremental(&plain, config, Some(deadline)),
+        _ => outcome,
+    }
 }
 
 /// The TRUE of a proof by `rankings`: calls of functions without a body

@@ -28,6 +28,25 @@ use super::lasso::calls_environment;
 use analysis::modified::ProgramEffects;
 use ir::{BinOp, Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Program, Property, PropertyClass, SymbolId, Type, UnOp};
 
+/// The end of every recursion check's message.
+const CALLS_ITSELF: &str = "calls itself again with the state an active call of it started with";
+
+/// `program` with its recursion checks skipped (the rest of their code
+/// kept), or `None` when it has none.
+pub(super) fn without_checks(program: &Program) -> Option<Program> {
+    let is_check = |i: &Instr| matches!(&i.kind, InstrKind::Assert(_, p) if p.class == PropertyClass::NonTermination && p.message.ends_with(CALLS_ITSELF));
+    if !program.functions.iter().any(|(_, f)| f.body.iter().flatten().any(is_check)) {
+        return None;
+    }
+    let mut plain = program.clone();
+    for (_, function) in plain.functions.iter_mut() {
+        for instr in function.body.iter_mut().flatten().filter(|i| is_check(i)) {
+            instr.kind = InstrKind::Skip;
+        }
+    }
+    Some(plain)
+}
+
 /// Instruments every recursive function whose entry state can be compared
 /// (see the module comment); returns how many were instrumented.
 pub fn instrument(program: &mut Program) -> usize {
@@ -117,7 +136,7 @@ impl Code {
             repeats = and(repeats, Expr::binary(BinOp::Eq, Expr::sym(v, ty), copy.clone(), bool_ty));
             saves.push(assign(&copy, Expr::sym(v, ty)));
         }
-        let message = format!("non-termination: {name} calls itself again with the state an active call of it started with");
+        let message = format!("non-termination: {name} {CALLS_ITSELF}");
         let property = Property { class: PropertyClass::NonTermination, message };
         let keep_going = Expr::binary(BinOp::Or, saved.clone(), Expr::unary(UnOp::Not, choose.clone(), bool_ty), bool_ty);
         let mut entry = vec![
