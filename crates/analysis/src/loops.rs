@@ -57,8 +57,9 @@ pub struct Loop {
     pub back_edges: Vec<(usize, usize)>,
     /// The edges from the body to nodes outside it.
     pub exits: Vec<(usize, usize)>,
-    /// The edges from outside into the body at a node other than the head:
-    /// empty for a natural loop, not for irreducible control flow.
+    /// The edges from reachable nodes outside into the body at a node
+    /// other than the head: empty for a natural loop, not for irreducible
+    /// control flow.
     pub entries: Vec<(usize, usize)>,
     /// Where the loop is named ("loop at f:LINE") and where its unwinding
     /// assertion is reported: the location of the latch last in
@@ -128,7 +129,10 @@ impl FunctionLoops {
                 }
             }
             if node != raw.head {
-                entries.extend(self.cfg.predecessors(node).iter().filter(|&&p| !contains(p)).map(|&p| (p, node)));
+                // Unreachable code enters nothing (the jump `if (c) { goto
+                // out; } else {}` leaves after its `goto`).
+                let enters = |p: usize| !contains(p) && self.dominators.is_reachable(p);
+                entries.extend(self.cfg.predecessors(node).iter().copied().filter(|&p| enters(p)).map(|p| (p, node)));
             }
         }
         let last_latch = back_edges.iter().map(|&(latch, _)| latch).max().unwrap_or(raw.head);
@@ -549,6 +553,15 @@ mod tests {
     }
 
     #[test]
+    fn a_jump_from_unreachable_code_into_a_loop_is_no_entry() {
+        // 0: if c goto 3; 1: return; 2: goto 3 (unreachable); 3: skip; 4: goto 0
+        let f = loops_of(&[Branch(3), Return, Jump(3), Plain, Jump(0)]);
+        let l = &f.loops()[0];
+        assert_eq!((l.head, l.body.clone()), (0, vec![0, 3, 4]));
+        assert!(l.entries.is_empty() && l.is_reducible());
+    }
+
+    #[test]
     fn a_self_loop_is_a_loop_and_unreachable_code_has_a_place() {
         // 0: if c goto 0; 1: return; 2: goto 2 (unreachable)
         let f = loops_of(&[Branch(0), Return, Jump(2)]);
@@ -584,8 +597,8 @@ mod tests {
         shapes
     }
 
-    /// The natural loop of the back edges into `head`: the nodes that reach
-    /// a latch without passing the head.
+    /// The natural loop of the back edges into `head`: the reachable nodes
+    /// that reach a latch without passing the head.
     fn natural_loop(f: &FunctionLoops, head: usize) -> Vec<usize> {
         let cfg = f.cfg();
         let mut body = vec![head];
@@ -594,7 +607,7 @@ mod tests {
         while let Some(n) = work.pop() {
             if !body.contains(&n) {
                 body.push(n);
-                work.extend(cfg.predecessors(n));
+                work.extend(cfg.predecessors(n).iter().filter(|&&p| f.dominators().is_reachable(p)));
             }
         }
         body.sort_unstable();

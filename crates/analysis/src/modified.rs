@@ -106,6 +106,12 @@ impl ProgramEffects {
         modified
     }
 
+    /// What a call of `func` may change (its callees' effects included);
+    /// `None` for a function without a body.
+    pub fn of_function(&self, func: FuncId) -> Option<&Modified> {
+        self.summaries.get(&func)
+    }
+
     /// Whether some function reachable from `entry` (or `entry` itself)
     /// is recursive: the first such one.
     pub fn recursion_from(&self, entry: FuncId) -> Option<FuncId> {

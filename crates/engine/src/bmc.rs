@@ -183,6 +183,7 @@ pub(crate) fn symex_options(
         vla_length_checks: config.vla_length_checks,
         heap_at_exit: heap_at_exit(config),
         force_malloc_success: config.force_malloc_success,
+        force_realloc_success: config.force_realloc_success,
         deadline,
         data_race_checks: config.data_race_checks,
         deadlock_checks: config.deadlock_checks,

@@ -59,6 +59,8 @@ pub struct Config {
     /// As `symex::Options::deadlock_checks`; the replay sees the deadlock.
     pub deadlock_checks: bool,
     pub force_malloc_success: bool,
+    /// As `symex::Options::force_realloc_success`; the replay agrees.
+    pub force_realloc_success: bool,
     pub timeout: Option<Duration>,
     /// Write the verification condition in SMT-LIB2 here.
     pub smt_formula: Option<PathBuf>,
@@ -101,6 +103,7 @@ impl Default for Config {
             data_race_checks: false,
             deadlock_checks: false,
             force_malloc_success: false,
+            force_realloc_success: false,
             timeout: None,
             smt_formula: None,
             strategy: Strategy::Bmc,

@@ -174,6 +174,7 @@ pub(crate) fn confirm(
 pub(crate) fn interp_config(config: &Config) -> interp::Config {
     interp::Config {
         malloc_may_fail: !config.force_malloc_success,
+        realloc_never_fails: config.force_realloc_success,
         record_trace: false,
         unwind: config.unwind,
         alignment_checks: config.alignment_checks,

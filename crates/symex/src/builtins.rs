@@ -327,8 +327,8 @@ impl<'a> Symex<'a> {
     /// A heap block of `size` bytes (a wide term), allocated when
     /// `requested` holds. As in `ir::interp`, the allocation may fail and
     /// a request larger than the data model's address space fails (the
-    /// result is NULL), unless `force_malloc_success`: then every request
-    /// succeeds (see [`Self::forced_allocation`]). With an `alignment`, the
+    /// result is NULL), unless `force_malloc_success` (for `realloc` also
+    /// `force_realloc_success`): then every request succeeds (see [`Self::forced_allocation`]). With an `alignment`, the
     /// block's address is a multiple of it rounded up to a power of two,
     /// and the allocator needs that much less one more bytes (as
     /// `ir::interp` counts).
@@ -355,7 +355,8 @@ impl<'a> Symex<'a> {
             }
             None => size,
         };
-        let (succeeds, impossible) = if self.options.force_malloc_success {
+        let forced = self.options.force_malloc_success || (what == "realloc" && self.options.force_realloc_success);
+        let (succeeds, impossible) = if forced {
             self.forced_allocation(size, alignment, requested, what)
         } else {
             let fails = self.store.var(&format!("{what}_fails"), smt::Sort::Bool);

@@ -85,6 +85,9 @@ pub struct Options {
     pub heap_at_exit: HeapAtExit,
     /// When false, `malloc` may return NULL.
     pub force_malloc_success: bool,
+    /// When true, `realloc` never returns NULL, whatever
+    /// `force_malloc_success` says (ESBMC's `--force-realloc-success`).
+    pub force_realloc_success: bool,
     /// Symex gives up (as [`Stop::Timeout`]) after this instant.
     pub deadline: Option<Instant>,
     /// Upper limit on executed instructions (guards against loops whose
@@ -128,6 +131,7 @@ impl Default for Options {
             vla_length_checks: true,
             heap_at_exit: HeapAtExit::Unchecked,
             force_malloc_success: false,
+            force_realloc_success: false,
             deadline: None,
             max_steps: 2_000_000,
             cancel: None,

@@ -57,6 +57,12 @@ pub struct Checks {
     /// Ordering and difference of pointers into different objects, part
     /// of the pointer checks (ESBMC's `--no-pointer-relation-check`).
     pub pointer_relation: bool,
+    /// C's alignment rule for accesses (C11 6.3.2.3p7; off with ESBMC's
+    /// `--no-align-check`).
+    pub alignment: bool,
+    /// Variable-length array lengths, part of the bounds checks (C11
+    /// 6.7.6.2p5; off with ESBMC's `--no-vla-size-check`).
+    pub vla_length: bool,
     pub div_by_zero: bool,
     pub signed_overflow: bool,
     pub unsigned_overflow: bool,
@@ -84,6 +90,8 @@ impl Default for Checks {
             bounds: true,
             pointer: true,
             pointer_relation: true,
+            alignment: true,
+            vla_length: true,
             div_by_zero: true,
             signed_overflow: false,
             unsigned_overflow: false,
@@ -127,6 +135,8 @@ pub struct VerifyOptions {
     pub error_label: Option<String>,
     /// When false, `malloc` may return NULL.
     pub force_malloc_success: bool,
+    /// `realloc` never returns NULL (`--force-realloc-success`).
+    pub force_realloc_success: bool,
     /// Heap memory still allocated at exit is a violation (SV-COMP
     /// valid-memcleanup; set by a property file).
     pub memory_cleanup: bool,
@@ -189,6 +199,7 @@ impl Default for VerifyOptions {
             invariants: true,
             error_label: None,
             force_malloc_success: false,
+            force_realloc_success: false,
             memory_cleanup: false,
             timeout: None,
             memlimit_mb: None,

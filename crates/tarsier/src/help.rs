@@ -151,6 +151,15 @@ PROPERTY OPTIONS:
         point into the same object (C11 6.5.8p5, 6.5.6p9; reported as
         \"same object violation\"). Unchecked, the order or difference of
         pointers into different objects is any value.
+    --no-align-check
+        Do not check that accesses through pointers are aligned for their
+        type (C11 6.3.2.3p7); unchecked, a misaligned access reads and
+        writes the bytes it names, as x86 does.
+    --no-vla-size-check
+        Do not check the lengths of variable-length arrays (C11
+        6.7.6.2p5); unchecked, a zero length is an empty array (gcc's),
+        and a negative or oversized one, which no model follows, makes
+        the paths through it an approximation.
     --no-div-by-zero-check
         Do not check division and remainder by zero.
     --overflow-check
@@ -200,6 +209,9 @@ PROPERTY OPTIONS:
         alignment). A request no object can meet (calloc beyond SIZE_MAX)
         makes the result UNKNOWN with the reason, as does a block larger
         than the memory model holds. Without the flag allocations may fail.
+    --force-realloc-success
+        realloc never returns NULL (as above), whether or not the other
+        allocations may fail.
     --round-to-nearest, --round-to-plus-inf, --round-to-minus-inf,
     --round-to-zero
         The IEEE-754 rounding mode the program starts in (default: to

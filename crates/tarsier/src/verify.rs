@@ -46,8 +46,8 @@ fn safety_engine_config(config: &Config, program: &ir::Program) -> engine::Confi
         bounds_checks: verify.checks.bounds,
         // SV-COMP's memory safety is about the memory a program may access:
         // C's rules on alignment and array lengths are not part of it.
-        alignment_checks: verify.property.is_none(),
-        vla_length_checks: verify.checks.bounds && verify.property.is_none(),
+        alignment_checks: verify.checks.alignment && verify.property.is_none(),
+        vla_length_checks: verify.checks.bounds && verify.checks.vla_length && verify.property.is_none(),
         memory_leak_checks: verify.checks.memory_leak,
         // The command-line flag has ESBMC's meaning; a property file's
         // memory properties keep SV-COMP's.
@@ -56,6 +56,7 @@ fn safety_engine_config(config: &Config, program: &ir::Program) -> engine::Confi
         deadlock_checks: verify.checks.deadlock,
         memory_cleanup_checks: verify.memory_cleanup,
         force_malloc_success: verify.force_malloc_success,
+        force_realloc_success: verify.force_realloc_success,
         timeout: verify.timeout,
         smt_formula: verify.smt_formula.clone(),
         strategy: strategy(verify, program),

@@ -70,6 +70,29 @@ fn forced_allocations_never_return_null() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
 
+/// `--force-realloc-success` (ESBMC's) forces `realloc` alone: the
+/// `malloc` before it may still fail, and a request no block can meet is
+/// UNKNOWN as under `--force-malloc-success`.
+#[test]
+fn forced_realloc_leaves_malloc_free_to_fail() {
+    if !front_end_ready("allocation_success") {
+        return;
+    }
+    let grown = "char *p = malloc(4); if (!p) return 0; char *q = realloc(p, 8 + n); assert(q != 0); free(q);";
+    let first = "char *p = malloc(4 + n); assert(p != 0); free(p);";
+    let beyond = "char *p = malloc(4); if (!p) return 0; char *q = realloc(p, (size_t)-1 - n); assert(q == 0); free(p);";
+    let forced = ["--force-realloc-success"];
+    for (name, body, flags, expected) in [
+        ("realloc_grown_forced", grown, &forced[..], SUCCESSFUL),
+        ("realloc_grown", grown, &[][..], FAILED),
+        ("realloc_forced_malloc_free", first, &forced[..], FAILED),
+        ("realloc_forced_beyond", beyond, &forced[..], UNKNOWN),
+    ] {
+        let answer = verdict(&format!("allocation-{name}"), &program(body), flags);
+        assert!(answer.starts_with(expected), "{name}: expected {expected}, got {answer}");
+    }
+}
+
 /// Without the flag the rows read glibc's malloc: the host's agrees.
 #[test]
 fn glibc_refuses_what_the_unforced_rows_say() {

@@ -58,6 +58,22 @@ const CASES: &[(&str, &str, &str)] = &[
         "int main(void) { unsigned i = __VERIFIER_nondet_int(), j = 0; while (i > 0) { if (j < 10) j++; else { j = 0; i--; } } return 0; }\n",
         SUCCESSFUL,
     ),
+    // Each turn decrements one of three counters, none the same each time:
+    // only their sum decreases on every turn.
+    (
+        "sum-of-counters",
+        "int main(void) { unsigned a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), c = __VERIFIER_nondet_int();\n\
+         while (a > 0 && b > 0 && c > 0) { if (__VERIFIER_nondet_int()) a--; else if (__VERIFIER_nondet_int()) b--; else c--; } return 0; }\n",
+        SUCCESSFUL,
+    ),
+    // Each turn decrements one counter but increments the other: the sum
+    // stays, and (2, 2) -> (1, 3) -> (2, 2) is a lasso.
+    (
+        "sum-of-counters-swaps",
+        "int main(void) { unsigned a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int();\n\
+         while (a > 0 && b > 0) { if (__VERIFIER_nondet_int()) { a--; b++; } else { b--; a++; } } return 0; }\n",
+        FAILED,
+    ),
     // Ends only because i wraps past zero: (unsigned)(i - n) decreases.
     (
         "ends-by-wrap-around",
@@ -92,6 +108,44 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
     // Terminates, but recursion has no ranking function yet and n is unbounded.
     ("recursion-unbounded", "int f(int n) { return n <= 0 ? 0 : f(n - 1); }\nint main(void) { return f(__VERIFIER_nondet_int()); }\n", UNKNOWN),
+    // `{ goto out; } else {}` leaves an unreachable jump into the loop,
+    // which enters nothing: the loop is natural, its lasso is found.
+    (
+        "dead-jump-into-loop",
+        "int main(void) { int c, l; while (1) { c = __VERIFIER_nondet_int(); if (c == 0) { goto out; } else {} l = c; } out: return 0; }\n",
+        FAILED,
+    ),
+    (
+        "dead-jump-into-counted-loop",
+        "int main(void) { int n = __VERIFIER_nondet_int(); while (1) { if (n <= 0) { goto out; } else {} n--; } out: return 0; }\n",
+        SUCCESSFUL,
+    ),
+    // f(n) calls f(n) while the first call is still active: a recursive lasso.
+    ("recursion-no-base-case", "int f(int n) { if (n <= 0) return 0; return f(n) + 1; }\nint main(void) { return f(__VERIFIER_nondet_int()); }\n", FAILED),
+    // The repeated call comes after a sibling returned, inside the same active call.
+    (
+        "recursion-repeats-after-sibling",
+        "int f(int n) { if (n <= 0) return 0; f(n - 1); return f(n); }\nint main(void) { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 3) return 0; return f(n); }\n",
+        FAILED,
+    ),
+    // f(x) calls g(x + 1), which calls f(x) (SV-COMP's MutualRecursion_1a).
+    (
+        "mutual-recursion-repeats",
+        "int g(int x);\nint f(int x) { if (x <= 0) return 0; return g(x) + g(x + 1); }\n\
+         int g(int x) { if (x <= 0) return 0; return f(x - 1) + f(x - 2); }\nint main(void) { return g(__VERIFIER_nondet_int()); }\n",
+        FAILED,
+    ),
+    // Equal states in calls that are not nested (siblings, two calls from
+    // main) are no lasso: every run ends.
+    (
+        "recursion-equal-siblings",
+        "int f(int n) { return n <= 0 ? 0 : f(n - 1) + f(n - 1); }\nint main(void) { int n = __VERIFIER_nondet_int(); if (n < 0 || n > 3) return 0; return f(n) + f(n); }\n",
+        SUCCESSFUL,
+    ),
+    // The nested call's state is behind a pointer: not compared, no lasso claimed.
+    ("recursion-through-pointer", "int f(int *p) { if (*p > 0) return f(p); return 0; }\nint main(void) { int n = __VERIFIER_nondet_int(); return f(&n); }\n", UNKNOWN),
+    // g grows on every call: the state never repeats, no lasso claimed.
+    ("recursion-growing-global", "int g;\nint f(int n) { if (n <= 0) return 0; g++; return f(n); }\nint main(void) { return f(__VERIFIER_nondet_int()); }\n", UNKNOWN),
     // The library's clock is an input the model does not keep monotonic:
     // no lasso may rest on it.
     ("clock-loop", "#include <time.h>\nint main(void) { clock_t t = clock(); while (clock() < t + 5); return 0; }\n", UNKNOWN),

@@ -52,7 +52,7 @@ pub(super) fn head_loc(program: &Program, func: FuncId, l: &Loop) -> Loc {
 }
 
 /// Whether control can pass from an instruction to the next one.
-fn falls_through(kind: &InstrKind) -> bool {
+pub(super) fn falls_through(kind: &InstrKind) -> bool {
     match kind {
         InstrKind::Goto { cond, .. } => !matches!(cond.kind, ExprKind::IntConst(c) if c != 0),
         InstrKind::Return(_) | InstrKind::EndThread => false,

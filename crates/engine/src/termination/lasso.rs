@@ -110,7 +110,7 @@ const ENDS_THE_RUN: [&str; 6] = ["abort", "exit", "_Exit", "_exit", "__assert_fa
 /// Whether `instrs` or the functions they call (transitively) call a
 /// function without a body that does not end the run, or call through a
 /// pointer.
-fn calls_environment<'a>(program: &Program, instrs: impl Iterator<Item = &'a Instr>) -> bool {
+pub(super) fn calls_environment<'a>(program: &Program, instrs: impl Iterator<Item = &'a Instr>) -> bool {
     let mut work: Vec<&Instr> = instrs.collect();
     let mut seen: BTreeSet<FuncId> = BTreeSet::new();
     while let Some(instr) = work.pop() {

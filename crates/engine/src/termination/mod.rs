@@ -4,7 +4,9 @@
 //! The program is prepared first ([`prepare`]): a failing check ends the
 //! run (an assertion aborts, a division by zero traps), so every `Assert`
 //! becomes an `Assume` and paths past a failure are dropped; then every
-//! loop whose state can be compared gets a lasso check (`lasso`). The
+//! loop whose state can be compared gets a lasso check (`lasso`), and
+//! every recursive function whose entry state can be compared one at its
+//! entry (`recursion`). The
 //! engine then runs incremental BMC's bounds 1, 2, 4, ... on it:
 //!
 //! - a violated lasso check, replayed by the interpreter, is a run that
@@ -23,6 +25,7 @@
 mod heads;
 mod lasso;
 mod ranking;
+mod recursion;
 
 use crate::{bmc, Approximation, Config, Outcome, Proof, ProofMethod, ProvedRanking, Stats, Verdict};
 use ir::{InstrKind, Program, PropertyClass};
@@ -34,6 +37,8 @@ use std::time::Instant;
 pub struct Prepared {
     /// Loops that got a lasso check.
     pub lasso_loops: usize,
+    /// Recursive functions that got a lasso check at their entry.
+    pub lasso_functions: usize,
 }
 
 /// Prepares an instrumented `program` for [`termination`]: checks end the
@@ -56,7 +61,10 @@ pub fn prepare(program: &mut Program, esbmc: bool) -> Prepared {
         }
     }
     failures_end_the_run(program, esbmc);
-    Prepared { lasso_loops: lasso::instrument(program) }
+    // Before the loops' checks, which then compare the recursion's shadow
+    // state too (harmlessly: a run that never saves keeps it).
+    let lasso_functions = recursion::instrument(program);
+    Prepared { lasso_loops: lasso::instrument(program), lasso_functions }
 }
 
 /// Under SV-COMP's `F end` a TRUE is right only if no run overflows a
@@ -137,7 +145,7 @@ pub(crate) fn termination(program: &Program, config: &Config, deadline: Option<I
         Err(why) => why,
     };
     let config = Config { unwinding_assertions: true, unwinding_failures_are_violations: false, ..config.clone() };
-    let mut outcome = bmc::incremental(&signed_overflow(program, true), &config, deadline);
+    let mut outcome = lassos_and_bounds(&signed_overflow(program, true), &config, deadline);
     if matches!(outcome.verdict, Verdict::True) {
         let method = ProofMethod::BoundedExhaustion { bound: outcome.stats.bound };
         outcome.proof = Some(Box::new(Proof { method, invariants: Vec::new(), rankings: Vec::new() }));
@@ -146,6 +154,23 @@ pub(crate) fn termination(program: &Program, config: &Config, deadline: Option<I
         outcome.verdict = Verdict::Unknown(format!("termination: {reason}; {ranking_failure}"));
     }
     outcome
+}
+
+/// Incremental BMC on `program`: lassos and bounded exhaustion. With
+/// recursion checks, a quarter of the time is theirs: showing that a deep
+/// recursion never repeats its entry state (LogRecursive's divisions) can
+/// cost far more than exhausting it, so the rest goes to the program
+/// without them (their choices stay: a witness replays on either).
+fn lassos_and_bounds(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
+    let (Some(plain), Some(deadline)) = (recursion::without_checks(program), deadline) else {
+        return bmc::incremental(program, config, deadline);
+    };
+    let now = Instant::now();
+    let outcome = bmc::incremental(program, config, Some(now + deadline.saturating_duration_since(now) / 4));
+    match outcome.verdict {
+        Verdict::Unknown(_) => bmc::incremental(&plain, config, Some(deadline)),
+        _ => outcome,
+    }
 }
 
 /// The TRUE of a proof by `rankings`: calls of functions without a body

@@ -39,7 +39,8 @@
 //! the program does: `i - 20` decreases through `i--` wrapping past zero);
 //! each variable the loop modifies and its negation. When no candidate of
 //! a loop decreases on every iteration, those that never increase are
-//! combined lexicographically with the others.
+//! summed (each turn decreases one of them) and combined
+//! lexicographically with the others.
 
 use super::heads::{self, HeadCode};
 use crate::{houdini, Config, ProvedRanking};
@@ -85,7 +86,7 @@ enum Claim {
 /// termination), or why there is no such proof.
 pub(super) fn prove(program: &Program, config: &Config, deadline: Option<Instant>) -> Result<Vec<ProvedRanking>, String> {
     let mut shadowed = program.clone();
-    let plans = instrument(&mut shadowed)?;
+    let mut plans = instrument(&mut shadowed)?;
     if plans.is_empty() {
         // Bounded exhaustion says it better (and at once).
         return Err("no loop needs a ranking function".into());
@@ -128,6 +129,22 @@ pub(super) fn prove(program: &Program, config: &Config, deadline: Option<Instant
             }
         }
     }
+    // Last, in a round of their own (a wide sum slows every query it
+    // shares): the sums of the never-increasing ranks.
+    if proved.iter().any(Option::is_none) {
+        let mut candidates: Vec<Candidate> = certified.clone();
+        for (p, plan) in plans.iter_mut().enumerate().filter(|(p, _)| proved[*p].is_none()) {
+            if let Some(sum) = sum_of(&mut shadowed, plan, &never_increase[p]) {
+                plan.ranks.push(sum);
+                candidates.push(candidate(&shadowed, plan, Claim::Decreases(plan.ranks.len() - 1), p, &mut claims));
+            }
+        }
+        for c in certify(&shadowed, candidates, config, deadline) {
+            if let Some((p, Claim::Decreases(i))) = claims.get(&(c.func, c.head, c.c_text.clone())) {
+                proved[*p].get_or_insert_with(|| ranking(program, &plans[*p], &[*i]));
+            }
+        }
+    }
     match plans.iter().zip(&proved).find(|(_, r)| r.is_none()) {
         Some((plan, _)) => Err(format!("no ranking function found for the loop at {}:{}", program.files.name(plan.loc.file), plan.loc.line)),
         None => Ok(proved.into_iter().flatten().collect()),
@@ -144,6 +161,34 @@ fn certify(program: &Program, mut candidates: Vec<Candidate>, config: &Config, d
     }
     let invariants = Invariants { candidates, ..Invariants::default() };
     houdini::certify_candidates(program, &invariants, config, deadline).certified
+}
+
+/// The sum of `plan`'s ranks `parts` (each certified never to increase),
+/// exact in 128 bits: it decreases when on every iteration one of them
+/// does (`x1 + x2 + x3` when each turn decrements one of three counters).
+/// One part per set of variables read (`x` and `(uint32_t)(x - 0)` move
+/// together). `None` for fewer than two parts.
+fn sum_of(program: &mut Program, plan: &LoopPlan, parts: &[usize]) -> Option<Rank> {
+    let mut seen: Vec<BTreeSet<SymbolId>> = Vec::new();
+    let parts: Vec<usize> = parts.iter().copied().filter(|&i| {
+        let reads: BTreeSet<SymbolId> = plan.ranks[i].now.walk().filter_map(|n| match n.kind {
+            ExprKind::Sym(s) => Some(s),
+            _ => None,
+        }).collect();
+        let fresh = !seen.contains(&reads);
+        seen.push(reads);
+        fresh
+    }).collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    let wide = program.types.int(128, true);
+    let add = |side: &dyn Fn(&Rank) -> &Expr| {
+        parts.iter().map(|&i| Expr::cast(side(&plan.ranks[i]).clone(), wide)).reduce(|a, b| Expr::binary(BinOp::Add, a, b, wide))
+    };
+    let (now, before) = (add(&|r| &r.now)?, add(&|r| &r.before)?);
+    let text = parts.iter().map(|&i| plan.ranks[i].text.as_str()).collect::<Vec<_>>().join(" + ");
+    Some(Rank { now, before, text })
 }
 
 /// The report of loop `plan`'s ranking function made of `ranks`.

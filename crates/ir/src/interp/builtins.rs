@@ -273,9 +273,14 @@ impl Machine<'_> {
         u64::try_from(bits).map_err(|_| Outcome::MemoryLimit)
     }
 
-    /// Whether the allocation fails, when failures are enabled.
-    fn allocation_fails(&mut self) -> Flow<bool> {
-        if !self.config.malloc_may_fail {
+    /// Whether `allocator` may return NULL.
+    fn may_fail(&self, allocator: &str) -> bool {
+        self.config.malloc_may_fail && !(allocator == "realloc" && self.config.realloc_never_fails)
+    }
+
+    /// Whether the allocation fails, when `allocator` may fail.
+    fn allocation_fails(&mut self, allocator: &str) -> Flow<bool> {
+        if !self.may_fail(allocator) {
             return Ok(false);
         }
         let answer = self.request_input(InputKind::AllocationFailure, None, 1)?;
@@ -293,7 +298,7 @@ impl Machine<'_> {
     fn heap_allocate_aligned(&mut self, allocator: &str, size: u64, uninitialized: bool, alignment: u64) -> Flow<Value> {
         let reserved = size.saturating_add(alignment - 1);
         let too_big = reserved > self.program.data_model.max_allocation_bytes();
-        if self.allocation_fails()? || (too_big && self.config.malloc_may_fail) {
+        if self.allocation_fails(allocator)? || (too_big && self.may_fail(allocator)) {
             return Ok(Value::Ptr(Pointer::NULL));
         }
         let name = self.next_heap_name(allocator);

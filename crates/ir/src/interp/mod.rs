@@ -26,7 +26,8 @@
 //!   function, not for `void`); parameters an unprototyped call leaves out
 //!   are `Uninitialized`;
 //! - `malloc`/`realloc`/`alloca`: when [`Config::malloc_may_fail`], first a
-//!   one-byte [`InputKind::AllocationFailure`] flag (not for `alloca`), then
+//!   one-byte [`InputKind::AllocationFailure`] flag (not for `alloca`, nor
+//!   for `realloc` under [`Config::realloc_never_fails`]), then
 //!   the block's contents; `calloc` blocks are zero;
 //! - the entry function's parameters: each one as an
 //!   [`InputKind::EntryArgument`] (a pointer to data without pointers as
@@ -98,6 +99,9 @@ pub struct Config {
     /// Whether `malloc`/`calloc`/`realloc` may return NULL; the input
     /// provider then decides each time ([`InputKind::AllocationFailure`]).
     pub malloc_may_fail: bool,
+    /// `realloc` never returns NULL, even when other allocations may
+    /// (ESBMC's `--force-realloc-success`).
+    pub realloc_never_fails: bool,
     /// Whether to record assignments and inputs in the trace.
     pub record_trace: bool,
     /// Deepest expression nesting evaluated; deeper ones stop the run with
@@ -164,6 +168,7 @@ impl Default for Config {
             step_limit: 10_000_000,
             memory_limit: 256 << 20,
             malloc_may_fail: false,
+            realloc_never_fails: false,
             record_trace: true,
             max_expr_depth: 10_000,
             max_call_depth: 100_000,
