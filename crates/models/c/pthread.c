@@ -144,11 +144,14 @@ __tarsier_opaque_pthread_mutex_unlock(struct __tarsier_mutex *mutex)
     unsigned long self = __tarsier_thread_self();
     int result = 0;
     __VERIFIER_atomic_begin();
-    if (mutex->depth == 0 || mutex->owner != self) {
-        result = mutex->kind == 0 ? 0 : 1; /* EPERM; glibc ignores it for NORMAL */
-        if (mutex->kind == 0)
-            mutex->users--;
-    } else if (--mutex->depth == 0)
+    if (mutex->kind == 0) {
+        /* glibc releases a NORMAL mutex whoever unlocks it, held or not
+           (POSIX leaves it undefined); its count of users drops anyway. */
+        mutex->depth = 0;
+        mutex->users--;
+    } else if (mutex->depth == 0 || mutex->owner != self)
+        result = 1; /* EPERM */
+    else if (--mutex->depth == 0)
         mutex->users--;
     __VERIFIER_atomic_end();
     return result;

@@ -962,6 +962,36 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
+        what: "glibc releases a NORMAL mutex another thread unlocks; an error-checking one refuses",
+        test: "threads-foreign-unlock",
+        text: r#"
+            #include <assert.h>
+            #include <errno.h>
+            #include <pthread.h>
+            pthread_mutex_t m;
+            int x;
+            void *taker(void *arg) { pthread_mutex_lock(&m); x = 1; return 0; }
+            int main(void) {
+              pthread_t t;
+              pthread_mutexattr_t attr;
+              pthread_mutexattr_init(&attr);
+              pthread_mutexattr_settype(&attr, KIND); /* 0 NORMAL, 2 ERRORCHECK */
+              pthread_mutex_init(&m, &attr);
+              pthread_create(&t, 0, taker, 0);
+              pthread_join(t, 0);
+              int r = pthread_mutex_unlock(&m);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(r == 0 && pthread_mutex_trylock(&m) == 0);", &["-DKIND=0", "-lpthread"]),
+            Check::fails("pthread_mutex_lock(&m); assert(x == 0);", &["-DKIND=0", "-lpthread"]),
+            Check::holds("assert(r == EPERM && pthread_mutex_trylock(&m) == EBUSY);", &["-DKIND=2", "-lpthread"]),
+            Check::fails("assert(r == 0);", &["-DKIND=2", "-lpthread"]),
+        ],
+    },
+    Program {
         what: "a signal wakes one blocked waiter and a broadcast all of them: the waiter no signal picks waits for ever",
         test: "threads-condition-wake",
         text: r#"
