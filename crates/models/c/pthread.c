@@ -144,11 +144,14 @@ __tarsier_opaque_pthread_mutex_unlock(struct __tarsier_mutex *mutex)
     unsigned long self = __tarsier_thread_self();
     int result = 0;
     __VERIFIER_atomic_begin();
-    if (mutex->depth == 0 || mutex->owner != self) {
-        result = mutex->kind == 0 ? 0 : 1; /* EPERM; glibc ignores it for NORMAL */
-        if (mutex->kind == 0)
-            mutex->users--;
-    } else if (--mutex->depth == 0)
+    if (mutex->kind == 0) {
+        /* glibc releases a NORMAL mutex whoever unlocks it, held or not
+           (POSIX leaves it undefined); its count of users drops anyway. */
+        mutex->depth = 0;
+        mutex->users--;
+    } else if (mutex->depth == 0 || mutex->owner != self)
+        result = 1; /* EPERM */
+    else if (--mutex->depth == 0)
         mutex->users--;
     __VERIFIER_atomic_end();
     return result;
@@ -205,21 +208,32 @@ pthread_spin_unlock(volatile int *lock)
 }
 
 /* A condition variable (pthread_cond_t, glibc's static initializer is
-   zero) counts the signals sent to it. A waiter unlocks the mutex and
-   notes the count in one atomic step, then goes on once a signal came
-   after that, or spuriously (POSIX allows it, so a proof holds for every
-   wake-up), and locks the mutex again. Waking every waiter on a signal is
-   such a spurious wake-up. A waiter no signal reaches may wait for ever,
-   which the deadlock check sees. A timed wait may time out instead. */
+   zero) keeps the set of threads blocked on it and the set a signal has
+   woken, one bit per thread id. A waiter joins the blocked set and unlocks
+   the mutex in one atomic step, then goes on once a signal picked it, or
+   spuriously (POSIX allows it, so a proof holds for every wake-up), and
+   locks the mutex again. A signal wakes one blocked thread, any of them;
+   a broadcast wakes them all; with none blocked it is lost. A waiter no
+   signal picks may wait for ever, which the deadlock check sees: waking
+   every waiter on each signal would hide that deadlock. A timed wait is
+   blocked the same way, then returns 0 when picked, and may time out (or
+   wake spuriously) otherwise, so a signal it does not take still wakes
+   another. Thread ids past the sets' 64 bits are not modelled. */
 struct __tarsier_cond {
-    unsigned int signals;
+    unsigned long long blocked;
+    unsigned long long woken;
 };
+
+/* Marks the run approximate (a body-less call given a pointer). */
+void __tarsier_unmodelled_condition_waiter(const void *cond);
+unsigned long long __VERIFIER_nondet_ulonglong(void);
 
 int
 __tarsier_opaque_pthread_cond_init(struct __tarsier_cond *cond, const int *attr)
 {
     __VERIFIER_atomic_begin();
-    cond->signals = 0;
+    cond->blocked = 0;
+    cond->woken = 0;
     __VERIFIER_atomic_end();
     return 0;
 }
@@ -233,8 +247,14 @@ __tarsier_opaque_pthread_cond_destroy(struct __tarsier_cond *cond)
 int
 __tarsier_opaque_pthread_cond_signal(struct __tarsier_cond *cond)
 {
+    unsigned long long pick = __VERIFIER_nondet_ulonglong();
     __VERIFIER_atomic_begin();
-    cond->signals++;
+    if (cond->blocked) {
+        /* One bit of the blocked set. */
+        __VERIFIER_assume((pick & cond->blocked) != 0 && (pick & (pick - 1)) == 0);
+        cond->blocked &= ~pick;
+        cond->woken |= pick;
+    }
     __VERIFIER_atomic_end();
     return 0;
 }
@@ -242,28 +262,50 @@ __tarsier_opaque_pthread_cond_signal(struct __tarsier_cond *cond)
 int
 __tarsier_opaque_pthread_cond_broadcast(struct __tarsier_cond *cond)
 {
-    return __tarsier_opaque_pthread_cond_signal(cond);
+    __VERIFIER_atomic_begin();
+    cond->woken |= cond->blocked;
+    cond->blocked = 0;
+    __VERIFIER_atomic_end();
+    return 0;
 }
 
-/* Unlocks the mutex and gives the signals sent so far, in one step. */
-static unsigned int
-__tarsier_cond_release(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex)
+/* Blocks the calling thread on the condition and unlocks the mutex, in
+   one step; gives the thread's bit. */
+static unsigned long long
+__tarsier_cond_block(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex)
 {
-    unsigned int seen;
+    unsigned long self = __tarsier_thread_self();
+    if (self >= 64)
+        __tarsier_unmodelled_condition_waiter(cond);
+    /* Past the sets, only a spurious wake-up (or a timeout) goes on. */
+    unsigned long long me = self < 64 ? 1ULL << self : 0;
     __VERIFIER_atomic_begin();
-    seen = cond->signals;
+    cond->blocked |= me;
     __tarsier_opaque_pthread_mutex_unlock(mutex);
     __VERIFIER_atomic_end();
-    return seen;
+    return me;
+}
+
+/* Whether a signal picked the thread of bit `me`; it leaves both sets. */
+static int
+__tarsier_cond_leave(struct __tarsier_cond *cond, unsigned long long me)
+{
+    int picked = (cond->woken & me) != 0;
+    cond->woken &= ~me;
+    cond->blocked &= ~me;
+    return picked;
 }
 
 int
 __tarsier_opaque_pthread_cond_wait(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex)
 {
     int spurious = __VERIFIER_nondet_int() != 0;
-    unsigned int seen = __tarsier_cond_release(cond, mutex);
-    /* One expression, so that the wait reads the count in its own step. */
-    __tarsier_thread_wait((cond->signals != seen) | spurious);
+    unsigned long long me = __tarsier_cond_block(cond, mutex);
+    __VERIFIER_atomic_begin();
+    /* One expression, so that the wait reads the sets in its own step. */
+    __tarsier_thread_wait((cond->woken & me) != 0 | spurious);
+    __tarsier_cond_leave(cond, me);
+    __VERIFIER_atomic_end();
     return __tarsier_opaque_pthread_mutex_lock(mutex);
 }
 
@@ -271,9 +313,12 @@ int
 __tarsier_opaque_pthread_cond_timedwait(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex, const void *abstime)
 {
     int timed_out = __VERIFIER_nondet_int() != 0;
-    __tarsier_cond_release(cond, mutex);
+    unsigned long long me = __tarsier_cond_block(cond, mutex);
+    __VERIFIER_atomic_begin();
+    int picked = __tarsier_cond_leave(cond, me);
+    __VERIFIER_atomic_end();
     __tarsier_opaque_pthread_mutex_lock(mutex);
-    return timed_out ? 110 /* ETIMEDOUT */ : 0;
+    return !picked && timed_out ? 110 /* ETIMEDOUT */ : 0;
 }
 
 /* What a started thread runs: its start function, then its end with the

@@ -4,8 +4,8 @@
 //! interleaving, threads started in loops and on branches, bounded like
 //! loops, values threads end with, data races a lock, an atomic section or
 //! a join prevents, deadlocks of lock order and of joins, condition
-//! variables with lost and spurious wake-ups, C11 threads and their
-//! results, cleanup handlers, thread-local variables, thread-specific
+//! variables with lost and spurious wake-ups (a signal wakes one waiter,
+//! a broadcast all; timed waits), C11 threads and their results, cleanup handlers, thread-local variables, thread-specific
 //! data and its destructors, barriers, semaphores, the main thread's
 //! pthread_exit); a FALSE is replayed on its
 //! schedule. CBMC's `__CPROVER_ASYNC_n:` labels start threads (never the
@@ -914,6 +914,8 @@ const PROGRAMS: &[Program] = &[
         checks: &[
             Check::holds("assert(seen == 42 && serial + last == 1);", &["-DCOUNT=2", "-lpthread"]),
             Check::fails("assert(serial + last == 2);", &["-DCOUNT=2", "-lpthread"]),
+            Check::holds("assert(pthread_barrier_destroy(&bar) == 0);", &["-DCOUNT=2", "-lpthread"]),
+            Check::fails("assert(pthread_barrier_destroy(&bar) != 0);", &["-DCOUNT=2", "-lpthread"]),
             Check::verdict("assert(seen == 42);", &["-DCOUNT=1"], FAILS, ONE_SCHEDULE),
             Check::verdict("", &["-DCOUNT=3", "--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
             Check::verdict("", &["-DCOUNT=2", "--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
@@ -952,10 +954,146 @@ const PROGRAMS: &[Program] = &[
             Check::fails("assert(sem_trywait(&done) == 0);", &["-DINITIAL=0", "-lpthread"]),
             Check::holds("assert(value == 1 && sem_trywait(&done) == 0 && sem_trywait(&done) == -1);", &["-DINITIAL=1", "-lpthread"]),
             Check::fails("assert(value == 0);", &["-DINITIAL=1", "-lpthread"]),
+            Check::holds("assert(sem_destroy(&done) == 0);", &["-DINITIAL=0", "-lpthread"]),
+            Check::fails("assert(sem_destroy(&done) != 0);", &["-DINITIAL=0", "-lpthread"]),
             Check::verdict("assert(seen == 1);", &["-DINITIAL=1"], FAILS, ONE_SCHEDULE),
             Check::verdict("sem_wait(&done);", &["-DINITIAL=0", "--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
             Check::verdict("sem_wait(&done);", &["-DINITIAL=1", "--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
         ],
+    },
+    Program {
+        what: "glibc releases a NORMAL mutex another thread unlocks; an error-checking one refuses",
+        test: "threads-foreign-unlock",
+        text: r#"
+            #include <assert.h>
+            #include <errno.h>
+            #include <pthread.h>
+            pthread_mutex_t m;
+            int x;
+            void *taker(void *arg) { pthread_mutex_lock(&m); x = 1; return 0; }
+            int main(void) {
+              pthread_t t;
+              pthread_mutexattr_t attr;
+              pthread_mutexattr_init(&attr);
+              pthread_mutexattr_settype(&attr, KIND); /* 0 NORMAL, 2 ERRORCHECK */
+              pthread_mutex_init(&m, &attr);
+              pthread_create(&t, 0, taker, 0);
+              pthread_join(t, 0);
+              int r = pthread_mutex_unlock(&m);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(r == 0 && pthread_mutex_trylock(&m) == 0);", &["-DKIND=0", "-lpthread"]),
+            Check::fails("pthread_mutex_lock(&m); assert(x == 0);", &["-DKIND=0", "-lpthread"]),
+            Check::holds("assert(r == EPERM && pthread_mutex_trylock(&m) == EBUSY);", &["-DKIND=2", "-lpthread"]),
+            Check::fails("assert(r == 0);", &["-DKIND=2", "-lpthread"]),
+        ],
+    },
+    Program {
+        what: "a signal wakes one blocked waiter and a broadcast all of them: the waiter no signal picks waits for ever",
+        test: "threads-condition-wake",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            pthread_cond_t c;
+            int ready, woke;
+            void *waiter(void *arg) {
+              pthread_mutex_lock(&m);
+              if (!ready)
+                pthread_cond_wait(&c, &m);
+              woke++;
+              pthread_mutex_unlock(&m);
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              assert(pthread_cond_init(&c, 0) == 0);
+              pthread_create(&a, 0, waiter, 0);
+              pthread_create(&b, 0, waiter, 0);
+              pthread_mutex_lock(&m);
+              ready = 1;
+              WAKE(&c);
+              pthread_mutex_unlock(&m);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("", &["-DWAKE=pthread_cond_signal", "--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
+            Check::verdict("", &["-DWAKE=pthread_cond_broadcast", "--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+            Check::holds("assert(woke == 2 && pthread_cond_destroy(&c) == 0);", &["-DWAKE=pthread_cond_broadcast", "-lpthread"]),
+            Check::fails("assert(woke == 1);", &["-DWAKE=pthread_cond_broadcast", "-lpthread"]),
+        ],
+    },
+    Program {
+        what: "a timed wait no signal reaches times out (or wakes spuriously) and holds the mutex again",
+        test: "threads-condition-timed",
+        text: r#"
+            #include <assert.h>
+            #include <errno.h>
+            #include <pthread.h>
+            #include <time.h>
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+            int main(void) {
+              struct timespec past = {0, 0};
+              pthread_mutex_lock(&m);
+              int r = pthread_cond_timedwait(&c, &m, &past);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert((r == ETIMEDOUT || r == 0) && pthread_mutex_trylock(&m) == EBUSY);", &["-lpthread"]),
+            Check::fails("assert(r == 0);", &["-lpthread"]),
+        ],
+    },
+    Program {
+        what: "a spin lock's trylock takes a free lock and is refused a held one",
+        test: "threads-spin-trylock",
+        text: r#"
+            #include <assert.h>
+            #include <errno.h>
+            #include <pthread.h>
+            pthread_spinlock_t s;
+            int main(void) {
+              assert(pthread_spin_init(&s, PTHREAD_PROCESS_PRIVATE) == 0);
+              int first = pthread_spin_trylock(&s);
+              int second = pthread_spin_trylock(&s);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds(
+                "assert(first == 0 && second == EBUSY && pthread_spin_unlock(&s) == 0 && pthread_spin_trylock(&s) == 0 && pthread_spin_unlock(&s) == 0 && pthread_spin_destroy(&s) == 0);",
+                &["-lpthread"],
+            ),
+            Check::fails("assert(second == 0);", &["-lpthread"]),
+        ],
+    },
+    Program {
+        what: "a C11 thread is detached once, and yielding changes nothing",
+        test: "threads-c11-detach",
+        text: r#"
+            #include <assert.h>
+            #include <threads.h>
+            int worker(void *arg) { thrd_yield(); return 0; }
+            int main(void) {
+              thrd_t t;
+              assert(thrd_create(&t, worker, 0) == thrd_success);
+              int first = thrd_detach(t);
+              thrd_yield();
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[Check::holds("assert(first == thrd_success);", &["-lpthread"]), Check::fails("assert(first != thrd_success);", &["-lpthread"])],
     },
     Program {
         what: "the main thread's pthread_exit leaves the process to the other threads, which may then deadlock",
