@@ -567,7 +567,8 @@ impl<'a> Sema<'a> {
         if !v.ty.is_integer() {
             return v;
         }
-        let kind = ctype::promoted_kind(self.tcx.int_kind_of(&v.ty), v.bit_width);
+        let tcx = &self.tcx;
+        let kind = ctype::promoted_kind(tcx.int_kind_of(&v.ty), v.bit_width, |k| tcx.int_bits(k));
         let to = CType::new(Kind::Int(kind));
         if v.ty == to && v.bit_width.is_none() {
             return v;
@@ -668,9 +669,9 @@ impl<'a> Sema<'a> {
             (Kind::Float(_), _) => Ok(a.unqualified()),
             (_, Kind::Float(_)) => Ok(b.unqualified()),
             _ => {
-                let pa = ctype::promoted_kind(self.tcx.int_kind_of(a), None);
-                let pb = ctype::promoted_kind(self.tcx.int_kind_of(b), None);
                 let tcx = &self.tcx;
+                let pa = ctype::promoted_kind(tcx.int_kind_of(a), None, |k| tcx.int_bits(k));
+                let pb = ctype::promoted_kind(tcx.int_kind_of(b), None, |k| tcx.int_bits(k));
                 Ok(CType::new(Kind::Int(ctype::common_int_kind(pa, pb, |k| tcx.int_bits(k)))))
             }
         }
@@ -1471,13 +1472,24 @@ impl<'a> Sema<'a> {
     }
 
     /// Default argument promotions: integer promotions, float to double.
+    /// A bit-field whose promotion keeps its own width (wider than `int`)
+    /// is passed as its declared type, as GCC extends it.
     fn default_promote(&mut self, v: Val, loc: Loc) -> R<Val> {
         if matches!(v.ty.kind, Kind::Float(FloatKind::Float | FloatKind::Float16)) {
             let d = CType::new(Kind::Float(FloatKind::Double));
             let e = self.cast_to(v, &d, loc, true)?;
             return Ok(Val::rv(e, d));
         }
-        Ok(self.promote(v))
+        let declared = v.ty.unqualified();
+        let declared_precise = self.tcx.int_kind_of(&declared).and_then(IntKind::bit_precise_width).is_some();
+        let p = self.promote(v);
+        match self.tcx.int_kind_of(&p.ty).and_then(IntKind::bit_precise_width) {
+            Some(_) if !declared_precise => {
+                let e = self.cast_to(p, &declared, loc, true)?;
+                Ok(Val::rv(e, declared))
+            }
+            _ => Ok(p),
+        }
     }
 
     /// Builtins whose meaning is fixed by the language rather than a
