@@ -132,6 +132,60 @@ fn complex_integers_compute_on_parts_and_divide_by_the_norm() {
     assert_verdict("complex-int-safe", &safe, &[], "VERIFICATION SUCCESSFUL");
 }
 
+/// GCC's complex integers: the parts of a complex operand are not promoted
+/// (`_Complex char` plus `_Complex char` is `_Complex char`), a real
+/// operand is, and the parts are computed in the promoted type and
+/// converted back. Values are gcc -O0's; the test runs them natively first.
+const COMPLEX_INT_TYPES: &str = "#include <assert.h>
+int main(void) {
+  int one = ONE;
+  _Complex char cc = one; char c = one; _Complex unsigned char cu = one; _Complex short cs = one; _Bool b = one;
+  assert(sizeof(cc + cc) == 2 && sizeof(cc + c) == 8 && sizeof(cc + cu) == 2 && sizeof(cc * cs) == 4 && sizeof(cc + b) == 8);
+  _Complex unsigned char z = 255 * one;
+  assert(__real__ (z + z) == 254 && __real__ (z + 1) == 256);
+  __real__ cc = 100 * one; __imag__ cc = 100 * one;
+  assert(__real__ (cc * cc) == 0 && __imag__ (cc * cc) == 32);
+  _Complex unsigned char q = z; __imag__ q = 3 * one;
+  assert(__real__ (q / (_Complex unsigned char)2) == 127 && __imag__ (q + q) == 6);
+  _Complex short w = 200 * one;
+  assert(__real__ (w * w) == -25536 && __real__ (w * 200) == 40000);
+  _Complex signed char m = -one; _Complex unsigned char n = 255 * one;
+  assert(m == n);
+  return 0;
+}
+";
+
+#[test]
+fn complex_integer_parts_are_not_promoted_as_in_gcc() {
+    let dir = scratch_dir("complex_int_types_native");
+    let twins = [
+        ("complex_int_sum", "__real__ (z + z) == 254", "__real__ (z + z) == 510"),
+        ("complex_int_size", "sizeof(cc + cc) == 2", "sizeof(cc + cc) == 8"),
+        ("complex_int_division", "__real__ (q / (_Complex unsigned char)2) == 127", "__real__ (q / (_Complex unsigned char)2) == 63"),
+        ("complex_int_product", "__real__ (w * w) == -25536", "__real__ (w * w) == 40000"),
+        ("complex_int_equality", "assert(m == n);", "assert(m != n);"),
+    ];
+    let native = |name: &str, source: &str| native_run(&dir, name, &source.replace("ONE", "1"), SANITIZERS);
+    let Some(out) = native("complex_int_types", COMPLEX_INT_TYPES) else {
+        println!("SKIP native runs: gcc with sanitizers is not available");
+        return;
+    };
+    assert_eq!(exit_code(&out), Some(0), "gcc's values: {}", out.stderr);
+    for (name, from, to) in twins {
+        let out = native(name, &COMPLEX_INT_TYPES.replace(from, to)).expect("gcc works");
+        assert!(out.stderr.contains("Assertion"), "{name} must fail natively: {}", out.stderr);
+    }
+    if !front_end_ready("complex_int_types") {
+        return;
+    }
+    let pinned = COMPLEX_INT_TYPES.replace("int one = ONE;", "int one = nondet_int(); if (one != 1) return 0;");
+    let pinned = format!("int nondet_int(void);\n{pinned}");
+    assert_verdict("complex_int_types", &pinned, &[], "VERIFICATION SUCCESSFUL");
+    for (name, from, to) in twins {
+        assert_verdict(name, &pinned.replace(from, to), &[], "VERIFICATION FAILED");
+    }
+}
+
 /// `_BitInt(N)` wider than 128 bits: terms of any width in symex, the
 /// interpreter's wide integers in the replay (C23 semantics; no gcc here
 /// knows `_BitInt`, gcc 14 and clang do).

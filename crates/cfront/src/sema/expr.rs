@@ -652,6 +652,18 @@ impl<'a> Sema<'a> {
     /// The usual arithmetic conversions: the common type of two operands.
     pub(super) fn common_type(&mut self, a: &CType, b: &CType, loc: Loc) -> R<CType> {
         if matches!(a.kind, Kind::Complex(_)) || matches!(b.kind, Kind::Complex(_)) {
+            // As GCC does, the integer parts of a complex operand are not
+            // promoted (only a real operand is): `_Complex char` plus
+            // `_Complex char` is `_Complex char`.
+            let tcx = &self.tcx;
+            let int_part = |t: &CType| match t.kind {
+                Kind::Complex(ComplexElem::Int(k)) => Some(k),
+                Kind::Complex(_) | Kind::Float(_) => None,
+                _ => Some(ctype::promoted_kind(tcx.int_kind_of(t), None, |k| tcx.int_bits(k))),
+            };
+            if let (Some(ka), Some(kb)) = (int_part(a), int_part(b)) {
+                return Ok(CType::new(Kind::Complex(ComplexElem::Int(ctype::common_int_kind(ka, kb, |k| tcx.int_bits(k))))));
+            }
             // The usual arithmetic conversions of the parts' real types.
             let real = |t: &CType| match t.kind {
                 Kind::Complex(elem) => elem.part_type(),
