@@ -32,6 +32,19 @@ pub fn category(result: &TaskResult, parse_only: bool) -> &'static str {
     }
 }
 
+/// The score of an SV-COMP result line (`TRUE`, `FALSE(valid-deref)`,
+/// `UNKNOWN`) printed for `task`: the same scoring as a corpus run, so a
+/// task of `xtask/disputed.txt` is "disputed" here too.
+pub fn svcomp_category(task: &crate::corpus::Task, line: &str) -> &'static str {
+    let outcome = match line {
+        "TRUE" => Outcome::Successful,
+        l if l.starts_with("FALSE") => Outcome::Failed,
+        l => Outcome::Unknown(l.to_string()),
+    };
+    let result = TaskResult { task: task.clone(), outcome, seconds: 0.0, cpu_seconds: 0.0, figures: None, svcomp: Some(line.to_string()) };
+    category(&result, false)
+}
+
 /// The run gave the verdict C semantics gives on a task whose expected
 /// verdict contradicts it (see `xtask/disputed.txt`).
 fn is_disputed(result: &TaskResult) -> bool {
@@ -335,6 +348,23 @@ mod tests {
         assert_eq!(category(&result("a", "unknown", Outcome::Failed), false), "unscored");
         assert_eq!(category(&result("a", "false", Outcome::Unknown("x".into())), false), "unknown");
         assert_eq!(category(&result("a", "false", Outcome::Timeout), true), "hang");
+    }
+
+    #[test]
+    fn a_result_line_is_scored_as_a_corpus_run_with_its_disputes() {
+        let mut task = sv_result("false", None, Outcome::Unknown(String::new()), "").task;
+        assert_eq!(svcomp_category(&task, "TRUE"), "wrong");
+        assert_eq!(svcomp_category(&task, "FALSE(unreach-call)"), "correct");
+        assert_eq!(svcomp_category(&task, "UNKNOWN"), "unknown");
+        task.id = "c/loop-acceleration/nested_false-unreach-call1.yml#unreach-call-old.prp".into();
+        assert_eq!(svcomp_category(&task, "TRUE"), "disputed", "listed in disputed.txt with TRUE as the C verdict");
+        assert_eq!(svcomp_category(&task, "FALSE(unreach-call)"), "correct");
+        let memsafety = sv_result("false", Some("valid-free"), Outcome::Unknown(String::new()), "").task;
+        assert_eq!(svcomp_category(&memsafety, "FALSE(valid-deref)"), "wrong", "the violated part must be the expected one");
+        assert_eq!(svcomp_category(&memsafety, "FALSE(valid-free)"), "correct");
+        let expected_true = sv_result("true", None, Outcome::Unknown(String::new()), "").task;
+        assert_eq!(svcomp_category(&expected_true, "FALSE(valid-deref)"), "wrong");
+        assert_eq!(svcomp_category(&expected_true, "TRUE"), "correct");
     }
 
     #[test]

@@ -17,7 +17,9 @@ struct Checked {
     id: String,
     /// The SV-COMP result line (`TRUE`, `FALSE(...)`, `UNKNOWN`).
     result: String,
-    wrong: bool,
+    /// The corpus runner's score of the result (`correct`, `wrong`,
+    /// `disputed`, ...).
+    score: &'static str,
     witness: Option<PathBuf>,
     /// For a violation witness: what `--validate-witness` said.
     validation: Option<Result<(), String>>,
@@ -44,8 +46,10 @@ pub fn run(binary: &Path, timeout: Duration, jobs: usize, timestamp: &str) -> Re
         if let Some(Err(why)) = &c.validation {
             println!("  not validated: {}: {why}", c.id);
         }
-        if c.wrong {
-            println!("  WRONG: {}: {}", c.id, c.result);
+        match c.score {
+            "wrong" => println!("  WRONG: {}: {}", c.id, c.result),
+            "disputed" => println!("  disputed (see xtask/disputed.txt): {}: {}", c.id, c.result),
+            _ => {}
         }
     }
     for (file, why) in &schema_failures {
@@ -67,11 +71,10 @@ fn check(binary: &Path, dir: &Path, task: &Task, witness: &Path, timeout: Durati
         .ok()
         .and_then(|out| svcomp_line(&out.stdout))
         .unwrap_or_else(|| "UNKNOWN".to_string());
-    let expected_false = task.expected == "false";
-    let wrong = (result == "TRUE" && expected_false) || (result.starts_with("FALSE") && !property.expects_violation(Some(&result)));
+    let score = xtask::report::svcomp_category(task, &result);
     let written = witness.exists().then(|| witness.to_path_buf());
     let validation = written.as_ref().filter(|_| result.starts_with("FALSE")).map(|w| validate(binary, &yml, &prp, w, timeout));
-    Checked { id: task.id.clone(), result, wrong, witness: written, validation }
+    Checked { id: task.id.clone(), result, score, witness: written, validation }
 }
 
 /// The SV-COMP result line: the one before the verdict.
@@ -120,7 +123,8 @@ fn summarise(checked: &[Checked], schema_failures: &[(String, String)], timestam
         "decided": decided,
         "true": count(&|c| c.result == "TRUE"),
         "false": count(&|c| c.result.starts_with("FALSE")),
-        "wrong": count(&|c| c.wrong),
+        "wrong": count(&|c| c.score == "wrong"),
+        "disputed": count(&|c| c.score == "disputed"),
         "witnesses": witnesses,
         "schema_valid": witnesses - schema_failures.len(),
         "violation_witnesses": count(&|c| c.validation.is_some()),
@@ -128,7 +132,7 @@ fn summarise(checked: &[Checked], schema_failures: &[(String, String)], timestam
     })
 }
 
-const FIGURES: [&str; 9] = ["tasks", "decided", "true", "false", "wrong", "witnesses", "schema_valid", "violation_witnesses", "validated"];
+const FIGURES: [&str; 10] = ["tasks", "decided", "true", "false", "wrong", "disputed", "witnesses", "schema_valid", "violation_witnesses", "validated"];
 
 fn render(summary: &Value, previous: Option<&Value>) -> String {
     let mut out = String::from("witness check on sv-benchmarks:\n");

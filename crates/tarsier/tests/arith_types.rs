@@ -1,8 +1,8 @@
 //! Arithmetic types beyond the standard ones, end to end: C23 bit-precise
 //! integers (`_BitInt(N)`, clang's `_ExtInt(N)`: layout per psABI, no
 //! promotion, conversions by rank and width, odd-width arithmetic in symex,
-//! the bit-blaster and the replaying interpreter) and GCC's complex
-//! integers.
+//! the bit-blaster and the replaying interpreter), GCC's bit-fields wider
+//! than `int` (a type of their own width) and GCC's complex integers.
 
 mod common;
 use common::*;
@@ -132,6 +132,60 @@ fn complex_integers_compute_on_parts_and_divide_by_the_norm() {
     assert_verdict("complex-int-safe", &safe, &[], "VERIFICATION SUCCESSFUL");
 }
 
+/// GCC's complex integers: the parts of a complex operand are not promoted
+/// (`_Complex char` plus `_Complex char` is `_Complex char`), a real
+/// operand is, and the parts are computed in the promoted type and
+/// converted back. Values are gcc -O0's; the test runs them natively first.
+const COMPLEX_INT_TYPES: &str = "#include <assert.h>
+int main(void) {
+  int one = ONE;
+  _Complex char cc = one; char c = one; _Complex unsigned char cu = one; _Complex short cs = one; _Bool b = one;
+  assert(sizeof(cc + cc) == 2 && sizeof(cc + c) == 8 && sizeof(cc + cu) == 2 && sizeof(cc * cs) == 4 && sizeof(cc + b) == 8);
+  _Complex unsigned char z = 255 * one;
+  assert(__real__ (z + z) == 254 && __real__ (z + 1) == 256);
+  __real__ cc = 100 * one; __imag__ cc = 100 * one;
+  assert(__real__ (cc * cc) == 0 && __imag__ (cc * cc) == 32);
+  _Complex unsigned char q = z; __imag__ q = 3 * one;
+  assert(__real__ (q / (_Complex unsigned char)2) == 127 && __imag__ (q + q) == 6);
+  _Complex short w = 200 * one;
+  assert(__real__ (w * w) == -25536 && __real__ (w * 200) == 40000);
+  _Complex signed char m = -one; _Complex unsigned char n = 255 * one;
+  assert(m == n);
+  return 0;
+}
+";
+
+#[test]
+fn complex_integer_parts_are_not_promoted_as_in_gcc() {
+    let dir = scratch_dir("complex_int_types_native");
+    let twins = [
+        ("complex_int_sum", "__real__ (z + z) == 254", "__real__ (z + z) == 510"),
+        ("complex_int_size", "sizeof(cc + cc) == 2", "sizeof(cc + cc) == 8"),
+        ("complex_int_division", "__real__ (q / (_Complex unsigned char)2) == 127", "__real__ (q / (_Complex unsigned char)2) == 63"),
+        ("complex_int_product", "__real__ (w * w) == -25536", "__real__ (w * w) == 40000"),
+        ("complex_int_equality", "assert(m == n);", "assert(m != n);"),
+    ];
+    let native = |name: &str, source: &str| native_run(&dir, name, &source.replace("ONE", "1"), SANITIZERS);
+    let Some(out) = native("complex_int_types", COMPLEX_INT_TYPES) else {
+        println!("SKIP native runs: gcc with sanitizers is not available");
+        return;
+    };
+    assert_eq!(exit_code(&out), Some(0), "gcc's values: {}", out.stderr);
+    for (name, from, to) in twins {
+        let out = native(name, &COMPLEX_INT_TYPES.replace(from, to)).expect("gcc works");
+        assert!(out.stderr.contains("Assertion"), "{name} must fail natively: {}", out.stderr);
+    }
+    if !front_end_ready("complex_int_types") {
+        return;
+    }
+    let pinned = COMPLEX_INT_TYPES.replace("int one = ONE;", "int one = nondet_int(); if (one != 1) return 0;");
+    let pinned = format!("int nondet_int(void);\n{pinned}");
+    assert_verdict("complex_int_types", &pinned, &[], "VERIFICATION SUCCESSFUL");
+    for (name, from, to) in twins {
+        assert_verdict(name, &pinned.replace(from, to), &[], "VERIFICATION FAILED");
+    }
+}
+
 /// `_BitInt(N)` wider than 128 bits: terms of any width in symex, the
 /// interpreter's wide integers in the replay (C23 semantics; no gcc here
 /// knows `_BitInt`, gcc 14 and clang do).
@@ -181,4 +235,66 @@ fn a_bit_int_index_beyond_every_object_is_out_of_bounds() {
 int main(void) { unsigned _BitInt(200) i = (unsigned _BitInt(200))1 << 150; a[i >> SHIFT] = 1; return 0; }\n";
     assert_verdict("wide_index_in_bounds", &source.replace("SHIFT", "149"), &[], "VERIFICATION SUCCESSFUL");
     assert_verdict("wide_index_out_of_bounds", &source.replace("SHIFT", "0"), &[], "VERIFICATION FAILED");
+}
+
+/// Bit-fields wider than `int` and narrower than their declared type: GCC
+/// gives them a type of their own width, so arithmetic wraps there (values
+/// below are what gcc -O0 computes; the test runs them natively first).
+/// `N` is the number of a nondet-pinned 1 (`one()` natively).
+const WIDE_BIT_FIELDS: &str = "#include <assert.h>
+#include <stdarg.h>
+struct B { unsigned long long g : 40; long long f : 40; unsigned long long h : 33; unsigned long ul : 48;
+           unsigned long long a : 32; unsigned long long d : 64; };
+static unsigned long long first(int n, ...) { va_list ap; va_start(ap, n); unsigned long long r = va_arg(ap, unsigned long long); va_end(ap); return r; }
+static long long first_signed(int n, ...) { va_list ap; va_start(ap, n); long long r = va_arg(ap, long long); va_end(ap); return r; }
+int main(void) {
+  int one = ONE;
+  struct B s = {0};
+  s.g = -one; s.f = -one; s.h = -one; s.ul = -one; s.a = -one; s.d = -one;
+  assert(s.g + 1 == 0 && s.g * 2 == 0xfffffffffeULL && -s.g == 1 && ~s.h == 0);
+  assert(s.h + s.g == 0x1fffffffeULL && s.ul + 1u == 0 && s.ul + 1L == 1LL << 48);
+  assert(s.a + 1 == 0 && s.d + 1 == 0 && sizeof(s.ul + 1) == 8);
+  assert((one ? s.g : 0) + 1 == 0 && (one ? s.g : 0ULL) + 1 == 1ULL << 40);
+  assert((s.g = -one) + 1 == 0 && (s.g++) + 1 == 0 && s.g == 0);
+  assert(first(1, s.h) == 0x1ffffffffULL && first_signed(1, s.f) == -1);
+  s.f = (1LL << 39) - 2;
+  s.f++;
+  assert(s.f == (1LL << 39) - 1);
+  return 0;
+}
+";
+
+#[test]
+fn bit_fields_wider_than_int_wrap_at_their_width_as_in_gcc() {
+    let dir = scratch_dir("wide_bit_fields_native");
+    let twins = [
+        ("wide_bit_field_sum", "s.g + 1 == 0 &&", "s.g + 1 == 1ULL << 40 &&"),
+        ("wide_bit_field_common", "s.ul + 1u == 0 &&", "s.ul + 1u == 1ULL << 48 &&"),
+        ("wide_bit_field_conditional", "(one ? s.g : 0) + 1 == 0", "(one ? s.g : 0) + 1 != 0"),
+        ("wide_bit_field_assignment", "(s.g = -one) + 1 == 0", "(s.g = -one) + 1 != 0"),
+        ("wide_bit_field_vararg", "first(1, s.h) == 0x1ffffffffULL", "first(1, s.h) != 0x1ffffffffULL"),
+    ];
+    let native = |name: &str, source: &str| native_run(&dir, name, &source.replace("ONE", "1"), SANITIZERS);
+    let Some(out) = native("wide_bit_fields", WIDE_BIT_FIELDS) else {
+        println!("SKIP native runs: gcc with sanitizers is not available");
+        return;
+    };
+    assert_eq!(exit_code(&out), Some(0), "gcc's values: {}", out.stderr);
+    for (name, from, to) in twins {
+        let out = native(name, &WIDE_BIT_FIELDS.replace(from, to)).expect("gcc works");
+        assert!(out.stderr.contains("Assertion"), "{name} must fail natively: {}", out.stderr);
+    }
+    if !front_end_ready("wide_bit_fields") {
+        return;
+    }
+    let pinned = WIDE_BIT_FIELDS.replace("int one = ONE;", "int one = nondet_int(); if (one != 1) return 0;");
+    let pinned = format!("int nondet_int(void);\n{pinned}");
+    assert_verdict("wide_bit_fields", &pinned, &["--overflow-check"], "VERIFICATION SUCCESSFUL");
+    for (name, from, to) in twins {
+        assert_verdict(name, &pinned.replace(from, to), &[], "VERIFICATION FAILED");
+    }
+    // GCC treats the overflow of a signed one as undefined: at -O0 it
+    // folds `s.f + 1 > s.f` to 1 for s.f == 2^39 - 1.
+    let overflow = pinned.replace("(1LL << 39) - 2", "(1LL << 39) - 1").replace("assert(s.f == (1LL << 39) - 1);", "");
+    assert_verdict("wide_bit_field_overflow", &overflow, &["--overflow-check"], "VERIFICATION FAILED");
 }

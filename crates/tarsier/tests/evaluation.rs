@@ -4,7 +4,8 @@
 //! the operands of `sizeof` (unless of variable-length array type) and
 //! `_Alignof` are not; and the value of an assignment is the value
 //! stored, converted to the lvalue's type, never read back from the
-//! lvalue. Each table entry is checked against gcc too (`common::table`).
+//! lvalue; the two sides of an assignment are evaluated in gcc's order.
+//! Each table entry is checked against gcc too (`common::table`).
 
 mod common;
 
@@ -211,6 +212,79 @@ const PROGRAMS: &[Program] = &[
             Check::fails("r == 5", &[]),
             Check::fails("q == 7", &[]),
             Check::fails("g == 0xF23456789ALL", &[]),
+        ],
+    },
+    Program {
+        what: "the two sides of an assignment are evaluated in gcc's order (C leaves it unspecified)",
+        test: "eval-assignment-order",
+        text: r#"
+            #include <assert.h>
+            int k; int a[8]; long la[8]; int *p = &a[0];
+            struct S { int v; } s[4]; struct S *sp = &s[0];
+            struct B { unsigned f : 5; } bs[4];
+            struct T { int x, y; } ta[4];
+            static int bump(void) { k++; return 10; }
+            static long lbump(void) { k++; return 10; }
+            static int move(void) { p = &a[5]; return 20; }
+            static int smove(void) { sp = &s[3]; return 1; }
+            static struct T tbump(void) { k++; struct T t = { 10, 11 }; return t; }
+            static void clear(void) { for (int i = 0; i < 8; i++) a[i] = la[i] = 0; k = 1; p = &a[0]; }
+            int main(void) {
+              clear(); a[k] = bump(); int simple = a[1];
+              clear(); a[k] += bump(); int compound = a[2];
+              clear(); *p = move(); int deref = a[0];
+              clear(); *p += move(); int deref_compound = a[5];
+              sp->v += smove(); int member_compound = s[3].v;
+              clear(); a[k++] += bump(); int post_compound = a[2] + 100 * k;
+              clear(); bs[k].f = bump(); int bit_field = bs[2].f;
+              clear(); *p++ += move(); int pointer_compound = a[5] + 100 * (int)(p - a);
+              clear(); a[k] = lbump(); int converted = a[2];
+              clear(); a[k] = -bump(); int negated = a[2];
+              clear(); ta[k] = tbump(); int record = ta[1].x;
+              assert(LAST);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("simple == 10 && deref == 20 && record == 10", &[]),
+            Check::holds("compound == 10 && deref_compound == 20 && member_compound == 1", &[]),
+            Check::holds("post_compound == 310 && pointer_compound == 620", &[]),
+            Check::holds("bit_field == 10 && converted == 10 && negated == -10", &[]),
+            Check::fails("compound == 0", &[]),
+            Check::fails("simple == 0", &[]),
+            Check::fails("deref_compound == 0", &[]),
+            Check::fails("member_compound == 0", &[]),
+            Check::fails("post_compound == 300", &[]),
+            Check::fails("pointer_compound == 600", &[]),
+            Check::fails("bit_field == 0", &[]),
+            Check::fails("converted == 0", &[]),
+            Check::fails("record == 0", &[]),
+        ],
+    },
+    Program {
+        what: "a member of a packed struct assigned from a call is accessed at the member's alignment",
+        test: "eval-packed-assignment",
+        text: r#"
+            #include <assert.h>
+            struct __attribute__((packed)) P { char c; int i; long long l; } q[3];
+            static int k = 1;
+            static int two(void) { return 2; }
+            int main(void) {
+              struct P p = { 1, 3, 4 };
+              p.i += two();
+              p.l = p.l * two();
+              q[k].i = two();
+              q[k].l -= two() + p.i;
+              struct P *pp = &q[k];
+              pp->i *= two();
+              assert(LAST);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("p.i == 5 && p.l == 8 && q[1].i == 4 && q[1].l == -7", &[]),
+            Check::fails("p.i == 3", &[]),
+            Check::fails("q[1].l == 0", &[]),
         ],
     },
 ];

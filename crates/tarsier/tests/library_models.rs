@@ -421,7 +421,7 @@ fn destroying_a_mutex_follows_glibcs_count_of_users() {
 #include <assert.h>
 #include <pthread.h>
 int main(void) {
-  pthread_mutexattr_t attr; pthread_mutex_t normal, recursive, checked, balanced;
+  pthread_mutexattr_t attr; pthread_mutex_t normal, recursive, checked, balanced, unbalanced;
   pthread_mutexattr_init(&attr);
   pthread_mutex_init(&normal, 0);
   pthread_mutex_unlock(&normal);
@@ -438,11 +438,16 @@ int main(void) {
   pthread_mutex_init(&balanced, 0);
   pthread_mutex_trylock(&balanced);
   pthread_mutex_unlock(&balanced);
+  pthread_mutex_init(&unbalanced, 0);
+  pthread_mutex_unlock(&unbalanced);
+  int relocked = pthread_mutex_trylock(&unbalanced); /* held, and no users left */
   assert(CHECK);
   return 0;
 }
 "#;
     let holds = "pthread_mutex_destroy(&normal) == 16 && recursive_held == 16 && pthread_mutex_destroy(&recursive) == 0 \
-                 && refused == 1 && pthread_mutex_destroy(&checked) == 0 && pthread_mutex_destroy(&balanced) == 0";
+                 && refused == 1 && pthread_mutex_destroy(&checked) == 0 && pthread_mutex_destroy(&balanced) == 0 \
+                 && relocked == 0 && pthread_mutex_destroy(&unbalanced) == 0";
     twins("mutex-users", source, holds, "pthread_mutex_destroy(&normal) == 0");
+    twins("mutex-users-held", source, holds, "pthread_mutex_destroy(&unbalanced) == 16");
 }

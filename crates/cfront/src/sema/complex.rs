@@ -7,7 +7,7 @@
 //! that overflow or involve infinities and NaNs may differ from a C library
 //! that implements Annex G's special cases.
 
-use super::ctype::{ComplexElem, CType, Kind};
+use super::ctype::{self, ComplexElem, CType, Kind};
 use super::expr::Val;
 use super::{Sema, R};
 use crate::ast::BinaryOp;
@@ -96,10 +96,22 @@ impl<'a> Sema<'a> {
     }
 
     /// `l op r` where an operand is complex; both become complex of `elem`.
+    /// Integer parts are computed in their promoted type and the results
+    /// converted back to `elem`, as GCC does (so `(255 + 3i) / 2` on
+    /// `_Complex unsigned char` divides 510 by 4, not 254).
     pub(super) fn complex_arith(&mut self, op: BinaryOp, l: Val, r: Val, elem: ComplexElem, loc: Loc) -> R<Val> {
-        let part = self.ir_ty(&elem.part_type());
         let (a, b) = self.parts_as(l, elem, loc)?;
         let (c, d) = self.parts_as(r, elem, loc)?;
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+            return Ok(self.complex_equality(op == BinaryOp::Eq, (a, b), (c, d)));
+        }
+        let wide = match elem {
+            ComplexElem::Int(k) => ComplexElem::Int(ctype::promoted_kind(Some(k), None, |k| self.tcx.int_bits(k))),
+            float => float,
+        };
+        let widen = |s: &mut Self, e: Expr| s.convert_part(e, elem, wide, loc);
+        let (a, b, c, d) = (widen(self, a)?, widen(self, b)?, widen(self, c)?, widen(self, d)?);
+        let part = self.ir_ty(&wide.part_type());
         let bin = |op, x: &Expr, y: &Expr| Expr::binary(op, x.clone(), y.clone(), part);
         let (re, im) = match op {
             BinaryOp::Add => (bin(BinOp::Add, &a, &c), bin(BinOp::Add, &b, &d)),
@@ -114,24 +126,31 @@ impl<'a> Sema<'a> {
                 let im_num = bin(BinOp::Sub, &bin(BinOp::Mul, &b, &c), &bin(BinOp::Mul, &a, &d));
                 (bin(BinOp::Div, &re_num, &den), bin(BinOp::Div, &im_num, &den))
             }
-            BinaryOp::Eq | BinaryOp::Ne => {
-                let bt = self.prog.types.bool();
-                let same = Expr::binary(
-                    BinOp::And,
-                    Expr::binary(BinOp::Eq, a, c, bt),
-                    Expr::binary(BinOp::Eq, b, d, bt),
-                    bt,
-                );
-                let result = if op == BinaryOp::Eq { same } else { Expr::unary(UnOp::Not, same, bt) };
-                let int = CType::int();
-                let irty = self.ir_ty(&int);
-                return Ok(Val { e: Expr::cast(result, irty), ty: int, lvalue: false, bit_width: None });
-            }
             _ => return Err(self.error(loc, "invalid operands to a complex operator")),
         };
+        let (re, im) = (self.convert_part(re, wide, elem, loc)?, self.convert_part(im, wide, elem, loc)?);
         let value = self.complex_value(elem, re, im);
         let e = self.temp(value.e, &value.ty, loc);
         Ok(Val { e, ..value })
+    }
+
+    /// A part of type `from` converted to the part type of `to`.
+    fn convert_part(&mut self, e: Expr, from: ComplexElem, to: ComplexElem, loc: Loc) -> R<Expr> {
+        if from == to {
+            return Ok(e);
+        }
+        let value = Val { e, ty: from.part_type(), lvalue: false, bit_width: None };
+        self.cast_to(value, &to.part_type(), loc, true)
+    }
+
+    /// `l == r` (or `!=`) on the parts, as an `int`.
+    fn complex_equality(&mut self, equal: bool, (a, b): (Expr, Expr), (c, d): (Expr, Expr)) -> Val {
+        let bt = self.prog.types.bool();
+        let same = Expr::binary(BinOp::And, Expr::binary(BinOp::Eq, a, c, bt), Expr::binary(BinOp::Eq, b, d, bt), bt);
+        let result = if equal { same } else { Expr::unary(UnOp::Not, same, bt) };
+        let int = CType::int();
+        let irty = self.ir_ty(&int);
+        Val { e: Expr::cast(result, irty), ty: int, lvalue: false, bit_width: None }
     }
 
     /// `-z`, `+z` and GNU `~z` (conjugate).

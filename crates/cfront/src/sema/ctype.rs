@@ -286,15 +286,23 @@ pub fn int_kind(ty: &CType, enum_kind: impl Fn(EnumId) -> IntKind) -> Option<Int
 
 /// Integer promotion of a type of the given kind (`None`: `_Bool`).
 /// `bit_width` is the width of a bit-field operand, whose promotion
-/// depends on whether `int` holds all its values (C11 6.3.1.1p2).
+/// depends on whether `int` holds all its values (C11 6.3.1.1p2); `bits`
+/// gives the widths of the data model. A bit-field wider than `int` and
+/// narrower than its declared type has, as in GCC, an integer type of its
+/// own width (implementation-defined, C11 6.7.2.1p5): `s.f + 1` on an
+/// `unsigned long long f : 40` holding 2^40 - 1 is 0, as for an
+/// `unsigned _BitInt(40)`, whose rules of conversion GCC's type follows.
 /// Bit-precise types are never promoted (C23 6.3.1.1p2).
-pub fn promoted_kind(kind: Option<IntKind>, bit_width: Option<u32>) -> IntKind {
+pub fn promoted_kind(kind: Option<IntKind>, bit_width: Option<u32>, bits: impl Fn(IntKind) -> u32) -> IntKind {
     if let Some(k) = kind.filter(|k| k.bit_precise_width().is_some()) {
         return k;
     }
     if let (Some(w), Some(k)) = (bit_width, kind) {
-        if k.rank() <= IntKind::Int.rank() || w < 32 || (w == 32 && k.is_signed()) {
+        if k.rank() <= IntKind::Int.rank() || w <= 32 {
             return if w < 32 || k.is_signed() { IntKind::Int } else { IntKind::UInt };
+        }
+        if w < bits(k) {
+            return if k.is_signed() { IntKind::BitInt(w) } else { IntKind::UBitInt(w) };
         }
         return k;
     }
@@ -423,19 +431,31 @@ mod tests {
 
     #[test]
     fn promotions_of_small_types_give_int() {
-        assert_eq!(promoted_kind(Some(IntKind::UChar), None), IntKind::Int);
-        assert_eq!(promoted_kind(Some(IntKind::UShort), None), IntKind::Int);
-        assert_eq!(promoted_kind(None, None), IntKind::Int);
-        assert_eq!(promoted_kind(Some(IntKind::UInt), None), IntKind::UInt);
-        assert_eq!(promoted_kind(Some(IntKind::ULong), None), IntKind::ULong);
+        assert_eq!(promoted_kind(Some(IntKind::UChar), None, lp64_bits), IntKind::Int);
+        assert_eq!(promoted_kind(Some(IntKind::UShort), None, lp64_bits), IntKind::Int);
+        assert_eq!(promoted_kind(None, None, lp64_bits), IntKind::Int);
+        assert_eq!(promoted_kind(Some(IntKind::UInt), None, lp64_bits), IntKind::UInt);
+        assert_eq!(promoted_kind(Some(IntKind::ULong), None, lp64_bits), IntKind::ULong);
     }
 
     #[test]
     fn bit_fields_promote_by_width() {
-        assert_eq!(promoted_kind(Some(IntKind::UInt), Some(31)), IntKind::Int);
-        assert_eq!(promoted_kind(Some(IntKind::UInt), Some(32)), IntKind::UInt);
-        assert_eq!(promoted_kind(Some(IntKind::ULong), Some(33)), IntKind::ULong);
-        assert_eq!(promoted_kind(Some(IntKind::ULong), Some(12)), IntKind::Int);
+        use IntKind::*;
+        assert_eq!(promoted_kind(Some(UInt), Some(31), lp64_bits), Int);
+        assert_eq!(promoted_kind(Some(UInt), Some(32), lp64_bits), UInt);
+        assert_eq!(promoted_kind(Some(ULong), Some(12), lp64_bits), Int);
+        assert_eq!(promoted_kind(Some(ULongLong), Some(32), lp64_bits), UInt);
+        assert_eq!(promoted_kind(Some(LongLong), Some(32), lp64_bits), Int);
+    }
+
+    #[test]
+    fn bit_fields_wider_than_int_keep_their_own_width_as_in_gcc() {
+        use IntKind::*;
+        assert_eq!(promoted_kind(Some(ULong), Some(33), lp64_bits), UBitInt(33));
+        assert_eq!(promoted_kind(Some(LongLong), Some(40), ilp32_bits), BitInt(40));
+        assert_eq!(promoted_kind(Some(ULongLong), Some(63), lp64_bits), UBitInt(63));
+        assert_eq!(promoted_kind(Some(ULongLong), Some(64), lp64_bits), ULongLong, "the full width is the declared type");
+        assert_eq!(promoted_kind(Some(Long), Some(64), lp64_bits), Long);
     }
 
     #[test]
@@ -456,8 +476,8 @@ mod tests {
     #[test]
     fn bit_precise_types_are_not_promoted_and_convert_by_width() {
         use IntKind::*;
-        assert_eq!(promoted_kind(Some(BitInt(10)), None), BitInt(10));
-        assert_eq!(promoted_kind(Some(UBitInt(3)), None), UBitInt(3));
+        assert_eq!(promoted_kind(Some(BitInt(10)), None, lp64_bits), BitInt(10));
+        assert_eq!(promoted_kind(Some(UBitInt(3)), None, lp64_bits), UBitInt(3));
         let common = |a, b| common_int_kind(a, b, bit_precise_bits);
         assert_eq!(common(BitInt(10), BitInt(37)), BitInt(37));
         assert_eq!(common(BitInt(10), UBitInt(10)), UBitInt(10));

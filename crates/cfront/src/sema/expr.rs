@@ -567,7 +567,8 @@ impl<'a> Sema<'a> {
         if !v.ty.is_integer() {
             return v;
         }
-        let kind = ctype::promoted_kind(self.tcx.int_kind_of(&v.ty), v.bit_width);
+        let tcx = &self.tcx;
+        let kind = ctype::promoted_kind(tcx.int_kind_of(&v.ty), v.bit_width, |k| tcx.int_bits(k));
         let to = CType::new(Kind::Int(kind));
         if v.ty == to && v.bit_width.is_none() {
             return v;
@@ -651,6 +652,18 @@ impl<'a> Sema<'a> {
     /// The usual arithmetic conversions: the common type of two operands.
     pub(super) fn common_type(&mut self, a: &CType, b: &CType, loc: Loc) -> R<CType> {
         if matches!(a.kind, Kind::Complex(_)) || matches!(b.kind, Kind::Complex(_)) {
+            // As GCC does, the integer parts of a complex operand are not
+            // promoted (only a real operand is): `_Complex char` plus
+            // `_Complex char` is `_Complex char`.
+            let tcx = &self.tcx;
+            let int_part = |t: &CType| match t.kind {
+                Kind::Complex(ComplexElem::Int(k)) => Some(k),
+                Kind::Complex(_) | Kind::Float(_) => None,
+                _ => Some(ctype::promoted_kind(tcx.int_kind_of(t), None, |k| tcx.int_bits(k))),
+            };
+            if let (Some(ka), Some(kb)) = (int_part(a), int_part(b)) {
+                return Ok(CType::new(Kind::Complex(ComplexElem::Int(ctype::common_int_kind(ka, kb, |k| tcx.int_bits(k))))));
+            }
             // The usual arithmetic conversions of the parts' real types.
             let real = |t: &CType| match t.kind {
                 Kind::Complex(elem) => elem.part_type(),
@@ -668,9 +681,9 @@ impl<'a> Sema<'a> {
             (Kind::Float(_), _) => Ok(a.unqualified()),
             (_, Kind::Float(_)) => Ok(b.unqualified()),
             _ => {
-                let pa = ctype::promoted_kind(self.tcx.int_kind_of(a), None);
-                let pb = ctype::promoted_kind(self.tcx.int_kind_of(b), None);
                 let tcx = &self.tcx;
+                let pa = ctype::promoted_kind(tcx.int_kind_of(a), None, |k| tcx.int_bits(k));
+                let pb = ctype::promoted_kind(tcx.int_kind_of(b), None, |k| tcx.int_bits(k));
                 Ok(CType::new(Kind::Int(ctype::common_int_kind(pa, pb, |k| tcx.int_bits(k)))))
             }
         }
@@ -789,35 +802,82 @@ impl<'a> Sema<'a> {
     }
 
     /// `l = r` or `l op= r`, its value wanted or not (`value_used`).
+    /// The order of the two sides is unspecified (C11 6.5.16p3); tarsier
+    /// takes GCC's, so that a call on the right that changes what the left
+    /// side designates (`a[k] += f()` with `f` incrementing `k`) has the
+    /// effect it has natively: the right side first, except for a simple
+    /// assignment of a call returning the left side's type to a place that
+    /// is not a bit-field, whose place is evaluated first.
     fn assign(&mut self, op: Option<BinaryOp>, l: &ast::Expr, r: &ast::Expr, value_used: bool, loc: Loc) -> R<Val> {
         if let (None, Some(p)) = (op, self.alloc_size_entry(l)) {
             return self.alloc_size_write(p, r, loc);
+        }
+        if let Some(bop) = op {
+            let v = self.rvalue(r)?;
+            let target = self.modifiable(l, loc)?;
+            let ty = target.ty.unqualified();
+            let cur = Val { e: target.e.clone(), ty: ty.clone(), lvalue: false, bit_width: target.bit_width };
+            let result = self.arith(bop, cur, v, loc)?;
+            let value = self.cast_to(result, &ty, loc, true)?;
+            return Ok(self.store(target, value, ty, value_used, loc));
         }
         let target = self.modifiable(l, loc)?;
         let ty = target.ty.unqualified();
         let mut place = target.e.clone();
         let stable = matches!(place.kind, ExprKind::Sym(_));
-        if op.is_some() && !stable && target.bit_width.is_none() && self.needs_control_flow(r) {
-            // The right side may change what the left side designates:
-            // evaluate the left side's address once, before it.
-            let ptr = CType::pointer_to(ty.clone());
-            let ptr_ir = self.ir_ty(&ptr);
-            let addr = self.temp(addr_of(place, ptr_ir), &ptr, loc);
-            place = deref(addr, target.e.ty);
+        if !stable && target.bit_width.is_none() && self.is_call_returning(r, &ty) {
+            place = match self.frozen_place(&place, loc) {
+                Some(frozen) => frozen,
+                None => {
+                    let ptr = CType::pointer_to(ty.clone());
+                    let ptr_ir = self.ir_ty(&ptr);
+                    let addr = self.temp(addr_of(place, ptr_ir), &ptr, loc);
+                    deref(addr, target.e.ty)
+                }
+            };
         }
-        let value = match op {
-            None => {
-                let v = self.rvalue(r)?;
-                self.cast_to(v, &ty, loc, false)?
-            }
-            Some(bop) => {
-                let cur = Val { e: place.clone(), ty: ty.clone(), lvalue: false, bit_width: target.bit_width };
-                let v = self.rvalue(r)?;
-                let result = self.arith(bop, cur, v, loc)?;
-                self.cast_to(result, &ty, loc, true)?
-            }
-        };
+        let v = self.rvalue(r)?;
+        let value = self.cast_to(v, &ty, loc, false)?;
         Ok(self.store(Val { e: place, ..target }, value, ty, value_used, loc))
+    }
+
+    /// Whether `e` is a call whose result has type `ty` (no conversion
+    /// between it and the place it is assigned to).
+    fn is_call_returning(&mut self, e: &ast::Expr, ty: &CType) -> bool {
+        matches!(e.kind, A::Call(..)) && self.scratch(|s| s.rvalue(e)).is_ok_and(|(v, _)| v.ty.unqualified() == *ty)
+    }
+
+    /// The lvalue `place` with the pointers and indexes it depends on
+    /// evaluated now into temporaries, so that it designates the same
+    /// object however later code changes them. The access keeps its shape,
+    /// and so the alignment of a member of a packed struct (a pointer to
+    /// the member would demand its type's alignment). `None` for a shape
+    /// other than variables, members, indexes and dereferences.
+    fn frozen_place(&mut self, place: &Expr, loc: Loc) -> Option<Expr> {
+        let kind = match &place.kind {
+            ExprKind::Sym(_) => return Some(place.clone()),
+            ExprKind::Member(base, field) => ExprKind::Member(Box::new(self.frozen_place(base, loc)?), *field),
+            ExprKind::Index(base, index) => {
+                let base = self.frozen_place(base, loc)?;
+                let index = match index.kind {
+                    ExprKind::IntConst(_) => (**index).clone(),
+                    _ => {
+                        let ptrdiff = self.tcx.ptrdiff_t();
+                        let ptrdiff_ir = self.ir_ty(&ptrdiff);
+                        self.temp(Expr::cast((**index).clone(), ptrdiff_ir), &ptrdiff, loc)
+                    }
+                };
+                ExprKind::Index(Box::new(base), Box::new(index))
+            }
+            ExprKind::Deref(pointer) => {
+                let void_ptr = CType::pointer_to(CType::void());
+                let void_ptr_ir = self.ir_ty(&void_ptr);
+                let held = self.temp(Expr::cast((**pointer).clone(), void_ptr_ir), &void_ptr, loc);
+                ExprKind::Deref(Box::new(Expr::cast(held, pointer.ty)))
+            }
+            _ => return None,
+        };
+        Some(Expr::new(kind, place.ty))
     }
 
     /// Stores `value` (of the lvalue's unqualified type `ty`) into `target`
@@ -1471,13 +1531,24 @@ impl<'a> Sema<'a> {
     }
 
     /// Default argument promotions: integer promotions, float to double.
+    /// A bit-field whose promotion keeps its own width (wider than `int`)
+    /// is passed as its declared type, as GCC extends it.
     fn default_promote(&mut self, v: Val, loc: Loc) -> R<Val> {
         if matches!(v.ty.kind, Kind::Float(FloatKind::Float | FloatKind::Float16)) {
             let d = CType::new(Kind::Float(FloatKind::Double));
             let e = self.cast_to(v, &d, loc, true)?;
             return Ok(Val::rv(e, d));
         }
-        Ok(self.promote(v))
+        let declared = v.ty.unqualified();
+        let declared_precise = self.tcx.int_kind_of(&declared).and_then(IntKind::bit_precise_width).is_some();
+        let p = self.promote(v);
+        match self.tcx.int_kind_of(&p.ty).and_then(IntKind::bit_precise_width) {
+            Some(_) if !declared_precise => {
+                let e = self.cast_to(p, &declared, loc, true)?;
+                Ok(Val::rv(e, declared))
+            }
+            _ => Ok(p),
+        }
     }
 
     /// Builtins whose meaning is fixed by the language rather than a

@@ -41,7 +41,7 @@ int main(void) {
     _Complex double mixed = zi + 0.5;
     CHECK(__real__ mixed == 3.5 && __imag__ mixed == 4.0);
     _Complex char cc = 1;
-    CHECK(sizeof(cc) == 2 && sizeof(cc + cc) == 2 * sizeof(int) && sizeof(_Complex long long) == 16);
+    CHECK(sizeof(cc) == 2 && sizeof(cc + cc) == 2 && sizeof(cc + 1) == 2 * sizeof(int) && sizeof(_Complex long long) == 16);
     CHECK(zi && !(int _Complex)0);
     return 0;
 }

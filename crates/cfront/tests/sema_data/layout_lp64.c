@@ -56,7 +56,7 @@ int main(void) {
     struct big_bf y = {0};
     y.a = 0xffffffffffUL;
     if (y.a != 0xffffffffffUL) return 3;
-    if (y.a + 1 != 0x10000000000UL) return 4;  /* promotes to unsigned long */
+    if (y.a + 1 != 0) return 4;  /* gcc: a type of 40 bits, wraps there */
     struct bf2 u = {0};
     u.b = 200;
     if (u.b + 0 != -56) return 5;
