@@ -710,9 +710,75 @@ fn before(store: &mut TermStore, clocks: Clocks, a: &Event, b: &Event) -> TermId
     clocks.before(store, a.clock, b.clock)
 }
 
-/// Read-from, coherence and from-read constraints of one object's events;
-/// false when `out_of_time` said so before they were all made.
+/// The constraints of one object's events; false when `out_of_time` said
+/// so before they were all made. Only a step's last write of the object is
+/// seen by other steps (a step is atomic), so each step's writes are one
+/// write first. An object only one thread touches reads, in program order,
+/// what that thread wrote last; the others get the partial-order encoding.
 fn encode_object(
+    store: &mut TermStore,
+    clocks: Clocks,
+    events: &[Event],
+    initial: TermId,
+    constraints: &mut Vec<TermId>,
+    out_of_time: &dyn Fn() -> bool,
+) -> bool {
+    let events = merge_step_writes(store, events);
+    let one_thread = events.windows(2).all(|pair| pair[0].thread == pair[1].thread);
+    if one_thread {
+        encode_in_program_order(store, &events, initial, constraints);
+        return true;
+    }
+    encode_partial_order(store, clocks, &events, initial, constraints, out_of_time)
+}
+
+/// The events with each step's writes made one: it happens when one of
+/// them does, with the value of the last one that does. It comes after the
+/// step's read, as every write of the step does (see [`before`]).
+fn merge_step_writes(store: &mut TermStore, events: &[Event]) -> Vec<Event> {
+    let mut merged: Vec<Event> = Vec::with_capacity(events.len());
+    let mut last_write_of_step: HashMap<u32, usize> = HashMap::new();
+    for e in events {
+        if !e.write {
+            merged.push(*e);
+            continue;
+        }
+        match last_write_of_step.get(&e.step) {
+            Some(&at) => {
+                let earlier = merged[at];
+                let value = store.ite(e.guard, e.value, earlier.value);
+                let guard = store.or2(e.guard, earlier.guard);
+                merged[at] = Event { value, guard, seq: e.seq, ..earlier };
+            }
+            None => {
+                last_write_of_step.insert(e.step, merged.len());
+                merged.push(*e);
+            }
+        }
+    }
+    merged
+}
+
+/// One thread's events of an object no other thread touches: each read is
+/// the value of the thread's last write that happened before its step, or
+/// the initial value. The events come in program order (symex makes them
+/// along the thread), a step's read before its writes.
+fn encode_in_program_order(store: &mut TermStore, events: &[Event], initial: TermId, constraints: &mut Vec<TermId>) {
+    let mut ordered: Vec<&Event> = events.iter().collect();
+    ordered.sort_by_key(|e| (e.step, e.write, e.seq));
+    let mut current = initial;
+    for e in ordered {
+        if e.write {
+            current = store.ite(e.guard, e.value, current);
+        } else {
+            let same = store.eq(e.value, current);
+            constraints.push(store.implies(e.guard, same));
+        }
+    }
+}
+
+/// Read-from, coherence and from-read constraints of one object's events.
+fn encode_partial_order(
     store: &mut TermStore,
     clocks: Clocks,
     events: &[Event],

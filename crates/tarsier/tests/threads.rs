@@ -986,6 +986,72 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("atexit(handler); pthread_mutex_lock(&m);", &["--deadlock-check"], UNKNOWN, "the atexit handlers of pthread_exit are not modelled"),
         ],
     },
+    Program {
+        what: "another thread sees only a step's last write of an object, on the path the step took",
+        test: "threads-step-last-write",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int x;
+            void __VERIFIER_atomic_set(int c) { x = 1; if (c) x = 3; x += 1; }
+            void set(int c) { x = 1; if (c) x = 3; x += 1; }
+            void *writer(void *arg) {
+            #ifdef ATOMIC
+              __VERIFIER_atomic_set(arg != 0);
+            #else
+              set(arg != 0);
+            #endif
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, &x);
+              int seen = x;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(seen == 0 || seen == 4); assert(x == 4);", &["-DATOMIC", "-lpthread"]),
+            Check::verdict("assert(seen == 0);", &["-DATOMIC"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen != 2);", &["-DATOMIC"], HOLDS, ONE_SCHEDULE),
+            Check::verdict("assert(seen == 0 || seen == 4);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen != 3);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen != 2);", &[], HOLDS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "an object only one thread touches reads what that thread's path wrote last",
+        test: "threads-one-thread-object",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int x;
+            int mine;
+            int *p = &mine;
+            void *writer(void *arg) { x = 1; return 0; }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              if (x)
+                *p = 5;
+              else
+                *p = 7;
+              int first = x;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(mine == 5 || mine == 7); assert(x == 1);", &["-lpthread"]),
+            Check::verdict("assert(mine == 7);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(mine == 5);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(mine == 7 || first == 1);", &[], HOLDS, ONE_SCHEDULE),
+            Check::verdict("assert(mine == 5 || first == 0);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
 ];
 
 /// The atomic-section markers have no definition gcc could link.
