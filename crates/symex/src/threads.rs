@@ -92,6 +92,38 @@ pub(crate) struct Event {
     pub(crate) write: bool,
 }
 
+/// What names an object's instances in every run of symex: its variable
+/// or its allocation's place.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum ObjectSite {
+    Variable(SymbolId),
+    Allocation(ir::Loc),
+}
+
+impl ObjectSite {
+    fn of(kind: &ObjectKind) -> Option<ObjectSite> {
+        match kind {
+            ObjectKind::Global(symbol) | ObjectKind::Local { symbol, .. } => Some(ObjectSite::Variable(*symbol)),
+            ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => Some(ObjectSite::Allocation(*loc)),
+            _ => None,
+        }
+    }
+}
+
+/// Shared objects that only one thread touches need no events: a run that
+/// found the sites whose every object one thread touched (`found`) lets
+/// the next run take their objects (`sites`) as the thread's that touches
+/// each first, as a thread's locals are. Should another thread touch one
+/// there after all, that run is void (`broken`) and the first one stands.
+#[derive(Default)]
+pub(crate) struct OneThread {
+    pub(crate) sites: Rc<HashSet<ObjectSite>>,
+    /// The thread that touched each object of `sites` first.
+    owners: HashMap<ObjectId, usize>,
+    pub(crate) broken: bool,
+    pub(crate) found: HashSet<ObjectSite>,
+}
+
 /// A join: which thread, when, and what it waits for.
 struct Join {
     guard: TermId,
@@ -225,8 +257,34 @@ impl<'a> Symex<'a> {
         Ok(o)
     }
 
-    /// Whether `object` may be seen by more than one thread.
+    /// Whether `object` may be seen by more than one thread (and is not
+    /// taken as one thread's, see [`OneThread`]).
     pub(crate) fn is_shared(&self, object: ObjectId) -> bool {
+        self.may_be_shared(object) && !self.taken_as_one_threads(object)
+    }
+
+    fn taken_as_one_threads(&self, object: ObjectId) -> bool {
+        ObjectSite::of(&self.objects.get(object).kind).is_some_and(|site| self.one_thread.sites.contains(&site))
+    }
+
+    /// Whether `object` is shared, noting who touches an object taken as
+    /// one thread's: a thread other than its first voids the run.
+    fn shared_on_touch(&mut self, object: ObjectId) -> bool {
+        if !self.may_be_shared(object) {
+            return false;
+        }
+        if !self.taken_as_one_threads(object) {
+            return true;
+        }
+        let thread = self.running_thread();
+        let owner = *self.one_thread.owners.entry(object).or_insert(thread);
+        self.one_thread.broken |= owner != thread;
+        false
+    }
+
+    /// Whether `object` may be seen by more than one thread: what kind of
+    /// object it is says so.
+    fn may_be_shared(&self, object: ObjectId) -> bool {
         let Some(threads) = &self.threads else { return false };
         match &self.objects.get(object).kind {
             // Each thread has its own, and no address of one is taken (see
@@ -318,7 +376,7 @@ impl<'a> Symex<'a> {
     /// The current value of shared `object` on this path, read in the
     /// current step (`None` if the object is not shared or no step runs).
     pub(crate) fn shared_value(&mut self, object: ObjectId) -> Option<TermId> {
-        if !self.is_shared(object) {
+        if !self.shared_on_touch(object) {
             return None;
         }
         self.note_whole_access(object, false);
@@ -362,7 +420,7 @@ impl<'a> Symex<'a> {
 
     /// Records that this path wrote `value` into shared `object`.
     pub(crate) fn shared_write(&mut self, object: ObjectId, value: TermId) {
-        if !self.is_shared(object) {
+        if !self.shared_on_touch(object) {
             return;
         }
         let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
@@ -601,6 +659,7 @@ impl<'a> Symex<'a> {
         }
         let mut objects: Vec<ObjectId> = by_object.keys().copied().collect();
         objects.sort_unstable();
+        self.one_thread.found = one_thread_sites(&self.objects, &by_object);
         for o in objects {
             let initial = match threads.initial.value(o) {
                 Some(v) => v,
@@ -621,6 +680,17 @@ impl<'a> Symex<'a> {
         }
         Ok(())
     }
+}
+
+/// The sites whose every object with events has them from one thread.
+fn one_thread_sites(objects: &crate::memory::Objects, by_object: &HashMap<ObjectId, Vec<Event>>) -> HashSet<ObjectSite> {
+    let mut one_thread: HashMap<ObjectSite, bool> = HashMap::new();
+    for (&o, events) in by_object {
+        let Some(site) = ObjectSite::of(&objects.get(o).kind) else { continue };
+        let alone = events.windows(2).all(|pair| pair[0].thread == pair[1].thread);
+        *one_thread.entry(site).or_insert(true) &= alone;
+    }
+    one_thread.into_iter().filter_map(|(site, alone)| alone.then_some(site)).collect()
 }
 
 /// Each join that goes on waited for the end of the thread it names; a join

@@ -1052,6 +1052,47 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(mine == 5 || first == 0);", &[], FAILS, ONE_SCHEDULE),
         ],
     },
+    Program {
+        what: "each thread's own instance of a local or block is its alone, an object handed over is shared",
+        test: "threads-instances-per-thread",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            #include <stdlib.h>
+            int x;
+            int blocks[2];
+            void *worker(void *arg) {
+              int mine = x;
+              int *p = &mine;
+              *p += 1;
+              x = *p;
+              int *own = malloc(sizeof(int));
+              if (own) {
+                *own = mine;
+                x = *own;
+              }
+              int *block = arg;
+              *block += 1;
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              blocks[1] = 1;
+              pthread_create(&a, 0, worker, &blocks[0]);
+              pthread_create(&b, 0, worker, &blocks[1]);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(blocks[0] == 1 && blocks[1] == 2);", &["-lpthread"]),
+            Check::fails("assert(blocks[1] == 1);", &["-lpthread"]),
+            Check::verdict("assert(x == 1 || x == 2);", &[], HOLDS, ONE_SCHEDULE),
+            Check::verdict("assert(x == 2);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
 ];
 
 /// The atomic-section markers have no definition gcc could link.
