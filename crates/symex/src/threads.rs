@@ -83,13 +83,22 @@ struct Step {
 pub(crate) struct Event {
     pub(crate) object: ObjectId,
     pub(crate) thread: usize,
-    step: u32,
+    pub(crate) step: u32,
     pub(crate) clock: TermId,
     /// Order among all events (program order within a step).
     seq: u32,
     pub(crate) guard: TermId,
-    value: TermId,
+    pub(crate) value: TermId,
     pub(crate) write: bool,
+}
+
+#[cfg(test)]
+impl Event {
+    /// An event of object 0 of thread 0 in `step`, its clock its guard.
+    pub(crate) fn for_test(value: TermId, guard: TermId, step: u32, write: bool) -> Event {
+        let object = <ObjectId as ir::entity::EntityRef>::new(0);
+        Event { object, thread: 0, step, clock: guard, seq: 0, guard, value, write }
+    }
 }
 
 /// What names an object's instances in every run of symex: its variable
@@ -878,14 +887,31 @@ fn encode_partial_order(
             coherence.insert((w2.seq, w1.seq), second);
         }
     }
+    // The bytes no step changes are the initial ones, the others are
+    // compared (see `kept_bytes`).
+    let kept = crate::kept_bytes::kept_bytes(store, events);
+    let changing = |store: &mut TermStore, value: TermId| match &kept {
+        Some(kept) => crate::kept_bytes::changing_part(store, value, kept),
+        None => Some(value),
+    };
+    let same_value = |store: &mut TermStore, a: TermId, b: TermId| match (changing(store, a), changing(store, b)) {
+        (Some(a), Some(b)) => store.eq(a, b),
+        _ => store.true_term(),
+    };
     for read in events.iter().filter(|e| !e.write) {
         if out_of_time() {
             return false;
         }
+        if let Some(kept) = &kept {
+            let (now, then) = (crate::kept_bytes::kept_part(store, read.value, kept), crate::kept_bytes::kept_part(store, initial, kept));
+            let (now, then) = (now.expect("some byte is kept"), then.expect("some byte is kept"));
+            let as_initially = store.eq(now, then);
+            constraints.push(store.implies(read.guard, as_initially));
+        }
         let mut sources = Vec::new();
         // From the initial value: before every write that happens.
         let from_initial = store.var("reads_initial", Sort::Bool);
-        let same = store.eq(read.value, initial);
+        let same = same_value(store, read.value, initial);
         constraints.push(store.implies(from_initial, same));
         for w in &writes {
             let later = before(store, clocks, read, w);
@@ -899,7 +925,7 @@ fn encode_partial_order(
             }
             let from = store.var("reads_from", Sort::Bool);
             let earlier = before(store, clocks, w, read);
-            let same = store.eq(read.value, w.value);
+            let same = same_value(store, read.value, w.value);
             let holds = store.and(&[w.guard, earlier, same]);
             constraints.push(store.implies(from, holds));
             // From-read: the read comes before every write after its source.

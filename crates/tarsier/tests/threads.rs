@@ -1093,6 +1093,39 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(x == 2);", &[], FAILS, ONE_SCHEDULE),
         ],
     },
+    Program {
+        what: "a field no thread changes keeps its value while another thread stores into the struct",
+        test: "threads-kept-fields",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            struct pair { int a; char b; short c; long d; } s = { 0, 7, 9, 11 };
+            void *writer(void *arg) {
+              s.a = 1;
+            #ifdef CHANGE_C
+              s.c = 10;
+            #endif
+              s.a = 2;
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              struct pair seen = s;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(seen.b == 7 && seen.c == 9 && seen.d == 11); assert(s.a == 2);", &["-lpthread"]),
+            Check::holds("assert(seen.b == 7 && seen.d == 11); assert(s.c == 10);", &["-DCHANGE_C", "-lpthread"]),
+            Check::verdict("assert(seen.a != 1);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen.c == 9);", &["-DCHANGE_C"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen.a == 0 || seen.c == 10);", &["-DCHANGE_C"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen.a != 2 || seen.c == 10);", &["-DCHANGE_C"], HOLDS, ONE_SCHEDULE),
+        ],
+    },
 ];
 
 /// The atomic-section markers have no definition gcc could link.
