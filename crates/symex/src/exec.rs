@@ -31,16 +31,44 @@ pub struct Execution {
 /// execution early (see [`Execution::stopped`]), except inside a
 /// quantifier's body, whose partial terms would mean nothing; other stops
 /// are errors.
+///
+/// A program that starts threads may run twice: when the first run saw
+/// objects (by variable or allocation site) each touched by one thread
+/// only, the second takes them as that thread's, with no events (see
+/// [`crate::threads::OneThread`]). The second run is kept only when no
+/// other thread touched them there either and it ran to its end.
 pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> Result<Execution> {
+    let first = execute_once(program, options, store, Rc::default())?;
+    if first.execution.stopped.is_some() || first.one_thread.found.is_empty() {
+        return Ok(first.execution);
+    }
+    match execute_once(program, options, store, Rc::new(first.one_thread.found)) {
+        Ok(second) if second.execution.stopped.is_none() && !second.one_thread.broken => Ok(second.execution),
+        Err(stop @ Stop::Timeout) => Err(stop),
+        _ => Ok(first.execution),
+    }
+}
+
+/// One run of symex, and what it saw of the objects one thread touches.
+struct Run {
+    execution: Execution,
+    one_thread: crate::threads::OneThread,
+}
+
+/// One run of symex that takes the objects of `one_thread_sites` as the
+/// thread's that touches them first.
+fn execute_once(program: &Program, options: &Options, store: &mut TermStore, one_thread_sites: Rc<std::collections::HashSet<crate::threads::ObjectSite>>) -> Result<Run> {
     let entry = program.entry.ok_or_else(|| Stop::unsupported("program without an entry function", Loc::NONE))?;
     let mut symex = Symex::new(program, options, store);
+    symex.one_thread.sites = one_thread_sites;
     let stopped = match symex.run_program(entry) {
         Ok(()) => None,
         Err(stop @ Stop::Unsupported { .. }) if symex.quantifiers.is_empty() => Some(stop),
         Err(stop) => return Err(stop),
     };
     symex.equation.executed_instructions = symex.steps;
-    Ok(Execution { equation: symex.equation, objects: symex.objects, layout: symex.layout, stopped })
+    let execution = Execution { equation: symex.equation, objects: symex.objects, layout: symex.layout, stopped };
+    Ok(Run { execution, one_thread: symex.one_thread })
 }
 
 /// A pending function-pointer case: run `callee` from `state`.
@@ -107,6 +135,8 @@ pub(crate) struct Symex<'a> {
     loops: HashMap<FuncId, Rc<analysis::FunctionLoops>>,
     /// The threads' encoding, when the program starts threads.
     pub(crate) threads: Option<crate::threads::Threads>,
+    /// The objects taken as one thread's, and what this run saw of them.
+    pub(crate) one_thread: crate::threads::OneThread,
     /// Conditions under which a pointer read from such bits had an
     /// address that does not fit the offset field, until some address is
     /// observed (see `crate::address`).
@@ -140,6 +170,7 @@ impl<'a> Symex<'a> {
             initial_values: HashMap::new(),
             steps: 0,
             threads: None,
+            one_thread: Default::default(),
             loc: Loc::NONE,
             depth: 0,
             entry_pointer_params: Default::default(),

@@ -30,6 +30,7 @@ mod state;
 mod stdio;
 mod stdio_input;
 mod threads;
+mod kept_bytes;
 mod races;
 mod deadlock;
 mod step;

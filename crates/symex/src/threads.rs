@@ -83,13 +83,54 @@ struct Step {
 pub(crate) struct Event {
     pub(crate) object: ObjectId,
     pub(crate) thread: usize,
-    step: u32,
+    pub(crate) step: u32,
     pub(crate) clock: TermId,
     /// Order among all events (program order within a step).
     seq: u32,
     pub(crate) guard: TermId,
-    value: TermId,
+    pub(crate) value: TermId,
     pub(crate) write: bool,
+}
+
+#[cfg(test)]
+impl Event {
+    /// An event of object 0 of thread 0 in `step`, its clock its guard.
+    pub(crate) fn for_test(value: TermId, guard: TermId, step: u32, write: bool) -> Event {
+        let object = <ObjectId as ir::entity::EntityRef>::new(0);
+        Event { object, thread: 0, step, clock: guard, seq: 0, guard, value, write }
+    }
+}
+
+/// What names an object's instances in every run of symex: its variable
+/// or its allocation's place.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum ObjectSite {
+    Variable(SymbolId),
+    Allocation(ir::Loc),
+}
+
+impl ObjectSite {
+    fn of(kind: &ObjectKind) -> Option<ObjectSite> {
+        match kind {
+            ObjectKind::Global(symbol) | ObjectKind::Local { symbol, .. } => Some(ObjectSite::Variable(*symbol)),
+            ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => Some(ObjectSite::Allocation(*loc)),
+            _ => None,
+        }
+    }
+}
+
+/// Shared objects that only one thread touches need no events: a run that
+/// found the sites whose every object one thread touched (`found`) lets
+/// the next run take their objects (`sites`) as the thread's that touches
+/// each first, as a thread's locals are. Should another thread touch one
+/// there after all, that run is void (`broken`) and the first one stands.
+#[derive(Default)]
+pub(crate) struct OneThread {
+    pub(crate) sites: Rc<HashSet<ObjectSite>>,
+    /// The thread that touched each object of `sites` first.
+    owners: HashMap<ObjectId, usize>,
+    pub(crate) broken: bool,
+    pub(crate) found: HashSet<ObjectSite>,
 }
 
 /// A join: which thread, when, and what it waits for.
@@ -225,8 +266,34 @@ impl<'a> Symex<'a> {
         Ok(o)
     }
 
-    /// Whether `object` may be seen by more than one thread.
+    /// Whether `object` may be seen by more than one thread (and is not
+    /// taken as one thread's, see [`OneThread`]).
     pub(crate) fn is_shared(&self, object: ObjectId) -> bool {
+        self.may_be_shared(object) && !self.taken_as_one_threads(object)
+    }
+
+    fn taken_as_one_threads(&self, object: ObjectId) -> bool {
+        ObjectSite::of(&self.objects.get(object).kind).is_some_and(|site| self.one_thread.sites.contains(&site))
+    }
+
+    /// Whether `object` is shared, noting who touches an object taken as
+    /// one thread's: a thread other than its first voids the run.
+    fn shared_on_touch(&mut self, object: ObjectId) -> bool {
+        if !self.may_be_shared(object) {
+            return false;
+        }
+        if !self.taken_as_one_threads(object) {
+            return true;
+        }
+        let thread = self.running_thread();
+        let owner = *self.one_thread.owners.entry(object).or_insert(thread);
+        self.one_thread.broken |= owner != thread;
+        false
+    }
+
+    /// Whether `object` may be seen by more than one thread: what kind of
+    /// object it is says so.
+    fn may_be_shared(&self, object: ObjectId) -> bool {
         let Some(threads) = &self.threads else { return false };
         match &self.objects.get(object).kind {
             // Each thread has its own, and no address of one is taken (see
@@ -318,7 +385,7 @@ impl<'a> Symex<'a> {
     /// The current value of shared `object` on this path, read in the
     /// current step (`None` if the object is not shared or no step runs).
     pub(crate) fn shared_value(&mut self, object: ObjectId) -> Option<TermId> {
-        if !self.is_shared(object) {
+        if !self.shared_on_touch(object) {
             return None;
         }
         self.note_whole_access(object, false);
@@ -362,7 +429,7 @@ impl<'a> Symex<'a> {
 
     /// Records that this path wrote `value` into shared `object`.
     pub(crate) fn shared_write(&mut self, object: ObjectId, value: TermId) {
-        if !self.is_shared(object) {
+        if !self.shared_on_touch(object) {
             return;
         }
         let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
@@ -601,6 +668,7 @@ impl<'a> Symex<'a> {
         }
         let mut objects: Vec<ObjectId> = by_object.keys().copied().collect();
         objects.sort_unstable();
+        self.one_thread.found = one_thread_sites(&self.objects, &by_object);
         for o in objects {
             let initial = match threads.initial.value(o) {
                 Some(v) => v,
@@ -621,6 +689,17 @@ impl<'a> Symex<'a> {
         }
         Ok(())
     }
+}
+
+/// The sites whose every object with events has them from one thread.
+fn one_thread_sites(objects: &crate::memory::Objects, by_object: &HashMap<ObjectId, Vec<Event>>) -> HashSet<ObjectSite> {
+    let mut one_thread: HashMap<ObjectSite, bool> = HashMap::new();
+    for (&o, events) in by_object {
+        let Some(site) = ObjectSite::of(&objects.get(o).kind) else { continue };
+        let alone = events.windows(2).all(|pair| pair[0].thread == pair[1].thread);
+        *one_thread.entry(site).or_insert(true) &= alone;
+    }
+    one_thread.into_iter().filter_map(|(site, alone)| alone.then_some(site)).collect()
 }
 
 /// Each join that goes on waited for the end of the thread it names; a join
@@ -710,9 +789,75 @@ fn before(store: &mut TermStore, clocks: Clocks, a: &Event, b: &Event) -> TermId
     clocks.before(store, a.clock, b.clock)
 }
 
-/// Read-from, coherence and from-read constraints of one object's events;
-/// false when `out_of_time` said so before they were all made.
+/// The constraints of one object's events; false when `out_of_time` said
+/// so before they were all made. Only a step's last write of the object is
+/// seen by other steps (a step is atomic), so each step's writes are one
+/// write first. An object only one thread touches reads, in program order,
+/// what that thread wrote last; the others get the partial-order encoding.
 fn encode_object(
+    store: &mut TermStore,
+    clocks: Clocks,
+    events: &[Event],
+    initial: TermId,
+    constraints: &mut Vec<TermId>,
+    out_of_time: &dyn Fn() -> bool,
+) -> bool {
+    let events = merge_step_writes(store, events);
+    let one_thread = events.windows(2).all(|pair| pair[0].thread == pair[1].thread);
+    if one_thread {
+        encode_in_program_order(store, &events, initial, constraints);
+        return true;
+    }
+    encode_partial_order(store, clocks, &events, initial, constraints, out_of_time)
+}
+
+/// The events with each step's writes made one: it happens when one of
+/// them does, with the value of the last one that does. It comes after the
+/// step's read, as every write of the step does (see [`before`]).
+fn merge_step_writes(store: &mut TermStore, events: &[Event]) -> Vec<Event> {
+    let mut merged: Vec<Event> = Vec::with_capacity(events.len());
+    let mut last_write_of_step: HashMap<u32, usize> = HashMap::new();
+    for e in events {
+        if !e.write {
+            merged.push(*e);
+            continue;
+        }
+        match last_write_of_step.get(&e.step) {
+            Some(&at) => {
+                let earlier = merged[at];
+                let value = store.ite(e.guard, e.value, earlier.value);
+                let guard = store.or2(e.guard, earlier.guard);
+                merged[at] = Event { value, guard, seq: e.seq, ..earlier };
+            }
+            None => {
+                last_write_of_step.insert(e.step, merged.len());
+                merged.push(*e);
+            }
+        }
+    }
+    merged
+}
+
+/// One thread's events of an object no other thread touches: each read is
+/// the value of the thread's last write that happened before its step, or
+/// the initial value. The events come in program order (symex makes them
+/// along the thread), a step's read before its writes.
+fn encode_in_program_order(store: &mut TermStore, events: &[Event], initial: TermId, constraints: &mut Vec<TermId>) {
+    let mut ordered: Vec<&Event> = events.iter().collect();
+    ordered.sort_by_key(|e| (e.step, e.write, e.seq));
+    let mut current = initial;
+    for e in ordered {
+        if e.write {
+            current = store.ite(e.guard, e.value, current);
+        } else {
+            let same = store.eq(e.value, current);
+            constraints.push(store.implies(e.guard, same));
+        }
+    }
+}
+
+/// Read-from, coherence and from-read constraints of one object's events.
+fn encode_partial_order(
     store: &mut TermStore,
     clocks: Clocks,
     events: &[Event],
@@ -742,14 +887,31 @@ fn encode_object(
             coherence.insert((w2.seq, w1.seq), second);
         }
     }
+    // The bytes no step changes are the initial ones, the others are
+    // compared (see `kept_bytes`).
+    let kept = crate::kept_bytes::kept_bytes(store, events);
+    let changing = |store: &mut TermStore, value: TermId| match &kept {
+        Some(kept) => crate::kept_bytes::changing_part(store, value, kept),
+        None => Some(value),
+    };
+    let same_value = |store: &mut TermStore, a: TermId, b: TermId| match (changing(store, a), changing(store, b)) {
+        (Some(a), Some(b)) => store.eq(a, b),
+        _ => store.true_term(),
+    };
     for read in events.iter().filter(|e| !e.write) {
         if out_of_time() {
             return false;
         }
+        if let Some(kept) = &kept {
+            let (now, then) = (crate::kept_bytes::kept_part(store, read.value, kept), crate::kept_bytes::kept_part(store, initial, kept));
+            let (now, then) = (now.expect("some byte is kept"), then.expect("some byte is kept"));
+            let as_initially = store.eq(now, then);
+            constraints.push(store.implies(read.guard, as_initially));
+        }
         let mut sources = Vec::new();
         // From the initial value: before every write that happens.
         let from_initial = store.var("reads_initial", Sort::Bool);
-        let same = store.eq(read.value, initial);
+        let same = same_value(store, read.value, initial);
         constraints.push(store.implies(from_initial, same));
         for w in &writes {
             let later = before(store, clocks, read, w);
@@ -763,7 +925,7 @@ fn encode_object(
             }
             let from = store.var("reads_from", Sort::Bool);
             let earlier = before(store, clocks, w, read);
-            let same = store.eq(read.value, w.value);
+            let same = same_value(store, read.value, w.value);
             let holds = store.and(&[w.guard, earlier, same]);
             constraints.push(store.implies(from, holds));
             // From-read: the read comes before every write after its source.

@@ -1124,6 +1124,146 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("atexit(handler); pthread_mutex_lock(&m);", &["--deadlock-check"], UNKNOWN, "the atexit handlers of pthread_exit are not modelled"),
         ],
     },
+    Program {
+        what: "another thread sees only a step's last write of an object, on the path the step took",
+        test: "threads-step-last-write",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int x;
+            void __VERIFIER_atomic_set(int c) { x = 1; if (c) x = 3; x += 1; }
+            void set(int c) { x = 1; if (c) x = 3; x += 1; }
+            void *writer(void *arg) {
+            #ifdef ATOMIC
+              __VERIFIER_atomic_set(arg != 0);
+            #else
+              set(arg != 0);
+            #endif
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, &x);
+              int seen = x;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(seen == 0 || seen == 4); assert(x == 4);", &["-DATOMIC", "-lpthread"]),
+            Check::verdict("assert(seen == 0);", &["-DATOMIC"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen != 2);", &["-DATOMIC"], HOLDS, ONE_SCHEDULE),
+            Check::verdict("assert(seen == 0 || seen == 4);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen != 3);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen != 2);", &[], HOLDS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "an object only one thread touches reads what that thread's path wrote last",
+        test: "threads-one-thread-object",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int x;
+            int mine;
+            int *p = &mine;
+            void *writer(void *arg) { x = 1; return 0; }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              if (x)
+                *p = 5;
+              else
+                *p = 7;
+              int first = x;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(mine == 5 || mine == 7); assert(x == 1);", &["-lpthread"]),
+            Check::verdict("assert(mine == 7);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(mine == 5);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(mine == 7 || first == 1);", &[], HOLDS, ONE_SCHEDULE),
+            Check::verdict("assert(mine == 5 || first == 0);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "each thread's own instance of a local or block is its alone, an object handed over is shared",
+        test: "threads-instances-per-thread",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            #include <stdlib.h>
+            int x;
+            int blocks[2];
+            void *worker(void *arg) {
+              int mine = x;
+              int *p = &mine;
+              *p += 1;
+              x = *p;
+              int *own = malloc(sizeof(int));
+              if (own) {
+                *own = mine;
+                x = *own;
+              }
+              int *block = arg;
+              *block += 1;
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              blocks[1] = 1;
+              pthread_create(&a, 0, worker, &blocks[0]);
+              pthread_create(&b, 0, worker, &blocks[1]);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(blocks[0] == 1 && blocks[1] == 2);", &["-lpthread"]),
+            Check::fails("assert(blocks[1] == 1);", &["-lpthread"]),
+            Check::verdict("assert(x == 1 || x == 2);", &[], HOLDS, ONE_SCHEDULE),
+            Check::verdict("assert(x == 2);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "a field no thread changes keeps its value while another thread stores into the struct",
+        test: "threads-kept-fields",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            struct pair { int a; char b; short c; long d; } s = { 0, 7, 9, 11 };
+            void *writer(void *arg) {
+              s.a = 1;
+            #ifdef CHANGE_C
+              s.c = 10;
+            #endif
+              s.a = 2;
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              struct pair seen = s;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(seen.b == 7 && seen.c == 9 && seen.d == 11); assert(s.a == 2);", &["-lpthread"]),
+            Check::holds("assert(seen.b == 7 && seen.d == 11); assert(s.c == 10);", &["-DCHANGE_C", "-lpthread"]),
+            Check::verdict("assert(seen.a != 1);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen.c == 9);", &["-DCHANGE_C"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen.a == 0 || seen.c == 10);", &["-DCHANGE_C"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen.a != 2 || seen.c == 10);", &["-DCHANGE_C"], HOLDS, ONE_SCHEDULE),
+        ],
+    },
 ];
 
 /// The atomic-section markers have no definition gcc could link.
