@@ -98,16 +98,30 @@ impl Symex<'_> {
     /// `object` is the object's whole value: at offset 0 of a byte array,
     /// of exactly that size when `written` (a read may leave a tail).
     fn require_whole_value_at(&self, object: ObjectId, bit_offset: TermId, size: u64, written: bool) -> Result<()> {
-        let o = self.objects.get(object);
-        let at_start = self.store.as_bv_const(bit_offset).is_some_and(BvValue::is_zero);
-        let fits = !written || o.size_term.is_none() && o.size == size;
-        if o.byte_array && at_start && fits {
+        if self.is_whole_value_at(object, bit_offset, size, written) {
             return Ok(());
         }
         let what = if written { "written into" } else { "read from" };
+        let name = &self.objects.get(object).name;
+        let limit = crate::memory::MAX_OBJECT_BYTES;
         Err(Stop::unsupported(
-            format!("{size} bytes {what} `{}` other than as the whole object (only whole objects over 64 KiB are copied)", o.name),
+            format!("{size} bytes {what} `{name}` other than as the whole object (only whole objects over {limit} bytes are copied)"),
             self.loc,
         ))
+    }
+
+    /// Whether `size` bytes at `bit_offset` of `object` are the object's
+    /// whole value (see [`Self::require_whole_value_at`]).
+    fn is_whole_value_at(&self, object: ObjectId, bit_offset: TermId, size: u64, written: bool) -> bool {
+        let o = self.objects.get(object);
+        let at_start = self.store.as_bv_const(bit_offset).is_some_and(BvValue::is_zero);
+        let fits = !written || o.size_term.is_none() && o.size == size;
+        o.byte_array && at_start && fits
+    }
+
+    /// Whether every target of `place` holds `size` bytes as its whole
+    /// value, so that they can be read or written as a large value.
+    pub(crate) fn is_whole_value_place(&self, place: &Place, size: u64, written: bool) -> bool {
+        place.targets.iter().all(|t| self.is_whole_value_at(t.object, t.bit_offset, size, written))
     }
 }

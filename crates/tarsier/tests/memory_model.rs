@@ -508,3 +508,59 @@ fn native_violation(dir: &std::path::Path, name: &str, source: &str) -> bool {
     let out = xtask::process::run_with_timeout(&mut command, RUN_LIMIT).expect("the native program runs");
     out.stderr.contains("runtime error") || out.stderr.contains("ERROR: AddressSanitizer")
 }
+
+/// Objects over the flat limit (2 KiB) indexed by variables: globals,
+/// locals, struct members and heap blocks, written at one index and read at
+/// another, copied whole (struct assignment, `memcpy`, `memset`) and in
+/// part. `nondet_uint` gives the indices `i` and `j`; the TRUE twin holds
+/// natively for every pair tried, each FALSE twin fails natively at its
+/// pair and is found by tarsier.
+#[test]
+fn objects_over_the_flat_limit_are_accessed_at_symbolic_offsets() {
+    let program = "#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+unsigned nondet_uint(void);
+struct big { unsigned head; unsigned a[1000]; };
+unsigned g[1000];
+int main(void) {
+  unsigned i = nondet_uint(), j = nondet_uint();
+  if (i >= 997 || j >= 997) return 0;
+  unsigned l[1000], z[1000], small[3];
+  struct big s = {7};
+  unsigned *h = malloc(sizeof l);
+  if (!h) return 0;
+  g[i] = 1; l[i] = 2; s.a[i] = 3; h[i] = 4;
+  struct big t = s;
+  memcpy(l, g, sizeof g);
+  memset(z, 0, sizeof z);
+  z[i] = 5;
+  memcpy(small, h + i, sizeof small);
+  assert(CHECK);
+  free(h);
+  return 0;
+}\n";
+    let holds = "g[i] == 1 && l[i] == 1 && t.a[i] == 3 && t.head == 7 && small[0] == 4 && z[i] == 5 \
+                 && (j == i || (g[j] == 0 && l[j] == 0 && t.a[j] == 0 && z[j] == 0))";
+    let dir = scratch_dir("flat_limit_native");
+    let native = |name: &str, check: &str, (i, j): (u32, u32)| {
+        let indices = format!("unsigned nondet_uint(void) {{ static int k; return k++ ? {j} : {i}; }}\n");
+        let source = indices + &program.replace("CHECK", check);
+        native_run(&dir, name, &source, &[]).map(|out| matches!(out.ending, xtask::process::Ending::Exited(0)))
+    };
+    for pair in [(0, 0), (5, 996), (996, 5), (3, 3), (500, 501)] {
+        assert_ne!(native("holds", holds, pair), Some(false), "the TRUE twin fails natively at {pair:?}");
+    }
+    assert_verdict("flat_limit_holds", &program.replace("CHECK", holds), &[], SUCCESSFUL);
+    let fails = [
+        ("global", "j != i || g[j] == 0", (4, 4)),
+        ("copied_global", "j != i || l[j] != 1", (7, 7)),
+        ("struct_copy", "j != i + 1 || t.a[j - 1] != 3", (8, 9)),
+        ("set_local", "j == i || z[j] != 0", (9, 10)),
+        ("heap_part", "small[0] != 4", (0, 0)),
+    ];
+    for (name, check, pair) in fails {
+        assert_ne!(native(name, check, pair), Some(true), "{name} does not fail natively at {pair:?}");
+        assert_verdict(&format!("flat_limit_{name}"), &program.replace("CHECK", check), &[], FAILED);
+    }
+}
