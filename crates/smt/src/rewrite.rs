@@ -19,7 +19,9 @@
 //! product by a constant distributes over it (`3 * (i + 1)` is
 //! `3 * i + 3`), and two sums that differ by constants compare their
 //! cores; shifts and rotations by constants become
-//! `Extract`/`Concat`; `Select` of an `Ite` of arrays becomes an `Ite` of
+//! `Extract`/`Concat`; `Select` skips stores to indices that differ
+//! (constants, or one term plus different constants) and, over a bounded
+//! number of choices, `Select` of an `Ite` of arrays becomes an `Ite` of
 //! selects (so reads reach stores, constant arrays and variables);
 //! multiplication and unsigned division by `2^k` become shifts, the
 //! remainder a slice; a bit-vector operator applied to constants and a
@@ -44,6 +46,10 @@ const MAX_FLATTENED_ARGS: usize = 8;
 /// Largest ite DAG an extraction is pushed into (pushing builds new slices
 /// of every leaf, which pays only for small choices).
 const MAX_ITE_PUSH_NODES: usize = 64;
+
+/// Most choices visited plus stores skipped when a read is distributed over
+/// a choice of arrays (each visited choice builds one new `Ite`).
+const MAX_READ_PUSH_STEPS: usize = 512;
 
 /// A simplified term for `op(args)` (well sorted, of sort `sort`), or `None`
 /// to intern the application unchanged.
@@ -143,7 +149,7 @@ fn simplify_by_op(store: &mut TermStore, op: Op, args: &[TermId], sort: Sort) ->
         }
         BvUaddOverflow | BvSaddOverflow | BvUsubOverflow | BvSsubOverflow | BvUmulOverflow
         | BvSmulOverflow | BvSdivOverflow => simplify_overflow(store, op, args[0], args[1]),
-        Select => simplify_select(store, args[0], args[1]),
+        Select => simplify_select(store, args[0], args[1], sort),
         Store => simplify_store(store, args[0], args[1], args[2]),
         FpNeg => (store.op(args[0]) == Some(FpNeg)).then(|| store.args(args[0])[0]),
         _ => None,
@@ -780,38 +786,131 @@ fn simplify_overflow(store: &mut TermStore, op: Op, a: TermId, b: TermId) -> Opt
     None
 }
 
-/// Read over write: skips stores to other constant indices (a loop, so long
-/// store chains cost no recursion).
-fn simplify_select(store: &mut TermStore, array: TermId, index: TermId) -> Option<TermId> {
+/// Read over write: skips stores to indices that differ from `index` (a
+/// loop, so long store chains cost no recursion), then distributes the
+/// read over a choice of arrays (see [`push_read_into_choices`]).
+fn simplify_select(store: &mut TermStore, array: TermId, index: TermId, sort: Sort) -> Option<TermId> {
+    let (a, _) = match read_over_stores(store, array, index) {
+        Read::Element(v) => return Some(v),
+        Read::Array(a, steps) => (a, steps),
+    };
+    if store.op(a) == Some(Op::Ite) {
+        if let Some(pushed) = push_read_into_choices(store, a, index) {
+            return Some(pushed);
+        }
+    }
+    (a != array).then(|| store.intern_app(Op::Select, &[a, index], sort))
+}
+
+/// What a read reaches below the stores it can skip.
+#[derive(Clone, Copy)]
+enum Read {
+    /// The element read: a stored value or a constant array's value.
+    Element(TermId),
+    /// The array read, reached after skipping this many stores.
+    Array(TermId, usize),
+}
+
+/// Walks down from `array` through stores to indices that differ from
+/// `index`, to a store at `index`, a constant array or another array.
+fn read_over_stores(store: &TermStore, array: TermId, index: TermId) -> Read {
     let mut a = array;
+    let mut steps = 0;
     loop {
         match store.op(a) {
             Some(Op::Store) => {
                 let (inner, i, v) = (store.args(a)[0], store.args(a)[1], store.args(a)[2]);
                 if i == index {
-                    return Some(v);
+                    return Read::Element(v);
                 }
-                if !(store.const_value(i).is_some() && store.const_value(index).is_some()) {
-                    break;
+                if !indices_differ(store, i, index) {
+                    return Read::Array(a, steps);
                 }
                 a = inner;
+                steps += 1;
             }
-            Some(Op::ConstArray(_)) => return Some(store.args(a)[0]),
-            // Reads distribute over a choice of arrays (merges in symbolic
-            // execution), so that the reads reach stores and variables.
-            Some(Op::Ite) => {
-                return push_into_ite_tree(
-                    store,
-                    a,
-                    usize::MAX,
-                    |_, _| true,
-                    |store, leaf| store.select(leaf, index),
-                );
-            }
-            _ => break,
+            Some(Op::ConstArray(_)) => return Read::Element(store.args(a)[0]),
+            _ => return Read::Array(a, steps),
         }
     }
-    (a != array).then(|| store.select(a, index))
+}
+
+/// `i` and `j` are different constants, or the same term plus different
+/// constants (`p + 1` and `p + 2`, `p` and `p + 4`): never equal.
+fn indices_differ(store: &TermStore, i: TermId, j: TermId) -> bool {
+    if i == j {
+        return false;
+    }
+    if store.const_value(i).is_some() && store.const_value(j).is_some() {
+        return true;
+    }
+    let as_sum = |t: TermId| split_constant_addend(store, t).map_or((t, None), |(core, c)| (core, Some(c)));
+    let ((x, c), (y, d)) = (as_sum(i), as_sum(j));
+    let nonzero = |c: &Option<BvValue>| c.as_ref().is_some_and(|c| !c.is_zero());
+    x == y && match (&c, &d) {
+        (Some(c), Some(d)) => c != d,
+        _ => nonzero(&c) || nonzero(&d),
+    }
+}
+
+/// `select(ite(c, a, b), i) = ite(c, select(a, i), select(b, i))` over
+/// the choices below `root` and the stores their branches skip, so that
+/// reads of merged arrays reach stores and variables. Memoised per choice
+/// and bounded by [`MAX_READ_PUSH_STEPS`] (choices visited plus stores
+/// skipped), so one read costs bounded work and new terms even when each
+/// branch of a choice stores into the next choice (merges of conditional
+/// writes, nested). `None` (nothing built) beyond the bound: the read of
+/// the choice stays, which the bit-blaster resolves the same way.
+fn push_read_into_choices(store: &mut TermStore, root: TermId, index: TermId) -> Option<TermId> {
+    let mut branches: rustc_hash::FxHashMap<TermId, [Read; 2]> = rustc_hash::FxHashMap::default();
+    let mut image: rustc_hash::FxHashMap<TermId, TermId> = rustc_hash::FxHashMap::default();
+    let mut stack = vec![(root, false)];
+    let mut steps = 0;
+    while let Some((t, children_done)) = stack.pop() {
+        if children_done {
+            let [then, els] = branches.remove(&t).expect("visited choice");
+            let then = read_image(store, then, index, &image);
+            let els = read_image(store, els, index, &image);
+            let c = store.args(t)[0];
+            let read = store.ite(c, then, els);
+            image.insert(t, read);
+            continue;
+        }
+        if branches.contains_key(&t) || image.contains_key(&t) {
+            continue;
+        }
+        steps += 1;
+        stack.push((t, true));
+        let reads = [1, 2].map(|k| read_over_stores(store, store.args(t)[k], index));
+        for read in &reads {
+            if let Read::Array(a, skipped) = *read {
+                steps += skipped;
+                if store.op(a) == Some(Op::Ite) {
+                    stack.push((a, false));
+                }
+            }
+        }
+        if steps > MAX_READ_PUSH_STEPS {
+            return None;
+        }
+        branches.insert(t, reads);
+    }
+    Some(image[&root])
+}
+
+/// The element a branch's [`Read`] stands for: a choice already pushed
+/// into, or a read that needs no further rewriting.
+fn read_image(store: &mut TermStore, read: Read, index: TermId, image: &rustc_hash::FxHashMap<TermId, TermId>) -> TermId {
+    match read {
+        Read::Element(v) => v,
+        Read::Array(a, _) => match image.get(&a) {
+            Some(&pushed) => pushed,
+            None => {
+                let (_, element) = store.sorts().array_parts(store.sort(a)).expect("array sort");
+                store.intern_app(Op::Select, &[a, index], element)
+            }
+        },
+    }
 }
 
 /// `f(ite(c, a, b)) = ite(c, f(a), f(b))` over the whole tree of `Ite`

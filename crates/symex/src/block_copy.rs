@@ -13,8 +13,10 @@
 //!   between its old value and the selected source byte `s + j - d`;
 //! - a flat object into a byte array: each source byte `i` is stored at
 //!   `d + i - s` when `s <= i < s + n`;
-//! - between byte arrays (no constant size bounds `n`): the first
-//!   [`MAX_BYTEWISE_COPY`] bytes one by one; a longer count is a
+//! - into a byte array from a byte array or a repeated byte: each byte of
+//!   a destination of constant size (up to [`MAX_EXACT_BYTEWISE_BYTES`])
+//!   chooses between its old value and the new one; else the first
+//!   [`MAX_BYTEWISE_COPY`] bytes one by one, and a longer count is a
 //!   conditional approximation, so TRUE is only claimed when it cannot
 //!   happen, and a FALSE rests on the interpreter's replay as always.
 
@@ -26,6 +28,11 @@ use smt::{BvValue, Op, TermId};
 
 /// Most bytes copied one at a time between byte arrays.
 const MAX_BYTEWISE_COPY: u64 = 256;
+
+/// Largest byte array of constant size whose every byte a copy of a
+/// symbolic count may write (as large as a flat object was allowed to be
+/// before objects over [`crate::memory::MAX_OBJECT_BYTES`] became byte arrays).
+const MAX_EXACT_BYTEWISE_BYTES: u64 = 1 << 16;
 
 /// Largest flat object copied byte by byte to or from a byte array.
 const MAX_PAIRED_FLAT_BYTES: u64 = 1024;
@@ -110,7 +117,7 @@ impl Symex<'_> {
     fn fill_object(&mut self, object: ObjectId, old: TermId, d: TermId, fill: Fill, n: TermId, what: &str) -> Result<TermId> {
         let into_array = self.objects.get(object).byte_array;
         match fill {
-            Fill::Repeated(byte) if into_array => self.bytewise_into_array(old, d, n, what, |_, _| byte),
+            Fill::Repeated(byte) if into_array => self.bytewise_into_array(object, old, d, n, what, |_, _| byte),
             Fill::Repeated(byte) => {
                 let width = self.objects.get(object).value_bits();
                 let mut span = byte;
@@ -132,7 +139,7 @@ impl Symex<'_> {
                 }
                 (false, true) => self.array_into_flat(old, d, value, offset, n),
                 (true, false) => self.flat_into_array(old, d, value, offset, n),
-                (true, true) => self.bytewise_into_array(old, d, n, what, |symex, k| {
+                (true, true) => self.bytewise_into_array(object, old, d, n, what, |symex, k| {
                     let at = symex.store.bv_u64(symex.layout.wide_bits(), k);
                     let index = symex.store.bv_add(offset, at);
                     let index = repr::resize(symex.store, index, BYTE_INDEX_BITS, false);
@@ -229,11 +236,14 @@ impl Symex<'_> {
         Ok(array)
     }
 
-    /// The array `old` with byte `d + k` set to `byte(k)` for each `k < n`,
-    /// up to [`MAX_BYTEWISE_COPY`] bytes; a longer `n` is a conditional
-    /// approximation.
+    /// The array `old` (the value of `object`) with byte `d + k` set to
+    /// `byte(k)` for each `k < n`: every byte of an object of constant size
+    /// up to [`MAX_EXACT_BYTEWISE_BYTES`] (a valid access ends inside it),
+    /// else up to [`MAX_BYTEWISE_COPY`] bytes, a longer `n` being a
+    /// conditional approximation.
     fn bytewise_into_array(
         &mut self,
+        object: ObjectId,
         old: TermId,
         d: TermId,
         n: TermId,
@@ -241,11 +251,19 @@ impl Symex<'_> {
         mut byte: impl FnMut(&mut Self, u64) -> TermId,
     ) -> Result<TermId> {
         let wide = self.layout.wide_bits();
-        let limit = self.store.bv_u64(wide, MAX_BYTEWISE_COPY);
-        let longer = self.store.bv_ult(limit, n);
-        self.approximate_when(longer, format!("a {what} of more than {MAX_BYTEWISE_COPY} bytes into a block of symbolic size writes only the first {MAX_BYTEWISE_COPY}"));
+        let o = self.objects.get(object);
+        let exact = (o.size_term.is_none() && o.size <= MAX_EXACT_BYTEWISE_BYTES).then_some(o.size);
+        let count = match exact {
+            Some(size) => size,
+            None => {
+                let limit = self.store.bv_u64(wide, MAX_BYTEWISE_COPY);
+                let longer = self.store.bv_ult(limit, n);
+                self.approximate_when(longer, format!("a {what} of more than {MAX_BYTEWISE_COPY} bytes into a block of symbolic size writes only the first {MAX_BYTEWISE_COPY}"));
+                MAX_BYTEWISE_COPY
+            }
+        };
         let mut array = old;
-        for k in 0..MAX_BYTEWISE_COPY {
+        for k in 0..count {
             let at = self.store.bv_u64(wide, k);
             let copied = self.store.bv_ult(at, n);
             if self.store.is_false(copied) {
@@ -254,7 +272,8 @@ impl Symex<'_> {
             let shifted = self.store.bv_add(d, at);
             let index = repr::resize(self.store, shifted, BYTE_INDEX_BITS, false);
             let new = byte(self, k);
-            let kept = self.store.select(array, index);
+            // The indices `d + k` differ, so the old byte is the one before the copy.
+            let kept = self.store.select(old, index);
             let value = self.store.ite(copied, new, kept);
             array = self.store.store(array, index, value);
         }

@@ -7,7 +7,7 @@
 
 use crate::exec::Symex;
 use crate::equation::UnmodelledCall;
-use crate::memory::{ObjectKind, NULL_OBJECT};
+use crate::memory::{ObjectKind, MAX_OBJECT_BYTES, NULL_OBJECT};
 use crate::stdio::Stdio;
 use crate::{arith, repr, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
@@ -687,21 +687,26 @@ impl<'a> Symex<'a> {
         if n == 0 {
             return Ok(dst);
         }
-        if n > MAX_BLOCK_BYTES {
-            // Only whole objects this large are copied, as arrays (see `crate::large`).
-            let from = self.deref_place(src, 1);
+        let from = self.deref_place(src, 1);
+        let to = self.deref_place(dst, 1);
+        if n > MAX_BLOCK_BYTES || self.are_whole_large_values(&from, &to, n) {
+            // Whole objects are copied as arrays (see `crate::large`); only
+            // they are beyond the flat limit.
             let bytes = self.read_large_bytes(&from, n)?;
-            let to = self.deref_place(dst, 1);
             self.write_large_bytes(&to, n, bytes)?;
             self.note_place_copy(&from, &to, u32::try_from(n * 8).ok());
             return Ok(dst);
         }
-        let from = self.deref_place(src, 1);
         let bytes = self.read_place_bits(&from, (n * 8) as u32)?;
-        let to = self.deref_place(dst, 1);
         self.write_place_bits(&to, bytes)?;
         self.note_place_copy(&from, &to, Some((n * 8) as u32));
         Ok(dst)
+    }
+
+    /// Whether `n` bytes are beyond the flat limit and both `from` and `to`
+    /// are whole objects of that size, so the copy is one of arrays.
+    fn are_whole_large_values(&self, from: &crate::place::Place, to: &crate::place::Place, n: u64) -> bool {
+        n > MAX_OBJECT_BYTES && self.is_whole_value_place(from, n, false) && self.is_whole_value_place(to, n, true)
     }
 
     /// `memset(p, c, n)`; a constant `n` is one write of `n` bytes.
@@ -719,11 +724,12 @@ impl<'a> Symex<'a> {
         }
         let byte = repr::resize(self.store, c, 8, false);
         self.note_data_store(byte);
-        if n > MAX_BLOCK_BYTES {
-            // Only whole objects this large are set, as arrays (see `crate::large`).
+        let place = self.deref_place(p, 1);
+        if n > MAX_BLOCK_BYTES || n > MAX_OBJECT_BYTES && self.is_whole_value_place(&place, n, true) {
+            // Whole objects are set as arrays (see `crate::large`); only
+            // they are beyond the flat limit.
             let sort = crate::memory::byte_array_sort(self.store);
             let bytes = self.store.const_array(sort, byte);
-            let place = self.deref_place(p, 1);
             for t in &place.targets {
                 self.note_unbounded_write(t.object);
             }
@@ -734,7 +740,6 @@ impl<'a> Symex<'a> {
         for _ in 1..n {
             bytes = self.store.concat(byte, bytes);
         }
-        let place = self.deref_place(p, 1);
         self.write_place_bits(&place, bytes)?;
         Ok(p)
     }

@@ -123,8 +123,13 @@ impl Object {
     }
 }
 
-/// Largest object symex keeps as one bit-vector.
-pub const MAX_OBJECT_BYTES: u64 = 1 << 16;
+/// Largest object (and value, see [`crate::repr::is_large`]) symex keeps
+/// as one bit-vector. An access at a symbolic offset into a flat value is
+/// a shifter over all its bits (millions of gates for a few KiB), into a
+/// byte array a read-over-write through the stores made so far; and a
+/// value as large as an object that is a byte array is that array, so
+/// copying it costs no formula.
+pub const MAX_OBJECT_BYTES: u64 = 1 << 11;
 
 /// Width of the byte offsets that index a byte-array object.
 pub const BYTE_INDEX_BITS: u32 = 64;

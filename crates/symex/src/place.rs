@@ -7,14 +7,15 @@
 //! the null/invalid/freed/bounds checks made when it is accessed.
 
 use crate::exec::Symex;
-use crate::memory::{ObjectId, ObjectKind, INVALID_OBJECT, NULL_OBJECT};
+use crate::memory::{ObjectId, ObjectKind, INVALID_OBJECT, MAX_OBJECT_BYTES, NULL_OBJECT};
 use crate::{repr, Result, Stop};
 use ir::{Expr, ExprKind, PropertyClass, Type, TypeId};
 use smt::{BvValue, Op, TermId};
 
-/// Objects larger than this (in bits) are not accessed at symbolic offsets
-/// (the shifter would be too large to bit-blast).
-const MAX_SYMBOLIC_ACCESS_BITS: u32 = 1 << 14;
+/// Flat values larger than this (in bits) are not accessed at symbolic
+/// offsets (the shifter would be too large to bit-blast). Larger objects
+/// are byte arrays, so no access into an object meets the limit.
+const MAX_SYMBOLIC_ACCESS_BITS: u32 = 8 * MAX_OBJECT_BYTES as u32;
 
 /// Indexes too wide for the wide offset width saturate at 2^this: beyond
 /// every object (at most 2^64 bytes), and small enough that scaling by any

@@ -13,6 +13,10 @@ use crate::{repr, Result};
 use ir::{ArrayLen, Expr, PropertyClass, Type, TypeId};
 use smt::{BvValue, TermId};
 
+/// Largest variable-length array a counterexample prefers, so that the
+/// interpreter's replay stays within its memory limit.
+const REPLAYABLE_VLA_BYTES: u64 = 1 << 16;
+
 /// Run-time sizes saturate here: far above any object that can be
 /// modelled, and low enough that a product of two saturated factors still
 /// fits the wide offset width without wrapping.
@@ -180,7 +184,7 @@ impl<'a> Symex<'a> {
         }
         if constant.is_none() && variable_length_array {
             // The interpreter replays a counterexample within a memory limit.
-            let replayable_size = self.store.bv_u64(self.layout.wide_bits(), MAX_OBJECT_BYTES);
+            let replayable_size = self.store.bv_u64(self.layout.wide_bits(), REPLAYABLE_VLA_BYTES);
             let replayable = self.store.bv_ule(size, replayable_size);
             let replayable = self.store.implies(self.state.guard, replayable);
             self.equation.preferences.push(replayable);

@@ -31,6 +31,7 @@
 
 use crate::equation::UnmodelledCall;
 use crate::exec::Symex;
+use crate::memory::ObjectId;
 use crate::{repr, Result};
 use ir::format::{self, Argument, Count, Dialect, Field, Piece, Spec, MAX_COUNT};
 use ir::{Expr, TypeId};
@@ -900,9 +901,13 @@ impl<'a> Symex<'a> {
             return Ok(length);
         }
         let targets = self.pointer_targets(pointer);
-        // A byte array's `size` is not its size, which may be symbolic:
-        // reading up to it would cut the string off.
-        if targets.iter().any(|&(o, _)| self.objects.get(o).byte_array) {
+        // A byte array of symbolic size has no `size` to read up to (that
+        // would cut the string off), nor has an object too large to read
+        // byte by byte: both are checked at their first byte only.
+        let symbolic = |o: ObjectId| self.objects.get(o).size_term.is_some();
+        let largest = targets.iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
+        let any_byte_array = targets.iter().any(|&(o, _)| self.objects.get(o).byte_array);
+        if any_byte_array && (largest >= MAX_STRING_BYTES || targets.iter().any(|&(o, _)| symbolic(o))) {
             self.read_byte(pointer, 0)?;
             self.approximate("a string in an object of symbolic or large size is checked at its first byte only", true);
             let length = self.store.var("string_length", smt::Sort::BitVec(LENGTH_BITS));
@@ -911,7 +916,6 @@ impl<'a> Symex<'a> {
                 None => length,
             });
         }
-        let largest = targets.iter().map(|&(o, _)| self.objects.get(o).size).max().unwrap_or(0);
         if largest >= MAX_STRING_BYTES {
             return Err(crate::Stop::unsupported(format!("a string in an object of {largest} bytes"), self.loc));
         }

@@ -508,3 +508,146 @@ fn native_violation(dir: &std::path::Path, name: &str, source: &str) -> bool {
     let out = xtask::process::run_with_timeout(&mut command, RUN_LIMIT).expect("the native program runs");
     out.stderr.contains("runtime error") || out.stderr.contains("ERROR: AddressSanitizer")
 }
+
+/// Objects over the flat limit (2 KiB) indexed by variables: globals,
+/// locals, struct members and heap blocks, written at one index and read at
+/// another, copied whole (struct assignment, `memcpy`, `memset`) and in
+/// part. `nondet_uint` gives the indices `i` and `j`; the TRUE twin holds
+/// natively for every pair tried, each FALSE twin fails natively at its
+/// pair and is found by tarsier.
+#[test]
+fn objects_over_the_flat_limit_are_accessed_at_symbolic_offsets() {
+    let program = "#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+unsigned nondet_uint(void);
+struct big { unsigned head; unsigned a[1000]; };
+unsigned g[1000];
+int main(void) {
+  unsigned i = nondet_uint(), j = nondet_uint();
+  if (i >= 997 || j >= 997) return 0;
+  unsigned l[1000], z[1000], small[3];
+  struct big s = {7};
+  unsigned *h = malloc(sizeof l);
+  if (!h) return 0;
+  g[i] = 1; l[i] = 2; s.a[i] = 3; h[i] = 4;
+  struct big t = s;
+  memcpy(l, g, sizeof g);
+  memset(z, 0, sizeof z);
+  z[i] = 5;
+  memcpy(small, h + i, sizeof small);
+  assert(CHECK);
+  free(h);
+  return 0;
+}\n";
+    let holds = "g[i] == 1 && l[i] == 1 && t.a[i] == 3 && t.head == 7 && small[0] == 4 && z[i] == 5 \
+                 && (j == i || (g[j] == 0 && l[j] == 0 && t.a[j] == 0 && z[j] == 0))";
+    let dir = scratch_dir("flat_limit_native");
+    let native = |name: &str, check: &str, (i, j): (u32, u32)| {
+        let indices = format!("unsigned nondet_uint(void) {{ static int k; return k++ ? {j} : {i}; }}\n");
+        let source = indices + &program.replace("CHECK", check);
+        native_run(&dir, name, &source, &[]).map(|out| matches!(out.ending, xtask::process::Ending::Exited(0)))
+    };
+    for pair in [(0, 0), (5, 996), (996, 5), (3, 3), (500, 501)] {
+        assert_ne!(native("holds", holds, pair), Some(false), "the TRUE twin fails natively at {pair:?}");
+    }
+    assert_verdict("flat_limit_holds", &program.replace("CHECK", holds), &[], SUCCESSFUL);
+    let fails = [
+        ("global", "j != i || g[j] == 0", (4, 4)),
+        ("copied_global", "j != i || l[j] != 1", (7, 7)),
+        ("struct_copy", "j != i + 1 || t.a[j - 1] != 3", (8, 9)),
+        ("set_local", "j == i || z[j] != 0", (9, 10)),
+        ("heap_part", "small[0] != 4", (0, 0)),
+    ];
+    for (name, check, pair) in fails {
+        assert_ne!(native(name, check, pair), Some(true), "{name} does not fail natively at {pair:?}");
+        assert_verdict(&format!("flat_limit_{name}"), &program.replace("CHECK", check), &[], FAILED);
+    }
+}
+
+/// Values over the flat limit at other offsets of an object: a large struct
+/// as a member at a constant offset and as an element of an array indexed
+/// by a variable, written and read whole. The TRUE twin holds natively for
+/// every index tried, each FALSE twin fails natively and is found.
+#[test]
+fn values_over_the_flat_limit_are_copied_at_any_offset_of_an_object() {
+    let program = "#include <assert.h>
+unsigned nondet_uint(void);
+struct big { unsigned head; unsigned a[520]; };
+struct outer { unsigned tag; struct big b; };
+struct big arr[2];
+int main(void) {
+  unsigned i = nondet_uint(), k = nondet_uint();
+  if (i >= 520 || k >= 2) return 0;
+  struct big s = {7};
+  s.a[i] = 9;
+  struct outer o = {1};
+  o.b = s;
+  arr[k] = o.b;
+  struct big t = arr[k];
+  struct big u = o.b;
+  assert(CHECK);
+  return 0;
+}\n";
+    let holds = "o.tag == 1 && u.head == 7 && u.a[i] == 9 && t.head == 7 && t.a[i] == 9 && arr[k].a[i] == 9 \
+                 && (k == 0 || arr[0].a[i] == 0) && (i == 0 || t.a[0] == 0)";
+    let dir = scratch_dir("shifted_large_native");
+    let native = |name: &str, check: &str, (i, k): (u32, u32)| {
+        let indices = format!("unsigned nondet_uint(void) {{ static int n; return n++ ? {k} : {i}; }}\n");
+        let source = indices + &program.replace("CHECK", check);
+        native_run(&dir, name, &source, &[]).map(|out| matches!(out.ending, xtask::process::Ending::Exited(0)))
+    };
+    for pair in [(0, 0), (519, 1), (5, 1), (500, 0)] {
+        assert_ne!(native("holds", holds, pair), Some(false), "the TRUE twin fails natively at {pair:?}");
+    }
+    assert_verdict("shifted_large_holds", &program.replace("CHECK", holds), &[], SUCCESSFUL);
+    let fails = [
+        ("member", "u.a[i] != 9", (3, 0)),
+        ("element", "k != 1 || t.a[i] != 9", (4, 1)),
+        ("other_element", "k == 1 || arr[1].head == 7", (4, 0)),
+    ];
+    for (name, check, pair) in fails {
+        assert_ne!(native(name, check, pair), Some(true), "{name} does not fail natively at {pair:?}");
+        assert_verdict(&format!("shifted_large_{name}"), &program.replace("CHECK", check), &[], FAILED);
+    }
+}
+
+/// String functions read a byte array of constant size byte by byte, as a
+/// flat object: lengths and copies are exact, so a TRUE is proved, and a
+/// string without its NUL is an out-of-bounds read.
+#[test]
+fn strings_in_byte_arrays_of_constant_size_are_read_exactly() {
+    let program = "#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+unsigned nondet_uint(void);
+char buf[3000], copy[3000];
+int main(void) {
+  unsigned i = nondet_uint();
+  if (i > 5) return 0;
+  strcpy(buf, \"hello\");
+  buf[i] = 0;
+  strcpy(copy, buf);
+  FILL;
+  assert(CHECK);
+  return 0;
+}\n";
+    let holds = "strlen(buf) == i && strlen(copy) == i && strcmp(copy, buf) == 0 && copy[i + 1] == 0";
+    let dir = scratch_dir("byte_array_strings_native");
+    let with = |fill: &str, check: &str| program.replace("FILL", fill).replace("CHECK", check);
+    let native = |name: &str, source: &str, i: u32| {
+        let source = format!("unsigned nondet_uint(void) {{ return {i}; }}\n{source}");
+        native_run(&dir, name, &source, &[]).map(|out| matches!(out.ending, xtask::process::Ending::Exited(0)))
+    };
+    for i in 0..=5 {
+        assert_ne!(native("holds", &with("", holds), i), Some(false), "the TRUE twin fails natively at {i}");
+    }
+    assert_verdict("byte_array_strings_holds", &with("", holds), &[], SUCCESSFUL);
+    let length = with("", "strlen(copy) != 5");
+    assert_ne!(native("length", &length, 5), Some(true), "length does not fail natively");
+    assert_verdict("byte_array_strings_length", &length, &[], FAILED);
+    let unterminated = with("memset(buf, 'b', sizeof buf)", "strlen(buf) != 7");
+    let native_source = format!("unsigned nondet_uint(void) {{ return 3; }}\n{unterminated}");
+    assert!(native_violation(&dir, "unterminated", &native_source), "reads past buf natively");
+    assert_verdict("byte_array_strings_unterminated", &unterminated, &[], FAILED);
+}

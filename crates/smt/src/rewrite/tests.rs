@@ -404,25 +404,76 @@ fn read_over_write_and_store_rules_fire() {
 }
 
 #[test]
-fn reads_through_long_merge_chains_reach_every_array() {
+fn reads_through_merge_chains_reach_every_array_within_the_bound() {
     let mut s = TermStore::new();
     let sort = s.array_sort(Sort::BitVec(8), Sort::BitVec(8));
     let index = s.var("i", Sort::BitVec(8));
     let mut merged = s.var("base", sort);
-    for k in 0..5_000 {
+    for k in 0..100 {
         let c = s.var("c", Sort::Bool);
         let other = s.var(&format!("a{k}"), sort);
         merged = s.ite(c, other, merged);
     }
     let read = s.select(merged, index);
     let mut t = read;
-    for _ in 0..5_000 {
+    for _ in 0..100 {
         assert_eq!(s.op(t), Some(Op::Ite));
         let then = s.args(t)[1];
         assert_eq!(s.op(then), Some(Op::Select));
         t = s.args(t)[2];
     }
     assert_eq!(s.op(t), Some(Op::Select));
+    for k in 100..5_000 {
+        let c = s.var("c", Sort::Bool);
+        let other = s.var(&format!("a{k}"), sort);
+        merged = s.ite(c, other, merged);
+    }
+    let read = s.select(merged, index);
+    assert_eq!(s.args(read), [merged, index], "beyond the bound the read of the choice stays");
+}
+
+/// Each choice stores into the next (conditional writes merged one after
+/// the other): a read at any index costs bounded work and new terms.
+#[test]
+fn reads_of_nested_conditional_stores_stay_bounded() {
+    let mut s = TermStore::new();
+    let sort = s.array_sort(Sort::BitVec(32), Sort::BitVec(8));
+    let mut memory = s.var("m", sort);
+    let n = 3_000u64;
+    for k in 0..n {
+        let c = s.var("c", Sort::Bool);
+        let index = s.bv_u64(32, k);
+        let old = s.select(memory, index);
+        let value = s.var("v", Sort::BitVec(8));
+        let value = s.ite(c, value, old);
+        let written = s.store(memory, index, value);
+        memory = s.ite(c, written, memory);
+    }
+    let before = s.len();
+    for k in 0..n {
+        let index = s.bv_u64(32, k);
+        s.select(memory, index);
+    }
+    assert!(s.len() - before < 2 * (MAX_READ_PUSH_STEPS + 2) * n as usize, "{} terms for {n} reads", s.len() - before);
+}
+
+#[test]
+fn reads_skip_stores_at_the_same_base_plus_other_constants() {
+    let mut s = TermStore::new();
+    let sort = s.array_sort(Sort::BitVec(32), Sort::BitVec(8));
+    let base = s.var("m", sort);
+    let p = s.var("p", Sort::BitVec(32));
+    let [one, two] = [1, 2].map(|k| s.bv_u64(32, k));
+    let (p1, p2) = (s.bv_add(p, one), s.bv_add(p, two));
+    let v = s.var("v", Sort::BitVec(8));
+    let w = s.var("w", Sort::BitVec(8));
+    let memory = s.store(base, p1, v);
+    let memory = s.store(memory, p2, w);
+    assert_eq!(s.select(memory, p1), v);
+    assert_eq!(s.select(memory, p), s.select(base, p));
+    let q = s.var("q", Sort::BitVec(32));
+    let unknown = s.select(memory, q);
+    assert_eq!(s.args(unknown), [memory, q], "an unrelated index may be equal");
 }
 
 #[test]
