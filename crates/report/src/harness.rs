@@ -12,14 +12,17 @@
 //! aborts. Uninitialised locals the counterexample reads come from a
 //! rewritten copy of the program file (see [`crate::harness_locals`]); a
 //! constructor runs the program again with the counterexample's command
-//! line. What a native run cannot be made to follow (a failed `malloc`,
-//! stdin) is listed in the file's opening comment.
+//! line; library calls whose outcome the model leaves open (a failing
+//! `malloc`, `rand`'s result) are renamed in the copy and answered by the
+//! harness (see [`crate::harness_library`]). What a native run cannot be
+//! made to follow (stdin) is listed in the file's opening comment.
 
 use crate::Report;
 use engine::{Counterexample, InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
 use crate::harness_locals::{self, Site};
+use crate::harness_library::{self, LibraryCalls};
 use crate::harness_objects;
 use crate::harness_quantifiers::{self, QuantifierSite};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -105,6 +108,8 @@ struct Harness {
     asks_about_objects: bool,
     /// The folder of the verifier's model headers, when the program includes one.
     model_headers: Option<PathBuf>,
+    /// The library calls the harness answers with the counterexample's outcomes.
+    library: LibraryCalls,
     command_line: CommandLine,
 }
 
@@ -199,7 +204,8 @@ const ATOMIC_FUNCTIONS: [&str; 6] = [
 
 impl Harness {
     fn build(program: &Program, cex: &Counterexample) -> Harness {
-        let mut harness = Harness::default();
+        let mut harness = Harness { library: LibraryCalls::of(program, cex), ..Harness::default() };
+        harness.library.notes.clone().into_iter().for_each(|why| harness.note(why));
         let sites = NondetSites::of(program);
         for input in &cex.inputs {
             harness.take_input(program, &sites, input);
@@ -222,7 +228,8 @@ impl Harness {
     fn rewrite_locals(&mut self, program: &Program, cex: &Counterexample, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Vec<(PathBuf, String)> {
         let mut locals = harness_locals::sites(program, cex);
         let mut quantifiers = harness_quantifiers::sites(program, cex);
-        let files: std::collections::BTreeSet<ir::FileId> = locals.keys().chain(quantifiers.keys()).copied().collect();
+        let renaming = self.library_renaming(program, read);
+        let files: std::collections::BTreeSet<ir::FileId> = locals.keys().chain(quantifiers.keys()).chain(renaming.keys()).copied().collect();
         let mut copies = Vec::new();
         for file in files {
             let sites = locals.remove(&file).unwrap_or_default();
@@ -234,18 +241,16 @@ impl Harness {
                 self.note(format!("uninitialised locals or quantifiers of {name} ({}): not a program file that can be rewritten", names.join(", ")));
                 continue;
             };
-            let prefix = match (quantified.is_empty(), harness_quantifiers::rewritable(&text)) {
-                (true, _) => "",
-                (false, Ok(())) => harness_quantifiers::macros(),
-                (false, Err(why)) => {
-                    self.note(format!("the quantifiers of {name}: {why}"));
-                    ""
+            let mut prefix = renaming.get(&file).cloned().unwrap_or_default();
+            match (quantified.is_empty(), harness_quantifiers::rewritable(&text)) {
+                (true, _) => {}
+                (false, Ok(())) => {
+                    prefix += harness_quantifiers::macros();
+                    self.quantifier_sites.extend(quantified);
                 }
-            };
-            if !prefix.is_empty() {
-                self.quantifier_sites.extend(quantified);
+                (false, Err(why)) => self.note(format!("the quantifiers of {name}: {why}")),
             }
-            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len(), prefix);
+            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len(), &prefix);
             done.skipped.into_iter().for_each(|why| self.note(why));
             let Some(rewritten) = done.text else { continue };
             let stem = path.file_stem().map_or("harness".into(), |s| s.to_string_lossy().into_owned());
@@ -256,6 +261,24 @@ impl Harness {
             copies.push((copy, rewritten));
         }
         copies
+    }
+
+    /// The renaming macros of the library calls the harness answers, for
+    /// each program file that names one of them.
+    fn library_renaming(&self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
+        let renamed = self.library.renamed();
+        if renamed.is_empty() {
+            return BTreeMap::new();
+        }
+        let mut files = BTreeMap::new();
+        for (file, name) in program.files.iter().filter(|(_, name)| name.ends_with(".c") && !name.starts_with(ir::LIBRARY_MODEL_DIR)) {
+            let Some(text) = read(name) else { continue };
+            let code = harness_locals::code_mask(&text);
+            if renamed.iter().any(|function| harness_library::names(&text, &code, function)) {
+                files.insert(file, self.library.macros());
+            }
+        }
+        files
     }
 
     /// Files one input of the counterexample where the native run will ask for it.
@@ -285,9 +308,6 @@ impl Harness {
             InputKind::EntryArgument(name) if program.entry.is_some_and(|f| program.is_hosted_main(f)) => self.command_line.take(name, input),
             InputKind::EntryArgument(name) => self.note(format!("the entry argument `{name}`: pass the counterexample's command line by hand")),
             InputKind::Environment(name) => self.note(format!("the environment string `{name}`: set it by hand")),
-            InputKind::AllocationFailure if input.bytes.iter().any(|&b| b != 0) => {
-                self.note("an allocation that fails on the counterexample's path (a native malloc succeeds)".into())
-            }
             InputKind::Uninitialized(name) if name == harness_objects::INIT_OBJECT_INPUT => self.init_objects.push((input.bytes.clone(), input.fill)),
             InputKind::AllocationFailure | InputKind::Uninitialized(_) | InputKind::NondetCall(_) => {}
         }
@@ -374,9 +394,11 @@ impl Harness {
         let _ = writeln!(out, " * Nondeterministic values are returned in the counterexample's order, one queue");
         let _ = writeln!(out, " * per type (0 once a queue is used up).");
         if !self.rewritten.is_empty() {
-            let _ = writeln!(out, " * The counterexample reads uninitialised locals, which C leaves indeterminate: build these");
-            let _ = writeln!(out, " * copies instead of the program files (each differs only by a call after such a declaration");
-            let _ = writeln!(out, " * that gives the counterexample's value), with -iquote the original's folder:");
+            let _ = writeln!(out, " * Build these copies instead of the program files, with -iquote the original's folder. Each");
+            let _ = writeln!(out, " * differs only by a call after each declaration of an uninitialised local the counterexample");
+            let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, and by renaming the");
+            let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
+            let _ = writeln!(out, " * results of rand, random, clock) to this file's definitions that give that outcome:");
             for (original, copy) in &self.rewritten {
                 let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
             }
@@ -418,6 +440,7 @@ impl Harness {
             out += &harness_locals::fill_definitions(&self.local_sites);
             out += "\n";
         }
+        out += &self.library.definitions();
         for definition in &self.definitions {
             let _ = writeln!(out, "/* {} */", definition.name);
             out += &definition.text;
@@ -553,7 +576,7 @@ fn identifier(key: &str) -> String {
 }
 
 /// The C spelling of a scalar type, as the harness declares it.
-fn c_type(program: &Program, ty: TypeId) -> Option<String> {
+pub(crate) fn c_type(program: &Program, ty: TypeId) -> Option<String> {
     let pointer_bits = program.data_model.pointer_bits();
     Some(match program.types.get(ty) {
         Type::Bool => "_Bool".into(),

@@ -142,6 +142,25 @@ fn uninitialised_locals_come_from_a_rewritten_copy() {
 }
 
 #[test]
+fn library_calls_take_the_counterexamples_outcomes() {
+    // Natively both allocations succeed, a fresh block holds whatever the
+    // allocator left and `rand` starts its fixed sequence: the renamed
+    // calls make the second allocation fail, the first block hold 77 and
+    // `rand` return what the counterexample chose.
+    let source = "#include <assert.h>\n\
+                  #include <stdlib.h>\n\
+                  int main(void) {\n\
+                  \x20 int *a = malloc(2 * sizeof(int));\n\
+                  \x20 int *b = malloc(sizeof(int));\n\
+                  \x20 if (a == NULL || b != NULL) return 0;\n\
+                  \x20 int r = rand();\n\
+                  \x20 if (a[1] == 77 && r == 12345) assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_library", source, &[], "user-assertion");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
