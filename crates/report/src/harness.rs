@@ -25,6 +25,7 @@ use crate::harness_locals::{self, Site};
 use crate::harness_library::{self, LibraryCalls};
 use crate::harness_objects;
 use crate::harness_quantifiers::{self, QuantifierSite};
+use crate::harness_reads;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -110,6 +111,8 @@ struct Harness {
     model_headers: Option<PathBuf>,
     /// The library calls the harness answers with the counterexample's outcomes.
     library: LibraryCalls,
+    /// Whether a rewritten copy performs the discarded read the violation is in.
+    performs_read: bool,
     command_line: CommandLine,
 }
 
@@ -229,19 +232,26 @@ impl Harness {
         let mut locals = harness_locals::sites(program, cex);
         let mut quantifiers = harness_quantifiers::sites(program, cex);
         let renaming = self.library_renaming(program, read);
-        let files: std::collections::BTreeSet<ir::FileId> = locals.keys().chain(quantifiers.keys()).chain(renaming.keys()).copied().collect();
+        let discarded_read = discarded_read(program, cex, read);
+        let files: std::collections::BTreeSet<ir::FileId> =
+            locals.keys().chain(quantifiers.keys()).chain(renaming.keys()).chain(discarded_read.iter().map(|(file, _)| file)).copied().collect();
         let mut copies = Vec::new();
         for file in files {
             let sites = locals.remove(&file).unwrap_or_default();
             let quantified = quantifiers.remove(&file).unwrap_or_default();
             let name = program.files.name(file).to_string();
-            let text = read(&name).filter(|_| name.ends_with(".c"));
+            let read_performed = discarded_read.as_ref().filter(|(f, _)| *f == file).map(|(_, text)| text.clone());
+            self.performs_read |= read_performed.is_some();
+            let text = read_performed.or_else(|| read(&name)).filter(|_| name.ends_with(".c"));
             let Some(text) = text else {
                 let names: Vec<&str> = sites.iter().map(|s| s.name.as_str()).chain(quantified.iter().map(|q| q.variable.as_str())).collect();
                 self.note(format!("uninitialised locals or quantifiers of {name} ({}): not a program file that can be rewritten", names.join(", ")));
                 continue;
             };
             let mut prefix = renaming.get(&file).cloned().unwrap_or_default();
+            if discarded_read.as_ref().is_some_and(|(f, _)| *f == file) {
+                prefix += &harness_reads::declaration();
+            }
             match (quantified.is_empty(), harness_quantifiers::rewritable(&text)) {
                 (true, _) => {}
                 (false, Ok(())) => {
@@ -403,6 +413,10 @@ impl Harness {
                 let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
             }
         }
+        if self.performs_read {
+            let _ = writeln!(out, " * The violation is a read whose value the program discards, which gcc leaves out: the copy");
+            let _ = writeln!(out, " * performs it ({}).", harness_reads::READ_FUNCTION);
+        }
         for note in &self.notes {
             let _ = writeln!(out, " * Not reproduced: {note}.");
         }
@@ -441,6 +455,9 @@ impl Harness {
             out += "\n";
         }
         out += &self.library.definitions();
+        if self.performs_read {
+            out += &harness_reads::definition();
+        }
         for definition in &self.definitions {
             let _ = writeln!(out, "/* {} */", definition.name);
             out += &definition.text;
@@ -448,6 +465,18 @@ impl Harness {
         }
         out
     }
+}
+
+/// The violation's file rewritten to perform the read the violation is
+/// in, when that is a read whose value the program discards (a memory
+/// property only: AddressSanitizer checks the read).
+fn discarded_read(program: &Program, cex: &Counterexample, read: &dyn Fn(&str) -> Option<String>) -> Option<(ir::FileId, String)> {
+    if !matches!(cex.property.class, PropertyClass::ArrayBounds | PropertyClass::PointerDereference) || cex.loc.is_none() {
+        return None;
+    }
+    let name = program.files.name(cex.loc.file);
+    let text = read(name).filter(|_| name.ends_with(".c"))?;
+    harness_reads::rewrite(&text, cex.loc).map(|text| (cex.loc.file, text))
 }
 
 /// The counterexample's values of nondet-value calls in the order the

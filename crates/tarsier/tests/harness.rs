@@ -161,6 +161,21 @@ fn library_calls_take_the_counterexamples_outcomes() {
 }
 
 #[test]
+fn a_discarded_read_is_performed_by_the_copy() {
+    // gcc leaves `a[i];` out, even at -O0: only the copy's read lets
+    // AddressSanitizer see the index past the array.
+    let source = "int nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 int a[4] = {1, 2, 3, 4};\n\
+                  \x20 int i = nondet_int();\n\
+                  \x20 if (i > 4 && i < 7)\n\
+                  \x20   a[i];\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_discarded_read", source, &[], "array-bounds");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
