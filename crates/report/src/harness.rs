@@ -24,6 +24,7 @@ use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, Sym
 use crate::harness_locals::{self, Site};
 use crate::harness_library::{self, LibraryCalls};
 use crate::harness_objects;
+use crate::harness_overflow;
 use crate::harness_quantifiers::{self, QuantifierSite};
 use crate::harness_reads;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -231,7 +232,7 @@ impl Harness {
     fn rewrite_locals(&mut self, program: &Program, cex: &Counterexample, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Vec<(PathBuf, String)> {
         let mut locals = harness_locals::sites(program, cex);
         let mut quantifiers = harness_quantifiers::sites(program, cex);
-        let renaming = self.library_renaming(program, read);
+        let renaming = self.file_prefixes(program, read);
         let discarded_read = discarded_read(program, cex, read);
         let files: std::collections::BTreeSet<ir::FileId> =
             locals.keys().chain(quantifiers.keys()).chain(renaming.keys()).chain(discarded_read.iter().map(|(file, _)| file)).copied().collect();
@@ -273,22 +274,46 @@ impl Harness {
         copies
     }
 
-    /// The renaming macros of the library calls the harness answers, for
-    /// each program file that names one of them.
-    fn library_renaming(&self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
+    /// What the copy of each program file that needs it starts with: the
+    /// renaming macros of the library calls the harness answers, the
+    /// prototypes of the nondet-value functions the program calls without
+    /// declaring them (gcc would read their value as an `int`, tarsier
+    /// gives them their ESBMC types), and native definitions of ESBMC's
+    /// overflow-result built-ins.
+    fn file_prefixes(&self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
+        let texts: Vec<(ir::FileId, &str, String, Vec<bool>)> = program
+            .files
+            .iter()
+            .filter(|(_, name)| !name.starts_with(ir::LIBRARY_MODEL_DIR))
+            .filter_map(|(file, name)| read(name).map(|text| (file, name.as_str(), harness_locals::code_mask(&text), text)))
+            .map(|(file, name, code, text)| (file, name, text, code))
+            .collect();
+        let undeclared: Vec<(&str, String)> = self
+            .definitions
+            .iter()
+            .filter(|d| is_nondet_function(&d.name))
+            .filter_map(|d| Some((d.name.as_str(), c_type(program, return_type(program, &d.name)?)?)))
+            .filter(|(_, spelling)| spelling != "int" && spelling != "unsigned int")
+            .filter(|(name, _)| !texts.iter().any(|(_, _, text, code)| harness_library::declares(text, code, name)))
+            .collect();
         let renamed = self.library.renamed();
-        if renamed.is_empty() {
-            return BTreeMap::new();
-        }
-        let mut files = BTreeMap::new();
-        for (file, name) in program.files.iter().filter(|(_, name)| name.ends_with(".c") && !name.starts_with(ir::LIBRARY_MODEL_DIR)) {
-            let Some(text) = read(name) else { continue };
-            let code = harness_locals::code_mask(&text);
-            if renamed.iter().any(|function| harness_library::names(&text, &code, function)) {
-                files.insert(file, self.library.macros());
+        let mut prefixes = BTreeMap::new();
+        for (file, _, text, code) in texts.iter().filter(|(_, name, _, _)| name.ends_with(".c")) {
+            let mut prefix = String::new();
+            if renamed.iter().any(|function| harness_library::names(text, code, function)) {
+                prefix += &self.library.macros();
+            }
+            for (function, spelling) in undeclared.iter().filter(|(function, _)| harness_library::names(text, code, function)) {
+                prefix += &format!("{spelling} {function}();\n");
+            }
+            if harness_overflow::uses_builtins(text, code) {
+                prefix += harness_overflow::MACROS;
+            }
+            if !prefix.is_empty() {
+                prefixes.insert(*file, prefix);
             }
         }
-        files
+        prefixes
     }
 
     /// Files one input of the counterexample where the native run will ask for it.
@@ -302,7 +327,7 @@ impl Harness {
                     let size = program.symbol_size(global).unwrap_or(input.bytes.len() as u64);
                     self.globals.push((program.symbols[global].name.clone(), size, input.bytes.clone()));
                 } else if sites.calls.contains(&input.loc) {
-                    if let Some(spelling) = input.ty.and_then(|ty| c_type(program, ty)) {
+                    if let Some(spelling) = input.ty.and_then(|ty| value_type(program, ty)) {
                         let comment = value_comment(program, input);
                         self.queue(&spelling).values.push((input.bytes.clone(), comment));
                     }
@@ -366,7 +391,7 @@ impl Harness {
             self.asks_about_objects = true;
             return Some(text);
         }
-        let nondet = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p));
+        let nondet = is_nondet_function(name);
         let environment = program.function(name).is_some_and(|f| is_queued_function(program, f));
         if !nondet && !environment {
             return None;
@@ -374,7 +399,7 @@ impl Harness {
         if matches!(program.types.get(ret), Type::Void) {
             return Some(format!("void {name}()\n{{\n}}\n"));
         }
-        let spelling = c_type(program, ret)?;
+        let spelling = value_type(program, ret)?;
         let key = if nondet { spelling.clone() } else { format!("env:{name}") };
         let ident = self.queue(&key).ident.clone();
         Some(format!("{spelling} {name}()\n{{\n    {spelling} value;\n    HARNESS_NEXT({ident}, value);\n    return value;\n}}\n"))
@@ -406,9 +431,10 @@ impl Harness {
         if !self.rewritten.is_empty() {
             let _ = writeln!(out, " * Build these copies instead of the program files, with -iquote the original's folder. Each");
             let _ = writeln!(out, " * differs only by a call after each declaration of an uninitialised local the counterexample");
-            let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, and by renaming the");
+            let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, by renaming the");
             let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
-            let _ = writeln!(out, " * results of rand, random, clock) to this file's definitions that give that outcome:");
+            let _ = writeln!(out, " * results of rand, random, clock) to this file's definitions that give that outcome, by");
+            let _ = writeln!(out, " * prototypes of nondet functions called undeclared, and by ESBMC's overflow-result macros:");
             for (original, copy) in &self.rewritten {
                 let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
             }
@@ -431,6 +457,7 @@ impl Harness {
         out += "        queue##_next++;                                                         \\\n";
         out += "    } while (0)\n\n";
         for (key, queue) in &self.queues {
+            out += &stand_in_declaration(key).unwrap_or_default();
             out += &write_queue(key, queue);
         }
         for (name, size, bytes) in &self.globals {
@@ -500,6 +527,20 @@ pub(crate) fn c_literal(program: &Program, input: &InputValue) -> String {
         Some(Type::Float(FloatFormat::Double)) => format!("{:?}", f64::from_bits(bits)),
         _ => value_comment(program, input),
     }
+}
+
+/// The return type of the function `name`.
+fn return_type(program: &Program, name: &str) -> Option<TypeId> {
+    let function = &program.functions[program.function(name)?];
+    match program.types.get(function.ty) {
+        Type::Function(sig) => Some(sig.ret),
+        _ => None,
+    }
+}
+
+/// Whether `name` is a nondet-value function (ESBMC's and SV-COMP's prefixes).
+fn is_nondet_function(name: &str) -> bool {
+    ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p))
 }
 
 /// Whether the results of the body-less `func` are queued under its name:
@@ -602,6 +643,43 @@ pub(crate) fn byte_list(bytes: &[u8]) -> String {
 /// A C identifier made of `key` (a type spelling or `env:NAME`).
 fn identifier(key: &str) -> String {
     key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+/// The spelling of a struct or union that stands in for another of `size`
+/// bytes: returned the same way (x86-64 returns composites above 16 bytes
+/// through a hidden pointer, smaller ones without floating members in
+/// integer registers; i386 all through a hidden pointer).
+const STAND_IN_PREFIX: &str = "struct harness_bytes_";
+
+/// The C spelling of the type of a value the harness returns: a scalar's
+/// own, or for a struct or union the stand-in of its size when it is
+/// returned as the stand-in is.
+fn value_type(program: &Program, ty: TypeId) -> Option<String> {
+    if let Some(spelling) = c_type(program, ty) {
+        return Some(spelling);
+    }
+    let Type::Composite(_) = program.types.get(ty) else { return None };
+    let size = program.types.size_of(ty, program.data_model).filter(|&size| size > 0)?;
+    let integer_class = size > 16 || program.data_model.pointer_bits() == 32 || !has_floating_member(program, ty);
+    integer_class.then(|| format!("{STAND_IN_PREFIX}{size}"))
+}
+
+/// Whether a floating-point value lies anywhere inside `ty`.
+fn has_floating_member(program: &Program, ty: TypeId) -> bool {
+    match program.types.get(ty) {
+        Type::Float(_) => true,
+        Type::Array(element, _) => has_floating_member(program, *element),
+        Type::Composite(id) => program.types.composites[*id].fields.iter().any(|f| has_floating_member(program, f.ty)),
+        _ => false,
+    }
+}
+
+/// The declaration of the stand-in struct a queue key names, if it is one.
+fn stand_in_declaration(key: &str) -> Option<String> {
+    let size: u64 = key.strip_prefix(STAND_IN_PREFIX)?.parse().ok()?;
+    Some(format!("/* Stands in for the program's struct or union of {size} bytes (returned the same way). */
+{key} {{ unsigned char bytes[{size}]; }};
+"))
 }
 
 /// The C spelling of a scalar type, as the harness declares it.

@@ -191,11 +191,16 @@ static const struct harness_allocation *harness_next_allocation(const struct har
     return *next < count ? &calls[(*next)++] : 0;
 }
 
+/* The given bytes, then the fill byte for at most HARNESS_FILL_TAIL more: past them a large
+   block keeps the allocator's contents (filling gigabytes would take the run's time). */
+#define HARNESS_FILL_TAIL 65536UL
 static void *harness_fill_block(void *block, unsigned long size, const struct harness_allocation *outcome)
 {
     if (block && outcome && outcome->filled) {
-        memset(block, outcome->fill, size);
-        memcpy(block, outcome->bytes, outcome->size < size ? outcome->size : size);
+        unsigned long given = outcome->size < size ? outcome->size : size;
+        unsigned long tail = size - given < HARNESS_FILL_TAIL ? size - given : HARNESS_FILL_TAIL;
+        memcpy(block, outcome->bytes, given);
+        memset((unsigned char *)block + given, outcome->fill, tail);
     }
     return block;
 }
@@ -248,12 +253,30 @@ fn result_definition(name: &str, ret: &str, values: &[Vec<u8>]) -> String {
     out
 }
 
-/// Whether `text` (a program file) names `name` in its code.
-pub fn names(text: &str, code: &[bool], name: &str) -> bool {
+/// The offsets where `text` (a program file) names `name` in its code.
+fn occurrences<'t>(text: &'t str, code: &'t [bool], name: &'t str) -> impl Iterator<Item = usize> + 't {
     let bytes = text.as_bytes();
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     text.match_indices(name)
-        .any(|(i, _)| code[i] && (i == 0 || !is_ident(bytes[i - 1])) && !bytes.get(i + name.len()).is_some_and(|&b| is_ident(b)))
+        .map(|(i, _)| i)
+        .filter(move |&i| code[i] && (i == 0 || !is_ident(bytes[i - 1])) && !bytes.get(i + name.len()).is_some_and(|&b| is_ident(b)))
+}
+
+/// Whether `text` (a program file) names `name` in its code.
+pub fn names(text: &str, code: &[bool], name: &str) -> bool {
+    occurrences(text, code, name).next().is_some()
+}
+
+/// Whether `text` may declare the function `name`: a mention after a
+/// word other than a statement keyword (a type), or after `*` (a
+/// pointer type, or a product: taken as a declaration either way).
+pub fn declares(text: &str, code: &[bool], name: &str) -> bool {
+    occurrences(text, code, name).any(|at| {
+        let before = text[..at].trim_end();
+        let word_start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+        let word = &before[word_start..];
+        before.ends_with('*') || (!word.is_empty() && !["return", "case", "sizeof", "else", "do"].contains(&word))
+    })
 }
 
 #[cfg(test)]
@@ -276,6 +299,15 @@ mod tests {
         assert!(names(text, &code, "malloc"));
         assert!(!names(text, &code, "rand"));
         assert!(!names("int my_malloc;", &crate::harness_locals::code_mask("int my_malloc;"), "malloc"));
+    }
+
+    #[test]
+    fn declarations_are_told_from_calls() {
+        let declared = |text: &str| declares(text, &crate::harness_locals::code_mask(text), "nondet_float");
+        assert!(declared("float nondet_float(void);"));
+        assert!(declared("extern float\nnondet_float();"));
+        assert!(!declared("float x = nondet_float();"));
+        assert!(!declared("  return nondet_float() + 1;\n  f(nondet_float());"));
     }
 
     #[test]

@@ -176,6 +176,36 @@ fn a_discarded_read_is_performed_by_the_copy() {
 }
 
 #[test]
+fn an_undeclared_nondet_function_returns_its_esbmc_type() {
+    // Called undeclared, gcc reads the result as an `int`; tarsier gives
+    // `nondet_double` its ESBMC type, and so does the copy's prototype.
+    let source = "#include <assert.h>\n\
+                  int main(void) {\n\
+                  \x20 double d = nondet_double();\n\
+                  \x20 if (d > 0.25 && d < 0.5) assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_undeclared", source, &[], "user-assertion");
+}
+
+#[test]
+fn esbmc_overflow_results_are_computed_natively() {
+    // Only a == 15, b == 127 wraps the sum to -114 while a << 3 fits.
+    let source = "#include <assert.h>\n\
+                  DEFINE_ESBMC_OVERFLOW_TYPE(signed char)\n\
+                  signed char nondet_schar(void);\n\
+                  int main(void) {\n\
+                  \x20 signed char a = nondet_schar(), b = nondet_schar();\n\
+                  \x20 __ESBMC_overflow_result sum = __ESBMC_overflow_result_plus(a, b);\n\
+                  \x20 __ESBMC_overflow_result shifted = __ESBMC_overflow_result_shl(a, 3);\n\
+                  \x20 if (sum.overflow && sum.result == -114 && !shifted.overflow && shifted.result == 120)\n\
+                  \x20   assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_overflow_results", source, &[], "user-assertion");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
