@@ -417,6 +417,10 @@ impl Harness {
         if let Some(dir) = &self.model_headers {
             extra.push(format!("-idirafter {}", dir.display()));
         }
+        let unreachable = reaches_unreachable(cex);
+        if unreachable {
+            extra.push(UNREACHABLE_FLAGS.to_string());
+        }
         let extra = extra.join(" ");
         let flags = [extra.as_str(), sanitizer_flags(class)].into_iter().filter(|f| !f.is_empty()).collect::<Vec<_>>().join(" ");
         let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
@@ -482,6 +486,9 @@ impl Harness {
             out += "\n";
         }
         out += &self.library.definitions();
+        if unreachable {
+            out += UNREACHABLE_DEFINITION;
+        }
         if self.performs_read {
             out += &harness_reads::definition();
         }
@@ -492,6 +499,25 @@ impl Harness {
         }
         out
     }
+}
+
+/// The gcc flags with which reaching `__builtin_unreachable()` stops the run.
+const UNREACHABLE_FLAGS: &str = "-fsanitize=unreachable -fno-sanitize-recover=unreachable";
+
+/// UBSan's options when the violation is reaching `__builtin_unreachable()`:
+/// its report aborts, as a failed assertion does.
+const UNREACHABLE_DEFINITION: &str = "/* Reaching __builtin_unreachable() is the violation: UBSan reports it and aborts. */
+const char *__ubsan_default_options(void)
+{
+    return \"abort_on_error=1\";
+}
+
+";
+
+/// Whether the violation is reaching `__builtin_unreachable()`, which gcc
+/// compiles to nothing unless UBSan checks it.
+fn reaches_unreachable(cex: &Counterexample) -> bool {
+    cex.property.class == PropertyClass::UserAssertion && cex.property.message == ir::intrinsics::UNREACHABLE_REACHED
 }
 
 /// The violation's file rewritten to perform the read the violation is

@@ -206,6 +206,18 @@ fn esbmc_overflow_results_are_computed_natively() {
 }
 
 #[test]
+fn reaching_builtin_unreachable_aborts_under_ubsan() {
+    // gcc compiles `__builtin_unreachable()` to nothing: the run falls
+    // through unless UBSan checks it (the flags the harness names).
+    let source = "unsigned __VERIFIER_nondet_uint(void);\n\
+                  int pick(unsigned a) {\n\
+                  \x20 switch (a) { case 0: return 1; case 1: return 2; default: __builtin_unreachable(); }\n\
+                  }\n\
+                  int main(void) { return pick(__VERIFIER_nondet_uint() % 3); }\n";
+    assert_reproduces("harness_unreachable", source, &[], "user-assertion");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
