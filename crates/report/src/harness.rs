@@ -14,14 +14,16 @@
 //! constructor runs the program again with the counterexample's command
 //! line; library calls whose outcome the model leaves open (a failing
 //! `malloc`, `rand`'s result) are renamed in the copy and answered by the
-//! harness (see [`crate::harness_library`]). What a native run cannot be
-//! made to follow (stdin) is listed in the file's opening comment.
+//! harness (see [`crate::harness_library`]), and so are `scanf`, `fscanf`
+//! and `gets` (see [`crate::harness_input`]). What a native run cannot be
+//! made to follow is listed in the file's opening comment.
 
 use crate::Report;
 use engine::{Counterexample, InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
 use crate::harness_locals::{self, Site};
+use crate::harness_input::InputCalls;
 use crate::harness_library::{self, LibraryCalls};
 use crate::harness_objects;
 use crate::harness_overflow;
@@ -112,6 +114,8 @@ struct Harness {
     model_headers: Option<PathBuf>,
     /// The library calls the harness answers with the counterexample's outcomes.
     library: LibraryCalls,
+    /// The input calls (`scanf`, `gets`) the harness answers with the counterexample's input.
+    input: InputCalls,
     /// Whether a rewritten copy performs the discarded read the violation is in.
     performs_read: bool,
     command_line: CommandLine,
@@ -208,7 +212,7 @@ const ATOMIC_FUNCTIONS: [&str; 6] = [
 
 impl Harness {
     fn build(program: &Program, cex: &Counterexample) -> Harness {
-        let mut harness = Harness { library: LibraryCalls::of(program, cex), ..Harness::default() };
+        let mut harness = Harness { library: LibraryCalls::of(program, cex), input: InputCalls::of(program, cex), ..Harness::default() };
         harness.library.notes.clone().into_iter().for_each(|why| harness.note(why));
         let sites = NondetSites::of(program);
         for input in &cex.inputs {
@@ -303,6 +307,9 @@ impl Harness {
             if renamed.iter().any(|function| harness_library::names(text, code, function)) {
                 prefix += &self.library.macros();
             }
+            if self.input.redirected().iter().any(|function| harness_library::names(text, code, function)) {
+                prefix += &self.input.macros();
+            }
             for (function, spelling) in undeclared.iter().filter(|(function, _)| harness_library::names(text, code, function)) {
                 prefix += &format!("{spelling} {function}();\n");
             }
@@ -338,6 +345,7 @@ impl Harness {
                     let comment = value_comment(program, input);
                     self.queue(&format!("env:{name}")).values.push((input.bytes.clone(), comment));
                 }
+                _ if InputCalls::answers(name) => {}
                 _ => self.note(format!("input from `{name}` (stdin and library inputs are not fed)")),
             },
             InputKind::EntryArgument(name) if program.entry.is_some_and(|f| program.is_hosted_main(f)) => self.command_line.take(name, input),
@@ -437,7 +445,8 @@ impl Harness {
             let _ = writeln!(out, " * differs only by a call after each declaration of an uninitialised local the counterexample");
             let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, by renaming the");
             let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
-            let _ = writeln!(out, " * results of rand, random, clock) to this file's definitions that give that outcome, by");
+            let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets) to this file's");
+            let _ = writeln!(out, " * definitions that give that outcome, by");
             let _ = writeln!(out, " * prototypes of nondet functions called undeclared, and by ESBMC's overflow-result macros:");
             for (original, copy) in &self.rewritten {
                 let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
@@ -486,6 +495,7 @@ impl Harness {
             out += "\n";
         }
         out += &self.library.definitions();
+        out += &self.input.definitions();
         if unreachable {
             out += UNREACHABLE_DEFINITION;
         }

@@ -12,6 +12,7 @@
 //! - [`harness`]: a C file that makes a native run follow the counterexample
 //!   (with [`harness_locals`], the rewritten copies that set uninitialised locals,
 //!   [`harness_library`], the library calls whose outcome it chooses,
+//!   [`harness_input`], the stores of `scanf` and `gets`,
 //!   [`harness_reads`], the discarded reads it performs, and
 //!   [`harness_overflow`], ESBMC's overflow-result built-ins);
 //! - [`testcomp`]: the Test-Comp test-suite format;
@@ -23,6 +24,7 @@
 
 pub mod clock;
 pub mod harness;
+pub mod harness_input;
 pub mod harness_library;
 pub mod harness_locals;
 pub mod harness_objects;

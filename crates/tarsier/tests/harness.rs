@@ -218,6 +218,21 @@ fn reaching_builtin_unreachable_aborts_under_ubsan() {
 }
 
 #[test]
+fn scanf_stores_the_counterexamples_input() {
+    // The overflow needs n == 42 from the first call and a word longer
+    // than 3 characters from the second; the run's stdin gives neither.
+    let source = "#include <stdio.h>\n\
+                  int main(void) {\n\
+                  \x20 int n;\n\
+                  \x20 char word[4];\n\
+                  \x20 if (scanf(\"%d\", &n) != 1 || n != 42) return 0;\n\
+                  \x20 scanf(\"%s\", word);\n\
+                  \x20 return word[0];\n\
+                  }\n";
+    assert_reproduces("harness_scanf", source, &[], "pointer-dereference");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
