@@ -282,8 +282,8 @@ impl Harness {
     /// renaming macros of the library calls the harness answers, the
     /// prototypes of the nondet-value functions the program calls without
     /// declaring them (gcc would read their value as an `int`, tarsier
-    /// gives them their ESBMC types), and native definitions of ESBMC's
-    /// overflow-result built-ins.
+    /// gives them their ESBMC types), native definitions of ESBMC's
+    /// overflow-result built-ins, and C23's `bool` for gcc before 13.
     fn file_prefixes(&self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
         let texts: Vec<(ir::FileId, &str, String, Vec<bool>)> = program
             .files
@@ -315,6 +315,9 @@ impl Harness {
             }
             if harness_overflow::uses_builtins(text, code) {
                 prefix += harness_overflow::MACROS;
+            }
+            if harness_library::names(text, code, "bool") && !text.contains("stdbool.h") {
+                prefix += C23_BOOL;
             }
             if !prefix.is_empty() {
                 prefixes.insert(*file, prefix);
@@ -447,7 +450,8 @@ impl Harness {
             let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
             let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets) to this file's");
             let _ = writeln!(out, " * definitions that give that outcome, by");
-            let _ = writeln!(out, " * prototypes of nondet functions called undeclared, and by ESBMC's overflow-result macros:");
+            let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, and");
+            let _ = writeln!(out, " * by C23's bool for gcc before 13:");
             for (original, copy) in &self.rewritten {
                 let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
             }
@@ -510,6 +514,13 @@ impl Harness {
         out
     }
 }
+
+/// C23 makes `bool`, `true` and `false` keywords; gcc before 13 knows
+/// them in C2x mode only from <stdbool.h>, which gives them the same meaning.
+const C23_BOOL: &str = "#if defined __STDC_VERSION__ && __STDC_VERSION__ > 201710L && defined __GNUC__ && __GNUC__ < 13 && !defined __cplusplus
+#include <stdbool.h>
+#endif
+";
 
 /// The gcc flags with which reaching `__builtin_unreachable()` stops the run.
 const UNREACHABLE_FLAGS: &str = "-fsanitize=unreachable -fno-sanitize-recover=unreachable";

@@ -233,6 +233,29 @@ fn scanf_stores_the_counterexamples_input() {
 }
 
 #[test]
+fn c23_bool_builds_with_gcc_before_13() {
+    // C23's `bool` keyword, which gcc 12 in C2x mode knows only from <stdbool.h>.
+    if !common::gcc_works(&["-std=c2x"]) {
+        println!("SKIP harness_c23_bool: gcc with -std=c2x is not available");
+        return;
+    }
+    let source = "#include <assert.h>\n\
+                  int main(void) {\n\
+                  \x20 bool n = (bool)7;\n\
+                  \x20 assert(n != true);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    let dir = scratch_dir("harness_c23_bool");
+    let program = write(&dir, "program.c", source);
+    let harness = dir.join("harness.c");
+    let out = run([program.as_os_str(), "--harness".as_ref(), harness.as_os_str()]);
+    assert_eq!(exit_code(&out), Some(EXIT_FAILED), "{}{}", out.stdout, out.stderr);
+    let (ending, stderr) = build_and_run(&dir, &program, &harness, &["-std=c2x"]);
+    let (_, aborted) = expectation("user-assertion").expect("in scope");
+    assert!(aborted(&ending, &stderr), "the harness run ended {ending:?}:\n{stderr}");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
