@@ -548,9 +548,27 @@ fn discarded_read(program: &Program, cex: &Counterexample, read: &dyn Fn(&str) -
     if !matches!(cex.property.class, PropertyClass::ArrayBounds | PropertyClass::PointerDereference) || cex.loc.is_none() {
         return None;
     }
-    let name = program.files.name(cex.loc.file);
+    // In a library function's model: its one call in the program.
+    let loc = match program.files.is_library_model(cex.loc) {
+        true => only_call_site(program, &cex.function)?,
+        false => cex.loc,
+    };
+    let name = program.files.name(loc.file);
     let text = read(name).filter(|_| name.ends_with(".c"))?;
-    harness_reads::rewrite(&text, cex.loc).map(|text| (cex.loc.file, text))
+    harness_reads::rewrite(&text, loc).map(|text| (loc.file, text))
+}
+
+/// The location of the program's one call of `function`, if it calls it once.
+fn only_call_site(program: &Program, function: &str) -> Option<ir::Loc> {
+    let mut sites = program.functions.values().flat_map(|f| f.body.iter().flatten()).filter_map(|instr| match &instr.kind {
+        InstrKind::Call { callee, .. } if !program.files.is_library_model(instr.loc) => {
+            let called = program.called_function(callee)?;
+            (program.functions[called].name == function).then_some(instr.loc)
+        }
+        _ => None,
+    });
+    let first = sites.next()?;
+    sites.all(|loc| loc == first).then_some(first)
 }
 
 /// The counterexample's values of nondet-value calls in the order the

@@ -9,7 +9,10 @@
 //! through a volatile pointer in the harness, where AddressSanitizer
 //! checks them. Only a statement the text shows to be a plain lvalue is
 //! rewritten: no call, assignment or comma, not a declaration, and
-//! ending in a subscript or a member (or starting with `*`).
+//! ending in a subscript or a member (or starting with `*`). A discarded
+//! call of a pure library function (`memchr(a, c, n);`), which gcc drops
+//! too, keeps its result in a volatile local, so the call is made and
+//! AddressSanitizer's interceptor checks its range.
 
 use ir::Loc;
 
@@ -43,13 +46,18 @@ pub fn rewrite(text: &str, loc: Loc) -> Option<String> {
         return None;
     }
     let (around, end) = statement_around(text, &code, at)?;
+    // Comments before the statement are not part of it.
+    let around = (around..end).find(|&i| code[i] && !text.as_bytes()[i].is_ascii_whitespace())?;
     let expression = text[around..end].trim();
-    if !is_plain_lvalue(expression) {
+    if !is_plain_lvalue(expression) && !is_pure_call(expression) {
         return None;
     }
     let start = around + (text[around..end].len() - text[around..end].trim_start().len());
     let end = start + expression.len();
-    let replacement = format!("{READ_FUNCTION}(&({expression}), sizeof ({expression}))");
+    let replacement = match is_plain_lvalue(expression) {
+        true => format!("{READ_FUNCTION}(&({expression}), sizeof ({expression}))"),
+        false => format!("({{ __typeof__({expression}) volatile __tarsier_harness_kept = ({expression}); (void)__tarsier_harness_kept; }})"),
+    };
     Some(format!("{}{replacement}{}", &text[..start], &text[end..]))
 }
 
@@ -126,6 +134,24 @@ fn word_ends(text: &str, at: usize, word: &str) -> bool {
     text.get(start..=at) == Some(word)
         && (start == 0 || !is_ident(bytes[start - 1]))
         && !bytes.get(at + 1).is_some_and(|&b| is_ident(b))
+}
+
+/// C library functions gcc knows to have no effect but their result (it
+/// drops a call whose result is unused, even at -O0).
+const PURE_FUNCTIONS: [&str; 12] =
+    ["memchr", "memcmp", "strlen", "strnlen", "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strspn", "strcspn", "strpbrk"];
+
+/// Whether `expression` is, by its text, one call of a pure library
+/// function with arguments that assign nothing.
+fn is_pure_call(expression: &str) -> bool {
+    let Some((name, rest)) = expression.split_once('(') else { return false };
+    let arguments = rest.strip_suffix(')').unwrap_or("");
+    let balanced = arguments.chars().try_fold(0i32, |depth, c| {
+        let depth = depth + i32::from(c == '(') - i32::from(c == ')');
+        (depth >= 0).then_some(depth)
+    }) == Some(0);
+    PURE_FUNCTIONS.contains(&name.trim()) && rest.ends_with(')') && balanced && !arguments.replace("==", "").replace("!=", "").contains(['=', '{'])
+        && !arguments.contains("++") && !arguments.contains("--")
 }
 
 /// C keywords that start a statement or a declaration.
@@ -211,6 +237,16 @@ mod tests {
         assert!(out.contains("if (i < 0) __tarsier_harness_read(&(*q), sizeof (*q)); else"), "{out}");
         let out = rewrite(text, at(5, 24)).expect("rewritten");
         assert!(out.contains("else __tarsier_harness_read(&(s.t[2]), sizeof (s.t[2]));"), "{out}");
+    }
+
+    #[test]
+    fn a_discarded_pure_call_is_kept() {
+        let text = "  /* too far */ memchr(a, 9, 8);\n";
+        let out = rewrite(text, at(1, 17)).expect("rewritten");
+        assert_eq!(out, "  /* too far */ ({ __typeof__(memchr(a, 9, 8)) volatile __tarsier_harness_kept = (memchr(a, 9, 8)); (void)__tarsier_harness_kept; });\n");
+        for text in ["free(p);\n", "strlen(s = t);\n", "strlen(s)(x);\n", "strlen(p++);\n"] {
+            assert_eq!(rewrite(text, at(1, 1)), None, "{text}");
+        }
     }
 
     #[test]

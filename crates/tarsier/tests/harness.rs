@@ -256,6 +256,21 @@ fn c23_bool_builds_with_gcc_before_13() {
 }
 
 #[test]
+fn a_discarded_pure_call_is_made() {
+    // gcc drops `memchr(...)` whose result is unused: the copy keeps the
+    // result, so the call reads past `a` under AddressSanitizer's eyes.
+    let source = "#include <string.h>\n\
+                  int nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 char a[4] = {1, 2, 3, 4};\n\
+                  \x20 int n = nondet_int();\n\
+                  \x20 if (n > 4 && n < 9) memchr(a, 9, n);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_pure_call", source, &[], "pointer-dereference");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
