@@ -319,7 +319,7 @@ impl FunctionPass<'_> {
             Intrinsic::Unreachable => {
                 if self.checks.assertions {
                     let f = self.false_expr();
-                    self.assert(f, PropertyClass::UserAssertion, "unreachable code reached".into(), loc);
+                    self.assert(f, PropertyClass::UserAssertion, ir::intrinsics::UNREACHABLE_REACHED.into(), loc);
                 }
             }
             Intrinsic::ReachError => match self.abort_instead_of_reach_error() {

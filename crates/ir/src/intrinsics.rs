@@ -10,6 +10,10 @@
 //! It also names the globals through which the C library models tell
 //! symex what they have done.
 
+/// The message of the user-assertion property that `__builtin_unreachable()`
+/// is reached (undefined behaviour); the harness shows it with UBSan.
+pub const UNREACHABLE_REACHED: &str = "unreachable code reached";
+
 /// `__tarsier_aligned_malloc(alignment, size)`: `malloc`'s block at an
 /// address that is a multiple of `alignment` (a power of two, which the
 /// `aligned_alloc` model that calls it has checked).

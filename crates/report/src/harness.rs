@@ -12,16 +12,23 @@
 //! aborts. Uninitialised locals the counterexample reads come from a
 //! rewritten copy of the program file (see [`crate::harness_locals`]); a
 //! constructor runs the program again with the counterexample's command
-//! line. What a native run cannot be made to follow (a failed `malloc`,
-//! stdin) is listed in the file's opening comment.
+//! line; library calls whose outcome the model leaves open (a failing
+//! `malloc`, `rand`'s result) are renamed in the copy and answered by the
+//! harness (see [`crate::harness_library`]), and so are `scanf`, `fscanf`
+//! and `gets` (see [`crate::harness_input`]). What a native run cannot be
+//! made to follow is listed in the file's opening comment.
 
 use crate::Report;
 use engine::{Counterexample, InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
 use crate::harness_locals::{self, Site};
+use crate::harness_input::InputCalls;
+use crate::harness_library::{self, LibraryCalls};
 use crate::harness_objects;
+use crate::harness_overflow;
 use crate::harness_quantifiers::{self, QuantifierSite};
+use crate::harness_reads;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -105,6 +112,12 @@ struct Harness {
     asks_about_objects: bool,
     /// The folder of the verifier's model headers, when the program includes one.
     model_headers: Option<PathBuf>,
+    /// The library calls the harness answers with the counterexample's outcomes.
+    library: LibraryCalls,
+    /// The input calls (`scanf`, `gets`) the harness answers with the counterexample's input.
+    input: InputCalls,
+    /// Whether a rewritten copy performs the discarded read the violation is in.
+    performs_read: bool,
     command_line: CommandLine,
 }
 
@@ -199,7 +212,8 @@ const ATOMIC_FUNCTIONS: [&str; 6] = [
 
 impl Harness {
     fn build(program: &Program, cex: &Counterexample) -> Harness {
-        let mut harness = Harness::default();
+        let mut harness = Harness { library: LibraryCalls::of(program, cex), input: InputCalls::of(program, cex), ..Harness::default() };
+        harness.library.notes.clone().into_iter().for_each(|why| harness.note(why));
         let sites = NondetSites::of(program);
         for input in &cex.inputs {
             harness.take_input(program, &sites, input);
@@ -222,30 +236,36 @@ impl Harness {
     fn rewrite_locals(&mut self, program: &Program, cex: &Counterexample, path: &Path, read: &dyn Fn(&str) -> Option<String>) -> Vec<(PathBuf, String)> {
         let mut locals = harness_locals::sites(program, cex);
         let mut quantifiers = harness_quantifiers::sites(program, cex);
-        let files: std::collections::BTreeSet<ir::FileId> = locals.keys().chain(quantifiers.keys()).copied().collect();
+        let renaming = self.file_prefixes(program, read);
+        let discarded_read = discarded_read(program, cex, read);
+        let files: std::collections::BTreeSet<ir::FileId> =
+            locals.keys().chain(quantifiers.keys()).chain(renaming.keys()).chain(discarded_read.iter().map(|(file, _)| file)).copied().collect();
         let mut copies = Vec::new();
         for file in files {
             let sites = locals.remove(&file).unwrap_or_default();
             let quantified = quantifiers.remove(&file).unwrap_or_default();
             let name = program.files.name(file).to_string();
-            let text = read(&name).filter(|_| name.ends_with(".c"));
+            let read_performed = discarded_read.as_ref().filter(|(f, _)| *f == file).map(|(_, text)| text.clone());
+            self.performs_read |= read_performed.is_some();
+            let text = read_performed.or_else(|| read(&name)).filter(|_| name.ends_with(".c"));
             let Some(text) = text else {
                 let names: Vec<&str> = sites.iter().map(|s| s.name.as_str()).chain(quantified.iter().map(|q| q.variable.as_str())).collect();
                 self.note(format!("uninitialised locals or quantifiers of {name} ({}): not a program file that can be rewritten", names.join(", ")));
                 continue;
             };
-            let prefix = match (quantified.is_empty(), harness_quantifiers::rewritable(&text)) {
-                (true, _) => "",
-                (false, Ok(())) => harness_quantifiers::macros(),
-                (false, Err(why)) => {
-                    self.note(format!("the quantifiers of {name}: {why}"));
-                    ""
-                }
-            };
-            if !prefix.is_empty() {
-                self.quantifier_sites.extend(quantified);
+            let mut prefix = renaming.get(&file).cloned().unwrap_or_default();
+            if discarded_read.as_ref().is_some_and(|(f, _)| *f == file) {
+                prefix += &harness_reads::declaration();
             }
-            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len(), prefix);
+            match (quantified.is_empty(), harness_quantifiers::rewritable(&text)) {
+                (true, _) => {}
+                (false, Ok(())) => {
+                    prefix += harness_quantifiers::macros();
+                    self.quantifier_sites.extend(quantified);
+                }
+                (false, Err(why)) => self.note(format!("the quantifiers of {name}: {why}")),
+            }
+            let done = harness_locals::rewrite(&text, &name, sites, self.local_sites.len(), &prefix);
             done.skipped.into_iter().for_each(|why| self.note(why));
             let Some(rewritten) = done.text else { continue };
             let stem = path.file_stem().map_or("harness".into(), |s| s.to_string_lossy().into_owned());
@@ -256,6 +276,54 @@ impl Harness {
             copies.push((copy, rewritten));
         }
         copies
+    }
+
+    /// What the copy of each program file that needs it starts with: the
+    /// renaming macros of the library calls the harness answers, the
+    /// prototypes of the nondet-value functions the program calls without
+    /// declaring them (gcc would read their value as an `int`, tarsier
+    /// gives them their ESBMC types), native definitions of ESBMC's
+    /// overflow-result built-ins, and C23's `bool` for gcc before 13.
+    fn file_prefixes(&self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
+        let texts: Vec<(ir::FileId, &str, String, Vec<bool>)> = program
+            .files
+            .iter()
+            .filter(|(_, name)| !name.starts_with(ir::LIBRARY_MODEL_DIR))
+            .filter_map(|(file, name)| read(name).map(|text| (file, name.as_str(), harness_locals::code_mask(&text), text)))
+            .map(|(file, name, code, text)| (file, name, text, code))
+            .collect();
+        let undeclared: Vec<(&str, String)> = self
+            .definitions
+            .iter()
+            .filter(|d| is_nondet_function(&d.name))
+            .filter_map(|d| Some((d.name.as_str(), c_type(program, return_type(program, &d.name)?)?)))
+            .filter(|(_, spelling)| spelling != "int" && spelling != "unsigned int")
+            .filter(|(name, _)| !texts.iter().any(|(_, _, text, code)| harness_library::declares(text, code, name)))
+            .collect();
+        let renamed = self.library.renamed();
+        let mut prefixes = BTreeMap::new();
+        for (file, _, text, code) in texts.iter().filter(|(_, name, _, _)| name.ends_with(".c")) {
+            let mut prefix = String::new();
+            if renamed.iter().any(|function| harness_library::names(text, code, function)) {
+                prefix += &self.library.macros();
+            }
+            if self.input.redirected().iter().any(|function| harness_library::names(text, code, function)) {
+                prefix += &self.input.macros();
+            }
+            for (function, spelling) in undeclared.iter().filter(|(function, _)| harness_library::names(text, code, function)) {
+                prefix += &format!("{spelling} {function}();\n");
+            }
+            if harness_overflow::uses_builtins(text, code) {
+                prefix += harness_overflow::MACROS;
+            }
+            if harness_library::names(text, code, "bool") && !text.contains("stdbool.h") {
+                prefix += C23_BOOL;
+            }
+            if !prefix.is_empty() {
+                prefixes.insert(*file, prefix);
+            }
+        }
+        prefixes
     }
 
     /// Files one input of the counterexample where the native run will ask for it.
@@ -269,7 +337,7 @@ impl Harness {
                     let size = program.symbol_size(global).unwrap_or(input.bytes.len() as u64);
                     self.globals.push((program.symbols[global].name.clone(), size, input.bytes.clone()));
                 } else if sites.calls.contains(&input.loc) {
-                    if let Some(spelling) = input.ty.and_then(|ty| c_type(program, ty)) {
+                    if let Some(spelling) = input.ty.and_then(|ty| value_type(program, ty)) {
                         let comment = value_comment(program, input);
                         self.queue(&spelling).values.push((input.bytes.clone(), comment));
                     }
@@ -280,14 +348,12 @@ impl Harness {
                     let comment = value_comment(program, input);
                     self.queue(&format!("env:{name}")).values.push((input.bytes.clone(), comment));
                 }
+                _ if InputCalls::answers(name) => {}
                 _ => self.note(format!("input from `{name}` (stdin and library inputs are not fed)")),
             },
             InputKind::EntryArgument(name) if program.entry.is_some_and(|f| program.is_hosted_main(f)) => self.command_line.take(name, input),
             InputKind::EntryArgument(name) => self.note(format!("the entry argument `{name}`: pass the counterexample's command line by hand")),
             InputKind::Environment(name) => self.note(format!("the environment string `{name}`: set it by hand")),
-            InputKind::AllocationFailure if input.bytes.iter().any(|&b| b != 0) => {
-                self.note("an allocation that fails on the counterexample's path (a native malloc succeeds)".into())
-            }
             InputKind::Uninitialized(name) if name == harness_objects::INIT_OBJECT_INPUT => self.init_objects.push((input.bytes.clone(), input.fill)),
             InputKind::AllocationFailure | InputKind::Uninitialized(_) | InputKind::NondetCall(_) => {}
         }
@@ -336,7 +402,7 @@ impl Harness {
             self.asks_about_objects = true;
             return Some(text);
         }
-        let nondet = ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p));
+        let nondet = is_nondet_function(name);
         let environment = program.function(name).is_some_and(|f| is_queued_function(program, f));
         if !nondet && !environment {
             return None;
@@ -344,7 +410,7 @@ impl Harness {
         if matches!(program.types.get(ret), Type::Void) {
             return Some(format!("void {name}()\n{{\n}}\n"));
         }
-        let spelling = c_type(program, ret)?;
+        let spelling = value_type(program, ret)?;
         let key = if nondet { spelling.clone() } else { format!("env:{name}") };
         let ident = self.queue(&key).ident.clone();
         Some(format!("{spelling} {name}()\n{{\n    {spelling} value;\n    HARNESS_NEXT({ident}, value);\n    return value;\n}}\n"))
@@ -362,6 +428,10 @@ impl Harness {
         if let Some(dir) = &self.model_headers {
             extra.push(format!("-idirafter {}", dir.display()));
         }
+        let unreachable = reaches_unreachable(cex);
+        if unreachable {
+            extra.push(UNREACHABLE_FLAGS.to_string());
+        }
         let extra = extra.join(" ");
         let flags = [extra.as_str(), sanitizer_flags(class)].into_iter().filter(|f| !f.is_empty()).collect::<Vec<_>>().join(" ");
         let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
@@ -374,12 +444,21 @@ impl Harness {
         let _ = writeln!(out, " * Nondeterministic values are returned in the counterexample's order, one queue");
         let _ = writeln!(out, " * per type (0 once a queue is used up).");
         if !self.rewritten.is_empty() {
-            let _ = writeln!(out, " * The counterexample reads uninitialised locals, which C leaves indeterminate: build these");
-            let _ = writeln!(out, " * copies instead of the program files (each differs only by a call after such a declaration");
-            let _ = writeln!(out, " * that gives the counterexample's value), with -iquote the original's folder:");
+            let _ = writeln!(out, " * Build these copies instead of the program files, with -iquote the original's folder. Each");
+            let _ = writeln!(out, " * differs only by a call after each declaration of an uninitialised local the counterexample");
+            let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, by renaming the");
+            let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
+            let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets) to this file's");
+            let _ = writeln!(out, " * definitions that give that outcome, by");
+            let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, and");
+            let _ = writeln!(out, " * by C23's bool for gcc before 13:");
             for (original, copy) in &self.rewritten {
                 let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
             }
+        }
+        if self.performs_read {
+            let _ = writeln!(out, " * The violation is a read whose value the program discards, which gcc leaves out: the copy");
+            let _ = writeln!(out, " * performs it ({}).", harness_reads::READ_FUNCTION);
         }
         for note in &self.notes {
             let _ = writeln!(out, " * Not reproduced: {note}.");
@@ -395,6 +474,7 @@ impl Harness {
         out += "        queue##_next++;                                                         \\\n";
         out += "    } while (0)\n\n";
         for (key, queue) in &self.queues {
+            out += &stand_in_declaration(key).unwrap_or_default();
             out += &write_queue(key, queue);
         }
         for (name, size, bytes) in &self.globals {
@@ -418,6 +498,14 @@ impl Harness {
             out += &harness_locals::fill_definitions(&self.local_sites);
             out += "\n";
         }
+        out += &self.library.definitions();
+        out += &self.input.definitions();
+        if unreachable {
+            out += UNREACHABLE_DEFINITION;
+        }
+        if self.performs_read {
+            out += &harness_reads::definition();
+        }
         for definition in &self.definitions {
             let _ = writeln!(out, "/* {} */", definition.name);
             out += &definition.text;
@@ -425,6 +513,62 @@ impl Harness {
         }
         out
     }
+}
+
+/// C23 makes `bool`, `true` and `false` keywords; gcc before 13 knows
+/// them in C2x mode only from <stdbool.h>, which gives them the same meaning.
+const C23_BOOL: &str = "#if defined __STDC_VERSION__ && __STDC_VERSION__ > 201710L && defined __GNUC__ && __GNUC__ < 13 && !defined __cplusplus
+#include <stdbool.h>
+#endif
+";
+
+/// The gcc flags with which reaching `__builtin_unreachable()` stops the run.
+const UNREACHABLE_FLAGS: &str = "-fsanitize=unreachable -fno-sanitize-recover=unreachable";
+
+/// UBSan's options when the violation is reaching `__builtin_unreachable()`:
+/// its report aborts, as a failed assertion does.
+const UNREACHABLE_DEFINITION: &str = "/* Reaching __builtin_unreachable() is the violation: UBSan reports it and aborts. */
+const char *__ubsan_default_options(void)
+{
+    return \"abort_on_error=1\";
+}
+
+";
+
+/// Whether the violation is reaching `__builtin_unreachable()`, which gcc
+/// compiles to nothing unless UBSan checks it.
+fn reaches_unreachable(cex: &Counterexample) -> bool {
+    cex.property.class == PropertyClass::UserAssertion && cex.property.message == ir::intrinsics::UNREACHABLE_REACHED
+}
+
+/// The violation's file rewritten to perform the read the violation is
+/// in, when that is a read whose value the program discards (a memory
+/// property only: AddressSanitizer checks the read).
+fn discarded_read(program: &Program, cex: &Counterexample, read: &dyn Fn(&str) -> Option<String>) -> Option<(ir::FileId, String)> {
+    if !matches!(cex.property.class, PropertyClass::ArrayBounds | PropertyClass::PointerDereference) || cex.loc.is_none() {
+        return None;
+    }
+    // In a library function's model: its one call in the program.
+    let loc = match program.files.is_library_model(cex.loc) {
+        true => only_call_site(program, &cex.function)?,
+        false => cex.loc,
+    };
+    let name = program.files.name(loc.file);
+    let text = read(name).filter(|_| name.ends_with(".c"))?;
+    harness_reads::rewrite(&text, loc).map(|text| (loc.file, text))
+}
+
+/// The location of the program's one call of `function`, if it calls it once.
+fn only_call_site(program: &Program, function: &str) -> Option<ir::Loc> {
+    let mut sites = program.functions.values().flat_map(|f| f.body.iter().flatten()).filter_map(|instr| match &instr.kind {
+        InstrKind::Call { callee, .. } if !program.files.is_library_model(instr.loc) => {
+            let called = program.called_function(callee)?;
+            (program.functions[called].name == function).then_some(instr.loc)
+        }
+        _ => None,
+    });
+    let first = sites.next()?;
+    sites.all(|loc| loc == first).then_some(first)
 }
 
 /// The counterexample's values of nondet-value calls in the order the
@@ -448,6 +592,20 @@ pub(crate) fn c_literal(program: &Program, input: &InputValue) -> String {
         Some(Type::Float(FloatFormat::Double)) => format!("{:?}", f64::from_bits(bits)),
         _ => value_comment(program, input),
     }
+}
+
+/// The return type of the function `name`.
+fn return_type(program: &Program, name: &str) -> Option<TypeId> {
+    let function = &program.functions[program.function(name)?];
+    match program.types.get(function.ty) {
+        Type::Function(sig) => Some(sig.ret),
+        _ => None,
+    }
+}
+
+/// Whether `name` is a nondet-value function (ESBMC's and SV-COMP's prefixes).
+fn is_nondet_function(name: &str) -> bool {
+    ["__VERIFIER_nondet", "nondet_", "__ESBMC_nondet", "__CPROVER_nondet"].iter().any(|p| name.starts_with(p))
 }
 
 /// Whether the results of the body-less `func` are queued under its name:
@@ -552,8 +710,45 @@ fn identifier(key: &str) -> String {
     key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }
 
+/// The spelling of a struct or union that stands in for another of `size`
+/// bytes: returned the same way (x86-64 returns composites above 16 bytes
+/// through a hidden pointer, smaller ones without floating members in
+/// integer registers; i386 all through a hidden pointer).
+const STAND_IN_PREFIX: &str = "struct harness_bytes_";
+
+/// The C spelling of the type of a value the harness returns: a scalar's
+/// own, or for a struct or union the stand-in of its size when it is
+/// returned as the stand-in is.
+fn value_type(program: &Program, ty: TypeId) -> Option<String> {
+    if let Some(spelling) = c_type(program, ty) {
+        return Some(spelling);
+    }
+    let Type::Composite(_) = program.types.get(ty) else { return None };
+    let size = program.types.size_of(ty, program.data_model).filter(|&size| size > 0)?;
+    let integer_class = size > 16 || program.data_model.pointer_bits() == 32 || !has_floating_member(program, ty);
+    integer_class.then(|| format!("{STAND_IN_PREFIX}{size}"))
+}
+
+/// Whether a floating-point value lies anywhere inside `ty`.
+fn has_floating_member(program: &Program, ty: TypeId) -> bool {
+    match program.types.get(ty) {
+        Type::Float(_) => true,
+        Type::Array(element, _) => has_floating_member(program, *element),
+        Type::Composite(id) => program.types.composites[*id].fields.iter().any(|f| has_floating_member(program, f.ty)),
+        _ => false,
+    }
+}
+
+/// The declaration of the stand-in struct a queue key names, if it is one.
+fn stand_in_declaration(key: &str) -> Option<String> {
+    let size: u64 = key.strip_prefix(STAND_IN_PREFIX)?.parse().ok()?;
+    Some(format!("/* Stands in for the program's struct or union of {size} bytes (returned the same way). */
+{key} {{ unsigned char bytes[{size}]; }};
+"))
+}
+
 /// The C spelling of a scalar type, as the harness declares it.
-fn c_type(program: &Program, ty: TypeId) -> Option<String> {
+pub(crate) fn c_type(program: &Program, ty: TypeId) -> Option<String> {
     let pointer_bits = program.data_model.pointer_bits();
     Some(match program.types.get(ty) {
         Type::Bool => "_Bool".into(),

@@ -10,7 +10,11 @@
 //! - [`sarif`]: a SARIF 2.1.0 log, for CI systems and editors;
 //! - [`html`]: one self-contained page with the trace laid over the source;
 //! - [`harness`]: a C file that makes a native run follow the counterexample
-//!   (with [`harness_locals`], the rewritten copies that set uninitialised locals);
+//!   (with [`harness_locals`], the rewritten copies that set uninitialised locals,
+//!   [`harness_library`], the library calls whose outcome it chooses,
+//!   [`harness_input`], the stores of `scanf` and `gets`,
+//!   [`harness_reads`], the discarded reads it performs, and
+//!   [`harness_overflow`], ESBMC's overflow-result built-ins);
 //! - [`testcomp`]: the Test-Comp test-suite format;
 //! - [`task`]: SV-COMP task definitions (the input side of [`svcomp`]);
 //! - [`witness`]: SV-COMP witnesses of TRUE and FALSE results (YAML 2.0,
@@ -20,9 +24,13 @@
 
 pub mod clock;
 pub mod harness;
+pub mod harness_input;
+pub mod harness_library;
 pub mod harness_locals;
 pub mod harness_objects;
+pub mod harness_overflow;
 pub mod harness_quantifiers;
+pub mod harness_reads;
 pub mod html;
 pub mod json;
 pub mod sarif;

@@ -142,6 +142,135 @@ fn uninitialised_locals_come_from_a_rewritten_copy() {
 }
 
 #[test]
+fn library_calls_take_the_counterexamples_outcomes() {
+    // Natively both allocations succeed, a fresh block holds whatever the
+    // allocator left and `rand` starts its fixed sequence: the renamed
+    // calls make the second allocation fail, the first block hold 77 and
+    // `rand` return what the counterexample chose.
+    let source = "#include <assert.h>\n\
+                  #include <stdlib.h>\n\
+                  int main(void) {\n\
+                  \x20 int *a = malloc(2 * sizeof(int));\n\
+                  \x20 int *b = malloc(sizeof(int));\n\
+                  \x20 if (a == NULL || b != NULL) return 0;\n\
+                  \x20 int r = rand();\n\
+                  \x20 if (a[1] == 77 && r == 12345) assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_library", source, &[], "user-assertion");
+}
+
+#[test]
+fn a_discarded_read_is_performed_by_the_copy() {
+    // gcc leaves `a[i];` out, even at -O0: only the copy's read lets
+    // AddressSanitizer see the index past the array.
+    let source = "int nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 int a[4] = {1, 2, 3, 4};\n\
+                  \x20 int i = nondet_int();\n\
+                  \x20 if (i > 4 && i < 7)\n\
+                  \x20   a[i];\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_discarded_read", source, &[], "array-bounds");
+}
+
+#[test]
+fn an_undeclared_nondet_function_returns_its_esbmc_type() {
+    // Called undeclared, gcc reads the result as an `int`; tarsier gives
+    // `nondet_double` its ESBMC type, and so does the copy's prototype.
+    let source = "#include <assert.h>\n\
+                  int main(void) {\n\
+                  \x20 double d = nondet_double();\n\
+                  \x20 if (d > 0.25 && d < 0.5) assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_undeclared", source, &[], "user-assertion");
+}
+
+#[test]
+fn esbmc_overflow_results_are_computed_natively() {
+    // Only a == 15, b == 127 wraps the sum to -114 while a << 3 fits.
+    let source = "#include <assert.h>\n\
+                  DEFINE_ESBMC_OVERFLOW_TYPE(signed char)\n\
+                  signed char nondet_schar(void);\n\
+                  int main(void) {\n\
+                  \x20 signed char a = nondet_schar(), b = nondet_schar();\n\
+                  \x20 __ESBMC_overflow_result sum = __ESBMC_overflow_result_plus(a, b);\n\
+                  \x20 __ESBMC_overflow_result shifted = __ESBMC_overflow_result_shl(a, 3);\n\
+                  \x20 if (sum.overflow && sum.result == -114 && !shifted.overflow && shifted.result == 120)\n\
+                  \x20   assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_overflow_results", source, &[], "user-assertion");
+}
+
+#[test]
+fn reaching_builtin_unreachable_aborts_under_ubsan() {
+    // gcc compiles `__builtin_unreachable()` to nothing: the run falls
+    // through unless UBSan checks it (the flags the harness names).
+    let source = "unsigned __VERIFIER_nondet_uint(void);\n\
+                  int pick(unsigned a) {\n\
+                  \x20 switch (a) { case 0: return 1; case 1: return 2; default: __builtin_unreachable(); }\n\
+                  }\n\
+                  int main(void) { return pick(__VERIFIER_nondet_uint() % 3); }\n";
+    assert_reproduces("harness_unreachable", source, &[], "user-assertion");
+}
+
+#[test]
+fn scanf_stores_the_counterexamples_input() {
+    // The overflow needs n == 42 from the first call and a word longer
+    // than 3 characters from the second; the run's stdin gives neither.
+    let source = "#include <stdio.h>\n\
+                  int main(void) {\n\
+                  \x20 int n;\n\
+                  \x20 char word[4];\n\
+                  \x20 if (scanf(\"%d\", &n) != 1 || n != 42) return 0;\n\
+                  \x20 scanf(\"%s\", word);\n\
+                  \x20 return word[0];\n\
+                  }\n";
+    assert_reproduces("harness_scanf", source, &[], "pointer-dereference");
+}
+
+#[test]
+fn c23_bool_builds_with_gcc_before_13() {
+    // C23's `bool` keyword, which gcc 12 in C2x mode knows only from <stdbool.h>.
+    if !common::gcc_works(&["-std=c2x"]) {
+        println!("SKIP harness_c23_bool: gcc with -std=c2x is not available");
+        return;
+    }
+    let source = "#include <assert.h>\n\
+                  int main(void) {\n\
+                  \x20 bool n = (bool)7;\n\
+                  \x20 assert(n != true);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    let dir = scratch_dir("harness_c23_bool");
+    let program = write(&dir, "program.c", source);
+    let harness = dir.join("harness.c");
+    let out = run([program.as_os_str(), "--harness".as_ref(), harness.as_os_str()]);
+    assert_eq!(exit_code(&out), Some(EXIT_FAILED), "{}{}", out.stdout, out.stderr);
+    let (ending, stderr) = build_and_run(&dir, &program, &harness, &["-std=c2x"]);
+    let (_, aborted) = expectation("user-assertion").expect("in scope");
+    assert!(aborted(&ending, &stderr), "the harness run ended {ending:?}:\n{stderr}");
+}
+
+#[test]
+fn a_discarded_pure_call_is_made() {
+    // gcc drops `memchr(...)` whose result is unused: the copy keeps the
+    // result, so the call reads past `a` under AddressSanitizer's eyes.
+    let source = "#include <string.h>\n\
+                  int nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 char a[4] = {1, 2, 3, 4};\n\
+                  \x20 int n = nondet_int();\n\
+                  \x20 if (n > 4 && n < 9) memchr(a, 9, n);\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_pure_call", source, &[], "pointer-dereference");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
