@@ -201,7 +201,7 @@ pub fn replay_inputs(program: &Program, config: &Config, inputs: &mut (dyn inter
     let interp_config = interp::Config { step_limit: Budget::Full.steps(), ..interp_config(config) };
     let run = interp::run(program, &interp_config, inputs);
     if !run.unknown_functions.is_empty() {
-        return Err(format!("the run calls functions without a body ({}), whose effects are unknown", run.unknown_functions.join(", ")));
+        return Err(format!("the run calls functions whose effects are not computed ({})", run.unknown_functions.join(", ")));
     }
     match &run.outcome {
         Outcome::Violation(v) => Ok(Reached { class: v.property.class, loc: Some(v.loc) }),

@@ -287,6 +287,15 @@ const PROGRAMS: &[Program] = &[
             Check::fails("q[1].l == 0", &[]),
         ],
     },
+    Program {
+        what: "an index held for an assignment from a call keeps its whole width",
+        test: "eval-wide-held-index",
+        text: "int a[4];\nstatic int f(void) { return 1; }\nint main(void) { __int128 i = LAST; a[i] = f(); return a[3] - 1; }\n",
+        checks: &[
+            Check::holds("3", &[]),
+            Check::fails("((__int128)1 << 64) + 3", &[]).not_native("the address wraps to a[3] natively; UBSan does not check an __int128 index"),
+        ],
+    },
 ];
 
 #[test]

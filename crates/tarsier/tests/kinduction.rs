@@ -555,3 +555,28 @@ fn deep_violations_are_found_by_concrete_runs() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A concrete run takes `sscanf`'s conversions as inputs (symex does too,
+/// and trusts no violation past the call): a run through it that fails an
+/// assertion is no counterexample. The long loop sends the program to the
+/// concrete runs; its twin fails before the call and stays FAILED. The
+/// program that holds is run natively first.
+#[test]
+fn a_concrete_run_through_sscanf_is_no_counterexample() {
+    let source = "#include <stdio.h>\n#include <assert.h>\nint main(void) {\n  volatile unsigned long sink = 0;\n  \
+                  for (unsigned long i = 0; i < 200000; i++) sink += i;\n  assert(sink BEFORE);\n  char s[16] = \"\"; char c = 0;\n  \
+                  int n = sscanf(\"abcdefgh k\", \"%5s %c\", s, &c);\n  assert(n == 2 && c == 'f' && s[0] == 'a' && s[5] == 0);\n  return 0;\n}\n";
+    let holds = source.replace("BEFORE", "== 19999900000UL");
+    let dir = scratch_dir("kind-concrete-sscanf-native");
+    match common::native_run(&dir, "holds", &holds, &[]) {
+        Some(out) => assert_eq!(common::exit_code(&out), Some(0), "the program holds natively: {}", out.stderr),
+        None => println!("SKIP native run: gcc is not available"),
+    }
+    if !front_end_ready("a_concrete_run_through_sscanf_is_no_counterexample") {
+        return;
+    }
+    let answer = verify("kind-concrete-sscanf", &holds, &["--timeout", "15"]);
+    assert!(!answer.starts_with(FAILED), "{answer}");
+    let answer = verify("kind-concrete-sscanf-false", &source.replace("BEFORE", "!= 19999900000UL"), &["--timeout", "15"]);
+    assert!(answer.starts_with(FAILED), "{answer}");
+}

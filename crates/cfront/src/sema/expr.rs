@@ -51,6 +51,15 @@ fn x86_saturating(name: &str) -> Option<(bool, bool)> {
     }
 }
 
+/// The width of an integer IR type (`u32::MAX` for any other type).
+fn int_bits(types: &ir::TypeTable, ty: ir::TypeId) -> u32 {
+    match types.get(ty) {
+        ir::Type::Int { bits, .. } => *bits,
+        ir::Type::Bool => 1,
+        _ => u32::MAX,
+    }
+}
+
 /// `AddrOf`, folding `&*p` to `p`.
 pub(super) fn addr_of(e: Expr, ptr_ty: ir::TypeId) -> Expr {
     match e.kind {
@@ -859,12 +868,19 @@ impl<'a> Sema<'a> {
             ExprKind::Member(base, field) => ExprKind::Member(Box::new(self.frozen_place(base, loc)?), *field),
             ExprKind::Index(base, index) => {
                 let base = self.frozen_place(base, loc)?;
+                let ptrdiff = self.tcx.ptrdiff_t();
+                let ptrdiff_ir = self.ir_ty(&ptrdiff);
+                // An index wider than ptrdiff_t (`__int128`) is held whole.
+                let held = match int_bits(&self.prog.types, index.ty) {
+                    bits if bits <= int_bits(&self.prog.types, ptrdiff_ir) => ptrdiff,
+                    128 => CType::new(Kind::Int(IntKind::Int128)),
+                    _ => return None,
+                };
                 let index = match index.kind {
                     ExprKind::IntConst(_) => (**index).clone(),
                     _ => {
-                        let ptrdiff = self.tcx.ptrdiff_t();
-                        let ptrdiff_ir = self.ir_ty(&ptrdiff);
-                        self.temp(Expr::cast((**index).clone(), ptrdiff_ir), &ptrdiff, loc)
+                        let held_ir = self.ir_ty(&held);
+                        self.temp(Expr::cast((**index).clone(), held_ir), &held, loc)
                     }
                 };
                 ExprKind::Index(Box::new(base), Box::new(index))

@@ -501,9 +501,10 @@ pub struct Run {
     /// blocks never freed.
     pub unfreed_heap: Vec<UnfreedBlock>,
     /// Functions without a body and without a built-in meaning that the run
-    /// called (sorted). Their results were inputs and their other effects
-    /// (writes through pointers, I/O) were not modelled, so an outcome that
-    /// depends on them does not confirm a verdict.
+    /// called, and `sscanf`, whose conversions of its known string the run
+    /// takes as inputs (sorted). Their results were inputs and their other
+    /// effects (writes through pointers, I/O) were not modelled, so an
+    /// outcome that depends on them does not confirm a verdict.
     pub unknown_functions: Vec<String>,
 }
 

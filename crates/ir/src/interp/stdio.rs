@@ -58,6 +58,9 @@ impl Machine<'_> {
             "sscanf" => {
                 let s = self.pointer(arg(0)?)?;
                 self.string_length(s, u64::MAX)?;
+                // Its results are inputs, not the conversions of `s`: a
+                // run through it is not a real one (as in symex).
+                self.unknown_functions.insert(name.to_string());
                 return self.scan(name, 1, values, args, ret);
             }
             "gets" => {
