@@ -313,6 +313,9 @@ impl Harness {
             for (function, spelling) in undeclared.iter().filter(|(function, _)| harness_library::names(text, code, function)) {
                 prefix += &format!("{spelling} {function}();\n");
             }
+            if has_other_main(program) && program.function("main").is_some_and(|f| program.functions[f].loc.file == *file) {
+                prefix += &format!("#define main {PROGRAM_MAIN}\n");
+            }
             if harness_overflow::uses_builtins(text, code) {
                 prefix += harness_overflow::MACROS;
             }
@@ -352,6 +355,7 @@ impl Harness {
                 _ => self.note(format!("input from `{name}` (stdin and library inputs are not fed)")),
             },
             InputKind::EntryArgument(name) if program.entry.is_some_and(|f| program.is_hosted_main(f)) => self.command_line.take(name, input),
+            InputKind::EntryArgument(_) if program.entry.is_some_and(|f| program.functions[f].name != "main") => {}
             InputKind::EntryArgument(name) => self.note(format!("the entry argument `{name}`: pass the counterexample's command line by hand")),
             InputKind::Environment(name) => self.note(format!("the environment string `{name}`: set it by hand")),
             InputKind::Uninitialized(name) if name == harness_objects::INIT_OBJECT_INPUT => self.init_objects.push((input.bytes.clone(), input.fill)),
@@ -615,24 +619,49 @@ fn is_queued_function(program: &Program, func: ir::FuncId) -> bool {
     ir::external::is_environment_function(program, func) || UNINTERPRETED_PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
-/// A `main` that calls the entry function when it is not `main` (and the
-/// program has none), with the counterexample's scalar arguments.
+/// The name the copy gives the program's own `main` when the entry
+/// function is another one (the harness's `main` calls that instead).
+const PROGRAM_MAIN: &str = "__tarsier_harness_program_main";
+
+/// Whether the program defines a `main` that is not its entry function.
+fn has_other_main(program: &Program) -> bool {
+    let main = program.function("main").filter(|&f| program.functions[f].body.is_some());
+    main.is_some() && main != program.entry
+}
+
+/// A `main` that calls the entry function when it is not `main` (the
+/// program's own, if any, renamed in its copy), with the counterexample's
+/// arguments: scalars, and for a pointer to data without pointers NULL or
+/// a heap block of the counterexample's elements and contents.
 fn entry_main(program: &Program, cex: &Counterexample) -> Result<Option<String>, String> {
     let Some(entry) = program.entry else { return Ok(None) };
     let function = &program.functions[entry];
     if function.name == "main" {
         return Ok(None);
     }
-    if program.function("main").is_some_and(|f| program.functions[f].body.is_some()) {
-        return Err(format!("the entry function is `{}`, but the program's own `main` runs natively", function.name));
-    }
     let mut text = format!("int {}();\n\nint main(void)\n{{\n", function.name);
     let mut arguments = Vec::new();
+    let input = |name: &str| cex.inputs.iter().find(|i| matches!(&i.kind, InputKind::EntryArgument(n) if n == name)).map(|i| i.bytes.clone());
     for (index, &param) in function.params.iter().enumerate() {
         let symbol = &program.symbols[param];
-        let spelling = c_type(program, symbol.ty).ok_or(format!("the entry parameter `{}` is not a scalar", symbol.display_name))?;
-        let value = cex.inputs.iter().find(|i| matches!(&i.kind, InputKind::EntryArgument(n) if *n == symbol.display_name));
-        let bytes = value.map_or_else(Vec::new, |v| v.bytes.clone());
+        let name = &symbol.display_name;
+        let spelling = c_type(program, symbol.ty).ok_or(format!("the entry parameter `{name}` is not a scalar"))?;
+        let element = program.types.pointee(symbol.ty).and_then(|p| program.types.entry_pointee_size(p, program.data_model));
+        if let (Some(element), Some(null)) = (element, input(&format!("{name} == NULL"))) {
+            let count = input(&format!("elements of *{name}")).unwrap_or_default();
+            let count = u32::from_le_bytes(std::array::from_fn(|i| count.get(i).copied().unwrap_or(0))) as u64;
+            let contents = input(&format!("*{name}")).unwrap_or_default();
+            let _ = writeln!(text, "    static const unsigned char bytes{index}[] = {{{}}};", byte_list(&contents));
+            let _ = writeln!(text, "    {spelling} arg{index} = 0;");
+            if null.iter().all(|&b| b == 0) {
+                let size = count * element;
+                let _ = writeln!(text, "    arg{index} = malloc({size});\n    memset(arg{index}, 0, {size});");
+                let _ = writeln!(text, "    memcpy(arg{index}, bytes{index}, sizeof bytes{index} < {size} ? sizeof bytes{index} : {size});");
+            }
+            arguments.push(format!("arg{index}"));
+            continue;
+        }
+        let bytes = input(name).unwrap_or_default();
         let _ = writeln!(text, "    static const unsigned char bytes{index}[] = {{{}}};", byte_list(&bytes));
         let _ = writeln!(text, "    {spelling} arg{index};\n    memset(&arg{index}, 0, sizeof arg{index});");
         let _ = writeln!(text, "    memcpy(&arg{index}, bytes{index}, sizeof bytes{index} < sizeof arg{index} ? sizeof bytes{index} : sizeof arg{index});");

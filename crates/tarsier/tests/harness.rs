@@ -271,6 +271,19 @@ fn a_discarded_pure_call_is_made() {
 }
 
 #[test]
+fn an_entry_function_gets_its_pointer_arguments() {
+    // The entry is `f`, not the program's own `main` (renamed in the
+    // copy); `p` must point to an int holding 7.
+    let source = "#include <assert.h>\n\
+                  int f(int *p, int k) {\n\
+                  \x20 if (p && k == 3 && p[0] == 7) assert(0);\n\
+                  \x20 return 0;\n\
+                  }\n\
+                  int main(void) { return 0; }\n";
+    assert_reproduces("harness_entry_pointer", source, &["--function", "f"], "user-assertion");
+}
+
+#[test]
 fn the_command_line_is_the_counterexamples() {
     let source = "#include <assert.h>\n\
                   int main(int argc, char **argv) {\n\
