@@ -10,8 +10,7 @@
 //! it is reported as a counterexample with the run's inputs and
 //! assignments, and replayed like every other before it stands (unless
 //! the run called an inexact math function, whose value a compiler may
-//! compute otherwise than the host library, or took a library call's
-//! results as inputs, which the call may never give).
+//! compute otherwise than the host library).
 
 use crate::counterexample::{input_source, InputValue, TraceLine};
 use crate::replay::{self, Budget};
@@ -85,7 +84,7 @@ fn run_with(program: &Program, config: &Config, steps: u64, inputs: &mut (dyn in
     let interp_config = interp::Config { step_limit: steps, record_trace: true, ..replay::interp_config(config) };
     let run = interp::run(program, &interp_config, inputs);
     let RunOutcome::Violation(violation) = &run.outcome else { return None };
-    if !run.unknown_functions.is_empty() || calls_inexact_math(program, &run.trace) || reads_external_results(&run.trace) {
+    if !run.unknown_functions.is_empty() || calls_inexact_math(program, &run.trace) {
         return None;
     }
     let mut cex = Counterexample {
@@ -129,16 +128,6 @@ fn run_with(program: &Program, config: &Config, steps: u64, inputs: &mut (dyn in
     let class = replay::confirm(program, &cex, config, None, None, Budget::Full).ok()?;
     cex.property.class = class;
     Some(Outcome { verdict: Verdict::False(Box::new(cex)), approximations: Vec::new(), stats: Stats::default(), proof: None })
-}
-
-/// Whether the run took a library call's results as inputs (scanf's,
-/// sscanf's, an uninterpreted function's): the interpreter gives such a
-/// call any result of its type, which the call may never give for the
-/// program's arguments (sscanf on a constant string has one answer), so
-/// whether a violation rests on them is left to the symbolic engines,
-/// which know the calls whose results are exact.
-fn reads_external_results(trace: &[TraceStep]) -> bool {
-    trace.iter().any(|step| matches!(step, TraceStep::Input { kind: InputKind::ExternalCall(_), .. }))
 }
 
 /// Whether the run called a math function without an exact result: the
