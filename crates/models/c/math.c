@@ -18,6 +18,8 @@
    lists them all). */
 
 int __VERIFIER_nondet_int(void);
+/* Marks a result that depends on how gcc ordered the operands. */
+void __tarsier_unmodelled_operand_order(void);
 
 /*@ for float, double, long double */
 $T trunc$F($T x);
@@ -145,7 +147,10 @@ fdim$F($T x, $T y)
 /* IEEE minNum and maxNum as glibc's SSE code on x86-64 computes them: of
    equal operands (-0 and +0) the second (minsd, maxsd); a quiet NaN
    operand gives the other one; two NaNs, or a signalling one, give x + y
-   (the addition quietens it). */
+   (the addition quietens it, and keeps its first NaN operand). gcc takes
+   fmin and fmax as commutative and may pass their operands swapped (it
+   does when they are calls), so of two NaNs either one comes back: a
+   choice, on which no FALSE rests. */
 /*@ for float, double */
 int
 __tarsier_signaling$F($T x)
@@ -162,6 +167,10 @@ __tarsier_unordered$F($T x, $T y)
         return x;
     if (y == y && !__tarsier_signaling$F(x))
         return y;
+    if (x != x && y != y) {
+        __tarsier_unmodelled_operand_order();
+        return __VERIFIER_nondet_int() ? x + y : y + x;
+    }
     return x + y;
 }
 

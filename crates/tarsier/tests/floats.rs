@@ -87,6 +87,33 @@ const PROGRAMS: &[Program] = &[
         checks: &[Check::verdict("fabsf(x - roundf(x)) <= 0.5f", &[], HOLDS, FP_ORACLE), Check::verdict("fabsf(x - roundf(x)) < 0.5f", &[], FAILS, FP_ORACLE)],
     },
     Program {
+        what: "fmin and fmax of NaNs: a quiet NaN gives the other operand; of two NaNs either may come back",
+        test: "floats-min-max-nans",
+        text: r#"
+            #include <math.h>
+            #include <assert.h>
+            #include <string.h>
+            static unsigned long long bits(double x) { unsigned long long b; memcpy(&b, &x, 8); return b; }
+            static double from(unsigned long long b) { double x; memcpy(&x, &b, 8); return x; }
+            static int either(unsigned long long b) { return b == 0xfff8000000000000ull || b == 0x7ff8000000000005ull; }
+            int main(void) {
+              double q = from(0xfff8000000000000ull), p = from(0x7ff8000000000005ull), s = from(0x7ff0000000000003ull);
+              assert(LAST);
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds(
+                "either(bits(fmin(q, p))) && either(bits(fmax(p, q))) && fmax(q, 1.0) == 1.0 && \
+                 bits(fmin(s, 1.0)) == 0x7ff8000000000003ull && bits(fmax(1.0, s)) == 0x7ff8000000000003ull",
+                &["-lm"],
+            ),
+            Check::fails("fmin(1.0, p) != 1.0", &["-lm"]),
+            // gcc passes the operands swapped when they are calls, not here.
+            Check::verdict("bits(fmin(q, p)) == 0x7ff8000000000005ull", &[], UNKNOWN, "gcc may swap fmin's operands"),
+        ],
+    },
+    Program {
         what: "floating-point overflow is a property under --float-overflow-check, not --overflow-check",
         test: "floats-overflow",
         text: "int main(void) { float f = 1; for (int i = 0; LAST; i++) f *= 2; return 0; }\n",
