@@ -7,7 +7,7 @@
 //! failure with its reason, and the changes since the previous run.
 
 use crate::corpus::Task;
-use crate::process::{run_with_timeout, Ending};
+use crate::process::{run_with_timeout, Ending, Output};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,33 +69,49 @@ pub fn in_scope(task: &Task) -> bool {
 
 /// Runs tarsier on `task` with `--harness`, then the harness natively.
 pub fn check_task(binary: &Path, corpus: &Path, task: &Task, timeout: Duration, scratch: &Path) -> Checked {
-    let harness = scratch.join(format!("{}.harness.c", task.id.replace('/', "__")));
-    let mut command = Command::new(binary);
-    command.args(task.verify_args(corpus)).arg("--json").arg("--harness").arg(&harness);
-    let verdict = match run_with_timeout(&mut command, timeout) {
-        Ok(out) => serde_json::from_str::<Value>(&out.stdout).ok(),
-        Err(e) => return Checked { id: task.id.clone(), class: None, check: Check::Failed(format!("tarsier did not run: {e}")) },
-    };
     let checked = |class: Option<String>, check| Checked { id: task.id.clone(), class, check };
-    let Some(doc) = verdict.filter(|d| d["verdict"] == "VERIFICATION FAILED") else {
+    let (out, harness) = match run_with_harness(binary, corpus, task, timeout, scratch) {
+        Ok(ran) => ran,
+        Err(e) => return checked(None, Check::Failed(format!("tarsier did not run: {e}"))),
+    };
+    let Some(doc) = serde_json::from_str::<Value>(&out.stdout).ok().filter(|d| d["verdict"] == "VERIFICATION FAILED") else {
         return checked(None, Check::Skipped("tarsier gave no FALSE".into()));
     };
-    let class = doc["property"]["class"].as_str().unwrap_or("").to_string();
-    let Some((flags, shows_violation)) = expectation(&class) else {
-        return checked(Some(class.clone()), Check::Skipped(format!("property {class} is out of scope")));
-    };
-    let check = native_run(corpus, task, &harness, flags, scratch)
-        .map(|(ending, stderr)| match shows_violation(&ending, &stderr) {
-            true => Check::Reproduced,
-            false => Check::Failed(format!("the run {}: {}{}", describe(&ending), first_line(&stderr), harness_notes(&harness))),
-        })
-        .unwrap_or_else(Check::Failed);
+    let (class, check) = judge_false(corpus, task, &doc, &harness, scratch);
     checked(Some(class), check)
 }
 
-/// Compiles the program with the harness and runs it: its ending and stderr.
-fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratch: &Path) -> Result<(Ending, String), String> {
-    let executable = scratch.join(format!("{}.out", task.id.replace('/', "__")));
+/// Runs tarsier on `task` with `--json --harness FILE`: its output and
+/// the harness file (written when the verdict is FALSE).
+pub fn run_with_harness(binary: &Path, corpus: &Path, task: &Task, timeout: Duration, scratch: &Path) -> Result<(Output, PathBuf), String> {
+    let harness = scratch.join(format!("{}.harness.c", task.id.replace('/', "__")));
+    let mut command = Command::new(binary);
+    command.args(task.verify_args(corpus)).arg("--json").arg("--harness").arg(&harness);
+    let out = run_with_timeout(&mut command, timeout).map_err(|e| e.to_string())?;
+    Ok((out, harness))
+}
+
+/// Checks a FALSE (tarsier's `--json` document `doc`) by building its
+/// harness with the program and running it: the violated property's
+/// class and the check.
+pub fn judge_false(corpus: &Path, task: &Task, doc: &Value, harness: &Path, scratch: &Path) -> (String, Check) {
+    let class = doc["property"]["class"].as_str().unwrap_or("").to_string();
+    let Some((flags, shows_violation)) = expectation(&class) else {
+        let reason = format!("property {class} is out of scope");
+        return (class, Check::Skipped(reason));
+    };
+    let check = native_run(corpus, task, harness, flags, scratch)
+        .map(|(ending, stderr)| match shows_violation(&ending, &stderr) {
+            true => Check::Reproduced,
+            false => Check::Failed(format!("the run {}: {}{}", describe(&ending), first_line(&stderr), harness_notes(harness))),
+        })
+        .unwrap_or_else(Check::Failed);
+    (class, check)
+}
+
+/// gcc at -O0 with the task's own preprocessor and language flags, as
+/// tarsier read the program, and `flags`.
+pub fn gcc_for(corpus: &Path, task: &Task, flags: &[&str]) -> Command {
     let mut gcc = Command::new("gcc");
     // gnu89 inline semantics: a C99 `inline` definition without an
     // external one is the function tarsier verified, not a link error.
@@ -114,6 +130,13 @@ fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratc
             gcc.arg(format!("-std={}", standard.replace("23", "2x")));
         }
     }
+    gcc
+}
+
+/// Compiles the program with the harness and runs it: its ending and stderr.
+fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratch: &Path) -> Result<(Ending, String), String> {
+    let executable = scratch.join(format!("{}.out", task.id.replace('/', "__")));
+    let mut gcc = gcc_for(corpus, task, flags);
     let text = std::fs::read_to_string(harness).unwrap_or_default();
     gcc.args(extra_flags(&text));
     let (inputs, quote_dirs) = build_inputs(&text, task.input_paths(corpus));
@@ -126,7 +149,7 @@ fn native_run(corpus: &Path, task: &Task, harness: &Path, flags: &[&str], scratc
         return Err(format!("gcc failed: {}", first_error(&built.stderr)));
     }
     let mut run = Command::new(&executable);
-    run.current_dir(&dir).env("ASAN_OPTIONS", "detect_leaks=0:detect_stack_use_after_return=1");
+    run.current_dir(task.dir(corpus)).env("ASAN_OPTIONS", "detect_leaks=0:detect_stack_use_after_return=1");
     let ran = run_with_timeout(&mut run, Duration::from_secs(10)).map_err(|e| format!("the program did not run: {e}"))?;
     Ok((ran.ending, ran.stderr))
 }

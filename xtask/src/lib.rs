@@ -9,8 +9,9 @@
 //! counterexample harnesses reproduce their violation ([`harness_check`]), and the
 //! differential oracles' shared machinery ([`oracle`]) with the
 //! integer/memory one ([`c_oracle`]), the control-flow one
-//! ([`flow_oracle`]) and the library-model one ([`model_oracle`]), whose
-//! fixed samples the binary's tests run; the code-quality checks ([`lint`]).
+//! ([`flow_oracle`]), the library-model one ([`model_oracle`]), whose
+//! fixed samples the binary's tests run, and the mutants of corpus tasks
+//! judged natively ([`mutant_oracle`]); the code-quality checks ([`lint`]).
 
 pub mod bench;
 pub mod bench_kind;
@@ -25,6 +26,7 @@ pub mod flow_oracle;
 pub mod harness_check;
 pub mod lint;
 pub mod model_oracle;
+pub mod mutant_oracle;
 pub mod oracle;
 pub mod peer;
 pub mod process;

@@ -18,6 +18,8 @@
 //! - `model-oracle`: the C library models checked against the host glibc.
 //! - `flow-oracle`: loops, jumps, calls and unwinding bounds checked
 //!   against native enumeration of every nondeterministic choice.
+//! - `mutant-oracle`: small mutations of corpus programs, tarsier's
+//!   verdicts on them judged by native runs (harness replay, random inputs).
 //! - `smt-crosscheck`: every query of each task answered by CaDiCaL and by
 //!   an external SMT solver, compared.
 //! - `witness-check`: SV-COMP witnesses of the sv-benchmarks results,
@@ -33,7 +35,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Suite, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_kind, bench_term, bench_threads, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, model_oracle, peer, report, smt_crosscheck};
+use xtask::{bench, bench_kind, bench_term, bench_threads, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, model_oracle, mutant_oracle, peer, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -150,6 +152,20 @@ tasks:
       --timeout S       per-task limit in seconds (default 20)
       --jobs N          parallel runs (default: number of CPUs)
       --tarsier PATH    run this tarsier instead of building the release one
+  mutant-oracle     corpus programs that gcc builds, each with one small
+                    semantic mutation (a compared constant or relation, an
+                    array size or index, an integer type, a removed
+                    assumption, a loop bound), verified with unwinding
+                    assertions and judged natively: a FALSE's --harness must
+                    reproduce it under gcc's sanitizers, a TRUE is attacked
+                    by random-input runs under ASan and UBSan; suspects are
+                    kept under target/mutant-oracle/suspects/ with a README
+      --mutants N       mutants (default 100)
+      --suite LIST      as for corpus (default all)
+      --seed S          generator seed (default 1)
+      --timeout S       per-mutant limit of tarsier in seconds (default 20)
+      --jobs N          parallel runs (default: number of CPUs)
+      --tarsier PATH    run this tarsier instead of building the release one
   smt-crosscheck    runs tarsier --crosscheck SOLVER on the BMC slice: every
                     query answered by CaDiCaL and by the external solver;
                     prints disagreements (SMT-LIB2 files kept under
@@ -188,6 +204,7 @@ fn main() -> ExitCode {
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
         Some("model-oracle") => parse_model_oracle_args(&args[1..]).and_then(|opts| model_oracle_command(&opts)),
         Some("flow-oracle") => parse_flow_oracle_args(&args[1..]).and_then(|opts| flow_oracle_command(&opts)),
+        Some("mutant-oracle") => parse_mutant_oracle_args(&args[1..]).and_then(|opts| mutant_oracle_command(&opts)),
         Some("smt-crosscheck") => smt_crosscheck_command(&args[1..]),
         Some("witness-check") => parse_corpus_args(&args[1..], 20).and_then(|opts| {
             let binary = tarsier_binary(opts.binary.clone())?;
@@ -736,6 +753,42 @@ fn model_oracle_command(opts: &model_oracle::Options) -> Result<(), String> {
         Ok(())
     } else {
         Err("tarsier gave wrong answers (listed above)".into())
+    }
+}
+
+fn parse_mutant_oracle_args(args: &[String]) -> Result<mutant_oracle::Options, String> {
+    let mut opts = mutant_oracle::Options {
+        mutants: 100,
+        seed: 1,
+        suites: Suite::ALL.to_vec(),
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        timeout: Duration::from_secs(20),
+        tarsier: None,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--mutants" => opts.mutants = number(arg, &value()?)?,
+            "--suite" => opts.suites = Suite::parse_list(&value()?)?,
+            "--seed" => opts.seed = number(arg, &value()?)?,
+            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
+            "--jobs" => opts.jobs = number(arg, &value()?)?,
+            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
+            other => return Err(format!("unknown mutant-oracle option '{other}'\n{USAGE}")),
+        }
+    }
+    Ok(opts)
+}
+
+fn mutant_oracle_command(opts: &mutant_oracle::Options) -> Result<(), String> {
+    let binary = tarsier_binary(opts.tarsier.clone())?;
+    let out_dir = corpus::workspace_root().join("target/mutant-oracle");
+    let judgements = mutant_oracle::run(opts, &binary, &out_dir)?;
+    print!("{}", mutant_oracle::render(&judgements));
+    match judgements.iter().any(|j| j.judged.is_suspect()) {
+        true => Err("suspects to triage (listed above)".into()),
+        false => Ok(()),
     }
 }
 
