@@ -294,6 +294,22 @@ fn the_command_line_is_the_counterexamples() {
 }
 
 #[test]
+fn an_access_past_the_command_line_shows_under_address_sanitizer() {
+    // The kernel puts the environment right after argv's final NULL and
+    // the strings side by side: only the heap copies make the reads fail.
+    let past_argv = "int main(int argc, char **argv) {\n\
+                     \x20 if (argc == 2 && argv[1][0] == 'k') return argv[argc + 1] != 0;\n\
+                     \x20 return 0;\n\
+                     }\n";
+    assert_reproduces("harness_past_argv", past_argv, &[], "pointer-dereference");
+    let past_string = "int main(int argc, char **argv) {\n\
+                       \x20 if (argc == 3 && argv[1][0] == 'k' && argv[1][1] == 0) return argv[1][2];\n\
+                       \x20 return 0;\n\
+                       }\n";
+    assert_reproduces("harness_past_argument", past_string, &[], "pointer-dereference");
+}
+
+#[test]
 fn questions_about_objects_are_answered_by_address_sanitizer() {
     if !common::gcc_works(&["-fsanitize=address"]) {
         println!("SKIP harness_objects: gcc with AddressSanitizer is not available");
