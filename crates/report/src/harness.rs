@@ -516,7 +516,7 @@ impl Harness {
             let _ = writeln!(out, " * differs only by a call after each declaration of an uninitialised local the counterexample");
             let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, by renaming the");
             let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
-            let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets) to this file's");
+            let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets, fgets) to this file's");
             let _ = writeln!(out, " * definitions that give that outcome, by");
             let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, by");
             let _ = writeln!(out, " * renaming the program's main when this file's main runs it (another entry function, or");

@@ -233,6 +233,22 @@ fn scanf_stores_the_counterexamples_input() {
 }
 
 #[test]
+fn fgets_on_stdin_stores_the_counterexamples_lines() {
+    // The first line must be "go\n" for the second, too long for `small`, to be read.
+    let source = "#include <stdio.h>\n\
+                  #include <string.h>\n\
+                  int main(void) {\n\
+                  \x20 char line[8];\n\
+                  \x20 if (fgets(line, sizeof line, stdin) && strcmp(line, \"go\\n\") == 0) {\n\
+                  \x20   char small[2];\n\
+                  \x20   if (fgets(small, 3, stdin)) return small[0];\n\
+                  \x20 }\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_fgets", source, &[], "pointer-dereference");
+}
+
+#[test]
 fn c23_bool_builds_with_gcc_before_13() {
     // C23's `bool` keyword, which gcc 12 in C2x mode knows only from <stdbool.h>.
     if !common::gcc_works(&["-std=c2x"]) {
