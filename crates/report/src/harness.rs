@@ -10,9 +10,11 @@
 //! function; extern globals nobody defines get their initial bytes; the
 //! error function aborts; `assume` stops the run quietly and `assert`
 //! aborts. Uninitialised locals the counterexample reads come from a
-//! rewritten copy of the program file (see [`crate::harness_locals`]); a
-//! constructor runs the program again with the counterexample's command
-//! line; library calls whose outcome the model leaves open (a failing
+//! rewritten copy of the program file (see [`crate::harness_locals`]); the
+//! harness's `main` runs the program's own (renamed in its copy) with the
+//! counterexample's command line on the heap, as the model builds it (a
+//! constructor runs the program again with it when no copy can be made);
+//! library calls whose outcome the model leaves open (a failing
 //! `malloc`, `rand`'s result) are renamed in the copy and answered by the
 //! harness (see [`crate::harness_library`]), and so are `scanf`, `fscanf`
 //! and `gets` (see [`crate::harness_input`]). What a native run cannot be
@@ -144,22 +146,65 @@ impl CommandLine {
         }
     }
 
-    /// The arguments as C strings (cut at a NUL they contain, with a note).
-    fn arguments(&self, notes: &mut Vec<String>) -> Vec<Vec<u8>> {
+    /// The arguments' characters, each of its counterexample length.
+    fn strings(&self) -> Vec<Vec<u8>> {
         let count = self.argc.unwrap_or(0);
         (0..count)
             .map(|i| {
                 let length = self.lengths.get(&i).copied().unwrap_or(0) as usize;
                 let (mut bytes, fill) = self.contents.get(&i).cloned().unwrap_or_default();
                 bytes.resize(length, fill);
-                if let Some(nul) = bytes.iter().position(|&b| b == 0) {
-                    notes.push(format!("argv[{i}] holds a NUL byte at {nul}: the native argument ends there"));
-                    bytes.truncate(nul);
-                }
                 bytes
             })
             .collect()
     }
+
+    /// The arguments as C strings for the kernel (cut at a NUL they contain, with a note).
+    fn arguments(&self, notes: &mut Vec<String>) -> Vec<Vec<u8>> {
+        let mut strings = self.strings();
+        for (i, bytes) in strings.iter_mut().enumerate() {
+            if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+                notes.push(format!("argv[{i}] holds a NUL byte at {nul}: the native argument ends there"));
+                bytes.truncate(nul);
+            }
+        }
+        strings
+    }
+}
+
+/// A `main` that runs the program's own (renamed in its copy) with the
+/// counterexample's command line built as the model builds it: `argv` a
+/// heap array of `argc + 1` pointers ending in NULL, each argument a heap
+/// block of its length and a NUL, `envp` an empty list. AddressSanitizer
+/// then sees an access past any of them, which the kernel's contiguous
+/// strings and arrays would hide.
+fn heap_command_line_main(program: &Program, main: ir::FuncId, strings: &[Vec<u8>]) -> String {
+    let params = &program.functions[main].params;
+    let spellings: Option<Vec<String>> = params.iter().map(|&p| c_type(program, program.symbols[p].ty)).collect();
+    let declaration = spellings.map_or(String::new(), |s| s.join(", "));
+    let mut out = String::from("/* The counterexample's command line, on the heap as the model has it: the program's main runs with it. */\n");
+    let _ = writeln!(out, "int {PROGRAM_MAIN}({declaration});");
+    for (i, bytes) in strings.iter().enumerate() {
+        let _ = writeln!(out, "static const char harness_arg{i}[] = {{{}}};", byte_list(&[bytes.as_slice(), &[0]].concat()));
+    }
+    let list = |f: &dyn Fn(usize) -> String| (0..strings.len()).map(f).collect::<Vec<_>>().join(", ");
+    let _ = writeln!(out, "static const char *const harness_arguments[] = {{{}}};", list(&|i| format!("harness_arg{i}")));
+    let _ = writeln!(out, "static const unsigned long harness_argument_sizes[] = {{{}}};", list(&|i| format!("sizeof harness_arg{i}")));
+    // Kept in globals: the blocks stay reachable, as the kernel's are, for LeakSanitizer.
+    out += "static char **harness_argv, **harness_envp;\n\nint main(void)\n{\n";
+    let _ = writeln!(out, "    int argc = {};", strings.len());
+    out += "    harness_argv = malloc((argc + 1) * sizeof *harness_argv);
+    harness_envp = malloc(sizeof *harness_envp);
+    for (int i = 0; i < argc; i++) {
+        harness_argv[i] = malloc(harness_argument_sizes[i]);
+        memcpy(harness_argv[i], harness_arguments[i], harness_argument_sizes[i]);
+    }
+    harness_argv[argc] = 0;
+    harness_envp[0] = 0;
+";
+    let passed = ["argc", "(void *)harness_argv", "(void *)harness_envp"];
+    let _ = writeln!(out, "    return {PROGRAM_MAIN}({});\n}}", passed[..params.len().min(3)].join(", "));
+    out
 }
 
 /// A constructor that runs the program again with the counterexample's
@@ -313,7 +358,8 @@ impl Harness {
             for (function, spelling) in undeclared.iter().filter(|(function, _)| harness_library::names(text, code, function)) {
                 prefix += &format!("{spelling} {function}();\n");
             }
-            if has_other_main(program) && program.function("main").is_some_and(|f| program.functions[f].loc.file == *file) {
+            let renames_main = has_other_main(program) || self.command_line_main(program).is_some();
+            if renames_main && program.function("main").is_some_and(|f| program.functions[f].loc.file == *file) {
                 prefix += &format!("#define main {PROGRAM_MAIN}\n");
             }
             if harness_overflow::uses_builtins(text, code) {
@@ -327,6 +373,24 @@ impl Harness {
             }
         }
         prefixes
+    }
+
+    /// The program's `main` when it is the entry with a command line from the counterexample.
+    fn command_line_main(&self, program: &Program) -> Option<ir::FuncId> {
+        program.entry.filter(|&f| program.is_hosted_main(f) && self.command_line.argc.is_some())
+    }
+
+    /// The command line's definitions: a `main` that builds it on the heap
+    /// when the copy of the file defining the program's renamed `main` was
+    /// made, else a constructor that runs the program again with it.
+    fn command_line_definitions(&mut self, program: &Program) -> String {
+        let main = self.command_line_main(program);
+        let copied = |f: ir::FuncId| self.rewritten.iter().any(|(name, _)| name == program.files.name(program.functions[f].loc.file));
+        match main {
+            Some(main) if copied(main) => heap_command_line_main(program, main, &self.command_line.strings()) + "\n",
+            Some(_) => command_line_definition(&self.command_line.arguments(&mut self.notes)) + "\n",
+            None => String::new(),
+        }
     }
 
     /// Files one input of the counterexample where the native run will ask for it.
@@ -422,7 +486,7 @@ impl Harness {
 
     fn write(&mut self, report: &Report, cex: &Counterexample) -> String {
         let class = cex.property.class;
-        let arguments = self.command_line.arguments(&mut self.notes);
+        let command_line = report.program.map_or(String::new(), |program| self.command_line_definitions(program));
         let mut out = String::new();
         let _ = writeln!(out, "/* Test harness for the counterexample tarsier found: {} at {} ({}).", class, report.place(cex.loc), cex.property.message);
         let mut extra = Vec::new();
@@ -452,9 +516,11 @@ impl Harness {
             let _ = writeln!(out, " * differs only by a call after each declaration of an uninitialised local the counterexample");
             let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, by renaming the");
             let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
-            let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets) to this file's");
+            let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets, fgets) to this file's");
             let _ = writeln!(out, " * definitions that give that outcome, by");
-            let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, and");
+            let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, by");
+            let _ = writeln!(out, " * renaming the program's main when this file's main runs it (another entry function, or");
+            let _ = writeln!(out, " * the counterexample's command line built on the heap), and");
             let _ = writeln!(out, " * by C23's bool for gcc before 13:");
             for (original, copy) in &self.rewritten {
                 let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
@@ -487,10 +553,7 @@ impl Harness {
             let _ = writeln!(out, "/* The extern global `{name}`, defined nowhere in the program. */");
             let _ = writeln!(out, "__attribute__((aligned(16))) unsigned char {name}[{}] = {{{}}};\n", size.max(&1), byte_list(&bytes));
         }
-        if !arguments.is_empty() {
-            out += &command_line_definition(&arguments);
-            out += "\n";
-        }
+        out += &command_line;
         if self.asks_about_objects {
             out += harness_objects::support();
         }

@@ -1,8 +1,10 @@
-//! Input calls in the executable harness: `scanf`, `fscanf` and `gets`
-//! read an unknown stream, which tarsier models by taking each store from
+//! Input calls in the executable harness: `scanf`, `fscanf`, `gets` and
+//! `fgets` read an unknown stream, which tarsier models by taking each store from
 //! the counterexample (`ir::interp`'s stdio: the result, then per store
 //! covered by it the value's bytes, or for a string its length and its
-//! characters; for `gets` a failure flag, then the line). The native run
+//! characters; for `gets` and `fgets` a failure flag, then the line; the C
+//! model of `fgets` reads a memory stream itself and asks its native model,
+//! `__tarsier_native_fgets`, about any other stream). The native run
 //! takes the same stores: the rewritten copy of each program file that
 //! calls them redirects the calls (`#define scanf(...)
 //! __tarsier_harness_scanf(__VA_ARGS__)`, a function-like macro so that
@@ -23,11 +25,16 @@ use std::fmt::Write;
 /// redirected form (as the copy declares it) and its definition's head.
 /// The asm label keeps the name when glibc's `__REDIRECT (scanf, ...,
 /// __isoc99_scanf)` (whose expansion the macro renames) declares it again.
-const INPUT_FUNCTIONS: [(&str, &str); 3] = [
+const INPUT_FUNCTIONS: [(&str, &str); 4] = [
     ("scanf", "int __tarsier_harness_scanf(const char *, ...) __asm__(\"__tarsier_harness_scanf\");"),
     ("fscanf", "struct _IO_FILE;\nint __tarsier_harness_fscanf(struct _IO_FILE *, const char *, ...) __asm__(\"__tarsier_harness_fscanf\");"),
     ("gets", "char *__tarsier_harness_gets(char *) __asm__(\"__tarsier_harness_gets\");"),
+    ("fgets", "struct _IO_FILE;\nchar *__tarsier_harness_fgets(char *, int, struct _IO_FILE *) __asm__(\"__tarsier_harness_fgets\");"),
 ];
+
+/// The prefix of the functions through which the C models of streams ask
+/// the native models about the environment's streams.
+const NATIVE_PREFIX: &str = "__tarsier_native_";
 
 /// The counterexample's input of the program's calls of the input functions.
 #[derive(Default)]
@@ -39,9 +46,15 @@ pub struct InputCalls {
 impl InputCalls {
     pub fn of(program: &Program, cex: &Counterexample) -> InputCalls {
         let mut calls = InputCalls::default();
-        for input in cex.inputs.iter().filter(|i| !program.files.is_library_model(i.loc)) {
+        for input in &cex.inputs {
             let InputKind::ExternalCall(name) = &input.kind else { continue };
-            if let Some(&(function, _)) = INPUT_FUNCTIONS.iter().find(|(f, _)| f == name) {
+            // The program's own calls, and the C models' calls of native models.
+            let name = match (program.files.is_library_model(input.loc), name.strip_prefix(NATIVE_PREFIX)) {
+                (false, None) => name.as_str(),
+                (true, Some(function)) => function,
+                _ => continue,
+            };
+            if let Some(&(function, _)) = INPUT_FUNCTIONS.iter().find(|(f, _)| *f == name) {
                 calls.chunks.entry(function).or_default().push(input.bytes.clone());
             }
         }
@@ -87,6 +100,7 @@ impl InputCalls {
             out += match *name {
                 "scanf" => SCANF,
                 "fscanf" => FSCANF,
+                "fgets" => FGETS,
                 _ => GETS,
             };
         }
@@ -227,6 +241,28 @@ const GETS: &str = "char *__tarsier_harness_gets(char *line)
     if (!fails || harness_chunk_value(fails) != 0)
         return 0;
     harness_store_string(&harness_gets_input, line, 1);
+    return line;
+}
+
+";
+
+/// The C model's `fgets`: a memory stream (no descriptor) and a stream not
+/// open for reading (glibc's `_IO_NO_READS` flag, which the model checks
+/// too) are the real function's; another stream gives the counterexample's line.
+const FGETS: &str = "char *__tarsier_harness_fgets(char *line, int size, FILE *stream)
+{
+    if (size <= 0)
+        return 0;
+    if (fileno(stream) < 0 || (stream->_flags & 0x4))
+        return fgets(line, size, stream);
+    if (size == 1) {
+        line[0] = 0;
+        return line;
+    }
+    const struct harness_chunk *fails = harness_next_chunk(&harness_fgets_input);
+    if (!fails || harness_chunk_value(fails) != 0)
+        return 0;
+    harness_store_string(&harness_fgets_input, line, 1);
     return line;
 }
 

@@ -233,6 +233,22 @@ fn scanf_stores_the_counterexamples_input() {
 }
 
 #[test]
+fn fgets_on_stdin_stores_the_counterexamples_lines() {
+    // The first line must be "go\n" for the second, too long for `small`, to be read.
+    let source = "#include <stdio.h>\n\
+                  #include <string.h>\n\
+                  int main(void) {\n\
+                  \x20 char line[8];\n\
+                  \x20 if (fgets(line, sizeof line, stdin) && strcmp(line, \"go\\n\") == 0) {\n\
+                  \x20   char small[2];\n\
+                  \x20   if (fgets(small, 3, stdin)) return small[0];\n\
+                  \x20 }\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_fgets", source, &[], "pointer-dereference");
+}
+
+#[test]
 fn c23_bool_builds_with_gcc_before_13() {
     // C23's `bool` keyword, which gcc 12 in C2x mode knows only from <stdbool.h>.
     if !common::gcc_works(&["-std=c2x"]) {
@@ -291,6 +307,22 @@ fn the_command_line_is_the_counterexamples() {
                   \x20 return 0;\n\
                   }\n";
     assert_reproduces("harness_argv", source, &[], "user-assertion");
+}
+
+#[test]
+fn an_access_past_the_command_line_shows_under_address_sanitizer() {
+    // The kernel puts the environment right after argv's final NULL and
+    // the strings side by side: only the heap copies make the reads fail.
+    let past_argv = "int main(int argc, char **argv) {\n\
+                     \x20 if (argc == 2 && argv[1][0] == 'k') return argv[argc + 1] != 0;\n\
+                     \x20 return 0;\n\
+                     }\n";
+    assert_reproduces("harness_past_argv", past_argv, &[], "pointer-dereference");
+    let past_string = "int main(int argc, char **argv) {\n\
+                       \x20 if (argc == 3 && argv[1][0] == 'k' && argv[1][1] == 0) return argv[1][2];\n\
+                       \x20 return 0;\n\
+                       }\n";
+    assert_reproduces("harness_past_argument", past_string, &[], "pointer-dereference");
 }
 
 #[test]
