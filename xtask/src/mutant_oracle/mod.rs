@@ -264,9 +264,10 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Vec<Judgemen
 
 /// How to reproduce a mutant by hand.
 fn write_readme(dir: &Path, binary: &Path, prepared: &Prepared, judged: &Judged) -> Result<(), String> {
-    let args: Vec<String> = prepared.task.verify_args(&prepared.root);
+    // Paths relative to the mutant's folder, which may move (suspects).
+    let args: Vec<String> = prepared.task.verify_args(Path::new("corpus"));
     let text = format!(
-        "mutant of corpus task {}\nmutation: {} {}\nverify: {} {}\njudged: {}\n{}\n",
+        "mutant of corpus task {}\nmutation: {} {}\nverify (from this folder): {} {}\njudged: {}\n{}\n",
         prepared.task.id,
         prepared.mutation.name(),
         prepared.description,
