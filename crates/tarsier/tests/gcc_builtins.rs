@@ -4,7 +4,8 @@
 //! bit-count property, on unless `--no-clz-zero-check`; the lock-free
 //! queries fold to gcc's constants on x86-64, and `__atomic_is_lock_free`
 //! that gcc leaves to libatomic follows libatomic where the processor does
-//! not matter. Each table entry is checked against gcc too
+//! not matter; the typed overflow built-ins (`__builtin_uadd_overflow`,
+//! ...) compute and store in their own type. Each table entry is checked against gcc too
 //! (`common::table`).
 
 mod common;
@@ -86,6 +87,36 @@ const PROGRAMS: &[Program] = &[
             // Within an aligned 16-byte word: the processor and libatomic decide.
             Check::verdict("assert(__atomic_is_lock_free(16, buf))", &["-latomic"], UNKNOWN, "the processor decides"),
             Check::verdict("assert(!__atomic_is_lock_free(8, buf + 4))", &["-latomic"], UNKNOWN, "the processor decides"),
+        ],
+    },
+    Program {
+        what: "the typed overflow built-ins compute in their own type, whatever their result pointer points to",
+        test: "builtins-typed-overflow",
+        text: r#"
+            #include <assert.h>
+            #include <limits.h>
+            int main(void) {
+              volatile unsigned x = 0x7fffffff;
+              volatile long big = LONG_MAX;
+              int y;
+              unsigned u;
+              unsigned long ul;
+              short s;
+              _Bool c;
+              LAST;
+              return 0;
+            }
+        "#,
+        checks: &[
+            // Unsigned addition into an int object: no overflow below UINT_MAX.
+            Check::holds("c = __builtin_uadd_overflow(2, x, (void *)&y); assert(!c && y == -2147483647)", &[]),
+            Check::fails("c = __builtin_uadd_overflow(2, x, (void *)&y); assert(c)", &[]),
+            Check::holds("c = __builtin_sadd_overflow(INT_MAX, 1, (void *)&u); assert(c && u == 0x80000000u)", &[]),
+            Check::fails("c = __builtin_sadd_overflow(INT_MAX, 1, (void *)&u); assert(!c)", &[]),
+            Check::holds("c = __builtin_saddl_overflow(big, 0, (void *)&ul); assert(!c && ul == LONG_MAX)", &[]),
+            Check::fails("c = __builtin_umull_overflow(big, 2, (void *)&ul); assert(c)", &[]),
+            // The int result does not fit in a short.
+            Check::fails("c = __builtin_sadd_overflow(1, 2, (void *)&s)", &[]),
         ],
     },
 ];

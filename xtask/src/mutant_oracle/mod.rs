@@ -127,19 +127,25 @@ fn concurrent(text: &str) -> bool {
     ["pthread", "__CPROVER_ASYNC", "atomic_begin", "__ESBMC_yield", "thrd_create"].iter().any(|w| text.contains(w))
 }
 
-/// The eligible tasks of the suites, with their suite's folder.
-fn pool(suites: &[Suite]) -> Result<Vec<(PathBuf, Task)>, String> {
-    let mut tasks = Vec::new();
+/// The eligible tasks of each suite present, with the suite's folder.
+fn pool(suites: &[Suite]) -> Result<Vec<Vec<(PathBuf, Task)>>, String> {
+    let mut pools = Vec::new();
     for &suite in suites {
         let Some(dir) = suite.locate() else { continue };
-        tasks.extend(suite.load(&dir)?.into_iter().filter(eligible).map(|t| (dir.clone(), t)));
+        let tasks: Vec<_> = suite.load(&dir)?.into_iter().filter(eligible).map(|t| (dir.clone(), t)).collect();
+        if !tasks.is_empty() {
+            pools.push(tasks);
+        }
     }
-    Ok(tasks)
+    Ok(pools)
 }
 
-/// Tries tasks until one mutates into a program gcc accepts.
-fn prepare(pool: &[(PathBuf, Task)], rng: &mut Rng, dir: &Path) -> Result<Prepared, String> {
+/// Tries tasks until one mutates into a program gcc accepts. The suite is
+/// drawn first, so the large esbmc-regression does not crowd out the
+/// others' programs (nondeterministic inputs, loops).
+fn prepare(pools: &[Vec<(PathBuf, Task)>], rng: &mut Rng, dir: &Path) -> Result<Prepared, String> {
     for _ in 0..12 {
+        let pool = &pools[rng.below(pools.len() as u64) as usize];
         let (corpus, task) = &pool[rng.below(pool.len() as u64) as usize];
         let Ok(text) = std::fs::read_to_string(corpus.join(&task.files[0])) else { continue };
         if concurrent(&text) {
@@ -207,8 +213,9 @@ fn judge(binary: &Path, prepared: &Prepared, timeout: Duration, dir: &Path) -> J
             match judge_false(root, task, &doc, &harness, dir).1 {
                 Check::Reproduced => Judged::FalseReproduced,
                 Check::Skipped(reason) => Judged::FalseUnjudged(reason),
-                // The program uses what gcc does not have (a clang builtin, ...).
-                Check::Failed(reason) if reason.starts_with("gcc failed") => Judged::FalseUnjudged(reason),
+                // The program uses what gcc does not have (a clang builtin,
+                // ...), or the harness says what it cannot make the run follow.
+                Check::Failed(reason) if harness_cannot_follow(&reason) => Judged::FalseUnjudged(reason),
                 Check::Failed(reason) => Judged::FalseUnreproduced(reason),
             }
         }
@@ -228,6 +235,13 @@ fn judge(binary: &Path, prepared: &Prepared, timeout: Duration, dir: &Path) -> J
     }
 }
 
+/// Whether a failed replay is the harness's known limit rather than a
+/// sign of a wrong FALSE: gcc cannot build it, the harness names a choice
+/// of the counterexample it cannot make natively, or a quantifier.
+fn harness_cannot_follow(reason: &str) -> bool {
+    reason.starts_with("gcc failed") || reason.contains("(harness: not reproduced: ") || reason.contains("which a native run cannot check")
+}
+
 /// Generates, verifies and judges every mutant; suspects are moved to
 /// `out_dir/suspects`.
 pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Vec<Judgement>, String> {
@@ -238,7 +252,7 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Vec<Judgemen
     let scratch = out_dir.join("mutants");
     fresh_dir(&scratch)?;
     let indices: Vec<usize> = (0..opts.mutants).collect();
-    eprintln!("mutant-oracle: {} mutants of {} eligible tasks, seed {}, {} jobs", opts.mutants, pool.len(), opts.seed, opts.jobs);
+    eprintln!("mutant-oracle: {} mutants of {} eligible tasks, seed {}, {} jobs", opts.mutants, pool.iter().map(Vec::len).sum::<usize>(), opts.seed, opts.jobs);
     let judged = parallel_map(&indices, opts.jobs, |&index| {
         let mut rng = Rng::new(opts.seed ^ (index as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d));
         let dir = scratch.join(format!("m{index:04}"));
@@ -264,9 +278,10 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Vec<Judgemen
 
 /// How to reproduce a mutant by hand.
 fn write_readme(dir: &Path, binary: &Path, prepared: &Prepared, judged: &Judged) -> Result<(), String> {
-    let args: Vec<String> = prepared.task.verify_args(&prepared.root);
+    // Paths relative to the mutant's folder, which may move (suspects).
+    let args: Vec<String> = prepared.task.verify_args(Path::new("corpus"));
     let text = format!(
-        "mutant of corpus task {}\nmutation: {} {}\nverify: {} {}\njudged: {}\n{}\n",
+        "mutant of corpus task {}\nmutation: {} {}\nverify (from this folder): {} {}\njudged: {}\n{}\n",
         prepared.task.id,
         prepared.mutation.name(),
         prepared.description,
@@ -365,6 +380,14 @@ mod tests {
         let undecidable = attack::attack(Path::new("/"), &task, Checked::of(&task).unwrap(), &dir.join("ub/attack"));
         assert!(matches!(undecidable, Attack::Undecidable(_)), "{undecidable:?}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_harness_s_own_limits_do_not_make_suspects() {
+        assert!(harness_cannot_follow("gcc failed: collect2: error: ld returned 1 exit status"));
+        assert!(harness_cannot_follow("the run exited with 3: harness: the quantifier at line 4 holds for every value or for none, which a native run cannot check"));
+        assert!(harness_cannot_follow("the run exited with 0: (no output) (harness: not reproduced: an allocation inside a library function fails)"));
+        assert!(!harness_cannot_follow("the run exited with 0: (no output)"));
     }
 
     #[test]

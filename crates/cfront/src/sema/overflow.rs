@@ -209,7 +209,19 @@ impl<'a> Sema<'a> {
                 ))
             }
         };
-        let result_ty = self.checked_result_type(pointee.unqualified(), name, loc)?;
+        let (result_ty, pointer) = match form.operand_type {
+            // The typed forms are functions with a prototype: the result
+            // has their type, whatever the argument points to (gcc converts
+            // the pointer, with a warning), so `unsigned` addition into an
+            // `int` object overflows only past UINT_MAX.
+            Some(kind) => {
+                let ty = CType::new(Kind::Int(kind));
+                let pointer_ty = CType::pointer_to(ty.clone());
+                let converted = self.cast_to(pointer, &pointer_ty, loc, true)?;
+                (ty, Val::rv(converted, pointer_ty))
+            }
+            None => (self.checked_result_type(pointee.unqualified(), name, loc)?, pointer),
+        };
         let (result, overflow) = self.exact_arith(form.op, a, Some(b), &result_ty, loc)?;
         // Read before the store: the result may overwrite an operand.
         let overflow = self.temp(overflow, &bool_ty, loc);
