@@ -500,6 +500,9 @@ impl Harness {
         if unreachable {
             extra.push(UNREACHABLE_FLAGS.to_string());
         }
+        if class == PropertyClass::SignedOverflow {
+            extra.push(NO_OVERFLOW_FOLDING_FLAGS.to_string());
+        }
         let extra = extra.join(" ");
         let flags = [extra.as_str(), sanitizer_flags(class)].into_iter().filter(|f| !f.is_empty()).collect::<Vec<_>>().join(" ");
         let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
@@ -588,6 +591,15 @@ const C23_BOOL: &str = "#if defined __STDC_VERSION__ && __STDC_VERSION__ > 20171
 #include <stdbool.h>
 #endif
 ";
+
+/// The gcc flag that keeps the program's overflowing arithmetic for UBSan:
+/// gcc's front end folds `-x == -y` into `x == y` and `(d - c) == (d - e)`
+/// into `c == e` on the assumption that signed arithmetic never overflows,
+/// before UBSan instruments anything. With `-ftrapv` overflow traps
+/// instead of being assumed away, so these folds are off, and UBSan's
+/// checks (which come first) still report the overflow; the meaning of a
+/// program without overflow is unchanged.
+const NO_OVERFLOW_FOLDING_FLAGS: &str = "-ftrapv";
 
 /// The gcc flags with which reaching `__builtin_unreachable()` stops the run.
 const UNREACHABLE_FLAGS: &str = "-fsanitize=unreachable -fno-sanitize-recover=unreachable";

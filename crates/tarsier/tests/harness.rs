@@ -96,6 +96,17 @@ fn assumptions_hold_and_an_overflow_shows_under_its_sanitizer() {
 }
 
 #[test]
+fn an_overflow_gcc_would_fold_away_shows_under_its_sanitizer() {
+    // gcc folds `-x == -y` into `x == y` before UBSan instruments the negations.
+    let source = "int __VERIFIER_nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int();\n\
+                  \x20 return (-x) == (-y);\n\
+                  }\n";
+    assert_reproduces("harness_folded_overflow", source, &["--overflow-check"], "signed-overflow");
+}
+
+#[test]
 fn floats_and_a_division_by_zero() {
     let source = "float __VERIFIER_nondet_float(void);\n\
                   int __VERIFIER_nondet_int(void);\n\
