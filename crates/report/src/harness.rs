@@ -293,7 +293,7 @@ impl Harness {
             let read_performed = discarded_read.as_ref().filter(|(f, _)| *f == file).map(|(_, text)| text.clone());
             self.performs_read |= read_performed.is_some();
             let text = read_performed.or_else(|| read(&name)).filter(|_| name.ends_with(".c"));
-            let Some(text) = text else {
+            let Some(mut text) = text else {
                 let names: Vec<&str> = sites.iter().map(|s| s.name.as_str()).chain(quantified.iter().map(|q| q.variable.as_str())).collect();
                 self.note(format!("uninitialised locals or quantifiers of {name} ({}): not a program file that can be rewritten", names.join(", ")));
                 continue;
@@ -306,6 +306,7 @@ impl Harness {
                 (true, _) => {}
                 (false, Ok(())) => {
                     prefix += harness_quantifiers::macros();
+                    text = harness_quantifiers::parenthesize_declarations(&text);
                     self.quantifier_sites.extend(quantified);
                 }
                 (false, Err(why)) => self.note(format!("the quantifiers of {name}: {why}")),
@@ -367,6 +368,9 @@ impl Harness {
             }
             if harness_library::names(text, code, "bool") && !text.contains("stdbool.h") {
                 prefix += C23_BOOL;
+            }
+            for (builtin, definition) in CLANG_BUILTINS.iter().filter(|(builtin, _)| harness_library::names(text, code, builtin)) {
+                prefix += &format!("#define {builtin}{definition}\n");
             }
             if !prefix.is_empty() {
                 prefixes.insert(*file, prefix);
@@ -500,6 +504,9 @@ impl Harness {
         if unreachable {
             extra.push(UNREACHABLE_FLAGS.to_string());
         }
+        if class == PropertyClass::SignedOverflow {
+            extra.push(NO_OVERFLOW_FOLDING_FLAGS.to_string());
+        }
         let extra = extra.join(" ");
         let flags = [extra.as_str(), sanitizer_flags(class)].into_iter().filter(|f| !f.is_empty()).collect::<Vec<_>>().join(" ");
         let _ = writeln!(out, " * Build and run with the program:  cc -g {flags}{}program.c THIS_FILE.c && ./a.out", if flags.is_empty() { "" } else { " " });
@@ -521,7 +528,7 @@ impl Harness {
             let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, by");
             let _ = writeln!(out, " * renaming the program's main when this file's main runs it (another entry function, or");
             let _ = writeln!(out, " * the counterexample's command line built on the heap), and");
-            let _ = writeln!(out, " * by C23's bool for gcc before 13:");
+            let _ = writeln!(out, " * by C23's bool for gcc before 13 and clang's non-temporal accesses for gcc:");
             for (original, copy) in &self.rewritten {
                 let _ = writeln!(out, "{REWRITTEN_LINE}{original} => {}", copy.display());
             }
@@ -582,12 +589,26 @@ impl Harness {
     }
 }
 
+/// clang's built-ins gcc lacks whose meaning plain C has, as macros: a
+/// non-temporal access is an ordinary one with a hint for the cache.
+const CLANG_BUILTINS: [(&str, &str); 2] =
+    [("__builtin_nontemporal_load", "(p) (*(p))"), ("__builtin_nontemporal_store", "(v, p) ((void)(*(p) = (v)))")];
+
 /// C23 makes `bool`, `true` and `false` keywords; gcc before 13 knows
 /// them in C2x mode only from <stdbool.h>, which gives them the same meaning.
 const C23_BOOL: &str = "#if defined __STDC_VERSION__ && __STDC_VERSION__ > 201710L && defined __GNUC__ && __GNUC__ < 13 && !defined __cplusplus
 #include <stdbool.h>
 #endif
 ";
+
+/// The gcc flag that keeps the program's overflowing arithmetic for UBSan:
+/// gcc's front end folds `-x == -y` into `x == y` and `(d - c) == (d - e)`
+/// into `c == e` on the assumption that signed arithmetic never overflows,
+/// before UBSan instruments anything. With `-ftrapv` overflow traps
+/// instead of being assumed away, so these folds are off, and UBSan's
+/// checks (which come first) still report the overflow; the meaning of a
+/// program without overflow is unchanged.
+const NO_OVERFLOW_FOLDING_FLAGS: &str = "-ftrapv";
 
 /// The gcc flags with which reaching `__builtin_unreachable()` stops the run.
 const UNREACHABLE_FLAGS: &str = "-fsanitize=unreachable -fno-sanitize-recover=unreachable";

@@ -254,7 +254,7 @@ fn result_definition(name: &str, ret: &str, values: &[Vec<u8>]) -> String {
 }
 
 /// The offsets where `text` (a program file) names `name` in its code.
-fn occurrences<'t>(text: &'t str, code: &'t [bool], name: &'t str) -> impl Iterator<Item = usize> + 't {
+pub(crate) fn occurrences<'t>(text: &'t str, code: &'t [bool], name: &'t str) -> impl Iterator<Item = usize> + 't {
     let bytes = text.as_bytes();
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     text.match_indices(name)
@@ -271,12 +271,15 @@ pub fn names(text: &str, code: &[bool], name: &str) -> bool {
 /// word other than a statement keyword (a type), or after `*` (a
 /// pointer type, or a product: taken as a declaration either way).
 pub fn declares(text: &str, code: &[bool], name: &str) -> bool {
-    occurrences(text, code, name).any(|at| {
-        let before = text[..at].trim_end();
-        let word_start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
-        let word = &before[word_start..];
-        before.ends_with('*') || (!word.is_empty() && !["return", "case", "sizeof", "else", "do"].contains(&word))
-    })
+    occurrences(text, code, name).any(|at| is_declared_at(text, at))
+}
+
+/// Whether the mention of a name at `at` in `text` may declare it (see [`declares`]).
+pub(crate) fn is_declared_at(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end();
+    let word_start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    let word = &before[word_start..];
+    before.ends_with('*') || (!word.is_empty() && !["return", "case", "sizeof", "else", "do"].contains(&word))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! `exists` false) need every value: a native run cannot give them, so it
 //! stops there with exit code 3 and says so, rather than guess.
 
+use crate::harness_library;
 use engine::Counterexample;
 use ir::{ExprKind, FileId, InstrKind, Program};
 use std::collections::BTreeMap;
@@ -41,21 +42,47 @@ pub fn sites(program: &Program, cex: &Counterexample) -> BTreeMap<FileId, Vec<Qu
     by_file
 }
 
+/// The intrinsics the macros stand for.
+const QUANTIFIERS: [&str; 2] = ["__ESBMC_forall", "__ESBMC_exists"];
+
 /// Whether the macros can stand for the quantifiers in `text`: every use
-/// is a call on an address (a declaration of the intrinsics would be
-/// turned into nonsense by them).
+/// is a call on an address or a declaration of the intrinsic (which
+/// [`parenthesize_declarations`] keeps from the macros).
 pub fn rewritable(text: &str) -> Result<(), String> {
     let code = crate::harness_locals::code_mask(text);
-    for name in ["__ESBMC_forall", "__ESBMC_exists"] {
-        for (at, _) in text.match_indices(name).filter(|&(at, _)| code[at]) {
+    for name in QUANTIFIERS {
+        for at in harness_library::occurrences(text, &code, name) {
             let after = text[at + name.len()..].trim_start();
             let argument = after.strip_prefix('(').map(str::trim_start);
-            if !argument.is_some_and(|a| a.starts_with('&') || a.starts_with('(')) {
+            let call_on_address = argument.is_some_and(|a| a.starts_with('&') || a.starts_with('('));
+            if !call_on_address && !harness_library::is_declared_at(text, at) {
                 return Err(format!("`{name}` is used other than as a call on a variable's address"));
             }
         }
     }
     Ok(())
+}
+
+/// `text` with each declaration of a quantifier intrinsic spelt with the
+/// name in parentheses, `_Bool (__ESBMC_forall)(void *, _Bool);`: the same
+/// declaration, which the function-like macros leave alone.
+pub fn parenthesize_declarations(text: &str) -> String {
+    let code = crate::harness_locals::code_mask(text);
+    let mut declared: Vec<(usize, &str)> = QUANTIFIERS
+        .iter()
+        .flat_map(|&name| harness_library::occurrences(text, &code, name).map(move |at| (at, name)))
+        .filter(|&(at, _)| harness_library::is_declared_at(text, at))
+        .collect();
+    declared.sort_unstable();
+    let mut out = String::with_capacity(text.len() + 2 * declared.len());
+    let mut from = 0;
+    for (at, name) in declared {
+        out += &text[from..at];
+        out += &format!("({name})");
+        from = at + name.len();
+    }
+    out += &text[from..];
+    out
 }
 
 /// The declarations and macros a rewritten copy starts with.
@@ -122,8 +149,16 @@ mod tests {
     #[test]
     fn only_calls_on_addresses_are_rewritten() {
         assert!(rewritable("int main() { return __ESBMC_forall(&i, i > 0) + __ESBMC_exists( (void *)&j, 1); }").is_ok());
-        assert!(rewritable("_Bool __ESBMC_forall(void *, _Bool);").is_err());
+        assert!(rewritable("_Bool __ESBMC_forall(void *, _Bool);").is_ok());
+        assert!(rewritable("int (*q)(void *, _Bool) = __ESBMC_forall;").is_err());
         assert!(rewritable("/* a nested __ESBMC_forall */ int x = __ESBMC_forall(&i, 1);").is_ok());
+    }
+
+    #[test]
+    fn declarations_keep_clear_of_the_macros() {
+        let text = "extern _Bool __ESBMC_forall(void *, _Bool);\nint f(void) { return __ESBMC_forall(&i, i > 0); }";
+        let expected = "extern _Bool (__ESBMC_forall)(void *, _Bool);\nint f(void) { return __ESBMC_forall(&i, i > 0); }";
+        assert_eq!(parenthesize_declarations(text), expected);
     }
 
     #[test]

@@ -96,6 +96,17 @@ fn assumptions_hold_and_an_overflow_shows_under_its_sanitizer() {
 }
 
 #[test]
+fn an_overflow_gcc_would_fold_away_shows_under_its_sanitizer() {
+    // gcc folds `-x == -y` into `x == y` before UBSan instruments the negations.
+    let source = "int __VERIFIER_nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int();\n\
+                  \x20 return (-x) == (-y);\n\
+                  }\n";
+    assert_reproduces("harness_folded_overflow", source, &["--overflow-check"], "signed-overflow");
+}
+
+#[test]
 fn floats_and_a_division_by_zero() {
     let source = "float __VERIFIER_nondet_float(void);\n\
                   int __VERIFIER_nondet_int(void);\n\
@@ -249,6 +260,18 @@ fn fgets_on_stdin_stores_the_counterexamples_lines() {
 }
 
 #[test]
+fn clangs_nontemporal_accesses_build_with_gcc() {
+    let source = "int __VERIFIER_nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 int a = __VERIFIER_nondet_int(), b;\n\
+                  \x20 __builtin_nontemporal_store(a + 1, &b);\n\
+                  \x20 __ESBMC_assert(__builtin_nontemporal_load(&b) != 5, \"b\");\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_nontemporal", source, &[], "user-assertion");
+}
+
+#[test]
 fn c23_bool_builds_with_gcc_before_13() {
     // C23's `bool` keyword, which gcc 12 in C2x mode knows only from <stdbool.h>.
     if !common::gcc_works(&["-std=c2x"]) {
@@ -391,6 +414,21 @@ fn a_quantifier_is_decided_at_the_counterexamples_value() {
     let (ending, stderr) = build_and_run(&dir, &program, &harness, &[]);
     assert_eq!(ending, xtask::process::Ending::Exited(3), "{stderr}");
     assert!(stderr.contains("cannot check"), "{stderr}");
+}
+
+#[test]
+fn a_program_declaring_the_quantifiers_builds() {
+    // The violation (a zero-length VLA) comes before the quantifier, whose
+    // declarations the macros must leave alone.
+    let source = "extern _Bool __ESBMC_forall(void *, _Bool);\n\
+                  unsigned __VERIFIER_nondet_uint(void);\n\
+                  int main(void) {\n\
+                  \x20 unsigned n = __VERIFIER_nondet_uint(), i;\n\
+                  \x20 if (n > 3) return 0;\n\
+                  \x20 int arr[n];\n\
+                  \x20 return __ESBMC_forall(&i, i >= n || arr[i] == 0);\n\
+                  }\n";
+    assert_reproduces("harness_quantifier_declared", source, &[], "array-bounds");
 }
 
 #[test]
