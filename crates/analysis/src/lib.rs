@@ -15,6 +15,9 @@
 //! [`threads`] gives a program that starts threads the instruction shape
 //! its interleavings need (a shared write is a step of its own).
 //!
+//! [`spin`] removes the loops that change nothing (busy-waits): their
+//! iterations that come back to the head are stutter steps.
+//!
 //! [`absint`] is an abstract interpreter over the IR (intervals with
 //! congruences, octagons, affine equalities); [`invariants`] turns its
 //! results at loop heads into candidate invariants, IR expressions that
@@ -27,6 +30,7 @@ pub mod instrument;
 pub mod invariants;
 pub mod loops;
 pub mod modified;
+pub mod spin;
 pub mod threads;
 #[cfg(test)]
 mod testing;

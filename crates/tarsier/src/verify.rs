@@ -162,7 +162,10 @@ pub fn printer<'a>(config: &Config, program: Option<&'a ir::Program>) -> Printer
 /// with whether the solver certified it, then the counts.
 pub fn show_invariants(config: &Config, mut program: ir::Program) -> Exit {
     use std::io::Write;
-    instrument(config, &mut program);
+    if let Err(message) = instrument(config, &mut program) {
+        eprintln!("tarsier: error: {message}");
+        return Exit::UsageError;
+    }
     let sites = analysis::invariants::loop_sites(&program);
     let mut invariants = analysis::invariants::generate(&program, &sites);
     if config.verify.inject_wrong_invariants {
@@ -212,8 +215,7 @@ pub fn run(config: &Config, mut program: ir::Program) -> Exit {
     if let Some(what) = unsupported_request(config) {
         return printer(config, None).print(&report::unknown(&format!("unsupported: {what}")));
     }
-    instrument(config, &mut program);
-    if let Err(message) = crate::loop_ids::apply_unwindset(&mut program, &config.verify.unwindset) {
+    if let Err(message) = instrument(config, &mut program) {
         eprintln!("tarsier: error: {message}");
         return Exit::UsageError;
     }
@@ -262,10 +264,32 @@ fn signed_overflow_possible(config: &Config, obligation: &ir::Program, spent: st
     }
 }
 
-/// Adds the checks `config` asks for to `program`.
-pub(crate) fn instrument(config: &Config, program: &mut ir::Program) {
+/// Adds the checks `config` asks for to `program`, gives the loops
+/// `--unwindset` names their bounds (an unknown name is the error), and
+/// removes the loops that change nothing when only the reachable states
+/// matter.
+pub(crate) fn instrument(config: &Config, program: &mut ir::Program) -> Result<(), String> {
     analysis::instrument(program, &analysis_checks(config));
+    // The names are those of the loops `--show-loops` lists, before any goes.
+    crate::loop_ids::apply_unwindset(program, &config.verify.unwindset)?;
     analysis::threads::separate_shared_writes(program);
+    if only_reachable_states_matter(config) {
+        analysis::spin::remove_stutter_loops(program);
+    }
     analysis::invariants::intern_types(program);
     analysis::invariants::segments::intern_segment_indices(program);
+    Ok(())
+}
+
+/// Whether the checks ask only which states the program reaches, so that
+/// loop iterations that change nothing can go (`analysis::spin`): not
+/// termination, data races or deadlocks, whose answers depend on the
+/// iterations; not memory leaks, which SV-COMP's memtrack also judges on
+/// a path that loops for ever (symex sees it repeat a state); nor a bound
+/// given without a property file, whose unwinding assertions ask how
+/// often each loop runs.
+fn only_reachable_states_matter(config: &Config) -> bool {
+    let checks = &config.verify.checks;
+    let bound_asked = config.verify.unwind.is_some() && config.verify.property.is_none();
+    !(checks.termination || checks.data_races || checks.deadlock || checks.memory_leak || bound_asked)
 }

@@ -92,7 +92,7 @@ fn confirm(config: &Config, mut program: ir::Program, waypoints: &[Waypoint]) ->
     let Some((Waypoint::Target { location: target }, path)) = waypoints.split_last() else {
         return Err("the witness has no target".into());
     };
-    crate::verify::instrument(config, &mut program);
+    crate::verify::instrument(config, &mut program)?;
     if config.verify.checks.termination {
         // As the verification did: the witness's values include the
         // choices of the lasso instrumentation at loop heads.
