@@ -31,6 +31,7 @@ use crate::harness_objects;
 use crate::harness_overflow;
 use crate::harness_quantifiers::{self, QuantifierSite};
 use crate::harness_reads;
+use crate::harness_streams;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -120,6 +121,8 @@ struct Harness {
     input: InputCalls,
     /// Whether a rewritten copy performs the discarded read the violation is in.
     performs_read: bool,
+    /// The stream functions whose calls the copies check for a closed stream.
+    checked_streams: std::collections::BTreeSet<&'static str>,
     command_line: CommandLine,
 }
 
@@ -330,7 +333,7 @@ impl Harness {
     /// declaring them (gcc would read their value as an `int`, tarsier
     /// gives them their ESBMC types), native definitions of ESBMC's
     /// overflow-result built-ins, and C23's `bool` for gcc before 13.
-    fn file_prefixes(&self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
+    fn file_prefixes(&mut self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
         let texts: Vec<(ir::FileId, &str, String, Vec<bool>)> = program
             .files
             .iter()
@@ -355,6 +358,11 @@ impl Harness {
             }
             if self.input.redirected().iter().any(|function| harness_library::names(text, code, function)) {
                 prefix += &self.input.macros();
+            }
+            let streams = harness_streams::checked(text, code, &self.input.redirected());
+            if !streams.is_empty() {
+                prefix += &harness_streams::macros(&streams);
+                self.checked_streams.extend(streams);
             }
             for (function, spelling) in undeclared.iter().filter(|(function, _)| harness_library::names(text, code, function)) {
                 prefix += &format!("{spelling} {function}();\n");
@@ -524,7 +532,8 @@ impl Harness {
             let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, by renaming the");
             let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
             let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets, fgets) to this file's");
-            let _ = writeln!(out, " * definitions that give that outcome, by");
+            let _ = writeln!(out, " * definitions that give that outcome, by redirecting the stream functions of a program");
+            let _ = writeln!(out, " * that calls fclose to definitions that read the FILE first (a closed one is freed), by");
             let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, by");
             let _ = writeln!(out, " * renaming the program's main when this file's main runs it (another entry function, or");
             let _ = writeln!(out, " * the counterexample's command line built on the heap), and");
@@ -574,6 +583,7 @@ impl Harness {
         }
         out += &self.library.definitions();
         out += &self.input.definitions();
+        out += &harness_streams::definitions(&self.checked_streams.iter().copied().collect::<Vec<_>>());
         if unreachable {
             out += UNREACHABLE_DEFINITION;
         }

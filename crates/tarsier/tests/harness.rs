@@ -272,6 +272,21 @@ fn clangs_nontemporal_accesses_build_with_gcc() {
 }
 
 #[test]
+fn a_stream_used_after_fclose_shows_under_address_sanitizer() {
+    // glibc reads the freed FILE inside the library, where AddressSanitizer does not look.
+    let source = "#include <stdio.h>\n\
+                  int main(void) {\n\
+                  \x20 char buffer[16];\n\
+                  \x20 FILE *f = fmemopen(buffer, sizeof buffer, \"w\");\n\
+                  \x20 if (!f) return 0;\n\
+                  \x20 fputs(\"ok\", f);\n\
+                  \x20 fclose(f);\n\
+                  \x20 return fputc('x', f);\n\
+                  }\n";
+    assert_reproduces("harness_closed_stream", source, &[], "pointer-dereference");
+}
+
+#[test]
 fn c23_bool_builds_with_gcc_before_13() {
     // C23's `bool` keyword, which gcc 12 in C2x mode knows only from <stdbool.h>.
     if !common::gcc_works(&["-std=c2x"]) {
