@@ -25,6 +25,7 @@ use engine::{Counterexample, InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
 use crate::harness_locals::{self, Site};
+use crate::harness_descriptors::DescriptorModel;
 use crate::harness_input::InputCalls;
 use crate::harness_library::{self, LibraryCalls};
 use crate::harness_objects;
@@ -121,6 +122,8 @@ struct Harness {
     input: InputCalls,
     /// Whether a rewritten copy performs the discarded read the violation is in.
     performs_read: bool,
+    /// The counterexample's values inside the descriptor model, which the harness compiles.
+    descriptors: Option<DescriptorModel>,
     /// The stream functions whose calls the copies check for a closed stream.
     checked_streams: std::collections::BTreeSet<&'static str>,
     command_line: CommandLine,
@@ -260,7 +263,12 @@ const ATOMIC_FUNCTIONS: [&str; 6] = [
 
 impl Harness {
     fn build(program: &Program, cex: &Counterexample) -> Harness {
-        let mut harness = Harness { library: LibraryCalls::of(program, cex), input: InputCalls::of(program, cex), ..Harness::default() };
+        let mut harness = Harness {
+            library: LibraryCalls::of(program, cex),
+            input: InputCalls::of(program, cex),
+            descriptors: DescriptorModel::of(program, cex),
+            ..Harness::default()
+        };
         harness.library.notes.clone().into_iter().for_each(|why| harness.note(why));
         let sites = NondetSites::of(program);
         for input in &cex.inputs {
@@ -358,6 +366,9 @@ impl Harness {
             }
             if self.input.redirected().iter().any(|function| harness_library::names(text, code, function)) {
                 prefix += &self.input.macros();
+            }
+            if self.descriptors.is_some() && DescriptorModel::names_any(text, code) {
+                prefix += &DescriptorModel::macros();
             }
             let streams = harness_streams::checked(text, code, &self.input.redirected());
             if !streams.is_empty() {
@@ -532,7 +543,9 @@ impl Harness {
             let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, by renaming the");
             let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
             let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets, fgets) to this file's");
-            let _ = writeln!(out, " * definitions that give that outcome, by redirecting the stream functions of a program");
+            let _ = writeln!(out, " * definitions that give that outcome, by renaming the descriptor calls (read, recv, ...) to");
+            let _ = writeln!(out, " * tarsier's model of them, compiled here, when the counterexample takes values in it, by");
+            let _ = writeln!(out, " * redirecting the stream functions of a program");
             let _ = writeln!(out, " * that calls fclose to definitions that read the FILE first (a closed one is freed), by");
             let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, by");
             let _ = writeln!(out, " * renaming the program's main when this file's main runs it (another entry function, or");
@@ -583,6 +596,7 @@ impl Harness {
         }
         out += &self.library.definitions();
         out += &self.input.definitions();
+        out += &self.descriptors.as_ref().map(DescriptorModel::definitions).unwrap_or_default();
         out += &harness_streams::definitions(&self.checked_streams.iter().copied().collect::<Vec<_>>());
         if unreachable {
             out += UNREACHABLE_DEFINITION;

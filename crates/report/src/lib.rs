@@ -14,6 +14,7 @@
 //!   [`harness_library`], the library calls whose outcome it chooses,
 //!   [`harness_input`], the stores of `scanf`, `gets` and `fgets`,
 //!   [`harness_streams`], the reads of a stream's FILE that show a closed one,
+//!   [`harness_descriptors`], the descriptor calls it answers with their model,
 //!   [`harness_reads`], the discarded reads it performs, and
 //!   [`harness_overflow`], ESBMC's overflow-result built-ins);
 //! - [`testcomp`]: the Test-Comp test-suite format;
@@ -25,6 +26,7 @@
 
 pub mod clock;
 pub mod harness;
+pub mod harness_descriptors;
 pub mod harness_input;
 pub mod harness_library;
 pub mod harness_locals;

@@ -287,6 +287,19 @@ fn a_stream_used_after_fclose_shows_under_address_sanitizer() {
 }
 
 #[test]
+fn descriptor_calls_give_the_models_answers() {
+    // Natively `read` finds the test's stdin empty; the model may fill the buffer.
+    let source = "#include <unistd.h>\n\
+                  int main(void) {\n\
+                  \x20 char buf[8];\n\
+                  \x20 long n = read(0, buf, sizeof buf);\n\
+                  \x20 if (n == 8 && buf[0] == 'q' && buf[7] == 'z') return buf[n];\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_descriptors", source, &[], "array-bounds");
+}
+
+#[test]
 fn c23_bool_builds_with_gcc_before_13() {
     // C23's `bool` keyword, which gcc 12 in C2x mode knows only from <stdbool.h>.
     if !common::gcc_works(&["-std=c2x"]) {
