@@ -323,6 +323,22 @@ fn c23_bool_builds_with_gcc_before_13() {
 }
 
 #[test]
+fn a_discarded_read_into_another_object_is_reported() {
+    // 50 bytes before the literal lie data AddressSanitizer does not poison
+    // (gcc puts UBSan's file names there): the check against the object `p`
+    // points into reports the read.
+    let source = "char *p = \"abc\";\n\
+                  int __VERIFIER_nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 int i = __VERIFIER_nondet_int();\n\
+                  \x20 if (i == -50)\n\
+                  \x20   p[i];\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_read_in_object", source, &[], "pointer-dereference");
+}
+
+#[test]
 fn a_discarded_pure_call_is_made() {
     // gcc drops `memchr(...)` whose result is unused: the copy keeps the
     // result, so the call reads past `a` under AddressSanitizer's eyes.
