@@ -358,6 +358,14 @@ impl Harness {
             .filter(|(name, _)| !texts.iter().any(|(_, _, text, code)| harness_library::declares(text, code, name)))
             .collect();
         let renamed = self.library.renamed();
+        // The library functions the program defines itself: renaming them would clash with the harness's.
+        let own: Vec<&str> = program
+            .functions
+            .values()
+            // A function's location may be its header declaration: its body's tells whose it is.
+            .filter(|f| f.body.iter().flatten().any(|instr| !instr.loc.is_none() && !program.files.is_library_model(instr.loc)))
+            .map(|f| f.name.as_str())
+            .collect();
         let mut prefixes = BTreeMap::new();
         for (file, _, text, code) in texts.iter().filter(|(_, name, _, _)| name.ends_with(".c")) {
             let mut prefix = String::new();
@@ -368,9 +376,10 @@ impl Harness {
                 prefix += &self.input.macros();
             }
             if self.descriptors.is_some() && DescriptorModel::names_any(text, code) {
-                prefix += &DescriptorModel::macros();
+                prefix += &DescriptorModel::macros(&own);
             }
-            let streams = harness_streams::checked(text, code, &self.input.redirected());
+            let taken: Vec<&str> = self.input.redirected().into_iter().chain(own.iter().copied()).collect();
+            let streams = harness_streams::checked(text, code, &taken);
             if !streams.is_empty() {
                 prefix += &harness_streams::macros(&streams);
                 self.checked_streams.extend(streams);

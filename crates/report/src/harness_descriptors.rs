@@ -58,9 +58,10 @@ impl DescriptorModel {
         FUNCTIONS.iter().any(|f| crate::harness_library::names(text, code, f))
     }
 
-    /// The renaming lines a copy starts with.
-    pub fn macros() -> String {
-        FUNCTIONS.iter().map(|f| format!("#define {f} {}\n", renamed(f))).collect()
+    /// The renaming lines a copy starts with, but for the functions in
+    /// `own` (the program's own definitions stay its own).
+    pub fn macros(own: &[&str]) -> String {
+        FUNCTIONS.iter().filter(|f| !own.contains(f)).map(|f| format!("#define {f} {}\n", renamed(f))).collect()
     }
 
     /// The model's values, its nondet functions and its text under the renamed names.
@@ -80,7 +81,7 @@ impl DescriptorModel {
         out += "static void harness_model_assume(int condition)\n{\n    if (!condition) {\n        fputs(\"harness: the descriptor model's assumption does not hold: the run left the counterexample's path\\n\", stderr);\n        exit(0);\n    }\n}\n";
         out += "#define __VERIFIER_assume harness_model_assume\n#define __tarsier_errno errno\n";
         out += "long __tarsier_unmodelled_descriptor_call(void)\n{\n    fputs(\"harness: the descriptor model does not follow this call exactly\\n\", stderr);\n    exit(3);\n}\n";
-        out += &Self::macros();
+        out += &Self::macros(&[]);
         out += model_text();
         for name in FUNCTIONS.iter().chain(NONDET_FUNCTIONS.iter().map(|(f, _)| f)).chain(["__VERIFIER_assume", "__tarsier_errno"].iter()) {
             let _ = writeln!(out, "#undef {name}");

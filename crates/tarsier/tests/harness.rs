@@ -288,11 +288,13 @@ fn a_stream_used_after_fclose_shows_under_address_sanitizer() {
 
 #[test]
 fn descriptor_calls_give_the_models_answers() {
-    // Natively `read` finds the test's stdin empty; the model may fill the buffer.
+    // Natively `read` finds the test's stdin empty; the model may fill the
+    // buffer. The program's own `sleep` stays its own.
     let source = "#include <unistd.h>\n\
+                  unsigned sleep(unsigned seconds) { return seconds; }\n\
                   int main(void) {\n\
                   \x20 char buf[8];\n\
-                  \x20 long n = read(0, buf, sizeof buf);\n\
+                  \x20 long n = read(0, buf, sizeof buf) + sleep(0);\n\
                   \x20 if (n == 8 && buf[0] == 'q' && buf[7] == 'z') return buf[n];\n\
                   \x20 return 0;\n\
                   }\n";
