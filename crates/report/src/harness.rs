@@ -16,8 +16,11 @@
 //! constructor runs the program again with it when no copy can be made);
 //! library calls whose outcome the model leaves open (a failing
 //! `malloc`, `rand`'s result) are renamed in the copy and answered by the
-//! harness (see [`crate::harness_library`]), and so are `scanf`, `fscanf`
-//! and `gets` (see [`crate::harness_input`]). What a native run cannot be
+//! harness (see [`crate::harness_library`]), and so are `scanf`, `fscanf`,
+//! `gets` and `fgets` (see [`crate::harness_input`]), the descriptor calls
+//! whose model answers (see [`crate::harness_descriptors`]), and the stream
+//! functions of a program that closes streams (see
+//! [`crate::harness_streams`]). What a native run cannot be
 //! made to follow is listed in the file's opening comment.
 
 use crate::Report;
@@ -33,7 +36,7 @@ use crate::harness_overflow;
 use crate::harness_quantifiers::{self, QuantifierSite};
 use crate::harness_reads;
 use crate::harness_streams;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -125,7 +128,7 @@ struct Harness {
     /// The counterexample's values inside the descriptor model, which the harness compiles.
     descriptors: Option<DescriptorModel>,
     /// The stream functions whose calls the copies check for a closed stream.
-    checked_streams: std::collections::BTreeSet<&'static str>,
+    checked_streams: BTreeSet<&'static str>,
     command_line: CommandLine,
 }
 
