@@ -16,8 +16,11 @@
 //! constructor runs the program again with it when no copy can be made);
 //! library calls whose outcome the model leaves open (a failing
 //! `malloc`, `rand`'s result) are renamed in the copy and answered by the
-//! harness (see [`crate::harness_library`]), and so are `scanf`, `fscanf`
-//! and `gets` (see [`crate::harness_input`]). What a native run cannot be
+//! harness (see [`crate::harness_library`]), and so are `scanf`, `fscanf`,
+//! `gets` and `fgets` (see [`crate::harness_input`]), the descriptor calls
+//! whose model answers (see [`crate::harness_descriptors`]), and the stream
+//! functions of a program that closes streams (see
+//! [`crate::harness_streams`]). What a native run cannot be
 //! made to follow is listed in the file's opening comment.
 
 use crate::Report;
@@ -25,13 +28,15 @@ use engine::{Counterexample, InputValue, Verdict};
 use ir::interp::InputKind;
 use ir::{ExprKind, FloatFormat, InstrKind, Program, PropertyClass, SymbolId, SymbolKind, Type, TypeId};
 use crate::harness_locals::{self, Site};
+use crate::harness_descriptors::DescriptorModel;
 use crate::harness_input::InputCalls;
 use crate::harness_library::{self, LibraryCalls};
 use crate::harness_objects;
 use crate::harness_overflow;
 use crate::harness_quantifiers::{self, QuantifierSite};
 use crate::harness_reads;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::harness_streams;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -120,6 +125,10 @@ struct Harness {
     input: InputCalls,
     /// Whether a rewritten copy performs the discarded read the violation is in.
     performs_read: bool,
+    /// The counterexample's values inside the descriptor model, which the harness compiles.
+    descriptors: Option<DescriptorModel>,
+    /// The stream functions whose calls the copies check for a closed stream.
+    checked_streams: BTreeSet<&'static str>,
     command_line: CommandLine,
 }
 
@@ -257,7 +266,12 @@ const ATOMIC_FUNCTIONS: [&str; 6] = [
 
 impl Harness {
     fn build(program: &Program, cex: &Counterexample) -> Harness {
-        let mut harness = Harness { library: LibraryCalls::of(program, cex), input: InputCalls::of(program, cex), ..Harness::default() };
+        let mut harness = Harness {
+            library: LibraryCalls::of(program, cex),
+            input: InputCalls::of(program, cex),
+            descriptors: DescriptorModel::of(program, cex),
+            ..Harness::default()
+        };
         harness.library.notes.clone().into_iter().for_each(|why| harness.note(why));
         let sites = NondetSites::of(program);
         for input in &cex.inputs {
@@ -330,7 +344,7 @@ impl Harness {
     /// declaring them (gcc would read their value as an `int`, tarsier
     /// gives them their ESBMC types), native definitions of ESBMC's
     /// overflow-result built-ins, and C23's `bool` for gcc before 13.
-    fn file_prefixes(&self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
+    fn file_prefixes(&mut self, program: &Program, read: &dyn Fn(&str) -> Option<String>) -> BTreeMap<ir::FileId, String> {
         let texts: Vec<(ir::FileId, &str, String, Vec<bool>)> = program
             .files
             .iter()
@@ -347,6 +361,14 @@ impl Harness {
             .filter(|(name, _)| !texts.iter().any(|(_, _, text, code)| harness_library::declares(text, code, name)))
             .collect();
         let renamed = self.library.renamed();
+        // The library functions the program defines itself: renaming them would clash with the harness's.
+        let own: Vec<&str> = program
+            .functions
+            .values()
+            // A function's location may be its header declaration: its body's tells whose it is.
+            .filter(|f| f.body.iter().flatten().any(|instr| !instr.loc.is_none() && !program.files.is_library_model(instr.loc)))
+            .map(|f| f.name.as_str())
+            .collect();
         let mut prefixes = BTreeMap::new();
         for (file, _, text, code) in texts.iter().filter(|(_, name, _, _)| name.ends_with(".c")) {
             let mut prefix = String::new();
@@ -355,6 +377,15 @@ impl Harness {
             }
             if self.input.redirected().iter().any(|function| harness_library::names(text, code, function)) {
                 prefix += &self.input.macros();
+            }
+            if self.descriptors.is_some() && DescriptorModel::names_any(text, code) {
+                prefix += &DescriptorModel::macros(&own);
+            }
+            let taken: Vec<&str> = self.input.redirected().into_iter().chain(own.iter().copied()).collect();
+            let streams = harness_streams::checked(text, code, &taken);
+            if !streams.is_empty() {
+                prefix += &harness_streams::macros(&streams);
+                self.checked_streams.extend(streams);
             }
             for (function, spelling) in undeclared.iter().filter(|(function, _)| harness_library::names(text, code, function)) {
                 prefix += &format!("{spelling} {function}();\n");
@@ -524,7 +555,10 @@ impl Harness {
             let _ = writeln!(out, " * reads (C leaves its value indeterminate), by the quantifiers' macros, by renaming the");
             let _ = writeln!(out, " * library functions whose outcome the counterexample chooses (failing or filled allocations,");
             let _ = writeln!(out, " * results of rand, random, clock; the stores of scanf, fscanf, gets, fgets) to this file's");
-            let _ = writeln!(out, " * definitions that give that outcome, by");
+            let _ = writeln!(out, " * definitions that give that outcome, by renaming the descriptor calls (read, recv, ...) to");
+            let _ = writeln!(out, " * tarsier's model of them, compiled here, when the counterexample takes values in it, by");
+            let _ = writeln!(out, " * redirecting the stream functions of a program");
+            let _ = writeln!(out, " * that calls fclose to definitions that read the FILE first (a closed one is freed), by");
             let _ = writeln!(out, " * prototypes of nondet functions called undeclared, by ESBMC's overflow-result macros, by");
             let _ = writeln!(out, " * renaming the program's main when this file's main runs it (another entry function, or");
             let _ = writeln!(out, " * the counterexample's command line built on the heap), and");
@@ -574,6 +608,8 @@ impl Harness {
         }
         out += &self.library.definitions();
         out += &self.input.definitions();
+        out += &self.descriptors.as_ref().map(DescriptorModel::definitions).unwrap_or_default();
+        out += &harness_streams::definitions(&self.checked_streams.iter().copied().collect::<Vec<_>>());
         if unreachable {
             out += UNREACHABLE_DEFINITION;
         }

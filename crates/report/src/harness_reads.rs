@@ -13,15 +13,30 @@
 //! call of a pure library function (`memchr(a, c, n);`), which gcc drops
 //! too, keeps its result in a volatile local, so the call is made and
 //! AddressSanitizer's interceptor checks its range.
+//!
+//! A subscript of a named pointer or array (`p[i];`) may leave the object
+//! `p` points into and land in another one, whose bytes AddressSanitizer
+//! does not poison (a string literal's left neighbour is often data it
+//! does not instrument). That read goes through
+//! `__tarsier_harness_read_in(p, &(p[i]), size)`, which asks
+//! AddressSanitizer for the global or heap object holding `p`'s byte and,
+//! when the read leaves it, has AddressSanitizer report the read (whose
+//! description names the object and the distance).
 
 use ir::Loc;
 
 /// The function the rewritten statement calls.
 pub const READ_FUNCTION: &str = "__tarsier_harness_read";
 
+/// The function the rewritten statement calls for a subscript of a named base.
+const READ_IN_FUNCTION: &str = "__tarsier_harness_read_in";
+
 /// The declaration the copy starts with when it performs a read.
 pub fn declaration() -> String {
-    format!("void {READ_FUNCTION}(const volatile void *, unsigned long);\n")
+    format!(
+        "void {READ_FUNCTION}(const volatile void *, unsigned long);\n\
+         void {READ_IN_FUNCTION}(const volatile void *, const volatile void *, unsigned long);\n"
+    )
 }
 
 /// The harness's definition of the read.
@@ -31,9 +46,34 @@ pub fn definition() -> String {
          void {READ_FUNCTION}(const volatile void *object, unsigned long size)\n{{\n    \
          const volatile unsigned char *byte = object;\n    \
          for (unsigned long i = 0; i < size; i++)\n        \
-         (void)byte[i];\n}}\n\n"
+         (void)byte[i];\n}}\n\n{}",
+        READ_IN_DEFINITION
     )
 }
+
+/// The checked read of a subscript: AddressSanitizer's object holding the
+/// base's byte (a global or a heap block), and the read when it stays in
+/// it; one that leaves it, AddressSanitizer reports. A base outside every
+/// object (one past an end, say) is not checked.
+const READ_IN_DEFINITION: &str = r#"#include <sanitizer/asan_interface.h>
+/* The read of BASE[i] at OBJECT: outside the object BASE points into, AddressSanitizer reports it. */
+void __tarsier_harness_read_in(const volatile void *base, const volatile void *object, unsigned long size)
+{
+    char name[8];
+    void *region = 0;
+    size_t length = 0;
+    const char *kind = base ? __asan_locate_address((void *)base, name, sizeof name, &region, &length) : "";
+    const char *start = region, *at = (const char *)object, *from = (const char *)base;
+    int known = base && (strcmp(kind, "global") == 0 || strcmp(kind, "heap") == 0) && start && from >= start && from < start + length;
+    if (known && (at < start || at + size > start + length)) {
+        fprintf(stderr, "harness: the read of %lu bytes at %p leaves the object [%p, %p) its base %p points into\n",
+                size, (void *)at, (void *)start, (void *)(start + length), (void *)from);
+        __asan_report_error(__builtin_return_address(0), __builtin_frame_address(0), __builtin_frame_address(0), (void *)at, 0, size);
+    }
+    __tarsier_harness_read(object, size);
+}
+
+"#;
 
 /// `text` (a program file) with the discarded read at `loc` performed, or
 /// `None` when the statement there is not a plain discarded read. The
@@ -54,11 +94,36 @@ pub fn rewrite(text: &str, loc: Loc) -> Option<String> {
     }
     let start = around + (text[around..end].len() - text[around..end].trim_start().len());
     let end = start + expression.len();
-    let replacement = match is_plain_lvalue(expression) {
-        true => format!("{READ_FUNCTION}(&({expression}), sizeof ({expression}))"),
-        false => format!("({{ __typeof__({expression}) volatile __tarsier_harness_kept = ({expression}); (void)__tarsier_harness_kept; }})"),
+    let replacement = match (is_plain_lvalue(expression), subscripted_name(expression)) {
+        // `i[p]` is allowed too: only a pointer base is checked.
+        (true, Some(base)) => format!(
+            "{READ_IN_FUNCTION}(__builtin_classify_type({base}) == 5 ? (const volatile void *)(__UINTPTR_TYPE__)({base}) : 0, &({expression}), sizeof ({expression}))"
+        ),
+        (true, None) => format!("{READ_FUNCTION}(&({expression}), sizeof ({expression}))"),
+        (false, _) => format!("({{ __typeof__({expression}) volatile __tarsier_harness_kept = ({expression}); (void)__tarsier_harness_kept; }})"),
     };
     Some(format!("{}{replacement}{}", &text[..start], &text[end..]))
+}
+
+/// The name `p` of a plain lvalue `p[...]`: one subscript of a named
+/// pointer or array (a second one may read another object: `rows[i][j]`),
+/// which names its object without side effects.
+fn subscripted_name(expression: &str) -> Option<&str> {
+    let end = expression.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let name = &expression[..end];
+    let starts_as_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    let subscript = expression[end..].trim_start();
+    let mut depth = 0;
+    let closing = subscript.char_indices().find(|&(_, c)| {
+        depth += match c {
+            '[' => 1,
+            ']' => -1,
+            _ => 0,
+        };
+        depth == 0
+    });
+    let single = subscript.starts_with('[') && closing.is_some_and(|(at, _)| at == subscript.len() - 1);
+    (starts_as_name && single).then_some(name)
 }
 
 /// The bounds of the expression statement holding `at` (without its `;`):
@@ -229,7 +294,7 @@ mod tests {
     fn a_discarded_subscript_or_member_is_read() {
         let text = "int main() {\n  int i = -5;\n  p[i];\n  switch (x) case 0: (b++)->d.c;\n  if (i < 0) *q; else s.t[2];\n}\n";
         let out = rewrite(text, at(3, 3)).expect("rewritten");
-        assert!(out.contains("\n  __tarsier_harness_read(&(p[i]), sizeof (p[i]));\n"), "{out}");
+        assert!(out.contains("\n  __tarsier_harness_read_in(__builtin_classify_type(p) == 5 ? (const volatile void *)(__UINTPTR_TYPE__)(p) : 0, &(p[i]), sizeof (p[i]));\n"), "{out}");
         let out = rewrite(text, at(4, 22)).expect("rewritten");
         assert!(out.contains("case 0: __tarsier_harness_read(&((b++)->d.c), sizeof ((b++)->d.c));\n"), "{out}");
         assert_eq!(out.lines().count(), text.lines().count());
@@ -237,6 +302,8 @@ mod tests {
         assert!(out.contains("if (i < 0) __tarsier_harness_read(&(*q), sizeof (*q)); else"), "{out}");
         let out = rewrite(text, at(5, 24)).expect("rewritten");
         assert!(out.contains("else __tarsier_harness_read(&(s.t[2]), sizeof (s.t[2]));"), "{out}");
+        let subscripts = "a[1][j];\n";
+        assert_eq!(rewrite(subscripts, at(1, 1)).expect("rewritten"), "__tarsier_harness_read(&(a[1][j]), sizeof (a[1][j]));\n");
     }
 
     #[test]

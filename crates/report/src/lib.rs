@@ -12,7 +12,9 @@
 //! - [`harness`]: a C file that makes a native run follow the counterexample
 //!   (with [`harness_locals`], the rewritten copies that set uninitialised locals,
 //!   [`harness_library`], the library calls whose outcome it chooses,
-//!   [`harness_input`], the stores of `scanf` and `gets`,
+//!   [`harness_input`], the stores of `scanf`, `gets` and `fgets`,
+//!   [`harness_streams`], the reads of a stream's FILE that show a closed one,
+//!   [`harness_descriptors`], the descriptor calls it answers with their model,
 //!   [`harness_reads`], the discarded reads it performs, and
 //!   [`harness_overflow`], ESBMC's overflow-result built-ins);
 //! - [`testcomp`]: the Test-Comp test-suite format;
@@ -24,6 +26,7 @@
 
 pub mod clock;
 pub mod harness;
+pub mod harness_descriptors;
 pub mod harness_input;
 pub mod harness_library;
 pub mod harness_locals;
@@ -31,6 +34,7 @@ pub mod harness_objects;
 pub mod harness_overflow;
 pub mod harness_quantifiers;
 pub mod harness_reads;
+pub mod harness_streams;
 pub mod html;
 pub mod json;
 pub mod sarif;

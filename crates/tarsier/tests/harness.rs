@@ -272,6 +272,36 @@ fn clangs_nontemporal_accesses_build_with_gcc() {
 }
 
 #[test]
+fn a_stream_used_after_fclose_shows_under_address_sanitizer() {
+    // glibc reads the freed FILE inside the library, where AddressSanitizer does not look.
+    let source = "#include <stdio.h>\n\
+                  int main(void) {\n\
+                  \x20 char buffer[16];\n\
+                  \x20 FILE *f = fmemopen(buffer, sizeof buffer, \"w\");\n\
+                  \x20 if (!f) return 0;\n\
+                  \x20 fputs(\"ok\", f);\n\
+                  \x20 fclose(f);\n\
+                  \x20 return fputc('x', f);\n\
+                  }\n";
+    assert_reproduces("harness_closed_stream", source, &[], "pointer-dereference");
+}
+
+#[test]
+fn descriptor_calls_give_the_models_answers() {
+    // Natively `read` finds the test's stdin empty; the model may fill the
+    // buffer. The program's own `sleep` stays its own.
+    let source = "#include <unistd.h>\n\
+                  unsigned sleep(unsigned seconds) { return seconds; }\n\
+                  int main(void) {\n\
+                  \x20 char buf[8];\n\
+                  \x20 long n = read(0, buf, sizeof buf) + sleep(0);\n\
+                  \x20 if (n == 8 && buf[0] == 'q' && buf[7] == 'z') return buf[n];\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_descriptors", source, &[], "array-bounds");
+}
+
+#[test]
 fn c23_bool_builds_with_gcc_before_13() {
     // C23's `bool` keyword, which gcc 12 in C2x mode knows only from <stdbool.h>.
     if !common::gcc_works(&["-std=c2x"]) {
@@ -292,6 +322,22 @@ fn c23_bool_builds_with_gcc_before_13() {
     let (ending, stderr) = build_and_run(&dir, &program, &harness, &["-std=c2x"]);
     let (_, aborted) = expectation("user-assertion").expect("in scope");
     assert!(aborted(&ending, &stderr), "the harness run ended {ending:?}:\n{stderr}");
+}
+
+#[test]
+fn a_discarded_read_into_another_object_is_reported() {
+    // 50 bytes before the literal lie data AddressSanitizer does not poison
+    // (gcc puts UBSan's file names there): the check against the object `p`
+    // points into reports the read.
+    let source = "char *p = \"abc\";\n\
+                  int __VERIFIER_nondet_int(void);\n\
+                  int main(void) {\n\
+                  \x20 int i = __VERIFIER_nondet_int();\n\
+                  \x20 if (i == -50)\n\
+                  \x20   p[i];\n\
+                  \x20 return 0;\n\
+                  }\n";
+    assert_reproduces("harness_read_in_object", source, &[], "pointer-dereference");
 }
 
 #[test]

@@ -81,9 +81,15 @@ pub fn front_end_ready(test: &str) -> bool {
 
 /// True when `gcc` with `flags` can compile a tiny file to assembly.
 pub fn gcc_works(flags: &[&str]) -> bool {
-    let dir = scratch_dir(&format!("gcc-probe{}", flags.join("")));
+    // A folder per probe: tests probing the same flags run in parallel, and
+    // a shared one could be emptied by one while another writes to it.
+    static PROBES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let probe = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch_dir(&format!("gcc-probe{}-{}-{probe}", flags.join(""), std::process::id()));
     let file = write(&dir, "p.c", "#include <stddef.h>\nint x;\n");
-    Command::new("gcc").args(flags).args(["-S", "-o", "/dev/null"]).arg(file).output().is_ok_and(|o| o.status.success())
+    let works = Command::new("gcc").args(flags).args(["-S", "-o", "/dev/null"]).arg(file).output().is_ok_and(|o| o.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+    works
 }
 
 /// Whether a diagnostic line names a place as `file:line:col:`.
