@@ -4,7 +4,9 @@
 //! module) so that counterexamples replay.
 //!
 //! A hosted `main(int argc, char **argv[, char **envp])` gets
-//! `1 <= argc <= ir::interp::MAX_ARGC` and, in `argv`, `argc` pointers to
+//! `1 <= argc <= ir::interp::MAX_ARGC` (an `argc` of a type too narrow for
+//! that bound gets any value of its type: the count converted) and, in
+//! `argv`, `argc` pointers to
 //! fresh NUL-terminated strings and a final NULL (C11 5.1.2.2.1); `envp`
 //! is an empty NULL-terminated array. Each string is a byte-array object of
 //! input length up to [`ir::interp::MAX_ARG_LEN`] (Linux's
@@ -37,6 +39,9 @@ pub const EXACT_ARGC: u64 = 4;
 pub(crate) struct CommandLine {
     argc: TermId,
     argc_signed: bool,
+    /// `argc`'s type cannot hold every count: `argc` is the count
+    /// converted, and `argv` is not modelled exactly.
+    narrow: bool,
     /// The `argv` array: its exact slots, then slots it does not model.
     argv: ObjectId,
 }
@@ -109,10 +114,18 @@ impl Symex<'_> {
         let signed = self.program.types.is_signed(argc_sym.ty);
         let one = self.store.bv_u64(width, 1);
         let positive = crate::arith::compare(self.store, ir::BinOp::Ge, argc, one, signed);
-        let max = self.store.bv_u64(width, ir::interp::MAX_ARGC);
-        let possible = crate::arith::compare(self.store, ir::BinOp::Le, argc, max, signed);
-        let possible = self.store.and2(positive, possible);
-        self.assume(possible);
+        // An `argc` of a type that cannot hold every count Linux gives
+        // (`unsigned char argc`) receives the count converted: any value
+        // of its type. Its `argv` is then not modelled exactly.
+        let narrow = u64::from(width) < 64 && ir::interp::MAX_ARGC >> (width - u32::from(signed)) != 0;
+        if narrow {
+            self.equation.preferences.push(positive);
+        } else {
+            let max = self.store.bv_u64(width, ir::interp::MAX_ARGC);
+            let possible = crate::arith::compare(self.store, ir::BinOp::Le, argc, max, signed);
+            let possible = self.store.and2(positive, possible);
+            self.assume(possible);
+        }
         let exact = self.store.bv_u64(width, EXACT_ARGC);
         let within_exact_slots = crate::arith::compare(self.store, ir::BinOp::Le, argc, exact, signed);
         self.equation.preferences.push(within_exact_slots);
@@ -139,7 +152,7 @@ impl Symex<'_> {
         if params.len() == 3 {
             values.push(self.pointer_array("envp", &[null])?.1);
         }
-        self.command_line = Some(CommandLine { argc, argc_signed: signed, argv: argv_object });
+        self.command_line = Some(CommandLine { argc, argc_signed: signed, narrow, argv: argv_object });
         Ok(values)
     }
 
@@ -205,6 +218,13 @@ impl Symex<'_> {
             return;
         }
         let (argc, signed) = (line.argc, line.argc_signed);
+        if line.narrow {
+            let condition = self.store.and2(self.state.guard, reaches);
+            let what = "`main`'s argc has a type narrower than the argument count, and argv is accessed".to_string();
+            let approximation = Approximation { what, loc: self.loc, affects_true: true };
+            self.equation.conditional_approximations.push((condition, approximation));
+            return;
+        }
         let wide = self.layout.wide_bits();
         let slot_bits = u64::from(self.layout.pointer_bits);
         let exact_end = self.store.bv_u64(wide, EXACT_ARGC * slot_bits);

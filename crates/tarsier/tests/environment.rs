@@ -56,6 +56,25 @@ fn arguments_past_the_exact_ones_are_an_approximation_only_where_accessed() {
     assert!(out.contains("command line is modelled exactly for its first"), "{out}");
 }
 
+/// An `argc` whose type cannot hold every argument count Linux gives gets
+/// the count converted: any value of its type (256 arguments make an
+/// `unsigned char argc` 0), never an empty set of starts.
+#[test]
+fn a_narrow_argc_is_the_count_converted() {
+    let holds = "#include <assert.h>\nint main(unsigned char argc, char **argv) { char a[] = {'0', '1'}; assert(a[0] == '0'); return 0; }\n";
+    expect("argc-narrow-holds", holds, &[], SUCCESSFUL);
+    expect("argc-narrow-fails", &holds.replace("a[0] == '0'", "a[0] == '1'"), &[], FAILED);
+    // Reachable only with 256 arguments (or 40000 for a short): no TRUE,
+    // and no replayed FALSE either, as replays build at most 4096.
+    let wrapped = "#include <assert.h>\nint main(unsigned char argc, char **argv) { assert(argc != 0); return 0; }\n";
+    expect("argc-narrow-zero", wrapped, &[], UNKNOWN);
+    let negative = "#include <assert.h>\nint main(short argc, char **argv) { assert(argc > 0); return 0; }\n";
+    expect("argc-narrow-negative", negative, &[], UNKNOWN);
+    let read = "#include <assert.h>\nint main(unsigned short argc, char **argv) { if (argc > 0) assert(argv[0] != 0); return 0; }\n";
+    let out = expect("argc-narrow-argv", read, &[], UNKNOWN);
+    assert!(out.contains("narrower than the argument count"), "{out}");
+}
+
 #[test]
 fn an_argument_string_written_to_is_not_read_as_a_string_unchecked() {
     let written = "#include <stdio.h>\nint main(int argc, char **argv) { argv[0][0] = 'x'; printf(\"%s\\n\", argv[0]); return 0; }\n";
