@@ -34,6 +34,8 @@ const MAX_HOST_REFINEMENTS: usize = 16;
 enum Found {
     /// FALSE, or UNKNOWN for a reason found before the replay.
     Judged(Box<Outcome>),
+    /// UNKNOWN: the path goes through a call not modelled exactly.
+    Untrusted(Box<Outcome>),
     /// The replay did not confirm it (the reason).
     Refuted { property: String, replay: String },
 }
@@ -359,6 +361,9 @@ impl<'a> Run<'a> {
             true => (properties, unwinding),
             false => self.abstract_quantifiers(),
         };
+        // A violation through a call not modelled exactly, while another
+        // that avoids every such call is looked for.
+        let mut untrusted: Option<Outcome> = None;
         if !properties.is_empty() {
             let mut query = self.store.or(&properties);
             let mut refinements = 0;
@@ -371,6 +376,12 @@ impl<'a> Run<'a> {
                         let found = match self.violation(solver, budget) {
                             Found::Judged(outcome) if !matches!(outcome.verdict, Verdict::Unknown(_)) => {
                                 return BoundResult::Done(*outcome)
+                            }
+                            Found::Untrusted(outcome) if untrusted.is_none() => {
+                                untrusted = Some(*outcome);
+                                let avoiding = self.avoiding_untrusted_calls();
+                                query = self.store.and2(query, avoiding);
+                                continue;
                             }
                             other => other,
                         };
@@ -387,6 +398,9 @@ impl<'a> Run<'a> {
                     SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
                 }
             }
+        }
+        if let Some(outcome) = untrusted {
+            return self.untrusted_only(solver, unwinding, outcome);
         }
         if !unwinding.is_empty() {
             let any = self.store.or(&unwinding);
@@ -426,6 +440,31 @@ impl<'a> Run<'a> {
             Verdict::True
         };
         BoundResult::Done(self.outcome(verdict))
+    }
+
+    /// That no call not modelled exactly happens (a violation avoiding
+    /// them all can be trusted once replayed).
+    fn avoiding_untrusted_calls(&mut self) -> TermId {
+        let calls: Vec<TermId> = self.execution.equation.unmodelled_calls.iter().filter(|c| c.layout_values.is_empty()).map(|c| c.guard).collect();
+        let some = self.store.or(&calls);
+        self.store.not(some)
+    }
+
+    /// The bound's result when its only violations go through calls not
+    /// modelled exactly (`outcome`, UNKNOWN): a larger bound may hold one
+    /// that does not, if the unwinding assertions can fail; never TRUE.
+    fn untrusted_only(&mut self, solver: &mut Backend, unwinding: Vec<TermId>, outcome: Outcome) -> BoundResult {
+        if unwinding.is_empty() {
+            return BoundResult::Done(outcome);
+        }
+        let any = self.store.or(&unwinding);
+        let started = Instant::now();
+        let reachable = self.solve(solver, any);
+        self.stats.forward_time += started.elapsed();
+        match reachable {
+            SatResult::Sat => BoundResult::TooSmall((outcome, self.execution.equation.model_loop_cut)),
+            _ => BoundResult::Done(outcome),
+        }
     }
 
     /// UNKNOWN when some approximation's condition can hold (after no
@@ -601,7 +640,7 @@ impl<'a> Run<'a> {
                 "a violation of `{}` was found on a path through `{call}`, which is not modelled exactly",
                 cex.property.message
             );
-            return Found::Judged(Box::new(self.outcome(Verdict::Unknown(reason))));
+            return Found::Untrusted(Box::new(self.outcome(Verdict::Unknown(reason))));
         }
         if let Some(call) = cex.layout_calls.first() {
             if !self.violated_whatever_layout(&model, &cex) {
@@ -644,7 +683,7 @@ impl<'a> Run<'a> {
     /// apart from a replay that disagrees with symex.
     fn unconfirmed(&self, found: Found, lemmas: &[(String, symex::HostLemma)]) -> Outcome {
         let (property, replay) = match found {
-            Found::Judged(outcome) => return *outcome,
+            Found::Judged(outcome) | Found::Untrusted(outcome) => return *outcome,
             Found::Refuted { property, replay } => (property, replay),
         };
         let reason = match lemmas.is_empty() {

@@ -11,7 +11,8 @@ use crate::{repr, HeapAtExit, Options, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
 use ir::{Expr, FuncId, Instr, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
 use smt::{TermId, TermStore};
-use std::collections::HashMap;
+use crate::threads::ObjectSite;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// The result of symbolic execution.
@@ -32,21 +33,43 @@ pub struct Execution {
 /// quantifier's body, whose partial terms would mean nothing; other stops
 /// are errors.
 ///
-/// A program that starts threads may run twice: when the first run saw
-/// objects (by variable or allocation site) each touched by one thread
-/// only, the second takes them as that thread's, with no events (see
-/// [`crate::threads::OneThread`]). The second run is kept only when no
-/// other thread touched them there either and it ran to its end.
+/// A program that starts threads may run again: when a run saw objects (by
+/// variable or allocation site) each touched by one thread only, or
+/// globals only the main thread writes before it starts threads, the next
+/// takes them as that thread's, or as the value each thread starts with,
+/// with no events (see
+/// [`crate::threads::OneThread`]), and may find more. A run is kept only
+/// when no object it took so was touched otherwise there and it ran to
+/// its end; else the one before it stands.
 pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> Result<Execution> {
-    let first = execute_once(program, options, store, Rc::default())?;
-    if first.execution.stopped.is_some() || first.one_thread.found.is_empty() {
-        return Ok(first.execution);
+    let mut kept = execute_once(program, options, store, Taken::default())?;
+    let mut taken = Taken::default();
+    for _ in 1..MAX_RUNS {
+        let found = &kept.one_thread;
+        let fresh = |found: &HashSet<ObjectSite>, taken: &HashSet<ObjectSite>| found.difference(taken).next().is_some();
+        if kept.execution.stopped.is_some() || !(fresh(&found.found, &taken.one_thread) || fresh(&found.found_settled, &taken.settled)) {
+            break;
+        }
+        taken.one_thread.extend(found.found.iter().copied());
+        taken.settled.extend(found.found_settled.iter().copied());
+        match execute_once(program, options, store, taken.clone()) {
+            Ok(next) if next.execution.stopped.is_none() && !next.one_thread.broken => kept = next,
+            Err(stop @ Stop::Timeout) => return Err(stop),
+            _ => break,
+        }
     }
-    match execute_once(program, options, store, Rc::new(first.one_thread.found)) {
-        Ok(second) if second.execution.stopped.is_none() && !second.one_thread.broken => Ok(second.execution),
-        Err(stop @ Stop::Timeout) => Err(stop),
-        _ => Ok(first.execution),
-    }
+    Ok(kept.execution)
+}
+
+/// The runs of symex a program with threads may take (see [`execute`]).
+const MAX_RUNS: usize = 3;
+
+/// The sites a run takes as one thread's, and the globals it takes as
+/// settled before threads start (see [`crate::threads::OneThread`]).
+#[derive(Clone, Default)]
+struct Taken {
+    one_thread: HashSet<ObjectSite>,
+    settled: HashSet<ObjectSite>,
 }
 
 /// One run of symex, and what it saw of the objects one thread touches.
@@ -55,12 +78,13 @@ struct Run {
     one_thread: crate::threads::OneThread,
 }
 
-/// One run of symex that takes the objects of `one_thread_sites` as the
-/// thread's that touches them first.
-fn execute_once(program: &Program, options: &Options, store: &mut TermStore, one_thread_sites: Rc<std::collections::HashSet<crate::threads::ObjectSite>>) -> Result<Run> {
+/// One run of symex that takes the objects of the sites `taken` names as
+/// the thread's that touches them first, or as settled.
+fn execute_once(program: &Program, options: &Options, store: &mut TermStore, taken: Taken) -> Result<Run> {
     let entry = program.entry.ok_or_else(|| Stop::unsupported("program without an entry function", Loc::NONE))?;
     let mut symex = Symex::new(program, options, store);
-    symex.one_thread.sites = one_thread_sites;
+    symex.one_thread.sites = Rc::new(taken.one_thread);
+    symex.one_thread.settled = Rc::new(taken.settled);
     let stopped = match symex.run_program(entry) {
         Ok(()) => None,
         Err(stop @ Stop::Unsupported { .. }) if symex.quantifiers.is_empty() => Some(stop),

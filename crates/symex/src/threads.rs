@@ -123,14 +123,23 @@ impl ObjectSite {
 /// found the sites whose every object one thread touched (`found`) lets
 /// the next run take their objects (`sites`) as the thread's that touches
 /// each first, as a thread's locals are. Should another thread touch one
-/// there after all, that run is void (`broken`) and the first one stands.
+/// there after all, that run is void (`broken`) and the previous one
+/// stands. Globals that only the main thread writes, before it starts any
+/// thread (`found_settled`, then `settled`), need none either: each
+/// thread's state holds their value when it starts, and no write comes
+/// after; a later write voids the run. A read of one then keeps the value
+/// it was given (a lock's or a stream's pointer, which a fresh read value
+/// would let point anywhere), which can leave more sites to one thread in
+/// the run after.
 #[derive(Default)]
 pub(crate) struct OneThread {
     pub(crate) sites: Rc<HashSet<ObjectSite>>,
+    pub(crate) settled: Rc<HashSet<ObjectSite>>,
     /// The thread that touched each object of `sites` first.
     owners: HashMap<ObjectId, usize>,
     pub(crate) broken: bool,
     pub(crate) found: HashSet<ObjectSite>,
+    pub(crate) found_settled: HashSet<ObjectSite>,
 }
 
 /// A join: which thread, when, and what it waits for.
@@ -160,6 +169,8 @@ pub(crate) struct Threads {
     /// Where the process ends (the entry function returns, `exit`,
     /// `abort`): the condition, the ending thread and its step's clock.
     process_ends: Vec<(TermId, usize, TermId)>,
+    /// The step that started the first thread.
+    first_start_step: Option<u32>,
     /// Consecutive clocks of a thread (a started thread's first follows
     /// its creator's step).
     program_order: Vec<(TermId, TermId)>,
@@ -188,6 +199,7 @@ impl Threads {
             id_width: program.data_model.long_bits(),
             thread_local_copies: HashMap::new(),
             process_ends: Vec::new(),
+            first_start_step: None,
             program_order: Vec::new(),
             races: None,
             waits: None,
@@ -273,13 +285,20 @@ impl<'a> Symex<'a> {
     }
 
     fn taken_as_one_threads(&self, object: ObjectId) -> bool {
-        ObjectSite::of(&self.objects.get(object).kind).is_some_and(|site| self.one_thread.sites.contains(&site))
+        ObjectSite::of(&self.objects.get(object).kind).is_some_and(|site| self.one_thread.sites.contains(&site) || self.one_thread.settled.contains(&site))
     }
 
     /// Whether `object` is shared, noting who touches an object taken as
-    /// one thread's: a thread other than its first voids the run.
-    fn shared_on_touch(&mut self, object: ObjectId) -> bool {
+    /// one thread's: a thread other than its first voids the run, and so
+    /// does a write to a settled object once a thread was started.
+    fn shared_on_touch(&mut self, object: ObjectId, write: bool) -> bool {
         if !self.may_be_shared(object) {
+            return false;
+        }
+        let site = ObjectSite::of(&self.objects.get(object).kind);
+        if site.is_some_and(|site| self.one_thread.settled.contains(&site)) {
+            let started = self.threads.as_ref().is_some_and(|t| t.threads.len() > 1 || t.current != 0);
+            self.one_thread.broken |= write && started;
             return false;
         }
         if !self.taken_as_one_threads(object) {
@@ -385,7 +404,7 @@ impl<'a> Symex<'a> {
     /// The current value of shared `object` on this path, read in the
     /// current step (`None` if the object is not shared or no step runs).
     pub(crate) fn shared_value(&mut self, object: ObjectId) -> Option<TermId> {
-        if !self.shared_on_touch(object) {
+        if !self.shared_on_touch(object, false) {
             return None;
         }
         self.note_whole_access(object, false);
@@ -429,7 +448,7 @@ impl<'a> Symex<'a> {
 
     /// Records that this path wrote `value` into shared `object`.
     pub(crate) fn shared_write(&mut self, object: ObjectId, value: TermId) {
-        if !self.shared_on_touch(object) {
+        if !self.shared_on_touch(object, true) {
             return;
         }
         let Some(step_id) = self.threads.as_ref().and_then(|t| t.step.as_ref()).map(|s| s.id) else { return };
@@ -508,6 +527,10 @@ impl<'a> Symex<'a> {
         let clock = self.step_clock();
         let threads = self.threads.as_mut().expect("threads on");
         let (index, creator) = (threads.threads.len(), threads.current);
+        if threads.first_start_step.is_none() {
+            // The current step's (the last step made).
+            threads.first_start_step = Some(threads.next_step.saturating_sub(1));
+        }
         let started = (index as u32, self.state.guard);
         self.equation.thread_steps.last_mut().expect("a step runs").started.push(started);
         threads.threads.push(Thread {
@@ -669,6 +692,7 @@ impl<'a> Symex<'a> {
         let mut objects: Vec<ObjectId> = by_object.keys().copied().collect();
         objects.sort_unstable();
         self.one_thread.found = one_thread_sites(&self.objects, &by_object);
+        self.one_thread.found_settled = settled_globals(&self.objects, &by_object, threads.first_start_step);
         for o in objects {
             let initial = match threads.initial.value(o) {
                 Some(v) => v,
@@ -700,6 +724,18 @@ fn one_thread_sites(objects: &crate::memory::Objects, by_object: &HashMap<Object
         *one_thread.entry(site).or_insert(true) &= alone;
     }
     one_thread.into_iter().filter_map(|(site, alone)| alone.then_some(site)).collect()
+}
+
+/// The globals whose every write is the main thread's, in a step before
+/// the one that started the first thread (`first_start`).
+fn settled_globals(objects: &crate::memory::Objects, by_object: &HashMap<ObjectId, Vec<Event>>, first_start: Option<u32>) -> HashSet<ObjectSite> {
+    let early = |e: &Event| !e.write || (e.thread == 0 && first_start.is_none_or(|start| e.step < start));
+    let mut settled: HashMap<ObjectSite, bool> = HashMap::new();
+    for (&o, events) in by_object {
+        let ObjectKind::Global(symbol) = objects.get(o).kind else { continue };
+        *settled.entry(ObjectSite::Variable(symbol)).or_insert(true) &= events.iter().all(early);
+    }
+    settled.into_iter().filter_map(|(site, settled)| settled.then_some(site)).collect()
 }
 
 /// Each join that goes on waited for the end of the thread it names; a join
@@ -776,17 +812,24 @@ impl Clocks {
 /// read is the object's value when the step starts, before the step's
 /// writes, whenever it was made (a path that wrote the object reads its own
 /// value without an event; another path of the step may ask for the read
-/// after that write, see [`Symex::align_for_merge`]).
+/// after that write, see [`Symex::align_for_merge`]). Between two steps of
+/// one thread it is their order: symex makes a thread's steps one after
+/// the other and chains their clocks unconditionally (`program_order`), so
+/// the constant spares the solver a transitivity it would have to learn
+/// through the comparators.
 fn before(store: &mut TermStore, clocks: Clocks, a: &Event, b: &Event) -> TermId {
-    if a.step == b.step {
-        let first = match (a.write, b.write) {
+    let first = if a.step == b.step {
+        match (a.write, b.write) {
             (false, true) => true,
             (true, false) => false,
             _ => a.seq < b.seq,
-        };
-        return if first { store.true_term() } else { store.false_term() };
-    }
-    clocks.before(store, a.clock, b.clock)
+        }
+    } else if a.thread == b.thread {
+        a.step < b.step
+    } else {
+        return clocks.before(store, a.clock, b.clock);
+    };
+    if first { store.true_term() } else { store.false_term() }
 }
 
 /// The constraints of one object's events; false when `out_of_time` said

@@ -178,6 +178,34 @@ int main(void) {
     assert_verdict("sscanf-untrusted", stored, &[], "VERIFICATION UNKNOWN");
 }
 
+/// A violation through a call not modelled exactly is not the last word
+/// of a bound: one that avoids the call is looked for, at larger bounds
+/// too (the first here needs `sscanf` to give 1, the other three
+/// iterations without it), and without one the answer stays UNKNOWN.
+#[test]
+fn a_violation_that_avoids_an_untrusted_call_is_found_past_one_through_it() {
+    let program = |last: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <stdio.h>
+int main(int argc, char **argv) {{
+  int n = 3;
+  if (argc == 2)
+    sscanf(argv[1], "%d", &n);
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s++;
+  {last}
+  return 0;
+}}
+"#
+        )
+    };
+    assert_verdict("sscanf-avoided", &program("assert(s != 1 && s != 3);"), &[], FAILED);
+    assert_verdict("sscanf-only", &program("assert(s != 1 && s != 4);"), &[], "VERIFICATION UNKNOWN");
+}
+
 #[test]
 fn an_unbounded_string_input_overflows_a_small_buffer() {
     let word = r#"

@@ -1232,6 +1232,44 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
+        what: "a pointer the main thread set before starting threads keeps its target in them, one set after may be seen either way",
+        test: "threads-settled-globals",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            #include <stdio.h>
+            int a = 1, b = 2;
+            int *p;
+            int *q = &a;
+            int seen_p, seen_q;
+            void *reader(void *arg) {
+              seen_p = *p;
+              int *r = q;
+              seen_q = r == &b;
+              *r = 3;
+              fprintf(stderr, "reader\n");
+              return 0;
+            }
+            int main(void) {
+              p = &b;
+              pthread_t t;
+              pthread_create(&t, 0, reader, 0);
+              q = &b;
+              fprintf(stderr, "main\n");
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(seen_p == 2); assert(a == 3 || b == 3);", &["-lpthread"]),
+            Check::fails("assert(seen_p == 3);", &["-lpthread"]),
+            Check::verdict("assert(seen_q == 0);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen_q == 1);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(a == 1);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
         what: "a field no thread changes keeps its value while another thread stores into the struct",
         test: "threads-kept-fields",
         text: r#"
