@@ -108,7 +108,14 @@ impl<'a> Sema<'a> {
         let mut stack = vec![e];
         while let Some(e) = stack.pop() {
             match &e.kind {
-                A::Call(..) | A::Assign(..) | A::Index(..) | A::StmtExpr(_) | A::VaArg(..) | A::CompoundLiteral(..) | A::Generic(..) => {
+                A::Call(..)
+                | A::Assign(..)
+                | A::Index(..)
+                | A::StmtExpr(_)
+                | A::VaArg(..)
+                | A::CompoundLiteral(..)
+                | A::Generic(..)
+                | A::Quantifier { .. } => {
                     return true
                 }
                 A::Unary(op, x) => {
@@ -342,6 +349,7 @@ impl<'a> Sema<'a> {
                 self.expr(if pick != 0 { a } else { b })
             }
             A::LabelAddr(name) => self.label_address(name, loc),
+            A::Quantifier { quantifier, bound, body } => self.cprover_quantifier(*quantifier, bound, body, loc),
         }
     }
 
