@@ -2,7 +2,9 @@
 //! property holds and a twin whose property fails: the quantifiers
 //! `__CPROVER_forall { int i; body }` and `__CPROVER_exists`, ACSL's
 //! binders and operator symbols, the connectives `==>`, `<==>` and `^^`
-//! (with CBMC's precedence and short-circuit), and malformed uses, which
+//! (with CBMC's precedence and short-circuit), CBMC's built-in types and
+//! constants (`__CPROVER_size_t`, `__CPROVER_ssize_t`,
+//! `__CPROVER_max_malloc_size`), and malformed or unsupported uses, which
 //! are errors with a location.
 
 mod common;
@@ -159,5 +161,45 @@ fn malformed_quantifiers_are_errors_with_a_location() {
         let located = answer.lines().find(|l| l.contains(message) && names_location(l));
         let line = located.unwrap_or_else(|| panic!("{test}: no located `{message}` in {answer}"));
         assert!(line.contains("main.c:3:"), "{test}: {line}");
+    }
+}
+
+#[test]
+fn cbmc_built_in_types_are_the_data_models_size_types() {
+    for model in [&[][..], &["--32"][..]] {
+        let program = |claim: &str| {
+            format!(
+                "#include <stddef.h>
+_Static_assert(sizeof(__CPROVER_size_t) == sizeof(size_t) && sizeof(__CPROVER_ssize_t) == sizeof(ptrdiff_t), \"sizes\");
+int main() {{ __CPROVER_size_t u = 0; __CPROVER_ssize_t s = 0;
+  __CPROVER_assert({claim}, \"signedness\"); }}\n"
+            )
+        };
+        assert_verdict("cbmc_size_types_hold", &program("u - 1 > 0 && s - 1 < 0"), model, "VERIFICATION SUCCESSFUL");
+        assert_verdict("cbmc_size_types_fail", &program("u - 1 < 0"), model, "VERIFICATION FAILED");
+    }
+}
+
+#[test]
+fn the_largest_allocation_may_succeed_and_one_byte_more_fails() {
+    let program = |extra: &str| {
+        format!(
+            "#include <stdlib.h>
+int main() {{ char *p = malloc(__CPROVER_max_malloc_size + {extra});
+  __CPROVER_assert(p == 0, \"refused\"); }}\n"
+        )
+    };
+    assert_verdict("cbmc_max_malloc_plus_one", &program("1"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("cbmc_max_malloc", &program("0"), &[], "VERIFICATION FAILED");
+}
+
+#[test]
+fn unbounded_arrays_are_unsupported_with_a_location() {
+    let source = "int mem[__CPROVER_constant_infinity_uint];\nint main() { return 0; }\n";
+    let answer = verdict("cbmc_infinity_uint", source, &[]);
+    if front_end_ready("cbmc_infinity_uint") {
+        let located = answer.lines().find(|l| l.contains("unsupported: CBMC's unbounded arrays") && names_location(l));
+        assert!(located.is_some_and(|l| l.contains("main.c:1:")), "{answer}");
+        assert!(!answer.contains("VERIFICATION SUCCESSFUL") && !answer.contains("VERIFICATION FAILED"), "{answer}");
     }
 }

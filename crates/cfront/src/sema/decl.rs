@@ -142,6 +142,8 @@ impl<'a> Sema<'a> {
             TypeSpec::Enum(e) => self.enum_type(e, &specs.attrs)?,
             TypeSpec::TypedefName(name) => match self.scopes.lookup(name) {
                 Some(Ordinary::Typedef(t)) => t.clone(),
+                None if name == "__CPROVER_size_t" => self.tcx.size_t(),
+                None if name == "__CPROVER_ssize_t" => self.tcx.ptrdiff_t(),
                 _ => return Err(self.error(specs.loc, format!("unknown type name `{name}`"))),
             },
             TypeSpec::TypeofExpr(e) => {
