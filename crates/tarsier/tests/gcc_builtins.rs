@@ -7,8 +7,9 @@
 //! not matter. Each table entry is checked against gcc too
 //! (`common::table`). In a static assertion, the bit built-ins of constant
 //! arguments and the float classifications of constants fold as gcc folds
-//! them, and what gcc does not fold (an overflowing or dividing-by-zero
-//! constant) is not constant: checked against gcc as well.
+//! them (with comparisons of integers converted to pointers), and what gcc
+//! does not fold (an overflowing or dividing-by-zero constant) is not
+//! constant: checked against gcc as well.
 
 mod common;
 
@@ -131,6 +132,9 @@ const STATIC_ASSERTIONS: &[(&str, Folded)] = &[
     ("__builtin_fpclassify(0, 1, 2, 3, 4, DBL_MIN) == 3", Folded::Fails),
     ("__builtin_isinf(1.0 / 0.0)", Folded::NotConstant),
     ("__builtin_isinf(DBL_MAX + DBL_MAX)", Folded::NotConstant),
+    // Not built-ins, but folded by the same rule: integers as addresses.
+    ("(void *)0 == (void *)(1 - 1)", Folded::Holds),
+    ("(void *)0 != (void *)('a' - 'a')", Folded::Fails),
 ];
 
 /// tarsier's answer: accepted, the failed assertion, or a constant error.

@@ -131,6 +131,19 @@ fn fold_binary(tt: &TypeTable, op: BinOp, l: &Expr, r: &Expr, bits: u32, depth: 
         };
         return Some(u128::from(holds));
     }
+    if op.is_comparison() && matches!(tt.get(l.ty), Type::Pointer(_)) {
+        // GCC folds comparisons of integers converted to pointers
+        // (`(void *)0 == (void *)(1 - 1)`), as addresses.
+        let (a, b) = (fold_address(tt, l, depth + 1)?, fold_address(tt, r, depth + 1)?);
+        return Some(u128::from(match op {
+            BinOp::Eq => a == b,
+            BinOp::Ne => a != b,
+            BinOp::Lt => a < b,
+            BinOp::Le => a <= b,
+            BinOp::Gt => a > b,
+            _ => a >= b,
+        }));
+    }
     let (lbits, lsigned) = int_shape(tt, l.ty)?;
     let a = fold(tt, l, depth + 1)?;
     if matches!(op, BinOp::And | BinOp::Or) {
@@ -184,6 +197,24 @@ fn fold_binary(tt: &TypeTable, op: BinOp, l: &Expr, r: &Expr, bits: u32, depth: 
         BinOp::Ge => u128::from(ordering.is_ge()),
         BinOp::And | BinOp::Or | BinOp::PtrAdd | BinOp::PtrDiff => return None,
     })
+}
+
+/// The address a pointer expression holds when it is a null pointer or an
+/// integer constant converted to a pointer (its value as an unsigned
+/// number); `None` for the address of an object, which is no constant.
+fn fold_address(tt: &TypeTable, e: &Expr, depth: u32) -> Option<u128> {
+    match &e.kind {
+        ExprKind::Null | ExprKind::Zero => Some(0),
+        ExprKind::Cast(x) if matches!(tt.get(x.ty), Type::Pointer(_)) => fold_address(tt, x, depth + 1),
+        ExprKind::Cast(x) => {
+            // Only values every pointer width keeps as they are.
+            let (bits, signed) = int_shape(tt, x.ty)?;
+            let v = fold(tt, x, depth + 1)?;
+            let value = if signed { sign_extend(v, bits) } else { v as i128 };
+            (0..1 << 31).contains(&value).then_some(value as u128)
+        }
+        _ => None,
+    }
 }
 
 /// `Single` or `Double`: the formats folded exactly with host floats.
@@ -383,5 +414,20 @@ mod tests {
         assert_eq!(fold_value(&tt, &positive(Expr::binary(BinOp::Div, c(1.0), c(3.0), d))), Some(1));
         // An infinite operand is no exception: GCC folds `inf + 1`.
         assert_eq!(fold_value(&tt, &positive(Expr::binary(BinOp::Add, c(f64::INFINITY), c(1.0), d))), Some(1));
+    }
+
+    #[test]
+    fn comparisons_of_integers_converted_to_pointers_fold() {
+        let (mut tt, int, _, b) = tt();
+        let void = tt.void();
+        let ptr = tt.pointer_to(void);
+        let null = Expr::new(ExprKind::Null, ptr);
+        let zero = Expr::cast(Expr::binary(BinOp::Sub, Expr::int(1, int), Expr::int(1, int), int), ptr);
+        assert_eq!(fold_value(&tt, &Expr::binary(BinOp::Eq, null.clone(), zero, b)), Some(1));
+        let four = Expr::cast(Expr::int(4, int), ptr);
+        assert_eq!(fold_value(&tt, &Expr::binary(BinOp::Lt, null.clone(), four, b)), Some(1));
+        // A negative integer's address depends on the pointer width.
+        let minus_one = Expr::cast(Expr::int(0xffff_ffff, int), ptr);
+        assert_eq!(fold_value(&tt, &Expr::binary(BinOp::Ne, null, minus_one, b)), None);
     }
 }
