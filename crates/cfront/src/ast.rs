@@ -407,6 +407,10 @@ pub enum ExprKind {
     ChooseExpr(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `&&label` (GNU labels as values).
     LabelAddr(String),
+    /// CBMC's `__CPROVER_forall { int i; body }` (`__CPROVER_exists`, and
+    /// ACSL's `∀ int i; body`): `body` holds for every (some) value of the
+    /// variables `bound` declares, which are in scope only in `body`.
+    Quantifier { quantifier: ir::Quantifier, bound: Box<Declaration>, body: Box<Expr> },
 }
 
 #[derive(Clone, Debug)]

@@ -214,6 +214,16 @@ pub enum P {
     Comma,
     Hash,
     HashHash,
+    /// CBMC's implication `==>` (ACSL `⇒`).
+    Implies,
+    /// CBMC's `<==>` (ACSL `⇔`): `==` with the precedence of a connective.
+    Equivalent,
+    /// CBMC's logical exclusive or `^^` (ACSL `⊻`).
+    LogXor,
+    /// ACSL's `\forall` (`∀`), which CBMC accepts in C expressions.
+    Forall,
+    /// ACSL's `\exists` (`∃`).
+    Exists,
 }
 
 impl P {
@@ -269,6 +279,11 @@ impl P {
             Comma => ",",
             Hash => "#",
             HashHash => "##",
+            Implies => "==>",
+            Equivalent => "<==>",
+            LogXor => "^^",
+            Forall => "\\forall",
+            Exists => "\\exists",
         }
     }
 }
@@ -382,6 +397,31 @@ fn is_ident_start(b: u8) -> bool {
 
 fn is_ident_continue(b: u8) -> bool {
     is_ident_start(b) || b.is_ascii_digit()
+}
+
+/// The ACSL operator symbols CBMC reads in C expressions, as the
+/// punctuator each one spells. None of these characters may appear in a
+/// C identifier (C11 Annex D), so reading them as operators changes no
+/// program that gcc accepts.
+const ACSL_SYMBOLS: &[(&str, P)] = &[
+    ("∀", P::Forall),
+    ("∃", P::Exists),
+    ("⇒", P::Implies),
+    ("⇔", P::Equivalent),
+    ("⊻", P::LogXor),
+    ("≥", P::Ge),
+    ("≤", P::Le),
+    ("≡", P::EqEq),
+    ("≢", P::Ne),
+    ("∧", P::AmpAmp),
+    ("∨", P::PipePipe),
+    ("¬", P::Bang),
+    ("−", P::Minus),
+];
+
+/// The ACSL operator symbol `text` starts with, and its length in bytes.
+fn acsl_symbol(text: &[u8]) -> Option<(P, usize)> {
+    ACSL_SYMBOLS.iter().find(|(symbol, _)| text.starts_with(symbol.as_bytes())).map(|&(symbol, p)| (p, symbol.len()))
 }
 
 impl<'a, 'f> Lexer<'a, 'f> {
@@ -561,6 +601,11 @@ impl<'a, 'f> Lexer<'a, 'f> {
             self.push(TokKind::Number, start);
             return Ok(());
         }
+        if let Some((p, len)) = Some(b).filter(|&b| b >= 0x80).and_then(|_| acsl_symbol(&self.src[start..])) {
+            self.pos += len;
+            self.push(TokKind::Punct(p), start);
+            return Ok(());
+        }
         if is_ident_start(b) {
             return self.word(start);
         }
@@ -568,6 +613,11 @@ impl<'a, 'f> Lexer<'a, 'f> {
             return self.quoted(start, StrPrefix::None);
         }
         let punct = self.punct().ok_or_else(|| {
+            let word_end = self.src[start + 1..].iter().position(|&b| !is_ident_continue(b)).map_or(self.src.len(), |n| start + 1 + n);
+            if b == b'\\' && word_end > start + 1 {
+                let word = String::from_utf8_lossy(&self.src[start..word_end]);
+                return (self.loc_at(start), format!("unsupported: the ACSL construct `{word}`"));
+            }
             let ch = std::str::from_utf8(&self.src[start..]).ok().and_then(|s| s.chars().next()).unwrap_or('?');
             (self.loc_at(start), format!("unexpected character `{}`", ch.escape_default()))
         })?;
@@ -577,7 +627,7 @@ impl<'a, 'f> Lexer<'a, 'f> {
 
     /// An identifier, keyword, or the prefix of a string/char literal.
     fn word(&mut self, start: usize) -> LexResult<()> {
-        while is_ident_continue(self.peek(0)) {
+        while is_ident_continue(self.peek(0)) && (self.peek(0) < 0x80 || acsl_symbol(&self.src[self.pos..]).is_none()) {
             self.pos += 1;
         }
         let word = &self.src[start..self.pos];
@@ -644,9 +694,21 @@ impl<'a, 'f> Lexer<'a, 'f> {
         }
     }
 
+    /// Whether a backslash and then the whole word `word` stand here
+    /// (ACSL's `\\forall`).
+    fn acsl_word(&self, word: &str) -> bool {
+        let rest = &self.src[self.pos + 1..];
+        rest.starts_with(word.as_bytes()) && !rest.get(word.len()).copied().is_some_and(is_ident_continue)
+    }
+
     fn punct(&mut self) -> Option<P> {
         use P::*;
         let (p, len) = match (self.peek(0), self.peek(1), self.peek(2)) {
+            (b'<', b'=', b'=') if self.peek(3) == b'>' => (Equivalent, 4),
+            (b'=', b'=', b'>') => (Implies, 3),
+            (b'^', b'^', _) => (LogXor, 2),
+            (b'\\', _, _) if self.acsl_word("forall") => (Forall, 7),
+            (b'\\', _, _) if self.acsl_word("exists") => (Exists, 7),
             (b'.', b'.', b'.') => (Ellipsis, 3),
             (b'<', b'<', b'=') => (ShlAssign, 3),
             (b'>', b'>', b'=') => (ShrAssign, 3),

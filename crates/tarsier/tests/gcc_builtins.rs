@@ -6,11 +6,17 @@
 //! that gcc leaves to libatomic follows libatomic where the processor does
 //! not matter; the typed overflow built-ins (`__builtin_uadd_overflow`,
 //! ...) compute and store in their own type. Each table entry is checked against gcc too
-//! (`common::table`).
+//! (`common::table`). In a static assertion, the bit built-ins of constant
+//! arguments and the float classifications of constants fold as gcc folds
+//! them (with comparisons of integers converted to pointers), and what gcc
+//! does not fold (an overflowing or dividing-by-zero constant) is not
+//! constant: checked against gcc as well.
 
 mod common;
 
 use common::table::{assert_twins, check_programs, Check, Program, UNKNOWN};
+use common::{exit_code, gcc_works, run, scratch_dir, write};
+use std::process::Command;
 
 /// gcc 12 has no type-generic bit built-ins (GCC 14 does).
 const NO_GENERIC: &str = "the type-generic bit built-ins are newer than gcc 12";
@@ -129,4 +135,79 @@ fn every_program_gets_its_verdicts() {
 #[test]
 fn every_program_that_holds_has_a_false_twin() {
     assert_twins(PROGRAMS);
+}
+
+/// What a compiler makes of `_Static_assert(cond, "")`.
+#[derive(Debug, PartialEq, Clone, Copy)]
+enum Folded {
+    Holds,
+    Fails,
+    NotConstant,
+}
+
+/// Static assertions over built-ins, with what gcc 12 answers: every
+/// holding one has a failing twin.
+const STATIC_ASSERTIONS: &[(&str, Folded)] = &[
+    ("__builtin_ffs(0) == 0", Folded::Holds),
+    ("__builtin_ffs(0) == 1", Folded::Fails),
+    ("__builtin_ffsl(LONG_MIN) == sizeof(long) * 8", Folded::Holds),
+    ("__builtin_ffsll(LLONG_MIN) == 63", Folded::Fails),
+    ("__builtin_popcount(7) + __builtin_parity(3) + __builtin_clzll(1) == 66", Folded::Holds),
+    ("__builtin_bswap32(1) + __builtin_ctzl(8) == 0x1000003", Folded::Holds),
+    ("__builtin_bswap16(1) == 1", Folded::Fails),
+    ("__builtin_isnormal(DBL_MIN)", Folded::Holds),
+    ("__builtin_isnormal(DBL_MIN / 2)", Folded::Fails),
+    ("!__builtin_isinf(DBL_MAX + 0.0)", Folded::Holds),
+    ("__builtin_isinf_sign(0.0)", Folded::Fails),
+    ("__builtin_fpclassify(0, 1, 2, 3, 4, -0.0) == 4", Folded::Holds),
+    ("__builtin_fpclassify(0, 1, 2, 3, 4, DBL_MIN) == 3", Folded::Fails),
+    ("__builtin_isinf(1.0 / 0.0)", Folded::NotConstant),
+    ("__builtin_isinf(DBL_MAX + DBL_MAX)", Folded::NotConstant),
+    // Not built-ins, but folded by the same rule: integers as addresses.
+    ("(void *)0 == (void *)(1 - 1)", Folded::Holds),
+    ("(void *)0 != (void *)('a' - 'a')", Folded::Fails),
+];
+
+/// tarsier's answer: accepted, the failed assertion, or a constant error.
+fn tarsier_folds(test: &str, source: &std::path::Path) -> Folded {
+    let out = run([source.as_os_str(), "--parse-only".as_ref()]);
+    match exit_code(&out) {
+        Some(0) => Folded::Holds,
+        _ if out.stderr.contains("static assertion failed") => Folded::Fails,
+        _ if out.stderr.contains("not an integer constant expression") => Folded::NotConstant,
+        _ => panic!("{test}: unexpected answer {}{}", out.stdout, out.stderr),
+    }
+}
+
+/// gcc's answer, `None` without gcc.
+fn gcc_folds(source: &std::path::Path) -> Option<Folded> {
+    let out = Command::new("gcc").args(["-std=gnu11", "-fsyntax-only"]).arg(source).output().ok()?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    Some(if out.status.success() {
+        Folded::Holds
+    } else if stderr.contains("static assertion failed") {
+        Folded::Fails
+    } else {
+        Folded::NotConstant
+    })
+}
+
+#[test]
+fn static_assertions_fold_constant_builtins_as_gcc_does() {
+    if !common::front_end_ready("static-assert-builtins") {
+        return;
+    }
+    let gcc = gcc_works(&[]);
+    if !gcc {
+        println!("SKIP the gcc side of static-assert-builtins: gcc cannot compile here");
+    }
+    let dir = scratch_dir("static-assert-builtins");
+    for (index, &(cond, expected)) in STATIC_ASSERTIONS.iter().enumerate() {
+        let text = format!("#include <float.h>\n#include <limits.h>\n_Static_assert({cond}, \"\");\nint main(void) {{ return 0; }}\n");
+        let source = write(&dir, &format!("s{index}.c"), &text);
+        assert_eq!(tarsier_folds(cond, &source), expected, "tarsier on `{cond}`");
+        if gcc {
+            assert_eq!(gcc_folds(&source), Some(expected), "gcc on `{cond}`");
+        }
+    }
 }

@@ -400,7 +400,7 @@ impl<'t, 'a> Parser<'t, 'a> {
                 TokKind::Ident if !other_type && !basic.any && self.ident_names_type(0) => {
                     let name = self.text(tok);
                     specs.ty = match (self.lookup(name), predefined_type(name)) {
-                        (None, Some(ty)) => TypeSpec::Basic { ty, complex: false },
+                        (None, Some(ty)) => ty,
                         _ => TypeSpec::TypedefName(name.to_string()),
                     };
                     other_type = true;

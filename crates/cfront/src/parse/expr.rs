@@ -1,36 +1,76 @@
 //! Expressions: precedence climbing for binary operators, casts and
 //! compound literals, unary and postfix operators, primary expressions and
 //! the builtins that take type names (`__builtin_va_arg`, `__builtin_offsetof`,
-//! `__builtin_types_compatible_p`, `__builtin_choose_expr`, `_Generic`).
+//! `__builtin_types_compatible_p`, `__builtin_choose_expr`, `_Generic`),
+//! and CBMC's extensions of C expressions: its connectives (`==>`, `<==>`,
+//! `^^`) and quantifiers (`__CPROVER_forall { int i; body }`, ACSL's
+//! `∀ int i; body`).
 
 use super::{PResult, Parser};
 use crate::ast::*;
-use crate::lex::{Kw, TokKind, P};
+use crate::lex::{Kw, TokKind, Token, P};
 use ir::Loc;
 
-fn binary_op(p: P) -> Option<(BinaryOp, u8)> {
+/// A binary operator as written: C's, or one of CBMC's connectives, which
+/// are C operators in disguise (see [`Connective`]).
+#[derive(Copy, Clone)]
+enum Written {
+    C(BinaryOp),
+    Connective(Connective),
+}
+
+/// CBMC's logical connectives (its `ansi-c/parser.y`): `a ==> b` is
+/// `!a || b` (right associative, binding more loosely than `||`; `b` runs
+/// only when `a` holds, as CBMC's conversion evaluates it), `a <==> b` is
+/// `a == b` binding more loosely than `==>`, `a ^^ b` is `!a != !b`
+/// (both evaluated) between `&&` and `||`.
+#[derive(Copy, Clone, PartialEq)]
+enum Connective {
+    Implies,
+    Equivalent,
+    LogXor,
+}
+
+/// The operator and its precedence (larger binds tighter).
+fn binary_op(p: P) -> Option<(Written, u8)> {
     use BinaryOp::*;
+    use Written::C;
     Some(match p {
-        P::PipePipe => (LogOr, 1),
-        P::AmpAmp => (LogAnd, 2),
-        P::Pipe => (BitOr, 3),
-        P::Caret => (BitXor, 4),
-        P::Amp => (BitAnd, 5),
-        P::EqEq => (Eq, 6),
-        P::Ne => (Ne, 6),
-        P::Lt => (Lt, 7),
-        P::Gt => (Gt, 7),
-        P::Le => (Le, 7),
-        P::Ge => (Ge, 7),
-        P::Shl => (Shl, 8),
-        P::Shr => (Shr, 8),
-        P::Plus => (Add, 9),
-        P::Minus => (Sub, 9),
-        P::Star => (Mul, 10),
-        P::Slash => (Div, 10),
-        P::Percent => (Rem, 10),
+        P::Equivalent => (Written::Connective(Connective::Equivalent), 1),
+        P::Implies => (Written::Connective(Connective::Implies), 2),
+        P::PipePipe => (C(LogOr), 3),
+        P::LogXor => (Written::Connective(Connective::LogXor), 4),
+        P::AmpAmp => (C(LogAnd), 5),
+        P::Pipe => (C(BitOr), 6),
+        P::Caret => (C(BitXor), 7),
+        P::Amp => (C(BitAnd), 8),
+        P::EqEq => (C(Eq), 9),
+        P::Ne => (C(Ne), 9),
+        P::Lt => (C(Lt), 10),
+        P::Gt => (C(Gt), 10),
+        P::Le => (C(Le), 10),
+        P::Ge => (C(Ge), 10),
+        P::Shl => (C(Shl), 11),
+        P::Shr => (C(Shr), 11),
+        P::Plus => (C(Add), 12),
+        P::Minus => (C(Sub), 12),
+        P::Star => (C(Mul), 13),
+        P::Slash => (C(Div), 13),
+        P::Percent => (C(Rem), 13),
         _ => return None,
     })
+}
+
+/// `l op r` as the AST's C operators.
+fn combine(op: Written, l: Expr, r: Expr, loc: Loc) -> Expr {
+    let not = |e: Expr| Box::new(Expr { kind: ExprKind::Unary(UnaryOp::Not, Box::new(e)), loc });
+    let kind = match op {
+        Written::C(op) => ExprKind::Binary(op, Box::new(l), Box::new(r)),
+        Written::Connective(Connective::Implies) => ExprKind::Binary(BinaryOp::LogOr, not(l), Box::new(r)),
+        Written::Connective(Connective::Equivalent) => ExprKind::Binary(BinaryOp::Eq, Box::new(l), Box::new(r)),
+        Written::Connective(Connective::LogXor) => ExprKind::Binary(BinaryOp::Ne, not(l), not(r)),
+    };
+    Expr { kind, loc }
 }
 
 fn assign_op(p: P) -> Option<Option<BinaryOp>> {
@@ -68,6 +108,9 @@ impl<'t, 'a> Parser<'t, 'a> {
 
     pub(super) fn assign_expr(&mut self) -> PResult<Expr> {
         self.nested(|p| {
+            if p.is(P::Forall) || p.is(P::Exists) {
+                return p.acsl_binding();
+            }
             let lhs = p.conditional_expr()?;
             let op = match p.kind() {
                 TokKind::Punct(punct) => assign_op(punct),
@@ -78,6 +121,49 @@ impl<'t, 'a> Parser<'t, 'a> {
             let rhs = p.assign_expr()?;
             Ok(Expr { kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), loc: op_loc })
         })
+    }
+
+    /// ACSL's `∀ int i; body` (`\\forall`, `∃`, `\\exists`), which CBMC
+    /// reads where an assignment expression may stand: the body extends
+    /// as far as a conditional expression (or another binding) goes.
+    fn acsl_binding(&mut self) -> PResult<Expr> {
+        let tok = self.bump();
+        let quantifier = if tok.kind == TokKind::Punct(P::Forall) { ir::Quantifier::Forall } else { ir::Quantifier::Exists };
+        self.push_scope();
+        let bound = self.quantifier_bound(tok);
+        let body = bound.and_then(|bound| {
+            let body = if self.is(P::Forall) || self.is(P::Exists) { self.nested(|p| p.acsl_binding())? } else { self.conditional_expr()? };
+            Ok((bound, body))
+        });
+        self.pop_scope();
+        let (bound, body) = body?;
+        Ok(Expr { kind: ExprKind::Quantifier { quantifier, bound: Box::new(bound), body: Box::new(body) }, loc: tok.loc })
+    }
+
+    /// CBMC's `__CPROVER_forall { int i; body }` (`__CPROVER_exists`), at
+    /// the `{` after the keyword `tok`.
+    fn cprover_quantifier(&mut self, tok: &Token, quantifier: ir::Quantifier) -> PResult<ExprKind> {
+        if !self.is(P::LBrace) {
+            return Err(self.expected(&format!("`{{` after `{}`", self.text(tok))));
+        }
+        self.bump();
+        self.push_scope();
+        let parts = self.quantifier_bound(tok).and_then(|bound| {
+            let body = self.expr()?;
+            self.expect(P::RBrace)?;
+            Ok((bound, body))
+        });
+        self.pop_scope();
+        let (bound, body) = parts?;
+        Ok(ExprKind::Quantifier { quantifier, bound: Box::new(bound), body: Box::new(body) })
+    }
+
+    /// The declaration of a quantifier's variables, `;` included.
+    fn quantifier_bound(&mut self, tok: &Token) -> PResult<Declaration> {
+        if !self.starts_decl_specs() {
+            return Err(self.expected(&format!("the declaration of the variable that `{}` binds", self.text(tok))));
+        }
+        self.declaration()
     }
 
     pub(super) fn conditional_expr(&mut self) -> PResult<Expr> {
@@ -115,8 +201,9 @@ impl<'t, 'a> Parser<'t, 'a> {
             }
             let loc = self.bump().loc;
             self.charge_chain_link(links)?;
-            let rhs = self.binary_expr(prec + 1)?;
-            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), loc };
+            let right_associative = matches!(op, Written::Connective(Connective::Implies));
+            let rhs = if right_associative { self.nested(|p| p.binary_expr(prec))? } else { self.binary_expr(prec + 1)? };
+            lhs = combine(op, lhs, rhs, loc);
         }
     }
 
@@ -274,7 +361,11 @@ impl<'t, 'a> Parser<'t, 'a> {
         let kind = match tok.kind {
             TokKind::Ident => {
                 self.bump();
-                ExprKind::Ident(self.text(tok).to_string())
+                match self.text(tok) {
+                    "__CPROVER_forall" => self.cprover_quantifier(tok, ir::Quantifier::Forall)?,
+                    "__CPROVER_exists" => self.cprover_quantifier(tok, ir::Quantifier::Exists)?,
+                    name => ExprKind::Ident(name.to_string()),
+                }
             }
             TokKind::Number => {
                 self.bump();

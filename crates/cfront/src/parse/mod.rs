@@ -284,13 +284,17 @@ impl<'t, 'a> Parser<'t, 'a> {
 
 /// Type names that are identifiers rather than keywords: GCC's predefined
 /// 128-bit typedefs, C23's `bool` when no declaration shadows it, and
-/// CBMC's `__CPROVER_bool` (its one-bit Boolean: a conversion to it is
-/// `!= 0`, as `_Bool`'s).
-fn predefined_type(name: &str) -> Option<BasicType> {
+/// CBMC's built-in types: `__CPROVER_bool` (its one-bit Boolean: a
+/// conversion to it is `!= 0`, as `_Bool`'s) and `__CPROVER_size_t`,
+/// `__CPROVER_ssize_t` (the data model's `size_t` and its signed
+/// counterpart, which the type checker resolves).
+fn predefined_type(name: &str) -> Option<TypeSpec> {
+    let basic = |ty| Some(TypeSpec::Basic { ty, complex: false });
     match name {
-        "__int128_t" => Some(BasicType::Int128),
-        "__uint128_t" => Some(BasicType::UInt128),
-        "bool" | "__CPROVER_bool" => Some(BasicType::Bool),
+        "__int128_t" => basic(BasicType::Int128),
+        "__uint128_t" => basic(BasicType::UInt128),
+        "bool" | "__CPROVER_bool" => basic(BasicType::Bool),
+        "__CPROVER_size_t" | "__CPROVER_ssize_t" => Some(TypeSpec::TypedefName(name.to_string())),
         _ => None,
     }
 }

@@ -150,3 +150,69 @@ fn a_bare_name_after_declared_parameters_is_an_implicit_int_parameter() {
     assert!(matches!(fun.params[2].specs.ty, TypeSpec::TypedefName(_)));
     assert!(parse_text("int e(char *f, g h) { return 0; }").is_err());
 }
+
+/// The expression statement `stmt` of a one-statement body, as a
+/// parenthesised tree of its operators and names.
+fn shape(source: &str) -> String {
+    fn show(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Ident(name) => name.clone(),
+            ExprKind::IntLit { value, .. } => value.to_string(),
+            ExprKind::Unary(UnaryOp::Not, x) => format!("!{}", show(x)),
+            ExprKind::Unary(UnaryOp::Minus, x) => format!("-{}", show(x)),
+            ExprKind::Binary(op, l, r) => format!("({} {op:?} {})", show(l), show(r)),
+            ExprKind::Conditional(c, Some(t), f) => format!("({} ? {} : {})", show(c), show(t), show(f)),
+            ExprKind::Quantifier { quantifier, bound, body } => {
+                let names: Vec<_> = bound.declarators.iter().filter_map(|d| d.declarator.name.clone()).collect();
+                format!("({quantifier:?} {}. {})", names.join(","), show(body))
+            }
+            ExprKind::Index(a, i) => format!("{}[{}]", show(a), show(i)),
+            ExprKind::Assign(None, l, r) => format!("({} = {})", show(l), show(r)),
+            ExprKind::Call(f, args) => format!("{}({})", show(f), args.iter().map(show).collect::<Vec<_>>().join(", ")),
+            other => format!("{other:?}"),
+        }
+    }
+    let unit = parse_text(&format!("void f(void) {{ {source}; }}")).unwrap_or_else(|e| panic!("{source}: {e}"));
+    let StmtKind::Expr(Some(e)) = &body(&unit)[0].kind else { panic!("{source}: not an expression") };
+    show(e)
+}
+
+#[test]
+fn cbmc_connectives_have_cbmc_precedence() {
+    // `==>` is `!a || b`, right associative, looser than `||`.
+    assert_eq!(shape("a || b ==> c"), "(!(a LogOr b) LogOr c)");
+    assert_eq!(shape("a ==> b ==> c"), "(!a LogOr (!b LogOr c))");
+    // `<==>` is `==`, left associative, looser than `==>`.
+    assert_eq!(shape("a <==> b ==> c <==> d"), "((a Eq (!b LogOr c)) Eq d)");
+    // `^^` sits between `&&` and `||`.
+    assert_eq!(shape("a || b ^^ c && d"), "(a LogOr (!b Ne !(c LogAnd d)))");
+    // All of them bind tighter than `?:` and assignment.
+    assert_eq!(shape("a ==> b ? c : d"), "((!a LogOr b) ? c : d)");
+    // ACSL's symbols spell the same operators, glued to names or not.
+    assert_eq!(shape("a⇒b∧c≥−d"), "(!a LogOr (b LogAnd (c Ge -d)))");
+    assert_eq!(shape("¬a ⇔ b ≢ c ∨ d ⊻ e"), "(!a Eq ((b Ne c) LogOr (!d Ne !e)))");
+}
+
+#[test]
+fn cbmc_quantifiers_scope_their_variables() {
+    assert_eq!(shape("__CPROVER_forall { int i, j; i < j ==> a[i] }"), "(Forall i,j. (!(i Lt j) LogOr a[i]))");
+    assert_eq!(shape("__CPROVER_exists { char c; c == x } && y"), "((Exists c. (c Eq x)) LogAnd y)");
+    // ACSL's binder takes everything up to the end of the conditional.
+    assert_eq!(shape("g(∀ int i; 1 ? 1 : i, 2)"), "g((Forall i. (1 ? 1 : i)), 2)");
+    assert_eq!(shape("g(\\exists int i; i, 2)"), "g((Exists i. i), 2)");
+    assert_eq!(shape("x = ∃ int i; ∀ int j; j == i ==> i > 0"), "(x = (Exists i. (Forall j. (!(j Eq i) LogOr (i Gt 0)))))");
+    // As in CBMC's grammar, a binder is no operand: it needs parentheses.
+    assert!(parse_text("void f(void) { x = 1 ==> ∀ int j; j == 0; }").is_err());
+    // The variable is not in scope after the body: `T` names the type again.
+    let unit = parse_text("typedef int T; void f(void) { __CPROVER_forall { int T; T > 0 }; T * p; }").unwrap();
+    assert!(matches!(body(&unit)[1].kind, StmtKind::Decl(_)));
+}
+
+#[test]
+fn malformed_cbmc_quantifiers_are_located_errors() {
+    let error = |body: &str| parse_text(&format!("void f(void) {{\n  {body};\n}}")).unwrap_err();
+    assert_eq!(error("__CPROVER_forall int i; i"), "2:20: expected `{` after `__CPROVER_forall`, found `int`");
+    assert_eq!(error("__CPROVER_exists { i > 0 }"), "2:22: expected the declaration of the variable that `__CPROVER_exists` binds, found `i`");
+    assert_eq!(error("__CPROVER_forall { int i; i > 0"), "2:34: expected `}`, found `;`");
+    assert_eq!(error("∀ i > 0"), "2:7: expected the declaration of the variable that `∀` binds, found `i`");
+}

@@ -131,6 +131,19 @@ fn fold_binary(tt: &TypeTable, op: BinOp, l: &Expr, r: &Expr, bits: u32, depth: 
         };
         return Some(u128::from(holds));
     }
+    if op.is_comparison() && matches!(tt.get(l.ty), Type::Pointer(_)) {
+        // GCC folds comparisons of integers converted to pointers
+        // (`(void *)0 == (void *)(1 - 1)`), as addresses.
+        let (a, b) = (fold_address(tt, l, depth + 1)?, fold_address(tt, r, depth + 1)?);
+        return Some(u128::from(match op {
+            BinOp::Eq => a == b,
+            BinOp::Ne => a != b,
+            BinOp::Lt => a < b,
+            BinOp::Le => a <= b,
+            BinOp::Gt => a > b,
+            _ => a >= b,
+        }));
+    }
     let (lbits, lsigned) = int_shape(tt, l.ty)?;
     let a = fold(tt, l, depth + 1)?;
     if matches!(op, BinOp::And | BinOp::Or) {
@@ -186,6 +199,24 @@ fn fold_binary(tt: &TypeTable, op: BinOp, l: &Expr, r: &Expr, bits: u32, depth: 
     })
 }
 
+/// The address a pointer expression holds when it is a null pointer or an
+/// integer constant converted to a pointer (its value as an unsigned
+/// number); `None` for the address of an object, which is no constant.
+fn fold_address(tt: &TypeTable, e: &Expr, depth: u32) -> Option<u128> {
+    match &e.kind {
+        ExprKind::Null | ExprKind::Zero => Some(0),
+        ExprKind::Cast(x) if matches!(tt.get(x.ty), Type::Pointer(_)) => fold_address(tt, x, depth + 1),
+        ExprKind::Cast(x) => {
+            // Only values every pointer width keeps as they are.
+            let (bits, signed) = int_shape(tt, x.ty)?;
+            let v = fold(tt, x, depth + 1)?;
+            let value = if signed { sign_extend(v, bits) } else { v as i128 };
+            (0..1 << 31).contains(&value).then_some(value as u128)
+        }
+        _ => None,
+    }
+}
+
 /// `Single` or `Double`: the formats folded exactly with host floats.
 fn float_format(tt: &TypeTable, ty: TypeId) -> Option<FloatFormat> {
     match tt.get(ty) {
@@ -216,26 +247,66 @@ fn fold_float(tt: &TypeTable, e: &Expr, depth: u32) -> Option<f64> {
             _ => f64::from_bits(*bits as u64),
         },
         ExprKind::Unary(UnOp::Neg, x) => -fold_float(tt, x, depth + 1)?,
-        ExprKind::Cast(x) => match int_shape(tt, x.ty) {
-            Some((bits, signed)) => {
+        ExprKind::Cast(x) => match (int_shape(tt, x.ty), &x.kind, tt.get(x.ty)) {
+            (Some((bits, signed)), _, _) => {
                 let raw = fold(tt, x, depth + 1)?;
                 if signed { sign_extend(raw, bits) as f64 } else { raw as f64 }
             }
-            None => fold_float(tt, x, depth + 1)?,
+            (None, ExprKind::FloatConst(bits), Type::Float(FloatFormat::X87Extended)) => exact_x87_as_f64(*bits)?,
+            (None, _, _) => fold_float(tt, x, depth + 1)?,
         },
         ExprKind::Binary(op, l, r) => {
             let (a, b) = (fold_float(tt, l, depth + 1)?, fold_float(tt, r, depth + 1)?);
-            match op {
+            let v = match op {
                 BinOp::Add => a + b,
                 BinOp::Sub => a - b,
                 BinOp::Mul => a * b,
                 BinOp::Div => a / b,
                 _ => return None,
+            };
+            // GCC does not fold an operation on finite operands that
+            // overflows, divides by zero or is invalid: not constant.
+            let exceptional = a.is_finite() && b.is_finite() && !round_to(format, v).is_finite();
+            if exceptional {
+                return None;
             }
+            v
         }
         _ => return None,
     };
     Some(round_to(format, v))
+}
+
+/// The x87 80-bit value `bits` as an `f64`, when that is exact (the
+/// `long double` literals `<float.h>` casts to `double`, `DBL_MAX`,
+/// `DBL_MIN`, are); `None` when it would round, or for the encodings a 387
+/// reads as NaN (unnormals, pseudo-denormals).
+fn exact_x87_as_f64(bits: u128) -> Option<f64> {
+    let negative = (bits >> 79) & 1 == 1;
+    let exponent = ((bits >> 64) & 0x7fff) as i64;
+    let significand = bits as u64;
+    let magnitude = match exponent {
+        0 if significand == 0 => 0.0,
+        0x7fff if significand == 1 << 63 => f64::INFINITY,
+        0x7fff if significand >> 63 == 1 => f64::NAN,
+        0 | 0x7fff => return None,
+        _ if significand >> 63 == 0 => return None,
+        _ => {
+            // value = significand * 2^(exponent - 16383 - 63)
+            let unbiased = exponent - 16383;
+            let dropped = if unbiased >= -1022 { 11 } else { 11 + (-1022 - unbiased) };
+            if dropped > 63 || unbiased > 1023 || significand.trailing_zeros() < dropped as u32 {
+                return None;
+            }
+            let stored = if unbiased >= -1022 {
+                (((unbiased + 1023) as u64) << 52) | ((significand >> 11) & ((1 << 52) - 1))
+            } else {
+                significand >> dropped
+            };
+            f64::from_bits(stored)
+        }
+    };
+    Some(if negative { -magnitude } else { magnitude })
 }
 
 #[cfg(test)]
@@ -314,5 +385,49 @@ mod tests {
         let ch = tt2.int(8, true);
         assert_eq!(fold_value(&tt2, &Expr::cast(Expr::int(256, int), ch)), Some(0));
         assert_eq!(fold_value(&tt2, &Expr::cast(Expr::int(255, int), ch)), Some(-1));
+    }
+
+    #[test]
+    fn exact_long_double_constants_convert_and_rounding_ones_do_not() {
+        // x87 images of DBL_MAX, DBL_MIN, the smallest subnormal double, -0.
+        let x87 = |exponent: u128, significand: u64| (exponent << 64) | u128::from(significand);
+        assert_eq!(exact_x87_as_f64(x87(0x43fe, 0xffff_ffff_ffff_f800)), Some(f64::MAX));
+        assert_eq!(exact_x87_as_f64(x87(0x3c01, 1 << 63)), Some(f64::MIN_POSITIVE));
+        assert_eq!(exact_x87_as_f64(x87(0x3bcd, 1 << 63)), Some(f64::from_bits(1)));
+        assert_eq!(exact_x87_as_f64(x87(0x8000, 0)).map(f64::to_bits), Some((-0.0f64).to_bits()));
+        // One more significand bit than a double has: it would round.
+        assert_eq!(exact_x87_as_f64(x87(0x3fff, (1 << 63) | (1 << 10))), None);
+        // Beyond the double range, below its subnormals, an unnormal.
+        assert_eq!(exact_x87_as_f64(x87(0x43ff, 1 << 63)), None);
+        assert_eq!(exact_x87_as_f64(x87(0x3bcc, 1 << 63)), None);
+        assert_eq!(exact_x87_as_f64(x87(0x3fff, 1 << 62)), None);
+    }
+
+    #[test]
+    fn float_operations_that_overflow_or_divide_by_zero_are_not_constant() {
+        let (mut tt, _, _, b) = tt();
+        let d = tt.intern(Type::Float(FloatFormat::Double));
+        let c = |v: f64| Expr::new(ExprKind::FloatConst(u128::from(v.to_bits())), d);
+        let positive = |e: Expr| Expr::binary(BinOp::Gt, e, c(0.0), b);
+        assert_eq!(fold_value(&tt, &positive(Expr::binary(BinOp::Mul, c(1e308), c(10.0), d))), None);
+        assert_eq!(fold_value(&tt, &positive(Expr::binary(BinOp::Div, c(1.0), c(0.0), d))), None);
+        assert_eq!(fold_value(&tt, &positive(Expr::binary(BinOp::Div, c(1.0), c(3.0), d))), Some(1));
+        // An infinite operand is no exception: GCC folds `inf + 1`.
+        assert_eq!(fold_value(&tt, &positive(Expr::binary(BinOp::Add, c(f64::INFINITY), c(1.0), d))), Some(1));
+    }
+
+    #[test]
+    fn comparisons_of_integers_converted_to_pointers_fold() {
+        let (mut tt, int, _, b) = tt();
+        let void = tt.void();
+        let ptr = tt.pointer_to(void);
+        let null = Expr::new(ExprKind::Null, ptr);
+        let zero = Expr::cast(Expr::binary(BinOp::Sub, Expr::int(1, int), Expr::int(1, int), int), ptr);
+        assert_eq!(fold_value(&tt, &Expr::binary(BinOp::Eq, null.clone(), zero, b)), Some(1));
+        let four = Expr::cast(Expr::int(4, int), ptr);
+        assert_eq!(fold_value(&tt, &Expr::binary(BinOp::Lt, null.clone(), four, b)), Some(1));
+        // A negative integer's address depends on the pointer width.
+        let minus_one = Expr::cast(Expr::int(0xffff_ffff, int), ptr);
+        assert_eq!(fold_value(&tt, &Expr::binary(BinOp::Ne, null, minus_one, b)), None);
     }
 }

@@ -142,6 +142,8 @@ impl<'a> Sema<'a> {
             TypeSpec::Enum(e) => self.enum_type(e, &specs.attrs)?,
             TypeSpec::TypedefName(name) => match self.scopes.lookup(name) {
                 Some(Ordinary::Typedef(t)) => t.clone(),
+                None if name == "__CPROVER_size_t" => self.tcx.size_t(),
+                None if name == "__CPROVER_ssize_t" => self.tcx.ptrdiff_t(),
                 _ => return Err(self.error(specs.loc, format!("unknown type name `{name}`"))),
             },
             TypeSpec::TypeofExpr(e) => {
@@ -372,8 +374,11 @@ impl<'a> Sema<'a> {
                 return Ok(ArraySize::Fixed(n as u64));
             }
         }
-        if self.in_static_context() || self.in_record > 0 {
+        if self.in_static_context() {
             return Err(self.error(e.loc, "variable length array outside a function body"));
+        }
+        if self.in_record > 0 {
+            return Err(self.error(e.loc, "unsupported: a variable length array as a member of a struct or union (a GNU extension)"));
         }
         // Re-emit the size computation for real and keep its value.
         let v = self.rvalue(e)?;

@@ -108,7 +108,14 @@ impl<'a> Sema<'a> {
         let mut stack = vec![e];
         while let Some(e) = stack.pop() {
             match &e.kind {
-                A::Call(..) | A::Assign(..) | A::Index(..) | A::StmtExpr(_) | A::VaArg(..) | A::CompoundLiteral(..) | A::Generic(..) => {
+                A::Call(..)
+                | A::Assign(..)
+                | A::Index(..)
+                | A::StmtExpr(_)
+                | A::VaArg(..)
+                | A::CompoundLiteral(..)
+                | A::Generic(..)
+                | A::Quantifier { .. } => {
                     return true
                 }
                 A::Unary(op, x) => {
@@ -342,6 +349,7 @@ impl<'a> Sema<'a> {
                 self.expr(if pick != 0 { a } else { b })
             }
             A::LabelAddr(name) => self.label_address(name, loc),
+            A::Quantifier { quantifier, bound, body } => self.cprover_quantifier(*quantifier, bound, body, loc),
         }
     }
 
@@ -384,6 +392,17 @@ impl<'a> Sema<'a> {
             None if name == "true" || name == "false" => Ok(self.int_val(i128::from(name == "true"), CType::new(Kind::Bool))),
             None if name == "__ESBMC_return_value" && !self.saved.is_empty() && !self.fx.ret.is_void() => {
                 Ok(self.return_value_symbol(loc))
+            }
+            // CBMC's built-in variables: the largest block `malloc` may
+            // return (CBMC's own size depends on its pointer encoding; this
+            // is tarsier's, of its memory model), and the size of CBMC's
+            // unbounded arrays, which this memory model has not.
+            None if name == "__CPROVER_max_malloc_size" => {
+                let bytes = self.tcx.dm.max_allocation_bytes();
+                Ok(self.int_val(i128::from(bytes), self.tcx.size_t()))
+            }
+            None if name == "__CPROVER_constant_infinity_uint" => {
+                Err(self.error(loc, "unsupported: CBMC's unbounded arrays (`__CPROVER_constant_infinity_uint`)"))
             }
             None => Err(self.error(loc, format!("use of undeclared identifier `{name}`"))),
         }
@@ -1486,6 +1505,11 @@ impl<'a> Sema<'a> {
             fnty = std::rc::Rc::new(ctype::FnType { unprototyped: true, params: Vec::new(), ..(*fnty).clone() });
         }
         let mut lowered = self.call_arguments(&fnty, args)?;
+        if let A::Ident(name) = &f.kind {
+            if let Some(v) = self.folded_bit_builtin(name, &lowered, &fnty.ret) {
+                return Ok(v);
+            }
+        }
         for outer in captures {
             lowered.push(self.capture_address(outer, loc));
         }
@@ -1499,6 +1523,23 @@ impl<'a> Sema<'a> {
             kind => Expr::new(kind, callee.e.ty),
         };
         self.emit_call(callee_e, lowered, fnty.ret.clone(), loc, want_value)
+    }
+
+    /// GCC's fixed-width bit built-in `name` (`__builtin_ffs`, `clzl`,
+    /// `popcountll`, `bswap32`, ...) on a constant argument, folded as GCC
+    /// folds it, so it may stand in an integer constant expression
+    /// (`_Static_assert(__builtin_ffs(0) == 0, "")`). `clz` and `ctz` of 0
+    /// stay calls (undefined when run; GCC's folder gives the width there,
+    /// which only a static assertion could tell apart). `None` otherwise.
+    fn folded_bit_builtin(&mut self, name: &str, args: &[Expr], ret: &CType) -> Option<Val> {
+        if !name.starts_with("__builtin_") || self.scopes.lookup(name).is_some_and(|o| !matches!(o, Ordinary::Symbol { sym } if self.implicit_builtins.contains(sym))) {
+            return None;
+        }
+        let (op, width) = ir::intrinsics::bit_builtin(name, self.tcx.dm.long_bits())?;
+        let [arg] = args else { return None };
+        let value = super::consteval::fold_value(&self.prog.types, arg)? as u128 & ir::layout::low_mask(width);
+        let result = ir::intrinsics::bit_value(op, value, width)?;
+        Some(self.int_val(result as i128, ret.clone()))
     }
 
     /// The arguments `args` converted as the callee's type `fnty` says:

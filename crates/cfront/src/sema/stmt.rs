@@ -92,12 +92,12 @@ impl<'a> Sema<'a> {
         result
     }
 
-    fn open_scope(&mut self) {
+    pub(super) fn open_scope(&mut self) {
         self.scopes.push();
         self.fx.live.push(super::OpenBlock::new());
     }
 
-    fn close_scope(&mut self, loc: Loc) {
+    pub(super) fn close_scope(&mut self, loc: Loc) {
         if let Some(block) = self.fx.live.pop() {
             for sym in block.locals.iter().rev() {
                 self.emit(InstrKind::Dead(*sym), loc);

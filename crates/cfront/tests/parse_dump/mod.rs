@@ -419,5 +419,6 @@ fn expr(e: &Expr) -> String {
         ExprKind::TypesCompatible(a, b) => format!("(types_compatible <{}> <{}>)", type_name(a), type_name(b)),
         ExprKind::ChooseExpr(c, a, b) => format!("(choose {} {} {})", expr(c), expr(a), expr(b)),
         ExprKind::LabelAddr(label) => format!("&&{label}"),
+        ExprKind::Quantifier { quantifier, bound, body } => format!("({quantifier:?} [{}] {})", declaration(bound), expr(body)),
     }
 }
