@@ -32,7 +32,7 @@
 //! bound's meaning. See `docs/decisions/engines.md`.
 
 use crate::loops::{FunctionLoops, Loop};
-use ir::{BinOp, Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Program, UnOp};
+use ir::{BinOp, Expr, ExprKind, FuncId, Instr, InstrIdx, InstrKind, Program, SymbolId, UnOp};
 
 /// Turns the back edges of every loop that changes nothing into
 /// assumptions that the loop is left; returns how many loops it removed.
@@ -134,6 +134,7 @@ struct Cut {
     head: usize,
     latches: Vec<usize>,
     body: Vec<usize>,
+    flag: SymbolId,
     changed: Expr,
 }
 
@@ -151,7 +152,7 @@ fn cut_in_function(program: &mut Program, func: FuncId) -> usize {
         .map(|l| {
             let name = format!("{}::$changed", program.symbols.len());
             let symbol = program.add_local(func, &name, bool_ty, body[l.head].loc);
-            Cut { head: l.head, latches: l.latches().collect(), body: l.body.clone(), changed: Expr::sym(symbol, bool_ty) }
+            Cut { head: l.head, latches: l.latches().collect(), body: l.body.clone(), flag: symbol, changed: Expr::sym(symbol, bool_ty) }
         })
         .collect();
     if cuts.is_empty() {
@@ -200,8 +201,7 @@ fn with_flags(body: Vec<Instr>, cuts: &[Cut], bool_ty: ir::TypeId) -> (Vec<Instr
         new_index.push(InstrIdx(out.len() as u32));
         let loc = instr.loc;
         for cut in cuts.iter().filter(|c| c.head == i) {
-            let ir::ExprKind::Sym(symbol) = cut.changed.kind else { unreachable!("a flag is a variable") };
-            out.push(Instr::new(InstrKind::Decl(symbol), loc));
+            out.push(Instr::new(InstrKind::Decl(cut.flag), loc));
             out.push(Instr::new(InstrKind::Assign(cut.changed.clone(), flag_value(0)), loc));
         }
         if !changes_nothing(&instr.kind) {
