@@ -15,8 +15,8 @@
 //! [`threads`] gives a program that starts threads the instruction shape
 //! its interleavings need (a shared write is a step of its own).
 //!
-//! [`spin`] removes the loops that change nothing (busy-waits): their
-//! iterations that come back to the head are stutter steps.
+//! [`spin`] cuts the loop iterations that change nothing (stutter steps):
+//! a busy-wait loses its back edges, another loop its quiet iterations.
 //!
 //! [`absint`] is an abstract interpreter over the IR (intervals with
 //! congruences, octagons, affine equalities); [`invariants`] turns its

@@ -266,8 +266,8 @@ fn signed_overflow_possible(config: &Config, obligation: &ir::Program, spent: st
 
 /// Adds the checks `config` asks for to `program`, gives the loops
 /// `--unwindset` names their bounds (an unknown name is the error), and
-/// removes the loops that change nothing when only the reachable states
-/// matter.
+/// removes the loop iterations that change nothing (whole busy-waits
+/// among them) when only the reachable states matter.
 pub(crate) fn instrument(config: &Config, program: &mut ir::Program) -> Result<(), String> {
     analysis::instrument(program, &analysis_checks(config));
     // The names are those of the loops `--show-loops` lists, before any goes.
@@ -275,6 +275,7 @@ pub(crate) fn instrument(config: &Config, program: &mut ir::Program) -> Result<(
     analysis::threads::separate_shared_writes(program);
     if only_reachable_states_matter(config) {
         analysis::spin::remove_stutter_loops(program);
+        analysis::spin::cut_stutter_iterations(program);
     }
     analysis::invariants::intern_types(program);
     analysis::invariants::segments::intern_segment_indices(program);

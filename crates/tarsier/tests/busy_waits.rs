@@ -1,11 +1,13 @@
 //! Loops that change nothing (busy-waits on a flag another thread sets):
 //! their iterations that come back to the head are stutter steps, so they
 //! go before the engines run and a TRUE is a proof without any unwinding
-//! bound (TRUE/FALSE twins: Peterson's protocol with busy-waits, right and
-//! wrong; a thread, or the main thread, that spins for ever does not hide
-//! another thread's violation; a spin under the data-race check, which
-//! keeps the loop; a bound given without a property file keeps its
-//! unwinding assertion). A spin that follows a pointer is kept (the unit
+//! bound, and the iterations of other loops that change nothing are cut
+//! (TRUE/FALSE twins: Peterson's protocol with busy-waits, right and
+//! wrong; Dekker's, whose entry loop writes on some paths; a busy-wait
+//! whose iteration writes a local once; a thread, or the main thread,
+//! that spins for ever does not hide another thread's violation; a spin
+//! under the data-race check, which keeps the loop; a bound given without
+//! a property file keeps its unwinding assertion). A spin that follows a pointer is kept (the unit
 //! tests of `analysis::spin`): the block may be freed by another thread.
 
 mod common;
@@ -68,6 +70,93 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(inside == 0);", &[], HOLDS, ONE_SCHEDULE),
             Check::verdict("", &["-DWRONG"], FAILS, ONE_SCHEDULE),
             Check::verdict("assert(turn == 1);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "Dekker's protocol, whose entry loop writes on some paths only, keeps the critical sections apart only when a thread raises its flag first",
+        test: "busy-dekker",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int flag1, flag2, turn, inside;
+            void *first(void *arg) {
+            #ifndef WRONG
+              flag1 = 1;
+            #endif
+              while (flag2 >= 1) {
+                if (turn != 0) {
+                  flag1 = 0;
+                  while (turn != 0) {}
+                  flag1 = 1;
+                }
+              }
+              inside = 1;
+              assert(inside == 1);
+              inside = 0;
+              turn = 1;
+              flag1 = 0;
+              return 0;
+            }
+            void *second(void *arg) {
+              flag2 = 1;
+              while (flag1 >= 1) {
+                if (turn != 1) {
+                  flag2 = 0;
+                  while (turn != 1) {}
+                  flag2 = 1;
+                }
+              }
+              inside = 2;
+              assert(inside == 2);
+              inside = 0;
+              turn = 0;
+              flag2 = 0;
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              pthread_create(&a, 0, first, 0);
+              pthread_create(&b, 0, second, 0);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("assert(inside == 0 && flag1 == 0 && flag2 == 0);", &[], HOLDS, ONE_SCHEDULE),
+            Check::verdict("", &["-DWRONG"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(turn == 0);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "an iteration that writes only a local still counts: a busy-wait that counts what it saw is no stutter",
+        test: "busy-counting",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int go, seen;
+            void *setter(void *arg) {
+              seen = 1;
+              go = 1;
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              int n = 0;
+              pthread_create(&t, 0, setter, 0);
+              while (go == 0) {
+                if (seen == 1 && n == 0) n = 1;
+              }
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict("assert(n == 0);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(n == 1);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(n == 0 || n == 1);", &[], HOLDS, ONE_SCHEDULE),
         ],
     },
     Program {

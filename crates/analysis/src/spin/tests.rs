@@ -126,3 +126,55 @@ fn an_inner_busy_wait_goes_while_the_outer_loop_that_writes_stays() {
     assert!(is_assume(&body[1]));
     assert!(matches!(body[2].kind, InstrKind::Goto { .. }));
 }
+
+#[test]
+fn a_loop_that_writes_on_some_paths_only_loses_the_iterations_that_write_nothing() {
+    // 0: flag = 1; 1: if !(flag == 2) goto 5; 2: if (flag == 3) goto 4;
+    // 3: flag = 0; 4: goto 1; 5: return
+    let mut f = Fixture::new();
+    let leave = Expr::unary(UnOp::Not, f.flag_is(2), f.bool_ty);
+    let always = Expr::int(1, f.bool_ty);
+    let body = vec![
+        instr(InstrKind::Assign(f.flag.clone(), Expr::int(1, f.int))),
+        goto(leave, 5),
+        goto(f.flag_is(3), 4),
+        instr(InstrKind::Assign(f.flag.clone(), Expr::int(0, f.int))),
+        goto(always, 1),
+        instr(InstrKind::Return(None)),
+    ];
+    f.program.functions[f.func].body = Some(body);
+    assert_eq!(remove_stutter_loops(&mut f.program), 0);
+    assert_eq!(cut_stutter_iterations(&mut f.program), 1);
+    let body = f.program.functions[f.func].body.take().unwrap_or_default();
+    let shape: Vec<String> = body
+        .iter()
+        .map(|i| match &i.kind {
+            InstrKind::Goto { target, .. } => format!("goto {}", target.0),
+            InstrKind::Assign(lhs, _) if *lhs == f.flag => "write".into(),
+            InstrKind::Assign(..) => "flag".into(),
+            InstrKind::Decl(_) => "decl".into(),
+            InstrKind::Assume(_) => "assume".into(),
+            InstrKind::Return(_) => "return".into(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    let expected = [
+        "write", "decl", "flag", "goto 10", // the head clears the flag; the exit
+        "goto 7", "flag", "write", // a write sets the flag first
+        "goto 10", "assume", "goto 1", // the back edge asks it
+        "return",
+    ];
+    assert_eq!(shape, expected);
+    let goto_targets_in_range = body.iter().all(|i| !matches!(i.kind, InstrKind::Goto { target, .. } if target.0 as usize >= body.len()));
+    assert!(goto_targets_in_range);
+}
+
+#[test]
+fn a_loop_whose_every_iteration_writes_is_left_alone() {
+    // 0: flag = 1; 1: if (flag == 0) goto 0; 2: return
+    let mut f = Fixture::new();
+    let body = vec![instr(InstrKind::Assign(f.flag.clone(), Expr::int(1, f.int))), goto(f.flag_is(0), 0), instr(InstrKind::Return(None))];
+    f.program.functions[f.func].body = Some(body.clone());
+    assert_eq!(cut_stutter_iterations(&mut f.program), 0);
+    assert_eq!(f.program.functions[f.func].body.as_ref(), Some(&body));
+}
