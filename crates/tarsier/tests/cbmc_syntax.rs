@@ -4,7 +4,8 @@
 //! binders and operator symbols, the connectives `==>`, `<==>` and `^^`
 //! (with CBMC's precedence and short-circuit), CBMC's built-in types and
 //! constants (`__CPROVER_size_t`, `__CPROVER_ssize_t`,
-//! `__CPROVER_max_malloc_size`), the allocator `__CPROVER_allocate`, and
+//! `__CPROVER_max_malloc_size`), the allocator `__CPROVER_allocate`,
+//! `__CPROVER_havoc_slice`, and
 //! malformed or unsupported uses, which are errors with a location.
 
 mod common;
@@ -221,4 +222,23 @@ int main() {{ int *p = __CPROVER_allocate(4 * sizeof(int), {zero}); int *q = mal
     assert_verdict("cbmc_allocate_bounds", &program("1", "p[4] == 0"), &[], "VERIFICATION FAILED");
     let flag = "int main() { int z; int *p = __CPROVER_allocate(4, z); __CPROVER_assert(p != 0, \"p\"); }\n";
     assert_verdict("cbmc_allocate_symbolic_flag", flag, &[], "VERIFICATION UNKNOWN");
+}
+
+#[test]
+fn havoc_slice_changes_exactly_its_bytes() {
+    let program = |slice: &str, claim: &str| {
+        format!(
+            "int main() {{ int a[4] = {{0, 1, 2, 3}};
+  __CPROVER_havoc_slice({slice});
+  __CPROVER_assert({claim}, \"claim\"); }}\n"
+        )
+    };
+    let middle = "(char *)a + sizeof(int), 2 * sizeof(int)";
+    assert_verdict("cbmc_havoc_slice_keeps", &program(middle, "a[0] == 0 && a[3] == 3"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("cbmc_havoc_slice_changes", &program(middle, "a[1] == 1"), &[], "VERIFICATION FAILED");
+    // The bytes must lie in the object.
+    let beyond = verdict("cbmc_havoc_slice_beyond", &program("a + 3, 2 * sizeof(int)", "1"), &[]);
+    if front_end_ready("cbmc_havoc_slice_beyond") {
+        assert!(beyond.starts_with("VERIFICATION FAILED") && beyond.contains("bounds"), "{beyond}");
+    }
 }
