@@ -217,6 +217,10 @@ pub fn bit_value(op: BitOp, bits: u128, width: u32) -> Option<u128> {
     }))
 }
 
+/// CBMC's `__CPROVER_allocate(size, zero)`: the allocator under CBMC's
+/// `malloc`, whose block is never NULL, zero-filled when `zero` holds.
+pub const CPROVER_ALLOCATE: &str = "__CPROVER_allocate";
+
 /// `__tarsier_thread_create(run, start, arg)`: starts a thread that runs
 /// `run(start, arg)` and gives its id (`pthread_create`'s model calls it). The
 /// main thread is [`MAIN_THREAD_ID`], each started thread the next number.

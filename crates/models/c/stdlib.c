@@ -5,12 +5,14 @@
    the standard, so the model returns an arbitrary value then, while the
    strto* functions saturate and set ERANGE as the standard requires. Sums
    are bounded before they are formed, so the model never wraps (the
-   overflow checks also watch model code). */
+   overflow checks also watch model code). Also CBMC's
+   __CPROVER_havoc_slice, which its stdlib-like regression programs call. */
 
 int __VERIFIER_nondet_int(void);
 long __VERIFIER_nondet_long(void);
 long long __VERIFIER_nondet_longlong(void);
 void __VERIFIER_assume(int condition);
+unsigned char __VERIFIER_nondet_uchar(void);
 
 int __tarsier_errno;
 
@@ -516,4 +518,15 @@ __tarsier_exit(int status)
 {
     __tarsier_run_atexit_handlers();
     exit(status);
+}
+
+/* CBMC's __CPROVER_havoc_slice(p, size): the `size` bytes from `p` take
+   arbitrary values. Each byte is written, so the checks of a write (the
+   bytes must lie in a live, writable object) apply as CBMC's W_OK check. */
+void
+__CPROVER_havoc_slice(void *p, size_t size)
+{
+    unsigned char *bytes = p;
+    for (size_t i = 0; i < size; i++)
+        bytes[i] = __VERIFIER_nondet_uchar();
 }

@@ -60,6 +60,7 @@ impl<'a> Symex<'a> {
             }
             "malloc" | "__builtin_malloc" => Some(self.allocate(values, 1, false, "malloc")?),
             "calloc" | "__builtin_calloc" => Some(self.allocate(values, 2, true, "calloc")?),
+            _ if name == ir::intrinsics::CPROVER_ALLOCATE => Some(self.cprover_allocate(values)?),
             _ if name == ir::intrinsics::ALIGNED_MALLOC => Some(self.allocate_aligned(values)?),
             "alloca" | "__builtin_alloca" => Some(self.stack_allocate(values, None)?),
             "__builtin_alloca_with_align" | "__builtin_alloca_with_align_and_max" => {
@@ -315,6 +316,20 @@ impl<'a> Symex<'a> {
         Ok(self.heap_allocate(size, zeroed, always, what, None)?.pointer)
     }
 
+    /// CBMC's `__CPROVER_allocate(size, zero)`: a heap block that is
+    /// never NULL, as with `--force-malloc-success`, zero-filled when the
+    /// flag (a constant here) holds.
+    fn cprover_allocate(&mut self, values: &[TermId]) -> Result<TermId> {
+        let name = ir::intrinsics::CPROVER_ALLOCATE;
+        let flag = self.arg(values, 1, name)?;
+        let zeroed = match (self.store.as_bool_const(flag), self.store.as_bv_const(flag)) {
+            (Some(zero), _) => zero,
+            (None, Some(zero)) => !zero.is_zero(),
+            (None, None) => return Err(Stop::unsupported(format!("`{name}` whose zero-fill flag is not a constant"), self.loc)),
+        };
+        self.allocate(values, 1, zeroed, name)
+    }
+
     /// `__tarsier_aligned_malloc(alignment, size)`: malloc's block at a
     /// multiple of `alignment`.
     fn allocate_aligned(&mut self, values: &[TermId]) -> Result<TermId> {
@@ -355,7 +370,9 @@ impl<'a> Symex<'a> {
             }
             None => size,
         };
-        let forced = self.options.force_malloc_success || (what == "realloc" && self.options.force_realloc_success);
+        let forced = self.options.force_malloc_success
+            || (what == "realloc" && self.options.force_realloc_success)
+            || what == ir::intrinsics::CPROVER_ALLOCATE;
         let (succeeds, impossible) = if forced {
             self.forced_allocation(size, alignment, requested, what)
         } else {

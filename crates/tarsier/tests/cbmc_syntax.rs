@@ -4,8 +4,9 @@
 //! binders and operator symbols, the connectives `==>`, `<==>` and `^^`
 //! (with CBMC's precedence and short-circuit), CBMC's built-in types and
 //! constants (`__CPROVER_size_t`, `__CPROVER_ssize_t`,
-//! `__CPROVER_max_malloc_size`), and malformed or unsupported uses, which
-//! are errors with a location.
+//! `__CPROVER_max_malloc_size`), the allocator `__CPROVER_allocate`,
+//! `__CPROVER_havoc_slice`, and
+//! malformed or unsupported uses, which are errors with a location.
 
 mod common;
 use common::*;
@@ -201,5 +202,43 @@ fn unbounded_arrays_are_unsupported_with_a_location() {
         let located = answer.lines().find(|l| l.contains("unsupported: CBMC's unbounded arrays") && names_location(l));
         assert!(located.is_some_and(|l| l.contains("main.c:1:")), "{answer}");
         assert!(!answer.contains("VERIFICATION SUCCESSFUL") && !answer.contains("VERIFICATION FAILED"), "{answer}");
+    }
+}
+
+#[test]
+fn cbmc_allocate_never_fails_and_zero_fills_on_request() {
+    let program = |zero: &str, claim: &str| {
+        format!(
+            "#include <stdlib.h>
+int main() {{ int *p = __CPROVER_allocate(4 * sizeof(int), {zero}); int *q = malloc(sizeof(int));
+  __CPROVER_assert({claim}, \"claim\"); free(p); free(q); }}\n"
+        )
+    };
+    assert_verdict("cbmc_allocate_zeroed", &program("1", "p != 0 && p[3] == 0"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("cbmc_allocate_not_zeroed", &program("0", "p != 0 && p[3] == 0"), &[], "VERIFICATION FAILED");
+    // malloc, unlike it, may return NULL.
+    assert_verdict("cbmc_allocate_malloc_may_fail", &program("1", "q != 0"), &[], "VERIFICATION FAILED");
+    // The block is a heap block like malloc's: reading past it is caught.
+    assert_verdict("cbmc_allocate_bounds", &program("1", "p[4] == 0"), &[], "VERIFICATION FAILED");
+    let flag = "int main() { int z; int *p = __CPROVER_allocate(4, z); __CPROVER_assert(p != 0, \"p\"); }\n";
+    assert_verdict("cbmc_allocate_symbolic_flag", flag, &[], "VERIFICATION UNKNOWN");
+}
+
+#[test]
+fn havoc_slice_changes_exactly_its_bytes() {
+    let program = |slice: &str, claim: &str| {
+        format!(
+            "int main() {{ int a[4] = {{0, 1, 2, 3}};
+  __CPROVER_havoc_slice({slice});
+  __CPROVER_assert({claim}, \"claim\"); }}\n"
+        )
+    };
+    let middle = "(char *)a + sizeof(int), 2 * sizeof(int)";
+    assert_verdict("cbmc_havoc_slice_keeps", &program(middle, "a[0] == 0 && a[3] == 3"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("cbmc_havoc_slice_changes", &program(middle, "a[1] == 1"), &[], "VERIFICATION FAILED");
+    // The bytes must lie in the object.
+    let beyond = verdict("cbmc_havoc_slice_beyond", &program("a + 3, 2 * sizeof(int)", "1"), &[]);
+    if front_end_ready("cbmc_havoc_slice_beyond") {
+        assert!(beyond.starts_with("VERIFICATION FAILED") && beyond.contains("bounds"), "{beyond}");
     }
 }

@@ -32,6 +32,7 @@ const PROTOTYPES: &[(&str, &str, &str)] = &[
     ("__ESBMC_memcpy", "p", "ppz"),
     ("__ESBMC_memset", "p", "piz"),
     ("__ESBMC_init_object", "v", "p"),
+    ("__CPROVER_allocate", "p", "zb"),
     ("__CPROVER_havoc_object", "v", "p"),
     ("strlen", "z", "s"),
     ("__builtin_strlen", "z", "s"),

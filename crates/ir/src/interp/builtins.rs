@@ -145,6 +145,10 @@ impl Machine<'_> {
                 let size = self.size_arg(arg(0)?)?;
                 self.heap_allocate("malloc", size, true).map(Some)
             }
+            _ if name == crate::intrinsics::CPROVER_ALLOCATE => {
+                let (size, zero) = (self.size_arg(arg(0)?)?, self.scalar(arg(1)?)? != 0);
+                self.heap_allocate(name, size, !zero).map(Some)
+            }
             _ if name == crate::intrinsics::ALIGNED_MALLOC => {
                 let (alignment, size) = (self.size_arg(arg(0)?)?, self.size_arg(arg(1)?)?);
                 let alignment = alignment.checked_next_power_of_two().ok_or(Outcome::MemoryLimit)?;
@@ -273,9 +277,12 @@ impl Machine<'_> {
         u64::try_from(bits).map_err(|_| Outcome::MemoryLimit)
     }
 
-    /// Whether `allocator` may return NULL.
+    /// Whether `allocator` may return NULL (CBMC's `__CPROVER_allocate`
+    /// never does).
     fn may_fail(&self, allocator: &str) -> bool {
-        self.config.malloc_may_fail && !(allocator == "realloc" && self.config.realloc_never_fails)
+        self.config.malloc_may_fail
+            && !(allocator == "realloc" && self.config.realloc_never_fails)
+            && allocator != crate::intrinsics::CPROVER_ALLOCATE
     }
 
     /// Whether the allocation fails, when `allocator` may fail.
