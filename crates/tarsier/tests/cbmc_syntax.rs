@@ -236,6 +236,9 @@ fn havoc_slice_changes_exactly_its_bytes() {
     let middle = "(char *)a + sizeof(int), 2 * sizeof(int)";
     assert_verdict("cbmc_havoc_slice_keeps", &program(middle, "a[0] == 0 && a[3] == 3"), &[], "VERIFICATION SUCCESSFUL");
     assert_verdict("cbmc_havoc_slice_changes", &program(middle, "a[1] == 1"), &[], "VERIFICATION FAILED");
+    // Undeclared, as CBMC's programs call it: an `int` size converts to size_t.
+    assert_verdict("cbmc_havoc_slice_int_size", &program("(char *)a + 4, 8", "a[2] == 2"), &[], "VERIFICATION FAILED");
+    assert_verdict("cbmc_havoc_slice_int_size_keeps", &program("(char *)a + 4, 8", "a[3] == 3"), &[], "VERIFICATION SUCCESSFUL");
     // The bytes must lie in the object.
     let beyond = verdict("cbmc_havoc_slice_beyond", &program("a + 3, 2 * sizeof(int)", "1"), &[]);
     if front_end_ready("cbmc_havoc_slice_beyond") {

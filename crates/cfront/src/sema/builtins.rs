@@ -34,6 +34,7 @@ const PROTOTYPES: &[(&str, &str, &str)] = &[
     ("__ESBMC_init_object", "v", "p"),
     ("__CPROVER_allocate", "p", "zb"),
     ("__CPROVER_havoc_object", "v", "p"),
+    ("__CPROVER_havoc_slice", "v", "pz"),
     ("strlen", "z", "s"),
     ("__builtin_strlen", "z", "s"),
     ("strcpy", "s", "ss"),
