@@ -118,31 +118,29 @@ fn fold_cast(tt: &TypeTable, x: &Expr, to_bits: u32, depth: u32) -> Option<u128>
     Some(if from_signed { sign_extend(a, from_bits) as u128 } else { a })
 }
 
+/// Whether `a op b` holds for the comparison `op` (floats compare as IEEE
+/// values: a NaN is unordered).
+fn compares<T: PartialOrd>(op: BinOp, a: T, b: T) -> bool {
+    match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        _ => a >= b,
+    }
+}
+
 fn fold_binary(tt: &TypeTable, op: BinOp, l: &Expr, r: &Expr, bits: u32, depth: u32) -> Option<u128> {
     if op.is_comparison() && float_format(tt, l.ty).is_some() {
         let (a, b) = (fold_float(tt, l, depth + 1)?, fold_float(tt, r, depth + 1)?);
-        let holds = match op {
-            BinOp::Eq => a == b,
-            BinOp::Ne => a != b,
-            BinOp::Lt => a < b,
-            BinOp::Le => a <= b,
-            BinOp::Gt => a > b,
-            _ => a >= b,
-        };
-        return Some(u128::from(holds));
+        return Some(u128::from(compares(op, a, b)));
     }
     if op.is_comparison() && matches!(tt.get(l.ty), Type::Pointer(_)) {
         // GCC folds comparisons of integers converted to pointers
         // (`(void *)0 == (void *)(1 - 1)`), as addresses.
         let (a, b) = (fold_address(tt, l, depth + 1)?, fold_address(tt, r, depth + 1)?);
-        return Some(u128::from(match op {
-            BinOp::Eq => a == b,
-            BinOp::Ne => a != b,
-            BinOp::Lt => a < b,
-            BinOp::Le => a <= b,
-            BinOp::Gt => a > b,
-            _ => a >= b,
-        }));
+        return Some(u128::from(compares(op, a, b)));
     }
     let (lbits, lsigned) = int_shape(tt, l.ty)?;
     let a = fold(tt, l, depth + 1)?;
