@@ -1,7 +1,7 @@
-/* string.h, per the C standard: comparisons are on unsigned char values,
-   searches include the terminating null character. Each function reads
-   and writes through the program's pointers, so the memory checks apply
-   to the bytes it touches. Collation follows the locale setlocale chose
+/* string.h, per the C standard: comparisons are on unsigned char values
+   and give any int of the right sign, searches include the terminating
+   null character. Each function reads and writes through the program's
+   pointers, so the memory checks apply to the bytes it touches. Collation follows the locale setlocale chose
    (see locale.c). */
 
 /*@ for char as string_basics */
@@ -69,6 +69,25 @@ $STRncat($T *restrict dst, const $T *restrict src, size_t n)
 }
 /*@ end */
 
+/* C and POSIX fix only the sign of a comparison's result; C libraries
+   differ in its magnitude (glibc on x86-64 gives the difference of the
+   first differing bytes, other builds and libraries -1 or 1). So the
+   result is any int of the order's sign (order is -1, 0 or 1): a verdict
+   never rests on the magnitude, and a counterexample's magnitude is an
+   input the replay takes. */
+int __VERIFIER_nondet_int(void);
+
+int
+__tarsier_comparison_result(int order)
+{
+    if (order == 0)
+        return 0;
+    int magnitude = __VERIFIER_nondet_int() & 0x7fffffff;
+    if (order < 0)
+        return -1 - magnitude;
+    return magnitude != 0 ? magnitude : 1;
+}
+
 int
 strcmp(const char *a, const char *b)
 {
@@ -77,7 +96,7 @@ strcmp(const char *a, const char *b)
     size_t i = 0;
     while (x[i] != 0 && x[i] == y[i])
         i++;
-    return x[i] < y[i] ? -1 : x[i] > y[i];
+    return __tarsier_comparison_result((x[i] > y[i]) - (x[i] < y[i]));
 }
 
 int
@@ -90,7 +109,7 @@ strncmp(const char *a, const char *b, size_t n)
         return 0;
     while (i + 1 < n && x[i] != 0 && x[i] == y[i])
         i++;
-    return x[i] < y[i] ? -1 : x[i] > y[i];
+    return __tarsier_comparison_result((x[i] > y[i]) - (x[i] < y[i]));
 }
 
 int
@@ -100,7 +119,7 @@ memcmp(const void *a, const void *b, size_t n)
     const unsigned char *y = (const unsigned char *)b;
     for (size_t i = 0; i < n; i++)
         if (x[i] != y[i])
-            return x[i] < y[i] ? -1 : 1;
+            return __tarsier_comparison_result(x[i] < y[i] ? -1 : 1);
     return 0;
 }
 
@@ -260,7 +279,8 @@ strcasecmp(const char *a, const char *b)
     size_t i = 0;
     while (x[i] != 0 && __tarsier_lower(x[i]) == __tarsier_lower(y[i]))
         i++;
-    return __tarsier_lower(x[i]) - __tarsier_lower(y[i]);
+    int order = __tarsier_lower(x[i]) - __tarsier_lower(y[i]);
+    return __tarsier_comparison_result((order > 0) - (order < 0));
 }
 
 int
@@ -273,14 +293,14 @@ strncasecmp(const char *a, const char *b, size_t n)
         return 0;
     while (i + 1 < n && x[i] != 0 && __tarsier_lower(x[i]) == __tarsier_lower(y[i]))
         i++;
-    return __tarsier_lower(x[i]) - __tarsier_lower(y[i]);
+    int order = __tarsier_lower(x[i]) - __tarsier_lower(y[i]);
+    return __tarsier_comparison_result((order > 0) - (order < 0));
 }
 
 /* The message text is unknown (no unit defines this array); glibc's are
    shorter than 64 bytes. POSIX lets a later call overwrite the string, so
    one buffer serves every call. */
 extern char __tarsier_strerror_text[64];
-int __VERIFIER_nondet_int(void);
 void __VERIFIER_assume(int condition);
 
 char *

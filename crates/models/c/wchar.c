@@ -1,15 +1,17 @@
 /* wchar.h: the wide-character string and memory functions, as the narrow
    ones of string.c on glibc's wchar_t (32 bits: the prelude gives the
    type of the data model, int on LP64 and long on ILP32); wcslen to
-   wcsncat are string.c's shared block. Comparisons are on wchar_t values,
-   searches include the terminating null character. The wmem copies are
-   memcpy/memmove of whole elements. mbsinit reads glibc's mbstate_t, an
-   anonymous struct whose first member is the count of pending bytes, so
-   it is an opaque model (see cfront::library_models). swprintf follows
-   glibc's vswprintf for the conversions it covers. */
+   wcsncat are string.c's shared block. Comparisons are on wchar_t values
+   (the result's magnitude is open, as in string.c), searches include the
+   terminating null character. The wmem copies are memcpy/memmove of whole
+   elements. mbsinit reads glibc's mbstate_t, an anonymous struct whose
+   first member is the count of pending bytes, so it is an opaque model
+   (see cfront::library_models). swprintf follows glibc's vswprintf for
+   the conversions it covers. */
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
+int __tarsier_comparison_result(int order);
 
 /*@ string_basics for wchar_t */
 
@@ -19,7 +21,7 @@ wcscmp(const wchar_t *a, const wchar_t *b)
     size_t i = 0;
     while (a[i] == b[i] && a[i] != 0)
         i++;
-    return a[i] < b[i] ? -1 : a[i] > b[i];
+    return __tarsier_comparison_result((a[i] > b[i]) - (a[i] < b[i]));
 }
 
 int
@@ -30,7 +32,7 @@ wcsncmp(const wchar_t *a, const wchar_t *b, size_t n)
         return 0;
     while (i + 1 < n && a[i] == b[i] && a[i] != 0)
         i++;
-    return a[i] < b[i] ? -1 : a[i] > b[i];
+    return __tarsier_comparison_result((a[i] > b[i]) - (a[i] < b[i]));
 }
 
 wchar_t *
@@ -94,7 +96,7 @@ wmemcmp(const wchar_t *a, const wchar_t *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
+            return __tarsier_comparison_result(a[i] < b[i] ? -1 : 1);
     return 0;
 }
 

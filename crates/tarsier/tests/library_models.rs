@@ -30,6 +30,23 @@ fn holds_natively(test: &str, source: &str) {
     assert!(status.success(), "{test}: the TRUE twin fails natively ({status})");
 }
 
+/// Runs `source` natively and checks it aborts (an assertion fails on
+/// glibc); skipped without gcc.
+fn fails_natively(test: &str, source: &str) {
+    let dir = scratch_dir(&format!("{test}-native"));
+    let file = write(&dir, "main.c", source);
+    let exe = dir.join("main");
+    match Command::new("gcc").args(["-O0", "-w", "-o"]).arg(&exe).arg(&file).output() {
+        Ok(out) if out.status.success() => {}
+        _ => {
+            eprintln!("skipped the native run of {test}: gcc cannot build it");
+            return;
+        }
+    }
+    let out = Command::new(&exe).output().expect("the native program runs");
+    assert!(!out.status.success(), "{test}: the FALSE twin holds natively");
+}
+
 /// A TRUE program (checked natively too) and its FALSE twin: `CHECK`
 /// replaced by `holds`, then by `fails`.
 fn twins(test: &str, source: &str, holds: &str, fails: &str) {
@@ -451,3 +468,54 @@ int main(void) {
     twins("mutex-users", source, holds, "pthread_mutex_destroy(&normal) == 0");
     twins("mutex-users-held", source, holds, "pthread_mutex_destroy(&unbalanced) == 16");
 }
+
+/// A comparison's result has the sign C fixes and any magnitude: a TRUE
+/// rests on the sign only, and a FALSE on a magnitude is found. glibc on
+/// x86-64 gives the byte difference (`strcmp("abc", "adc") == -2`,
+/// `memcmp("DWga", "DWGA", 4) == 32`), so each FALSE twin aborts natively
+/// too (without sanitizers: ASan's own strcmp gives -1). glibc's wide
+/// comparisons give -1 or 1, which C does not promise either: their FALSE
+/// twin is tarsier's only.
+#[test]
+fn comparisons_fix_only_the_sign() {
+    let source = r#"
+#include <assert.h>
+#include <string.h>
+#include <strings.h>
+#include <wchar.h>
+int main(void) {
+  char a[] = "abc", b[] = "adc", m[] = "DWga", n[] = "DWGA", upper[] = "ABE";
+  wchar_t w[] = L"ab", v[] = L"ad";
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let signs = [
+        "strcmp(a, b) < 0 && strcmp(b, a) > 0 && strcmp(a, a) == 0",
+        "strncmp(a, b, 3) < 0 && strncmp(a, b, 1) == 0",
+        "memcmp(m, n, 4) > 0 && memcmp(n, m, 4) < 0",
+        "strcasecmp(a, upper) < 0 && strncasecmp(upper, a, 2) == 0",
+        "strcoll(b, a) > 0",
+        "wcscmp(w, v) < 0 && wcsncmp(v, w, 2) > 0 && wmemcmp(w, v, 1) == 0",
+    ];
+    let holds = signs.join(" && ");
+    let true_twin = source.replace("CHECK", &holds);
+    holds_natively("comparison-signs", &true_twin);
+    assert_verdict("comparison-signs", &true_twin, &[], SUCCESSFUL);
+    let magnitudes = [
+        "strcmp(a, b) == -1",
+        "strncmp(b, a, 3) == 1",
+        "memcmp(m, n, 4) <= 1",
+        "strcasecmp(a, upper) == -1",
+        "strcoll(a, b) >= -1",
+    ];
+    for (index, fails) in magnitudes.iter().enumerate() {
+        let test = format!("comparison-magnitude-{index}");
+        let false_twin = source.replace("CHECK", fails);
+        fails_natively(&test, &false_twin);
+        assert_verdict(&test, &false_twin, &[], FAILED);
+    }
+    let wide = source.replace("CHECK", "wcscmp(w, v) == -1");
+    assert_verdict("comparison-magnitude-wide", &wide, &[], FAILED);
+}
+
