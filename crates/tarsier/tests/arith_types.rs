@@ -117,13 +117,13 @@ int main(void) {
     __imag__ a = 2;
     __imag__ b = nondet_int();
     __real__ b = nondet_int();
-    int _Complex w = a / b;              /* fails when b*conj(b) is 0 */
+    int _Complex w = a / b;              /* fails when b is 0 */
     return __real__ w;
 }
 "#;
 
 #[test]
-fn complex_integers_compute_on_parts_and_divide_by_the_norm() {
+fn complex_integers_compute_on_parts_and_divide_by_zero() {
     if !front_end_ready("complex_int") {
         return;
     }
@@ -184,6 +184,52 @@ fn complex_integer_parts_are_not_promoted_as_in_gcc() {
     for (name, from, to) in twins {
         assert_verdict(name, &pinned.replace(from, to), &[], "VERIFICATION FAILED");
     }
+}
+
+/// GCC divides complex integers by Smith's method, each step wrapping in
+/// the part type (tree-complex.cc, `expand_complex_div_wide`), not by the
+/// norm `br² + bi²`: `(4 + 2i) / (2 + 3i)` is `0 - 1i` (the norm formula
+/// gives `1 + 0i`), a divisor whose norm wraps to zero (65536 + 65536i)
+/// divides by 131072, and only a zero divisor, or one whose Smith divisor
+/// wraps to zero (INT_MIN + INT_MIN·i), traps.
+const COMPLEX_DIVISION: table::Program = table::Program {
+    what: "complex integer division follows GCC's Smith's method",
+    test: "complex-int-smith",
+    text: r#"
+        #include <assert.h>
+        #include <limits.h>
+        int main(void) {
+          volatile int ar = 4, ai = 2, br = 2, bi = 3, wraps = 65536, low = INT_MIN;
+          int _Complex a, b, norm_wraps, c;
+          __real__ a = ar; __imag__ a = ai; __real__ b = br; __imag__ b = bi;
+          __real__ norm_wraps = wraps; __imag__ norm_wraps = wraps;
+          volatile unsigned char x = 200, y = 100, one = 1;
+          unsigned char _Complex u, v;
+          __real__ u = x; __imag__ u = y; __real__ v = one; __imag__ v = one;
+          volatile short s = 30000;
+          short _Complex e, f;
+          __real__ e = s; __imag__ e = s; __real__ f = one; __imag__ f = one;
+          LAST;
+          return 0;
+        }
+    "#,
+    checks: &[
+        table::Check::holds("assert(__real__ (a / b) == 0 && __imag__ (a / b) == -1)", &[]),
+        table::Check::fails("assert(__real__ (a / b) == 1)", &[]),
+        table::Check::holds("c = a / norm_wraps; assert(__real__ c == 0 && __imag__ c == 0)", &[]),
+        table::Check::holds("assert(__real__ (u / v) == 22 && __imag__ (u / v) == 78)", &[]),
+        table::Check::fails("assert(__real__ (u / v) == 150)", &[]),
+        table::Check::holds("assert(__real__ (e / f) == -2768 && __imag__ (e / f) == 0)", &[]),
+        table::Check::holds("assert(__real__ (b / a) == 0 && __imag__ (b / a) == 0)", &[]),
+        table::Check::fails("__real__ c = low; __imag__ c = low; c = a / c", &[]),
+        table::Check::fails("c = 0; c = a / c", &[]),
+    ],
+};
+
+#[test]
+fn complex_integer_division_is_gccs() {
+    table::check_programs(&[COMPLEX_DIVISION]);
+    table::assert_twins(&[COMPLEX_DIVISION]);
 }
 
 /// `_BitInt(N)` wider than 128 bits: terms of any width in symex, the

@@ -1,11 +1,12 @@
 //! Complex types (`_Complex float/double/long double` and GCC's complex
 //! integers such as `_Complex int`): a value is the IR array `{real,
 //! imaginary}`. Arithmetic is lowered on the parts with the textbook
-//! formulas (multiplication `(ac-bd) + (ad+bc)i`, division by `c²+d²`),
-//! which is what GCC does for integer parts (so integer division by a zero
-//! `c²+d²` is the division-by-zero property). For floating parts, results
-//! that overflow or involve infinities and NaNs may differ from a C library
-//! that implements Annex G's special cases.
+//! formulas (multiplication `(ac-bd) + (ad+bc)i`, floating division by
+//! `c²+d²`); integer division is GCC's Smith's method, step by step in
+//! the part type (so it divides by zero only when the divisor is zero).
+//! For floating parts, results that overflow or involve infinities and
+//! NaNs may differ from a C library that implements Annex G's special
+//! cases.
 
 use super::ctype::{self, ComplexElem, CType, Kind};
 use super::expr::Val;
@@ -97,8 +98,8 @@ impl<'a> Sema<'a> {
 
     /// `l op r` where an operand is complex; both become complex of `elem`.
     /// Integer parts are computed in their promoted type and the results
-    /// converted back to `elem`, as GCC does (so `(255 + 3i) / 2` on
-    /// `_Complex unsigned char` divides 510 by 4, not 254).
+    /// converted back to `elem`: for `+ - *` the same as GCC's wrapping in
+    /// the part type; division wraps each step (see `integer_division`).
     pub(super) fn complex_arith(&mut self, op: BinaryOp, l: Val, r: Val, elem: ComplexElem, loc: Loc) -> R<Val> {
         let (a, b) = self.parts_as(l, elem, loc)?;
         let (c, d) = self.parts_as(r, elem, loc)?;
@@ -120,6 +121,7 @@ impl<'a> Sema<'a> {
                 bin(BinOp::Sub, &bin(BinOp::Mul, &a, &c), &bin(BinOp::Mul, &b, &d)),
                 bin(BinOp::Add, &bin(BinOp::Mul, &a, &d), &bin(BinOp::Mul, &b, &c)),
             ),
+            BinaryOp::Div if matches!(elem, ComplexElem::Int(_)) => self.integer_division(elem, wide, (&a, &b), (&c, &d), loc)?,
             BinaryOp::Div => {
                 let den = bin(BinOp::Add, &bin(BinOp::Mul, &c, &c), &bin(BinOp::Mul, &d, &d));
                 let re_num = bin(BinOp::Add, &bin(BinOp::Mul, &a, &c), &bin(BinOp::Mul, &b, &d));
@@ -132,6 +134,75 @@ impl<'a> Sema<'a> {
         let value = self.complex_value(elem, re, im);
         let e = self.temp(value.e, &value.ty, loc);
         Ok(Val { e, ..value })
+    }
+
+    /// `(ar + ai·i) / (br + bi·i)` on integer parts, as GCC computes it
+    /// (tree-complex.cc, `expand_complex_div_wide`: Smith's method, each
+    /// step in the part type `elem`, wrapping): where `|br| < |bi|`,
+    /// `ratio = br / bi`, `div = br·ratio + bi`, the parts
+    /// `(ar·ratio + ai) / div` and `(ai·ratio - ar) / div`; otherwise
+    /// `ratio = bi / br`, `div = bi·ratio + br`, the parts
+    /// `(ai·ratio + ar) / div` and `(ai - ar·ratio) / div`. The operands
+    /// and results are in the promoted type `wide`; only the branch taken
+    /// divides (so only a zero `br` and `bi` divide by zero, not a
+    /// `br² + bi²` that wraps to zero).
+    fn integer_division(
+        &mut self,
+        elem: ComplexElem,
+        wide: ComplexElem,
+        (ar, ai): (&Expr, &Expr),
+        (br, bi): (&Expr, &Expr),
+        loc: Loc,
+    ) -> R<(Expr, Expr)> {
+        let part = self.ir_ty(&wide.part_type());
+        let bool_ty = self.prog.types.bool();
+        // One step of GCC's: computed in `wide`, wrapped to the part type.
+        let step = |s: &mut Self, op, x: &Expr, y: &Expr| -> R<Expr> {
+            let value = s.convert_part(Expr::binary(op, x.clone(), y.clone(), part), wide, elem, loc)?;
+            s.convert_part(value, elem, wide, loc)
+        };
+        let (abs_br, abs_bi) = (self.part_magnitude(elem, wide, br, loc)?, self.part_magnitude(elem, wide, bi, loc)?);
+        let smaller_real = Expr::binary(BinOp::Lt, abs_br, abs_bi, bool_ty);
+        let ratio = step(self, BinOp::Div, br, bi)?;
+        let scaled = step(self, BinOp::Mul, br, &ratio)?;
+        let div = step(self, BinOp::Add, &scaled, bi)?;
+        let scaled = step(self, BinOp::Mul, ar, &ratio)?;
+        let tr = step(self, BinOp::Add, &scaled, ai)?;
+        let scaled = step(self, BinOp::Mul, ai, &ratio)?;
+        let ti = step(self, BinOp::Sub, &scaled, ar)?;
+        let when_smaller = (step(self, BinOp::Div, &tr, &div)?, step(self, BinOp::Div, &ti, &div)?);
+        let ratio = step(self, BinOp::Div, bi, br)?;
+        let scaled = step(self, BinOp::Mul, bi, &ratio)?;
+        let div = step(self, BinOp::Add, &scaled, br)?;
+        let scaled = step(self, BinOp::Mul, ai, &ratio)?;
+        let tr = step(self, BinOp::Add, &scaled, ar)?;
+        let scaled = step(self, BinOp::Mul, ar, &ratio)?;
+        let ti = step(self, BinOp::Sub, ai, &scaled)?;
+        let otherwise = (step(self, BinOp::Div, &tr, &div)?, step(self, BinOp::Div, &ti, &div)?);
+        let pick = |smaller: Expr, other: Expr| Expr::new(ExprKind::Ite(Box::new(smaller_real.clone()), Box::new(smaller), Box::new(other)), part);
+        Ok((pick(when_smaller.0, otherwise.0), pick(when_smaller.1, otherwise.1)))
+    }
+
+    /// GCC's `ABS_EXPR` of a part `x` (in `wide`) of a signed type: in the
+    /// part type, so the most negative value stays itself; negated through
+    /// the unsigned type (`~x + 1`), which no overflow check flags. An
+    /// unsigned part is its own magnitude.
+    fn part_magnitude(&mut self, elem: ComplexElem, wide: ComplexElem, x: &Expr, loc: Loc) -> R<Expr> {
+        let (ComplexElem::Int(kind), ComplexElem::Int(wide_kind)) = (elem, wide) else {
+            return Err(self.error(loc, "internal error: integer complex division of floating parts"));
+        };
+        if !kind.is_signed() {
+            return Ok(x.clone());
+        }
+        let part = self.ir_ty(&wide.part_type());
+        let unsigned = self.ir_ty(&CType::new(Kind::Int(wide_kind.to_unsigned())));
+        let bool_ty = self.prog.types.bool();
+        let flipped = Expr::unary(UnOp::BitNot, Expr::cast(x.clone(), unsigned), unsigned);
+        let negated = Expr::cast(Expr::binary(BinOp::Add, flipped, Expr::int(1, unsigned), unsigned), part);
+        let negative = Expr::binary(BinOp::Lt, x.clone(), Expr::int(0, part), bool_ty);
+        let magnitude = Expr::new(ExprKind::Ite(Box::new(negative), Box::new(negated), Box::new(x.clone())), part);
+        let wrapped = self.convert_part(magnitude, wide, elem, loc)?;
+        self.convert_part(wrapped, elem, wide, loc)
     }
 
     /// A part of type `from` converted to the part type of `to`.
