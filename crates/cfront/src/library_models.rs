@@ -112,6 +112,18 @@ struct ModelGraph {
     refers_to: HashMap<String, BTreeSet<String>>,
     /// Model function name -> the shape of its type.
     shapes: HashMap<String, Vec<Shape>>,
+    /// The models' types, and each model function's type among them.
+    types: ir::TypeTable,
+    function_types: HashMap<String, ir::TypeId>,
+}
+
+/// The type of the model function `name` (in the models' own type table),
+/// for a call of `name` the program does not declare: `sema` gives it the
+/// model's prototype, as GCC gives an undeclared library function its
+/// built-in one.
+pub(crate) fn model_function_type(model: DataModel, name: &str) -> Option<(&'static ir::TypeTable, ir::TypeId)> {
+    let graph = model_graph(model)?;
+    graph.function_types.get(name).map(|&ty| (&graph.types, ty))
 }
 
 /// What a calling convention sees of one type in a function type (the
@@ -208,6 +220,7 @@ fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> 
         .filter(|f| f.body.is_some())
         .map(|f| (f.name.clone(), function_shape(&program.types, f.ty)))
         .collect();
+    let function_types = program.functions.values().filter(|f| f.body.is_some()).map(|f| (f.name.clone(), f.ty)).collect();
     let mut refers_to: HashMap<String, BTreeSet<String>> = HashMap::new();
     for (id, function) in program.functions.iter() {
         let Some(body) = &function.body else { continue };
@@ -235,7 +248,7 @@ fn build_graph(model: DataModel, diags: &mut Diagnostics) -> Option<ModelGraph> 
             }
         }
     }
-    Some(ModelGraph { refers_to, shapes })
+    Some(ModelGraph { refers_to, shapes, types: program.types.clone(), function_types })
 }
 
 /// The variable an lvalue is part of.

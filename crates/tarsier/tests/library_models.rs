@@ -519,3 +519,24 @@ int main(void) {
     assert_verdict("comparison-magnitude-wide", &wide, &[], FAILED);
 }
 
+
+/// A library function called without a declaration (no `#include`) has
+/// its model's prototype, as GCC gives an undeclared library function its
+/// built-in one: `strnlen`'s `-1` converts to `SIZE_MAX` and its result
+/// stays a `size_t`, `strstr`'s a pointer. With the implicit `int f()`
+/// the calls did not fit the models and stayed unmodelled (UNKNOWN).
+#[test]
+fn undeclared_library_calls_have_the_models_prototypes() {
+    let source = r#"
+#include <assert.h>
+int main(void) {
+  char a[8] = "abcab";
+  char *p = strstr(a, "ca");
+  unsigned long n = strnlen(a, -1);
+  int d = strncasecmp(a, "ABD", 3);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    twins("undeclared-library-calls", source, "p == a + 2 && p[1] == 'a' && n == 5 && d < 0 && strnlen(a, 3) == 3", "strnlen(a, 3) == 4");
+}

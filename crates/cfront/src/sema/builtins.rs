@@ -354,6 +354,64 @@ pub fn prototype(name: &str, size_t: &CType) -> Option<CType> {
     Some(CType::new(Kind::Function(Rc::new(fnty))))
 }
 
+/// The prototype of the library model `name` (crates/models), for a
+/// program that calls it undeclared: the model's parameter and result
+/// types, pointers to integers and floats kept as such and other pointers
+/// as `void *`. `None` when no model defines `name` or its type has a
+/// part no prototype here can spell (a struct passed by value).
+pub fn model_prototype(name: &str, model: ir::DataModel) -> Option<CType> {
+    let (types, ty) = crate::library_models::model_function_type(model, name)?;
+    let ir::Type::Function(sig) = types.get(ty) else { return None };
+    let fnty = FnType {
+        ret: model_part(types, sig.ret, model)?,
+        params: sig.params.iter().map(|&p| model_part(types, p, model)).collect::<Option<_>>()?,
+        variadic: sig.variadic,
+        unprototyped: sig.unprototyped,
+    };
+    Some(CType::new(Kind::Function(Rc::new(fnty))))
+}
+
+/// The C type of a model's parameter or result type `ty`.
+fn model_part(types: &ir::TypeTable, ty: ir::TypeId, model: ir::DataModel) -> Option<CType> {
+    let scalar = |ty: ir::TypeId| -> Option<CType> {
+        let kind = match *types.get(ty) {
+            ir::Type::Void => return Some(CType::void()),
+            ir::Type::Bool => Kind::Bool,
+            ir::Type::Int { bits, signed } => Kind::Int(int_kind(bits, signed, model)?),
+            ir::Type::Float(format) => Kind::Float(float_kind(format)?),
+            _ => return None,
+        };
+        Some(CType::new(kind))
+    };
+    match types.get(ty) {
+        &ir::Type::Pointer(pointee) => Some(CType::pointer_to(scalar(pointee).unwrap_or_else(CType::void))),
+        _ => scalar(ty),
+    }
+}
+
+fn int_kind(bits: u32, signed: bool, model: ir::DataModel) -> Option<IntKind> {
+    let long = if model == ir::DataModel::LP64 { (IntKind::Long, IntKind::ULong) } else { (IntKind::LongLong, IntKind::ULongLong) };
+    let (s, u) = match bits {
+        8 => (IntKind::Char, IntKind::UChar),
+        16 => (IntKind::Short, IntKind::UShort),
+        32 => (IntKind::Int, IntKind::UInt),
+        64 => long,
+        128 => (IntKind::Int128, IntKind::UInt128),
+        _ => return None,
+    };
+    Some(if signed { s } else { u })
+}
+
+fn float_kind(format: ir::FloatFormat) -> Option<FloatKind> {
+    match format {
+        ir::FloatFormat::Half => Some(FloatKind::Float16),
+        ir::FloatFormat::Single => Some(FloatKind::Float),
+        ir::FloatFormat::Double => Some(FloatKind::Double),
+        ir::FloatFormat::X87Extended => Some(FloatKind::LongDouble),
+        ir::FloatFormat::Quad => Some(FloatKind::Float128),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

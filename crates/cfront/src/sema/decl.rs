@@ -1288,18 +1288,28 @@ impl<'a> Sema<'a> {
     }
 
     /// Implicitly declares `int name()` for a call of an undeclared function.
-    /// A builtin or library function gets its known prototype instead, and
-    /// a name another unit declares is that unit's function.
+    /// A builtin or library function gets its known prototype instead (a
+    /// function a library model defines, the model's), and a name another
+    /// unit declares is that unit's function.
     pub(super) fn implicit_function(&mut self, name: &str, loc: Loc) -> R<(SymbolId, CType)> {
         if let Some((sym, _, _)) = self.externals.get(name) {
             let sym = *sym;
             self.scopes.insert_file(name, Ordinary::Symbol { sym });
             return Ok((sym, self.sym_types[&sym].clone()));
         }
-        let known = super::builtins::prototype(name, &self.tcx.size_t());
+        let builtin = super::builtins::prototype(name, &self.tcx.size_t());
+        let modelled = match builtin.is_none() && self.opts.library_models {
+            true => super::builtins::model_prototype(name, self.opts.data_model),
+            false => None,
+        };
+        let kind = match (&builtin, &modelled) {
+            (Some(_), _) => "built-in ",
+            (_, Some(_)) => "library ",
+            _ => "",
+        };
+        let known = builtin.or(modelled);
         let quiet = ["__VERIFIER_", "nondet_", "__ESBMC_", "__CPROVER_", "__builtin_", "__tarsier_"].iter().any(|p| name.starts_with(p));
         if !quiet {
-            let kind = if known.is_some() { "built-in " } else { "" };
             self.warn(loc, format!("implicit declaration of {kind}function `{name}`"));
         }
         let ty = known.clone().unwrap_or_else(|| {
