@@ -517,6 +517,9 @@ int main(void) {
     }
     let wide = source.replace("CHECK", "wcscmp(w, v) == -1");
     assert_verdict("comparison-magnitude-wide", &wide, &[], FAILED);
+    // The program's own input function does not fix the magnitude.
+    let own_inputs = source.replace("int main(void) {", "int __VERIFIER_nondet_int(void) { return 0; }\nint main(void) {");
+    assert_verdict("comparison-magnitude-own-inputs", &own_inputs.replace("CHECK", "strcmp(a, b) >= -1"), &[], FAILED);
 }
 
 
