@@ -7,7 +7,7 @@
    -128..255 reads outside the table, as it does in glibc (undefined
    behaviour by the standard). */
 
-int __VERIFIER_nondet_int(void);
+int __VERIFIER_nondet_tarsier_int(void);
 
 const unsigned short __tarsier_ctype_b[384] = {
     0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0,
@@ -83,7 +83,7 @@ int
 isdigit(int c)
 {
     int digit = __tarsier_ctype_b[c + 128] & 0x800;
-    return digit && __VERIFIER_nondet_int() ? 1 : digit;
+    return digit && __VERIFIER_nondet_tarsier_int() ? 1 : digit;
 }
 
 int

@@ -15,7 +15,7 @@
 
 void *malloc(size_t size);
 void free(void *p);
-int __VERIFIER_nondet_int(void);
+int __VERIFIER_nondet_tarsier_int(void);
 void __VERIFIER_assume(int condition);
 void __ESBMC_init_object(void *object);
 void __tarsier_unmodelled_directory_entry(void);
@@ -53,7 +53,7 @@ struct __dirstream {
 static void
 __tarsier_directory_failure(void)
 {
-    int error = __VERIFIER_nondet_int();
+    int error = __VERIFIER_nondet_tarsier_int();
     __VERIFIER_assume(error > 0);
     __tarsier_errno = error;
 }
@@ -66,7 +66,7 @@ opendir(const char *name)
         __tarsier_errno = 2; /* ENOENT */
         return 0;
     }
-    if (__VERIFIER_nondet_int()) {
+    if (__VERIFIER_nondet_tarsier_int()) {
         __tarsier_directory_failure();
         return 0;
     }
@@ -86,8 +86,8 @@ static int
 __tarsier_next_entry(struct __dirstream *dir)
 {
     __tarsier_directory_probe = dir->descriptor;
-    if (__VERIFIER_nondet_int()) {
-        if (__VERIFIER_nondet_int())
+    if (__VERIFIER_nondet_tarsier_int()) {
+        if (__VERIFIER_nondet_tarsier_int())
             __tarsier_directory_failure();
         return 0;
     }
@@ -101,7 +101,7 @@ __tarsier_next_entry(struct __dirstream *dir)
 static void
 __tarsier_entry_name(char *name)
 {
-    int end = __VERIFIER_nondet_int();
+    int end = __VERIFIER_nondet_tarsier_int();
     __VERIFIER_assume(end >= 1 && end <= 255);
     __VERIFIER_assume(name[0] != 0 && name[end] == 0);
 }
@@ -140,7 +140,7 @@ closedir(struct __dirstream *dir)
 {
     __tarsier_directory_probe = dir->descriptor;
     free(dir);
-    if (__VERIFIER_nondet_int()) {
+    if (__VERIFIER_nondet_tarsier_int()) {
         __tarsier_directory_failure();
         return -1;
     }

@@ -8,7 +8,7 @@
    Categories are glibc's: LC_CTYPE 0, LC_NUMERIC 1, LC_TIME 2, LC_COLLATE
    3, LC_MONETARY 4, LC_MESSAGES 5, LC_ALL 6, and 7 to 12. */
 
-int __VERIFIER_nondet_int(void);
+int __VERIFIER_nondet_tarsier_int(void);
 int strcmp(const char *a, const char *b);
 extern int __tarsier_errno;
 
@@ -43,7 +43,7 @@ setlocale(int category, const char *locale)
             __tarsier_collation_unknown = 0;
         return "C";
     }
-    if (__VERIFIER_nondet_int()) {
+    if (__VERIFIER_nondet_tarsier_int()) {
         __tarsier_errno = 2; /* ENOENT */
         return 0;
     }
@@ -64,5 +64,5 @@ strcoll(const char *a, const char *b)
     int order = strcmp(a, b);
     if (!__tarsier_collation_unknown || order == 0)
         return order;
-    return __VERIFIER_nondet_int();
+    return __VERIFIER_nondet_tarsier_int();
 }

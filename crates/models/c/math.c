@@ -17,7 +17,7 @@
    suffix of its names, C of its constants; crates/models/src/generic.rs
    lists them all). */
 
-int __VERIFIER_nondet_int(void);
+int __VERIFIER_nondet_tarsier_int(void);
 /* Marks a result that depends on how gcc ordered the operands. */
 void __tarsier_unmodelled_operand_order(void);
 
@@ -94,14 +94,14 @@ isnan$F($T x)
 {
     if (!__builtin_isnan(x))
         return 0;
-    return sizeof x == 16 && __VERIFIER_nondet_int() ? 0xffff : 1;
+    return sizeof x == 16 && __VERIFIER_nondet_tarsier_int() ? 0xffff : 1;
 }
 
 int
 isinf$F($T x)
 {
     int sign = __builtin_isinf_sign(x);
-    return sign < 0 && __VERIFIER_nondet_int() ? 1 : sign;
+    return sign < 0 && __VERIFIER_nondet_tarsier_int() ? 1 : sign;
 }
 
 int
@@ -169,7 +169,7 @@ __tarsier_unordered$F($T x, $T y)
         return y;
     if (x != x && y != y) {
         __tarsier_unmodelled_operand_order();
-        return __VERIFIER_nondet_int() ? x + y : y + x;
+        return __VERIFIER_nondet_tarsier_int() ? x + y : y + x;
     }
     return x + y;
 }

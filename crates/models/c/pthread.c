@@ -21,7 +21,7 @@
 
 void exit(int status);
 void __VERIFIER_assume(int condition);
-int __VERIFIER_nondet_int(void);
+int __VERIFIER_nondet_tarsier_int(void);
 void __VERIFIER_atomic_begin(void);
 void __VERIFIER_atomic_end(void);
 unsigned long __tarsier_thread_create(void (*run)(void *(*)(void *), void *), void *(*start)(void *), void *arg);
@@ -226,7 +226,7 @@ struct __tarsier_cond {
 
 /* Marks the run approximate (a body-less call given a pointer). */
 void __tarsier_unmodelled_condition_waiter(const void *cond);
-unsigned long long __VERIFIER_nondet_ulonglong(void);
+unsigned long long __VERIFIER_nondet_tarsier_ulonglong(void);
 
 int
 __tarsier_opaque_pthread_cond_init(struct __tarsier_cond *cond, const int *attr)
@@ -247,7 +247,7 @@ __tarsier_opaque_pthread_cond_destroy(struct __tarsier_cond *cond)
 int
 __tarsier_opaque_pthread_cond_signal(struct __tarsier_cond *cond)
 {
-    unsigned long long pick = __VERIFIER_nondet_ulonglong();
+    unsigned long long pick = __VERIFIER_nondet_tarsier_ulonglong();
     __VERIFIER_atomic_begin();
     if (cond->blocked) {
         /* One bit of the blocked set. */
@@ -299,7 +299,7 @@ __tarsier_cond_leave(struct __tarsier_cond *cond, unsigned long long me)
 int
 __tarsier_opaque_pthread_cond_wait(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex)
 {
-    int spurious = __VERIFIER_nondet_int() != 0;
+    int spurious = __VERIFIER_nondet_tarsier_int() != 0;
     unsigned long long me = __tarsier_cond_block(cond, mutex);
     __VERIFIER_atomic_begin();
     /* One expression, so that the wait reads the sets in its own step. */
@@ -312,7 +312,7 @@ __tarsier_opaque_pthread_cond_wait(struct __tarsier_cond *cond, struct __tarsier
 int
 __tarsier_opaque_pthread_cond_timedwait(struct __tarsier_cond *cond, struct __tarsier_mutex *mutex, const void *abstime)
 {
-    int timed_out = __VERIFIER_nondet_int() != 0;
+    int timed_out = __VERIFIER_nondet_tarsier_int() != 0;
     unsigned long long me = __tarsier_cond_block(cond, mutex);
     __VERIFIER_atomic_begin();
     int picked = __tarsier_cond_leave(cond, me);
@@ -381,7 +381,7 @@ pthread_detach(unsigned long thread)
 {
     int result = 0;
     if (thread >= 256) {
-        result = __VERIFIER_nondet_int();
+        result = __VERIFIER_nondet_tarsier_int();
         __VERIFIER_assume(result == 0 || result == 22 || result == 3);
         return result;
     }

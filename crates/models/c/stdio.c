@@ -20,14 +20,14 @@
    one on which the program changes the memory under bytes the stream
    has already read ahead (glibc would return the old bytes). */
 
-int __VERIFIER_nondet_int(void);
+int __VERIFIER_nondet_tarsier_int(void);
 void __VERIFIER_assume(int condition);
 
 /* A character as unsigned char, or EOF. */
 int
 getchar(void)
 {
-    int c = __VERIFIER_nondet_int();
+    int c = __VERIFIER_nondet_tarsier_int();
     __VERIFIER_assume(c >= -1 && c <= 255);
     return c;
 }
@@ -162,8 +162,8 @@ fopen(const char *path, const char *mode)
         else if (letter == 'e')
             flags2 |= 64; /* _IO_FLAGS2_CLOEXEC */
     }
-    if (__VERIFIER_nondet_int()) {
-        int error = __VERIFIER_nondet_int();
+    if (__VERIFIER_nondet_tarsier_int()) {
+        int error = __VERIFIER_nondet_tarsier_int();
         __VERIFIER_assume(error > 0);
         __tarsier_errno = error;
         return 0;
@@ -175,7 +175,7 @@ fopen(const char *path, const char *mode)
     stream->_chain = __tarsier_stream_list_head;
     /* Some descriptor: masked rather than assumed, so that the paths
        through fopen keep guards symex can compare. */
-    stream->_fileno = __VERIFIER_nondet_int() & 0x7fffffff;
+    stream->_fileno = __VERIFIER_nondet_tarsier_int() & 0x7fffffff;
     stream->_flags2 = flags2;
     stream->_offset = -1;
     stream->_lock = &__tarsier_stream_privates[__tarsier_stream_count].lock;
@@ -657,8 +657,8 @@ fileno_unlocked(struct _IO_FILE *stream)
    ended it) and take all bytes written, as the other output functions
    do; glibc reads the bytes written, which must all be readable (their
    first and last byte are, in one object). */
-unsigned char __VERIFIER_nondet_uchar(void);
-unsigned long __VERIFIER_nondet_ulong(void);
+unsigned char __VERIFIER_nondet_tarsier_uchar(void);
+unsigned long __VERIFIER_nondet_tarsier_ulong(void);
 
 size_t
 fread(void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
@@ -673,10 +673,10 @@ fread(void *buffer, size_t size, size_t count, struct _IO_FILE *stream)
     if (s == 0 && __tarsier_stream_refuses(stream, __TARSIER_IO_NO_READS))
         return 0;
     if (s == 0) {
-        got = __VERIFIER_nondet_ulong();
+        got = __VERIFIER_nondet_tarsier_ulong();
         __VERIFIER_assume(got <= requested);
         for (size_t i = 0; i < got; i++)
-            bytes[i] = __VERIFIER_nondet_uchar();
+            bytes[i] = __VERIFIER_nondet_tarsier_uchar();
     } else {
         while (got < requested) {
             c = __tarsier_memory_getc(s);
@@ -763,8 +763,8 @@ fseek(struct _IO_FILE *stream, long offset, int whence)
         return -1;
     }
     /* The environment's file may refuse (a pipe, a negative offset). */
-    if (__VERIFIER_nondet_int()) {
-        int error = __VERIFIER_nondet_int();
+    if (__VERIFIER_nondet_tarsier_int()) {
+        int error = __VERIFIER_nondet_tarsier_int();
         __VERIFIER_assume(error > 0);
         __tarsier_errno = error;
         return -1;
@@ -917,8 +917,8 @@ fclose(struct _IO_FILE *stream)
     if (!__ESBMC_same_object(stream, __tarsier_streams))
         return __tarsier_unmodelled_stream_call(stream);
     __tarsier_stream_closed[__ESBMC_POINTER_OFFSET(stream) / sizeof(struct __tarsier_file)] = 1;
-    if (__VERIFIER_nondet_int()) {
-        int error = __VERIFIER_nondet_int();
+    if (__VERIFIER_nondet_tarsier_int()) {
+        int error = __VERIFIER_nondet_tarsier_int();
         __VERIFIER_assume(error > 0);
         __tarsier_errno = error;
         return -1;
@@ -958,8 +958,8 @@ void
 perror(const char *s)
 {
     __tarsier_native_perror(s);
-    if (__VERIFIER_nondet_int()) {
-        int error = __VERIFIER_nondet_int();
+    if (__VERIFIER_nondet_tarsier_int()) {
+        int error = __VERIFIER_nondet_tarsier_int();
         __VERIFIER_assume(error > 0);
         __tarsier_errno = error;
     }

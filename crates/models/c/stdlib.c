@@ -8,11 +8,11 @@
    overflow checks also watch model code). Also CBMC's
    __CPROVER_havoc_slice, which its stdlib-like regression programs call. */
 
-int __VERIFIER_nondet_int(void);
-long __VERIFIER_nondet_long(void);
-long long __VERIFIER_nondet_longlong(void);
+int __VERIFIER_nondet_tarsier_int(void);
+long __VERIFIER_nondet_tarsier_long(void);
+long long __VERIFIER_nondet_tarsier_longlong(void);
 void __VERIFIER_assume(int condition);
-unsigned char __VERIFIER_nondet_uchar(void);
+unsigned char __VERIFIER_nondet_tarsier_uchar(void);
 
 int __tarsier_errno;
 
@@ -71,7 +71,7 @@ atoi(const char *s)
     int negative, fits;
     unsigned long long magnitude = __tarsier_decimal(s, 2147483648ULL, &negative, &fits);
     if (!fits || (!negative && magnitude == 2147483648ULL))
-        return __VERIFIER_nondet_int();
+        return __VERIFIER_nondet_tarsier_int();
     return negative ? (int)(0 - (long long)magnitude) : (int)magnitude;
 }
 
@@ -81,7 +81,7 @@ atoll(const char *s)
     int negative, fits;
     unsigned long long magnitude = __tarsier_decimal(s, 9223372036854775808ULL, &negative, &fits);
     if (!fits || (!negative && magnitude == 9223372036854775808ULL))
-        return __VERIFIER_nondet_longlong();
+        return __VERIFIER_nondet_tarsier_longlong();
     if (negative)
         return magnitude == 9223372036854775808ULL ? -9223372036854775807LL - 1 : -(long long)magnitude;
     return (long long)magnitude;
@@ -93,14 +93,14 @@ atol(const char *s)
     long long value = atoll(s);
     long max = (long)(~0UL >> 1);
     if (value < -(long long)max - 1 || value > max)
-        return __VERIFIER_nondet_long();
+        return __VERIFIER_nondet_tarsier_long();
     return (long)value;
 }
 
 int
 rand(void)
 {
-    int value = __VERIFIER_nondet_int();
+    int value = __VERIFIER_nondet_tarsier_int();
     __VERIFIER_assume(value >= 0);
     return value;
 }
@@ -114,7 +114,7 @@ srand(unsigned int seed)
 long
 random(void)
 {
-    long value = __VERIFIER_nondet_long();
+    long value = __VERIFIER_nondet_tarsier_long();
     __VERIFIER_assume(value >= 0 && value <= 2147483647);
     return value;
 }
@@ -449,7 +449,7 @@ char *__tarsier_environment_string(void);
 char *
 getenv(const char *name)
 {
-    if (name[0] == 0 || __VERIFIER_nondet_int())
+    if (name[0] == 0 || __VERIFIER_nondet_tarsier_int())
         return 0;
     return __tarsier_environment_string();
 }
@@ -459,7 +459,7 @@ getenv(const char *name)
 int
 rand_r(unsigned int *seed)
 {
-    *seed = (unsigned int)__VERIFIER_nondet_int();
+    *seed = (unsigned int)__VERIFIER_nondet_tarsier_int();
     return rand();
 }
 
@@ -528,5 +528,5 @@ __CPROVER_havoc_slice(void *p, size_t size)
 {
     unsigned char *bytes = p;
     for (size_t i = 0; i < size; i++)
-        bytes[i] = __VERIFIER_nondet_uchar();
+        bytes[i] = __VERIFIER_nondet_tarsier_uchar();
 }

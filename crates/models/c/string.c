@@ -74,17 +74,15 @@ $STRncat($T *restrict dst, const $T *restrict src, size_t n)
    first differing bytes, other builds and libraries -1 or 1). So the
    result is any int of the order's sign (order is -1, 0 or 1): a verdict
    never rests on the magnitude, and a counterexample's magnitude is an
-   input the replay takes. The input function has a name of its own: a
-   program may define __VERIFIER_nondet_int, and its definition would fix
-   the magnitude. */
-int __VERIFIER_nondet_tarsier_magnitude(void);
+   input the replay takes. */
+int __VERIFIER_nondet_tarsier_int(void);
 
 int
 __tarsier_comparison_result(int order)
 {
     if (order == 0)
         return 0;
-    int magnitude = __VERIFIER_nondet_tarsier_magnitude() & 0x7fffffff;
+    int magnitude = __VERIFIER_nondet_tarsier_int() & 0x7fffffff;
     if (order < 0)
         return -1 - magnitude;
     return magnitude != 0 ? magnitude : 1;
@@ -303,13 +301,12 @@ strncasecmp(const char *a, const char *b, size_t n)
    shorter than 64 bytes. POSIX lets a later call overwrite the string, so
    one buffer serves every call. */
 extern char __tarsier_strerror_text[64];
-int __VERIFIER_nondet_int(void);
 void __VERIFIER_assume(int condition);
 
 char *
 strerror(int errnum)
 {
-    int end = __VERIFIER_nondet_int();
+    int end = __VERIFIER_nondet_tarsier_int();
     __VERIFIER_assume(end >= 0 && end < 64);
     __tarsier_strerror_text[end] = 0;
     return __tarsier_strerror_text;

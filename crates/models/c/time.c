@@ -21,8 +21,8 @@
    Not modelled: zones with leap seconds (TZ=right/...), in which glibc's
    gmtime and localtime count them. */
 
-long __VERIFIER_nondet_long(void);
-int __VERIFIER_nondet_int(void);
+long __VERIFIER_nondet_tarsier_long(void);
+int __VERIFIER_nondet_tarsier_int(void);
 void __VERIFIER_assume(int condition);
 extern int __tarsier_errno;
 
@@ -62,7 +62,7 @@ extern char __tarsier_daylight_zone_name[8];
 time_t
 time(time_t *result)
 {
-    time_t now = __VERIFIER_nondet_long();
+    time_t now = __VERIFIER_nondet_tarsier_long();
     if (result != 0)
         *result = now;
     return now;
@@ -78,9 +78,9 @@ tzset(void)
     if (__tarsier_zone_chosen)
         return;
     __tarsier_zone_chosen = 1;
-    timezone = __VERIFIER_nondet_long();
+    timezone = __VERIFIER_nondet_tarsier_long();
     __VERIFIER_assume(timezone >= -__TARSIER_OFFSET_MAX && timezone <= __TARSIER_OFFSET_MAX);
-    daylight = __VERIFIER_nondet_int();
+    daylight = __VERIFIER_nondet_tarsier_int();
     __VERIFIER_assume(daylight == 0 || daylight == 1);
     __tarsier_standard_zone_name[7] = 0;
     __tarsier_daylight_zone_name[7] = 0;
@@ -492,7 +492,7 @@ ctime(const time_t *timer)
 clock_t
 clock(void)
 {
-    clock_t used = __VERIFIER_nondet_long();
+    clock_t used = __VERIFIER_nondet_tarsier_long();
     __VERIFIER_assume(used >= -1);
     return used;
 }
@@ -501,8 +501,8 @@ clock(void)
 void
 __tarsier_clock_reading(struct timespec *ts)
 {
-    ts->tv_sec = __VERIFIER_nondet_long();
-    ts->tv_nsec = __VERIFIER_nondet_long();
+    ts->tv_sec = __VERIFIER_nondet_tarsier_long();
+    ts->tv_nsec = __VERIFIER_nondet_tarsier_long();
     __VERIFIER_assume(ts->tv_nsec >= 0 && ts->tv_nsec <= 999999999L);
 }
 
@@ -512,7 +512,7 @@ int
 clock_gettime(int clock_id, struct timespec *ts)
 {
     int known = (clock_id >= 0 && clock_id <= 9) || clock_id == 11;
-    if (!known && (clock_id >= 0 || __VERIFIER_nondet_int())) {
+    if (!known && (clock_id >= 0 || __VERIFIER_nondet_tarsier_int())) {
         __tarsier_errno = 22; /* EINVAL */
         return -1;
     }
@@ -541,12 +541,12 @@ nanosleep(const struct timespec *req, struct timespec *rem)
         __tarsier_errno = 22; /* EINVAL */
         return -1;
     }
-    if (__VERIFIER_nondet_int() == 0)
+    if (__VERIFIER_nondet_tarsier_int() == 0)
         return 0;
     __tarsier_errno = 4; /* EINTR */
     if (rem != 0) {
-        rem->tv_sec = __VERIFIER_nondet_long();
-        rem->tv_nsec = __VERIFIER_nondet_long();
+        rem->tv_sec = __VERIFIER_nondet_tarsier_long();
+        rem->tv_nsec = __VERIFIER_nondet_tarsier_long();
         __VERIFIER_assume(rem->tv_sec >= 0 && rem->tv_sec <= seconds);
         __VERIFIER_assume(rem->tv_nsec >= 0 && rem->tv_nsec <= 999999999L);
         __VERIFIER_assume(rem->tv_sec < seconds || rem->tv_nsec <= nanoseconds);

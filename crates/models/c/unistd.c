@@ -13,10 +13,10 @@
    keeps the formulas small); a path that opens or closes more is not
    modelled exactly. */
 
-unsigned int __VERIFIER_nondet_uint(void);
-int __VERIFIER_nondet_int(void);
-long __VERIFIER_nondet_long(void);
-unsigned char __VERIFIER_nondet_uchar(void);
+unsigned int __VERIFIER_nondet_tarsier_uint(void);
+int __VERIFIER_nondet_tarsier_int(void);
+long __VERIFIER_nondet_tarsier_long(void);
+unsigned char __VERIFIER_nondet_tarsier_uchar(void);
 void __VERIFIER_assume(int condition);
 long __tarsier_unmodelled_descriptor_call(void);
 
@@ -26,7 +26,7 @@ extern int __tarsier_errno;
 unsigned int
 sleep(unsigned int seconds)
 {
-    unsigned int left = __VERIFIER_nondet_uint();
+    unsigned int left = __VERIFIER_nondet_tarsier_uint();
     __VERIFIER_assume(left <= seconds);
     return left;
 }
@@ -35,7 +35,7 @@ sleep(unsigned int seconds)
 int
 usleep(unsigned int microseconds)
 {
-    int result = __VERIFIER_nondet_int();
+    int result = __VERIFIER_nondet_tarsier_int();
     __VERIFIER_assume(result == 0 || result == -1);
     return result;
 }
@@ -107,7 +107,7 @@ __tarsier_fail(int error)
 static long
 __tarsier_environment_failure(void)
 {
-    int error = __VERIFIER_nondet_int();
+    int error = __VERIFIER_nondet_tarsier_int();
     __VERIFIER_assume(error > 0);
     return __tarsier_fail(error);
 }
@@ -117,7 +117,7 @@ __tarsier_environment_failure(void)
 static int
 __tarsier_open_descriptor(unsigned char state)
 {
-    int fd = __VERIFIER_nondet_int();
+    int fd = __VERIFIER_nondet_tarsier_int();
     if (fd < 0)
         return (int)__tarsier_environment_failure();
     unsigned char old = __tarsier_state(fd);
@@ -151,7 +151,7 @@ __tarsier_check_descriptor(int fd, unsigned char needs)
 static long
 __tarsier_transfer_count(size_t length)
 {
-    long count = __VERIFIER_nondet_long();
+    long count = __VERIFIER_nondet_tarsier_long();
     if (count < 0)
         return __tarsier_environment_failure();
     __VERIFIER_assume((unsigned long)count <= length);
@@ -164,7 +164,7 @@ __tarsier_receive(void *buffer, size_t length, long count)
 {
     unsigned char *bytes = buffer;
     for (size_t i = 0; i < length && i < (size_t)count; i++)
-        bytes[i] = __VERIFIER_nondet_uchar();
+        bytes[i] = __VERIFIER_nondet_tarsier_uchar();
 }
 
 /* Where the models put a byte read only to check an argument. */
@@ -234,7 +234,7 @@ close(int fd)
     if (__tarsier_check_descriptor(fd, 0) < 0)
         return -1;
     __tarsier_remember(fd, __TARSIER_FD_CLOSED);
-    return __VERIFIER_nondet_int() ? (int)__tarsier_environment_failure() : 0;
+    return __VERIFIER_nondet_tarsier_int() ? (int)__tarsier_environment_failure() : 0;
 }
 
 long
@@ -282,7 +282,7 @@ lseek(int fd, long offset, int whence)
         return -1;
     if (whence < 0 || whence > 4)
         return __tarsier_fail(__TARSIER_EINVAL);
-    long position = __VERIFIER_nondet_long();
+    long position = __VERIFIER_nondet_tarsier_long();
     if (position < 0)
         return __tarsier_environment_failure();
     return position;

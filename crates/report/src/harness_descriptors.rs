@@ -27,10 +27,10 @@ const FUNCTIONS: [&str; 12] = ["sleep", "usleep", "open", "creat", "socket", "pi
 
 /// The model's nondet functions and the C type each returns.
 const NONDET_FUNCTIONS: [(&str, &str); 4] = [
-    ("__VERIFIER_nondet_int", "int"),
-    ("__VERIFIER_nondet_long", "long"),
-    ("__VERIFIER_nondet_uint", "unsigned int"),
-    ("__VERIFIER_nondet_uchar", "unsigned char"),
+    ("__VERIFIER_nondet_tarsier_int", "int"),
+    ("__VERIFIER_nondet_tarsier_long", "long"),
+    ("__VERIFIER_nondet_tarsier_uint", "unsigned int"),
+    ("__VERIFIER_nondet_tarsier_uchar", "unsigned char"),
 ];
 
 /// The counterexample's values of the model's nondet calls, per C type in order.

@@ -517,9 +517,34 @@ int main(void) {
     }
     let wide = source.replace("CHECK", "wcscmp(w, v) == -1");
     assert_verdict("comparison-magnitude-wide", &wide, &[], FAILED);
-    // The program's own input function does not fix the magnitude.
-    let own_inputs = source.replace("int main(void) {", "int __VERIFIER_nondet_int(void) { return 0; }\nint main(void) {");
-    assert_verdict("comparison-magnitude-own-inputs", &own_inputs.replace("CHECK", "strcmp(a, b) >= -1"), &[], FAILED);
+}
+
+/// The models' nondeterministic values do not come from the program's own
+/// input functions: a program that defines `__VERIFIER_nondet_int` (as 0)
+/// does not fix `rand`'s result or a comparison's magnitude. glibc's first
+/// `rand()` is 1804289383 and its `strcmp("a", "c")` is -2.
+#[test]
+fn model_inputs_are_not_the_programs() {
+    let source = r#"
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+int __VERIFIER_nondet_int(void) { return 0; }
+int main(void) {
+  char a[] = "a", c[] = "c";
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let true_twin = source.replace("CHECK", "rand() >= 0 && strcmp(a, c) < 0");
+    holds_natively("model-inputs", &true_twin);
+    assert_verdict("model-inputs", &true_twin, &[], SUCCESSFUL);
+    for (index, fails) in ["rand() == 0", "strcmp(a, c) >= -1"].iter().enumerate() {
+        let test = format!("model-inputs-{index}");
+        let false_twin = source.replace("CHECK", fails);
+        fails_natively(&test, &false_twin);
+        assert_verdict(&test, &false_twin, &[], FAILED);
+    }
 }
 
 
