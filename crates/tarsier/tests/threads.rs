@@ -1318,3 +1318,59 @@ fn every_program_gets_its_verdicts() {
     assert_twins(PROGRAMS);
     check_programs(PROGRAMS);
 }
+
+/// A violation three iterations deep in a thread, and the same loop run by
+/// the main thread: as `SCHEDULED_BOUND` says, the bound at which each is
+/// found.
+const THIRD_ITERATION: &str = r#"
+    #include <assert.h>
+    #include <pthread.h>
+    int nondet_int(void);
+    void __VERIFIER_atomic_begin(void);
+    void __VERIFIER_atomic_end(void);
+    int count;
+    void *work(void *arg) {
+      while (nondet_int()) {
+        __VERIFIER_atomic_begin();
+        count++;
+        __VERIFIER_atomic_end();
+      }
+      return 0;
+    }
+    int main(void) {
+      pthread_t id;
+    #ifdef THREAD
+      pthread_create(&id, 0, work, 0);
+      pthread_join(id, 0);
+    #else
+      work(0);
+    #endif
+      assert(count != 2);
+      return 0;
+    }
+"#;
+
+/// The bounds of a program with threads go up by one at first (1, 2, 3,
+/// 4, 8, ...: each unwinding multiplies the events of the shared objects),
+/// those of a sequential program double (1, 2, 4, ...); the base cases of
+/// k-induction (the default) and incremental BMC alike. The violation
+/// needs bound 3 (the loop's unroll attempt never ends: its exit is an
+/// input).
+#[test]
+fn the_bounds_of_a_program_with_threads_go_up_by_one_at_first() {
+    let test = "threads-bound-schedule";
+    if !common::front_end_ready(test) {
+        return;
+    }
+    for (define, scheduled_bound) in [("-DTHREAD", 3), ("-DSEQUENTIAL", 4)] {
+        for engine in [&[][..], &["--incremental-bmc"][..]] {
+            let mut flags = vec![define, "--json"];
+            flags.extend(engine);
+            let answer = common::verdict(&format!("{test}{define}{}", engine.join("")), THIRD_ITERATION, &flags);
+            let json = answer.split_once('\n').map_or("", |(_, rest)| rest);
+            let doc: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {answer}"));
+            assert_eq!(doc["verdict"], "VERIFICATION FAILED", "{flags:?}: {answer}");
+            assert_eq!(doc["stats"]["bound"], scheduled_bound, "{flags:?}: {answer}");
+        }
+    }
+}
