@@ -64,13 +64,16 @@ pub(crate) struct Session {
     pub solver: Backend,
     /// The flag that stops the solver, kept for a renewed one.
     interrupt: Option<Arc<AtomicBool>>,
+    /// What the last execution took as one thread's objects, for the
+    /// next bound's first run of symex (kept for a renewed session).
+    thread_sites: symex::ThreadSites,
 }
 
 impl Session {
     /// The session, or UNKNOWN when the chosen solver cannot be started.
     pub fn new(config: &Config) -> Result<Session, Box<Outcome>> {
         let solver = Backend::new(&config.solver).map_err(|reason| Box::new(crate::unknown(&reason)))?;
-        Ok(Session { store: TermStore::new(), solver, interrupt: None })
+        Ok(Session { store: TermStore::new(), solver, interrupt: None, thread_sites: symex::ThreadSites::default() })
     }
 
     /// Makes every later check give up once `flag` is raised.
@@ -93,6 +96,7 @@ impl Session {
             if let Some(flag) = self.interrupt.take() {
                 fresh.set_interrupt(flag);
             }
+            fresh.thread_sites = std::mem::take(&mut self.thread_sites);
             *self = fresh;
         }
     }
@@ -282,7 +286,7 @@ pub(crate) fn check_with_targets(
     store.recycle_variables();
     let started = Instant::now();
     crate::progress::stage("symbolic execution", unwind);
-    let execution = match symex::execute(program, options, store) {
+    let execution = match symex::execute_hinted(program, options, store, &mut session.thread_sites) {
         Ok(execution) => execution,
         Err(stop @ (Stop::StepLimit { .. } | Stop::Timeout)) => {
             return (BoundResult::Exhausted(crate::unknown(&describe_stop(program, &stop))), false)

@@ -1270,6 +1270,35 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
+        what: "an object one thread touches at small bounds and two at larger ones (the smaller bound's sites do not hold there)",
+        test: "threads-sites-of-a-smaller-bound",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int x;
+            void *worker(void *arg) {
+              for (int i = 0; i < 4; i++)
+                if (i == 2)
+                  x = 1;
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, worker, 0);
+              int seen = x;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(x == 1 && (seen == 0 || seen == 1));", &["-lpthread", "--incremental-bmc"]),
+            Check::fails("assert(x == 0);", &["-lpthread", "--incremental-bmc"]),
+            Check::verdict("assert(seen == 0);", &["--incremental-bmc"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen == 0);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
         what: "a field no thread changes keeps its value while another thread stores into the struct",
         test: "threads-kept-fields",
         text: r#"
