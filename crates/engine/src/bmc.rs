@@ -13,6 +13,8 @@
 //! asked under assumptions and nothing is asserted for good (the solver
 //! holds only definitions of terms and facts of the encoding, true whatever
 //! the variables mean), so each check answers as a fresh solver would.
+//! A program with threads gets a new session for each bound
+//! ([`Session::renew_for_bound`]).
 
 use crate::counterexample::Target;
 use crate::quantifiers::replay_oracle::QuantifierOracle;
@@ -23,6 +25,8 @@ use crate::backend::Backend;
 use bitblast::BitBlastSolver;
 use ir::{Loc, Program, PropertyClass};
 use smt::{Evaluator, Model, SatResult, Solver, TermId, TermStore, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 use symex::{Execution, Stop};
 
@@ -58,13 +62,43 @@ const MODEL_LOOP_BOUND: u64 = 128;
 pub(crate) struct Session {
     pub store: TermStore,
     pub solver: Backend,
+    /// The flag that stops the solver, kept for a renewed one.
+    interrupt: Option<Arc<AtomicBool>>,
+    /// What the last execution took as one thread's objects, for the
+    /// next bound's first run of symex (kept for a renewed session).
+    thread_sites: symex::ThreadSites,
 }
 
 impl Session {
     /// The session, or UNKNOWN when the chosen solver cannot be started.
     pub fn new(config: &Config) -> Result<Session, Box<Outcome>> {
         let solver = Backend::new(&config.solver).map_err(|reason| Box::new(crate::unknown(&reason)))?;
-        Ok(Session { store: TermStore::new(), solver })
+        Ok(Session { store: TermStore::new(), solver, interrupt: None, thread_sites: symex::ThreadSites::default() })
+    }
+
+    /// Makes every later check give up once `flag` is raised.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.solver.set_interrupt(Arc::clone(&flag));
+        self.interrupt = Some(flag);
+    }
+
+    /// Before the next bound of `program`: a program with threads starts
+    /// from an empty store and solver (an error to start one keeps the
+    /// old). Its clocks are as wide as the bound's steps need, so the next
+    /// bound's partial-order encoding is new terms and clauses whatever
+    /// the earlier bounds built, and those left in the solver only slow
+    /// its search down.
+    pub fn renew_for_bound(&mut self, program: &Program, config: &Config) {
+        if !program.creates_threads() {
+            return;
+        }
+        if let Ok(mut fresh) = Session::new(config) {
+            if let Some(flag) = self.interrupt.take() {
+                fresh.set_interrupt(flag);
+            }
+            fresh.thread_sites = std::mem::take(&mut self.thread_sites);
+            *self = fresh;
+        }
     }
 }
 
@@ -101,12 +135,29 @@ impl BoundResult {
     }
 }
 
-/// Incremental BMC: bounds 1, 2, 4, ... up to `max_bound`, with unwinding
-/// assertions, until a violation, a proof, or an answer other than "bound
-/// too small". Doubling makes all bounds together cost about twice the
-/// last one (each bound is a fresh symex; the solver is kept and only
-/// blasts what the earlier bounds did not build). When a bound runs out of
-/// steps or time, the answer rests on the last bound checked.
+/// The bounds of programs with threads go up by one below this one.
+const THREADS_STEP_BY_ONE_BELOW: u64 = 4;
+
+/// The bound after `bound` in the schedule of incremental BMC and of the
+/// base cases: twice `bound`, so that all bounds together cost about twice
+/// the last one; but for a program with threads the small bounds go up by
+/// one (1, 2, 3, 4, 8, ...): each unwinding multiplies the events of every
+/// shared object, whose from-read constraints grow with the cube of their
+/// number, so bound 4 can cost several times bound 3, where a violation
+/// three iterations deep already is.
+pub(crate) fn next_bound(program: &Program, bound: u64) -> u64 {
+    match program.creates_threads() && bound < THREADS_STEP_BY_ONE_BELOW {
+        true => bound + 1,
+        false => bound.saturating_mul(2),
+    }
+}
+
+/// Incremental BMC: bounds 1, 2, 4, ... ([`next_bound`]) up to
+/// `max_bound`, with unwinding assertions, until a violation, a proof, or
+/// an answer other than "bound too small". Each bound is a fresh symex;
+/// the solver is kept and only blasts what the earlier bounds did not
+/// build. When a bound runs out of steps or time, the answer rests on the
+/// last bound checked.
 pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<Instant>) -> Outcome {
     let mut last: Option<(u64, Outcome)> = None;
     let (mut symex_time, mut replay_time) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
@@ -116,6 +167,7 @@ pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<I
     };
     let mut k = 1;
     loop {
+        session.renew_for_bound(program, config);
         let mut outcome = match check_bound(program, config, Some(k), None, true, deadline, &mut session) {
             BoundResult::TooSmall((outcome, _)) => {
                 symex_time += outcome.stats.symex_time;
@@ -124,7 +176,7 @@ pub(crate) fn incremental(program: &Program, config: &Config, deadline: Option<I
                 if k >= config.max_bound {
                     break;
                 }
-                k = k.saturating_mul(2).min(config.max_bound);
+                k = next_bound(program, k).min(config.max_bound);
                 continue;
             }
             BoundResult::Exhausted(_) if last.is_some() => break,
@@ -234,7 +286,7 @@ pub(crate) fn check_with_targets(
     store.recycle_variables();
     let started = Instant::now();
     crate::progress::stage("symbolic execution", unwind);
-    let execution = match symex::execute(program, options, store) {
+    let execution = match symex::execute_hinted(program, options, store, &mut session.thread_sites) {
         Ok(execution) => execution,
         Err(stop @ (Stop::StepLimit { .. } | Stop::Timeout)) => {
             return (BoundResult::Exhausted(crate::unknown(&describe_stop(program, &stop))), false)

@@ -9,7 +9,7 @@
 //! First, BMC without a bound tries to unroll every loop to its end within
 //! a small budget of symex steps and time (loops of fixed length are
 //! decided so in one pass). Then the base cases run at bounds 1, 2, 4, ...
-//! up to `max_bound`, as incremental BMC's do, so a deep violation is found
+//! (`bmc::next_bound`) up to `max_bound`, as incremental BMC's do, so a deep violation is found
 //! in few rounds, and the inductive steps at k = 1, 1 + `k_step`, ... up to
 //! `max_k_step`: one after the other, a base case then a step per round,
 //! or (`parallel`) each kind in its own thread, the first decisive answer
@@ -95,6 +95,7 @@ impl BaseCases<'_> {
         let started = Instant::now();
         let targets: Vec<(symex::Target, u64)> = self.targets.lock().map(|t| t.clone()).unwrap_or_default();
         let options = symex::Options { unwind: Some(bound), targets: targets.iter().map(|(t, _)| t.clone()).collect(), ..options.clone() };
+        self.session.renew_for_bound(self.program, self.config);
         let (result, reached) = bmc::check_with_targets(self.program, self.config, &options, options.deadline, &mut self.session);
         self.time += started.elapsed();
         self.forward += result.stats().forward_time;
@@ -104,7 +105,7 @@ impl BaseCases<'_> {
             true => targets.iter().map(|&(_, k)| bound.saturating_add(k + 1)).max().unwrap_or(0),
             false => 0,
         };
-        let next = bound.saturating_mul(2).max(jump).min(self.config.max_bound);
+        let next = bmc::next_bound(self.program, bound).max(jump).min(self.config.max_bound);
         self.bound = (bound < self.config.max_bound).then_some(next);
         match result {
             BoundResult::TooSmall((outcome, _)) => {
@@ -331,8 +332,8 @@ fn one_after_the_other(base: &mut BaseCases, steps: &mut Steps, options: &symex:
 fn in_parallel(base: &mut BaseCases, steps: &mut Steps, options: &symex::Options, deadline: Option<Instant>) -> Option<Decided> {
     let stop = Arc::new(AtomicBool::new(false));
     let cancel = Some(Arc::clone(&stop));
-    base.session.solver.set_interrupt(Arc::clone(&stop));
-    steps.session.solver.set_interrupt(Arc::clone(&stop));
+    base.session.set_interrupt(Arc::clone(&stop));
+    steps.session.set_interrupt(Arc::clone(&stop));
     let options = symex::Options { cancel: cancel.clone(), ..options.clone() };
     std::thread::scope(|scope| {
         let stepper = std::thread::Builder::new().name("tarsier-step".into()).stack_size(crate::STACK_BYTES).spawn_scoped(scope, || {
@@ -406,11 +407,21 @@ const UNROLL_TOTAL_TIME: Duration = Duration::from_secs(5);
 /// most programs whose loops run a fixed number of times are decided so
 /// in one pass, as plain BMC decides them. `None` otherwise (the bounds
 /// and the step take over).
+///
+/// A program with threads has no inductive step: only the base cases
+/// could follow, and at a bound that every loop fits in they would ask
+/// this same formula again, after the smaller bounds' queries, searches
+/// over the interleavings that can be as hard as the whole. So once symex
+/// finished, its solver has until `deadline`.
 fn unroll_completely(program: &Program, config: &Config, deadline: Option<Instant>, session: &mut Session) -> Option<Outcome> {
     let started = Instant::now();
     let within = |limit: Duration| Some(deadline.map_or(started + limit, |d| d.min(started + limit)));
     let options = symex::Options { max_steps: UNROLL_STEPS, ..bmc::symex_options(config, None, None, true, within(UNROLL_TIME)) };
-    match bmc::check_with(program, config, &options, within(UNROLL_TOTAL_TIME), session) {
+    let solved_by = match program.creates_threads() {
+        true => deadline,
+        false => within(UNROLL_TOTAL_TIME),
+    };
+    match bmc::check_with(program, config, &options, solved_by, session) {
         BoundResult::Done(outcome) if matches!(outcome.verdict, Verdict::True | Verdict::False(_)) => Some(outcome),
         _ => None,
     }

@@ -42,34 +42,84 @@ pub struct Execution {
 /// when no object it took so was touched otherwise there and it ran to
 /// its end; else the one before it stands.
 pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> Result<Execution> {
-    let mut kept = execute_once(program, options, store, Taken::default())?;
-    let mut taken = Taken::default();
+    execute_hinted(program, options, store, &mut ThreadSites::default())
+}
+
+/// What the kept run of an execution took as one thread's or as settled
+/// (see [`execute`]): the sites are the program's variables and allocation
+/// sites, the same at every bound.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadSites(Taken);
+
+/// [`execute`], whose first run takes what `hint` says (the sites an
+/// execution at a smaller bound took), and `hint` updated to what the
+/// kept run took. The first run is kept by the rule every run is: it is
+/// void when an object it took is touched otherwise (a site the smaller
+/// bound saw one thread touch that another touches in a later iteration,
+/// a global written after a thread started), and the runs start over
+/// without a hint. A hint that holds spares the runs that found it again,
+/// the first of which gives every object events.
+pub fn execute_hinted(program: &Program, options: &Options, store: &mut TermStore, hint: &mut ThreadSites) -> Result<Execution> {
+    if !hint.0.is_empty() {
+        if let Some((execution, taken)) = runs(program, options, store, hint.0.clone())? {
+            *hint = ThreadSites(taken);
+            return Ok(execution);
+        }
+    }
+    let (execution, taken) = runs(program, options, store, Taken::default())?.expect("a run without a hint is kept");
+    *hint = ThreadSites(taken);
+    Ok(execution)
+}
+
+/// The runs of [`execute`] from one that takes `start`, and what the kept
+/// run took; `None` when `start` is not empty and its run is void or
+/// stopped early.
+fn runs(program: &Program, options: &Options, store: &mut TermStore, start: Taken) -> Result<Option<(Execution, Taken)>> {
+    let hinted = !start.is_empty();
+    let mut kept = execute_once(program, options, store, start.clone())?;
+    if hinted && (kept.one_thread.broken || kept.execution.stopped.is_some()) {
+        return Ok(None);
+    }
+    let mut kept_taken = start;
     for _ in 1..MAX_RUNS {
         let found = &kept.one_thread;
         let fresh = |found: &HashSet<ObjectSite>, taken: &HashSet<ObjectSite>| found.difference(taken).next().is_some();
-        if kept.execution.stopped.is_some() || !(fresh(&found.found, &taken.one_thread) || fresh(&found.found_settled, &taken.settled)) {
+        if kept.execution.stopped.is_some()
+            || !(fresh(&found.found, &kept_taken.one_thread) || fresh(&found.found_settled, &kept_taken.settled))
+        {
             break;
         }
+        let mut taken = kept_taken.clone();
         taken.one_thread.extend(found.found.iter().copied());
         taken.settled.extend(found.found_settled.iter().copied());
         match execute_once(program, options, store, taken.clone()) {
-            Ok(next) if next.execution.stopped.is_none() && !next.one_thread.broken => kept = next,
+            Ok(next) if next.execution.stopped.is_none() && !next.one_thread.broken => {
+                kept = next;
+                kept_taken = taken;
+            }
             Err(stop @ Stop::Timeout) => return Err(stop),
             _ => break,
         }
     }
-    Ok(kept.execution)
+    Ok(Some((kept.execution, kept_taken)))
 }
 
-/// The runs of symex a program with threads may take (see [`execute`]).
+/// The runs of symex a program with threads may take (see [`execute`]),
+/// the one from a hint included.
 const MAX_RUNS: usize = 3;
 
 /// The sites a run takes as one thread's, and the globals it takes as
 /// settled before threads start (see [`crate::threads::OneThread`]).
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 struct Taken {
     one_thread: HashSet<ObjectSite>,
     settled: HashSet<ObjectSite>,
+}
+
+impl Taken {
+    fn is_empty(&self) -> bool {
+        self.one_thread.is_empty() && self.settled.is_empty()
+    }
 }
 
 /// One run of symex, and what it saw of the objects one thread touches.

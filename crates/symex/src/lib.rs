@@ -46,7 +46,7 @@ mod eval;
 pub use equation::{Approximation, Assertion, Equation, InexactCall, Input, InputKind, LongEntry, QuantifiedVar, ThreadStep, ThreadTime, TraceStep, UnmodelledCall};
 pub use libm::{host_lemma, HostLemma};
 pub use environment::EXACT_ARGC;
-pub use exec::{execute, Execution};
+pub use exec::{execute, execute_hinted, Execution, ThreadSites};
 pub use step::{HeadInvariant, InductiveStep, Target};
 pub use memory::{ObjectId, ObjectKind, Objects, PointerLayout};
 

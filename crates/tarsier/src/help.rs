@@ -99,7 +99,8 @@ VERIFICATION OPTIONS:
         bound'.
     --incremental-bmc
         Bounded model checking with the bound raised step by step (1, 2, 4,
-        ...); SUCCESSFUL once every loop ends within the bound.
+        ...; with threads 1, 2, 3, 4, 8, ...); SUCCESSFUL once every loop
+        ends within the bound.
     --k-induction
         Prove the properties for loops of any length: for k = 1, 2, ... a
         base case (bounds 1, 2, 4, ... as --incremental-bmc, finding

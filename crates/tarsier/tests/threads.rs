@@ -1270,6 +1270,35 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
+        what: "an object one thread touches at small bounds and two at larger ones (the smaller bound's sites do not hold there)",
+        test: "threads-sites-of-a-smaller-bound",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int x;
+            void *worker(void *arg) {
+              for (int i = 0; i < 4; i++)
+                if (i == 2)
+                  x = 1;
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, worker, 0);
+              int seen = x;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(x == 1 && (seen == 0 || seen == 1));", &["-lpthread", "--incremental-bmc"]),
+            Check::fails("assert(x == 0);", &["-lpthread", "--incremental-bmc"]),
+            Check::verdict("assert(seen == 0);", &["--incremental-bmc"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen == 0);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
         what: "a field no thread changes keeps its value while another thread stores into the struct",
         test: "threads-kept-fields",
         text: r#"
@@ -1317,4 +1346,60 @@ const RACES_UNSEEN: &str = "a native run does not report data races";
 fn every_program_gets_its_verdicts() {
     assert_twins(PROGRAMS);
     check_programs(PROGRAMS);
+}
+
+/// A violation three iterations deep in a thread, and the same loop run by
+/// the main thread: as `SCHEDULED_BOUND` says, the bound at which each is
+/// found.
+const THIRD_ITERATION: &str = r#"
+    #include <assert.h>
+    #include <pthread.h>
+    int nondet_int(void);
+    void __VERIFIER_atomic_begin(void);
+    void __VERIFIER_atomic_end(void);
+    int count;
+    void *work(void *arg) {
+      while (nondet_int()) {
+        __VERIFIER_atomic_begin();
+        count++;
+        __VERIFIER_atomic_end();
+      }
+      return 0;
+    }
+    int main(void) {
+      pthread_t id;
+    #ifdef THREAD
+      pthread_create(&id, 0, work, 0);
+      pthread_join(id, 0);
+    #else
+      work(0);
+    #endif
+      assert(count != 2);
+      return 0;
+    }
+"#;
+
+/// The bounds of a program with threads go up by one at first (1, 2, 3,
+/// 4, 8, ...: each unwinding multiplies the events of the shared objects),
+/// those of a sequential program double (1, 2, 4, ...); the base cases of
+/// k-induction (the default) and incremental BMC alike. The violation
+/// needs bound 3 (the loop's unroll attempt never ends: its exit is an
+/// input).
+#[test]
+fn the_bounds_of_a_program_with_threads_go_up_by_one_at_first() {
+    let test = "threads-bound-schedule";
+    if !common::front_end_ready(test) {
+        return;
+    }
+    for (define, scheduled_bound) in [("-DTHREAD", 3), ("-DSEQUENTIAL", 4)] {
+        for engine in [&[][..], &["--incremental-bmc"][..]] {
+            let mut flags = vec![define, "--json"];
+            flags.extend(engine);
+            let answer = common::verdict(&format!("{test}{define}{}", engine.join("")), THIRD_ITERATION, &flags);
+            let json = answer.split_once('\n').map_or("", |(_, rest)| rest);
+            let doc: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {answer}"));
+            assert_eq!(doc["verdict"], "VERIFICATION FAILED", "{flags:?}: {answer}");
+            assert_eq!(doc["stats"]["bound"], scheduled_bound, "{flags:?}: {answer}");
+        }
+    }
 }
