@@ -308,10 +308,11 @@ impl<'a> Symex<'a> {
     }
 
     pub fn object_alive(&mut self, object: ObjectId) -> TermId {
-        match self.state.alive(object) {
+        let own = match self.state.alive(object) {
             Some(v) => v,
             None => initial_alive(self.store, &self.objects, object),
-        }
+        };
+        self.alive_as_seen(object, own)
     }
 
     /// A fresh unconstrained value of `sort`, recorded as an input.
@@ -538,7 +539,7 @@ impl<'a> Symex<'a> {
             InstrKind::Dead(symbol) => {
                 if let Some(&o) = self.frames.last().and_then(|f| f.locals.get(symbol)) {
                     let f = self.store.false_term();
-                    self.state.set_alive(o, f);
+                    self.set_alive(o, f);
                 }
                 self.advance();
             }
@@ -617,7 +618,7 @@ impl<'a> Symex<'a> {
         self.write_object(o, value);
         let t = self.store.true_term();
         self.note_lifetime_start(o, t);
-        self.state.set_alive(o, t);
+        self.set_alive(o, t);
         Ok(())
     }
 
@@ -728,7 +729,7 @@ impl<'a> Symex<'a> {
         }
         self.write_object(o, whole);
         let t = self.store.true_term();
-        self.state.set_alive(o, t);
+        self.set_alive(o, t);
         Ok(())
     }
 
@@ -853,7 +854,7 @@ impl<'a> Symex<'a> {
         let f = self.store.false_term();
         for &o in frame.locals.values().chain(&frame.stack_allocations) {
             if self.objects.get(o).number.is_some() {
-                self.state.set_alive(o, f);
+                self.set_alive(o, f);
             }
         }
         if self.frames.is_empty() {
@@ -947,7 +948,7 @@ fn initial_value(
 
 /// Liveness of an object that no state has changed: heap and stack
 /// allocations are created alive explicitly, so before that they are dead.
-fn initial_alive(store: &mut TermStore, objects: &Objects, object: ObjectId) -> TermId {
+pub(crate) fn initial_alive(store: &mut TermStore, objects: &Objects, object: ObjectId) -> TermId {
     match objects.get(object).kind {
         ObjectKind::Heap { .. } | ObjectKind::Stack { .. } => store.false_term(),
         _ => store.true_term(),

@@ -32,6 +32,7 @@ mod stdio_input;
 mod threads;
 mod kept_bytes;
 mod races;
+mod lifetimes;
 mod deadlock;
 mod step;
 mod builtins;
