@@ -38,7 +38,9 @@ pub struct Execution {
 /// globals only the main thread writes before it starts threads, the next
 /// takes them as that thread's, or as the value each thread starts with,
 /// with no events (see
-/// [`crate::threads::OneThread`]), and may find more. A run is kept only
+/// [`crate::threads::OneThread`]), and may find more; and when a
+/// dereference missed objects a thread symex ran later made, the next run
+/// makes them early (see [`crate::early_objects`]). A run is kept only
 /// when no object it took so was touched otherwise there and it ran to
 /// its end; else the one before it stands.
 pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> Result<Execution> {
@@ -47,11 +49,16 @@ pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> R
     for _ in 1..MAX_RUNS {
         let found = &kept.one_thread;
         let fresh = |found: &HashSet<ObjectSite>, taken: &HashSet<ObjectSite>| found.difference(taken).next().is_some();
-        if kept.execution.stopped.is_some() || !(fresh(&found.found, &taken.one_thread) || fresh(&found.found_settled, &taken.settled)) {
+        let early = kept.early.difference(&taken.early).next().is_some();
+        if kept.execution.stopped.is_some() || !(early || fresh(&found.found, &taken.one_thread) || fresh(&found.found_settled, &taken.settled)) {
             break;
         }
         taken.one_thread.extend(found.found.iter().copied());
         taken.settled.extend(found.found_settled.iter().copied());
+        taken.early.extend(kept.early.iter().cloned());
+        // Another thread reaches the objects made early.
+        let early_sites: HashSet<ObjectSite> = taken.early.iter().map(|e| e.site()).collect();
+        taken.one_thread.retain(|site| !early_sites.contains(site));
         match execute_once(program, options, store, taken.clone()) {
             Ok(next) if next.execution.stopped.is_none() && !next.one_thread.broken => kept = next,
             Err(stop @ Stop::Timeout) => return Err(stop),
@@ -64,18 +71,22 @@ pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> R
 /// The runs of symex a program with threads may take (see [`execute`]).
 const MAX_RUNS: usize = 3;
 
-/// The sites a run takes as one thread's, and the globals it takes as
-/// settled before threads start (see [`crate::threads::OneThread`]).
+/// The sites a run takes as one thread's, the globals it takes as
+/// settled before threads start (see [`crate::threads::OneThread`]), and
+/// the objects it makes early (see [`crate::early_objects`]).
 #[derive(Clone, Default)]
 struct Taken {
     one_thread: HashSet<ObjectSite>,
     settled: HashSet<ObjectSite>,
+    early: HashSet<crate::early_objects::Early>,
 }
 
-/// One run of symex, and what it saw of the objects one thread touches.
+/// One run of symex, what it saw of the objects one thread touches, and
+/// the objects the next should make early.
 struct Run {
     execution: Execution,
     one_thread: crate::threads::OneThread,
+    early: HashSet<crate::early_objects::Early>,
 }
 
 /// One run of symex that takes the objects of the sites `taken` names as
@@ -85,14 +96,16 @@ fn execute_once(program: &Program, options: &Options, store: &mut TermStore, tak
     let mut symex = Symex::new(program, options, store);
     symex.one_thread.sites = Rc::new(taken.one_thread);
     symex.one_thread.settled = Rc::new(taken.settled);
+    symex.early.given = taken.early;
     let stopped = match symex.run_program(entry) {
         Ok(()) => None,
         Err(stop @ Stop::Unsupported { .. }) if symex.quantifiers.is_empty() => Some(stop),
         Err(stop) => return Err(stop),
     };
     symex.equation.executed_instructions = symex.steps;
+    let early = symex.found_early();
     let execution = Execution { equation: symex.equation, objects: symex.objects, layout: symex.layout, stopped };
-    Ok(Run { execution, one_thread: symex.one_thread })
+    Ok(Run { execution, one_thread: symex.one_thread, early })
 }
 
 /// A pending function-pointer case: run `callee` from `state`.
@@ -161,6 +174,8 @@ pub(crate) struct Symex<'a> {
     pub(crate) threads: Option<crate::threads::Threads>,
     /// The objects taken as one thread's, and what this run saw of them.
     pub(crate) one_thread: crate::threads::OneThread,
+    /// The objects of started threads made before the main thread starts.
+    pub(crate) early: crate::early_objects::EarlyObjects,
     /// Conditions under which a pointer read from such bits had an
     /// address that does not fit the offset field, until some address is
     /// observed (see `crate::address`).
@@ -195,6 +210,7 @@ impl<'a> Symex<'a> {
             steps: 0,
             threads: None,
             one_thread: Default::default(),
+            early: Default::default(),
             loc: Loc::NONE,
             depth: 0,
             entry_pointer_params: Default::default(),
@@ -595,6 +611,7 @@ impl<'a> Symex<'a> {
         threads.races = self.options.data_race_checks.then(Default::default);
         threads.waits = self.options.deadlock_checks.then(Default::default);
         self.threads = Some(threads);
+        self.make_early_objects()?;
         let main_run = self.run_function(entry, &params);
         self.run_threads(main_run)
     }

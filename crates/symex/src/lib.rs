@@ -33,6 +33,7 @@ mod threads;
 mod kept_bytes;
 mod races;
 mod lifetimes;
+mod early_objects;
 mod deadlock;
 mod step;
 mod builtins;

@@ -110,7 +110,7 @@ pub(crate) enum ObjectSite {
 }
 
 impl ObjectSite {
-    fn of(kind: &ObjectKind) -> Option<ObjectSite> {
+    pub(crate) fn of(kind: &ObjectKind) -> Option<ObjectSite> {
         match kind {
             ObjectKind::Global(symbol) | ObjectKind::Local { symbol, .. } => Some(ObjectSite::Variable(*symbol)),
             ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => Some(ObjectSite::Allocation(*loc)),
