@@ -555,7 +555,12 @@ impl<'a> Symex<'a> {
             InstrKind::Dead(symbol) => {
                 if let Some(&o) = self.frames.last().and_then(|f| f.locals.get(symbol)) {
                     let f = self.store.false_term();
-                    self.set_alive(o, f);
+                    match self.leaves_the_program(pc) {
+                        // The process ends with the return: no other
+                        // thread sees these locals end.
+                        true => self.state.set_alive(o, f),
+                        false => self.set_alive(o, f),
+                    }
                 }
                 self.advance();
             }
@@ -864,6 +869,18 @@ impl<'a> Symex<'a> {
                 return Ok(());
             }
         }
+    }
+
+    /// Whether the instruction at `pc` is in the main thread's return
+    /// from the entry function: nothing but the end of locals' scopes is
+    /// left before it.
+    fn leaves_the_program(&self, pc: usize) -> bool {
+        let Some(frame) = self.frames.last() else { return false };
+        if self.running_thread() != 0 || self.frames.len() != 1 || Some(frame.func) != self.program.entry {
+            return false;
+        }
+        let rest = &self.body(frame.func)[pc..];
+        rest.iter().all(|i| matches!(i.kind, InstrKind::Dead(_) | InstrKind::Return(_)))
     }
 
     fn end_function(&mut self) -> Result<()> {

@@ -1313,7 +1313,7 @@ const PROGRAMS: &[Program] = &[
             int *p;
             void *maker(void *arg) {
               v = malloc(8);
-              if (v) { v[0] = 'B'; v[1] = 0; }
+              if (v) v[0] = 'B';
             #ifdef FREES
               free(v);
             #endif
@@ -1401,6 +1401,27 @@ const PROGRAMS: &[Program] = &[
             Check::holds("assert(*p == 5); done = 1; pthread_join(t, 0);", &["-lpthread"]),
             Check::fails("assert(*p == 6); done = 1; pthread_join(t, 0);", &["-lpthread"]),
             Check::verdict("done = 1; pthread_join(t, 0); *p = 7;", &[], FAILS, DEAD_STACK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "the main thread's locals last until its return ends the process, a block's end is seen by the other threads",
+        test: "threads-main-locals-at-exit",
+        text: r#"
+            #include <pthread.h>
+            void *reader(void *arg) {
+              int *q = arg;
+              return (void *)(long)*q;
+            }
+            int main(void) {
+              pthread_t t;
+              int x = 1;
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("pthread_create(&t, 0, reader, &x);", &["-lpthread"]),
+            Check::verdict("{ int y = 2; pthread_create(&t, 0, reader, &y); } x = 3; pthread_join(t, 0);", &[], FAILS, DEAD_STACK_UNSEEN),
         ],
     },
 ];
