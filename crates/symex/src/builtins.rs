@@ -464,7 +464,7 @@ impl<'a> Symex<'a> {
         self.write_object(o, contents);
         let pointer = self.address_of_heap(o)?;
         self.note_lifetime_start(o, succeeds);
-        self.state.set_alive(o, succeeds);
+        self.set_alive(o, succeeds);
         let pointer = self.store.ite(succeeds, pointer, null);
         Ok(Allocation { pointer, object: Some(o), succeeds })
     }
@@ -501,19 +501,15 @@ impl<'a> Symex<'a> {
         }
         let t = self.store.true_term();
         self.note_lifetime_start(o, t);
-        self.state.set_alive(o, t);
+        self.set_alive(o, t);
         self.frames.last_mut().expect("frame").stack_allocations.push(o);
         self.address_of_heap(o)
     }
 
     /// `free(pointer)`: NULL is a no-op; anything but the start of a live
-    /// heap object is an invalid free.
+    /// heap object is an invalid free (the other threads see it freed, see
+    /// [`crate::lifetimes`]).
     fn free(&mut self, pointer: TermId) {
-        if self.threads_on() {
-            // Each thread keeps its own view of what is alive.
-            let checked = self.options.pointer_checks || self.options.heap_at_exit != crate::HeapAtExit::Unchecked;
-            self.approximate("a block freed while threads run stays alive for the other threads", checked);
-        }
         self.check_free(pointer);
         let always = self.store.true_term();
         self.release(pointer, always);
@@ -557,7 +553,7 @@ impl<'a> Symex<'a> {
             let alive = self.object_alive(o);
             let released = self.store.and2(cond, when);
             let after = self.store.ite(released, f, alive);
-            self.state.set_alive(o, after);
+            self.set_alive(o, after);
         }
     }
 

@@ -38,7 +38,9 @@ pub struct Execution {
 /// globals only the main thread writes before it starts threads, the next
 /// takes them as that thread's, or as the value each thread starts with,
 /// with no events (see
-/// [`crate::threads::OneThread`]), and may find more. A run is kept only
+/// [`crate::threads::OneThread`]), and may find more; and when a
+/// dereference missed objects a thread symex ran later made, the next run
+/// makes them early (see [`crate::early_objects`]). A run is kept only
 /// when no object it took so was touched otherwise there and it ran to
 /// its end; else the one before it stands.
 pub fn execute(program: &Program, options: &Options, store: &mut TermStore) -> Result<Execution> {
@@ -84,14 +86,19 @@ fn runs(program: &Program, options: &Options, store: &mut TermStore, start: Take
     for _ in 1..MAX_RUNS {
         let found = &kept.one_thread;
         let fresh = |found: &HashSet<ObjectSite>, taken: &HashSet<ObjectSite>| found.difference(taken).next().is_some();
+        let early = kept.early.difference(&kept_taken.early).next().is_some();
         if kept.execution.stopped.is_some()
-            || !(fresh(&found.found, &kept_taken.one_thread) || fresh(&found.found_settled, &kept_taken.settled))
+            || !(early || fresh(&found.found, &kept_taken.one_thread) || fresh(&found.found_settled, &kept_taken.settled))
         {
             break;
         }
         let mut taken = kept_taken.clone();
         taken.one_thread.extend(found.found.iter().copied());
         taken.settled.extend(found.found_settled.iter().copied());
+        taken.early.extend(kept.early.iter().cloned());
+        // Another thread reaches the objects made early.
+        let early_sites: HashSet<ObjectSite> = taken.early.iter().map(|e| e.site()).collect();
+        taken.one_thread.retain(|site| !early_sites.contains(site));
         match execute_once(program, options, store, taken.clone()) {
             Ok(next) if next.execution.stopped.is_none() && !next.one_thread.broken => {
                 kept = next;
@@ -108,24 +115,28 @@ fn runs(program: &Program, options: &Options, store: &mut TermStore, start: Take
 /// the one from a hint included.
 const MAX_RUNS: usize = 3;
 
-/// The sites a run takes as one thread's, and the globals it takes as
-/// settled before threads start (see [`crate::threads::OneThread`]).
+/// The sites a run takes as one thread's, the globals it takes as
+/// settled before threads start (see [`crate::threads::OneThread`]), and
+/// the objects it makes early (see [`crate::early_objects`]).
 #[derive(Clone, Debug, Default)]
 struct Taken {
     one_thread: HashSet<ObjectSite>,
     settled: HashSet<ObjectSite>,
+    early: HashSet<crate::early_objects::Early>,
 }
 
 impl Taken {
     fn is_empty(&self) -> bool {
-        self.one_thread.is_empty() && self.settled.is_empty()
+        self.one_thread.is_empty() && self.settled.is_empty() && self.early.is_empty()
     }
 }
 
-/// One run of symex, and what it saw of the objects one thread touches.
+/// One run of symex, what it saw of the objects one thread touches, and
+/// the objects the next should make early.
 struct Run {
     execution: Execution,
     one_thread: crate::threads::OneThread,
+    early: HashSet<crate::early_objects::Early>,
 }
 
 /// One run of symex that takes the objects of the sites `taken` names as
@@ -135,14 +146,16 @@ fn execute_once(program: &Program, options: &Options, store: &mut TermStore, tak
     let mut symex = Symex::new(program, options, store);
     symex.one_thread.sites = Rc::new(taken.one_thread);
     symex.one_thread.settled = Rc::new(taken.settled);
+    symex.early.given = taken.early;
     let stopped = match symex.run_program(entry) {
         Ok(()) => None,
         Err(stop @ Stop::Unsupported { .. }) if symex.quantifiers.is_empty() => Some(stop),
         Err(stop) => return Err(stop),
     };
     symex.equation.executed_instructions = symex.steps;
+    let early = symex.found_early();
     let execution = Execution { equation: symex.equation, objects: symex.objects, layout: symex.layout, stopped };
-    Ok(Run { execution, one_thread: symex.one_thread })
+    Ok(Run { execution, one_thread: symex.one_thread, early })
 }
 
 /// A pending function-pointer case: run `callee` from `state`.
@@ -211,6 +224,8 @@ pub(crate) struct Symex<'a> {
     pub(crate) threads: Option<crate::threads::Threads>,
     /// The objects taken as one thread's, and what this run saw of them.
     pub(crate) one_thread: crate::threads::OneThread,
+    /// The objects of started threads made before the main thread starts.
+    pub(crate) early: crate::early_objects::EarlyObjects,
     /// Conditions under which a pointer read from such bits had an
     /// address that does not fit the offset field, until some address is
     /// observed (see `crate::address`).
@@ -245,6 +260,7 @@ impl<'a> Symex<'a> {
             steps: 0,
             threads: None,
             one_thread: Default::default(),
+            early: Default::default(),
             loc: Loc::NONE,
             depth: 0,
             entry_pointer_params: Default::default(),
@@ -358,10 +374,11 @@ impl<'a> Symex<'a> {
     }
 
     pub fn object_alive(&mut self, object: ObjectId) -> TermId {
-        match self.state.alive(object) {
+        let own = match self.state.alive(object) {
             Some(v) => v,
             None => initial_alive(self.store, &self.objects, object),
-        }
+        };
+        self.alive_as_seen(object, own)
     }
 
     /// A fresh unconstrained value of `sort`, recorded as an input.
@@ -588,7 +605,12 @@ impl<'a> Symex<'a> {
             InstrKind::Dead(symbol) => {
                 if let Some(&o) = self.frames.last().and_then(|f| f.locals.get(symbol)) {
                     let f = self.store.false_term();
-                    self.state.set_alive(o, f);
+                    match self.leaves_the_program(pc) {
+                        // The process ends with the return: no other
+                        // thread sees these locals end.
+                        true => self.state.set_alive(o, f),
+                        false => self.set_alive(o, f),
+                    }
                 }
                 self.advance();
             }
@@ -644,6 +666,7 @@ impl<'a> Symex<'a> {
         threads.races = self.options.data_race_checks.then(Default::default);
         threads.waits = self.options.deadlock_checks.then(Default::default);
         self.threads = Some(threads);
+        self.make_early_objects()?;
         let main_run = self.run_function(entry, &params);
         self.run_threads(main_run)
     }
@@ -667,7 +690,7 @@ impl<'a> Symex<'a> {
         self.write_object(o, value);
         let t = self.store.true_term();
         self.note_lifetime_start(o, t);
-        self.state.set_alive(o, t);
+        self.set_alive(o, t);
         Ok(())
     }
 
@@ -778,7 +801,7 @@ impl<'a> Symex<'a> {
         }
         self.write_object(o, whole);
         let t = self.store.true_term();
-        self.state.set_alive(o, t);
+        self.set_alive(o, t);
         Ok(())
     }
 
@@ -898,12 +921,24 @@ impl<'a> Symex<'a> {
         }
     }
 
+    /// Whether the instruction at `pc` is in the main thread's return
+    /// from the entry function: nothing but the end of locals' scopes is
+    /// left before it.
+    fn leaves_the_program(&self, pc: usize) -> bool {
+        let Some(frame) = self.frames.last() else { return false };
+        if self.running_thread() != 0 || self.frames.len() != 1 || Some(frame.func) != self.program.entry {
+            return false;
+        }
+        let rest = &self.body(frame.func)[pc..];
+        rest.iter().all(|i| matches!(i.kind, InstrKind::Dead(_) | InstrKind::Return(_)))
+    }
+
     fn end_function(&mut self) -> Result<()> {
         let frame = self.frames.pop().expect("frame");
         let f = self.store.false_term();
         for &o in frame.locals.values().chain(&frame.stack_allocations) {
             if self.objects.get(o).number.is_some() {
-                self.state.set_alive(o, f);
+                self.set_alive(o, f);
             }
         }
         if self.frames.is_empty() {
@@ -997,7 +1032,7 @@ fn initial_value(
 
 /// Liveness of an object that no state has changed: heap and stack
 /// allocations are created alive explicitly, so before that they are dead.
-fn initial_alive(store: &mut TermStore, objects: &Objects, object: ObjectId) -> TermId {
+pub(crate) fn initial_alive(store: &mut TermStore, objects: &Objects, object: ObjectId) -> TermId {
     match objects.get(object).kind {
         ObjectKind::Heap { .. } | ObjectKind::Stack { .. } => store.false_term(),
         _ => store.true_term(),

@@ -32,6 +32,8 @@ mod stdio_input;
 mod threads;
 mod kept_bytes;
 mod races;
+mod lifetimes;
+mod early_objects;
 mod deadlock;
 mod step;
 mod builtins;

@@ -34,7 +34,7 @@ pub const INVALID_OBJECT: u64 = 1;
 const FIRST_OBJECT_NUMBER: u64 = 2;
 
 /// Where an object comes from.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ObjectKind {
     Global(SymbolId),
     /// A started thread's own instance of a thread-local global (the main
@@ -181,6 +181,10 @@ impl Objects {
     }
     pub fn mark_zero_filled(&mut self, id: ObjectId) {
         self.objects[id].zero_filled = true;
+    }
+    /// Gives `id`, made ahead of time, the kind of the object it stands for.
+    pub fn set_kind(&mut self, id: ObjectId, kind: ObjectKind) {
+        self.objects[id].kind = kind;
     }
     /// Makes `id` a byte-array object (before it has a value).
     pub fn set_byte_array(&mut self, id: ObjectId) {

@@ -121,7 +121,10 @@ impl<'a> Symex<'a> {
     pub(crate) fn pointer_targets(&mut self, pointer: TermId) -> Vec<(ObjectId, TermId)> {
         let objects: Vec<ObjectId> = match self.layout.known_targets(self.store, pointer) {
             Some(numbers) => numbers.into_iter().filter_map(|n| self.objects.by_number(n)).collect(),
-            None => self.objects.addressable().to_vec(),
+            None => {
+                self.note_blind_dereference();
+                self.objects.addressable().to_vec()
+            }
         };
         let object_bits = self.layout.object_of(self.store, pointer);
         let mut targets = Vec::new();

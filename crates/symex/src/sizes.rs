@@ -168,6 +168,16 @@ impl<'a> Symex<'a> {
     /// (see [`Self::move_pointer`]): accesses through the object itself use
     /// the wide offset and are exact. A FALSE is replayed as always.
     pub(crate) fn add_object(&mut self, kind: ObjectKind, name: String, size: TermId) -> Result<ObjectId> {
+        if let Some(o) = self.take_early_object(&kind, size) {
+            self.note_creation(o);
+            return Ok(o);
+        }
+        let o = self.add_new_object(kind, name, size)?;
+        self.note_creation(o);
+        Ok(o)
+    }
+
+    fn add_new_object(&mut self, kind: ObjectKind, name: String, size: TermId) -> Result<ObjectId> {
         let constant = self.store.as_bv_const(size).and_then(BvValue::to_u64);
         let variable_length_array = matches!(kind, ObjectKind::Local { .. });
         let o = self.objects.add(kind, name, constant.unwrap_or(0));

@@ -167,7 +167,7 @@ impl<'a> Symex<'a> {
             let old = self.object_alive(o);
             let kept = self.store.and2(old, still);
             let new = self.store.ite(long, kept, old);
-            self.state.set_alive(o, new);
+            self.set_alive(o, new);
         }
     }
 

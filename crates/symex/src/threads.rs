@@ -110,7 +110,7 @@ pub(crate) enum ObjectSite {
 }
 
 impl ObjectSite {
-    fn of(kind: &ObjectKind) -> Option<ObjectSite> {
+    pub(crate) fn of(kind: &ObjectKind) -> Option<ObjectSite> {
         match kind {
             ObjectKind::Global(symbol) | ObjectKind::Local { symbol, .. } => Some(ObjectSite::Variable(*symbol)),
             ObjectKind::Heap { loc } | ObjectKind::Stack { loc, .. } => Some(ObjectSite::Allocation(*loc)),
@@ -181,6 +181,8 @@ pub(crate) struct Threads {
     pub(crate) races: Option<crate::races::Races>,
     /// The places threads may wait for ever, when the deadlock check is on.
     pub(crate) waits: Option<crate::deadlock::Waits>,
+    /// Changes of objects' liveness and the threads' questions about it.
+    pub(crate) lifetimes: crate::lifetimes::Lifetimes,
 }
 
 impl Threads {
@@ -203,7 +205,13 @@ impl Threads {
             program_order: Vec::new(),
             races: None,
             waits: None,
+            lifetimes: Default::default(),
         }
+    }
+
+    /// The number of the running step, if one runs.
+    pub(crate) fn step_id(&self) -> Option<u32> {
+        self.step.as_ref().map(|s| s.id)
     }
 
     /// The id of thread number `index` (the main thread's is `MAIN_THREAD_ID`).
@@ -312,7 +320,7 @@ impl<'a> Symex<'a> {
 
     /// Whether `object` may be seen by more than one thread: what kind of
     /// object it is says so.
-    fn may_be_shared(&self, object: ObjectId) -> bool {
+    pub(crate) fn may_be_shared(&self, object: ObjectId) -> bool {
         let Some(threads) = &self.threads else { return false };
         match &self.objects.get(object).kind {
             // Each thread has its own, and no address of one is taken (see
@@ -704,6 +712,10 @@ impl<'a> Symex<'a> {
                 return Err(Stop::Timeout);
             }
         }
+        let initial = &threads.initial;
+        let objects = &self.objects;
+        let initial_liveness = |store: &mut TermStore, o: ObjectId| initial.alive(o).unwrap_or_else(|| crate::exec::initial_alive(store, objects, o));
+        crate::lifetimes::encode(self.store, clocks, &threads.lifetimes, &initial_liveness, &mut constraints);
         self.equation.constraints.extend(constraints);
         if let Some(races) = &threads.races {
             crate::races::encode(self.store, clocks, races, &self.equation.thread_steps, &mut self.equation.assertions);

@@ -1331,7 +1331,133 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(seen.a != 2 || seen.c == 10);", &["-DCHANGE_C"], HOLDS, ONE_SCHEDULE),
         ],
     },
+    Program {
+        what: "a block or static a thread makes is there for the main thread, which a later thread's pointer reaches",
+        test: "threads-objects-made-later",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            #include <stdlib.h>
+            char *v;
+            int *p;
+            void *maker(void *arg) {
+              v = malloc(8);
+              if (v) v[0] = 'B';
+            #ifdef FREES
+              free(v);
+            #endif
+              return 0;
+            }
+            void *static_maker(void *arg) {
+              static int s = 5;
+              p = &s;
+              return 0;
+            }
+            int main(void) {
+              pthread_t a, b;
+              pthread_create(&a, 0, maker, 0);
+              pthread_create(&b, 0, static_maker, 0);
+              pthread_join(a, 0);
+              pthread_join(b, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(!v || v[0] == 'B'); assert(*p == 5); free(v);", &["-lpthread"]),
+            Check::fails("assert(!v || v[0] == 'C'); free(v);", &["-lpthread"]),
+            Check::fails("assert(*p == 6); free(v);", &["-lpthread"]),
+            Check::holds("assert(*p == 5);", &["-DFREES", "-lpthread"]),
+            Check::fails("if (v) v[0] = 'C';", &["-DFREES", "-lpthread"]),
+        ],
+    },
+    Program {
+        what: "a block the main thread made and another thread wrote or freed is seen so by the main thread",
+        test: "threads-block-freed-by-another",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            #include <stdlib.h>
+            char *v;
+            void *writer(void *arg) {
+              v[0] = 'B';
+            #ifdef FREES
+              free(v);
+            #endif
+              return 0;
+            }
+            int main(void) {
+              v = malloc(8);
+              if (!v) return 0;
+              pthread_t t;
+              pthread_create(&t, 0, writer, 0);
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(v[0] == 'B'); free(v);", &["-lpthread"]),
+            Check::fails("assert(v[0] == 'C'); free(v);", &["-lpthread"]),
+            Check::holds("", &["-DFREES", "-lpthread"]),
+            Check::fails("assert(v[0] == 'B');", &["-DFREES", "-lpthread"]),
+            Check::fails("free(v);", &["-DFREES", "-lpthread"]),
+        ],
+    },
+    Program {
+        what: "a thread's local is there for the main thread while the thread runs, not once it ended",
+        test: "threads-local-of-another",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int *p;
+            int done;
+            void *owner(void *arg) {
+              int x = 5;
+              p = &x;
+              while (!done) {}
+              return 0;
+            }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, owner, 0);
+              while (!p) {}
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(*p == 5); done = 1; pthread_join(t, 0);", &["-lpthread"]),
+            Check::fails("assert(*p == 6); done = 1; pthread_join(t, 0);", &["-lpthread"]),
+            Check::verdict("done = 1; pthread_join(t, 0); *p = 7;", &[], FAILS, DEAD_STACK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "the main thread's locals last until its return ends the process, a block's end is seen by the other threads",
+        test: "threads-main-locals-at-exit",
+        text: r#"
+            #include <pthread.h>
+            void *reader(void *arg) {
+              int *q = arg;
+              return (void *)(long)*q;
+            }
+            int main(void) {
+              pthread_t t;
+              int x = 1;
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("pthread_create(&t, 0, reader, &x);", &["-lpthread"]),
+            Check::verdict("{ int y = 2; pthread_create(&t, 0, reader, &y); } x = 3; pthread_join(t, 0);", &[], FAILS, DEAD_STACK_UNSEEN),
+        ],
+    },
 ];
+
+/// A thread's stack outlives it natively (glibc keeps it for the next
+/// thread), so a write to its dead local goes unnoticed.
+const DEAD_STACK_UNSEEN: &str = "natively a dead thread's stack stays mapped";
 
 /// The atomic-section markers have no definition gcc could link.
 const ATOMIC_UNDEFINED: &str = "__VERIFIER_atomic_begin has no definition natively";
