@@ -424,7 +424,8 @@ impl<'a> Symex<'a> {
             let condition = if sole_target { self.store.true_term() } else { ok };
             let new = self.write_object_bits_if(t.object, old, t.bit_offset, bits, condition);
             if let Ok(new) = new {
-                self.write_object(t.object, new);
+                self.state.set_value(t.object, new);
+                self.shared_write_when(t.object, new, condition);
             }
             self.exact_accesses(false);
             new?;

@@ -456,6 +456,14 @@ impl<'a> Symex<'a> {
 
     /// Records that this path wrote `value` into shared `object`.
     pub(crate) fn shared_write(&mut self, object: ObjectId, value: TermId) {
+        let always = self.store.true_term();
+        self.shared_write_when(object, value, always);
+    }
+
+    /// [`Self::shared_write`] of a write that changes the object only where
+    /// `condition` holds (elsewhere `value` is what the path read): other
+    /// threads see a write only there.
+    pub(crate) fn shared_write_when(&mut self, object: ObjectId, value: TermId, condition: TermId) {
         if !self.shared_on_touch(object, true) {
             return;
         }
@@ -464,7 +472,7 @@ impl<'a> Symex<'a> {
         // A path merged from one that read the object and one that did
         // not: the latter's value is the step's read.
         self.state.touch(step_id, object);
-        let guard = self.state.guard;
+        let guard = self.store.and2(self.state.guard, condition);
         self.add_event(object, guard, value, true);
     }
 
