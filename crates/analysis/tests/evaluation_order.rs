@@ -40,6 +40,7 @@ fn operands_that_cannot_observe_each_other_keep_one_order() {
     assert_eq!(choices("a = pure(a) + pure(b);"), (1, 0), "pure calls");
     assert_eq!(choices("a = f(pure(a), b);"), (1, 0), "a pure call and a read");
     assert_eq!(choices("a = f(a++, b);"), (1, 0), "a write to a local no other operand names");
+    assert_eq!(choices("*p = pure(a);"), (1, 0), "a place through a pointer and a pure call");
     assert_eq!(choices("a = a + b;"), (0, 0), "no side effect: no choice at all");
     assert_eq!(choices("a = f(bump(), 1);"), (0, 0), "one operand that reads something: no choice");
 }
@@ -50,5 +51,6 @@ fn operands_that_may_observe_each_other_keep_every_order() {
     assert_eq!(choices("a = n + bump();"), (1, 1), "one reads the global the other writes");
     assert_eq!(choices("a = f(poke(), *p);"), (1, 1), "a write through a pointer");
     assert_eq!(choices("a = f(a++, a);"), (1, 1), "a local written by one operand and read by the other");
+    assert_eq!(choices("n += bump();"), (1, 1), "the old value of a compound assignment and a call writing it");
     assert_eq!(choices("a = f(leave(a), b / a);"), (1, 1), "a call that may exit before a later operand fails");
 }

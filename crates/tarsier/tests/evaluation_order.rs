@@ -1,5 +1,6 @@
-//! The order of evaluation C leaves open (C11 6.5p3, 6.5.2.2p10): the
-//! arguments of a call and its callee, the operands of a binary operator.
+//! The order of evaluation C leaves open (C11 6.5p3, 6.5.2.2p10,
+//! 6.5.16p3): the arguments of a call and its callee, the operands of a
+//! binary operator, the sides of an assignment (more in evaluation.rs).
 //! gcc evaluates arguments right to left, clang left to right, and a call
 //! in one operand may come before or after the reads of another: a
 //! verdict holds for every order, so a FALSE twin fails under gcc's order
@@ -60,6 +61,13 @@ const PROGRAMS: &[Program] = &[
             Check::holds("int r = fp(swap()); assert(r == 1 || r == 2)", &[]),
             Check::fails("assert(fp(swap()) == 2)", &[]),
             Check::fails("assert(fp(swap()) == 1)", &[]).not_native(OTHER_ORDER),
+            // Assignments: the place, the old value of `op=` and the right side (gcc: `n` read after `g`, the place first).
+            Check::holds("n += g(); assert(n == 1 || n == 2)", &[]),
+            Check::fails("n += g(); assert(n == 1)", &[]),
+            Check::fails("n += g(); assert(n == 2)", &[]).not_native(OTHER_ORDER),
+            Check::holds("int a[4] = {0}; int v = (a[g()] = g()); assert((v == 2 && a[1] == 2) || (v == 1 && a[2] == 1))", &[]),
+            Check::fails("int a[4] = {0}; a[g()] = g(); assert(a[2] == 1)", &[]),
+            Check::fails("int a[4] = {0}; a[g()] = g(); assert(a[1] == 2)", &[]).not_native(OTHER_ORDER),
             // Calls that change nothing another operand sees: one order suffices.
             Check::holds("assert(f2(pure(1), pure(2)) == 24 && pure(3) + pure(4) == 14)", &[]),
             Check::fails("assert(pure(3) + pure(4) == 15)", &[]),

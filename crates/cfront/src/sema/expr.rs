@@ -798,7 +798,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    fn modifiable(&mut self, x: &ast::Expr, loc: Loc) -> R<Val> {
+    pub(super) fn modifiable(&mut self, x: &ast::Expr, loc: Loc) -> R<Val> {
         let v = self.expr(x)?;
         if !v.lvalue || v.ty.is_array() || v.ty.is_function() {
             return Err(self.error(loc, "expression is not assignable"));
@@ -831,15 +831,17 @@ impl<'a> Sema<'a> {
     }
 
     /// `l = r` or `l op= r`, its value wanted or not (`value_used`).
-    /// The order of the two sides is unspecified (C11 6.5.16p3); tarsier
-    /// takes GCC's, so that a call on the right that changes what the left
-    /// side designates (`a[k] += f()` with `f` incrementing `k`) has the
-    /// effect it has natively: the right side first, except for a simple
-    /// assignment of a call returning the left side's type to a place that
-    /// is not a bit-field, whose place is evaluated first.
+    /// The order of the two sides is unspecified (C11 6.5.16p3): where it
+    /// may matter, every order is lowered (`order`); otherwise GCC's is
+    /// taken: the right side first, except for a simple assignment of a
+    /// call returning the left side's type to a place that is not a
+    /// bit-field, whose place is evaluated first.
     fn assign(&mut self, op: Option<BinaryOp>, l: &ast::Expr, r: &ast::Expr, value_used: bool, loc: Loc) -> R<Val> {
         if let (None, Some(p)) = (op, self.alloc_size_entry(l)) {
             return self.alloc_size_write(p, r, loc);
+        }
+        if let Some(v) = self.assign_in_every_order(op, l, r, value_used, loc)? {
+            return Ok(v);
         }
         if let Some(bop) = op {
             let v = self.rvalue(r)?;
@@ -882,7 +884,7 @@ impl<'a> Sema<'a> {
     /// and so the alignment of a member of a packed struct (a pointer to
     /// the member would demand its type's alignment). `None` for a shape
     /// other than variables, members, indexes and dereferences.
-    fn frozen_place(&mut self, place: &Expr, loc: Loc) -> Option<Expr> {
+    pub(super) fn frozen_place(&mut self, place: &Expr, loc: Loc) -> Option<Expr> {
         let kind = match &place.kind {
             ExprKind::Sym(_) => return Some(place.clone()),
             ExprKind::Member(base, field) => ExprKind::Member(Box::new(self.frozen_place(base, loc)?), *field),
@@ -922,7 +924,7 @@ impl<'a> Sema<'a> {
     /// the lvalue, whose designation may depend on what was stored
     /// (`x.p->p = 0` with `x.p == &x`, `a[a[0]] = 1`). A variable read back
     /// is the same value; a bit-field's is truncated to its width.
-    fn store(&mut self, target: Val, value: Expr, ty: CType, value_used: bool, loc: Loc) -> Val {
+    pub(super) fn store(&mut self, target: Val, value: Expr, ty: CType, value_used: bool, loc: Loc) -> Val {
         let variable = matches!(target.e.kind, ExprKind::Sym(_));
         let literal = matches!(value.kind, ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Null | ExprKind::Zero);
         let kept = if variable || literal || !value_used { value } else { self.temp(value, &ty, loc) };

@@ -1,6 +1,7 @@
 //! Operands whose order of evaluation C leaves open: the arguments of a
 //! call and its callee (C11 6.5.2.2p10), the operands of a binary operator
-//! other than `&&`, `||` and the comma (6.5p3). gcc evaluates arguments
+//! other than `&&`, `||` and the comma (6.5p3), the place and the value
+//! of an assignment (6.5.16p3). gcc evaluates arguments
 //! right to left, clang left to right, and either may interleave a call in
 //! one operand with the reads of another; a verdict must hold for every
 //! order. When some operand has side effects (a call, an assignment,
@@ -15,7 +16,8 @@
 //! (`analysis::evaluation_order`) keeps only the first order where the
 //! operands cannot observe each other's effects, so pure calls cost nothing.
 
-use super::expr::Val;
+use super::ctype::CType;
+use super::expr::{addr_of, deref, Val};
 use super::scope::Ordinary;
 use super::{Label, Sema, R};
 use crate::ast::{self, ExprKind as A, UnaryOp};
@@ -27,6 +29,16 @@ const MAX_LOWERED_ORDERS: usize = 36;
 
 /// Operands up to this many get every order.
 const MAX_PERMUTED: usize = 3;
+
+/// The temporaries, one per slot, in which the blocks of a choice leave
+/// values for the code after it.
+pub(super) struct Held(Vec<Option<(ir::SymbolId, ir::TypeId)>>);
+
+impl Held {
+    pub(super) fn new(slots: usize) -> Held {
+        Held(vec![None; slots])
+    }
+}
 
 /// A choice being lowered, in labels (positions move until the function
 /// is finished).
@@ -77,7 +89,7 @@ impl<'a> Sema<'a> {
     }
 
     /// Emits each order of `orders` after a choice, each operand's value
-    /// stored in its temporary (the same one in every order).
+    /// held where its evaluation ends, in a temporary every order shares.
     fn lower_orders(
         &mut self,
         orders: &[Vec<usize>],
@@ -86,47 +98,39 @@ impl<'a> Sema<'a> {
         lower: &mut dyn FnMut(&mut Self, usize) -> R<Val>,
         values: &mut [Option<Val>],
     ) -> R<PendingOrder> {
-        let at = self.new_label();
-        self.place_label(at);
+        let mut held = Held::new(values.len());
+        let mut ranges = vec![None; values.len()];
+        let pending = self.choose(orders.len(), loc, &mut |s, k| {
+            for &i in &orders[k] {
+                let start = s.placed_label();
+                let v = lower(s, i)?;
+                values[i] = Some(s.hold(&mut held, i, v, loc)?);
+                let stop = s.placed_label();
+                ranges[i].get_or_insert((start, stop));
+            }
+            Ok(())
+        })?;
+        let operands = ordered.iter().filter_map(|&i| ranges[i]).collect();
+        Ok(PendingOrder { operands, ..pending })
+    }
+
+    /// Emits `count` blocks, the `k`-th lowered by `block(k)`, behind a
+    /// chain of `Goto`s on `Nondet` that runs exactly one (a `Skip` marks
+    /// the place when there is one block).
+    pub(super) fn choose(&mut self, count: usize, loc: Loc, block: &mut dyn FnMut(&mut Self, usize) -> R<()>) -> R<PendingOrder> {
+        let at = self.placed_label();
         let end = self.new_label();
         let alternatives_start = self.new_label();
-        let mut operands = vec![None; values.len()];
-        let mut temps: Vec<Option<(ir::SymbolId, ir::TypeId)>> = vec![None; values.len()];
-        for (k, order) in orders.iter().enumerate() {
-            let next = (k + 1 < orders.len()).then(|| self.new_label());
-            match next {
-                Some(next) => {
-                    let choice = Expr::new(ExprKind::Nondet, self.prog.types.bool());
-                    self.goto_if(choice, next, loc);
-                }
-                None if orders.len() == 1 => self.emit(InstrKind::Skip, loc),
-                None => {}
+        if count == 1 {
+            self.emit(InstrKind::Skip, loc);
+        }
+        for k in 0..count {
+            let next = (k + 1 < count).then(|| self.new_label());
+            if let Some(next) = next {
+                let choice = Expr::new(ExprKind::Nondet, self.prog.types.bool());
+                self.goto_if(choice, next, loc);
             }
-            for &i in order {
-                let start = self.new_label();
-                self.place_label(start);
-                let v = lower(self, i)?;
-                let (sym, irty) = match temps[i] {
-                    Some((sym, irty)) => {
-                        self.emit(InstrKind::Decl(sym), loc);
-                        (sym, irty)
-                    }
-                    None => {
-                        let sym = self.fresh_local("$operand", &v.ty.unqualified(), loc);
-                        (sym, self.prog.symbols[sym].ty)
-                    }
-                };
-                if v.e.ty != irty {
-                    return Err(self.error(loc, "internal error: an operand lowered twice changed its type"));
-                }
-                temps[i] = Some((sym, irty));
-                let target = Expr::sym(sym, irty);
-                self.emit(InstrKind::Assign(target.clone(), v.e), loc);
-                let stop = self.new_label();
-                self.place_label(stop);
-                operands[i].get_or_insert((start, stop));
-                values[i] = Some(Val { e: target, ty: v.ty, lvalue: false, bit_width: v.bit_width });
-            }
+            block(self, k)?;
             if let Some(next) = next {
                 self.goto(end, loc);
                 if k == 0 {
@@ -135,12 +139,147 @@ impl<'a> Sema<'a> {
                 self.place_label(next);
             }
         }
-        if orders.len() == 1 {
+        if count == 1 {
             self.place_label(alternatives_start);
         }
         self.place_label(end);
-        let operands = ordered.iter().filter_map(|&i| operands[i]).collect();
-        Ok(PendingOrder { at, operands, alternatives: (alternatives_start, end), complete: false })
+        Ok(PendingOrder { at, operands: Vec::new(), alternatives: (alternatives_start, end), complete: false })
+    }
+
+    /// A label placed here.
+    pub(super) fn placed_label(&mut self) -> Label {
+        let label = self.new_label();
+        self.place_label(label);
+        label
+    }
+
+    /// Stores `v` in the temporary of slot `slot` that every block of a
+    /// choice shares (declared again in each), and reads it.
+    pub(super) fn hold(&mut self, held: &mut Held, slot: usize, v: Val, loc: Loc) -> R<Val> {
+        let (sym, irty) = match held.0[slot] {
+            Some((sym, irty)) => {
+                self.emit(InstrKind::Decl(sym), loc);
+                (sym, irty)
+            }
+            None => {
+                let sym = self.fresh_local("$operand", &v.ty.unqualified(), loc);
+                (sym, self.prog.symbols[sym].ty)
+            }
+        };
+        if v.e.ty != irty {
+            return Err(self.error(loc, "internal error: an operand lowered twice changed its type"));
+        }
+        held.0[slot] = Some((sym, irty));
+        let target = Expr::sym(sym, irty);
+        self.emit(InstrKind::Assign(target.clone(), v.e), loc);
+        Ok(Val { e: target, ty: v.ty, lvalue: false, bit_width: v.bit_width })
+    }
+
+    /// `l = r` or `l op= r` in every order of its steps when they may
+    /// matter (C11 6.5.16p3: the designation of `l`, the read of its old
+    /// value for `op=`, and the value of `r` are unsequenced; the store
+    /// comes last): the designation's pointers and indexes are held where
+    /// it is evaluated, so the store goes where it designated. `None` when
+    /// no side effect can make the order matter.
+    pub(super) fn assign_in_every_order(&mut self, op: Option<ast::BinaryOp>, l: &ast::Expr, r: &ast::Expr, value_used: bool, loc: Loc) -> R<Option<Val>> {
+        let place_constant = op.is_none() && is_named_place(l);
+        if !(has_side_effects(l) || has_side_effects(r)) || place_constant || self.is_constant_operand(r) {
+            return Ok(None);
+        }
+        // Steps: 0 designates `l`, 1 reads its old value, 2 evaluates `r`.
+        let orders: Vec<Vec<usize>> = match op {
+            None => vec![vec![0, 2], vec![2, 0]],
+            Some(_) => vec![vec![0, 1, 2], vec![0, 2, 1], vec![2, 0, 1]],
+        };
+        let budget = MAX_LOWERED_ORDERS / self.fx.lowered_orders.max(1);
+        let relowerable = !contains_statement(l) && !contains_statement(r);
+        let (orders, complete) = match relowerable && orders.len() <= budget {
+            true => (orders, true),
+            false => (vec![orders[orders.len() - 1].clone()], false),
+        };
+        let mut held = Held::new(1);
+        let mut result = None;
+        let mut ranges = [None, None];
+        self.fx.lowered_orders *= orders.len();
+        let lowered = self.choose(orders.len(), loc, &mut |s, k| {
+            let record = if k == 0 { Some(&mut ranges) } else { None };
+            let stored = s.assignment_steps(op, l, r, &orders[k], value_used, loc, record)?;
+            result = Some(if value_used && !stored.ty.is_void() { s.hold(&mut held, 0, stored, loc)? } else { stored });
+            Ok(())
+        });
+        self.fx.lowered_orders /= orders.len();
+        let pending = lowered?;
+        let operands = ranges.iter().flatten().copied().collect();
+        self.fx.evaluation_orders.push(PendingOrder { operands, complete, ..pending });
+        Ok(result)
+    }
+
+    /// One order of an assignment's steps (see [`Self::assign_in_every_order`]),
+    /// then the store; the assignment's value. With `ranges` (the first
+    /// order), records where the designation (with the read) and the
+    /// right side lie.
+    #[allow(clippy::too_many_arguments)]
+    fn assignment_steps(
+        &mut self,
+        op: Option<ast::BinaryOp>,
+        l: &ast::Expr,
+        r: &ast::Expr,
+        order: &[usize],
+        value_used: bool,
+        loc: Loc,
+        mut ranges: Option<&mut [Option<(Label, Label)>; 2]>,
+    ) -> R<Val> {
+        let (mut place, mut old, mut value) = (None, None, None);
+        for &step in order {
+            let start = self.placed_label();
+            match step {
+                0 => place = Some(self.designation(l, loc)?),
+                1 => {
+                    let target: &Val = place.as_ref().expect("designated before its value is read");
+                    let ty = target.ty.unqualified();
+                    let held = self.temp(target.e.clone(), &ty, loc);
+                    old = Some(Val { e: held, ty, lvalue: false, bit_width: target.bit_width });
+                }
+                _ => {
+                    let v = self.rvalue(r)?;
+                    value = Some(Val { e: self.temp(v.e.clone(), &v.ty.unqualified(), loc), ..v });
+                }
+            }
+            let stop = self.placed_label();
+            if let Some(ranges) = ranges.as_deref_mut() {
+                // The read follows the designation in the first order: one range.
+                match &mut ranges[usize::from(step == 2)] {
+                    Some((_, end)) => *end = stop,
+                    range => *range = Some((start, stop)),
+                }
+            }
+        }
+        let (Some(target), Some(v)) = (place, value) else {
+            return Err(self.error(loc, "internal error: an assignment lost a side"));
+        };
+        let ty = target.ty.unqualified();
+        let new = match (op, old) {
+            (Some(bop), Some(old)) => self.arith(bop, old, v, loc)?,
+            _ => v,
+        };
+        let stored = self.cast_to(new, &ty, loc, op.is_some())?;
+        Ok(self.store(target, stored, ty, value_used, loc))
+    }
+
+    /// The place `l` designates, its pointers and indexes held now.
+    fn designation(&mut self, l: &ast::Expr, loc: Loc) -> R<Val> {
+        let target = self.modifiable(l, loc)?;
+        let frozen = match self.frozen_place(&target.e, loc) {
+            Some(frozen) => frozen,
+            None if target.bit_width.is_none() => {
+                let ptr = CType::pointer_to(target.ty.unqualified());
+                let ptr_ir = self.ir_ty(&ptr);
+                let addr = self.temp(addr_of(target.e.clone(), ptr_ir), &ptr, loc);
+                deref(addr, target.e.ty)
+            }
+            None => target.e.clone(),
+        };
+        Ok(Val { e: frozen, ..target })
     }
 
     /// Whether evaluating `e` reads nothing that another operand could
@@ -229,6 +368,16 @@ fn push_children<'e>(e: &'e ast::Expr, stack: &mut Vec<&'e ast::Expr>) {
             stack.push(b);
         }
         _ => {}
+    }
+}
+
+/// Whether `e` names an object without reading anything: a variable or
+/// a member of one.
+fn is_named_place(e: &ast::Expr) -> bool {
+    match &e.kind {
+        A::Ident(_) => true,
+        A::Member { base, arrow: false, .. } => is_named_place(base),
+        _ => false,
     }
 }
 
