@@ -2,14 +2,16 @@
 //! ([`ir::EvaluationOrder`]): where no operand can observe what another
 //! does, every order computes the same values and ends the same way, so
 //! only the first is kept (the choice and the other orders become `Skip`)
-//! and the choice leaves the program's list. An operand is independent of
-//! the others when everything it writes (itself and, transitively, the
-//! functions it calls) is a local of the function that no other operand
-//! names and whose address the program never takes, and when it cannot
-//! end the execution early (no assumption, no `exit`, `abort`, `longjmp`
-//! or assumption intrinsic on its way), which would hide what a later
-//! operand does in the other orders. Allocations count as independent:
-//! their order is visible only through the relative order of addresses of
+//! and the choice leaves the program's list. Operands are independent
+//! when none writes (itself or, transitively, through the functions it
+//! calls) what another names, and none writes a global, an object whose
+//! address is taken or memory through a pointer while another may read
+//! memory (a dereference, a call, a global or such an object) or write
+//! through a pointer; and when none can end the execution early (an
+//! assumption, `exit`, `abort`, `longjmp` or an assumption intrinsic on
+//! its way) while another does more than copy locals, which the early end
+//! would hide in some orders. Allocations count as independent: their
+//! order is visible only through the relative order of addresses of
 //! different objects, which C leaves undefined. A call that never returns
 //! (a loop or recursion without end) is not looked for.
 
@@ -47,22 +49,90 @@ fn keep_first_order(program: &mut Program, order: &EvaluationOrder) {
     }
 }
 
+/// What one operand's instructions (and the functions they call) touch.
+struct Footprint {
+    writes: Modified,
+    /// Symbols its instructions name (read, written or declared).
+    named: BTreeSet<SymbolId>,
+    /// It may read memory a name does not show: a dereference, a call
+    /// (other than of a nondeterministic-value function), a global or an
+    /// object whose address is taken.
+    reads_memory: bool,
+}
+
+impl Footprint {
+    fn of(program: &Program, effects: &ProgramEffects, function: FuncId, range: std::ops::Range<usize>) -> (Footprint, BTreeSet<FuncId>) {
+        let body = program.functions[function].body.as_deref().unwrap_or_default();
+        let (writes, callees) = effects.of_instructions(program, function, range.clone());
+        let named = names(&body[range.clone()]);
+        let shared = |v: &SymbolId| !is_unescaped_local(program, effects, function, *v);
+        let dereferences = body[range].iter().any(|instr| {
+            let call = matches!(&instr.kind, InstrKind::Call { callee, args, .. }
+                if !direct_callee(program, callee).is_some_and(|f| ir::external::is_nondet_value_call(program, &program.functions[f].name, args)));
+            call || instr.kind.exprs().iter().any(|e| e.walk().any(|n| matches!(n.kind, ExprKind::Deref(_))))
+        });
+        (Footprint { reads_memory: dereferences || named.iter().any(shared), writes, named }, callees)
+    }
+
+    /// Whether what `self` writes may change what `other` reads or writes.
+    fn reaches(&self, other: &Footprint, shared_write: bool) -> bool {
+        let memory = self.writes.through_pointers || self.writes.frees;
+        self.writes.variables.iter().any(|v| other.named.contains(v) || other.writes.variables.contains(v))
+            || (shared_write && other.reads_memory)
+            || (memory && (other.reads_memory || other.writes.through_pointers))
+    }
+}
+
+/// Whether `v` is a local of `function` whose address is never taken:
+/// only names in `function` reach it.
+fn is_unescaped_local(program: &Program, effects: &ProgramEffects, function: FuncId, v: SymbolId) -> bool {
+    matches!(program.symbols[v].kind, SymbolKind::Local(f) if f == function) && !effects.escaped.contains(&v)
+}
+
+/// Whether no operand can observe another's effects, nor end the
+/// execution before another runs.
 fn operands_independent(program: &Program, effects: &ProgramEffects, order: &EvaluationOrder) -> bool {
-    let Some(body) = program.functions[order.function].body.as_deref() else { return false };
-    let named: Vec<BTreeSet<SymbolId>> = order.operands.iter().map(|&(s, e)| names(&body[s.0 as usize..e.0 as usize])).collect();
-    order.operands.iter().enumerate().all(|(i, &(start, end))| {
+    let mut footprints = Vec::new();
+    let mut stopping = Vec::new();
+    for &(start, end) in &order.operands {
         let range = start.0 as usize..end.0 as usize;
-        let (modified, callees) = effects.of_instructions(program, order.function, range.clone());
-        let named_elsewhere = |v: &SymbolId| named.iter().enumerate().any(|(j, n)| j != i && n.contains(v));
-        let private = |v: &SymbolId| {
-            matches!(program.symbols[*v].kind, SymbolKind::Local(f) if f == order.function) && !effects.escaped.contains(v) && !named_elsewhere(v)
-        };
-        writes_only_privately(&modified) && modified.variables.iter().all(private) && !may_stop(program, effects, order.function, range, &callees)
+        let (footprint, callees) = Footprint::of(program, effects, order.function, range.clone());
+        stopping.push(may_stop(program, effects, order.function, range.clone(), &callees));
+        footprints.push((footprint, is_inert(program, effects, order.function, range)));
+    }
+    // An operand that stops the run hides what another does, unless that one does nothing.
+    let hidden = |i: usize| footprints.iter().enumerate().any(|(j, (_, inert))| j != i && !inert);
+    if (0..footprints.len()).any(|i| stopping[i] && hidden(i)) {
+        return false;
+    }
+    let footprints: Vec<Footprint> = footprints.into_iter().map(|(f, _)| f).collect();
+    let shared_write = |f: &Footprint| f.writes.variables.iter().any(|&v| !is_unescaped_local(program, effects, order.function, v));
+    footprints.iter().enumerate().all(|(i, a)| {
+        footprints.iter().enumerate().all(|(j, b)| i == j || !a.reaches(b, shared_write(a)))
     })
 }
 
-fn writes_only_privately(modified: &Modified) -> bool {
-    !modified.through_pointers && !modified.frees
+/// Whether the instructions at `range` only copy unescaped locals and
+/// constants into unescaped locals (casts and addresses included): they
+/// can neither fail nor be seen by anything but a name.
+fn is_inert(program: &Program, effects: &ProgramEffects, function: FuncId, range: std::ops::Range<usize>) -> bool {
+    let body = program.functions[function].body.as_deref().unwrap_or_default();
+    let local = |e: &ir::Expr| match e.kind {
+        ExprKind::Sym(v) => is_unescaped_local(program, effects, function, v),
+        _ => false,
+    };
+    let plain = |e: &ir::Expr| {
+        e.walk().all(|n| match &n.kind {
+            ExprKind::Sym(v) => is_unescaped_local(program, effects, function, *v) || matches!(program.symbols[*v].kind, SymbolKind::Function(_)),
+            kind => matches!(kind, ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Null | ExprKind::Zero | ExprKind::Cast(_) | ExprKind::AddrOf(_)),
+        })
+    };
+    body[range].iter().all(|instr| match &instr.kind {
+        InstrKind::Decl(v) => is_unescaped_local(program, effects, function, *v),
+        InstrKind::Assign(lhs, rhs) => local(lhs) && plain(rhs),
+        InstrKind::Skip => true,
+        _ => false,
+    })
 }
 
 /// The symbols the instructions name.

@@ -282,6 +282,8 @@ fn body_less_call(program: &Program, name: &str, args: &[Expr], modified: &mut M
             modified.through_pointers = true;
         }
         _ if ir::external::is_nondet_value_call(program, name, args) => {}
+        // They look at pointers and objects, and write nothing.
+        _ if ir::intrinsics::pointer_intrinsic(name).is_some_and(|i| i != ir::intrinsics::PointerIntrinsic::AllocSizeClaim) => {}
         _ => {
             if args.iter().any(|a| program.types.pointee(a.ty).is_some() || program.types.holds_pointer(a.ty, true)) {
                 modified.through_pointers = true;
