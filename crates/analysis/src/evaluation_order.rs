@@ -3,11 +3,9 @@
 //! does, every order computes the same values and ends the same way, so
 //! only the first is kept (the choice and the other orders become `Skip`)
 //! and the choice leaves the program's list. Operands are independent
-//! when none writes (itself or, transitively, through the functions it
-//! calls) what another names, and none writes a global, an object whose
-//! address is taken or memory through a pointer while another may read
-//! memory (a dereference, a call, a global or such an object) or write
-//! through a pointer; and when none can end the execution early (an
+//! when nothing one writes (itself or, transitively, through the functions
+//! it calls) can be seen by another ([`Footprint::reaches`]), and when
+//! none can end the execution early (an
 //! assumption, `exit`, `abort`, `longjmp` or an assumption intrinsic on
 //! its way) while another does more than copy locals, which the early end
 //! would hide in some orders. Allocations count as independent: their
@@ -52,35 +50,77 @@ fn keep_first_order(program: &mut Program, order: &EvaluationOrder) {
 /// What one operand's instructions (and the functions they call) touch.
 struct Footprint {
     writes: Modified,
-    /// Symbols its instructions name (read, written or declared).
+    /// Symbols its instructions, or the functions they call, name (read,
+    /// written or declared).
     named: BTreeSet<SymbolId>,
-    /// It may read memory a name does not show: a dereference, a call
-    /// (other than of a nondeterministic-value function), a global or an
-    /// object whose address is taken.
-    reads_memory: bool,
+    /// It, or a function it calls, dereferences a pointer, or it passes
+    /// a pointer to a function without a body.
+    dereferences: bool,
+    /// It, or a function it calls, calls a function without a body that
+    /// may keep a state of its own (stdio, the environment, a call through
+    /// a pointer): two such calls may see each other.
+    opaque_calls: bool,
 }
 
 impl Footprint {
     fn of(program: &Program, effects: &ProgramEffects, function: FuncId, range: std::ops::Range<usize>) -> (Footprint, BTreeSet<FuncId>) {
-        let body = program.functions[function].body.as_deref().unwrap_or_default();
-        let (writes, callees) = effects.of_instructions(program, function, range.clone());
-        let named = names(&body[range.clone()]);
-        let shared = |v: &SymbolId| !is_unescaped_local(program, effects, function, *v);
-        let dereferences = body[range].iter().any(|instr| {
-            let call = matches!(&instr.kind, InstrKind::Call { callee, args, .. }
-                if !direct_callee(program, callee).is_some_and(|f| ir::external::is_nondet_value_call(program, &program.functions[f].name, args)));
-            call || instr.kind.exprs().iter().any(|e| e.walk().any(|n| matches!(n.kind, ExprKind::Deref(_))))
-        });
-        (Footprint { reads_memory: dereferences || named.iter().any(shared), writes, named }, callees)
+        let body = &program.functions[function].body.as_deref().unwrap_or_default()[range.clone()];
+        let (writes, callees) = effects.of_instructions(program, function, range);
+        let reached: BTreeSet<FuncId> = callees.iter().flat_map(|&f| effects.reachable_from(f)).collect();
+        let mut named = names(body);
+        let mut dereferences = reads_through_pointers(program, body);
+        let mut opaque_calls = calls_opaque(program, body);
+        for &f in &reached {
+            let callee_body = program.functions[f].body.as_deref().unwrap_or_default();
+            named.extend(names(callee_body));
+            dereferences |= reads_through_pointers(program, callee_body);
+            opaque_calls |= calls_opaque(program, callee_body);
+        }
+        (Footprint { writes, named, dereferences, opaque_calls }, callees)
     }
 
-    /// Whether what `self` writes may change what `other` reads or writes.
-    fn reaches(&self, other: &Footprint, shared_write: bool) -> bool {
+    /// Whether what `self` writes may change what `other` reads or writes:
+    /// a variable `other` (or a function it calls) names or writes, an
+    /// object whose address is taken that it may read through a pointer;
+    /// memory through a pointer, which its dereferences or the objects
+    /// whose address is taken that it names may see.
+    fn reaches(&self, other: &Footprint, escaped: &BTreeSet<SymbolId>) -> bool {
+        let variable_seen =
+            |v: &SymbolId| other.named.contains(v) || other.writes.variables.contains(v) || (escaped.contains(v) && other.dereferences);
         let memory = self.writes.through_pointers || self.writes.frees;
-        self.writes.variables.iter().any(|v| other.named.contains(v) || other.writes.variables.contains(v))
-            || (shared_write && other.reads_memory)
-            || (memory && (other.reads_memory || other.writes.through_pointers))
+        let touches_escaped = other.named.iter().any(|v| escaped.contains(v));
+        self.writes.variables.iter().any(variable_seen)
+            || (memory && (other.dereferences || other.writes.through_pointers || touches_escaped))
+            || (self.opaque_calls && other.opaque_calls)
     }
+}
+
+/// Whether the instructions call a function without a body other than a
+/// nondeterministic-value function, a pointer intrinsic or a math
+/// function (which have no state), or call through a pointer.
+fn calls_opaque(program: &Program, body: &[ir::Instr]) -> bool {
+    body.iter().any(|instr| {
+        let InstrKind::Call { callee, args, .. } = &instr.kind else { return false };
+        let Some(f) = direct_callee(program, callee) else { return true };
+        let function = &program.functions[f];
+        let name = function.name.as_str();
+        let stateless = ir::external::is_nondet_value_call(program, name, args)
+            || ir::intrinsics::pointer_intrinsic(name).is_some()
+            || ir::intrinsics::exact_math_function(name).is_some()
+            || ir::libm::Inexact::of_name(name).is_some();
+        function.body.is_none() && !stateless
+    })
+}
+
+/// Whether the instructions dereference a pointer or pass one to a
+/// function without a body (which may read through it).
+fn reads_through_pointers(program: &Program, body: &[ir::Instr]) -> bool {
+    body.iter().any(|instr| {
+        let body_less_call = matches!(&instr.kind, InstrKind::Call { callee, args, .. }
+            if direct_callee(program, callee).is_none_or(|f| program.functions[f].body.is_none())
+                && args.iter().any(|a| program.types.pointee(a.ty).is_some() || program.types.holds_pointer(a.ty, true)));
+        body_less_call || instr.kind.exprs().iter().any(|e| e.walk().any(|n| matches!(n.kind, ExprKind::Deref(_))))
+    })
 }
 
 /// Whether `v` is a local of `function` whose address is never taken:
@@ -106,10 +146,7 @@ fn operands_independent(program: &Program, effects: &ProgramEffects, order: &Eva
         return false;
     }
     let footprints: Vec<Footprint> = footprints.into_iter().map(|(f, _)| f).collect();
-    let shared_write = |f: &Footprint| f.writes.variables.iter().any(|&v| !is_unescaped_local(program, effects, order.function, v));
-    footprints.iter().enumerate().all(|(i, a)| {
-        footprints.iter().enumerate().all(|(j, b)| i == j || !a.reaches(b, shared_write(a)))
-    })
+    footprints.iter().enumerate().all(|(i, a)| footprints.iter().enumerate().all(|(j, b)| i == j || !a.reaches(b, &effects.escaped)))
 }
 
 /// Whether the instructions at `range` only copy unescaped locals and

@@ -22,6 +22,8 @@ fn choices(body: &str) -> (usize, usize) {
         "int n; int *p; void exit(int);\n\
          int pure(int x) {{ int y = x * 2; return y; }}\n\
          int bump(void) {{ return ++n; }}\n\
+         int peek(void) {{ return n; }}\n\
+         int getchar(void);\n\
          int poke(void) {{ *p = 1; return 0; }}\n\
          int leave(int x) {{ if (x) exit(1); return x; }}\n\
          int f(int a, int b) {{ return a - b; }}\n\
@@ -41,6 +43,7 @@ fn operands_that_cannot_observe_each_other_keep_one_order() {
     assert_eq!(choices("a = f(pure(a), b);"), (1, 0), "a pure call and a read");
     assert_eq!(choices("a = f(a++, b);"), (1, 0), "a write to a local no other operand names");
     assert_eq!(choices("*p = pure(a);"), (1, 0), "a place through a pointer and a pure call");
+    assert_eq!(choices("a = bump() + pure(b);"), (1, 0), "a call writing a global another call never names");
     assert_eq!(choices("a = a + b;"), (0, 0), "no side effect: no choice at all");
     assert_eq!(choices("a = f(bump(), 1);"), (0, 0), "one operand that reads something: no choice");
 }
@@ -52,5 +55,7 @@ fn operands_that_may_observe_each_other_keep_every_order() {
     assert_eq!(choices("a = f(poke(), *p);"), (1, 1), "a write through a pointer");
     assert_eq!(choices("a = f(a++, a);"), (1, 1), "a local written by one operand and read by the other");
     assert_eq!(choices("n += bump();"), (1, 1), "the old value of a compound assignment and a call writing it");
+    assert_eq!(choices("a = bump() + peek();"), (1, 1), "a call reading the global another call writes");
+    assert_eq!(choices("a = getchar() - getchar();"), (1, 1), "two calls of a library function with a state");
     assert_eq!(choices("a = f(leave(a), b / a);"), (1, 1), "a call that may exit before a later operand fails");
 }
