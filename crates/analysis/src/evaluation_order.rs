@@ -72,7 +72,8 @@ impl Footprint {
         let mut opaque_calls = calls_opaque(program, body);
         for &f in &reached {
             let callee_body = program.functions[f].body.as_deref().unwrap_or_default();
-            named.extend(names(callee_body));
+            // A callee's locals live in its own frames, even when it is this function.
+            named.extend(names(callee_body).into_iter().filter(|&v| !matches!(program.symbols[v].kind, SymbolKind::Local(_))));
             dereferences |= reads_through_pointers(program, callee_body);
             opaque_calls |= calls_opaque(program, callee_body);
         }
