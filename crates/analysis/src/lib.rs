@@ -12,6 +12,9 @@
 //! an instruction order in which each loop is contiguous), and
 //! [`modified`] (the state a loop may change, calls included).
 //!
+//! [`evaluation_order`] keeps one evaluation order where the front end
+//! lowered several and the operands cannot observe each other.
+//!
 //! [`threads`] gives a program that starts threads the instruction shape
 //! its interleavings need (a shared write is a step of its own).
 //!
@@ -26,6 +29,7 @@
 pub mod absint;
 pub mod cfg;
 pub mod dominators;
+pub mod evaluation_order;
 pub mod instrument;
 pub mod invariants;
 pub mod loops;

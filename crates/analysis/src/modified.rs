@@ -90,20 +90,26 @@ impl ProgramEffects {
 
     /// What loop `id` of `func` (whose loops are `loops`) may change.
     pub fn of_loop(&self, program: &Program, func: FuncId, loops: &FunctionLoops, id: LoopId) -> Modified {
+        self.of_instructions(program, func, loops.get(id).body.iter().copied()).0
+    }
+
+    /// What the instructions at `nodes` of `func` may change, calls
+    /// included, and the functions with a body they call directly.
+    pub fn of_instructions(&self, program: &Program, func: FuncId, nodes: impl Iterator<Item = usize>) -> (Modified, BTreeSet<FuncId>) {
         let body = program.functions[func].body.as_deref().unwrap_or_default();
         let mut modified = Modified::default();
         let mut callees = BTreeSet::new();
-        for &node in &loops.get(id).body {
+        for node in nodes {
             if let Some(instr) = body.get(node) {
                 self.instruction(program, &instr.kind, &mut modified, &mut callees);
             }
         }
-        for callee in callees {
-            if let Some(summary) = self.summaries.get(&callee) {
+        for callee in &callees {
+            if let Some(summary) = self.summaries.get(callee) {
                 modified.absorb(summary);
             }
         }
-        modified
+        (modified, callees)
     }
 
     /// What a call of `func` may change (its callees' effects included);
@@ -251,7 +257,7 @@ fn write(lhs: &Expr, modified: &mut Modified) {
     }
 }
 
-fn direct_callee(program: &Program, callee: &Expr) -> Option<FuncId> {
+pub(crate) fn direct_callee(program: &Program, callee: &Expr) -> Option<FuncId> {
     match &callee.kind {
         ExprKind::Sym(symbol) => match program.symbols[*symbol].kind {
             SymbolKind::Function(f) => Some(f),
@@ -276,6 +282,8 @@ fn body_less_call(program: &Program, name: &str, args: &[Expr], modified: &mut M
             modified.through_pointers = true;
         }
         _ if ir::external::is_nondet_value_call(program, name, args) => {}
+        // They look at pointers and objects, and write nothing.
+        _ if ir::intrinsics::pointer_intrinsic(name).is_some_and(|i| i != ir::intrinsics::PointerIntrinsic::AllocSizeClaim) => {}
         _ => {
             if args.iter().any(|a| program.types.pointee(a.ty).is_some() || program.types.holds_pointer(a.ty, true)) {
                 modified.through_pointers = true;

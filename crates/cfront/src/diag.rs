@@ -9,6 +9,9 @@ use std::fmt::Write as _;
 /// UNKNOWN.
 pub const OUT_OF_MEMORY: &str = "out of memory:";
 
+/// How far back a warning is looked for before it is recorded again.
+const WARNINGS_LOOKED_BACK: usize = 64;
+
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Severity {
     Error,
@@ -39,7 +42,13 @@ impl Diagnostics {
     pub fn note(&mut self, loc: Loc, message: impl Into<String>) {
         self.push(Severity::Note, loc, message.into());
     }
+    /// Records a diagnostic; a warning only once (an operand lowered in
+    /// several evaluation orders would repeat it).
     fn push(&mut self, severity: Severity, loc: Loc, message: String) {
+        let repeated = |d: &Diagnostic| d.severity == severity && d.loc == loc && d.message == message;
+        if severity == Severity::Warning && self.list.iter().rev().take(WARNINGS_LOOKED_BACK).any(repeated) {
+            return;
+        }
         self.list.push(Diagnostic { severity, loc, message });
     }
     pub fn has_errors(&self) -> bool {

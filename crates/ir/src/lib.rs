@@ -40,7 +40,7 @@ pub use entity::{EntityRef, PrimaryMap};
 pub use expr::{BinOp, Expr, ExprKind, UnOp};
 pub use instr::{Instr, InstrIdx, InstrKind, Property, PropertyClass, Quantifier};
 pub use loc::{FileId, Loc, SourceFiles, LIBRARY_MODEL_DIR};
-pub use program::{DataModel, FuncId, Function, Label, LoopUnwind, Program, Symbol, SymbolId, SymbolKind};
+pub use program::{DataModel, EvaluationOrder, FuncId, Function, Label, LoopUnwind, Program, Symbol, SymbolId, SymbolKind};
 pub use rounding::{RoundingMode, ROUNDING_MODE_VARIABLE};
 pub use types::{ArrayLen, Composite, CompositeId, CompositeKind, Field, FloatFormat, FnSig, Type, TypeId, TypeTable};
 pub use validate::validate;

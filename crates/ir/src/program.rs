@@ -127,6 +127,27 @@ pub struct LoopUnwind {
     pub bound: Option<u64>,
 }
 
+/// A place where C leaves the order of evaluation of operands open
+/// (function arguments, operands of a binary operator) and some operand
+/// has side effects: the front end lowered each order it considers, one
+/// after the other, and a chain of `Goto`s with a `Nondet` condition picks
+/// one (see docs/decisions/front-end.md).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvaluationOrder {
+    pub function: FuncId,
+    /// The first instruction of the lowering: the first `Goto` of the
+    /// choice, or a `Skip` when only one order was lowered.
+    pub at: InstrIdx,
+    /// Each ordered operand's instructions in the first order, `[start, end)`.
+    pub operands: Vec<(InstrIdx, InstrIdx)>,
+    /// The instructions of the other orders, `[start, end)`: the first
+    /// order jumps past them.
+    pub alternatives: (InstrIdx, InstrIdx),
+    /// Whether the orders lowered are all that C permits; if not, the
+    /// paths through `at` are an approximation for TRUE.
+    pub complete: bool,
+}
+
 /// A whole linked program.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -146,6 +167,9 @@ pub struct Program {
     pub labels: Vec<Label>,
     /// Loops with their own unwinding bound; kept up to date like `labels`.
     pub loop_unwinds: Vec<LoopUnwind>,
+    /// The choices of evaluation order that may matter; kept up to date
+    /// like `labels`.
+    pub evaluation_orders: Vec<EvaluationOrder>,
     /// Where the program first names an `_Atomic`-qualified type: the IR's
     /// types do not say which objects are atomic.
     pub atomic_qualified: Option<Loc>,
@@ -164,6 +188,7 @@ impl Program {
             entry: None,
             labels: Vec::new(),
             loop_unwinds: Vec::new(),
+            evaluation_orders: Vec::new(),
             atomic_qualified: None,
         }
     }
@@ -179,6 +204,23 @@ impl Program {
         for lp in self.loop_unwinds.iter_mut().filter(|l| l.function == func) {
             lp.head = new_index[lp.head.0 as usize];
         }
+        for order in self.evaluation_orders.iter_mut().filter(|o| o.function == func) {
+            order.at = new_index[order.at.0 as usize];
+            for (start, end) in &mut order.operands {
+                (*start, *end) = (new_index[start.0 as usize], new_index[end.0 as usize]);
+            }
+            let (start, end) = order.alternatives;
+            order.alternatives = (new_index[start.0 as usize], new_index[end.0 as usize]);
+        }
+    }
+
+    /// Whether the `Nondet` input taken at `loc` picks an evaluation order
+    /// (no input of the program's own: harnesses and witnesses leave it out).
+    pub fn is_evaluation_order_choice(&self, loc: Loc) -> bool {
+        self.evaluation_orders.iter().any(|o| {
+            let body = self.functions[o.function].body.as_deref().unwrap_or_default();
+            body.get(o.at.0 as usize).is_some_and(|instr| instr.loc == loc)
+        })
     }
 
     /// The unwinding bound of the loop headed at `head` in `func`: its own

@@ -159,6 +159,12 @@ impl<'a> Validator<'a> {
                 self.errors.push(format!("loop unwinding bound: {} is not an instruction of {}", lp.head.0, lp.function));
             }
         }
+        for order in &program.evaluation_orders {
+            let len = program.functions.get(order.function).and_then(|f| f.body.as_ref()).map(Vec::len);
+            if len.is_none_or(|len| order.at.0 as usize >= len) {
+                self.errors.push(format!("evaluation order: {} is not an instruction of {}", order.at.0, order.function));
+            }
+        }
         for (func, function) in program.functions.iter() {
             self.check_signature(func);
             if let Some(body) = &function.body {

@@ -434,6 +434,10 @@ impl Harness {
             return;
         }
         match &input.kind {
+            InputKind::Nondet if program.is_evaluation_order_choice(input.loc) => {
+                let at = format!("{}:{}", program.files.name(input.loc.file), input.loc.line);
+                self.note(format!("the order of evaluation the counterexample takes for the operands at {at} (C leaves it open, gcc may take another)"));
+            }
             InputKind::Nondet => {
                 if let Some(&global) = sites.globals.get(&input.loc) {
                     let size = program.symbol_size(global).unwrap_or(input.bytes.len() as u64);

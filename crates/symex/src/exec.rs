@@ -9,7 +9,7 @@ use crate::flow::FrameFlow;
 use crate::state::State;
 use crate::{repr, HeapAtExit, Options, ProgramEnd, Result, Stop};
 use crate::equation::InputKind;
-use ir::{Expr, FuncId, Instr, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
+use ir::{Expr, ExprKind, FuncId, Instr, InstrKind, Loc, Program, Property, PropertyClass, SymbolId, SymbolKind};
 use smt::{TermId, TermStore};
 use crate::threads::ObjectSite;
 use std::collections::{HashMap, HashSet};
@@ -476,6 +476,17 @@ impl<'a> Symex<'a> {
         self.equation.conditional_approximations.push((condition, approximation));
     }
 
+    /// The paths through a choice of evaluation order that the front end
+    /// lowered for some of the permitted orders only are an approximation.
+    fn note_partial_evaluation_order(&mut self, pc: usize) {
+        let Some(func) = self.frames.last().map(|f| f.func) else { return };
+        let partial = self.program.evaluation_orders.iter().any(|o| !o.complete && o.function == func && o.at.0 as usize == pc);
+        if partial {
+            let always = self.store.true_term();
+            self.approximate_when(always, "only some of the orders of evaluation C permits for these operands are explored");
+        }
+    }
+
     pub fn approximate(&mut self, what: impl Into<String>, affects_true: bool) {
         let approximation = Approximation { what: what.into(), loc: self.loc, affects_true };
         if !self.equation.approximations.contains(&approximation) {
@@ -574,7 +585,11 @@ impl<'a> Symex<'a> {
 
     fn execute_instruction(&mut self, instr: &'a Instr, pc: usize) -> Result<()> {
         match &instr.kind {
-            InstrKind::Skip | InstrKind::AtomicBegin | InstrKind::AtomicEnd => self.advance(),
+            InstrKind::Skip => {
+                self.note_partial_evaluation_order(pc);
+                self.advance();
+            }
+            InstrKind::AtomicBegin | InstrKind::AtomicEnd => self.advance(),
             InstrKind::Asm(text) => {
                 self.approximate(format!("inline assembly `{text}` is not modelled"), true);
                 self.advance();
@@ -630,6 +645,9 @@ impl<'a> Symex<'a> {
                 self.advance();
             }
             InstrKind::Goto { cond, target } => {
+                if cond.kind == ExprKind::Nondet {
+                    self.note_partial_evaluation_order(pc);
+                }
                 self.check_stays_in_quantifier(Some(target.0 as usize))?;
                 self.goto(cond, target.0 as usize)?
             }

@@ -83,7 +83,10 @@ fn compile(config: &Config, diags: &mut Diagnostics) -> (Option<ir::Program>, So
     let Some(units) = cfront::parse_files(&config.inputs, &config.front, &mut files, diags) else {
         return (None, files);
     };
-    let program = cfront::lower(units, files.clone(), &config.front, diags);
+    let mut program = cfront::lower(units, files.clone(), &config.front, diags);
+    if let Some(program) = &mut program {
+        analysis::evaluation_order::settle(program);
+    }
     let files = program.as_ref().map_or(files, |p| p.files.clone());
     (program, files)
 }

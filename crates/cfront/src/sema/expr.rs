@@ -191,16 +191,17 @@ impl<'a> Sema<'a> {
     }
 
     /// Where the current function's lowering stands: (instructions, jump
-    /// fixups, hoisted declarations).
-    fn mark(&self) -> (usize, usize, usize) {
-        (self.fx.instrs.len(), self.fx.fixups.len(), self.fx.hoists.len())
+    /// fixups, hoisted declarations, choices of evaluation order).
+    fn mark(&self) -> (usize, usize, usize, usize) {
+        (self.fx.instrs.len(), self.fx.fixups.len(), self.fx.hoists.len(), self.fx.evaluation_orders.len())
     }
 
     /// Takes back what was lowered since `mark`, returning its instructions.
-    fn rewind(&mut self, (start, fixups, hoists): (usize, usize, usize)) -> Vec<Instr> {
+    fn rewind(&mut self, (start, fixups, hoists, orders): (usize, usize, usize, usize)) -> Vec<Instr> {
         let instrs = self.fx.instrs.split_off(start.min(self.fx.instrs.len()));
         self.fx.fixups.truncate(fixups);
         self.fx.hoists.truncate(hoists);
+        self.fx.evaluation_orders.truncate(orders);
         instrs
     }
 
@@ -797,7 +798,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    fn modifiable(&mut self, x: &ast::Expr, loc: Loc) -> R<Val> {
+    pub(super) fn modifiable(&mut self, x: &ast::Expr, loc: Loc) -> R<Val> {
         let v = self.expr(x)?;
         if !v.lvalue || v.ty.is_array() || v.ty.is_function() {
             return Err(self.error(loc, "expression is not assignable"));
@@ -830,15 +831,17 @@ impl<'a> Sema<'a> {
     }
 
     /// `l = r` or `l op= r`, its value wanted or not (`value_used`).
-    /// The order of the two sides is unspecified (C11 6.5.16p3); tarsier
-    /// takes GCC's, so that a call on the right that changes what the left
-    /// side designates (`a[k] += f()` with `f` incrementing `k`) has the
-    /// effect it has natively: the right side first, except for a simple
-    /// assignment of a call returning the left side's type to a place that
-    /// is not a bit-field, whose place is evaluated first.
+    /// The order of the two sides is unspecified (C11 6.5.16p3): where it
+    /// may matter, every order is lowered (`order`); otherwise GCC's is
+    /// taken: the right side first, except for a simple assignment of a
+    /// call returning the left side's type to a place that is not a
+    /// bit-field, whose place is evaluated first.
     fn assign(&mut self, op: Option<BinaryOp>, l: &ast::Expr, r: &ast::Expr, value_used: bool, loc: Loc) -> R<Val> {
         if let (None, Some(p)) = (op, self.alloc_size_entry(l)) {
             return self.alloc_size_write(p, r, loc);
+        }
+        if let Some(v) = self.assign_in_every_order(op, l, r, value_used, loc)? {
+            return Ok(v);
         }
         if let Some(bop) = op {
             let v = self.rvalue(r)?;
@@ -881,7 +884,7 @@ impl<'a> Sema<'a> {
     /// and so the alignment of a member of a packed struct (a pointer to
     /// the member would demand its type's alignment). `None` for a shape
     /// other than variables, members, indexes and dereferences.
-    fn frozen_place(&mut self, place: &Expr, loc: Loc) -> Option<Expr> {
+    pub(super) fn frozen_place(&mut self, place: &Expr, loc: Loc) -> Option<Expr> {
         let kind = match &place.kind {
             ExprKind::Sym(_) => return Some(place.clone()),
             ExprKind::Member(base, field) => ExprKind::Member(Box::new(self.frozen_place(base, loc)?), *field),
@@ -921,7 +924,7 @@ impl<'a> Sema<'a> {
     /// the lvalue, whose designation may depend on what was stored
     /// (`x.p->p = 0` with `x.p == &x`, `a[a[0]] = 1`). A variable read back
     /// is the same value; a bit-field's is truncated to its width.
-    fn store(&mut self, target: Val, value: Expr, ty: CType, value_used: bool, loc: Loc) -> Val {
+    pub(super) fn store(&mut self, target: Val, value: Expr, ty: CType, value_used: bool, loc: Loc) -> Val {
         let variable = matches!(target.e.kind, ExprKind::Sym(_));
         let literal = matches!(value.kind, ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Null | ExprKind::Zero);
         let kept = if variable || literal || !value_used { value } else { self.temp(value, &ty, loc) };
@@ -945,8 +948,11 @@ impl<'a> Sema<'a> {
         if matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) {
             return self.logical(op == BinaryOp::LogAnd, l, r, loc);
         }
-        let lv = self.rvalue(l)?;
-        let rv = self.rvalue(r)?;
+        let operands = [l, r];
+        let mut values = self.unordered(&operands, loc, &mut |s, i| s.rvalue(operands[i]))?.into_iter();
+        let (Some(lv), Some(rv)) = (values.next(), values.next()) else {
+            return Err(self.error(loc, "internal error: a binary operator lost an operand"));
+        };
         self.arith(op, lv, rv, loc)
     }
 
@@ -1461,7 +1467,8 @@ impl<'a> Sema<'a> {
             return self.quantifier(quantifier, args, loc);
         }
         let captures = self.call_captures(f);
-        let callee = match &f.kind {
+        let mut designator = None;
+        let mut callee = match &f.kind {
             A::Ident(name) if !captures.is_empty() => {
                 let Some(Ordinary::Symbol { sym }) = self.scopes.lookup(name).cloned() else {
                     return Err(self.error(loc, "internal error: a nested function lost its name"));
@@ -1481,6 +1488,11 @@ impl<'a> Sema<'a> {
                 let irty = self.prog.symbols[sym].ty;
                 let v = Val { e: Expr::sym(sym, irty), ty, lvalue: false, bit_width: None };
                 self.decay(v)
+            }
+            // A designator that reads something: evaluated with the arguments.
+            _ if !self.is_constant_operand(f) => {
+                designator = Some(f);
+                self.scratch(|s| s.rvalue(f))?.0
             }
             _ => self.rvalue(f)?,
         };
@@ -1504,7 +1516,10 @@ impl<'a> Sema<'a> {
             self.warn(loc, format!("call does not match the library prototype ({n} argument(s), {m} given)"));
             fnty = std::rc::Rc::new(ctype::FnType { unprototyped: true, params: Vec::new(), ..(*fnty).clone() });
         }
-        let mut lowered = self.call_arguments(&fnty, args)?;
+        let (evaluated, mut lowered) = self.call_arguments(&fnty, designator, args, loc)?;
+        if let Some(evaluated) = evaluated {
+            callee = evaluated;
+        }
         if let A::Ident(name) = &f.kind {
             if let Some(v) = self.folded_bit_builtin(name, &lowered, &fnty.ret) {
                 return Ok(v);
@@ -1545,25 +1560,31 @@ impl<'a> Sema<'a> {
     /// The arguments `args` converted as the callee's type `fnty` says:
     /// to the parameter types where it is a prototype (or an unprototyped
     /// definition whose parameters match in number), else by the default
-    /// argument promotions.
-    fn call_arguments(&mut self, fnty: &ctype::FnType, args: &[ast::Expr]) -> R<Vec<Expr>> {
+    /// argument promotions; evaluated in every order with the
+    /// `designator`'s value when the callee is an expression that reads
+    /// something (C11 6.5.2.2p10), returned first.
+    fn call_arguments(&mut self, fnty: &ctype::FnType, designator: Option<&ast::Expr>, args: &[ast::Expr], loc: Loc) -> R<(Option<Val>, Vec<Expr>)> {
         let prototyped = !fnty.unprototyped || (!fnty.params.is_empty() && fnty.params.len() == args.len());
-        let mut lowered = Vec::with_capacity(args.len());
-        for (i, a) in args.iter().enumerate() {
-            let v = self.rvalue(a)?;
-            let e = match fnty.params.get(i) {
+        let operands: Vec<&ast::Expr> = designator.into_iter().chain(args).collect();
+        let first_argument = usize::from(designator.is_some());
+        let mut lower = |s: &mut Self, i: usize| -> R<Val> {
+            if i < first_argument {
+                return s.rvalue(operands[i]);
+            }
+            let (i, a) = (i - first_argument, operands[i]);
+            let v = s.rvalue(a)?;
+            match fnty.params.get(i) {
                 Some(p) if prototyped => {
-                    let v = if fnty.unprototyped { self.default_promote(v, a.loc)? } else { v };
-                    self.cast_to(v, &p.unqualified(), a.loc, fnty.unprototyped)?
+                    let v = if fnty.unprototyped { s.default_promote(v, a.loc)? } else { v };
+                    let ty = p.unqualified();
+                    Ok(Val::rv(s.cast_to(v, &ty, a.loc, fnty.unprototyped)?, ty))
                 }
-                _ => {
-                    let v = self.default_promote(v, a.loc)?;
-                    v.e
-                }
-            };
-            lowered.push(e);
-        }
-        Ok(lowered)
+                _ => s.default_promote(v, a.loc),
+            }
+        };
+        let mut values = self.unordered(&operands, loc, &mut lower)?.into_iter();
+        let callee = if designator.is_some() { values.next() } else { None };
+        Ok((callee, values.map(|v| v.e).collect()))
     }
 
     /// Emits the call of `callee` with `args`; with `want_value`, a

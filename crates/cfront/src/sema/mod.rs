@@ -37,6 +37,7 @@ mod labels;
 mod layout;
 mod nested;
 mod object_size;
+mod order;
 mod overflow;
 mod quantifier;
 mod scope;
@@ -195,6 +196,10 @@ struct FnCtx {
     unroll: Option<Option<u64>>,
     /// Loop heads with their own unwinding bound.
     loop_unwinds: Vec<(Label, Option<u64>)>,
+    /// Choices of evaluation order (see `order`).
+    evaluation_orders: Vec<order::PendingOrder>,
+    /// Copies of the current operand that the choices being lowered make.
+    lowered_orders: usize,
     counter: u32,
 }
 
@@ -266,6 +271,8 @@ impl FnCtx {
             captures: Vec::new(),
             unroll: None,
             loop_unwinds: Vec::new(),
+            evaluation_orders: Vec::new(),
+            lowered_orders: 1,
             counter: 0,
         }
     }
@@ -620,6 +627,11 @@ impl<'a> Sema<'a> {
         for (head, bound) in &ctx.loop_unwinds {
             if let Some(at) = ctx.label_pos[head.0] {
                 self.prog.loop_unwinds.push(ir::LoopUnwind { function: ctx.func, head: InstrIdx(at.min(end)), bound: *bound });
+            }
+        }
+        for pending in &ctx.evaluation_orders {
+            if let Some(order) = order::resolve(pending, ctx.func, &ctx.label_pos, &ctx.instrs) {
+                self.prog.evaluation_orders.push(order);
             }
         }
         let jumps_to_end = ctx.instrs.iter().any(|i| matches!(i.kind, InstrKind::Goto { target, .. } if target.0 == end));

@@ -112,6 +112,8 @@ fn input_waypoint(program: &Program, lines: &InputLines, input: &InputValue) -> 
     let function = function_at(program, input.loc);
     let callee = match &input.kind {
         InputKind::NondetCall(callee) | InputKind::ExternalCall(callee) => callee.clone(),
+        // The order in which operands are evaluated is the compiler's, no input.
+        InputKind::Nondet if program.is_evaluation_order_choice(input.loc) => return None,
         // The front end's own nondeterministic value: the call it stands for is not named.
         InputKind::Nondet => String::new(),
         // Names the front end makes up (`$tmp`) are not the program's.

@@ -1,0 +1,217 @@
+//! Settles the choices of evaluation order the front end lowered
+//! ([`ir::EvaluationOrder`]): where no operand can observe what another
+//! does, every order computes the same values and ends the same way, so
+//! only the first is kept (the choice and the other orders become `Skip`)
+//! and the choice leaves the program's list. Operands are independent
+//! when nothing one writes (itself or, transitively, through the functions
+//! it calls) can be seen by another ([`Footprint::reaches`]), and when
+//! none can end the execution early (an
+//! assumption, `exit`, `abort`, `longjmp` or an assumption intrinsic on
+//! its way) while another does more than copy locals, which the early end
+//! would hide in some orders. Allocations count as independent: their
+//! order is visible only through the relative order of addresses of
+//! different objects, which C leaves undefined. A call that never returns
+//! (a loop or recursion without end) is not looked for.
+
+use crate::modified::{direct_callee, Modified, ProgramEffects};
+use ir::{EvaluationOrder, ExprKind, FuncId, InstrKind, Program, SymbolId, SymbolKind};
+use std::collections::BTreeSet;
+
+/// Body-less functions that end or divert the execution.
+const STOPPING_FUNCTIONS: [&str; 12] =
+    ["abort", "exit", "_exit", "_Exit", "longjmp", "_longjmp", "siglongjmp", "pthread_exit", "__builtin_abort", "__builtin_trap", "__builtin_unreachable", "__assert_fail"];
+
+/// Keeps only the first order of every choice whose operands are
+/// independent; the other choices stay in `program.evaluation_orders`.
+pub fn settle(program: &mut Program) {
+    if program.evaluation_orders.is_empty() {
+        return;
+    }
+    let effects = ProgramEffects::of_program(program);
+    let orders = std::mem::take(&mut program.evaluation_orders);
+    let (independent, dependent): (Vec<_>, Vec<_>) = orders.into_iter().partition(|o| operands_independent(program, &effects, o));
+    for order in &independent {
+        keep_first_order(program, order);
+    }
+    program.evaluation_orders = dependent;
+}
+
+/// Makes the first order the only one.
+fn keep_first_order(program: &mut Program, order: &EvaluationOrder) {
+    let Some(body) = program.functions[order.function].body.as_mut() else { return };
+    let (start, end) = (order.alternatives.0 .0 as usize, order.alternatives.1 .0 as usize);
+    for index in std::iter::once(order.at.0 as usize).chain(start..end) {
+        if let Some(instr) = body.get_mut(index) {
+            instr.kind = InstrKind::Skip;
+        }
+    }
+}
+
+/// What one operand's instructions (and the functions they call) touch.
+struct Footprint {
+    writes: Modified,
+    /// Symbols its instructions, or the functions they call, name (read,
+    /// written or declared).
+    named: BTreeSet<SymbolId>,
+    /// It, or a function it calls, dereferences a pointer, or it passes
+    /// a pointer to a function without a body.
+    dereferences: bool,
+    /// It, or a function it calls, calls a function without a body that
+    /// may keep a state of its own (stdio, the environment, a call through
+    /// a pointer): two such calls may see each other.
+    opaque_calls: bool,
+}
+
+impl Footprint {
+    fn of(program: &Program, effects: &ProgramEffects, function: FuncId, range: std::ops::Range<usize>) -> (Footprint, BTreeSet<FuncId>) {
+        let body = &program.functions[function].body.as_deref().unwrap_or_default()[range.clone()];
+        let (writes, callees) = effects.of_instructions(program, function, range);
+        let reached: BTreeSet<FuncId> = callees.iter().flat_map(|&f| effects.reachable_from(f)).collect();
+        let mut named = names(body);
+        let mut dereferences = reads_through_pointers(program, body);
+        let mut opaque_calls = calls_opaque(program, body);
+        for &f in &reached {
+            let callee_body = program.functions[f].body.as_deref().unwrap_or_default();
+            // A callee's locals live in its own frames, even when it is this function.
+            named.extend(names(callee_body).into_iter().filter(|&v| !matches!(program.symbols[v].kind, SymbolKind::Local(_))));
+            dereferences |= reads_through_pointers(program, callee_body);
+            opaque_calls |= calls_opaque(program, callee_body);
+        }
+        (Footprint { writes, named, dereferences, opaque_calls }, callees)
+    }
+
+    /// Whether what `self` writes may change what `other` reads or writes:
+    /// a variable `other` (or a function it calls) names or writes, an
+    /// object whose address is taken that it may read through a pointer;
+    /// memory through a pointer, which its dereferences or the objects
+    /// whose address is taken that it names may see.
+    fn reaches(&self, other: &Footprint, escaped: &BTreeSet<SymbolId>) -> bool {
+        let variable_seen =
+            |v: &SymbolId| other.named.contains(v) || other.writes.variables.contains(v) || (escaped.contains(v) && other.dereferences);
+        let memory = self.writes.through_pointers || self.writes.frees;
+        let touches_escaped = other.named.iter().any(|v| escaped.contains(v));
+        self.writes.variables.iter().any(variable_seen)
+            || (memory && (other.dereferences || other.writes.through_pointers || touches_escaped))
+            || (self.opaque_calls && other.opaque_calls)
+    }
+}
+
+/// Whether the instructions call a function without a body other than a
+/// nondeterministic-value function, a pointer intrinsic or a math
+/// function (which have no state), or call through a pointer.
+fn calls_opaque(program: &Program, body: &[ir::Instr]) -> bool {
+    body.iter().any(|instr| {
+        let InstrKind::Call { callee, args, .. } = &instr.kind else { return false };
+        let Some(f) = direct_callee(program, callee) else { return true };
+        let function = &program.functions[f];
+        let name = function.name.as_str();
+        let stateless = ir::external::is_nondet_value_call(program, name, args)
+            || ir::intrinsics::pointer_intrinsic(name).is_some()
+            || ir::intrinsics::exact_math_function(name).is_some()
+            || ir::libm::Inexact::of_name(name).is_some();
+        function.body.is_none() && !stateless
+    })
+}
+
+/// Whether the instructions dereference a pointer or pass one to a
+/// function without a body (which may read through it).
+fn reads_through_pointers(program: &Program, body: &[ir::Instr]) -> bool {
+    body.iter().any(|instr| {
+        let body_less_call = matches!(&instr.kind, InstrKind::Call { callee, args, .. }
+            if direct_callee(program, callee).is_none_or(|f| program.functions[f].body.is_none())
+                && args.iter().any(|a| program.types.pointee(a.ty).is_some() || program.types.holds_pointer(a.ty, true)));
+        body_less_call || instr.kind.exprs().iter().any(|e| e.walk().any(|n| matches!(n.kind, ExprKind::Deref(_))))
+    })
+}
+
+/// Whether `v` is a local of `function` whose address is never taken:
+/// only names in `function` reach it.
+fn is_unescaped_local(program: &Program, effects: &ProgramEffects, function: FuncId, v: SymbolId) -> bool {
+    matches!(program.symbols[v].kind, SymbolKind::Local(f) if f == function) && !effects.escaped.contains(&v)
+}
+
+/// Whether no operand can observe another's effects, nor end the
+/// execution before another runs.
+fn operands_independent(program: &Program, effects: &ProgramEffects, order: &EvaluationOrder) -> bool {
+    let mut footprints = Vec::new();
+    let mut stopping = Vec::new();
+    for &(start, end) in &order.operands {
+        let range = start.0 as usize..end.0 as usize;
+        let (footprint, callees) = Footprint::of(program, effects, order.function, range.clone());
+        stopping.push(may_stop(program, effects, order.function, range.clone(), &callees));
+        footprints.push((footprint, is_inert(program, effects, order.function, range)));
+    }
+    // An operand that stops the run hides what another does, unless that one does nothing.
+    let hidden = |i: usize| footprints.iter().enumerate().any(|(j, (_, inert))| j != i && !inert);
+    if (0..footprints.len()).any(|i| stopping[i] && hidden(i)) {
+        return false;
+    }
+    let footprints: Vec<Footprint> = footprints.into_iter().map(|(f, _)| f).collect();
+    footprints.iter().enumerate().all(|(i, a)| footprints.iter().enumerate().all(|(j, b)| i == j || !a.reaches(b, &effects.escaped)))
+}
+
+/// Whether the instructions at `range` only copy unescaped locals and
+/// constants into unescaped locals (casts and addresses included): they
+/// can neither fail nor be seen by anything but a name.
+fn is_inert(program: &Program, effects: &ProgramEffects, function: FuncId, range: std::ops::Range<usize>) -> bool {
+    let body = program.functions[function].body.as_deref().unwrap_or_default();
+    let local = |e: &ir::Expr| match e.kind {
+        ExprKind::Sym(v) => is_unescaped_local(program, effects, function, v),
+        _ => false,
+    };
+    let plain = |e: &ir::Expr| {
+        e.walk().all(|n| match &n.kind {
+            ExprKind::Sym(v) => is_unescaped_local(program, effects, function, *v) || matches!(program.symbols[*v].kind, SymbolKind::Function(_)),
+            kind => matches!(kind, ExprKind::IntConst(_) | ExprKind::FloatConst(_) | ExprKind::Null | ExprKind::Zero | ExprKind::Cast(_) | ExprKind::AddrOf(_)),
+        })
+    };
+    body[range].iter().all(|instr| match &instr.kind {
+        InstrKind::Decl(v) => is_unescaped_local(program, effects, function, *v),
+        InstrKind::Assign(lhs, rhs) => local(lhs) && plain(rhs),
+        InstrKind::Skip => true,
+        _ => false,
+    })
+}
+
+/// The symbols the instructions name.
+fn names(instrs: &[ir::Instr]) -> BTreeSet<SymbolId> {
+    let mut named = BTreeSet::new();
+    for instr in instrs {
+        if let InstrKind::Decl(sym) | InstrKind::Dead(sym) = instr.kind {
+            named.insert(sym);
+        }
+        for expr in instr.kind.exprs() {
+            named.extend(expr.walk().filter_map(|e| match e.kind {
+                ExprKind::Sym(sym) => Some(sym),
+                _ => None,
+            }));
+        }
+    }
+    named
+}
+
+/// Whether the instructions at `range` of `function`, or the functions
+/// they reach through `callees`, may end the execution early.
+fn may_stop(program: &Program, effects: &ProgramEffects, function: FuncId, range: std::ops::Range<usize>, callees: &BTreeSet<FuncId>) -> bool {
+    let body = program.functions[function].body.as_deref().unwrap_or_default();
+    if body[range].iter().any(|instr| stops(program, effects, &instr.kind)) {
+        return true;
+    }
+    let reached: BTreeSet<FuncId> = callees.iter().flat_map(|&f| effects.reachable_from(f)).collect();
+    reached.iter().any(|&f| program.functions[f].body.iter().flatten().any(|instr| stops(program, effects, &instr.kind)))
+}
+
+fn stops(program: &Program, effects: &ProgramEffects, kind: &InstrKind) -> bool {
+    let stopping = |f: FuncId| {
+        let function = &program.functions[f];
+        function.body.is_none() && (STOPPING_FUNCTIONS.contains(&function.name.as_str()) || function.name.contains("assume"))
+    };
+    match kind {
+        InstrKind::Assume(_) => true,
+        InstrKind::Call { callee, .. } => match direct_callee(program, callee) {
+            Some(f) => stopping(f),
+            None => effects.address_taken_functions.iter().any(|&f| stopping(f)),
+        },
+        _ => false,
+    }
+}
