@@ -55,7 +55,7 @@ impl<'a> Sema<'a> {
     /// their side effects may make the order matter (see the module
     /// comment); the values are returned in the operands' order.
     pub(super) fn unordered(&mut self, operands: &[&ast::Expr], loc: Loc, lower: &mut dyn FnMut(&mut Self, usize) -> R<Val>) -> R<Vec<Val>> {
-        let effects: Vec<bool> = operands.iter().map(|e| has_side_effects(e)).collect();
+        let effects: Vec<bool> = operands.iter().map(|e| self.has_side_effects(e)).collect();
         let ordered: Vec<usize> = (0..operands.len()).filter(|&i| effects[i] || !self.is_constant_operand(operands[i])).collect();
         if !effects.contains(&true) || ordered.len() < 2 {
             return (0..operands.len()).map(|i| lower(self, i)).collect();
@@ -183,7 +183,7 @@ impl<'a> Sema<'a> {
     /// no side effect can make the order matter.
     pub(super) fn assign_in_every_order(&mut self, op: Option<ast::BinaryOp>, l: &ast::Expr, r: &ast::Expr, value_used: bool, loc: Loc) -> R<Option<Val>> {
         let place_constant = op.is_none() && is_named_place(l);
-        if !(has_side_effects(l) || has_side_effects(r)) || place_constant || self.is_constant_operand(r) {
+        if !(self.has_side_effects(l) || self.has_side_effects(r)) || place_constant || self.is_constant_operand(r) {
             return Ok(None);
         }
         // Steps: 0 designates `l`, 1 reads its old value, 2 evaluates `r`.
@@ -307,23 +307,35 @@ impl<'a> Sema<'a> {
         }
         true
     }
-}
 
-/// Whether evaluating `e` may have a side effect: a call, an assignment,
-/// `++`/`--`, `va_arg`, a statement expression or a compound literal (whose
-/// initializer this walk does not enter) (operands of `sizeof`
-/// and `_Alignof` are not evaluated, except a variable-length array's,
-/// which counts).
-fn has_side_effects(e: &ast::Expr) -> bool {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            A::Call(..) | A::Assign(..) | A::StmtExpr(_) | A::VaArg(..) | A::Quantifier { .. } | A::CompoundLiteral(..) => return true,
-            A::Unary(UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec, _) => return true,
-            _ => push_children(e, &mut stack),
+    /// Whether evaluating `e` may have a side effect: a call (other than
+    /// of GCC's pure bit built-ins, `__builtin_popcount` and the like, which
+    /// read only their arguments), an assignment, `++`/`--`, `va_arg`, a
+    /// statement expression or a compound literal (whose initializer this
+    /// walk does not enter) (operands of `sizeof` and `_Alignof` are not
+    /// evaluated, except a variable-length array's, which counts).
+    fn has_side_effects(&self, e: &ast::Expr) -> bool {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                A::Call(callee, args) if self.is_pure_builtin(callee) => stack.extend(args),
+                A::Call(..) | A::Assign(..) | A::StmtExpr(_) | A::VaArg(..) | A::Quantifier { .. } | A::CompoundLiteral(..) => return true,
+                A::Unary(UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec, _) => return true,
+                _ => push_children(e, &mut stack),
+            }
         }
+        false
     }
-    false
+
+    /// Whether `callee` names one of GCC's bit built-ins (`__builtin_ffs`,
+    /// `clz`, `popcount`, `bswap32`, ...) the program does not declare
+    /// itself: a function of its argument only.
+    fn is_pure_builtin(&self, callee: &ast::Expr) -> bool {
+        let A::Ident(name) = &callee.kind else { return false };
+        name.starts_with("__builtin_")
+            && ir::intrinsics::bit_builtin(name, self.tcx.dm.long_bits()).is_some()
+            && self.scopes.lookup(name).is_none_or(|o| matches!(o, Ordinary::Symbol { sym } if self.implicit_builtins.contains(sym)))
+    }
 }
 
 /// Whether `e` holds statements (a statement expression), whose labels
