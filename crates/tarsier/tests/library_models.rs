@@ -16,23 +16,22 @@ const FAILED: &str = "VERIFICATION FAILED";
 /// Runs `source` natively and checks it exits with status 0 (its
 /// assertions hold on glibc); skipped without gcc.
 fn holds_natively(test: &str, source: &str) {
-    let dir = scratch_dir(&format!("{test}-native"));
-    let file = write(&dir, "main.c", source);
-    let exe = dir.join("main");
-    match Command::new("gcc").args(["-O0", "-w", "-o"]).arg(&exe).arg(&file).output() {
-        Ok(out) if out.status.success() => {}
-        _ => {
-            eprintln!("skipped the native run of {test}: gcc cannot build it");
-            return;
-        }
+    if let Some(status) = native_status(test, source) {
+        assert!(status.success(), "{test}: the TRUE twin fails natively ({status})");
     }
-    let status = Command::new(&exe).status().expect("the native program runs");
-    assert!(status.success(), "{test}: the TRUE twin fails natively ({status})");
 }
 
 /// Runs `source` natively and checks it aborts (an assertion fails on
 /// glibc); skipped without gcc.
 fn fails_natively(test: &str, source: &str) {
+    if let Some(status) = native_status(test, source) {
+        assert!(!status.success(), "{test}: the FALSE twin holds natively");
+    }
+}
+
+/// The exit status of `source` built by gcc -O0 and run; `None` (said on
+/// stderr) when gcc cannot build it.
+fn native_status(test: &str, source: &str) -> Option<std::process::ExitStatus> {
     let dir = scratch_dir(&format!("{test}-native"));
     let file = write(&dir, "main.c", source);
     let exe = dir.join("main");
@@ -40,11 +39,10 @@ fn fails_natively(test: &str, source: &str) {
         Ok(out) if out.status.success() => {}
         _ => {
             eprintln!("skipped the native run of {test}: gcc cannot build it");
-            return;
+            return None;
         }
     }
-    let out = Command::new(&exe).output().expect("the native program runs");
-    assert!(!out.status.success(), "{test}: the FALSE twin holds natively");
+    Some(Command::new(&exe).output().expect("the native program runs").status)
 }
 
 /// A TRUE program (checked natively too) and its FALSE twin: `CHECK`
