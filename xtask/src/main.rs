@@ -642,6 +642,44 @@ fn fp_oracle_command(opts: &fp_oracle::Options) -> Result<(), String> {
     }
 }
 
+/// The options every oracle takes, as places in its own options.
+struct OracleRun<'a> {
+    seed: &'a mut u64,
+    jobs: &'a mut usize,
+    timeout: &'a mut Duration,
+    tarsier: &'a mut Option<PathBuf>,
+}
+
+/// A value-fetching closure of an option parser.
+type OptionValue<'v> = dyn FnMut() -> Result<String, String> + 'v;
+
+/// Reads the options of oracle `task`: `--seed`, `--jobs`, `--timeout` and
+/// `--tarsier` into `run`, any other by `own`, which says whether it knows
+/// the option (taking its value from the closure it is given).
+fn parse_oracle_options(
+    task: &str,
+    args: &[String],
+    run: OracleRun,
+    own: &mut dyn FnMut(&str, &mut OptionValue) -> Result<bool, String>,
+) -> Result<(), String> {
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--seed" => *run.seed = number(arg, &value()?)?,
+            "--timeout" => *run.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
+            "--jobs" => *run.jobs = number(arg, &value()?)?,
+            "--tarsier" => *run.tarsier = Some(PathBuf::from(value()?)),
+            other => {
+                if !own(other, &mut value)? {
+                    return Err(format!("unknown {task} option '{other}'\n{USAGE}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn parse_c_oracle_args(args: &[String]) -> Result<c_oracle::Options, String> {
     let mut opts = c_oracle::Options {
         cases: 20,
@@ -652,20 +690,16 @@ fn parse_c_oracle_args(args: &[String]) -> Result<c_oracle::Options, String> {
         tarsier: None,
         flags: Vec::new(),
     };
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
+    let run = OracleRun { seed: &mut opts.seed, jobs: &mut opts.jobs, timeout: &mut opts.timeout, tarsier: &mut opts.tarsier };
+    parse_oracle_options("c-oracle", args, run, &mut |arg, value| {
+        match arg {
             "--cases" => opts.cases = number(arg, &value()?)?,
             "--classes" => opts.classes = c_oracle::parse_classes(&value()?)?,
-            "--seed" => opts.seed = number(arg, &value()?)?,
-            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
-            "--jobs" => opts.jobs = number(arg, &value()?)?,
-            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
             "--flag" => opts.flags.push(value()?),
-            other => return Err(format!("unknown c-oracle option '{other}'\n{USAGE}")),
+            _ => return Ok(false),
         }
-    }
+        Ok(true)
+    })?;
     Ok(opts)
 }
 
@@ -689,20 +723,16 @@ fn parse_flow_oracle_args(args: &[String]) -> Result<flow_oracle::Options, Strin
         timeout: Duration::from_secs(20),
         tarsier: None,
     };
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
+    let run = OracleRun { seed: &mut opts.seed, jobs: &mut opts.jobs, timeout: &mut opts.timeout, tarsier: &mut opts.tarsier };
+    parse_oracle_options("flow-oracle", args, run, &mut |arg, value| {
+        match arg {
             "--programs" => opts.programs = number(arg, &value()?)?,
-            "--seed" => opts.seed = number(arg, &value()?)?,
             "--max-unwind" => opts.max_bound = number(arg, &value()?)?,
             "--modes" => opts.modes = flow_oracle::parse_modes(&value()?)?,
-            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
-            "--jobs" => opts.jobs = number(arg, &value()?)?,
-            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
-            other => return Err(format!("unknown flow-oracle option '{other}'\n{USAGE}")),
+            _ => return Ok(false),
         }
-    }
+        Ok(true)
+    })?;
     if opts.max_bound == 0 {
         return Err("--max-unwind must be at least 1".into());
     }
@@ -728,19 +758,15 @@ fn parse_model_oracle_args(args: &[String]) -> Result<model_oracle::Options, Str
         timeout: Duration::from_secs(20),
         tarsier: None,
     };
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
+    let run = OracleRun { seed: &mut opts.seed, jobs: &mut opts.jobs, timeout: &mut opts.timeout, tarsier: &mut opts.tarsier };
+    parse_oracle_options("model-oracle", args, run, &mut |arg, value| {
+        match arg {
             "--cases" => opts.cases = number(arg, &value()?)?,
             "--families" => opts.families = model_oracle::parse_families(&value()?)?,
-            "--seed" => opts.seed = number(arg, &value()?)?,
-            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
-            "--jobs" => opts.jobs = number(arg, &value()?)?,
-            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
-            other => return Err(format!("unknown model-oracle option '{other}'\n{USAGE}")),
+            _ => return Ok(false),
         }
-    }
+        Ok(true)
+    })?;
     Ok(opts)
 }
 
@@ -765,19 +791,15 @@ fn parse_mutant_oracle_args(args: &[String]) -> Result<mutant_oracle::Options, S
         timeout: Duration::from_secs(20),
         tarsier: None,
     };
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value = || rest.next().cloned().ok_or(format!("{arg} needs a value"));
-        match arg.as_str() {
+    let run = OracleRun { seed: &mut opts.seed, jobs: &mut opts.jobs, timeout: &mut opts.timeout, tarsier: &mut opts.tarsier };
+    parse_oracle_options("mutant-oracle", args, run, &mut |arg, value| {
+        match arg {
             "--mutants" => opts.mutants = number(arg, &value()?)?,
             "--suite" => opts.suites = Suite::parse_list(&value()?)?,
-            "--seed" => opts.seed = number(arg, &value()?)?,
-            "--timeout" => opts.timeout = Duration::from_secs_f64(number::<f64>(arg, &value()?)?),
-            "--jobs" => opts.jobs = number(arg, &value()?)?,
-            "--tarsier" => opts.tarsier = Some(PathBuf::from(value()?)),
-            other => return Err(format!("unknown mutant-oracle option '{other}'\n{USAGE}")),
+            _ => return Ok(false),
         }
-    }
+        Ok(true)
+    })?;
     Ok(opts)
 }
 
