@@ -549,6 +549,9 @@ impl Symex<'_> {
         let args = self.store.args(term).to_vec();
         let result = match self.store.op(term) {
             _ if sliced.len() > REBUILD_NODE_LIMIT => None,
+            // A stored term is a leaf of the rebuild: taken apart, a
+            // pointer's pieces would no longer be known as a pointer.
+            _ if self.stored_or_input(term) => None,
             Some(Op::Ite) => {
                 let then = self.slice_into(args[1], low, high, sliced);
                 let otherwise = self.slice_into(args[2], low, high, sliced);
@@ -630,6 +633,13 @@ impl Symex<'_> {
             rebuilt.insert(term, value);
         }
         rebuilt.get(&window).copied()
+    }
+
+    /// Whether `term` was stored as a pointer or a scalar, or is an input:
+    /// [`Self::classify_leaf`] takes it whole.
+    fn stored_or_input(&self, term: TermId) -> bool {
+        let bytes = &self.pointer_bytes;
+        bytes.pointers.contains(&term) || bytes.scalars.contains(&term) || self.input_values.contains(&term)
     }
 
     /// How a node of a window counts, or `None` for an operator whose

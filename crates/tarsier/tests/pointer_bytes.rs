@@ -355,3 +355,66 @@ int main(void) {
 }\n";
     check_twins("merged_index", source, "assert(last == 0 && i >= 1 && i <= 6)", "assert(last != 0)");
 }
+
+/// How a pointer whose value is a term (not a constant) is made.
+const SYMBOLIC_POINTERS: &[(&str, &str)] = &[
+    ("index", "&a[n]"),
+    ("sum", "a + n"),
+    ("choice", "n == 2 ? &a[1] : &b"),
+    ("heap", "(long *)h + n"),
+];
+
+/// How the pointer `p`'s bytes are read back as the integer `v`.
+const READS: &[(&str, &str)] = &[
+    ("union", "union { long *p; uintptr_t u; } un; un.p = p; uintptr_t v = un.u;"),
+    ("memcpy", "uintptr_t v; memcpy(&v, &p, sizeof v);"),
+    ("cast_lvalue", "uintptr_t v = *(uintptr_t *)&p;"),
+    ("bytes", "uintptr_t v = 0; for (int i = 7; i >= 0; i--) v = (v << 8) | ((unsigned char *)&p)[i];"),
+];
+
+/// The bytes of a pointer whose value symex holds as a term (an index, a
+/// sum or a choice over an input, into the stack or the heap) read as
+/// its address in every access shape; twins check the address both ways
+/// and a pointer rebuilt from it. gcc -O0 runs each twin with the input 2.
+#[test]
+fn the_bytes_of_a_pointer_with_a_symbolic_value_are_its_address() {
+    let source = |pointer: &str, read: &str, assertion: &str| {
+        format!(
+            "#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+extern unsigned __VERIFIER_nondet_uint(void);
+long b;
+int main(void) {{
+  long a[4] = {{10, 11, 12, 13}};
+  void *h = malloc(4 * sizeof(long));
+  if (!h) return 0;
+  unsigned n = __VERIFIER_nondet_uint();
+  if (n > 3) return 0;
+  long *p = {pointer};
+  {read}
+  {assertion};
+  return 0;
+}}\n"
+        )
+    };
+    let native_input = "unsigned __VERIFIER_nondet_uint(void) { return 2; }\n";
+    let dir = scratch_dir("symbolic_pointer_bytes");
+    for (pointer_name, pointer) in SYMBOLIC_POINTERS {
+        for (read_name, read) in READS {
+            let name = format!("symbolic_{pointer_name}_{read_name}");
+            let holds = source(pointer, read, "assert(v == (uintptr_t)p && (long *)v == p)");
+            let fails = source(pointer, read, "assert(v != (uintptr_t)p)");
+            assert_verdict(&format!("{name}_holds"), &holds, &[], SUCCESSFUL);
+            assert_verdict(&format!("{name}_fails"), &fails, &[], FAILED);
+            for (twin, text, exits) in [("holds", &holds, true), ("fails", &fails, false)] {
+                let Some(out) = native_run(&dir, &format!("{name}_{twin}"), &format!("{native_input}{text}"), &[]) else {
+                    println!("SKIP native runs: gcc is not available");
+                    return;
+                };
+                assert_eq!(exit_code(&out) == Some(0), exits, "{name}_{twin} natively: {}", out.stderr);
+            }
+        }
+    }
+}
