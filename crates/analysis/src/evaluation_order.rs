@@ -7,11 +7,12 @@
 //! it calls) can be seen by another ([`Footprint::reaches`]), and when
 //! none can end the execution early (an
 //! assumption, `exit`, `abort`, `longjmp` or an assumption intrinsic on
-//! its way) while another does more than copy locals, which the early end
-//! would hide in some orders. Allocations count as independent: their
-//! order is visible only through the relative order of addresses of
-//! different objects, which C leaves undefined. A call that never returns
-//! (a loop or recursion without end) is not looked for.
+//! its way) or never return (it reaches a function with a loop or on a
+//! cycle of calls, which may run for ever) while another does more than
+//! copy locals, which the early end would hide in some orders.
+//! Allocations count as independent: their order is visible only through
+//! the relative order of addresses of different objects, which C leaves
+//! undefined.
 
 use crate::modified::{direct_callee, Modified, ProgramEffects};
 use ir::{EvaluationOrder, ExprKind, FuncId, InstrKind, Program, SymbolId, SymbolKind};
@@ -191,14 +192,23 @@ fn names(instrs: &[ir::Instr]) -> BTreeSet<SymbolId> {
 }
 
 /// Whether the instructions at `range` of `function`, or the functions
-/// they reach through `callees`, may end the execution early.
+/// they reach through `callees`, may end the execution early or never
+/// return.
 fn may_stop(program: &Program, effects: &ProgramEffects, function: FuncId, range: std::ops::Range<usize>, callees: &BTreeSet<FuncId>) -> bool {
     let body = program.functions[function].body.as_deref().unwrap_or_default();
     if body[range].iter().any(|instr| stops(program, effects, &instr.kind)) {
         return true;
     }
     let reached: BTreeSet<FuncId> = callees.iter().flat_map(|&f| effects.reachable_from(f)).collect();
-    reached.iter().any(|&f| program.functions[f].body.iter().flatten().any(|instr| stops(program, effects, &instr.kind)))
+    reached.iter().any(|&f| may_run_forever(program, effects, f) || program.functions[f].body.iter().flatten().any(|instr| stops(program, effects, &instr.kind)))
+}
+
+/// Whether a call of `f` (a function with a body) may not come back
+/// by itself: `f` is on a cycle of calls or jumps backwards (a loop,
+/// whose end nothing here proves).
+fn may_run_forever(program: &Program, effects: &ProgramEffects, f: FuncId) -> bool {
+    let body = program.functions[f].body.as_deref().unwrap_or_default();
+    effects.recursive.contains(&f) || body.iter().enumerate().any(|(at, instr)| matches!(instr.kind, InstrKind::Goto { target, .. } if target.0 as usize <= at))
 }
 
 fn stops(program: &Program, effects: &ProgramEffects, kind: &InstrKind) -> bool {

@@ -83,7 +83,35 @@ const PROGRAMS: &[Program] = &[
             Check::fails("assert(__builtin_popcount(n) + set(7) == 7)", &[]).not_native(OTHER_ORDER),
         ],
     },
+    Program {
+        what: "an operand that may never return hides no other operand's failure",
+        test: "order-never-returns",
+        text: r#"
+            #include <assert.h>
+            int spin(int x) { while (x) { x = x | 1; } return x; }
+            int recurse(int x) { return x ? recurse(x) : 0; }
+            int f2(int a, int b) { return a + b; }
+            int main(void) {
+              int zero = 0, one = 1;
+              LAST;
+              return 0;
+            }
+        "#,
+        checks: &[
+            // gcc divides first (right to left); clang would loop for ever first.
+            Check::fails("int r = f2(spin(one), 10 / zero); (void)r", &[]),
+            Check::fails("int r = f2(recurse(one), 10 / zero); (void)r", &[]),
+            Check::holds("int r = f2(spin(zero), 10 / one); assert(r == 10)", &[]),
+            Check::holds("int r = f2(recurse(zero), 10 / one); assert(r == 10)", &[]),
+            // Binary operands: gcc runs the loop first, which never ends.
+            Check::fails("int r = spin(one) + 10 / zero; (void)r", &[]).not_native(NEVER_ENDS),
+            Check::holds("int r = spin(zero) + 10 / one; assert(r == 10)", &[]),
+        ],
+    },
 ];
+
+/// The compiled program runs a loop that never ends first.
+const NEVER_ENDS: &str = "gcc takes the order in which the loop runs first, for ever";
 
 #[test]
 fn every_program_gets_its_verdicts() {
