@@ -1,7 +1,8 @@
 //! Operands whose order of evaluation C leaves open: the arguments of a
 //! call and its callee (C11 6.5.2.2p10), the operands of a binary operator
-//! other than `&&`, `||` and the comma (6.5p3), the place and the value
-//! of an assignment (6.5.16p3). gcc evaluates arguments
+//! other than `&&`, `||` and the comma (6.5p3), the two of a subscript,
+//! the place and the value of an assignment (6.5.16p3), the initializers
+//! of a braced list (6.7.9p23). gcc evaluates arguments
 //! right to left, clang left to right, and either may interleave a call in
 //! one operand with the reads of another; a verdict must hold for every
 //! order. When some operand has side effects (a call, an assignment,
@@ -175,6 +176,41 @@ impl<'a> Sema<'a> {
         Ok(Val { e: target, ty: v.ty, lvalue: false, bit_width: v.bit_width })
     }
 
+    /// The pointer and the promoted index of `a[i]` (or `i[a]`), each
+    /// evaluated in every order when their side effects may make it
+    /// matter (C11 6.5.2.1: `a[i]` is `*(a + i)`, whose operands are
+    /// unordered); `None` when they cannot (the place then keeps the
+    /// shape of an index into a named array), or when the subscripted
+    /// value is a vector.
+    pub(super) fn subscript_in_every_order(&mut self, a: &ast::Expr, i: &ast::Expr, loc: Loc) -> R<Option<(Val, Val)>> {
+        if !(self.has_side_effects(a) || self.has_side_effects(i)) || self.is_constant_operand(a) || self.is_constant_operand(i) {
+            return Ok(None);
+        }
+        if self.is_named_array(a) || self.is_named_array(i) {
+            return Ok(None);
+        }
+        let (a_type, _) = self.scratch(|s| s.expr(a))?;
+        if a_type.ty.is_vector() || (a_type.ty.is_integer() && self.scratch(|s| s.expr(i))?.0.ty.is_vector()) {
+            return Ok(None);
+        }
+        let operands = [a, i];
+        let mut values = self.unordered(&operands, loc, &mut |s, k| s.rvalue(operands[k]))?.into_iter();
+        let (Some(av), Some(iv)) = (values.next(), values.next()) else {
+            return Err(self.error(loc, "internal error: a subscript lost an operand"));
+        };
+        let (p, idx) = if av.ty.is_pointer() { (av, iv) } else { (iv, av) };
+        if !idx.ty.is_integer() {
+            return Err(self.error(loc, "array subscript is not an integer"));
+        }
+        Ok(Some((p, self.promote(idx))))
+    }
+
+    /// Whether `e` names an array object (a variable or a member of one):
+    /// its address, all a subscript takes from it, is fixed.
+    fn is_named_array(&mut self, e: &ast::Expr) -> bool {
+        is_named_place(e) && self.scratch(|s| s.expr(e)).is_ok_and(|(v, _)| v.ty.is_array())
+    }
+
     /// `l = r` or `l op= r` in every order of its steps when they may
     /// matter (C11 6.5.16p3: the designation of `l`, the read of its old
     /// value for `op=`, and the value of `r` are unsequenced; the store
@@ -314,7 +350,7 @@ impl<'a> Sema<'a> {
     /// statement expression or a compound literal (whose initializer this
     /// walk does not enter) (operands of `sizeof` and `_Alignof` are not
     /// evaluated, except a variable-length array's, which counts).
-    fn has_side_effects(&self, e: &ast::Expr) -> bool {
+    pub(super) fn has_side_effects(&self, e: &ast::Expr) -> bool {
         let mut stack = vec![e];
         while let Some(e) = stack.pop() {
             match &e.kind {
