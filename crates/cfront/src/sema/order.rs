@@ -181,7 +181,8 @@ impl<'a> Sema<'a> {
     /// matter (C11 6.5.2.1: `a[i]` is `*(a + i)`, whose operands are
     /// unordered); `None` when they cannot (the place then keeps the
     /// shape of an index into a named array), or when the subscripted
-    /// value is a vector.
+    /// value is a vector (one holding a statement expression is taken
+    /// for a pointer).
     pub(super) fn subscript_in_every_order(&mut self, a: &ast::Expr, i: &ast::Expr, loc: Loc) -> R<Option<(Val, Val)>> {
         if !(self.has_side_effects(a) || self.has_side_effects(i)) || self.is_constant_operand(a) || self.is_constant_operand(i) {
             return Ok(None);
@@ -189,9 +190,12 @@ impl<'a> Sema<'a> {
         if self.is_named_array(a) || self.is_named_array(i) {
             return Ok(None);
         }
-        let (a_type, _) = self.scratch(|s| s.expr(a))?;
-        if a_type.ty.is_vector() || (a_type.ty.is_integer() && self.scratch(|s| s.expr(i))?.0.ty.is_vector()) {
-            return Ok(None);
+        // The type, from a lowering thrown away: not for statements, whose labels cannot be lowered twice.
+        if !contains_statement(a) && !contains_statement(i) {
+            let (a_type, _) = self.scratch(|s| s.expr(a))?;
+            if a_type.ty.is_vector() || (a_type.ty.is_integer() && self.scratch(|s| s.expr(i))?.0.ty.is_vector()) {
+                return Ok(None);
+            }
         }
         let operands = [a, i];
         let mut values = self.unordered(&operands, loc, &mut |s, k| s.rvalue(operands[k]))?.into_iter();
