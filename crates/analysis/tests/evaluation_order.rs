@@ -28,6 +28,7 @@ fn choices(body: &str) -> (usize, usize) {
          int poke(void) {{ *p = 1; return 0; }}\n\
          int leave(int x) {{ if (x) exit(1); return x; }}\n\
          int f(int a, int b) {{ return a - b; }}\n\
+         int f3(int a, int b, int c) {{ return a - b - c; }}\n\
          int spin(int x) {{ while (x) x = x + 2; return x; }}\n\
          int count(int x) {{ int s = 0; for (int i = 0; i < x; i++) s += i; return s; }}\n\
          int (*fp)(int) = spin;\n\
@@ -49,6 +50,10 @@ fn operands_that_cannot_observe_each_other_keep_one_order() {
     assert_eq!(choices("*p = pure(a);"), (1, 0), "a place through a pointer and a pure call");
     assert_eq!(choices("a = bump() + pure(b);"), (1, 0), "a call writing a global another call never names");
     assert_eq!(choices("a = pure(a) + b;"), (1, 0), "a pure call and a read of a local");
+    assert_eq!(choices("a = f(pure(a), spin(b));"), (1, 0), "a call that may loop for ever, last in the first order");
+    assert_eq!(choices("a = f(b / a, leave(a));"), (1, 0), "a call that may exit, last in the first order");
+    assert_eq!(choices("a = f(spin(a), pure(b));"), (1, 0), "a call that may loop for ever, last in the reversed order");
+    assert_eq!(choices("a = f(leave(a), b / a);"), (1, 0), "a call that may exit, last in the reversed order");
     assert_eq!(choices("a = a + b;"), (0, 0), "no side effect: no choice at all");
     assert_eq!(choices("a = f(bump(), 1);"), (0, 0), "one operand that reads something: no choice");
 }
@@ -62,11 +67,12 @@ fn operands_that_may_observe_each_other_keep_every_order() {
     assert_eq!(choices("n += bump();"), (1, 1), "the old value of a compound assignment and a call writing it");
     assert_eq!(choices("a = bump() + peek();"), (1, 1), "a call reading the global another call writes");
     assert_eq!(choices("a = getchar() - getchar();"), (1, 1), "two calls of a library function with a state");
-    assert_eq!(choices("a = f(leave(a), b / a);"), (1, 1), "a call that may exit before a later operand fails");
-    assert_eq!(choices("a = f(spin(a), pure(b));"), (1, 1), "a call that may loop for ever before another call");
-    assert_eq!(choices("a = f(count(a), pure(b));"), (1, 1), "a loop whose end is not proved");
+    assert_eq!(choices("a = f3(b / a, leave(a), b / a);"), (1, 1), "a call that may exit between operands that may fail");
+    assert_eq!(choices("a = f3(pure(a), spin(a), pure(b));"), (1, 1), "a call that may loop for ever between two calls");
+    assert_eq!(choices("a = f(spin(a), leave(b));"), (1, 1), "two calls that may not return");
+    assert_eq!(choices("a = f(count(a), count(b));"), (1, 1), "loops whose end is not proved");
     assert_eq!(choices("a = fib(a) + fib(b);"), (1, 1), "recursive calls, which may not return");
-    assert_eq!(choices("a = fp(a) + pure(b);"), (1, 1), "a call through a pointer to a function with a loop");
+    assert_eq!(choices("a = fp(a) + fp(b);"), (1, 1), "calls through a pointer to a function with a loop");
 }
 
 #[test]

@@ -104,6 +104,9 @@ const PROGRAMS: &[Program] = &[
             Check::fails("int r = f2(recurse(one), 10 / zero); (void)r", &[]),
             Check::holds("int r = f2(spin(zero), 10 / one); assert(r == 10)", &[]),
             Check::holds("int r = f2(recurse(zero), 10 / one); assert(r == 10)", &[]),
+            // The loop last in the first order (left to right), which is then the only one kept.
+            Check::fails("int r = f2(10 / zero, spin(one)); (void)r", &[]).not_native(NEVER_ENDS),
+            Check::holds("int r = f2(10 / one, spin(zero)); assert(r == 10)", &[]),
             // Binary operands: gcc runs the loop first, which never ends.
             Check::fails("int r = spin(one) + 10 / zero; (void)r", &[]).not_native(NEVER_ENDS),
             Check::holds("int r = spin(zero) + 10 / one; assert(r == 10)", &[]),

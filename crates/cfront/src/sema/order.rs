@@ -47,6 +47,9 @@ pub(super) struct PendingOrder {
     pub at: Label,
     pub operands: Vec<(Label, Label)>,
     pub alternatives: (Label, Label),
+    /// The start of the last order, when there are several: every caller
+    /// lowers the reverse of the first order's sequence last.
+    pub reversed: Option<Label>,
     pub complete: bool,
 }
 
@@ -125,11 +128,15 @@ impl<'a> Sema<'a> {
         if count == 1 {
             self.emit(InstrKind::Skip, loc);
         }
+        let mut reversed = None;
         for k in 0..count {
             let next = (k + 1 < count).then(|| self.new_label());
             if let Some(next) = next {
                 let choice = Expr::new(ExprKind::Nondet, self.prog.types.bool());
                 self.goto_if(choice, next, loc);
+            }
+            if k > 0 && k + 1 == count {
+                reversed = Some(self.placed_label());
             }
             block(self, k)?;
             if let Some(next) = next {
@@ -144,7 +151,7 @@ impl<'a> Sema<'a> {
             self.place_label(alternatives_start);
         }
         self.place_label(end);
-        Ok(PendingOrder { at, operands: Vec::new(), alternatives: (alternatives_start, end), complete: false })
+        Ok(PendingOrder { at, operands: Vec::new(), alternatives: (alternatives_start, end), reversed, complete: false })
     }
 
     /// A label placed here.
@@ -460,5 +467,9 @@ pub(super) fn resolve(pending: &PendingOrder, function: ir::FuncId, label_pos: &
     }
     let operands = pending.operands.iter().map(|&(s, e)| Some((pos(s)?, pos(e)?))).collect::<Option<Vec<_>>>()?;
     let alternatives = (pos(pending.alternatives.0)?, pos(pending.alternatives.1)?);
-    Some(ir::EvaluationOrder { function, at, operands, alternatives, complete: pending.complete })
+    let reversed = match pending.reversed {
+        Some(label) => Some(pos(label)?),
+        None => None,
+    };
+    Some(ir::EvaluationOrder { function, at, operands, alternatives, reversed, complete: pending.complete })
 }
