@@ -1,17 +1,22 @@
 //! Settles the choices of evaluation order the front end lowered
 //! ([`ir::EvaluationOrder`]): where no operand can observe what another
-//! does, every order computes the same values and ends the same way, so
-//! only the first is kept (the choice and the other orders become `Skip`)
-//! and the choice leaves the program's list. Operands are independent
+//! does, every order computes the same values, so only one is kept (the
+//! choice and the other orders become `Skip`) and the choice leaves the
+//! program's list. Operands are independent
 //! when nothing one writes (itself or, transitively, through the functions
 //! it calls) can be seen by another ([`Footprint::reaches`]), and when
 //! none can end the execution early (an
 //! assumption, `exit`, `abort`, `longjmp` or an assumption intrinsic on
-//! its way) while another does more than copy locals, which the early end
-//! would hide in some orders. Allocations count as independent: their
-//! order is visible only through the relative order of addresses of
-//! different objects, which C leaves undefined. A call that never returns
-//! (a loop or recursion without end) is not looked for.
+//! its way) or never return (it reaches a function with a loop or on a
+//! cycle of calls, which may run for ever) while an operand after it in
+//! the first order does more than copy locals: the early end would hide
+//! that in the first order, and with no such operand after it the first
+//! order runs everything any other order runs (operands are listed in the
+//! first order's sequence). Where the first order hides something and the
+//! last one (the reverse sequence) does not, the last one is kept.
+//! Allocations count as independent: their order is visible only through
+//! the relative order of addresses of different objects, which C leaves
+//! undefined.
 
 use crate::modified::{direct_callee, Modified, ProgramEffects};
 use ir::{EvaluationOrder, ExprKind, FuncId, InstrKind, Program, SymbolId, SymbolKind};
@@ -28,19 +33,39 @@ pub fn settle(program: &mut Program) {
         return;
     }
     let effects = ProgramEffects::of_program(program);
-    let orders = std::mem::take(&mut program.evaluation_orders);
-    let (independent, dependent): (Vec<_>, Vec<_>) = orders.into_iter().partition(|o| operands_independent(program, &effects, o));
-    for order in &independent {
-        keep_first_order(program, order);
+    let mut dependent = Vec::new();
+    for order in std::mem::take(&mut program.evaluation_orders) {
+        match order_to_keep(program, &effects, &order) {
+            Some(Kept::First) => keep_first_order(program, &order),
+            Some(Kept::Reversed(start)) => keep_last_order(program, &order, start),
+            None => dependent.push(order),
+        }
     }
     program.evaluation_orders = dependent;
 }
 
+/// The order that runs everything any order runs, when there is one.
+enum Kept {
+    First,
+    /// The last order, which runs the operands in the reverse sequence
+    /// (its instructions start here).
+    Reversed(ir::InstrIdx),
+}
+
 /// Makes the first order the only one.
 fn keep_first_order(program: &mut Program, order: &EvaluationOrder) {
-    let Some(body) = program.functions[order.function].body.as_mut() else { return };
     let (start, end) = (order.alternatives.0 .0 as usize, order.alternatives.1 .0 as usize);
-    for index in std::iter::once(order.at.0 as usize).chain(start..end) {
+    skip(program, order.function, std::iter::once(order.at.0 as usize).chain(start..end));
+}
+
+/// Makes the last order, from `start` on, the only one.
+fn keep_last_order(program: &mut Program, order: &EvaluationOrder, start: ir::InstrIdx) {
+    skip(program, order.function, order.at.0 as usize..start.0 as usize);
+}
+
+fn skip(program: &mut Program, function: FuncId, indices: impl Iterator<Item = usize>) {
+    let Some(body) = program.functions[function].body.as_mut() else { return };
+    for index in indices {
         if let Some(instr) = body.get_mut(index) {
             instr.kind = InstrKind::Skip;
         }
@@ -130,9 +155,10 @@ fn is_unescaped_local(program: &Program, effects: &ProgramEffects, function: Fun
     matches!(program.symbols[v].kind, SymbolKind::Local(f) if f == function) && !effects.escaped.contains(&v)
 }
 
-/// Whether no operand can observe another's effects, nor end the
-/// execution before another runs.
-fn operands_independent(program: &Program, effects: &ProgramEffects, order: &EvaluationOrder) -> bool {
+/// The order to keep when no operand can observe another's effects: the
+/// first when no operand that may end the execution comes before one that
+/// does more than copy locals, else the reversed one when that holds of it.
+fn order_to_keep(program: &Program, effects: &ProgramEffects, order: &EvaluationOrder) -> Option<Kept> {
     let mut footprints = Vec::new();
     let mut stopping = Vec::new();
     for &(start, end) in &order.operands {
@@ -141,13 +167,21 @@ fn operands_independent(program: &Program, effects: &ProgramEffects, order: &Eva
         stopping.push(may_stop(program, effects, order.function, range.clone(), &callees));
         footprints.push((footprint, is_inert(program, effects, order.function, range)));
     }
-    // An operand that stops the run hides what another does, unless that one does nothing.
-    let hidden = |i: usize| footprints.iter().enumerate().any(|(j, (_, inert))| j != i && !inert);
-    if (0..footprints.len()).any(|i| stopping[i] && hidden(i)) {
-        return false;
-    }
+    // An operand that stops the run hides, in the orders that run it
+    // earlier, what the others do; an order hides nothing when every
+    // operand after a stopping one does nothing.
+    let busy: Vec<bool> = footprints.iter().map(|(_, inert)| !inert).collect();
+    let first_hides = (0..busy.len()).any(|i| stopping[i] && busy[i + 1..].contains(&true));
+    let reversed_hides = (0..busy.len()).any(|i| stopping[i] && busy[..i].contains(&true));
+    let kept = match (first_hides, order.reversed) {
+        (false, _) => Kept::First,
+        (true, Some(start)) if !reversed_hides => Kept::Reversed(start),
+        _ => return None,
+    };
     let footprints: Vec<Footprint> = footprints.into_iter().map(|(f, _)| f).collect();
-    footprints.iter().enumerate().all(|(i, a)| footprints.iter().enumerate().all(|(j, b)| i == j || !a.reaches(b, &effects.escaped)))
+    let independent =
+        footprints.iter().enumerate().all(|(i, a)| footprints.iter().enumerate().all(|(j, b)| i == j || !a.reaches(b, &effects.escaped)));
+    independent.then_some(kept)
 }
 
 /// Whether the instructions at `range` only copy unescaped locals and
@@ -191,14 +225,23 @@ fn names(instrs: &[ir::Instr]) -> BTreeSet<SymbolId> {
 }
 
 /// Whether the instructions at `range` of `function`, or the functions
-/// they reach through `callees`, may end the execution early.
+/// they reach through `callees`, may end the execution early or never
+/// return.
 fn may_stop(program: &Program, effects: &ProgramEffects, function: FuncId, range: std::ops::Range<usize>, callees: &BTreeSet<FuncId>) -> bool {
     let body = program.functions[function].body.as_deref().unwrap_or_default();
     if body[range].iter().any(|instr| stops(program, effects, &instr.kind)) {
         return true;
     }
     let reached: BTreeSet<FuncId> = callees.iter().flat_map(|&f| effects.reachable_from(f)).collect();
-    reached.iter().any(|&f| program.functions[f].body.iter().flatten().any(|instr| stops(program, effects, &instr.kind)))
+    reached.iter().any(|&f| may_run_forever(program, effects, f) || program.functions[f].body.iter().flatten().any(|instr| stops(program, effects, &instr.kind)))
+}
+
+/// Whether a call of `f` (a function with a body) may not come back
+/// by itself: `f` is on a cycle of calls or jumps backwards (a loop,
+/// whose end nothing here proves).
+fn may_run_forever(program: &Program, effects: &ProgramEffects, f: FuncId) -> bool {
+    let body = program.functions[f].body.as_deref().unwrap_or_default();
+    effects.recursive.contains(&f) || body.iter().enumerate().any(|(at, instr)| matches!(instr.kind, InstrKind::Goto { target, .. } if target.0 as usize <= at))
 }
 
 fn stops(program: &Program, effects: &ProgramEffects, kind: &InstrKind) -> bool {

@@ -3,7 +3,10 @@
 //! reachable", and the verdict rules of docs/DESIGN.md §9. A violation the
 //! replay refutes because an inexact math function (`symex::libm`) took a
 //! value the host library does not give is searched again with the host's
-//! values at the refuted points (a few rounds).
+//! values at the refuted points (a few rounds). One that the replay refutes
+//! while accesses whose check is off may leave their objects (the
+//! interpreter stops there) is searched again once with all of them
+//! inside; none found is UNKNOWN, never TRUE.
 //!
 //! The checks of one run (the bounds of incremental BMC, the repeated check
 //! with the models' loop bound) share one term store and one solver (a
@@ -416,6 +419,9 @@ impl<'a> Run<'a> {
         // A violation through a call not modelled exactly, while another
         // that avoids every such call is looked for.
         let mut untrusted: Option<Outcome> = None;
+        // A violation the replay refuted while accesses whose check is off
+        // may leave their objects, while another that keeps them all inside is looked for.
+        let mut refuted: Option<(Found, Vec<(String, symex::HostLemma)>)> = None;
         if !properties.is_empty() {
             let mut query = self.store.or(&properties);
             let mut refinements = 0;
@@ -438,6 +444,13 @@ impl<'a> Run<'a> {
                             other => other,
                         };
                         if last {
+                            let unchecked = &self.execution.equation.unchecked_accesses;
+                            if refuted.is_none() && matches!(found, Found::Refuted { .. }) && !unchecked.is_empty() {
+                                let inside = self.store.and(&unchecked.clone());
+                                query = self.store.and2(query, inside);
+                                refuted = Some((found, lemmas));
+                                continue;
+                            }
                             return BoundResult::Done(self.unconfirmed(found, &lemmas));
                         }
                         refinements += 1;
@@ -450,6 +463,9 @@ impl<'a> Run<'a> {
                     SatResult::Unknown(reason) => return BoundResult::Done(self.outcome(Verdict::Unknown(reason))),
                 }
             }
+        }
+        if let Some((found, lemmas)) = refuted {
+            return BoundResult::Done(self.unconfirmed(found, &lemmas));
         }
         if let Some(outcome) = untrusted {
             return self.untrusted_only(solver, unwinding, outcome);

@@ -131,6 +131,7 @@ impl Quantifiers {
         }
         terms.extend(equation.unmodelled_calls.iter_mut().map(|c| &mut c.guard));
         terms.extend(equation.preferences.iter_mut());
+        terms.extend(equation.unchecked_accesses.iter_mut());
         terms.extend(equation.constraints.iter_mut());
         terms.extend(equation.conditional_approximations.iter_mut().map(|(condition, _)| condition));
         for t in terms {

@@ -143,6 +143,10 @@ pub struct EvaluationOrder {
     /// The instructions of the other orders, `[start, end)`: the first
     /// order jumps past them.
     pub alternatives: (InstrIdx, InstrIdx),
+    /// Where the last order's instructions start (they end with the
+    /// alternatives), when more than one was lowered: it runs the
+    /// operands in the reverse of the first order's sequence.
+    pub reversed: Option<InstrIdx>,
     /// Whether the orders lowered are all that C permits; if not, the
     /// paths through `at` are an approximation for TRUE.
     pub complete: bool,
@@ -211,6 +215,7 @@ impl Program {
             }
             let (start, end) = order.alternatives;
             order.alternatives = (new_index[start.0 as usize], new_index[end.0 as usize]);
+            order.reversed = order.reversed.map(|start| new_index[start.0 as usize]);
         }
     }
 

@@ -147,6 +147,11 @@ pub struct Equation {
     /// counterexample (its environment's limits): a solver looks for a
     /// violation that satisfies them first.
     pub preferences: Vec<TermId>,
+    /// Per access whose check is off: that it stays inside its object
+    /// where it happens. The interpreter stops at such an access, so a
+    /// counterexample its replay refutes is looked for again under all
+    /// of them (never assumed for a TRUE: the check stays off).
+    pub unchecked_accesses: Vec<TermId>,
     /// Facts of every execution, conjoined with every query: where objects
     /// whose addresses are seen as integers may lie (see `crate::address`).
     pub constraints: Vec<TermId>,

@@ -111,6 +111,7 @@ impl Symex<'_> {
             let covered = self.store.or(&valid);
             let outside = self.store.not(covered);
             self.approximate_when(outside, "an access of a large value outside its object (unchecked)");
+            self.note_unchecked_access(covered);
         }
         valid
     }

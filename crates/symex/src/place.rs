@@ -338,6 +338,15 @@ impl<'a> Symex<'a> {
         valid
     }
 
+    /// Records that an access whose check is off stays inside its targets
+    /// (`covered`) where it happens (see [`crate::Equation::unchecked_accesses`]).
+    pub(crate) fn note_unchecked_access(&mut self, covered: TermId) {
+        let inside = self.store.implies(self.state.guard, covered);
+        if !self.store.is_true(inside) {
+            self.equation.unchecked_accesses.push(inside);
+        }
+    }
+
     /// Reads `bits` bits of `place` (checked); an invalid access reads an
     /// unconstrained value unless it is a violation, where the value does
     /// not matter and one of the targets' keeps pointers' origins known.
@@ -356,6 +365,9 @@ impl<'a> Symex<'a> {
         let valid = self.check_access(place, bits);
         let covered = self.store.or(&valid);
         let checked = if place.pointer.is_some() { self.options.pointer_checks } else { self.options.bounds_checks };
+        if !checked {
+            self.note_unchecked_access(covered);
+        }
         let mut value = if self.store.is_true(covered) || checked {
             None
         } else {
@@ -408,6 +420,7 @@ impl<'a> Symex<'a> {
             if !self.store.is_true(replayable) {
                 self.equation.preferences.push(replayable);
             }
+            self.note_unchecked_access(covered);
         }
         // With one target, every path where the write misses it already
         // fails a check, is an approximation, or kills the process, so the

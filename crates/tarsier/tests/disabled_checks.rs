@@ -6,9 +6,12 @@
 //! what follows the undefined behaviour cannot be modelled); its twin,
 //! which avoids the undefined behaviour, is SUCCESSFUL either way. Where
 //! gcc's sanitizers see the undefined behaviour, the native run confirms
-//! it (and the twin's clean run).
+//! it (and the twin's clean run). A counterexample through an access
+//! whose check is off, which the replay refutes, gives way to another
+//! that stays in bounds when there is one (and UNKNOWN when there is not).
 
 mod common;
+use common::table::{assert_twins, check_programs, Check, Program, FAILS, HOLDS, UNKNOWN};
 use common::*;
 
 const SUCCESSFUL: &str = "VERIFICATION SUCCESSFUL";
@@ -164,4 +167,50 @@ fn the_cases_have_the_undefined_behaviour_gcc_sees() {
             .expect("gcc ran a moment ago");
         assert!(!sanitizer_reported(&twin) && exit_code(&twin) == Some(0), "{}: the twin is not clean:\n{}", case.name, twin.stderr);
     }
+}
+
+const INDETERMINATE: &str = "the assertion reads indeterminate values";
+const INPUT: &str = "the index is an input";
+
+/// Accesses whose check is off: a violation that needs one to leave its
+/// object is UNKNOWN, one with a counterexample inside them FAILED.
+const UNCHECKED: &[Program] = &[Program {
+    what: "a violation found through an unchecked access is searched again inside the objects",
+    test: "unchecked-access",
+    text: r#"
+        #include <assert.h>
+        extern unsigned __VERIFIER_nondet_uint(void);
+        struct saved { unsigned long index; int byte; };
+        static void save(const int *a, unsigned long n, struct saved *s) { if (n > 1) { s->index = n - 1; s->byte = a[s->index]; } }
+        int main(void) {
+          int a[4] = {5, 6, 7, 8};
+          const int *p = a;
+          struct saved s;
+          LAST;
+          return 0;
+        }
+    "#,
+    checks: &[
+        // `save` stores nothing for one element: the index is indeterminate, 0 in some run.
+        Check::verdict("save(a, 1, &s); assert(p[s.index] == s.byte)", &["--no-pointer-check"], FAILS, INDETERMINATE),
+        Check::verdict("save(a, 1, &s); assert(a[s.index] == s.byte)", &["--no-bounds-check"], FAILS, INDETERMINATE),
+        Check::holds("s.index = 0; s.byte = 5; save(a, 1, &s); assert(p[s.index] == s.byte)", &["--no-pointer-check"]),
+        Check::holds("s.index = 0; s.byte = 5; save(a, 1, &s); assert(a[s.index] == s.byte)", &["--no-bounds-check"]),
+        // Only an index past the end can fail it: no counterexample stands.
+        Check::verdict("save(a, 1, &s); assert(p[s.index] < 9)", &["--no-pointer-check"], UNKNOWN, INDETERMINATE),
+        Check::verdict("save(a, 1, &s); assert(a[s.index] < 9)", &["--no-bounds-check"], UNKNOWN, INDETERMINATE),
+        Check::verdict("unsigned i = __VERIFIER_nondet_uint(); assert(p[i] != 7 && p[i] != 70)", &["--no-pointer-check"], FAILS, INPUT),
+        Check::verdict("unsigned i = __VERIFIER_nondet_uint(); assert(a[i] != 7 && a[i] != 70)", &["--no-bounds-check"], FAILS, INPUT),
+        Check::verdict("unsigned i = __VERIFIER_nondet_uint(); assert(i >= 4 || a[i] != 70)", &["--no-bounds-check"], HOLDS, INPUT),
+    ],
+}];
+
+#[test]
+fn a_refuted_counterexample_through_an_unchecked_access_gives_way_to_one_inside() {
+    check_programs(UNCHECKED);
+}
+
+#[test]
+fn every_unchecked_access_program_that_holds_has_a_false_twin() {
+    assert_twins(UNCHECKED);
 }

@@ -1,6 +1,7 @@
 //! The order of evaluation C leaves open (C11 6.5p3, 6.5.2.2p10,
-//! 6.5.16p3): the arguments of a call and its callee, the operands of a
-//! binary operator, the sides of an assignment (more in evaluation.rs).
+//! 6.5.16p3, 6.7.9p23): the arguments of a call and its callee, the
+//! operands of a binary operator and of a subscript, the sides of an
+//! assignment, the initializers of a braced list (more in evaluation.rs).
 //! gcc evaluates arguments right to left, clang left to right, and a call
 //! in one operand may come before or after the reads of another: a
 //! verdict holds for every order, so a FALSE twin fails under gcc's order
@@ -83,7 +84,95 @@ const PROGRAMS: &[Program] = &[
             Check::fails("assert(__builtin_popcount(n) + set(7) == 7)", &[]).not_native(OTHER_ORDER),
         ],
     },
+    Program {
+        what: "an operand that may never return hides no other operand's failure",
+        test: "order-never-returns",
+        text: r#"
+            #include <assert.h>
+            int spin(int x) { while (x) { x = x | 1; } return x; }
+            int recurse(int x) { return x ? recurse(x) : 0; }
+            int f2(int a, int b) { return a + b; }
+            int main(void) {
+              int zero = 0, one = 1;
+              LAST;
+              return 0;
+            }
+        "#,
+        checks: &[
+            // gcc divides first (right to left); clang would loop for ever first.
+            Check::fails("int r = f2(spin(one), 10 / zero); (void)r", &[]),
+            Check::fails("int r = f2(recurse(one), 10 / zero); (void)r", &[]),
+            Check::holds("int r = f2(spin(zero), 10 / one); assert(r == 10)", &[]),
+            Check::holds("int r = f2(recurse(zero), 10 / one); assert(r == 10)", &[]),
+            // The loop last in the first order (left to right), which is then the only one kept.
+            Check::fails("int r = f2(10 / zero, spin(one)); (void)r", &[]).not_native(NEVER_ENDS),
+            Check::holds("int r = f2(10 / one, spin(zero)); assert(r == 10)", &[]),
+            // Binary operands: gcc runs the loop first, which never ends.
+            Check::fails("int r = spin(one) + 10 / zero; (void)r", &[]).not_native(NEVER_ENDS),
+            Check::holds("int r = spin(zero) + 10 / one; assert(r == 10)", &[]),
+        ],
+    },
+    Program {
+        what: "the operands of a subscript and the initializers of a braced list are evaluated in every order",
+        test: "order-subscripts-initializers",
+        text: r#"
+            #include <assert.h>
+            static int n;
+            int g(void) { return ++n; }
+            int set(int v) { n = v; return v; }
+            int pure(int x) { return x * 2; }
+            int a[4] = {10, 20, 30, 40};
+            int b[4] = {1, 2, 3, 4};
+            int *p = a;
+            int swap(void) { p = b; return 1; }
+            int *pa(void) { n = 2; return a; }
+            struct P { int x, y; };
+            int main(void) {
+              LAST;
+              return 0;
+            }
+        "#,
+        checks: &[
+            // The pointer is read before or after the index's call changes it (gcc: before).
+            Check::holds("int r = p[swap()]; assert(r == 20 || r == 2)", &[]),
+            Check::fails("assert(p[swap()] == 2)", &[]),
+            Check::fails("assert(p[swap()] == 20)", &[]).not_native(OTHER_ORDER),
+            // The index is read before or after the pointer's call changes it (gcc: after).
+            Check::holds("int r = pa()[n]; assert(r == 10 || r == 30)", &[]),
+            Check::fails("assert(pa()[n] == 10)", &[]),
+            Check::fails("assert(pa()[n] == 30)", &[]).not_native(OTHER_ORDER),
+            // A statement expression is lowered once, in one order: no proof.
+            Check::verdict("int r = p[({ swap(); 1; })]; assert(r == 20 || r == 2)", &[], UNKNOWN, "one order only: no TRUE"),
+            Check::fails("assert(p[({ swap(); 1; })] == 2)", &[]),
+            // A named array's address is fixed: one order.
+            Check::holds("int r = g()[a]; assert(r == 20)", &[]),
+            Check::fails("assert(g()[a] == 10)", &[]),
+            // Initializers of a braced list (gcc: left to right).
+            Check::holds("int v[2] = {g(), g()}; assert((v[0] == 1 && v[1] == 2) || (v[0] == 2 && v[1] == 1))", &[]),
+            Check::fails("int v[2] = {g(), g()}; assert(v[0] == 2)", &[]),
+            Check::fails("int v[2] = {g(), g()}; assert(v[0] == 1)", &[]).not_native(OTHER_ORDER),
+            Check::holds("struct P q = {g(), n}; assert(q.x == 1 && (q.y == 0 || q.y == 1))", &[]),
+            Check::fails("struct P q = {g(), n}; assert(q.y == 0)", &[]),
+            Check::fails("struct P q = {g(), n}; assert(q.y == 1)", &[]).not_native(OTHER_ORDER),
+            Check::holds("struct P q = {.y = set(5), .x = n}; assert(q.y == 5 && (q.x == 0 || q.x == 5))", &[]),
+            Check::fails("struct P q = {.y = set(5), .x = n}; assert(q.x == 5)", &[]),
+            Check::fails("struct P q = {.y = set(5), .x = n}; assert(q.x == 0)", &[]).not_native(OTHER_ORDER),
+            // A compound literal's initializers.
+            Check::holds("int r = ((int[]){set(5), n})[1]; assert(r == 0 || r == 5)", &[]),
+            Check::fails("assert(((int[]){set(5), n})[1] == 0)", &[]),
+            Check::fails("assert(((int[]){set(5), n})[1] == 5)", &[]).not_native(OTHER_ORDER),
+            // A GNU range evaluates its initializer once, as gcc does.
+            Check::holds("int w[3] = {[0 ... 2] = g()}; assert(n == 1 && w[2] == 1)", &[]),
+            Check::fails("int w[3] = {[0 ... 2] = g()}; assert(w[2] == 3)", &[]),
+            // Pure calls keep one order and their verdicts.
+            Check::holds("int v[2] = {pure(1), pure(2)}; assert(v[0] == 2 && v[1] == 4)", &[]),
+            Check::fails("int v[2] = {pure(1), pure(2)}; assert(v[1] == 2)", &[]),
+        ],
+    },
 ];
+
+/// The compiled program runs a loop that never ends first.
+const NEVER_ENDS: &str = "gcc takes the order in which the loop runs first, for ever";
 
 #[test]
 fn every_program_gets_its_verdicts() {

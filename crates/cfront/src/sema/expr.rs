@@ -1742,6 +1742,9 @@ impl<'a> Sema<'a> {
     }
 
     fn index(&mut self, a: &ast::Expr, i: &ast::Expr, loc: Loc) -> R<Val> {
+        if let Some((p, idx)) = self.subscript_in_every_order(a, i, loc)? {
+            return self.pointer_subscript(p, idx, loc);
+        }
         let av = self.expr(a)?;
         if let Kind::Vector(elem, _) = &av.ty.kind {
             let elem = elem.as_ref().clone().with_quals(av.ty.quals);
@@ -1773,6 +1776,11 @@ impl<'a> Sema<'a> {
             }
         }
         let p = self.decay(arr);
+        self.pointer_subscript(p, idx, loc)
+    }
+
+    /// `p[idx]` for a pointer `p` and a promoted integer `idx`.
+    pub(super) fn pointer_subscript(&mut self, p: Val, idx: Val, loc: Loc) -> R<Val> {
         let Some(elem) = p.ty.pointee().cloned() else {
             return Err(self.error(loc, "subscripted value is not an array or pointer"));
         };

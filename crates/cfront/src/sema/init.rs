@@ -6,11 +6,26 @@
 //! lvalue. Objects with automatic storage that get a braced initializer are
 //! first assigned `Zero`, so members the initializer does not mention are
 //! zero as C requires; static objects are zero before the init function runs.
+//!
+//! The expressions of a braced list are indeterminately sequenced (C11
+//! 6.7.9p23): when one has side effects, they are all evaluated first, in
+//! every order (`order`), and the assignments take their values; a GNU
+//! range designator then also evaluates its expression once, as gcc does.
 
 use super::ctype::{ArraySize, CType, Kind};
 use super::{Sema, R};
 use crate::ast::{self, Designator, InitItem, Initializer};
 use ir::{Expr, ExprKind, InstrKind, Loc, SymbolId};
+
+/// The expressions of a braced list, nested lists included, in order.
+fn list_expressions<'e>(items: &'e [InitItem], out: &mut Vec<&'e ast::Expr>) {
+    for item in items {
+        match &item.init {
+            Initializer::Expr(e) => out.push(e),
+            Initializer::List(inner, _) => list_expressions(inner, out),
+        }
+    }
+}
 
 /// A string literal initializing a character array, if `e` is one.
 fn string_literal(e: &ast::Expr) -> Option<&[u32]> {
@@ -138,13 +153,35 @@ impl<'a> Sema<'a> {
         match init {
             Initializer::Expr(e) => self.init_from_expr(target, ty, e),
             Initializer::List(items, loc) => {
+                let evaluated = self.evaluate_list_expressions(items, *loc)?;
                 if zero_first && !ty.is_scalar() {
                     let zero = Expr::new(ExprKind::Zero, target.ty);
                     self.emit(InstrKind::Assign(target.clone(), zero), *loc);
                 }
-                self.init_braced(target, ty, items, *loc)
+                let result = self.init_braced(target, ty, items, *loc);
+                for e in evaluated {
+                    self.initial_values.remove(&e);
+                }
+                result
             }
         }
+    }
+
+    /// Evaluates the expressions of the braced list `items` (nested lists
+    /// included) in every order C permits when one has side effects, and
+    /// keeps their values for the assignments; returns the expressions
+    /// evaluated (none when no side effect can make the order matter).
+    fn evaluate_list_expressions(&mut self, items: &[InitItem], loc: Loc) -> R<Vec<*const ast::Expr>> {
+        let mut expressions = Vec::new();
+        list_expressions(items, &mut expressions);
+        expressions.retain(|e| !self.initial_values.contains_key(&(*e as *const ast::Expr)) && !self.is_constant_operand(e));
+        if !expressions.iter().any(|e| self.has_side_effects(e)) {
+            return Ok(Vec::new());
+        }
+        let values = self.unordered(&expressions, loc, &mut |s, k| s.rvalue(expressions[k]))?;
+        let keys: Vec<*const ast::Expr> = expressions.iter().map(|&e| e as *const ast::Expr).collect();
+        self.initial_values.extend(keys.iter().copied().zip(values));
+        Ok(keys)
     }
 
     /// `= expr` for an object of type `ty`.
@@ -182,7 +219,10 @@ impl<'a> Sema<'a> {
         if ty.is_array() {
             return Err(self.error(e.loc, "array initializer must be a braced list or a string literal"));
         }
-        let v = self.rvalue(e)?;
+        let v = match self.initial_values.get(&(e as *const ast::Expr)) {
+            Some(v) => v.clone(),
+            None => self.rvalue(e)?,
+        };
         let value = self.cast_to(v, &ty.unqualified(), e.loc, false)?;
         self.emit(InstrKind::Assign(target, value), e.loc);
         Ok(())
@@ -450,10 +490,21 @@ impl<'a> Sema<'a> {
         let Some((first, rest)) = designators.split_first() else {
             return match init {
                 Initializer::List(items, loc) => self.init_braced(target, ty, items, *loc),
-                Initializer::Expr(_) => {
+                Initializer::Expr(original) => {
                     let item = InitItem { designators: Vec::new(), init: init.clone() };
+                    // The copy takes the value evaluated for the original, if any.
+                    let Initializer::Expr(copy) = &item.init else {
+                        return Err(self.error(original.loc, "internal error: an initializer changed its kind when copied"));
+                    };
+                    let copy = copy as *const ast::Expr;
+                    let value = self.initial_values.get(&(original as *const ast::Expr)).cloned();
+                    if let Some(value) = value {
+                        self.initial_values.insert(copy, value);
+                    }
                     let mut pos = 0;
-                    self.init_member(target, ty, std::slice::from_ref(&item), &mut pos)
+                    let result = self.init_member(target, ty, std::slice::from_ref(&item), &mut pos);
+                    self.initial_values.remove(&copy);
+                    result
                 }
             };
         };

@@ -341,6 +341,9 @@ pub struct Sema<'a> {
     aliases: Vec<aliases::Alias>,
     /// Function aliases and their targets (an entry may be an alias).
     function_aliases: HashMap<FuncId, FuncId>,
+    /// The values of the expressions of the braced initializer being
+    /// lowered, evaluated before it in every order (see `init`), by node.
+    initial_values: HashMap<*const crate::ast::Expr, expr::Val>,
 }
 
 impl<'a> Sema<'a> {
@@ -387,6 +390,7 @@ impl<'a> Sema<'a> {
             records_by_tag: HashMap::new(),
             unit_first_record: 0,
             implicit_builtins: HashSet::new(),
+            initial_values: HashMap::new(),
             stale: HashSet::new(),
             deferred: Vec::new(),
             nested: HashMap::new(),

@@ -1,7 +1,8 @@
 //! Operands whose order of evaluation C leaves open: the arguments of a
 //! call and its callee (C11 6.5.2.2p10), the operands of a binary operator
-//! other than `&&`, `||` and the comma (6.5p3), the place and the value
-//! of an assignment (6.5.16p3). gcc evaluates arguments
+//! other than `&&`, `||` and the comma (6.5p3), the two of a subscript,
+//! the place and the value of an assignment (6.5.16p3), the initializers
+//! of a braced list (6.7.9p23). gcc evaluates arguments
 //! right to left, clang left to right, and either may interleave a call in
 //! one operand with the reads of another; a verdict must hold for every
 //! order. When some operand has side effects (a call, an assignment,
@@ -46,6 +47,9 @@ pub(super) struct PendingOrder {
     pub at: Label,
     pub operands: Vec<(Label, Label)>,
     pub alternatives: (Label, Label),
+    /// The start of the last order, when there are several: every caller
+    /// lowers the reverse of the first order's sequence last.
+    pub reversed: Option<Label>,
     pub complete: bool,
 }
 
@@ -124,11 +128,15 @@ impl<'a> Sema<'a> {
         if count == 1 {
             self.emit(InstrKind::Skip, loc);
         }
+        let mut reversed = None;
         for k in 0..count {
             let next = (k + 1 < count).then(|| self.new_label());
             if let Some(next) = next {
                 let choice = Expr::new(ExprKind::Nondet, self.prog.types.bool());
                 self.goto_if(choice, next, loc);
+            }
+            if k > 0 && k + 1 == count {
+                reversed = Some(self.placed_label());
             }
             block(self, k)?;
             if let Some(next) = next {
@@ -143,7 +151,7 @@ impl<'a> Sema<'a> {
             self.place_label(alternatives_start);
         }
         self.place_label(end);
-        Ok(PendingOrder { at, operands: Vec::new(), alternatives: (alternatives_start, end), complete: false })
+        Ok(PendingOrder { at, operands: Vec::new(), alternatives: (alternatives_start, end), reversed, complete: false })
     }
 
     /// A label placed here.
@@ -173,6 +181,45 @@ impl<'a> Sema<'a> {
         let target = Expr::sym(sym, irty);
         self.emit(InstrKind::Assign(target.clone(), v.e), loc);
         Ok(Val { e: target, ty: v.ty, lvalue: false, bit_width: v.bit_width })
+    }
+
+    /// The pointer and the promoted index of `a[i]` (or `i[a]`), each
+    /// evaluated in every order when their side effects may make it
+    /// matter (C11 6.5.2.1: `a[i]` is `*(a + i)`, whose operands are
+    /// unordered); `None` when they cannot (the place then keeps the
+    /// shape of an index into a named array), or when the subscripted
+    /// value is a vector (one holding a statement expression is taken
+    /// for a pointer).
+    pub(super) fn subscript_in_every_order(&mut self, a: &ast::Expr, i: &ast::Expr, loc: Loc) -> R<Option<(Val, Val)>> {
+        if !(self.has_side_effects(a) || self.has_side_effects(i)) || self.is_constant_operand(a) || self.is_constant_operand(i) {
+            return Ok(None);
+        }
+        if self.is_named_array(a) || self.is_named_array(i) {
+            return Ok(None);
+        }
+        // The type, from a lowering thrown away: not for statements, whose labels cannot be lowered twice.
+        if !contains_statement(a) && !contains_statement(i) {
+            let (a_type, _) = self.scratch(|s| s.expr(a))?;
+            if a_type.ty.is_vector() || (a_type.ty.is_integer() && self.scratch(|s| s.expr(i))?.0.ty.is_vector()) {
+                return Ok(None);
+            }
+        }
+        let operands = [a, i];
+        let mut values = self.unordered(&operands, loc, &mut |s, k| s.rvalue(operands[k]))?.into_iter();
+        let (Some(av), Some(iv)) = (values.next(), values.next()) else {
+            return Err(self.error(loc, "internal error: a subscript lost an operand"));
+        };
+        let (p, idx) = if av.ty.is_pointer() { (av, iv) } else { (iv, av) };
+        if !idx.ty.is_integer() {
+            return Err(self.error(loc, "array subscript is not an integer"));
+        }
+        Ok(Some((p, self.promote(idx))))
+    }
+
+    /// Whether `e` names an array object (a variable or a member of one):
+    /// its address, all a subscript takes from it, is fixed.
+    fn is_named_array(&mut self, e: &ast::Expr) -> bool {
+        is_named_place(e) && self.scratch(|s| s.expr(e)).is_ok_and(|(v, _)| v.ty.is_array())
     }
 
     /// `l = r` or `l op= r` in every order of its steps when they may
@@ -314,7 +361,7 @@ impl<'a> Sema<'a> {
     /// statement expression or a compound literal (whose initializer this
     /// walk does not enter) (operands of `sizeof` and `_Alignof` are not
     /// evaluated, except a variable-length array's, which counts).
-    fn has_side_effects(&self, e: &ast::Expr) -> bool {
+    pub(super) fn has_side_effects(&self, e: &ast::Expr) -> bool {
         let mut stack = vec![e];
         while let Some(e) = stack.pop() {
             match &e.kind {
@@ -420,5 +467,9 @@ pub(super) fn resolve(pending: &PendingOrder, function: ir::FuncId, label_pos: &
     }
     let operands = pending.operands.iter().map(|&(s, e)| Some((pos(s)?, pos(e)?))).collect::<Option<Vec<_>>>()?;
     let alternatives = (pos(pending.alternatives.0)?, pos(pending.alternatives.1)?);
-    Some(ir::EvaluationOrder { function, at, operands, alternatives, complete: pending.complete })
+    let reversed = match pending.reversed {
+        Some(label) => Some(pos(label)?),
+        None => None,
+    };
+    Some(ir::EvaluationOrder { function, at, operands, alternatives, reversed, complete: pending.complete })
 }
