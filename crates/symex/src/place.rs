@@ -433,9 +433,16 @@ impl<'a> Symex<'a> {
             }
             self.note_access(t.object, t.bit_offset, width, ok, true);
             self.exact_accesses(true);
-            let old = self.object_value(t.object);
             let condition = if sole_target { self.store.true_term() } else { ok };
-            let new = self.write_object_bits_if(t.object, old, t.bit_offset, bits, condition);
+            let new = match sole_target && self.replaces_whole_object(t, width) {
+                // Nothing of the old value is left: not reading it spares
+                // a shared object a read event (its read-from choices).
+                true => Ok(bits),
+                false => {
+                    let old = self.object_value(t.object);
+                    self.write_object_bits_if(t.object, old, t.bit_offset, bits, condition)
+                }
+            };
             if let Ok(new) = new {
                 self.state.set_value(t.object, new);
                 self.shared_write_when(t.object, new, condition);
@@ -444,6 +451,14 @@ impl<'a> Symex<'a> {
             new?;
         }
         Ok(())
+    }
+
+    /// Whether `width` bits at `target` are the whole of a flat object of
+    /// fixed size (its value is then the written bits, whatever it was).
+    fn replaces_whole_object(&mut self, target: &Target, width: u32) -> bool {
+        let object = self.objects.get(target.object);
+        let flat = !object.byte_array && object.size_term.is_none() && object.value_bits() == width;
+        flat && self.store.as_bv_const(target.bit_offset).and_then(BvValue::to_u64) == Some(0)
     }
 
     /// Emits the checks that a write through `place`'s pointer does not hit

@@ -1332,6 +1332,81 @@ const PROGRAMS: &[Program] = &[
         ],
     },
     Program {
+        what: "threads adding one to a counter under a lock lose no update; a write after the unlock can lose one",
+        test: "threads-counter-under-lock",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            #define N 3
+            int counter;
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            void *add(void *arg) {
+              pthread_mutex_lock(&m);
+              int t = counter;
+            #ifdef WRITE_OUTSIDE
+              pthread_mutex_unlock(&m);
+              counter = t + 1;
+            #else
+              counter = t + 1;
+              pthread_mutex_unlock(&m);
+            #endif
+              return 0;
+            }
+            int main(void) {
+              pthread_t id[N];
+              for (int i = 0; i < N; i++) pthread_create(&id[i], 0, add, 0);
+              for (int i = 0; i < N; i++) pthread_join(id[i], 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(counter == N);", &["-lpthread"]),
+            Check::fails("assert(counter == N - 1);", &["-lpthread"]),
+            Check::holds("assert(counter >= 1 && counter <= N);", &["-DWRITE_OUTSIDE", "-lpthread"]),
+            Check::verdict("assert(counter == N);", &["-DWRITE_OUTSIDE"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(counter != 1);", &["-DWRITE_OUTSIDE"], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "a store that replaces a whole object, or one of two, leaves the other thread's view exact",
+        test: "threads-whole-object-stores",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            struct pair { int a; int b; } s;
+            int x, y;
+            int pick;
+            void *writer(void *arg) {
+              int *p = pick ? &x : &y;
+              *p = 5;
+              struct pair next = { 1, 2 };
+              s = next;
+              x = x + 1;
+              return 0;
+            }
+            int main(int argc, char **argv) {
+              pthread_t t;
+              pick = argc > 1;
+              pthread_create(&t, 0, writer, 0);
+              int seen_x = x, seen_y = y;
+              struct pair seen = s;
+              pthread_join(t, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert(x + y == 6 || (x == 6 && y == 0)); assert(s.a == 1 && s.b == 2);", &["-lpthread"]),
+            Check::holds("assert(seen_y == 0 || seen_y == 5); assert(seen.a == seen.b - 1 || seen.a + seen.b == 0);", &["-lpthread"]),
+            Check::verdict("assert(!(seen_x == 5 && seen_y == 5));", &[], HOLDS, ONE_SCHEDULE),
+            Check::verdict("assert(seen_x != 6);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen_y == 0);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(seen.a == 0);", &[], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(x == 6);", &[], FAILS, ONE_ARGUMENT),
+        ],
+    },
+    Program {
         what: "a block or static a thread makes is there for the main thread, which a later thread's pointer reaches",
         test: "threads-objects-made-later",
         text: r#"
@@ -1457,6 +1532,8 @@ const PROGRAMS: &[Program] = &[
 
 /// A thread's stack outlives it natively (glibc keeps it for the next
 /// thread), so a write to its dead local goes unnoticed.
+/// A native run has no argument, the verifier's `argc` is any.
+const ONE_ARGUMENT: &str = "natively argc is 1";
 const DEAD_STACK_UNSEEN: &str = "natively a dead thread's stack stays mapped";
 
 /// The atomic-section markers have no definition gcc could link.
