@@ -293,8 +293,7 @@ impl Symex<'_> {
     pub(crate) fn pointer_to_address(&mut self, pointer: TermId) -> TermId {
         self.observe_addresses();
         let Some(numbers) = self.layout.known_targets(self.store, pointer) else {
-            self.approximate("conversion of a pointer of unknown origin to an integer", true);
-            return self.store.var("address", self.layout.sort());
+            return self.unknown_pointer_address(pointer);
         };
         let bits = self.layout.pointer_bits;
         let wide_offset = self.layout.wide_offset_of(self.store, pointer);
@@ -314,6 +313,28 @@ impl Symex<'_> {
             address = self.store.ite(is_it, here, address);
         }
         address
+    }
+
+    /// The integer address of a pointer whose targets are not known (read
+    /// from another thread, a join's value): exact when it was made of an
+    /// integer or is null (its offset is the address, as below), any
+    /// address otherwise, an approximation only where that can happen. A
+    /// thread's `return (void *)n` joined and converted back to an integer
+    /// was UNKNOWN, its counterexamples spurious.
+    fn unknown_pointer_address(&mut self, pointer: TermId) -> TermId {
+        let bits = self.layout.pointer_bits;
+        let wide_offset = self.layout.wide_offset_of(self.store, pointer);
+        let offset = self.store.extract(bits - 1, 0, wide_offset);
+        let object_bits = self.layout.object_of(self.store, pointer);
+        let null = self.layout.object_number_term(self.store, NULL_OBJECT);
+        let invalid = self.layout.object_number_term(self.store, INVALID_OBJECT);
+        let is_null = self.store.eq(object_bits, null);
+        let is_invalid = self.store.eq(object_bits, invalid);
+        let integer_made = self.store.or2(is_null, is_invalid);
+        let elsewhere = self.store.not(integer_made);
+        self.approximate_when(elsewhere, "conversion of a pointer of unknown origin to an integer");
+        let anywhere = self.store.var("address", self.layout.sort());
+        self.store.ite(integer_made, offset, anywhere)
     }
 
     /// The integer address of `pointer` as printing shows it, when that

@@ -7,7 +7,7 @@
 //! variables with lost and spurious wake-ups (a signal wakes one waiter,
 //! a broadcast all; timed waits), C11 threads and their results, cleanup handlers, thread-local variables, thread-specific
 //! data and its destructors, barriers, semaphores, the main thread's
-//! pthread_exit); a FALSE is replayed on its
+//! pthread_exit, an integer returned as a pointer and converted back after the join); a FALSE is replayed on its
 //! schedule. CBMC's `__CPROVER_ASYNC_n:` labels start threads (never the
 //! thread's code run in line as a call); ESBMC's `__ESBMC_spawn_thread` is
 //! still unsupported where it is reached, while a violation before it is
@@ -1526,6 +1526,33 @@ const PROGRAMS: &[Program] = &[
         checks: &[
             Check::holds("pthread_create(&t, 0, reader, &x);", &["-lpthread"]),
             Check::verdict("{ int y = 2; pthread_create(&t, 0, reader, &y); } x = 3; pthread_join(t, 0);", &[], FAILS, DEAD_STACK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "an integer a thread ends with as a pointer comes back through the join, converted to an integer exactly",
+        test: "threads-join-integer-value",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int g = 1;
+            void *work(void *arg) {
+              long v = (long)arg + g;
+              return (void *)v;
+            }
+            int main(void) {
+              pthread_t t;
+              void *r;
+              pthread_create(&t, 0, work, (void *)41);
+              pthread_join(t, &r);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("assert((long)r == 42);", &["-lpthread"]),
+            Check::fails("assert((long)r != 42);", &["-lpthread"]),
+            Check::fails("assert((int)(long)r == 41);", &["-lpthread"]),
+            Check::holds("assert(r != 0 && (unsigned long)r % 2 == 0);", &["-lpthread"]),
         ],
     },
 ];
