@@ -104,7 +104,15 @@ pub struct CnfSolver {
     /// Values of and-nodes outside the encoded cone, computed on demand
     /// from the last model; cleared by every solve.
     derived_values: FxHashMap<Var, bool>,
+    /// The DIMACS literal assumed for each assumption (see [`Self::assumed`]).
+    selectors: FxHashMap<Lit, i32>,
 }
+
+/// The widest clause [`clauses_implying`] makes by splitting a negated
+/// conjunction into a disjunction.
+const WIDEST_CLAUSE: usize = 6;
+/// The most conjuncts one conjunction is split into by [`clauses_implying`].
+const MOST_CONJUNCTS: usize = 64;
 
 impl Default for CnfSolver {
     fn default() -> Self {
@@ -124,6 +132,7 @@ impl CnfSolver {
             limits: Limits::default(),
             last_result: None,
             derived_values: FxHashMap::default(),
+            selectors: FxHashMap::default(),
         };
         // The AIG constant gets a SAT variable of its own, forced false, so
         // constant literals need no special case anywhere.
@@ -274,10 +283,38 @@ impl CnfSolver {
         }
     }
 
+    /// A DIMACS literal whose truth implies `lit`, to assume it. A query's
+    /// assumptions are mostly implications whose right side is an equality
+    /// (`from -> read = write`): only that direction is needed, so the top
+    /// of the literal's circuit is made clauses under a fresh selector
+    /// (Plaisted and Greenbaum's one-sided encoding), and the Tseitin
+    /// encoding starts below it. A 32-bit equality under an implication is
+    /// then 64 clauses of four literals instead of 32 exclusive-or gates
+    /// and an and-tree. Nodes left out of the CNF get their model values
+    /// from their fan-ins (see [`Self::value`]), so models stay exact.
+    fn assumed(&mut self, aig: &Aig, lit: Lit) -> i32 {
+        if let Some(&selector) = self.selectors.get(&lit) {
+            return selector;
+        }
+        let compound = matches!(aig.node(lit.var()), Node::And(..));
+        if !compound || self.encoded(lit.var()).is_some() {
+            return self.encode(aig, lit);
+        }
+        let selector = self.fresh_sat_var();
+        let encoded = |var: Var| self.sat_var.get(var.index()).is_some_and(|&v| v != 0);
+        for clause in clauses_implying(aig, lit, &encoded) {
+            let mut dimacs = vec![-selector];
+            dimacs.extend(clause.into_iter().map(|l| self.encode(aig, l)));
+            self.add_clause(&dimacs);
+        }
+        self.selectors.insert(lit, selector);
+        selector
+    }
+
     /// Decides the asserted facts together with `assumptions`, which hold
     /// for this call only.
     pub fn solve(&mut self, aig: &Aig, assumptions: &[Lit]) -> SatResult {
-        let assumed: Vec<i32> = assumptions.iter().map(|&l| self.encode(aig, l)).collect();
+        let assumed: Vec<i32> = assumptions.iter().map(|&l| self.assumed(aig, l)).collect();
         self.derived_values.clear();
         self.sat.set_callbacks((!self.limits.is_unlimited()).then(|| self.limits.clone()));
         let start = Instant::now();
@@ -340,8 +377,84 @@ impl CnfSolver {
     /// Whether assumption `lit` took part in the last `Unsat` answer.
     pub fn failed_assumption(&self, lit: Lit) -> bool {
         assert_eq!(self.last_result, Some(SatResult::Unsat), "no unsatisfiable answer to explain");
-        self.encoded(lit.var()).is_some_and(|v| self.sat.failed(Self::dimacs(v, lit)))
+        let assumed = self.selectors.get(&lit).copied().or_else(|| self.encoded(lit.var()).map(|v| Self::dimacs(v, lit)));
+        assumed.is_some_and(|v| self.sat.failed(v))
     }
+}
+
+/// Clauses (disjunctions of AIG literals) whose conjunction implies `lit`
+/// and is implied by it. An and-node not yet `encoded` is split: a
+/// multiplexer (see [`Gate`]) into its two cases, while the clause stays
+/// within [`WIDEST_CLAUSE`]; another and-node, negated,
+/// into the disjunction of its negated fan-ins while the clause stays
+/// within [`WIDEST_CLAUSE`]; positive, into one clause per conjunct (up to
+/// [`MOST_CONJUNCTS`]), at most once along each clause's making, so the
+/// count stays linear in the circuit's top.
+fn clauses_implying(aig: &Aig, lit: Lit, encoded: &dyn Fn(Var) -> bool) -> Vec<Vec<Lit>> {
+    let and_node = |l: Lit| match aig.node(l.var()) {
+        Node::And(a, b) if !encoded(l.var()) => Some((a, b)),
+        _ => None,
+    };
+    let mut done = Vec::new();
+    let mut work = vec![(vec![lit], false)];
+    while let Some((clause, distributed)) = work.pop() {
+        let wider_fits = clause.len() < WIDEST_CLAUSE;
+        let splittable = |l: &Lit| match and_node(*l) {
+            Some((a, b)) if matches!(Gate::of(aig, a, b), Gate::Mux { .. }) => wider_fits,
+            Some(_) if l.is_negated() => wider_fits,
+            Some(_) => !distributed,
+            None => false,
+        };
+        let Some(i) = clause.iter().position(splittable) else {
+            if !clause.iter().any(|&l| clause.contains(&!l)) {
+                done.push(clause);
+            }
+            continue;
+        };
+        let (a, b) = and_node(clause[i]).expect("an and-node");
+        if let Gate::Mux { cond, then, other } = Gate::of(aig, a, b) {
+            // The node is `cond ? then : other`.
+            let (then, other) = if clause[i].is_negated() { (!then, !other) } else { (then, other) };
+            for (guard, value) in [(!cond, then), (cond, other)] {
+                let mut one = clause.clone();
+                one[i] = guard;
+                one.push(value);
+                work.push((one, distributed));
+            }
+            continue;
+        }
+        if clause[i].is_negated() {
+            let mut wider = clause;
+            wider[i] = !a;
+            wider.push(!b);
+            work.push((wider, distributed));
+            continue;
+        }
+        for conjunct in conjuncts(clause[i], &and_node) {
+            let mut one = clause.clone();
+            one[i] = conjunct;
+            work.push((one, true));
+        }
+    }
+    done
+}
+
+/// The conjuncts of the positive and-tree at `lit`, split down to
+/// literals that are not and-nodes to split (at most [`MOST_CONJUNCTS`]).
+fn conjuncts(lit: Lit, and_node: &dyn Fn(Lit) -> Option<(Lit, Lit)>) -> Vec<Lit> {
+    let mut leaves = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![lit];
+    while let Some(l) = stack.pop() {
+        if !seen.insert(l) {
+            continue;
+        }
+        match and_node(l) {
+            Some((a, b)) if !l.is_negated() && leaves.len() + stack.len() + 2 <= MOST_CONJUNCTS => stack.extend([a, b]),
+            _ => leaves.push(l),
+        }
+    }
+    leaves
 }
 
 #[cfg(test)]

@@ -157,3 +157,69 @@ fn multiplexers_are_encoded_as_single_gates() {
         assert_eq!(solver.value(&aig, mux), want_mux);
     }
 }
+
+/// A random circuit over `inputs` fresh inputs: and, or, exclusive or,
+/// multiplexer, implication and word equality nodes over earlier ones.
+fn random_circuit(aig: &mut Aig, rng: &mut crate::testing::Rng, inputs: usize, nodes: usize) -> Vec<Lit> {
+    let mut lits: Vec<Lit> = (0..inputs).map(|_| aig.new_input()).collect();
+    for _ in 0..nodes {
+        let pick = |rng: &mut crate::testing::Rng| {
+            let lit = lits[rng.below(lits.len())];
+            if rng.below(2) == 0 { !lit } else { lit }
+        };
+        let (a, b, c) = (pick(rng), pick(rng), pick(rng));
+        let node = match rng.below(6) {
+            0 => aig.and(a, b),
+            1 => aig.or(a, b),
+            2 => aig.xor(a, b),
+            3 => aig.mux(a, b, c),
+            4 => aig.implies(a, b),
+            _ => {
+                let d = pick(rng);
+                words::eq(aig, &[a, b], &[c, d])
+            }
+        };
+        lits.push(node);
+    }
+    lits
+}
+
+#[test]
+fn an_assumed_literal_holds_exactly_where_the_circuit_says() {
+    let mut rng = crate::testing::Rng::new(7);
+    for _ in 0..40 {
+        let mut aig = Aig::new();
+        let lits = random_circuit(&mut aig, &mut rng, 4, 30);
+        let inputs: Vec<Lit> = lits[..4].to_vec();
+        let mut solver = CnfSolver::new();
+        for &root in lits[4..].iter().rev().take(12) {
+            for assignment in 0..16u32 {
+                let fixed: Vec<Lit> = (0..4).map(|i| if assignment >> i & 1 == 1 { inputs[i] } else { !inputs[i] }).collect();
+                let simulation = aig.simulate(|var| (0..4).any(|i| inputs[i].var() == var && assignment >> i & 1 == 1));
+                for lit in [root, !root] {
+                    let mut assumptions = fixed.clone();
+                    assumptions.push(lit);
+                    let expected = if simulation.lit(lit) { SatResult::Sat } else { SatResult::Unsat };
+                    assert_eq!(solver.solve(&aig, &assumptions), expected, "assignment {assignment:04b}");
+                    if expected == SatResult::Sat {
+                        assert!(solver.value(&aig, lit), "the model evaluates the assumption to true");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn an_implied_equality_is_two_clauses_per_bit() {
+    let mut aig = Aig::new();
+    let choice = aig.new_input();
+    let (read, write) = (words::inputs(&mut aig, 32), words::inputs(&mut aig, 32));
+    let same = words::eq(&mut aig, &read, &write);
+    let from = aig.implies(choice, same);
+    let mut solver = CnfSolver::new();
+    let before = solver.num_clauses();
+    assert_eq!(solver.solve(&aig, &[from, choice]), SatResult::Sat);
+    assert_eq!(model_word(&mut solver, &aig, &read), model_word(&mut solver, &aig, &write));
+    assert_eq!(solver.num_clauses() - before, 64, "no Tseitin variable for the equality's gates");
+}
