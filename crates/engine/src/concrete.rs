@@ -49,13 +49,13 @@ impl Strategy {
         }
     }
 
-    /// A source of this strategy's inputs.
+    /// A source of this strategy's inputs (the same sequence each time).
     fn inputs(self, program: &Program) -> Box<dyn interp::InputProvider + Send + '_> {
         match self {
             Strategy::Random => {
                 let mut state = 0x2545_f491_4f6c_dd1du64;
                 Box::new(move |request: &InputRequest| {
-                    let size = usize::try_from(request.size).ok()?;
+                    let size = answer_len(request)?;
                     Some(match input_leaf(program, request) {
                         Leaf::Number => (0..size).map(|_| next_byte(&mut state)).collect(),
                         Leaf::Truth => (0..size).map(|_| next_byte(&mut state) & 1).collect(),
@@ -68,7 +68,7 @@ impl Strategy {
             Strategy::PerSite => {
                 let mut sites: HashMap<(ir::FuncId, ir::Loc), u8> = HashMap::new();
                 Box::new(move |request: &InputRequest| {
-                    let size = usize::try_from(request.size).ok()?;
+                    let size = answer_len(request)?;
                     let count = sites.len();
                     // Sites numbered 1..=255 in the order first met (0 is the zero run's).
                     let site = *sites.entry((request.function, request.loc)).or_insert((count % 255) as u8 + 1);
@@ -90,6 +90,20 @@ pub(crate) fn violation(program: &Program, config: &Config) -> Option<Outcome> {
     Strategy::ALL.into_iter().find_map(|strategy| run_with(program, config, strategy))
 }
 
+/// The longest answer for an object's initial contents (the rest of the
+/// object stays zero, a legal value too): a variable-length array whose
+/// length is an input can be larger than the memory of the machine.
+const MAX_CONTENT_BYTES: u64 = 16 << 20;
+
+/// How many bytes to answer `request` with.
+fn answer_len(request: &InputRequest) -> Option<usize> {
+    let size = match request.kind {
+        InputKind::Uninitialized(_) => request.size.min(MAX_CONTENT_BYTES),
+        _ => request.size,
+    };
+    usize::try_from(size).ok()
+}
+
 /// What the bytes of a requested input may be; the environment's shape
 /// and allocation failures stay plain.
 fn input_leaf(program: &Program, request: &InputRequest) -> Leaf {
@@ -106,7 +120,7 @@ fn input_leaf(program: &Program, request: &InputRequest) -> Leaf {
 /// environment's assumption, and the run would end before it starts),
 /// the rest zero (empty strings, pointers not NULL, integer parameters 0).
 fn shape_bytes(program: &Program, request: &InputRequest) -> Option<Vec<u8>> {
-    let mut bytes = vec![0u8; usize::try_from(request.size).ok()?];
+    let mut bytes = vec![0u8; answer_len(request)?];
     let InputKind::EntryArgument(name) = &request.kind else { return Some(bytes) };
     let argc = program.entry.filter(|e| program.is_hosted_main(*e)).and_then(|e| program.functions[e].params.first().copied());
     let is_count = name.starts_with("elements of ") || argc.is_some_and(|p| program.symbols[p].display_name == *name);
@@ -146,9 +160,19 @@ fn next_byte(state: &mut u64) -> u8 {
 }
 
 /// The FALSE outcome of a violation the run of `strategy` reaches within
-/// its steps.
+/// its steps. The per-site run, which rarely finds one and can run long
+/// (a loop over a variable-length array whose length is its constant),
+/// first runs without recording its trace (millions of steps of trace
+/// took seconds and gigabytes), and again with it only when it reaches a
+/// violation: its inputs are the same each time.
 fn run_with(program: &Program, config: &Config, strategy: Strategy) -> Option<Outcome> {
     let interp_config = interp::Config { step_limit: strategy.steps(), record_trace: true, ..replay::interp_config(config) };
+    if matches!(strategy, Strategy::PerSite) {
+        let quick = interp::Config { record_trace: false, ..interp_config.clone() };
+        if !matches!(interp::run(program, &quick, &mut *strategy.inputs(program)).outcome, RunOutcome::Violation(_)) {
+            return None;
+        }
+    }
     let run = interp::run(program, &interp_config, &mut *strategy.inputs(program));
     let RunOutcome::Violation(violation) = &run.outcome else { return None };
     if !run.unknown_functions.is_empty() || calls_inexact_math(program, &run.trace) {
@@ -215,4 +239,37 @@ fn lvalue_text(program: &Program, lhs: &Expr) -> String {
 
 fn little_endian(bytes: &[u8]) -> u128 {
     bytes.iter().rev().fold(0u128, |value, &b| (value << 8) | u128::from(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every strategy answers a request for the contents of an object
+    /// larger than memory (a variable-length array of input length) with
+    /// a bounded prefix, and the per-site one gives a site the same value
+    /// each time and another site another.
+    #[test]
+    fn answers_are_bounded_and_per_site_values_stay_with_their_site() {
+        let mut program = Program::new(ir::DataModel::LP64);
+        let char_type = program.types.int(8, true);
+        let request = |kind: InputKind, size: u64, line: u32| InputRequest {
+            kind,
+            ty: Some(char_type),
+            size,
+            function: ir::FuncId(0),
+            loc: ir::Loc { line, ..ir::Loc::NONE },
+        };
+        for strategy in Strategy::ALL {
+            let mut inputs = strategy.inputs(&program);
+            let huge = inputs.next_input(&request(InputKind::Uninitialized("m".into()), 1 << 50, 3)).expect("an answer");
+            assert!(huge.len() as u64 <= MAX_CONTENT_BYTES);
+        }
+        let mut inputs = Strategy::PerSite.inputs(&program);
+        let site = |inputs: &mut Box<dyn interp::InputProvider + Send + '_>, line| inputs.next_input(&request(InputKind::Nondet, 1, line));
+        let (first, second, again) = (site(&mut inputs, 5), site(&mut inputs, 6), site(&mut inputs, 5));
+        assert_eq!(first, again);
+        assert_ne!(first, second);
+        assert_ne!(first, Some(vec![0]), "the zero run gives zeros already");
+    }
 }
