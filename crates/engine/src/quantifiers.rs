@@ -197,10 +197,19 @@ impl Quantifiers {
     /// formula from `sext(x)`, so the instance at `x` is the one that
     /// speaks of that read (E-matching on the extension). Model-based
     /// instantiation alone guesses such indices one value at a time.
+    ///
+    /// Only extended terms that index an array the body reads count (by
+    /// the array variables under stores and choices): an instance at an
+    /// index of other arrays says nothing about the formula's reads, and
+    /// the instances of every quantifier at every index of a formula with
+    /// several loops over arrays grew as their square (model-based
+    /// instantiation still adds any instance a model needs).
     fn instantiate_at_extensions(&mut self, store: &mut TermStore) {
+        let bases = ArrayBases::of(store, &self.ground);
         for index in 0..self.obligations.len() {
             let obligation = self.obligations[index];
             let smt::Sort::BitVec(width) = store.sort(obligation.var) else { continue };
+            let read = bases.read_by(store, obligation.body);
             let patterns: FxHashSet<(bool, smt::Sort)> = smt::post_order(store, &[obligation.body])
                 .into_iter()
                 .filter(|&t| store.args(t) == [obligation.var])
@@ -217,7 +226,7 @@ impl Quantifiers {
                     Some(Op::ZeroExtend(_)) => false,
                     _ => continue,
                 };
-                if !patterns.contains(&(signed, store.sort(g))) {
+                if !patterns.contains(&(signed, store.sort(g))) || !bases.indexes(g, read.as_ref()) {
                     continue;
                 }
                 let arg = store.args(g)[0];
@@ -350,6 +359,107 @@ impl Quantifiers {
         };
         self.falsifying_value(store, model, binder.var, refuted)
     }
+}
+
+/// Which array variables (under stores and choices) the reads of a
+/// formula read, and which extended terms index them.
+struct ArrayBases {
+    /// The array variables each array term of the formula is made from.
+    of_array: FxHashMap<TermId, Vec<TermId>>,
+    /// The extended terms in the index of a read, with the variables of
+    /// the arrays read there; `None` when a read's array has none (a
+    /// constant array): such terms index anything.
+    indexing: FxHashMap<TermId, Option<Vec<TermId>>>,
+}
+
+/// Nodes of a read's index searched for extended terms.
+const MAX_INDEX_NODES: usize = 64;
+
+impl ArrayBases {
+    /// Over `ground`, in post order (arguments before their terms).
+    fn of(store: &TermStore, ground: &[TermId]) -> ArrayBases {
+        let mut bases = ArrayBases { of_array: FxHashMap::default(), indexing: FxHashMap::default() };
+        for &t in ground {
+            if matches!(store.sort(t), smt::Sort::Array(_)) {
+                let made_of = bases.made_of(store, t);
+                bases.of_array.insert(t, made_of);
+            }
+            if store.op(t) == Some(Op::Select) {
+                let arrays = bases.of_array.get(&store.args(t)[0]).filter(|v| !v.is_empty()).cloned();
+                for g in extensions_in(store, store.args(t)[1]) {
+                    match (bases.indexing.entry(g).or_insert_with(|| Some(Vec::new())), &arrays) {
+                        (Some(known), Some(arrays)) => add_new(known, arrays),
+                        (entry, _) => *entry = None,
+                    }
+                }
+            }
+        }
+        bases
+    }
+
+    fn made_of(&self, store: &TermStore, array: TermId) -> Vec<TermId> {
+        if store.as_var(array).is_some() {
+            return vec![array];
+        }
+        let parts: &[TermId] = match store.op(array) {
+            Some(Op::Store) => &store.args(array)[..1],
+            Some(Op::Ite) => &store.args(array)[1..],
+            _ => &[],
+        };
+        let mut out: Vec<TermId> = Vec::new();
+        for p in parts {
+            add_new(&mut out, self.of_array.get(p).map_or(&[][..], Vec::as_slice));
+        }
+        out
+    }
+
+    /// The array variables `body` reads (None: some read's array is not
+    /// made of variables, or the body has no read: any index may matter).
+    fn read_by(&self, store: &TermStore, body: TermId) -> Option<Vec<TermId>> {
+        let order = smt::post_order(store, &[body]);
+        let local = ArrayBases::of(store, &order);
+        let mut read: Vec<TermId> = Vec::new();
+        for &t in order.iter().filter(|&&t| store.op(t) == Some(Op::Select)) {
+            let arrays = local.of_array.get(&store.args(t)[0]).filter(|v| !v.is_empty())?;
+            add_new(&mut read, arrays);
+        }
+        (!read.is_empty()).then_some(read)
+    }
+
+    /// Whether the extended term `g` indexes a read of one of `read`.
+    fn indexes(&self, g: TermId, read: Option<&Vec<TermId>>) -> bool {
+        match (self.indexing.get(&g), read) {
+            (None, _) => false,
+            (Some(None), _) | (_, None) => true,
+            (Some(Some(arrays)), Some(read)) => arrays.iter().any(|a| read.contains(a)),
+        }
+    }
+}
+
+/// Appends the terms of `from` that `into` lacks.
+fn add_new(into: &mut Vec<TermId>, from: &[TermId]) {
+    for &t in from {
+        if !into.contains(&t) {
+            into.push(t);
+        }
+    }
+}
+
+/// The sign and zero extensions in `index` (within [`MAX_INDEX_NODES`]).
+fn extensions_in(store: &TermStore, index: TermId) -> Vec<TermId> {
+    let mut pending = vec![index];
+    let mut seen = FxHashSet::default();
+    let mut found = Vec::new();
+    while let Some(t) = pending.pop() {
+        if seen.len() >= MAX_INDEX_NODES || !seen.insert(t) {
+            continue;
+        }
+        if matches!(store.op(t), Some(Op::SignExtend(_) | Op::ZeroExtend(_))) {
+            found.push(t);
+        }
+        pending.extend_from_slice(store.args(t));
+    }
+    found
 }
 
 /// A term of the obligation's body, free of bound variables, that has

@@ -126,6 +126,33 @@ fn array_segments_are_certified_only_when_inductive() {
     assert!(wrong.is_empty(), "a negated segment was certified:\n{stdout}");
 }
 
+/// Sequential loops each copying one array into the next: every loop's
+/// segment (`∀j < i. a{k+1}[j] == a{k}[j]`) is certified, together; in the
+/// twin one loop writes another value at one index, and only its segment
+/// is not certified.
+#[test]
+fn segments_of_sequential_copy_loops_are_certified_each() {
+    let dir = scratch_dir("invariants-copy-chain");
+    let chain = |broken: &str| {
+        let mut body = String::from("int main(void) {\n  int a1[20000], a2[20000], a3[20000], a4[20000], a5[20000];\n  int i;\n");
+        body += "  for (i = 0; HEAD(i < 20000); i++) a1[i] = __VERIFIER_nondet_int();\n";
+        for k in 1..5 {
+            let extra = if k == 3 { broken } else { "" };
+            body += &format!("  for (i = 0; HEAD(i < 20000); i++) a{}[i] = a{k}[i]{extra};\n", k + 1);
+        }
+        body + "  return a5[7];\n}\n"
+    };
+    for (name, broken) in [("holds", ""), ("broken", " + (i == 500)")] {
+        let path = write(&dir, &format!("{name}.c"), &format!("{PRELUDE}{}", chain(broken)));
+        let (_, stdout) = certified_by_line(&path, &[]);
+        for k in 1..5 {
+            let segment = format!("a{}[j] == a{k}[", k + 1);
+            let certified = stdout.lines().any(|l| l.contains(&segment) && l.ends_with(" (certified)"));
+            assert_eq!(certified, k != 3 || broken.is_empty(), "{name}: segment `{segment}`:\n{stdout}");
+        }
+    }
+}
+
 /// The native checker: random inputs from a seed, `assume` ends the run,
 /// and a failed invariant prints its line and ends the run.
 const NATIVE: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <limits.h>\n\

@@ -507,6 +507,43 @@ fn deep_violations_are_found_by_concrete_runs() {
             "nondet()",
         ),
     ];
+    check_deep_twins("int main(void)", &twins);
+}
+
+/// Concrete runs start `main(argc, argv)` in the smallest environment the
+/// program may get (one empty argument: with `argc == 0` the run would
+/// end before it starts), and one of them gives each input site its own
+/// value, so a search for a key among 100,000 nondeterministic elements
+/// can miss it (random and zero inputs both meet the key at once). Each
+/// twin that holds is never FAILED.
+#[test]
+fn concrete_runs_start_with_arguments_and_give_each_input_site_its_value() {
+    if !front_end_ready("concrete_runs_start_with_arguments_and_give_each_input_site_its_value") {
+        return;
+    }
+    let twins = [
+        (
+            "argc-arrays",
+            "static int a[100000], b[100000];\n  for (int i = 0; i < 100000; i++) { a[i] = nondet(); b[i] = VARIANT; }\n  \
+             for (int i = 0; i < 100000; i++) __VERIFIER_assert(a[i] == b[i]);",
+            "a[i]",
+            "nondet()",
+        ),
+        (
+            "argc-search",
+            "static char a[100000];\n  char key = nondet();\n  int i;\n  for (i = 0; i < 100000; i++) a[i] = nondet();\n  \
+             for (i = 0; i < 100000; i++) if (a[i] == key) return 0;\n  __VERIFIER_assert(VARIANT);",
+            "i == 100000",
+            "i != 100000",
+        ),
+    ];
+    check_deep_twins("int main(int argc, char **argv)", &twins);
+}
+
+/// Verifies each twin (name, body of `main` with `VARIANT`, the variant
+/// that holds, the one that fails) with `main` declared as `header`: the
+/// failing one must be FAILED, the other never.
+fn check_deep_twins(header: &str, twins: &[(&str, &str, &str, &str)]) {
     let failures: Vec<String> = std::thread::scope(|scope| {
         let workers: Vec<_> = twins
             .iter()
@@ -514,7 +551,7 @@ fn deep_violations_are_found_by_concrete_runs() {
                 scope.spawn(move || {
                     let mut failures = Vec::new();
                     for (variant, violated) in [(holds, false), (fails, true)] {
-                        let source = format!("{PRELUDE}{STEP}int main(void) {{\n  {}\n  return 0; }}\n", body.replace("VARIANT", variant));
+                        let source = format!("{PRELUDE}{STEP}{header} {{\n  {}\n  return 0; }}\n", body.replace("VARIANT", variant));
                         let test = format!("kind-deep-{name}-{violated}");
                         let answer = verify(&test, &source, &["--timeout", "15"]);
                         if answer.starts_with(FAILED) != violated {

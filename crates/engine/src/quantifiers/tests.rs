@@ -104,3 +104,39 @@ fn a_quantifier_is_decided_at_the_values_a_model_gives_its_free_variables() {
     let at_witness = instantiate(&mut s, &exists, witness);
     assert_eq!(smt::eval(&s, at_witness, &model), Ok(smt::Value::Bool(true)));
 }
+
+/// `∀j. a[sext j] == 0` is instantiated eagerly at the extended indices of
+/// reads of `a` (through stores and choices), not at those of other
+/// arrays; the answers stay exact either way.
+#[test]
+fn eager_instances_go_to_the_indices_of_the_arrays_a_quantifier_reads() {
+    let mut s = TermStore::new();
+    let sort = s.array_sort(Sort::BitVec(32), Sort::BitVec(8));
+    let (a, b, c) = (s.var("a", sort), s.var("b", sort), s.var("c", sort));
+    let (j, x, y, z, k) = (s.var("j", Sort::BitVec(16)), s.var("x", Sort::BitVec(16)), s.var("y", Sort::BitVec(16)), s.var("z", Sort::BitVec(16)), s.var("k", Sort::BitVec(32)));
+    let zero = s.bv_u64(8, 0);
+    let at_j = s.sign_extend(16, j);
+    let read_j = s.select(a, at_j);
+    let body = s.eq(read_j, zero);
+    let all_zero = s.forall(j, body);
+    let (at_x, at_y, at_z) = (s.sign_extend(16, x), s.sign_extend(16, y), s.sign_extend(16, z));
+    let cond = s.var("p", Sort::Bool);
+    let stored = s.store(a, k, zero);
+    let chosen = s.ite(cond, stored, c);
+    let (read_x, read_y, read_z) = (s.select(b, at_x), s.select(chosen, at_y), s.select(c, at_z));
+    let ground = smt::post_order(&s, &[read_x, read_y, read_z]);
+    let bases = ArrayBases::of(&s, &ground);
+    let read = bases.read_by(&s, body);
+    assert_eq!(read, Some(vec![a]));
+    assert!(!bases.indexes(at_x, read.as_ref()), "b is not read by the quantifier");
+    assert!(bases.indexes(at_y, read.as_ref()), "a choice of a store over a is");
+    assert!(!bases.indexes(at_z, read.as_ref()), "c is not");
+    // a[y] (through the store at k) non-zero contradicts the quantifier
+    // unless the store is at y; b[x] non-zero does not.
+    let (zero_y, zero_x, at_k) = (s.eq(read_y, zero), s.eq(read_x, zero), s.eq(at_y, k));
+    let (nonzero_y, nonzero_x, not_at_k) = (s.not(zero_y), s.not(zero_x), s.not(at_k));
+    let query = s.and(&[all_zero, cond, not_at_k, nonzero_y]);
+    assert_eq!(check(&mut s, query).0, SatResult::Unsat);
+    let query = s.and(&[all_zero, nonzero_x]);
+    assert_eq!(check(&mut s, query).0, SatResult::Sat);
+}
