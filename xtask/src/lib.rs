@@ -11,7 +11,8 @@
 //! integer/memory one ([`c_oracle`]), the control-flow one
 //! ([`flow_oracle`]), the library-model one ([`model_oracle`]), whose
 //! fixed samples the binary's tests run, and the mutants of corpus tasks
-//! judged natively ([`mutant_oracle`]); the code-quality checks ([`lint`]).
+//! judged natively ([`mutant_oracle`]), the threads one whose schedules
+//! gcc enumerates ([`thread_oracle`]); the code-quality checks ([`lint`]).
 
 pub mod bench;
 pub mod bench_kind;
@@ -33,3 +34,4 @@ pub mod process;
 pub mod report;
 pub mod runner;
 pub mod smt_crosscheck;
+pub mod thread_oracle;

@@ -18,6 +18,8 @@
 //! - `model-oracle`: the C library models checked against the host glibc.
 //! - `flow-oracle`: loops, jumps, calls and unwinding bounds checked
 //!   against native enumeration of every nondeterministic choice.
+//! - `thread-oracle`: programs with threads checked against a native
+//!   enumeration of every schedule.
 //! - `mutant-oracle`: small mutations of corpus programs, tarsier's
 //!   verdicts on them judged by native runs (harness replay, random inputs).
 //! - `smt-crosscheck`: every query of each task answered by CaDiCaL and by
@@ -35,7 +37,7 @@ use std::time::Duration;
 use xtask::corpus::{self, Suite, Task};
 use xtask::runner::{self, RunOptions};
 use xtask::oracle::Score;
-use xtask::{bench, bench_kind, bench_term, bench_threads, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, model_oracle, mutant_oracle, peer, report, smt_crosscheck};
+use xtask::{bench, bench_kind, bench_term, bench_threads, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, thread_oracle, model_oracle, mutant_oracle, peer, report, smt_crosscheck};
 
 const USAGE: &str = "\
 usage: cargo xtask <task> [options]
@@ -140,6 +142,21 @@ tasks:
       --timeout S       per-task limit in seconds (default 20)
       --jobs N          parallel runs (default: number of CPUs)
       --tarsier PATH    run this tarsier instead of building the release one
+  thread-oracle     programs with threads against native gcc: random
+                    pthread programs (shared globals, mutexes, atomic
+                    sections, inputs, loops), every schedule and input
+                    enumerated natively with coroutines; tarsier's default
+                    engine, --deadlock-check and, with loops, --unwind N
+                    (with and without unwinding assertions) must agree;
+                    disagreements are kept with the violating schedule
+                    under target/thread-oracle/wrong/
+      --programs N      programs (default 200)
+      --seed S          generator seed (default 1)
+      --max-unwind N    largest bound a program is checked at (default 3)
+      --modes LIST      default,bounded,unwinding,deadlock (default all)
+      --timeout S       per-task limit in seconds (default 30)
+      --jobs N          parallel runs (default: number of CPUs)
+      --tarsier PATH    run this tarsier instead of building the release one
   model-oracle      the C library models against the host glibc: calls of
                     every modelled function on boundary and random
                     arguments, observed natively and asserted (exact
@@ -204,6 +221,7 @@ fn main() -> ExitCode {
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
         Some("model-oracle") => parse_model_oracle_args(&args[1..]).and_then(|opts| model_oracle_command(&opts)),
         Some("flow-oracle") => parse_flow_oracle_args(&args[1..]).and_then(|opts| flow_oracle_command(&opts)),
+        Some("thread-oracle") => parse_thread_oracle_args(&args[1..]).and_then(|opts| thread_oracle_command(&opts)),
         Some("mutant-oracle") => parse_mutant_oracle_args(&args[1..]).and_then(|opts| mutant_oracle_command(&opts)),
         Some("smt-crosscheck") => smt_crosscheck_command(&args[1..]),
         Some("witness-check") => parse_corpus_args(&args[1..], 20).and_then(|opts| {
@@ -743,6 +761,42 @@ fn flow_oracle_command(opts: &flow_oracle::Options) -> Result<(), String> {
     let binary = tarsier_binary(opts.tarsier.clone())?;
     let out_dir = corpus::workspace_root().join("target/flow-oracle");
     if flow_oracle::run(opts, &binary, &out_dir)?.counts[Score::Wrong as usize] == 0 {
+        Ok(())
+    } else {
+        Err("tarsier disagreed with native execution (listed above)".into())
+    }
+}
+
+fn parse_thread_oracle_args(args: &[String]) -> Result<thread_oracle::Options, String> {
+    let mut opts = thread_oracle::Options {
+        programs: 200,
+        seed: 1,
+        max_bound: 3,
+        modes: thread_oracle::Mode::ALL.to_vec(),
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        timeout: Duration::from_secs(30),
+        tarsier: None,
+    };
+    let run = OracleRun { seed: &mut opts.seed, jobs: &mut opts.jobs, timeout: &mut opts.timeout, tarsier: &mut opts.tarsier };
+    parse_oracle_options("thread-oracle", args, run, &mut |arg, value| {
+        match arg {
+            "--programs" => opts.programs = number(arg, &value()?)?,
+            "--max-unwind" => opts.max_bound = number(arg, &value()?)?,
+            "--modes" => opts.modes = thread_oracle::parse_modes(&value()?)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    if opts.max_bound == 0 {
+        return Err("--max-unwind must be at least 1".into());
+    }
+    Ok(opts)
+}
+
+fn thread_oracle_command(opts: &thread_oracle::Options) -> Result<(), String> {
+    let binary = tarsier_binary(opts.tarsier.clone())?;
+    let out_dir = corpus::workspace_root().join("target/thread-oracle");
+    if thread_oracle::run(opts, &binary, &out_dir)?.counts[Score::Wrong as usize] == 0 {
         Ok(())
     } else {
         Err("tarsier disagreed with native execution (listed above)".into())

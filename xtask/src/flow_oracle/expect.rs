@@ -43,6 +43,8 @@ pub enum Expected {
     Property,
     /// FAILED on an unwinding assertion.
     Unwinding,
+    /// FAILED on a deadlock (`--deadlock-check`).
+    Deadlock,
 }
 
 impl Mode {
@@ -88,6 +90,7 @@ impl Expected {
             Expected::Successful => "SUCCESSFUL",
             Expected::Property => "FAILED (assertion)",
             Expected::Unwinding => "FAILED (unwinding assertion)",
+            Expected::Deadlock => "FAILED (deadlock)",
         }
     }
 }

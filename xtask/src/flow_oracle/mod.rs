@@ -21,8 +21,7 @@ use crate::oracle::{fresh_dir, Rng, Score};
 use crate::process::run_with_timeout;
 use crate::runner::{classify, json_document, parallel_map, Outcome};
 use emit::Shape;
-use expect::Expected;
-pub use expect::{parse_modes, Mode};
+pub use expect::{parse_modes, Expected, Mode};
 use program::Program;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -67,12 +66,12 @@ pub struct FlowTask {
     path: PathBuf,
 }
 
-/// What tarsier answered: the outcome and, for FAILED, whether the
-/// violated property was an unwinding assertion.
+/// What tarsier answered: the outcome and, for FAILED, the class of the
+/// violated property (`unwinding-assertion`, `deadlock`, ...).
 #[derive(Clone, Debug)]
 pub struct Answer {
-    outcome: Outcome,
-    unwinding: bool,
+    pub outcome: Outcome,
+    pub class: Option<String>,
 }
 
 /// The programs of `seed`, each with the bound it is checked at.
@@ -161,25 +160,28 @@ fn write_tasks(opts: &Options, cases: &[Case], explorations: &[Found], dir: &Pat
     Ok((tasks, skipped))
 }
 
-fn run_tarsier(binary: &Path, path: &Path, flags: &[String], timeout: Duration) -> Answer {
+/// Runs tarsier on one task with `flags` and `--json`, and reads whether
+/// the class of the property a FAILED violates.
+pub fn run_tarsier(binary: &Path, path: &Path, flags: &[String], timeout: Duration) -> Answer {
     let mut command = Command::new(binary);
     command.arg(path).args(flags).arg("--json");
     match run_with_timeout(&mut command, timeout) {
         Ok(out) => {
-            let unwinding = json_document(&out).is_some_and(|doc| doc["property"]["class"].as_str() == Some("unwinding-assertion"));
-            Answer { outcome: classify(&out, false), unwinding }
+            let class = json_document(&out).and_then(|doc| doc["property"]["class"].as_str().map(String::from));
+            Answer { outcome: classify(&out, false), class }
         }
-        Err(err) => Answer { outcome: Outcome::Crash(format!("cannot run {}: {err}", binary.display())), unwinding: false },
+        Err(err) => Answer { outcome: Outcome::Crash(format!("cannot run {}: {err}", binary.display())), class: None },
     }
 }
 
 /// Scores an answer: a definite answer other than the accepted ones
 /// (including FAILED on the other kind of property) is wrong.
 pub fn score(answer: &Answer, accepted: &[Expected]) -> Score {
-    let expected = match (&answer.outcome, answer.unwinding) {
+    let expected = match (&answer.outcome, answer.class.as_deref()) {
         (Outcome::Successful, _) => Expected::Successful,
-        (Outcome::Failed, false) => Expected::Property,
-        (Outcome::Failed, true) => Expected::Unwinding,
+        (Outcome::Failed, Some("unwinding-assertion")) => Expected::Unwinding,
+        (Outcome::Failed, Some("deadlock")) => Expected::Deadlock,
+        (Outcome::Failed, _) => Expected::Property,
         (Outcome::Unknown(_), _) => return Score::Unknown,
         (Outcome::Timeout, _) => return Score::Timeout,
         (Outcome::Accepted | Outcome::Rejected(_) | Outcome::Crash(_), _) => return Score::Error,
@@ -192,14 +194,18 @@ pub fn score(answer: &Answer, accepted: &[Expected]) -> Score {
 }
 
 /// The accepted verdicts as text.
-fn names(accepted: &[Expected]) -> String {
+pub fn names(accepted: &[Expected]) -> String {
     accepted.iter().map(|e| e.name()).collect::<Vec<_>>().join(" or ")
 }
 
-fn answer_name(answer: &Answer) -> String {
+/// An answer as text, saying which property a FAILED is on.
+pub fn answer_name(answer: &Answer) -> String {
     match &answer.outcome {
-        Outcome::Failed if answer.unwinding => "FAILED (unwinding assertion)".into(),
-        Outcome::Failed => "FAILED (assertion)".into(),
+        Outcome::Failed => match answer.class.as_deref() {
+            Some("unwinding-assertion") => Expected::Unwinding.name().into(),
+            Some("deadlock") => Expected::Deadlock.name().into(),
+            _ => Expected::Property.name().into(),
+        },
         Outcome::Successful => "SUCCESSFUL".into(),
         other => format!("{} {}", other.kind(), other.reason().unwrap_or("")),
     }
@@ -229,7 +235,8 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Summary, Str
         }
     });
     let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, &t.expected)).collect();
-    print!("{}", render_table(&tasks, &scores));
+    let keys: Vec<(&str, Expected)> = tasks.iter().map(|t| (t.mode.name(), t.expected[0])).collect();
+    print!("{}", render_table(&keys, &scores));
     println!("{}", feature_counts(&cases, &tasks));
     for (reason, count) in &skipped {
         println!("{count:>6}  programs not checked: {reason}");
@@ -332,16 +339,17 @@ fn feature_counts(cases: &[Case], tasks: &[FlowTask]) -> String {
     format!("programs checked: {}; with {}", checked.len(), counts.join(", "))
 }
 
-/// The mode × expected verdict table with totals.
-fn render_table(tasks: &[FlowTask], scores: &[Score]) -> String {
-    let mut rows: BTreeMap<(Mode, Expected), [usize; 5]> = BTreeMap::new();
-    for (task, &score) in tasks.iter().zip(scores) {
-        rows.entry((task.mode, task.expected[0])).or_default()[score as usize] += 1;
+/// The mode × expected verdict table with totals, from each task's mode
+/// name and first accepted verdict.
+pub fn render_table(keys: &[(&'static str, Expected)], scores: &[Score]) -> String {
+    let mut rows: BTreeMap<(&str, Expected), [usize; 5]> = BTreeMap::new();
+    for (key, &score) in keys.iter().zip(scores) {
+        rows.entry(*key).or_default()[score as usize] += 1;
     }
     let mut text = format!("{:<12} {:<29} {:>7} {:>6} {:>7} {:>7} {:>6}\n", "mode", "expected", "correct", "wrong", "unknown", "timeout", "error");
     let mut totals = [0usize; 5];
     for ((mode, expected), counts) in &rows {
-        let _ = writeln!(text, "{:<12} {:<29} {:>7} {:>6} {:>7} {:>7} {:>6}", mode.name(), expected.name(), counts[0], counts[1], counts[2], counts[3], counts[4]);
+        let _ = writeln!(text, "{:<12} {:<29} {:>7} {:>6} {:>7} {:>7} {:>6}", mode, expected.name(), counts[0], counts[1], counts[2], counts[3], counts[4]);
         for (total, count) in totals.iter_mut().zip(counts) {
             *total += count;
         }
@@ -547,14 +555,14 @@ mod tests {
 
     #[test]
     fn answers_count_only_with_the_expected_property() {
-        let failed = |unwinding| Answer { outcome: Outcome::Failed, unwinding };
+        let failed = |unwinding: bool| Answer { outcome: Outcome::Failed, class: unwinding.then(|| "unwinding-assertion".to_string()) };
         assert_eq!(score(&failed(false), &[Expected::Property]), Score::Correct);
         assert_eq!(score(&failed(true), &[Expected::Property]), Score::Wrong);
         assert_eq!(score(&failed(true), &[Expected::Unwinding]), Score::Correct);
         assert_eq!(score(&failed(false), &[Expected::Successful]), Score::Wrong);
         assert_eq!(score(&failed(false), &[Expected::Successful, Expected::Property]), Score::Correct);
-        assert_eq!(score(&Answer { outcome: Outcome::Successful, unwinding: false }, &[Expected::Unwinding]), Score::Wrong);
-        assert_eq!(score(&Answer { outcome: Outcome::Timeout, unwinding: false }, &[Expected::Successful]), Score::Timeout);
+        assert_eq!(score(&Answer { outcome: Outcome::Successful, class: None }, &[Expected::Unwinding]), Score::Wrong);
+        assert_eq!(score(&Answer { outcome: Outcome::Timeout, class: None }, &[Expected::Successful]), Score::Timeout);
     }
 
     #[test]
