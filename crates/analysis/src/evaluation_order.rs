@@ -7,9 +7,10 @@
 //! it calls) can be seen by another ([`Footprint::reaches`]), and when
 //! none can end the execution early (an
 //! assumption, `exit`, `abort`, `longjmp` or an assumption intrinsic on
-//! its way) or never return (it reaches a function with a loop or on a
-//! cycle of calls, which may run for ever) while an operand after it in
-//! the first order does more than copy locals: the early end would hide
+//! its way) or never return (it reaches a function on a cycle of calls or
+//! with a loop [`crate::counted_loops`] does not prove to end, which may
+//! run for ever) while an operand after it in the first order does more
+//! than copy locals: the early end would hide
 //! that in the first order, and with no such operand after it the first
 //! order runs everything any other order runs (operands are listed in the
 //! first order's sequence). Where the first order hides something and the
@@ -237,11 +238,10 @@ fn may_stop(program: &Program, effects: &ProgramEffects, function: FuncId, range
 }
 
 /// Whether a call of `f` (a function with a body) may not come back
-/// by itself: `f` is on a cycle of calls or jumps backwards (a loop,
-/// whose end nothing here proves).
+/// by itself: `f` is on a cycle of calls or has a loop whose end
+/// [`crate::counted_loops`] does not prove.
 fn may_run_forever(program: &Program, effects: &ProgramEffects, f: FuncId) -> bool {
-    let body = program.functions[f].body.as_deref().unwrap_or_default();
-    effects.recursive.contains(&f) || body.iter().enumerate().any(|(at, instr)| matches!(instr.kind, InstrKind::Goto { target, .. } if target.0 as usize <= at))
+    effects.recursive.contains(&f) || !crate::counted_loops::every_loop_ends(program, effects, f)
 }
 
 fn stops(program: &Program, effects: &ProgramEffects, kind: &InstrKind) -> bool {

@@ -13,7 +13,8 @@
 //! [`modified`] (the state a loop may change, calls included).
 //!
 //! [`evaluation_order`] keeps one evaluation order where the front end
-//! lowered several and the operands cannot observe each other.
+//! lowered several and the operands cannot observe each other;
+//! [`counted_loops`] proves the loops it may count as ending.
 //!
 //! [`threads`] gives a program that starts threads the instruction shape
 //! its interleavings need (a shared write is a step of its own).
@@ -28,6 +29,7 @@
 
 pub mod absint;
 pub mod cfg;
+pub mod counted_loops;
 pub mod dominators;
 pub mod evaluation_order;
 pub mod instrument;

@@ -54,6 +54,7 @@ fn operands_that_cannot_observe_each_other_keep_one_order() {
     assert_eq!(choices("a = f(b / a, leave(a));"), (1, 0), "a call that may exit, last in the first order");
     assert_eq!(choices("a = f(spin(a), pure(b));"), (1, 0), "a call that may loop for ever, last in the reversed order");
     assert_eq!(choices("a = f(leave(a), b / a);"), (1, 0), "a call that may exit, last in the reversed order");
+    assert_eq!(choices("a = f(count(a), count(b));"), (1, 0), "calls whose loops are counted, which end");
     assert_eq!(choices("a = a + b;"), (0, 0), "no side effect: no choice at all");
     assert_eq!(choices("a = f(bump(), 1);"), (0, 0), "one operand that reads something: no choice");
 }
@@ -70,7 +71,6 @@ fn operands_that_may_observe_each_other_keep_every_order() {
     assert_eq!(choices("a = f3(b / a, leave(a), b / a);"), (1, 1), "a call that may exit between operands that may fail");
     assert_eq!(choices("a = f3(pure(a), spin(a), pure(b));"), (1, 1), "a call that may loop for ever between two calls");
     assert_eq!(choices("a = f(spin(a), leave(b));"), (1, 1), "two calls that may not return");
-    assert_eq!(choices("a = f(count(a), count(b));"), (1, 1), "loops whose end is not proved");
     assert_eq!(choices("a = fib(a) + fib(b);"), (1, 1), "recursive calls, which may not return");
     assert_eq!(choices("a = fp(a) + fp(b);"), (1, 1), "calls through a pointer to a function with a loop");
 }
@@ -81,4 +81,58 @@ fn a_recursive_function_keeps_the_orders_of_its_own_recursive_calls() {
     let fib = program.function("fib").expect("fib");
     analysis::evaluation_order::settle(&mut program);
     assert_eq!(program.evaluation_orders.iter().filter(|o| o.function == fib).count(), 1, "either call may not return");
+}
+
+/// Whether settling keeps one order of `loop(a) + loop(b)`, with `loop`
+/// defined by `definition`: it does when `loop`'s loops are proved to end.
+fn proved_to_end(definition: &str) -> bool {
+    let source = format!(
+        "int __VERIFIER_nondet_int(void);\n{definition}\n\
+         int main(void) {{ int a = 0, b = 1; a = loop(a) + loop(b); return a; }}\n"
+    );
+    let mut program = compile(&source);
+    assert_eq!(program.evaluation_orders.len(), 1, "one choice in {definition}");
+    analysis::evaluation_order::settle(&mut program);
+    program.evaluation_orders.is_empty()
+}
+
+#[test]
+fn counted_loops_end() {
+    let ending = [
+        "int loop(int x) { int s = 0; for (int i = 0; i < 10; i++) s += x; return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i <= 9; i++) s += x; return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < x; i++) s += i; return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < 100; i += 7) s += x; return s; }",
+        "int loop(int x) { int s = 0; for (unsigned i = 10; i > 0; i--) s += x; return s; }",
+        "int loop(int x) { int s = 0; for (int i = x; 0 <= i; i -= 3) s += i; return s; }",
+        "int loop(int x) { unsigned s = 0; for (unsigned i = 0; i < 4294967295u; i++) s += x; return s; }",
+        "int loop(int x) { unsigned s = 0; for (unsigned i = 0; i <= 4294967294u; i++) s += x; return s; }",
+        "int loop(int x) { unsigned n = 0; while (1) { if (n >= 5u) break; if (x) return 1; n += 2; } return x; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < 10; i++) { if (x > i) continue; s += x; } return s; }",
+    ];
+    for definition in ending {
+        assert!(proved_to_end(definition), "proved to end: {definition}");
+    }
+}
+
+#[test]
+fn loops_whose_end_is_not_proved_may_run_for_ever() {
+    let unproved = [
+        "int loop(int x) { int s = 0; for (int i = 0; i != x; i++) s += i; return s; }",
+        "int loop(int x) { int s = 0; for (unsigned i = 0; i <= 4294967295u; i++) s += x; return s; }",
+        "int loop(unsigned x) { int s = 0; for (unsigned i = 0; i <= x; i++) s += 1; return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < x; i += 2) s += i; return s; }",
+        "int loop(int x) { int s = 0; for (int i = 2147483600; i < 2147483647; i += 50) s += x; return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < 10; i--) s += x; return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < 10; i++) { if (x) i = 0; s += x; } return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < 10; ) { if (x) i++; s += x; } return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < x; i++) x++; return s; }",
+        "int loop(int x) { int i, s = 0; int *q = &i; for (i = 0; i < 10; i++) *q = 0; return s; }",
+        "int loop(int x) { int s = 0; while (1) { if (__VERIFIER_nondet_int()) break; s += x; } return s; }",
+        "int loop(int x) { int s = 0; for (int i = 0; i < 10; i++) for (int j = 0; j < 10; j++) s += x; return s; }",
+        "int loop(int x) { int s = 0; while (x > 0) { x = x - 2; x = x + 2; } return s; }",
+    ];
+    for definition in unproved {
+        assert!(!proved_to_end(definition), "not proved: {definition}");
+    }
 }

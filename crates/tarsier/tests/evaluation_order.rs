@@ -91,6 +91,9 @@ const PROGRAMS: &[Program] = &[
             #include <assert.h>
             int spin(int x) { while (x) { x = x | 1; } return x; }
             int recurse(int x) { return x ? recurse(x) : 0; }
+            int count(int x) { int s = 0; for (int i = 0; i < 10; i++) s += x; return s; }
+            int wrap(unsigned x) { unsigned i; for (i = x; i <= 4294967295u; i++) {} return 0; }
+            int odd(unsigned n) { unsigned i; for (i = 1; i != n; i += 2) {} return 0; }
             int f2(int a, int b) { return a + b; }
             int main(void) {
               int zero = 0, one = 1;
@@ -110,6 +113,15 @@ const PROGRAMS: &[Program] = &[
             // Binary operands: gcc runs the loop first, which never ends.
             Check::fails("int r = spin(one) + 10 / zero; (void)r", &[]).not_native(NEVER_ENDS),
             Check::holds("int r = spin(zero) + 10 / one; assert(r == 10)", &[]),
+            // A counted loop ends: one order is kept, and it runs every operand.
+            Check::fails("int r = f2(count(one), 10 / zero); (void)r", &[]),
+            Check::fails("int r = count(one) + 10 / zero; (void)r", &[]),
+            Check::holds("int r = f2(count(one), 10 / one); assert(r == 20)", &[]),
+            Check::holds("int r = count(one) + 10 / one; assert(r == 20)", &[]),
+            // Loops that look counted but never end (the counter wraps round, or steps over the bound).
+            Check::fails("int r = f2(wrap(zero), 10 / zero); (void)r", &[]),
+            Check::fails("int r = f2(odd(zero), 10 / zero); (void)r", &[]),
+            Check::holds("int r = f2(odd(3), 10 / one); assert(r == 10)", &[]),
         ],
     },
     Program {
