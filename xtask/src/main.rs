@@ -36,7 +36,7 @@ use std::process::{Command, ExitCode};
 use std::time::Duration;
 use xtask::corpus::{self, Suite, Task};
 use xtask::runner::{self, RunOptions};
-use xtask::oracle::Score;
+use xtask::oracle::{ProgramOracleOptions, Score};
 use xtask::{bench, bench_kind, bench_term, bench_threads, bench_verify, harness_check, c_oracle, clock, flow_oracle, lint, thread_oracle, model_oracle, mutant_oracle, peer, report, smt_crosscheck};
 
 const USAGE: &str = "\
@@ -220,8 +220,14 @@ fn main() -> ExitCode {
         Some("fp-oracle") => parse_fp_oracle_args(&args[1..]).and_then(|opts| fp_oracle_command(&opts)),
         Some("c-oracle") => parse_c_oracle_args(&args[1..]).and_then(|opts| c_oracle_command(&opts)),
         Some("model-oracle") => parse_model_oracle_args(&args[1..]).and_then(|opts| model_oracle_command(&opts)),
-        Some("flow-oracle") => parse_flow_oracle_args(&args[1..]).and_then(|opts| flow_oracle_command(&opts)),
-        Some("thread-oracle") => parse_thread_oracle_args(&args[1..]).and_then(|opts| thread_oracle_command(&opts)),
+        Some("flow-oracle") => parse_program_oracle_args("flow-oracle", &args[1..], (4, Duration::from_secs(20)), &flow_oracle::Mode::ALL, flow_oracle::parse_modes)
+            .and_then(|opts| {
+                program_oracle_command(opts.tarsier.clone(), "flow-oracle", |binary, out| Ok(flow_oracle::run(&opts, binary, out)?.counts[Score::Wrong as usize]))
+            }),
+        Some("thread-oracle") => parse_program_oracle_args("thread-oracle", &args[1..], (3, Duration::from_secs(30)), &thread_oracle::Mode::ALL, thread_oracle::parse_modes)
+            .and_then(|opts| {
+                program_oracle_command(opts.tarsier.clone(), "thread-oracle", |binary, out| Ok(thread_oracle::run(&opts, binary, out)?.counts[Score::Wrong as usize]))
+            }),
         Some("mutant-oracle") => parse_mutant_oracle_args(&args[1..]).and_then(|opts| mutant_oracle_command(&opts)),
         Some("smt-crosscheck") => smt_crosscheck_command(&args[1..]),
         Some("witness-check") => parse_corpus_args(&args[1..], 20).and_then(|opts| {
@@ -731,22 +737,31 @@ fn c_oracle_command(opts: &c_oracle::Options) -> Result<(), String> {
     }
 }
 
-fn parse_flow_oracle_args(args: &[String]) -> Result<flow_oracle::Options, String> {
-    let mut opts = flow_oracle::Options {
+/// The options of a program oracle (`name`): its defaults `max_bound`
+/// and `timeout`, every mode in `all`, and `--programs`, `--max-unwind`,
+/// `--modes` (read by `parse_modes`) beside the common ones.
+fn parse_program_oracle_args<M: Copy>(
+    name: &str,
+    args: &[String],
+    (max_bound, timeout): (u32, Duration),
+    all: &[M],
+    parse_modes: fn(&str) -> Result<Vec<M>, String>,
+) -> Result<ProgramOracleOptions<M>, String> {
+    let mut opts = ProgramOracleOptions {
         programs: 200,
         seed: 1,
-        max_bound: 4,
-        modes: flow_oracle::Mode::ALL.to_vec(),
+        max_bound,
+        modes: all.to_vec(),
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        timeout: Duration::from_secs(20),
+        timeout,
         tarsier: None,
     };
     let run = OracleRun { seed: &mut opts.seed, jobs: &mut opts.jobs, timeout: &mut opts.timeout, tarsier: &mut opts.tarsier };
-    parse_oracle_options("flow-oracle", args, run, &mut |arg, value| {
+    parse_oracle_options(name, args, run, &mut |arg, value| {
         match arg {
             "--programs" => opts.programs = number(arg, &value()?)?,
             "--max-unwind" => opts.max_bound = number(arg, &value()?)?,
-            "--modes" => opts.modes = flow_oracle::parse_modes(&value()?)?,
+            "--modes" => opts.modes = parse_modes(&value()?)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -757,46 +772,12 @@ fn parse_flow_oracle_args(args: &[String]) -> Result<flow_oracle::Options, Strin
     Ok(opts)
 }
 
-fn flow_oracle_command(opts: &flow_oracle::Options) -> Result<(), String> {
-    let binary = tarsier_binary(opts.tarsier.clone())?;
-    let out_dir = corpus::workspace_root().join("target/flow-oracle");
-    if flow_oracle::run(opts, &binary, &out_dir)?.counts[Score::Wrong as usize] == 0 {
-        Ok(())
-    } else {
-        Err("tarsier disagreed with native execution (listed above)".into())
-    }
-}
-
-fn parse_thread_oracle_args(args: &[String]) -> Result<thread_oracle::Options, String> {
-    let mut opts = thread_oracle::Options {
-        programs: 200,
-        seed: 1,
-        max_bound: 3,
-        modes: thread_oracle::Mode::ALL.to_vec(),
-        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        timeout: Duration::from_secs(30),
-        tarsier: None,
-    };
-    let run = OracleRun { seed: &mut opts.seed, jobs: &mut opts.jobs, timeout: &mut opts.timeout, tarsier: &mut opts.tarsier };
-    parse_oracle_options("thread-oracle", args, run, &mut |arg, value| {
-        match arg {
-            "--programs" => opts.programs = number(arg, &value()?)?,
-            "--max-unwind" => opts.max_bound = number(arg, &value()?)?,
-            "--modes" => opts.modes = thread_oracle::parse_modes(&value()?)?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    })?;
-    if opts.max_bound == 0 {
-        return Err("--max-unwind must be at least 1".into());
-    }
-    Ok(opts)
-}
-
-fn thread_oracle_command(opts: &thread_oracle::Options) -> Result<(), String> {
-    let binary = tarsier_binary(opts.tarsier.clone())?;
-    let out_dir = corpus::workspace_root().join("target/thread-oracle");
-    if thread_oracle::run(opts, &binary, &out_dir)?.counts[Score::Wrong as usize] == 0 {
+/// Runs a program oracle with `--tarsier` (or the built binary), writing
+/// under target/`folder`; `run` gives the count of wrong answers.
+fn program_oracle_command(tarsier: Option<PathBuf>, folder: &str, run: impl FnOnce(&Path, &Path) -> Result<usize, String>) -> Result<(), String> {
+    let binary = tarsier_binary(tarsier)?;
+    let out_dir = corpus::workspace_root().join("target").join(folder);
+    if run(&binary, &out_dir)? == 0 {
         Ok(())
     } else {
         Err("tarsier disagreed with native execution (listed above)".into())

@@ -12,6 +12,37 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+/// A comma-separated selection of `all`'s modes by `name`, or `all`.
+pub fn parse_modes<M: Copy>(list: &str, all: &[M], name: fn(M) -> &'static str) -> Result<Vec<M>, String> {
+    if list == "all" {
+        return Ok(all.to_vec());
+    }
+    list.split(',')
+        .map(|word| {
+            all.iter().copied().find(|&m| name(m) == word).ok_or_else(|| {
+                let known: Vec<&str> = all.iter().map(|&m| name(m)).collect();
+                format!("unknown mode '{word}' (known: {}, all)", known.join(","))
+            })
+        })
+        .collect()
+}
+
+/// Options of an oracle that generates programs and checks each at a
+/// bound in several modes (`flow-oracle`, `thread-oracle`; `M` is its
+/// mode type).
+pub struct ProgramOracleOptions<M> {
+    pub programs: usize,
+    pub seed: u64,
+    /// The largest unwinding bound a program is checked at (each gets one
+    /// from 1 to this).
+    pub max_bound: u32,
+    /// The ways tarsier is run on each program.
+    pub modes: Vec<M>,
+    pub jobs: usize,
+    pub timeout: Duration,
+    pub tarsier: Option<PathBuf>,
+}
+
 /// A seeded SplitMix64 generator: the same seed gives the same cases.
 pub struct Rng(u64);
 

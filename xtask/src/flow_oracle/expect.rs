@@ -71,17 +71,7 @@ impl Mode {
 
 /// A comma-separated selection of modes by name, or `all`.
 pub fn parse_modes(list: &str) -> Result<Vec<Mode>, String> {
-    if list == "all" {
-        return Ok(Mode::ALL.to_vec());
-    }
-    list.split(',')
-        .map(|word| {
-            Mode::ALL.iter().copied().find(|m| m.name() == word).ok_or_else(|| {
-                let known: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
-                format!("unknown mode '{word}' (known: {}, all)", known.join(","))
-            })
-        })
-        .collect()
+    crate::oracle::parse_modes(list, &Mode::ALL, Mode::name)
 }
 
 impl Expected {

@@ -17,7 +17,7 @@ mod generate;
 mod native;
 mod program;
 
-use crate::oracle::{fresh_dir, Rng, Score};
+use crate::oracle::{fresh_dir, ProgramOracleOptions, Rng, Score};
 use crate::process::run_with_timeout;
 use crate::runner::{classify, json_document, parallel_map, Outcome};
 use emit::Shape;
@@ -30,18 +30,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// Options of `cargo xtask flow-oracle`.
-pub struct Options {
-    pub programs: usize,
-    pub seed: u64,
-    /// The largest unwinding bound a program is checked at (each gets one
-    /// from 1 to this).
-    pub max_bound: u32,
-    /// The ways tarsier is run on each program.
-    pub modes: Vec<Mode>,
-    pub jobs: usize,
-    pub timeout: Duration,
-    pub tarsier: Option<PathBuf>,
-}
+pub type Options = ProgramOracleOptions<Mode>;
 
 /// Programs per native batch (one gcc run each).
 const BATCH: usize = 40;

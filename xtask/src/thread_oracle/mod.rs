@@ -22,7 +22,7 @@ mod native;
 mod program;
 
 use crate::flow_oracle::{answer_name, names, render_table, run_tarsier, score, Answer, Expected};
-use crate::oracle::{fresh_dir, Rng, Score};
+use crate::oracle::{fresh_dir, ProgramOracleOptions, Rng, Score};
 use crate::process::run_with_timeout;
 use crate::runner::{parallel_map, Outcome};
 pub use expect::{parse_modes, Mode};
@@ -31,20 +31,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 /// Options of `cargo xtask thread-oracle`.
-pub struct Options {
-    pub programs: usize,
-    pub seed: u64,
-    /// The largest unwinding bound a program with loops is checked at
-    /// (each gets one from 1 to this).
-    pub max_bound: u32,
-    pub modes: Vec<Mode>,
-    pub jobs: usize,
-    pub timeout: Duration,
-    pub tarsier: Option<PathBuf>,
-}
+pub type Options = ProgramOracleOptions<Mode>;
 
 /// Programs per native batch (one gcc run each).
 const BATCH: usize = 20;
@@ -226,6 +215,7 @@ fn feature_counts(cases: &[Case], tasks: &[ThreadTask]) -> BTreeMap<&'static str
 mod tests {
     use super::program::*;
     use super::*;
+    use std::time::Duration;
 
     fn gcc_found() -> bool {
         let found = Command::new("gcc").arg("--version").output().is_ok();
