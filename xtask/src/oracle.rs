@@ -117,6 +117,58 @@ pub fn score(outcome: &Outcome, expect_true: bool) -> Score {
     }
 }
 
+/// How many of `scores` are of each [`Score`] (indexed by `Score as usize`).
+pub fn score_counts(scores: &[Score]) -> [usize; 5] {
+    let mut counts = [0; 5];
+    for &score in scores {
+        counts[score as usize] += 1;
+    }
+    counts
+}
+
+/// One line of a native harness's output: `KIND program bound fields...`.
+pub struct NativeRecord<'a> {
+    pub kind: &'a str,
+    pub program: usize,
+    pub bound: u32,
+    words: Vec<&'a str>,
+    line: (usize, &'a str),
+}
+
+impl<'a> NativeRecord<'a> {
+    /// Its number of words, the kind, program and bound included.
+    pub fn word_count(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Word `k` (the kind is word 0).
+    pub fn word(&self, k: usize) -> &'a str {
+        self.words.get(k).copied().unwrap_or("")
+    }
+
+    /// Word `k` as an integer.
+    pub fn field(&self, k: usize) -> Result<i64, String> {
+        self.words.get(k).and_then(|w| w.parse::<i64>().ok()).ok_or_else(|| self.malformed())
+    }
+
+    /// The error for a line the reader does not expect.
+    pub fn malformed(&self) -> String {
+        format!("native output line {}: malformed '{}'", self.line.0 + 1, self.line.1)
+    }
+}
+
+/// The records of a harness's output about `count` programs, each checked
+/// for a known program and a bound.
+pub fn native_records(text: &str, count: usize) -> impl Iterator<Item = Result<NativeRecord<'_>, String>> {
+    text.lines().enumerate().map(move |line| {
+        let words: Vec<&str> = line.1.split_whitespace().collect();
+        let mut record = NativeRecord { kind: words.first().copied().unwrap_or(""), program: 0, bound: 0, words, line };
+        record.program = usize::try_from(record.field(1)?).ok().filter(|&p| p < count).ok_or_else(|| record.malformed())?;
+        record.bound = u32::try_from(record.field(2)?).map_err(|_| record.malformed())?;
+        Ok(record)
+    })
+}
+
 /// One generated verification task: the program file of case `case` and
 /// the verdict the host machine implies for it.
 pub struct Task {

@@ -520,11 +520,7 @@ fn run_value_classes(opts: &Options, binary: &Path, out_dir: &Path) -> Result<[u
     print!("{}", unknown_reasons(&outcomes));
     let wrong: Vec<&Task> = tasks.iter().zip(&scores).filter(|(_, &s)| s == Score::Wrong).map(|((t, _), _)| t).collect();
     report_wrong(&wrong, &out_dir.join("wrong"))?;
-    let mut counts = [0; 5];
-    for &score in &scores {
-        counts[score as usize] += 1;
-    }
-    Ok(counts)
+    Ok(crate::oracle::score_counts(&scores))
 }
 
 /// The class × pinned/symbolic table with totals.

@@ -17,7 +17,7 @@ mod generate;
 mod native;
 mod program;
 
-use crate::oracle::{fresh_dir, ProgramOracleOptions, Rng, Score};
+use crate::oracle::{fresh_dir, score_counts, ProgramOracleOptions, Rng, Score};
 use crate::process::run_with_timeout;
 use crate::runner::{classify, json_document, parallel_map, Outcome};
 use emit::Shape;
@@ -217,27 +217,39 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Summary, Str
     let (tasks, skipped) = write_tasks(opts, &cases, &explorations, &out_dir.join("cases"))?;
     let checked = cases.len() - skipped.values().sum::<usize>();
     eprintln!("flow-oracle: {} programs ({checked} checked), {} tasks, {} jobs, seed {}", cases.len(), tasks.len(), opts.jobs, opts.seed);
-    let total = tasks.len();
-    let answers = parallel_map(&tasks, opts.jobs, |t| run_tarsier(binary, &t.path, &t.mode.flags(cases[t.case].bound), opts.timeout), |done| {
-        if done % 200 == 0 || done == total {
-            eprintln!("  {done}/{total}");
-        }
-    });
-    let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, &t.expected)).collect();
-    let keys: Vec<(&str, Expected)> = tasks.iter().map(|t| (t.mode.name(), t.expected[0])).collect();
-    print!("{}", render_table(&keys, &scores));
+    let verify = |t: &FlowTask| run_tarsier(binary, &t.path, &t.mode.flags(cases[t.case].bound), opts.timeout);
+    let (answers, scores) = verify_tasks(&tasks, opts.jobs, 200, verify, |t| (t.mode.name(), &t.expected));
     println!("{}", feature_counts(&cases, &tasks));
     for (reason, count) in &skipped {
         println!("{count:>6}  programs not checked: {reason}");
     }
+    let classes = report_wrong(opts, binary, &cases, &tasks, &answers, &scores, &out_dir.join("wrong"))?;
+    Ok(Summary { counts: score_counts(&scores), programs: checked, skipped, classes })
+}
+
+/// Verifies every task with `verify` (telling progress every `every`
+/// tasks), scores each answer against what its `expected` accepts, prints
+/// the table of scores by mode and verdict and the most frequent reasons
+/// for UNKNOWN, and gives the answers with their scores.
+pub fn verify_tasks<T: Sync>(
+    tasks: &[T],
+    jobs: usize,
+    every: usize,
+    verify: impl Fn(&T) -> Answer + Sync,
+    expected: impl Fn(&T) -> (&'static str, &[Expected]),
+) -> (Vec<Answer>, Vec<Score>) {
+    let total = tasks.len();
+    let answers = parallel_map(tasks, jobs, verify, |done| {
+        if done % every == 0 || done == total {
+            eprintln!("  {done}/{total}");
+        }
+    });
+    let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, expected(t).1)).collect();
+    let keys: Vec<(&str, Expected)> = tasks.iter().map(|t| (expected(t).0, expected(t).1[0])).collect();
+    print!("{}", render_table(&keys, &scores));
     let outcomes: Vec<Outcome> = answers.iter().map(|a| a.outcome.clone()).collect();
     print!("{}", crate::oracle::unknown_reasons(&outcomes));
-    let classes = report_wrong(opts, binary, &cases, &tasks, &answers, &scores, &out_dir.join("wrong"))?;
-    let mut counts = [0; 5];
-    for &score in &scores {
-        counts[score as usize] += 1;
-    }
-    Ok(Summary { counts, programs: checked, skipped, classes })
+    (answers, scores)
 }
 
 /// Lists the disagreements with the program's features, copies them to

@@ -21,10 +21,10 @@ mod generate;
 mod native;
 mod program;
 
-use crate::flow_oracle::{answer_name, names, render_table, run_tarsier, score, Answer, Expected};
-use crate::oracle::{fresh_dir, ProgramOracleOptions, Rng, Score};
+use crate::flow_oracle::{answer_name, names, run_tarsier, verify_tasks, Answer, Expected};
+use crate::oracle::{fresh_dir, score_counts, ProgramOracleOptions, Rng, Score};
 use crate::process::run_with_timeout;
-use crate::runner::{parallel_map, Outcome};
+use crate::runner::parallel_map;
 pub use expect::{parse_modes, Mode};
 use program::Program;
 use std::collections::BTreeMap;
@@ -130,29 +130,16 @@ pub fn run(opts: &Options, binary: &Path, out_dir: &Path) -> Result<Summary, Str
     let (tasks, skipped) = write_tasks(opts, &cases, &found, &out_dir.join("cases"))?;
     let checked = cases.len() - skipped.values().sum::<usize>();
     eprintln!("thread-oracle: {} programs ({checked} checked), {} tasks, {} jobs, seed {}", cases.len(), tasks.len(), opts.jobs, opts.seed);
-    let total = tasks.len();
-    let answers = parallel_map(&tasks, opts.jobs, |t| run_tarsier(binary, &t.path, &t.mode.flags(cases[t.case].bound), opts.timeout), |done| {
-        if done % 100 == 0 || done == total {
-            eprintln!("  {done}/{total}");
-        }
-    });
-    let scores: Vec<Score> = tasks.iter().zip(&answers).map(|(t, a)| score(a, &t.expected)).collect();
-    let keys: Vec<(&str, Expected)> = tasks.iter().map(|t| (t.mode.name(), t.expected[0])).collect();
-    print!("{}", render_table(&keys, &scores));
+    let verify = |t: &ThreadTask| run_tarsier(binary, &t.path, &t.mode.flags(cases[t.case].bound), opts.timeout);
+    let (answers, scores) = verify_tasks(&tasks, opts.jobs, 100, verify, |t| (t.mode.name(), &t.expected));
     let features = feature_counts(&cases, &tasks);
     let listed: Vec<String> = features.iter().map(|(feature, count)| format!("{feature} {count}")).collect();
     println!("programs checked: {checked}; with {}", listed.join(", "));
     for (reason, count) in &skipped {
         println!("{count:>6}  programs not checked: {reason}");
     }
-    let outcomes: Vec<Outcome> = answers.iter().map(|a| a.outcome.clone()).collect();
-    print!("{}", crate::oracle::unknown_reasons(&outcomes));
     report_wrong(opts, binary, &cases, &tasks, &answers, &scores, &out_dir.join("wrong"))?;
-    let mut counts = [0; 5];
-    for &score in &scores {
-        counts[score as usize] += 1;
-    }
-    Ok(Summary { counts, programs: checked, skipped, features })
+    Ok(Summary { counts: score_counts(&scores), programs: checked, skipped, features })
 }
 
 /// Lists the disagreements and copies each task to `wrong_dir`, with the

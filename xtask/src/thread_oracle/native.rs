@@ -19,7 +19,7 @@
 
 use super::emit;
 use super::program::Program;
-use crate::oracle::run_native;
+use crate::oracle::{native_records, run_native};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -273,25 +273,22 @@ pub fn explore(jobs: &[Job], dir: &Path) -> Result<Vec<Explorations>, String> {
 /// Reads the harness's output.
 pub fn parse(text: &str, count: usize) -> Result<Vec<Explorations>, String> {
     let mut explorations: Vec<Explorations> = vec![BTreeMap::new(); count];
-    for (number, line) in text.lines().enumerate() {
-        let malformed = || format!("native output line {}: malformed '{line}'", number + 1);
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let field = |k: usize| words.get(k).and_then(|w| w.parse::<i64>().ok()).ok_or_else(malformed);
-        let program = usize::try_from(field(1)?).ok().filter(|&p| p < count).ok_or_else(malformed)?;
-        let bound = u32::try_from(field(2)?).map_err(|_| malformed())?;
-        let entry = explorations[program].entry(bound).or_default();
-        match (words.first(), words.len()) {
-            (Some(&"R"), 7) => {
+    for record in native_records(text, count) {
+        let record = record?;
+        let field = |k: usize| record.field(k);
+        let entry = explorations[record.program].entry(record.bound).or_default();
+        match (record.kind, record.word_count()) {
+            ("R", 7) => {
                 entry.runs = field(3)? as u64;
                 entry.complete = field(4)? == 1;
                 entry.exceeded = field(5)? == 1;
                 entry.deadlocks = field(6)? as u64;
             }
-            (Some(&"S"), 7) => {
-                let schedule = if words[6] == "-" { String::new() } else { words[6].trim_end_matches(',').to_string() };
+            ("S", 7) => {
+                let schedule = if record.word(6) == "-" { String::new() } else { record.word(6).trim_end_matches(',').to_string() };
                 entry.reached.insert((field(3)? as usize, field(4)?), Reach { count: field(5)? as u64, schedule });
             }
-            _ => return Err(malformed()),
+            _ => return Err(record.malformed()),
         }
     }
     Ok(explorations)
