@@ -56,6 +56,8 @@ tasks:
       --mode MODE       only tasks of this mode (bmc, k-induction, ...;
                         sv: the property, e.g. unreach-call-old)
       --core            only tasks the manifest describes completely
+      --not-core        only the others (extra reference-tool flags, which
+                        are passed on, or an error label)
       --sample N        N tasks spread evenly over the manifest
       --timeout S       per-task limit in seconds (default 10)
       --jobs N          parallel runs (default: number of CPUs)
@@ -257,6 +259,8 @@ struct CorpusOptions {
     filter: Option<String>,
     mode: Option<String>,
     core: bool,
+    /// Only tasks the manifest does not describe completely.
+    not_core: bool,
     sample: Option<usize>,
     timeout: Duration,
     jobs: usize,
@@ -272,6 +276,7 @@ fn parse_corpus_args(args: &[String], default_timeout: u64) -> Result<CorpusOpti
         filter: None,
         mode: None,
         core: false,
+        not_core: false,
         sample: None,
         timeout: Duration::from_secs(default_timeout),
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -285,6 +290,7 @@ fn parse_corpus_args(args: &[String], default_timeout: u64) -> Result<CorpusOpti
             "--suite" => opts.suites = Suite::parse_list(&value()?)?,
             "--parse-only" => opts.parse_only = true,
             "--core" => opts.core = true,
+            "--not-core" => opts.not_core = true,
             "--filter" => opts.filter = Some(value()?),
             "--mode" => opts.mode = Some(value()?),
             "--sample" => opts.sample = Some(number(arg, &value()?)?),
@@ -335,6 +341,7 @@ fn selected_tasks(tasks: Vec<Task>, opts: &CorpusOptions) -> Vec<Task> {
         .filter(|t| opts.filter.as_ref().is_none_or(|f| &t.suite == f || t.id.starts_with(f.as_str())))
         .filter(|t| opts.mode.as_ref().is_none_or(|m| &t.mode == m))
         .filter(|t| !opts.core || t.is_core())
+        .filter(|t| !opts.not_core || !t.is_core())
         .collect();
     match opts.sample {
         Some(n) => corpus::sample(&chosen, n),
@@ -507,7 +514,7 @@ fn bench_kind_command(opts: &CorpusOptions) -> Result<(), String> {
     if opts.parse_only {
         return Err("bench-kind measures verification; --parse-only does not apply".into());
     }
-    let chosen = opts.filter.is_some() || opts.mode.is_some() || opts.core;
+    let chosen = opts.filter.is_some() || opts.mode.is_some() || opts.core || opts.not_core;
     if opts.suites != [Suite::Esbmc] {
         return Err("bench-kind measures esbmc-regression's k-induction tasks; --suite does not apply".into());
     }
@@ -535,7 +542,7 @@ fn bench_term_command(opts: &CorpusOptions) -> Result<(), String> {
     if opts.parse_only {
         return Err("bench-term measures verification; --parse-only does not apply".into());
     }
-    let chosen = opts.filter.is_some() || opts.mode.is_some() || opts.core;
+    let chosen = opts.filter.is_some() || opts.mode.is_some() || opts.core || opts.not_core;
     let binary = tarsier_binary(opts.binary.clone())?;
     let mut results = Vec::new();
     let mut timestamp = String::new();
@@ -569,7 +576,7 @@ fn bench_term_command(opts: &CorpusOptions) -> Result<(), String> {
 }
 
 fn bench_threads_command(opts: &CorpusOptions) -> Result<(), String> {
-    if opts.parse_only || opts.filter.is_some() || opts.mode.is_some() || opts.core || opts.sample.is_some() || opts.suites != [Suite::Esbmc] {
+    if opts.parse_only || opts.filter.is_some() || opts.mode.is_some() || opts.core || opts.not_core || opts.sample.is_some() || opts.suites != [Suite::Esbmc] {
         return Err("bench-threads runs its own programs: it takes --timeout, --binary and --flag".into());
     }
     let binary = tarsier_binary(opts.binary.clone())?;
