@@ -401,7 +401,7 @@ fn check_flag(check: &str, on: bool) -> Option<&'static str> {
         ("data_races", true) => Some("--data-races-check"),
         ("deadlock", true) => Some("--deadlock-check"),
         ("termination", true) => Some("--termination"),
-        ("undefined_shift", true) => Some("--ub-shift-check"),
+        ("undefined_shift", true) => Some("--undefined-shift-check"),
         _ => None,
     }
 }
@@ -489,7 +489,7 @@ mod tests {
         assert_eq!(task.corpus, Suite::Cbmc);
         assert_eq!(task.max_k_step, None, "only ESBMC's flag line is read for a bound");
         let args = task.verify_args(Path::new("/c"));
-        assert_eq!(args, ["/c/cbmc/Shift1/main.c", "--64", "--overflow-check", "--ub-shift-check"]);
+        assert_eq!(args, ["/c/cbmc/Shift1/main.c", "--64", "--overflow-check", "--undefined-shift-check"]);
         assert!(task.is_core() && task.in_bmc_slice());
     }
 

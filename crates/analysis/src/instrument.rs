@@ -35,8 +35,13 @@ pub struct Checks {
     /// (`--float-overflow-check`, CBMC's name; ESBMC's `--overflow-check`
     /// includes them, tarsier's and SV-COMP's no-overflow do not).
     pub float_overflow: bool,
-    /// Shift amounts that are negative or not below the operand width.
+    /// Shift amounts that are negative or not below the operand width,
+    /// and negative values shifted left.
     pub shift: bool,
+    /// Signed `<<` whose exact result does not fit its type (C11 6.5.7p4),
+    /// filed with the shifts (ESBMC's `--ub-shift-check` checks it; CBMC
+    /// and tarsier's `--overflow-check` file it as an overflow).
+    pub shift_result: bool,
     /// Integer conversions to a signed type that cannot hold the value
     /// (implementation-defined in C, so off for SV-COMP's no-overflow).
     pub conversion: bool,
@@ -61,6 +66,7 @@ impl Default for Checks {
             unsigned_overflow: false,
             float_overflow: false,
             shift: false,
+            shift_result: false,
             conversion: false,
             nan: false,
             pointer_relation: true,
@@ -498,6 +504,8 @@ impl FunctionPass<'_> {
                 if *op == BinOp::Shl && enabled {
                     let message = if signed { "arithmetic overflow on signed shl" } else { "arithmetic overflow on unsigned shl" };
                     found.push((self.fits_after_widening(BinOp::Shl, a, amount, bits, signed), class, message));
+                } else if *op == BinOp::Shl && signed && self.checks.shift_result {
+                    found.push((self.fits_after_widening(BinOp::Shl, a, amount, bits, signed), PropertyClass::Shift, "left shift result not representable"));
                 }
             }
             ExprKind::Cast(inner) => found = self.cast_checks(inner, e.ty),

@@ -61,6 +61,7 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--unsigned-overflow-check"),
     switch("--float-overflow-check"),
     switch("--ub-shift-check"),
+    switch("--undefined-shift-check"),
     switch("--clz-zero-check"),
     switch("--no-clz-zero-check"),
     switch("--memory-leak-check"),
@@ -268,7 +269,11 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--overflow-check" => checks.signed_overflow = true,
         "--unsigned-overflow-check" => checks.unsigned_overflow = true,
         "--float-overflow-check" => checks.float_overflow = true,
-        "--ub-shift-check" => checks.shift = true,
+        "--ub-shift-check" => {
+            checks.shift = true;
+            checks.shift_result = true;
+        }
+        "--undefined-shift-check" => checks.shift = true,
         "--clz-zero-check" => checks.bit_count = true,
         "--no-clz-zero-check" => checks.bit_count = false,
         "--memory-leak-check" => checks.memory_leak = true,

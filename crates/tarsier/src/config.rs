@@ -68,8 +68,12 @@ pub struct Checks {
     pub unsigned_overflow: bool,
     /// Floating-point overflow to infinity (`--float-overflow-check`).
     pub float_overflow: bool,
-    /// Shift amounts out of range (`--ub-shift-check`).
+    /// Shift amounts out of range and negative values shifted left
+    /// (`--undefined-shift-check`, and `--ub-shift-check`).
     pub shift: bool,
+    /// Signed left shifts whose exact result does not fit
+    /// (`--ub-shift-check`, ESBMC's, which checks them with the shift).
+    pub shift_result: bool,
     /// `__builtin_clz`/`ctz` of 0 (on unless `--no-clz-zero-check`).
     pub bit_count: bool,
     pub memory_leak: bool,
@@ -97,6 +101,7 @@ impl Default for Checks {
             unsigned_overflow: false,
             float_overflow: false,
             shift: false,
+            shift_result: false,
             bit_count: true,
             memory_leak: false,
             nan: false,

@@ -174,10 +174,14 @@ PROPERTY OPTIONS:
         floating type do not overflow to an infinity from finite operands
         (ESBMC's --overflow-check includes this; here, as in CBMC, it is a
         flag of its own).
-    --ub-shift-check
+    --undefined-shift-check
         Check that shift amounts are neither negative nor at least the
         width of the shifted operand, and that no negative value is
-        shifted left.
+        shifted left (CBMC's check).
+    --ub-shift-check
+        ESBMC's: --undefined-shift-check, and also that the exact result
+        of a signed left shift fits its type (C11 6.5.7p4), which
+        --overflow-check checks as an overflow.
     --no-clz-zero-check
         Do not check that __builtin_clz and __builtin_ctz (the l, ll and
         one-argument g forms too) are not given 0, which GCC leaves

@@ -132,6 +132,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
         unsigned_overflow: checks.unsigned_overflow,
         float_overflow: checks.float_overflow,
         shift: checks.shift,
+        shift_result: checks.shift_result,
         nan: checks.nan,
         pointer_relation: checks.pointer && checks.pointer_relation,
         bit_count: checks.bit_count,

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::table::{assert_twins, check_programs, Check, Program};
+use common::table::{assert_twins, check_programs, Check, Program, HOLDS};
 
 /// gcc at -O0 drops a load whose value nobody uses, so the compiled
 /// program shows no fault, though C leaves it undefined.
@@ -95,6 +95,15 @@ const PROGRAMS: &[Program] = &[
             Check::fails("x << 40", &["--ub-shift-check"]),
             Check::holds("x << 30", &["--ub-shift-check"]),
             Check::fails("x << -one", &["--ub-shift-check"]),
+            // ESBMC's check also covers a signed result that does not fit
+            // (C11 6.5.7p4); CBMC's leaves it to the overflow check.
+            Check::fails("x << 31", &["--ub-shift-check"]),
+            Check::fails("(void)(INT_MAX << one)", &["--ub-shift-check"]),
+            Check::holds("(void)((INT_MAX >> 1) << one)", &["--ub-shift-check"]),
+            Check::holds("(void)(UINT_MAX << one)", &["--ub-shift-check"]),
+            Check::verdict("x << 31", &["--undefined-shift-check"], HOLDS, "UBSan reports the result CBMC's check leaves to the overflow check"),
+            Check::fails("x << 40", &["--undefined-shift-check"]),
+            Check::fails("x << 31", &["--overflow-check"]),
             Check::fails("(void)(x + INT_MAX)", &["--overflow-check"]).not_native(OMITTED_ARITHMETIC),
             Check::holds("(void)(x + (INT_MAX - 1))", &["--overflow-check"]),
             Check::fails("(void)-(x + INT_MIN - 1)", &["--overflow-check"]).not_native(OMITTED_ARITHMETIC),
