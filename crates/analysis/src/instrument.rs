@@ -21,6 +21,9 @@ pub struct Checks {
     /// are dropped; `reach_error` calls are properties while
     /// [`Checks::reach_error`] is on.
     pub assertions: bool,
+    /// The assertions of the C library models (a semaphore used before
+    /// `sem_init`); off with ESBMC's `--no-library-assertions`.
+    pub library_assertions: bool,
     /// A call of `reach_error`/`__VERIFIER_error` is a violation. When off
     /// (an SV-COMP property other than unreach-call) the call ends the
     /// program as `abort` does: the functions are declared `noreturn`, and
@@ -61,6 +64,7 @@ impl Default for Checks {
     fn default() -> Self {
         Checks {
             assertions: true,
+            library_assertions: true,
             div_by_zero: true,
             signed_overflow: false,
             unsigned_overflow: false,
@@ -299,11 +303,16 @@ impl FunctionPass<'_> {
         function.body.is_none().then(|| Expr::sym(function.symbol, function.ty))
     }
 
+    /// Whether an assertion at `loc` is checked.
+    fn assertion_checked(&self, loc: Loc) -> bool {
+        self.checks.assertions && (self.checks.library_assertions || !self.program.files.is_library_model(loc))
+    }
+
     fn rewrite_intrinsic(&mut self, intrinsic: Intrinsic, lhs: Option<&Expr>, args: &[Expr], loc: Loc) {
         match intrinsic {
             Intrinsic::Assert(message_arg) => {
                 let Some(cond) = args.first() else { return self.missing_argument(loc) };
-                if !self.checks.assertions {
+                if !self.assertion_checked(loc) {
                     return;
                 }
                 let message = message_arg
@@ -314,7 +323,7 @@ impl FunctionPass<'_> {
                 self.assert(c, PropertyClass::UserAssertion, message, loc);
             }
             Intrinsic::AssertFail => {
-                if !self.checks.assertions {
+                if !self.assertion_checked(loc) {
                     return;
                 }
                 let text = args.first().and_then(|m| self.string_of(m));

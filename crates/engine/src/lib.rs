@@ -85,12 +85,16 @@ pub struct Config {
     pub invariants: bool,
     /// The solver that answers the queries.
     pub solver: SolverChoice,
+    /// ESBMC's `--context-bound N`: a violation counts only when an
+    /// interleaving with at most N context switches reaches it.
+    pub context_bound: Option<u64>,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             unwind: None,
+            context_bound: None,
             unwinding_assertions: true,
             unwinding_failures_are_violations: false,
             pointer_checks: true,

@@ -143,6 +143,9 @@ pub(crate) fn confirm(
     };
     let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], first_unused: 0, witnesses: &cex.witnesses, oracle };
     let run = interp::run(program, &interp_config, &mut inputs);
+    if let Some(bound) = config.context_bound.filter(|&bound| run.context_switches > bound) {
+        return Err(format!("its interleaving has {} context switches, more than --context-bound {bound} allows", run.context_switches));
+    }
     let expected = cex.property.class;
     let agrees = match &run.outcome {
         Outcome::Violation(v) => v.property.class == expected && v.loc == cex.loc,

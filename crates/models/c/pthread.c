@@ -758,10 +758,22 @@ __tarsier_opaque_pthread_barrier_wait(struct __tarsier_barrier *barrier)
 /* An unnamed semaphore (glibc's opaque sem_t) is its value, changed in
    one atomic step; sem_wait waits until it is positive (for ever on the
    paths where no post comes, which the deadlock check sees). Errors set
-   errno and return -1, as glibc's. */
+   errno and return -1, as glibc's. A semaphore sem_init did not set up,
+   or that sem_destroy ended, is undefined to use (POSIX): an assertion,
+   as CBMC's and ESBMC's models have it (glibc would take zero bytes as a
+   semaphore of value 0). */
 struct __tarsier_semaphore {
     unsigned int value;
+    unsigned int initialised;
 };
+enum { __TARSIER_SEMAPHORE_READY = 0x53454d31 };
+
+static void
+__tarsier_semaphore_ready(struct __tarsier_semaphore *semaphore)
+{
+    __ESBMC_assert(semaphore->initialised == __TARSIER_SEMAPHORE_READY,
+                   "semaphore used before sem_init or after sem_destroy");
+}
 extern int __tarsier_errno;
 
 static int
@@ -778,6 +790,7 @@ __tarsier_opaque_sem_init(struct __tarsier_semaphore *semaphore, int shared, uns
         return __tarsier_semaphore_error(22); /* EINVAL */
     __VERIFIER_atomic_begin();
     semaphore->value = value;
+    semaphore->initialised = __TARSIER_SEMAPHORE_READY;
     __VERIFIER_atomic_end();
     return 0;
 }
@@ -785,6 +798,10 @@ __tarsier_opaque_sem_init(struct __tarsier_semaphore *semaphore, int shared, uns
 int
 __tarsier_opaque_sem_destroy(struct __tarsier_semaphore *semaphore)
 {
+    __VERIFIER_atomic_begin();
+    __tarsier_semaphore_ready(semaphore);
+    semaphore->initialised = 0;
+    __VERIFIER_atomic_end();
     return 0;
 }
 
@@ -792,6 +809,7 @@ int
 __tarsier_opaque_sem_wait(struct __tarsier_semaphore *semaphore)
 {
     __VERIFIER_atomic_begin();
+    __tarsier_semaphore_ready(semaphore);
     __tarsier_thread_wait(semaphore->value > 0);
     semaphore->value--;
     __VERIFIER_atomic_end();
@@ -803,6 +821,7 @@ __tarsier_opaque_sem_trywait(struct __tarsier_semaphore *semaphore)
 {
     int taken = 0;
     __VERIFIER_atomic_begin();
+    __tarsier_semaphore_ready(semaphore);
     if (semaphore->value > 0) {
         semaphore->value--;
         taken = 1;
@@ -816,6 +835,7 @@ __tarsier_opaque_sem_post(struct __tarsier_semaphore *semaphore)
 {
     int overflow = 0;
     __VERIFIER_atomic_begin();
+    __tarsier_semaphore_ready(semaphore);
     if (semaphore->value == 0x7fffffffu)
         overflow = 1;
     else
@@ -828,6 +848,7 @@ int
 __tarsier_opaque_sem_getvalue(struct __tarsier_semaphore *semaphore, int *value)
 {
     __VERIFIER_atomic_begin();
+    __tarsier_semaphore_ready(semaphore);
     *value = semaphore->value;
     __VERIFIER_atomic_end();
     return 0;

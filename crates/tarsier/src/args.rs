@@ -41,6 +41,7 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--show-invariants"),
     switch("--inject-wrong-invariants"),
     with_value("--unwind", "N"),
+    with_value("--context-bound", "N"),
     switch("--no-unwinding-assertions"),
     switch("--incremental-bmc"),
     with_value("--max-k-step", "N"),
@@ -62,6 +63,7 @@ pub const FLAGS: &[FlagSpec] = &[
     switch("--float-overflow-check"),
     switch("--ub-shift-check"),
     switch("--undefined-shift-check"),
+    switch("--no-library-assertions"),
     switch("--clz-zero-check"),
     switch("--no-clz-zero-check"),
     switch("--memory-leak-check"),
@@ -238,6 +240,7 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
         "--show-invariants" => set_action(config, Action::ShowInvariants)?,
         "--inject-wrong-invariants" => verify.inject_wrong_invariants = true,
         "--unwind" => verify.unwind = Some(number(name, &value_of(value))?),
+        "--context-bound" => verify.context_bound = Some(number(name, &value_of(value))?),
         "--no-unwinding-assertions" => verify.unwinding_assertions = false,
         "--incremental-bmc" => set_engine(&mut verify.engine, Engine::IncrementalBmc)?,
         "--max-k-step" => match number(name, &value_of(value))? {
@@ -274,6 +277,7 @@ fn apply(config: &mut Config, name: &str, value: Option<String>) -> Result<(), U
             checks.shift_result = true;
         }
         "--undefined-shift-check" => checks.shift = true,
+        "--no-library-assertions" => checks.library_assertions = false,
         "--clz-zero-check" => checks.bit_count = true,
         "--no-clz-zero-check" => checks.bit_count = false,
         "--memory-leak-check" => checks.memory_leak = true,

@@ -68,6 +68,8 @@ pub struct Checks {
     pub unsigned_overflow: bool,
     /// Floating-point overflow to infinity (`--float-overflow-check`).
     pub float_overflow: bool,
+    /// The C library models' own assertions (off: `--no-library-assertions`).
+    pub library_assertions: bool,
     /// Shift amounts out of range and negative values shifted left
     /// (`--undefined-shift-check`, and `--ub-shift-check`).
     pub shift: bool,
@@ -102,6 +104,7 @@ impl Default for Checks {
             float_overflow: false,
             shift: false,
             shift_result: false,
+            library_assertions: true,
             bit_count: true,
             memory_leak: false,
             nan: false,
@@ -120,6 +123,8 @@ pub struct VerifyOptions {
     pub checks: Checks,
     /// Loop unwinding bound; `None` unrolls until loops exit.
     pub unwind: Option<u64>,
+    /// ESBMC's context bound (`--context-bound N`).
+    pub context_bound: Option<u64>,
     /// When false, the unwinding bound is an assumption (a TRUE verdict is
     /// then only "no violation within the bound").
     pub unwinding_assertions: bool,
@@ -196,6 +201,7 @@ impl Default for VerifyOptions {
             engine: Engine::Bmc,
             checks: Checks::default(),
             unwind: None,
+            context_bound: None,
             unwinding_assertions: true,
             max_k_step: None,
             k_step: 1,

@@ -163,6 +163,9 @@ PROPERTY OPTIONS:
         the paths through it an approximation.
     --no-div-by-zero-check
         Do not check division and remainder by zero.
+    --no-library-assertions
+        Do not check the C library models' own assertions (a semaphore
+        used before sem_init or after sem_destroy).
     --overflow-check
         Check signed arithmetic overflow: + - * / %, unary minus, and <<
         (the exact result must fit the type).
@@ -206,6 +209,13 @@ PROPERTY OPTIONS:
         Check concurrent programs for deadlocks: every thread that has
         not ended, the main thread among them, waits for ever on a mutex
         another thread holds or on a join of a thread that never ends.
+    --context-bound N
+        ESBMC's: a violation counts only when an interleaving with at
+        most N context switches (the running thread giving way to
+        another) reaches it. tarsier explores every interleaving; a
+        violation whose replayed interleaving has more switches gives
+        UNKNOWN, and SUCCESSFUL holds for every interleaving, so under
+        any bound.
     --error-label LABEL
         The property is 'label LABEL is unreachable'.
     --force-malloc-success

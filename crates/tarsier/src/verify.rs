@@ -64,6 +64,7 @@ fn safety_engine_config(config: &Config, program: &ir::Program) -> engine::Confi
         // not a violation of it.
         unwinding_failures_are_violations: verify.property.is_none(),
         solver: solver_choice(verify),
+        context_bound: verify.context_bound,
         max_bound: verify.max_k_step.unwrap_or(engine::Config::default().max_bound),
         max_k_step: verify.max_k_step.unwrap_or(engine::Config::default().max_k_step),
         k_step: verify.k_step,
@@ -127,6 +128,7 @@ fn analysis_checks(config: &Config) -> analysis::Checks {
     }
     analysis::Checks {
         assertions: checks.assertions,
+        library_assertions: checks.library_assertions,
         div_by_zero: checks.div_by_zero,
         signed_overflow: checks.signed_overflow,
         unsigned_overflow: checks.unsigned_overflow,

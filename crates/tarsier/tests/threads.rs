@@ -19,6 +19,9 @@ use common::table::{assert_twins, check_programs, Check, Program, FAILS, HOLDS, 
 
 /// A spawned thread's effect cannot be checked natively: gcc reads the
 /// label as an ordinary one and runs the call in line.
+/// glibc takes any bytes as a semaphore (zero ones as one of value 0), so
+/// a native run shows no fault where POSIX leaves the use undefined.
+const GLIBC_ZERO_SEMAPHORE: &str = "glibc runs it without a fault";
 const SEQUENTIAL_NATIVELY: &str = "gcc runs the spawned statement in line";
 
 /// A native run follows one schedule of the host's choosing.
@@ -959,6 +962,53 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("assert(seen == 1);", &["-DINITIAL=1"], FAILS, ONE_SCHEDULE),
             Check::verdict("sem_wait(&done);", &["-DINITIAL=0", "--deadlock-check"], FAILS, DEADLOCK_UNSEEN),
             Check::verdict("sem_wait(&done);", &["-DINITIAL=1", "--deadlock-check"], HOLDS, DEADLOCK_UNSEEN),
+        ],
+    },
+    Program {
+        what: "with --context-bound N a violation counts when an interleaving with at most N context switches reaches it",
+        test: "threads-context-bound",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int x;
+            void *set(void *arg) { x = 1; return 0; }
+            int main(void) {
+              pthread_t t;
+              pthread_create(&t, 0, set, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            // Seeing the thread's write takes two switches: there and back.
+            Check::verdict("assert(x == 0);", &["--context-bound", "0"], UNKNOWN, ONE_SCHEDULE),
+            Check::verdict("assert(x == 0);", &["--context-bound", "2"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(x == 0 || x == 1);", &["--context-bound", "1"], HOLDS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "a semaphore used before sem_init or after sem_destroy is undefined (POSIX), reported as CBMC and ESBMC do",
+        test: "threads-semaphore-setup",
+        text: r#"
+            #include <semaphore.h>
+            sem_t ready;
+            int main(void) {
+            #ifdef INIT
+              sem_init(&ready, 0, 1);
+            #endif
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("sem_wait(&ready); sem_post(&ready); sem_trywait(&ready); sem_destroy(&ready);", &["-DINIT", "-lpthread"]),
+            Check::verdict("sem_post(&ready);", &[], FAILS, GLIBC_ZERO_SEMAPHORE),
+            Check::verdict("sem_trywait(&ready);", &[], FAILS, GLIBC_ZERO_SEMAPHORE),
+            Check::verdict("sem_destroy(&ready); sem_post(&ready);", &["-DINIT"], FAILS, GLIBC_ZERO_SEMAPHORE),
+            Check::verdict("sem_destroy(&ready); sem_destroy(&ready);", &["-DINIT"], FAILS, GLIBC_ZERO_SEMAPHORE),
+            Check::verdict("sem_post(&ready);", &["--no-assertions"], HOLDS, GLIBC_ZERO_SEMAPHORE),
+            Check::verdict("sem_post(&ready);", &["--no-library-assertions"], HOLDS, GLIBC_ZERO_SEMAPHORE),
+            Check::verdict("sem_post(&ready); __ESBMC_assert(0, \"the program's\");", &["--no-library-assertions"], FAILS, "__ESBMC_assert has no definition natively"),
         ],
     },
     Program {

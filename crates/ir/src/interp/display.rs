@@ -152,6 +152,7 @@ mod tests {
             object_names: names.iter().map(|n| n.to_string()).collect(),
             unfreed_heap: vec![],
             unknown_functions: vec![],
+            context_switches: 0,
         }
     }
 

@@ -128,7 +128,8 @@ impl<'a> Machine<'a> {
             _ => vec![],
         };
         let unknown_functions = self.unknown_functions.into_iter().collect();
-        Run { outcome, trace: self.trace, steps: self.steps, object_names, unfreed_heap, unknown_functions }
+        let context_switches = self.threads.as_ref().map_or(0, |threads| threads.switches);
+        Run { outcome, trace: self.trace, steps: self.steps, object_names, unfreed_heap, unknown_functions, context_switches }
     }
 
     /// Where the current instruction is, for outcomes.

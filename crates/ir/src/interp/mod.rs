@@ -506,6 +506,9 @@ pub struct Run {
     /// effects (writes through pointers, I/O) were not modelled, so an
     /// outcome that depends on them does not confirm a verdict.
     pub unknown_functions: Vec<String>,
+    /// In a run that follows a schedule: how many times another thread
+    /// took over from the running one.
+    pub context_switches: u64,
 }
 
 /// Stack size of the interpreter thread: expression evaluation recurses
@@ -528,6 +531,7 @@ pub fn run(program: &Program, config: &Config, inputs: &mut (dyn InputProvider +
                 object_names: vec![],
                 unfreed_heap: vec![],
                 unknown_functions: vec![],
+                context_switches: 0,
             },
         }
     })
@@ -541,5 +545,6 @@ fn crashed() -> Run {
         object_names: vec![],
         unfreed_heap: vec![],
         unknown_functions: vec![],
+        context_switches: 0,
     }
 }

@@ -45,6 +45,9 @@ pub(super) struct Scheduler {
     races: super::races::RaceWatch,
     /// The waiting threads that wait on a lock or a join.
     pub(super) waiting_on_sync: Vec<u32>,
+    /// How many times a scheduled step was another thread's than the
+    /// step before (the main thread runs first).
+    pub(super) switches: u64,
 }
 
 impl Scheduler {
@@ -62,6 +65,7 @@ impl Scheduler {
             address_taken: None,
             races: Default::default(),
             waiting_on_sync: Vec::new(),
+            switches: 0,
         }
     }
 
@@ -206,6 +210,9 @@ impl Machine<'_> {
         let scheduler = self.scheduler();
         if scheduler.blocked.contains(&thread) || scheduler.ended.contains_key(&thread) {
             return Err(mismatch(format!("thread {thread} cannot run")));
+        }
+        if thread != scheduler.current {
+            scheduler.switches += 1;
         }
         self.bring(thread)
     }
