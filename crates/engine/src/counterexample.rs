@@ -67,7 +67,7 @@ pub struct Counterexample {
     pub witnesses: Vec<(Loc, Vec<u8>)>,
     /// The threads' steps in the order they are taken, when the program
     /// starts threads: the replay follows it.
-    pub schedule: Option<Vec<ir::interp::ScheduledStep>>,
+    pub schedule: Option<ir::interp::Schedule>,
 }
 
 fn is_true(evaluator: &mut Evaluator, t: TermId) -> Result<bool, String> {
@@ -170,7 +170,11 @@ pub(crate) fn build(
     inputs.sort_by_key(|(time, _)| *time);
     let inputs = inputs.into_iter().map(|(_, input)| input).collect();
     let schedule = match failed.when {
-        Some(_) => Some(schedule(equation, &mut evaluator)?),
+        Some(when) => {
+            // A deadlock is every thread waiting where the steps end.
+            let violator = (failed.property.class != ir::PropertyClass::Deadlock).then_some(when.thread);
+            Some(ir::interp::Schedule { steps: schedule(equation, &mut evaluator)?, violator })
+        }
         None => None,
     };
     let mut unmodelled_calls = Vec::new();

@@ -7,8 +7,8 @@
 //! variables with lost and spurious wake-ups (a signal wakes one waiter,
 //! a broadcast all; timed waits), C11 threads and their results, cleanup handlers, thread-local variables, thread-specific
 //! data and its destructors, barriers, semaphores, the main thread's
-//! pthread_exit, an integer returned as a pointer and converted back after the join); a FALSE is replayed on its
-//! schedule. CBMC's `__CPROVER_ASYNC_n:` labels start threads (never the
+//! pthread_exit, an integer returned as a pointer and converted back after the join, loops past the bound in
+//! any thread); a FALSE is replayed on its schedule. CBMC's `__CPROVER_ASYNC_n:` labels start threads (never the
 //! thread's code run in line as a call); ESBMC's `__ESBMC_spawn_thread` is
 //! still unsupported where it is reached, while a violation before it is
 //! still reported.
@@ -208,7 +208,7 @@ const PROGRAMS: &[Program] = &[
             Check::holds("assert(count == 2);", &["-lpthread"]),
             Check::fails("assert(count == 3);", &["-lpthread"]),
             Check::verdict("assert(count == 2);", &["-DRACY"], FAILS, ONE_SCHEDULE),
-            Check::verdict("assert(count == 2);", &["--unwind", "3"], UNKNOWN, "the outer loop needs 4 unwindings"),
+            Check::verdict("assert(count == 2);", &["--unwind", "3"], FAILS, "the outer loop needs 4 unwindings"),
         ],
     },
     Program {
@@ -232,7 +232,49 @@ const PROGRAMS: &[Program] = &[
             Check::verdict("while (nondet_int()) n++; pthread_create(&id, 0, work, 0); assert(n == 0);", &["--unwind", "2"], FAILS, NONDET),
             Check::verdict("for (int i = 0; i < 2 && nondet_int(); i++) { pthread_create(&id, 0, work, 0); n++; } assert(n <= 2);", &[], HOLDS, NONDET),
             Check::verdict("for (int i = 0; i < 2 && nondet_int(); i++) { pthread_create(&id, 0, work, 0); n++; } assert(n != 2);", &[], FAILS, NONDET),
-            Check::verdict("while (nondet_int()) pthread_create(&id, 0, work, 0);", &["--unwind", "3"], UNKNOWN, NONDET),
+            Check::verdict("while (nondet_int()) pthread_create(&id, 0, work, 0);", &["--unwind", "3"], FAILS, NONDET),
+        ],
+    },
+    Program {
+        what: "a loop or a recursion past the bound fails its unwinding assertion in any thread, also after the thread's last step others see (the replay runs the violation's thread on where the schedule ends); a bound large enough holds",
+        test: "threads-unwinding-assertion",
+        text: r#"
+            #include <pthread.h>
+            int shared;
+            int depth(int n) { return n <= 0 ? 0 : 1 + depth(n - 1); }
+            void *work(void *arg) {
+              int local = 0;
+              shared = 1;
+            #if defined(SHARED)
+              for (int i = 0; i < 3; i++)
+                shared++;
+            #elif defined(RECURSION)
+              local = depth(3);
+            #else
+              for (int i = 0; i < 3; i++)
+                local++;
+            #endif
+              return (void *)(long)local;
+            }
+            int main(void) {
+              pthread_t id;
+              pthread_create(&id, 0, work, 0);
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::holds("pthread_join(id, 0);", &["--unwind", "4", "-lpthread"]),
+            Check::verdict("pthread_join(id, 0);", &["--unwind", "3"], FAILS, BOUND_ONLY),
+            Check::holds("pthread_join(id, 0);", &["-DSHARED", "--unwind", "4", "-lpthread"]),
+            Check::verdict("pthread_join(id, 0);", &["-DSHARED", "--unwind", "3"], FAILS, BOUND_ONLY),
+            Check::holds("pthread_join(id, 0);", &["-DRECURSION", "--unwind", "4", "-lpthread"]),
+            Check::verdict("pthread_join(id, 0);", &["-DRECURSION", "--unwind", "3"], FAILS, BOUND_ONLY),
+            Check::verdict("pthread_join(id, 0);", &["-DRECURSION", "--unwind", "2"], FAILS, BOUND_ONLY),
+            Check::holds("for (int i = 0; i < 3; i++) shared--; pthread_join(id, 0);", &["--unwind", "4", "-lpthread"]),
+            Check::verdict("for (int i = 0; i < 3; i++) shared--; pthread_join(id, 0);", &["--unwind", "3"], FAILS, BOUND_ONLY),
+            Check::holds("pthread_join(id, 0); for (int i = 0; i < 3; i++) shared--;", &["--unwind", "4", "-lpthread"]),
+            Check::verdict("pthread_join(id, 0); for (int i = 0; i < 3; i++) shared--;", &["--unwind", "3"], FAILS, BOUND_ONLY),
         ],
     },
     Program {
@@ -1615,6 +1657,9 @@ const DEAD_STACK_UNSEEN: &str = "natively a dead thread's stack stays mapped";
 
 /// The atomic-section markers have no definition gcc could link.
 const ATOMIC_UNDEFINED: &str = "__VERIFIER_atomic_begin has no definition natively";
+
+/// An unwinding assertion is the verifier's bound, not the program's.
+const BOUND_ONLY: &str = "an unwinding assertion fails only under the verifier's bound";
 
 /// A native run that deadlocks hangs.
 const DEADLOCK_UNSEEN: &str = "a native run that deadlocks does not end";

@@ -88,8 +88,8 @@ use std::fmt;
 #[derive(Clone, Debug)]
 pub struct Config {
     /// The order in which the threads take their steps (see
-    /// [`ScheduledStep`]); `None` for a program that starts no thread.
-    pub schedule: Option<std::sync::Arc<Vec<ScheduledStep>>>,
+    /// [`Schedule`]); `None` for a program that starts no thread.
+    pub schedule: Option<std::sync::Arc<Schedule>>,
     /// Instructions executed before the run stops with [`Outcome::StepLimit`].
     pub step_limit: u64,
     /// Bytes stored for live objects (only written pages count, so an
@@ -185,6 +185,18 @@ impl Default for Config {
             deadlock_checks: false,
         }
     }
+}
+
+/// The steps a run follows, and the thread the violation it should reach
+/// belongs to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    pub steps: Vec<ScheduledStep>,
+    /// Where the steps end, this thread runs on alone to the violation: a
+    /// violation after its last step that others can see (the arrival at
+    /// a loop head past its bound) comes after the last step. `None` for
+    /// a deadlock, which is every thread waiting where the steps end.
+    pub violator: Option<u32>,
 }
 
 /// One step of a thread in a schedule: the thread (0 is the main thread,

@@ -8,14 +8,15 @@
 //! next step in the schedule. A thread whose
 //! assumption fails, that joins a thread that has not ended, or that starts
 //! a thread the schedule does not start (a bound cut its path there), waits
-//! for ever: the others go on. A schedule that names an instruction the thread
+//! for ever: the others go on. Where the schedule ends, the thread of the
+//! violation runs on alone to it. A schedule that names an instruction the thread
 //! is not at, or a thread that cannot run, confirms nothing (unsupported).
 
 use super::exec::{Flow, Frame, Machine};
 use super::memory::{Lifetime, ObjectId, Pointer};
 use crate::program::SymbolId;
 use super::value::Value;
-use super::{Outcome, ScheduledStep};
+use super::{Outcome, Schedule};
 use crate::intrinsics::MAIN_THREAD_ID;
 use crate::program::FuncId;
 use crate::types::TypeId;
@@ -26,7 +27,7 @@ use std::sync::Arc;
 
 /// The threads of a run that follows a schedule.
 pub(super) struct Scheduler {
-    schedule: Arc<Vec<ScheduledStep>>,
+    schedule: Arc<Schedule>,
     next: usize,
     current: u32,
     /// The frames of the threads that are not running.
@@ -51,7 +52,7 @@ pub(super) struct Scheduler {
 }
 
 impl Scheduler {
-    pub(super) fn new(schedule: Arc<Vec<ScheduledStep>>) -> Scheduler {
+    pub(super) fn new(schedule: Arc<Schedule>) -> Scheduler {
         Scheduler {
             schedule,
             next: 0,
@@ -100,11 +101,8 @@ impl Machine<'_> {
     /// Takes the schedule's next step.
     pub(super) fn scheduled_step(&mut self) -> Flow<()> {
         let scheduler = self.scheduler();
-        let Some(step) = scheduler.schedule.get(scheduler.next).cloned() else {
-            return Err(match self.config.deadlock_checks {
-                true => self.deadlock_at_end(),
-                false => mismatch("it ends before a violation".into()),
-            });
+        let Some(step) = scheduler.schedule.steps.get(scheduler.next).cloned() else {
+            return self.step_past_schedule();
         };
         scheduler.next += 1;
         self.switch_to(step.thread)?;
@@ -120,6 +118,29 @@ impl Machine<'_> {
             return Err(mismatch("a step did not start the threads it should".into()));
         }
         Ok(())
+    }
+
+    /// Where the schedule ends: the violation's thread takes its next
+    /// step alone (a violation after its last step others can see, such
+    /// as the arrival at a loop head past its bound, comes after the
+    /// schedule's end); with no such thread, the deadlock check's end.
+    /// Any run the interpreter makes is one the program has, so the
+    /// violation it reaches so is real.
+    fn step_past_schedule(&mut self) -> Flow<()> {
+        let Some(thread) = self.scheduler().schedule.violator else {
+            return Err(match self.config.deadlock_checks {
+                true => self.deadlock_at_end(),
+                false => mismatch("it ends before a violation".into()),
+            });
+        };
+        self.switch_to(thread)?;
+        if self.frames.is_empty() {
+            return Err(mismatch(format!("it ends before a violation (thread {thread} has ended)")));
+        }
+        match self.take_step()? {
+            Taken::Continues => Ok(()),
+            Taken::Waits | Taken::Ended => Err(mismatch(format!("it ends before a violation (thread {thread} waits for ever or ends)"))),
+        }
     }
 
     /// The running thread takes one step.
