@@ -9,7 +9,8 @@
 //! `__builtin_*` bit operations, overflow builtins, `switch` with
 //! fall-through, struct layout and pointer arithmetic, short-circuit
 //! evaluation, compound literals and enums, calls passing and returning
-//! structs, conversions between integer and floating types; and memory: pointers, object representations, the heap and
+//! structs, conversions between integer and floating types, variadic
+//! calls; and memory: pointers, object representations, the heap and
 //! `<string.h>`/`printf` on small buffers (`memory`, `strings`).
 //!
 //! gcc compiles every case into one batch program and runs it natively.
@@ -33,6 +34,7 @@ mod shapes;
 pub mod statements;
 mod strings;
 pub mod types;
+mod variadic;
 
 use crate::oracle::{fresh_dir, report_wrong, run_native, run_tarsier, score, unknown_reasons, Rng, Score, Task};
 use crate::runner::parallel_map;
@@ -70,6 +72,8 @@ pub enum Class {
     Call,
     /// Conversions between integer and floating types at their edges.
     Convert,
+    /// Variadic calls with arguments of mixed kinds read by `va_arg`.
+    Variadic,
     Pointer,
     Bytes,
     Heap,
@@ -80,7 +84,7 @@ pub enum Class {
 }
 
 impl Class {
-    pub const ALL: [Class; 17] = [
+    pub const ALL: [Class; 18] = [
         Class::Expr,
         Class::BitField,
         Class::BitFieldLayout,
@@ -93,6 +97,7 @@ impl Class {
         Class::Literal,
         Class::Call,
         Class::Convert,
+        Class::Variadic,
         Class::Pointer,
         Class::Bytes,
         Class::Heap,
@@ -117,6 +122,7 @@ impl Class {
             Class::Literal => "literal",
             Class::Call => "call",
             Class::Convert => "convert",
+            Class::Variadic => "variadic",
             Class::Pointer => "pointer",
             Class::Bytes => "bytes",
             Class::Heap => "heap",
@@ -243,6 +249,7 @@ pub fn generate_case(rng: &mut Rng, class: Class) -> Case {
         Class::Literal => shapes::compound_literals(rng, &inputs, &mut body),
         Class::Call => shapes::calls(rng, &inputs, &mut body),
         Class::Convert => conversions::conversions(rng, &inputs, &mut body),
+        Class::Variadic => variadic::variadic_calls(rng, &inputs, &mut body),
         Class::Pointer => memory::pointers(rng, &inputs, &mut body),
         Class::Bytes => memory::bytes(rng, &inputs, &mut body),
         Class::Heap => memory::heap(rng, &inputs, &mut body),
@@ -277,6 +284,7 @@ fn class_headers(class: Class) -> &'static str {
     match class {
         Class::Pointer | Class::Bytes | Class::Heap => "#include <stdint.h>\n#include <stdlib.h>\n",
         Class::String => "#include <stdio.h>\n",
+        Class::Variadic => "#include <stdarg.h>\n",
         _ => "",
     }
 }
@@ -301,7 +309,7 @@ pub fn function_text(case: &Case, name: &str) -> String {
 /// the two ways differ.
 pub fn native_program(cases: &[Case]) -> String {
     let mut text = String::from(HEADERS);
-    text.push_str("#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n");
+    text.push_str("#include <stdarg.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n");
     for (index, case) in cases.iter().enumerate() {
         text.push_str(&function_text(case, &format!("case_{index}")));
     }
@@ -658,6 +666,13 @@ mod tests {
     #[test]
     fn memory_cases_pass_the_sanitizers() {
         assert_cases_pass_sanitizers(&Class::MEMORY, 12, &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]);
+    }
+
+    /// The variadic calls read every argument with its own type, within
+    /// the arguments passed, with no signed overflow or bad shift.
+    #[test]
+    fn variadic_cases_pass_the_sanitizers() {
+        assert_cases_pass_sanitizers(&[Class::Variadic], 100, &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]);
     }
 
     /// Every conversion of the `convert` class to an integer type is in
