@@ -122,8 +122,8 @@ tasks:
                     sanitizers judge)
       --cases N         cases per class (default 20)
       --classes LIST    expr,bitfield,bitfield-layout,union,builtin,overflow,
-                        switch,layout,logic,literal,call,pointer,bytes,
-                        heap,string,stmt (default all; stmt: expression
+                        switch,layout,logic,literal,call,convert,variadic,
+                        pointer,bytes,heap,string,stmt (default all; stmt: expression
                         statements with undefined behaviour, judged by
                         gcc's sanitizers)
       --seed S          generator seed (default 1)

@@ -238,6 +238,9 @@ pub(crate) struct Symex<'a> {
     /// Pairs of objects (lower id first) whose lifetimes met, with the
     /// condition under which they did (see `crate::address`).
     pub(crate) lifetimes_met: HashMap<(ObjectId, ObjectId), TermId>,
+    /// The symbols whose address some expression takes: only a pointer
+    /// can tell one instance of a local from another.
+    address_taken: std::collections::HashSet<SymbolId>,
 }
 
 impl<'a> Symex<'a> {
@@ -276,6 +279,7 @@ impl<'a> Symex<'a> {
             possibly_large_objects: Vec::new(),
             pointer_bytes: Default::default(),
             lifetimes_met: HashMap::new(),
+            address_taken: program.address_taken_symbols(),
         }
     }
 
@@ -698,6 +702,10 @@ impl<'a> Symex<'a> {
             }
             // Each execution of the declaration sizes a new array.
             self.frames.last_mut().expect("frame").locals.remove(&symbol);
+        } else if self.ended_instance(symbol) {
+            // C 6.2.4p6: entering the block again (a later loop iteration)
+            // makes a new instance; a pointer to the old one stays dangling.
+            self.frames.last_mut().expect("frame").locals.remove(&symbol);
         }
         let o = self.variable_object(symbol)?;
         let sym = &self.program.symbols[symbol];
@@ -710,6 +718,14 @@ impl<'a> Symex<'a> {
         self.note_lifetime_start(o, t);
         self.set_alive(o, t);
         Ok(())
+    }
+
+    /// Whether local `symbol` has an instance in this frame whose lifetime
+    /// ended on every path, and a pointer may still point to it.
+    fn ended_instance(&self, symbol: SymbolId) -> bool {
+        let frame = self.frames.last().expect("frame");
+        let Some(&old) = frame.locals.get(&symbol) else { return false };
+        self.address_taken.contains(&symbol) && self.state.alive(old).is_some_and(|alive| self.store.is_false(alive))
     }
 
     // ----- calls -----

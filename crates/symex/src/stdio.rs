@@ -221,13 +221,16 @@ impl<'a> Symex<'a> {
         };
         let mut plain_types = types[..=format_index].to_vec();
         let mut plain_values = values[..=format_index].to_vec();
-        let mut offset = 0;
+        let mut at = cursor;
         for ty in read {
-            let at = self.offset_pointer(cursor, offset);
+            let align = ir::varargs::slot_alignment(&self.program.types, ty, model).expect("a va_arg type has an alignment");
+            if align > model.pointer_bytes() {
+                at = self.align_pointer_up(at, align);
+            }
             let place = self.deref_place(at, 1);
             plain_values.push(self.read_place(&place, ty)?);
             plain_types.push(ty);
-            offset += ir::varargs::slot_size(&self.program.types, ty, model).expect("a va_arg type has a size");
+            at = self.offset_pointer(at, ir::varargs::slot_size(&self.program.types, ty, model).expect("a va_arg type has a size"));
         }
         Ok(Ok((plain_types, plain_values)))
     }
@@ -588,6 +591,18 @@ impl<'a> Symex<'a> {
     }
 
     /// `pointer + delta` for a length term `delta`.
+    /// `pointer` moved up to the next offset in its object that is a
+    /// multiple of `align` (a power of two), as `va_arg` moves its cursor.
+    fn align_pointer_up(&mut self, pointer: TermId, align: u64) -> TermId {
+        let bits = self.layout.wide_bits();
+        let offset = self.layout.wide_offset_of(self.store, pointer);
+        let mask = self.store.bv_u64(bits, align - 1);
+        let sum = self.store.bv_add(offset, mask);
+        let inverted = self.store.bv_not(mask);
+        let aligned = self.store.bv_and(sum, inverted);
+        self.move_pointer(pointer, aligned)
+    }
+
     pub(crate) fn advance_pointer(&mut self, pointer: TermId, delta: TermId) -> TermId {
         let offset = self.layout.wide_offset_of(self.store, pointer);
         let delta = repr::resize(self.store, delta, self.layout.wide_bits(), false);

@@ -117,3 +117,68 @@ fn va_start_outside_a_variadic_function_is_an_input_error() {
     assert_eq!(exit_code(&out), Some(EXIT_INPUT_ERROR), "{}", out.stderr);
     assert!(out.stderr.contains("main.c:2:") && out.stderr.contains("fixed arguments"), "{}", out.stderr);
 }
+
+/// Arguments aligned beyond a word (x86-64: `long double`, `__int128`,
+/// structs holding them) after an odd number of word slots: their slots
+/// start at a multiple of 16, for `va_arg` and for a `va_list` consumed by
+/// `vsnprintf`; i386 keeps 4-byte slots. Once a misaligned-pointer
+/// failure (a wrong FALSE).
+const OVER_ALIGNED: &str = r#"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <assert.h>
+struct wide { long double x; char tag; };
+static long double total(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  long double s = va_arg(ap, int);
+  s += va_arg(ap, long double);
+  struct wide w = va_arg(ap, struct wide);
+  s += w.x + w.tag;
+  s += va_arg(ap, double);
+#ifdef __SIZEOF_INT128__
+  s += (long double)(va_arg(ap, __int128) >> 64);
+#else
+  s += va_arg(ap, int);
+#endif
+  s += va_arg(ap, int);
+  va_end(ap);
+  return s;
+}
+static int show(char *out, const char *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  int n = vsnprintf(out, 32, format, ap);
+  va_end(ap);
+  return n;
+}
+int main(void) {
+  struct wide w = { 0.25L, 3 };
+#ifdef __SIZEOF_INT128__
+  long double s = total(0, 1, 2.5L, w, 0.5, (__int128)7 << 64, 10);
+#else
+  long double s = total(0, 1, 2.5L, w, 0.5, 7, 10);
+#endif
+  char out[32];
+  show(out, "%d %.2Lf %d", 1, 2.5L, 3);
+  ASSERTION;
+  return 0;
+}
+"#;
+
+#[test]
+fn arguments_aligned_beyond_a_word_start_at_their_alignment() {
+    let holds = OVER_ALIGNED.replace("ASSERTION", "assert(s == 24.25L && strcmp(out, \"1 2.50 3\") == 0)");
+    for model in ["--64", "--32"] {
+        assert_verdict(&format!("va_aligned_holds{model}"), &holds, &[model], "VERIFICATION SUCCESSFUL");
+    }
+    let dir = scratch_dir("va_aligned_native");
+    if let Some(out) = native_run(&dir, "va_aligned", &holds, SANITIZERS) {
+        assert!(exit_code(&out) == Some(0) && !sanitizer_reported(&out), "gcc's run fails:\n{}", out.stderr);
+    }
+    let fails = OVER_ALIGNED.replace("ASSERTION", "assert(s != 24.25L)");
+    assert_verdict("va_aligned_fails", &fails, &["--64"], "VERIFICATION FAILED");
+    let fails = OVER_ALIGNED.replace("ASSERTION", "assert(strcmp(out, \"1 2.50 3\") != 0)");
+    assert_verdict("va_aligned_fails_vsnprintf", &fails, &["--64"], "VERIFICATION FAILED");
+}

@@ -9,7 +9,8 @@
 //! `__builtin_*` bit operations, overflow builtins, `switch` with
 //! fall-through, struct layout and pointer arithmetic, short-circuit
 //! evaluation, compound literals and enums, calls passing and returning
-//! structs; and memory: pointers, object representations, the heap and
+//! structs, conversions between integer and floating types, variadic
+//! calls; and memory: pointers, object representations, the heap and
 //! `<string.h>`/`printf` on small buffers (`memory`, `strings`).
 //!
 //! gcc compiles every case into one batch program and runs it natively.
@@ -26,12 +27,14 @@
 //!
 //! Any other definite answer is a soundness bug. Only LP64 is generated.
 
+mod conversions;
 mod expr;
 mod memory;
 mod shapes;
 pub mod statements;
 mod strings;
 pub mod types;
+mod variadic;
 
 use crate::oracle::{fresh_dir, report_wrong, run_native, run_tarsier, score, unknown_reasons, Rng, Score, Task};
 use crate::runner::parallel_map;
@@ -67,6 +70,10 @@ pub enum Class {
     Logic,
     Literal,
     Call,
+    /// Conversions between integer and floating types at their edges.
+    Convert,
+    /// Variadic calls with arguments of mixed kinds read by `va_arg`.
+    Variadic,
     Pointer,
     Bytes,
     Heap,
@@ -77,7 +84,7 @@ pub enum Class {
 }
 
 impl Class {
-    pub const ALL: [Class; 16] = [
+    pub const ALL: [Class; 18] = [
         Class::Expr,
         Class::BitField,
         Class::BitFieldLayout,
@@ -89,6 +96,8 @@ impl Class {
         Class::Logic,
         Class::Literal,
         Class::Call,
+        Class::Convert,
+        Class::Variadic,
         Class::Pointer,
         Class::Bytes,
         Class::Heap,
@@ -112,6 +121,8 @@ impl Class {
             Class::Logic => "logic",
             Class::Literal => "literal",
             Class::Call => "call",
+            Class::Convert => "convert",
+            Class::Variadic => "variadic",
             Class::Pointer => "pointer",
             Class::Bytes => "bytes",
             Class::Heap => "heap",
@@ -237,6 +248,8 @@ pub fn generate_case(rng: &mut Rng, class: Class) -> Case {
         Class::Logic => shapes::short_circuit(rng, &inputs, &mut body),
         Class::Literal => shapes::compound_literals(rng, &inputs, &mut body),
         Class::Call => shapes::calls(rng, &inputs, &mut body),
+        Class::Convert => conversions::conversions(rng, &inputs, &mut body),
+        Class::Variadic => variadic::variadic_calls(rng, &inputs, &mut body),
         Class::Pointer => memory::pointers(rng, &inputs, &mut body),
         Class::Bytes => memory::bytes(rng, &inputs, &mut body),
         Class::Heap => memory::heap(rng, &inputs, &mut body),
@@ -271,6 +284,7 @@ fn class_headers(class: Class) -> &'static str {
     match class {
         Class::Pointer | Class::Bytes | Class::Heap => "#include <stdint.h>\n#include <stdlib.h>\n",
         Class::String => "#include <stdio.h>\n",
+        Class::Variadic => "#include <stdarg.h>\n",
         _ => "",
     }
 }
@@ -295,7 +309,7 @@ pub fn function_text(case: &Case, name: &str) -> String {
 /// the two ways differ.
 pub fn native_program(cases: &[Case]) -> String {
     let mut text = String::from(HEADERS);
-    text.push_str("#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n");
+    text.push_str("#include <stdarg.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n");
     for (index, case) in cases.iter().enumerate() {
         text.push_str(&function_text(case, &format!("case_{index}")));
     }
@@ -617,29 +631,51 @@ mod tests {
         }
     }
 
-    /// The memory classes are free of undefined behaviour as far as gcc's
-    /// address and undefined-behaviour sanitizers see (every access in
-    /// bounds and alive, no signed overflow), at every window offset.
-    #[test]
-    fn memory_cases_pass_the_sanitizers() {
-        let flags = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
+    /// Generates `count` cases of each of `classes`, runs their batch
+    /// program built with the sanitizer `flags` and checks it ran to the
+    /// end with the two ways agreeing (skipped where gcc cannot build with
+    /// the flags).
+    fn assert_cases_pass_sanitizers(classes: &[Class], count: usize, flags: &[&str]) {
         let probe = std::env::temp_dir().join(format!("c-oracle-probe-{}", std::process::id()));
         let probe_source = probe.with_extension("c");
         let _ = std::fs::write(&probe_source, "int main(void) { return 0; }\n");
         let usable = Command::new("gcc").args(flags).arg("-o").arg(&probe).arg(&probe_source).output().is_ok_and(|out| out.status.success());
         let _ = (std::fs::remove_file(&probe), std::fs::remove_file(&probe_source));
         if !usable {
-            eprintln!("skipped: gcc cannot build with -fsanitize=address,undefined here");
+            eprintln!("skipped: gcc cannot build with {flags:?} here");
             return;
         }
-        let dir = std::env::temp_dir().join(format!("c-oracle-sanitized-{}", std::process::id()));
-        let cases = generate_cases(&mut Rng::new(3), &Class::MEMORY, 12);
-        let results = native_results(&cases, &dir, &flags);
+        let dir = std::env::temp_dir().join(format!("c-oracle-sanitized-{}-{}", classes[0].name(), std::process::id()));
+        let cases = generate_cases(&mut Rng::new(3), classes, count);
+        let results = native_results(&cases, &dir, flags);
         let _ = std::fs::remove_dir_all(&dir);
         for (case, native) in cases.iter().zip(results.expect("the sanitized batch program runs to the end")) {
             if !case.windows.is_empty() {
                 assert!(native.result == native.alt && native.mismatch.is_none(), "{native:?}\n{}", function_text(case, "f"));
             }
         }
+    }
+
+    /// The memory classes are free of undefined behaviour as far as gcc's
+    /// address and undefined-behaviour sanitizers see (every access in
+    /// bounds and alive, no signed overflow), at every window offset.
+    #[test]
+    fn memory_cases_pass_the_sanitizers() {
+        assert_cases_pass_sanitizers(&Class::MEMORY, 12, &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]);
+    }
+
+    /// The variadic calls read every argument with its own type, within
+    /// the arguments passed, with no signed overflow or bad shift.
+    #[test]
+    fn variadic_cases_pass_the_sanitizers() {
+        assert_cases_pass_sanitizers(&[Class::Variadic], 100, &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]);
+    }
+
+    /// Every conversion of the `convert` class to an integer type is in
+    /// range: gcc's float-cast-overflow sanitizer (not part of
+    /// `-fsanitize=undefined`) sees none out of it.
+    #[test]
+    fn conversion_cases_pass_the_float_cast_sanitizer() {
+        assert_cases_pass_sanitizers(&[Class::Convert], 300, &["-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all"]);
     }
 }

@@ -71,12 +71,26 @@ impl<'a> Sema<'a> {
         let Some(slot) = ir::varargs::slot_size(&self.prog.types, irty, self.prog.data_model) else {
             return Err(self.error(loc, "`va_arg` of a type without a size"));
         };
+        let align = ir::varargs::slot_alignment(&self.prog.types, irty, self.prog.data_model).unwrap_or(1);
         let cursor = self.va_list_lvalue(list)?;
         let byte_ptr = CType::pointer_to(CType::new(Kind::Int(IntKind::UChar)));
         let byte_ptr_ir = self.ir_ty(&byte_ptr);
-        let at = self.temp(Expr::cast(cursor.clone(), byte_ptr_ir), &byte_ptr, loc);
         let size_t = self.tcx.size_t();
         let size_ir = self.ir_ty(&size_t);
+        let mut start = Expr::cast(cursor.clone(), byte_ptr_ir);
+        if align > self.prog.data_model.pointer_bytes() {
+            // The slot starts at the next multiple of the alignment within
+            // the argument area (see `ir::varargs`): `(align - offset %
+            // align) % align` bytes on from the cursor, with no arithmetic
+            // that wraps (an unsigned-overflow check must stay silent).
+            let offset = Expr::new(ExprKind::PointerOffset(Box::new(start.clone())), size_ir);
+            let mask = || Expr::int(u128::from(align - 1), size_ir);
+            let low = Expr::binary(BinOp::BitAnd, offset, mask(), size_ir);
+            let gap = Expr::binary(BinOp::Sub, Expr::int(u128::from(align), size_ir), low, size_ir);
+            let gap = Expr::binary(BinOp::BitAnd, gap, mask(), size_ir);
+            start = Expr::binary(BinOp::PtrAdd, start, gap, byte_ptr_ir);
+        }
+        let at = self.temp(start, &byte_ptr, loc);
         let step = Expr::int(u128::from(slot), size_ir);
         let next = Expr::binary(BinOp::PtrAdd, at.clone(), step, byte_ptr_ir);
         self.emit(InstrKind::Assign(cursor.clone(), Expr::cast(next, cursor.ty)), loc);

@@ -486,7 +486,10 @@ impl<'a> Machine<'a> {
         let depth = self.frames.len() - 1;
         let existing = self.frames[depth].locals.get(&sym).copied();
         let object = match existing {
-            Some(object) if self.memory.object(object).size == size => {
+            // C 6.2.4p6: entering the block again (a later loop iteration)
+            // makes a new instance; a pointer to the ended one stays
+            // dangling. Declared again inside its block, it is the same.
+            Some(object) if self.memory.object(object).size == size && self.memory.object(object).lifetime == Lifetime::Alive => {
                 self.memory.end_lifetime(object, Lifetime::Dead);
                 self.memory.revive(object);
                 self.memory.check_placement(object).map_err(|_| address_clash())?;

@@ -387,7 +387,7 @@ impl Memory {
     }
 
     /// Starts a new lifetime of a dead object (a variable declared again
-    /// on a later loop iteration), zero-filled.
+    /// inside its block, after a jump back), zero-filled.
     pub fn revive(&mut self, id: ObjectId) {
         let object = &mut self.objects[id];
         if object.lifetime != Lifetime::Alive {

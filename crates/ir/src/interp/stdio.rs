@@ -131,12 +131,13 @@ impl Machine<'_> {
         };
         let mut plain_types = types[..=format_index].to_vec();
         let mut plain_values = values[..=format_index].to_vec();
-        let mut offset = 0;
+        let mut offset = cursor.offset;
         for ty in read {
-            let at = Pointer { offset: cursor.offset.wrapping_add(offset), ..cursor };
+            let start = crate::varargs::slot_start(&self.program.types, ty, model, offset).expect("a va_arg type has an alignment");
+            let at = Pointer { offset: start, ..cursor };
             plain_values.push(self.load(Place::whole(at), ty)?);
             plain_types.push(ty);
-            offset += crate::varargs::slot_size(&self.program.types, ty, model).expect("a va_arg type has a size");
+            offset = start.wrapping_add(crate::varargs::slot_size(&self.program.types, ty, model).expect("a va_arg type has a size"));
         }
         Ok(Some((plain_types, plain_values)))
     }
