@@ -124,6 +124,38 @@ srandom(unsigned int seed)
 {
 }
 
+/* The 48-bit generator's draws, as unknown as rand()'s: lrand48 in
+   [0, 2^31), mrand48 in [-2^31, 2^31), drand48 a multiple of 2^-48 in
+   [0, 1) (the state's 48 bits over 2^48). */
+long
+lrand48(void)
+{
+    long value = __VERIFIER_nondet_tarsier_long();
+    __VERIFIER_assume(value >= 0 && value <= 2147483647);
+    return value;
+}
+
+long
+mrand48(void)
+{
+    long value = __VERIFIER_nondet_tarsier_long();
+    __VERIFIER_assume(value >= -2147483647 - 1 && value <= 2147483647);
+    return value;
+}
+
+double
+drand48(void)
+{
+    long long state = __VERIFIER_nondet_tarsier_longlong();
+    __VERIFIER_assume(state >= 0 && state < 281474976710656LL);
+    return (double)state / 281474976710656.0;
+}
+
+void
+srand48(long seed)
+{
+}
+
 void *malloc(size_t size);
 void *__tarsier_aligned_malloc(size_t alignment, size_t size);
 

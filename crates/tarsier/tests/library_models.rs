@@ -678,3 +678,22 @@ int main(void) {
                  && (m == 0 || (uintptr_t)m % 256 == 0) && (v == 0 || (uintptr_t)v % 4096 == 0)";
     twins("aligned-allocators", source, holds, "ok == 0");
 }
+
+/// The 48-bit generator's draws are unknown, within their ranges:
+/// `lrand48` in [0, 2^31), `mrand48` in [-2^31, 2^31), `drand48` in [0, 1).
+#[test]
+fn rand48_draws_stay_in_their_ranges() {
+    let source = r#"
+#include <assert.h>
+#include <stdlib.h>
+int main(void) {
+  srand48(7);
+  long l = lrand48(), m = mrand48();
+  double d = drand48();
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "l >= 0 && l <= 2147483647L && m >= -2147483648L && m <= 2147483647L && d >= 0 && d < 1";
+    twins("rand48", source, holds, "l != 12345 && m >= 0");
+}
