@@ -157,6 +157,11 @@ enum Intrinsic {
     Nondet,
     /// `__ESBMC_atomic_begin()`/`end()`: the IR's atomic section markers.
     Atomic { begin: bool },
+    /// CBMC's `__CPROVER_fence("WWfence", ...)`: it orders memory accesses
+    /// of a weak memory model; under sequential consistency, which every
+    /// interleaving follows, it orders nothing (its arguments are still
+    /// evaluated, with their checks).
+    Fence,
 }
 
 /// `nondet_value`: the call is only a source of a nondeterministic value
@@ -172,6 +177,7 @@ fn classify(name: &str, has_body: bool, nondet_value: bool) -> Option<Intrinsic>
         "__VERIFIER_assume" | "__ESBMC_assume" | "__CPROVER_assume" | "__builtin_assume" => Some(Intrinsic::Assume),
         "__ESBMC_atomic_begin" | "__CPROVER_atomic_begin" | "__VERIFIER_atomic_begin" => Some(Intrinsic::Atomic { begin: true }),
         "__ESBMC_atomic_end" | "__CPROVER_atomic_end" | "__VERIFIER_atomic_end" => Some(Intrinsic::Atomic { begin: false }),
+        "__CPROVER_fence" => Some(Intrinsic::Fence),
         _ if nondet_value => Some(Intrinsic::Nondet),
         _ => None,
     }
@@ -353,6 +359,7 @@ impl FunctionPass<'_> {
                 let kind = if begin { InstrKind::AtomicBegin } else { InstrKind::AtomicEnd };
                 self.out.push(Instr::new(kind, loc));
             }
+            Intrinsic::Fence => {}
             Intrinsic::Nondet => {
                 if let Some(lhs) = lhs {
                     let value = Expr::new(ExprKind::Nondet, lhs.ty);

@@ -133,6 +133,12 @@ enum Shape {
     Void,
     Int { bits: u32, signed: bool },
     Pointer,
+    /// A struct or union by its tag (none when anonymous) and its fields'
+    /// names, bit-field widths and shapes, as C compares them across
+    /// translation units (C11 6.2.7p1): the program's and the models'
+    /// composite ids differ.
+    Composite { union: bool, tag: Option<String>, fields: Vec<(String, Option<u32>, Shape)> },
+    Array(Box<Shape>, String),
     Other(String),
     Flag(bool),
 }
@@ -142,16 +148,29 @@ fn function_shape(types: &ir::TypeTable, ty: ir::TypeId) -> Vec<Shape> {
     let ir::Type::Function(sig) = types.get(ty) else {
         return Vec::new();
     };
-    let of = |t: ir::TypeId| match types.get(t) {
+    let of = |t: ir::TypeId| type_shape(types, t);
+    let mut shape: Vec<Shape> = std::iter::once(sig.ret).chain(sig.params.iter().copied()).map(of).collect();
+    shape.extend([Shape::Flag(sig.variadic), Shape::Flag(sig.unprototyped)]);
+    shape
+}
+
+fn type_shape(types: &ir::TypeTable, ty: ir::TypeId) -> Shape {
+    match types.get(ty) {
         ir::Type::Void => Shape::Void,
         ir::Type::Bool => Shape::Int { bits: 1, signed: false },
         &ir::Type::Int { bits, signed } => Shape::Int { bits, signed },
         ir::Type::Pointer(_) => Shape::Pointer,
+        &ir::Type::Composite(id) => {
+            let composite = &types.composites[id];
+            Shape::Composite {
+                union: composite.kind == ir::CompositeKind::Union,
+                tag: (!composite.name.starts_with("__anon")).then(|| composite.name.clone()),
+                fields: composite.fields.iter().map(|f| (f.name.clone(), f.bit_width, type_shape(types, f.ty))).collect(),
+            }
+        }
+        &ir::Type::Array(element, len) => Shape::Array(Box::new(type_shape(types, element)), format!("{len:?}")),
         other => Shape::Other(format!("{other:?}")),
-    };
-    let mut shape: Vec<Shape> = std::iter::once(sig.ret).chain(sig.params.iter().copied()).map(of).collect();
-    shape.extend([Shape::Flag(sig.variadic), Shape::Flag(sig.unprototyped)]);
-    shape
+    }
 }
 
 /// The `needed` model functions that the program declares with another

@@ -2,7 +2,7 @@
 //! primitives of ESBMC and CPROVER (`__ESBMC_POINTER_OFFSET`,
 //! `__CPROVER_same_object`, `__ESBMC_r_ok`, object sizes, ...), GCC's
 //! `__builtin_object_size`, GCC's bit built-ins (`clz`, `ctz`, `popcount`,
-//! `parity`, `ffs`, `bswap`) with the C library's `ffs`, `ffsl` and
+//! `parity`, `ffs`, `bswap`) and clang's `bitreverse`, with the C library's `ffs`, `ffsl` and
 //! `ffsll`, the uninterpreted functions, and the math.h functions with an
 //! exact IEEE result. They are calls of body-less functions in the IR;
 //! this module names them, so symex and the
@@ -140,6 +140,8 @@ pub enum BitOp {
     Ffs,
     /// The bytes in reverse order.
     Bswap,
+    /// The bits in reverse order (clang's `__builtin_bitreverse8` to 64).
+    Bitreverse,
 }
 
 /// The GCC bit built-in `name` and its operand width when `long` has
@@ -156,6 +158,12 @@ pub fn bit_builtin(name: &str, long_bits: u32) -> Option<(BitOp, u32)> {
     if let Some(width) = bare.strip_prefix("bswap") {
         return match width {
             "16" | "32" | "64" => Some((BitOp::Bswap, width.parse().ok()?)),
+            _ => None,
+        };
+    }
+    if let Some(width) = bare.strip_prefix("bitreverse") {
+        return match width {
+            "8" | "16" | "32" | "64" => Some((BitOp::Bitreverse, width.parse().ok()?)),
             _ => None,
         };
     }
@@ -214,6 +222,7 @@ pub fn bit_value(op: BitOp, bits: u128, width: u32) -> Option<u128> {
         BitOp::Ffs if bits == 0 => 0,
         BitOp::Ffs => bits.trailing_zeros() + 1,
         BitOp::Bswap => return Some(bits.swap_bytes() >> (128 - width)),
+        BitOp::Bitreverse => return Some(bits.reverse_bits() >> (128 - width)),
     }))
 }
 
@@ -384,6 +393,10 @@ mod tests {
         assert_eq!(bit_builtin("__builtin_ffs", 64), Some((BitOp::Ffs, 32)));
         assert_eq!(bit_builtin("__builtin_bswap16", 64), Some((BitOp::Bswap, 16)));
         assert_eq!(bit_builtin("__builtin_bswap8", 64), None);
+        assert_eq!(bit_builtin("__builtin_bitreverse8", 64), Some((BitOp::Bitreverse, 8)));
+        assert_eq!(bit_builtin("__builtin_bitreverse128", 64), None);
+        assert_eq!(bit_value(BitOp::Bitreverse, 0x01, 8), Some(0x80));
+        assert_eq!(bit_value(BitOp::Bitreverse, 0x1234, 16), Some(0x2c48));
         assert_eq!(bit_builtin("clz", 64), None);
         assert_eq!(bit_builtin("ffsl", 64), Some((BitOp::Ffs, 64)));
         assert_eq!(bit_builtin("ffsll", 32), Some((BitOp::Ffs, 64)));

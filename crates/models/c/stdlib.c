@@ -124,6 +124,38 @@ srandom(unsigned int seed)
 {
 }
 
+/* The 48-bit generator's draws, as unknown as rand()'s: lrand48 in
+   [0, 2^31), mrand48 in [-2^31, 2^31), drand48 a multiple of 2^-48 in
+   [0, 1) (the state's 48 bits over 2^48). */
+long
+lrand48(void)
+{
+    long value = __VERIFIER_nondet_tarsier_long();
+    __VERIFIER_assume(value >= 0 && value <= 2147483647);
+    return value;
+}
+
+long
+mrand48(void)
+{
+    long value = __VERIFIER_nondet_tarsier_long();
+    __VERIFIER_assume(value >= -2147483647 - 1 && value <= 2147483647);
+    return value;
+}
+
+double
+drand48(void)
+{
+    long long state = __VERIFIER_nondet_tarsier_longlong();
+    __VERIFIER_assume(state >= 0 && state < 281474976710656LL);
+    return (double)state / 281474976710656.0;
+}
+
+void
+srand48(long seed)
+{
+}
+
 void *malloc(size_t size);
 void *__tarsier_aligned_malloc(size_t alignment, size_t size);
 
@@ -152,6 +184,35 @@ aligned_alloc(size_t alignment, size_t size)
     if (block == 0)
         __tarsier_errno = 12; /* ENOMEM */
     return block;
+}
+
+/* glibc 2.36's memalign is aligned_alloc (both are _mid_memalign). */
+void *
+memalign(size_t alignment, size_t size)
+{
+    return aligned_alloc(alignment, size);
+}
+
+/* A block at a page boundary (4096 bytes on x86). */
+void *
+valloc(size_t size)
+{
+    return aligned_alloc(4096, size);
+}
+
+/* The alignment must be a power of two multiple of sizeof(void *), else
+   EINVAL; a failed allocation gives ENOMEM. Either leaves *memptr as it
+   was. */
+int
+posix_memalign(void **memptr, size_t alignment, size_t size)
+{
+    if (alignment == 0 || alignment % sizeof(void *) != 0 || (alignment & (alignment - 1)) != 0)
+        return 22; /* EINVAL */
+    void *block = aligned_alloc(alignment, size);
+    if (block == 0)
+        return 12; /* ENOMEM */
+    *memptr = block;
+    return 0;
 }
 
 typedef struct {
@@ -188,6 +249,26 @@ lldiv_t
 lldiv(long long numer, long long denom)
 {
     lldiv_t result = {numer / denom, numer % denom};
+    return result;
+}
+
+/* inttypes.h: intmax_t is 64 bits wide in both data models (long on
+   LP64, long long on ILP32, as the prelude says). */
+intmax_t
+imaxabs(intmax_t x)
+{
+    return x < 0 ? -x : x;
+}
+
+typedef struct {
+    intmax_t quot;
+    intmax_t rem;
+} imaxdiv_t;
+
+imaxdiv_t
+imaxdiv(intmax_t numer, intmax_t denom)
+{
+    imaxdiv_t result = {numer / denom, numer % denom};
     return result;
 }
 
@@ -303,6 +384,18 @@ strtoul(const char *restrict s, char **restrict end, int base)
 
 unsigned long long
 strtoull(const char *restrict s, char **restrict end, int base)
+{
+    return __tarsier_strto_unsigned(s, end, base, ~0ULL);
+}
+
+intmax_t
+strtoimax(const char *restrict s, char **restrict end, int base)
+{
+    return __tarsier_strto_signed(s, end, base, 9223372036854775807LL);
+}
+
+uintmax_t
+strtoumax(const char *restrict s, char **restrict end, int base)
 {
     return __tarsier_strto_unsigned(s, end, base, ~0ULL);
 }

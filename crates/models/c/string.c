@@ -311,3 +311,98 @@ strerror(int errnum)
     __tarsier_strerror_text[end] = 0;
     return __tarsier_strerror_text;
 }
+
+/* The GNU and POSIX relatives of the functions above (string.h with
+   _GNU_SOURCE, strings.h): the same loops, other results. */
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *s, int c, size_t n);
+
+/* The end of the copy: dst + strlen(src). */
+char *
+stpcpy(char *restrict dst, const char *restrict src)
+{
+    return strcpy(dst, src) + strlen(src);
+}
+
+/* The first null character written, or dst + n when none is. */
+char *
+stpncpy(char *restrict dst, const char *restrict src, size_t n)
+{
+    size_t length = strnlen(src, n);
+    strncpy(dst, src, n);
+    return dst + length;
+}
+
+void *
+mempcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    return (char *)memcpy(dst, src, n) + n;
+}
+
+/* Copies up to and including the first byte equal to (unsigned char)c:
+   the byte after it in dst, or NULL when the first n bytes hold none. */
+void *
+memccpy(void *restrict dst, const void *restrict src, int c, size_t n)
+{
+    unsigned char *d = (unsigned char *)dst;
+    const unsigned char *s = (const unsigned char *)src;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char byte = s[i];
+        d[i] = byte;
+        if (byte == (unsigned char)c)
+            return d + i + 1;
+    }
+    return 0;
+}
+
+/* As strchr, but the terminating null character when c is absent. */
+char *
+strchrnul(const char *s, int c)
+{
+    size_t i = 0;
+    while (s[i] != (char)c && s[i] != 0)
+        i++;
+    return (char *)(s + i);
+}
+
+/* The byte must be there: the search reads on until it is. */
+void *
+rawmemchr(const void *s, int c)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (p[i] != (unsigned char)c)
+        i++;
+    return (void *)(p + i);
+}
+
+void
+bzero(void *s, size_t n)
+{
+    memset(s, 0, n);
+}
+
+/* Zero when the bytes are equal, else nonzero (glibc's is memcmp's). */
+int
+bcmp(const void *a, const void *b, size_t n)
+{
+    return memcmp(a, b, n);
+}
+
+void
+bcopy(const void *src, void *dst, size_t n)
+{
+    memmove(dst, src, n);
+}
+
+char *
+index(const char *s, int c)
+{
+    return strchr(s, c);
+}
+
+char *
+rindex(const char *s, int c)
+{
+    return strrchr(s, c);
+}

@@ -1,4 +1,5 @@
-/* unistd.h and sys/socket.h: sleeping, and file descriptors.
+/* unistd.h, sys/socket.h and arpa/inet.h: sleeping, file descriptors,
+   and the byte order and text of internet addresses.
 
    A descriptor stands for an object of the environment (a file, device,
    pipe or socket) whose behaviour the program cannot see: every call may
@@ -286,4 +287,55 @@ lseek(int fd, long offset, int whence)
     if (position < 0)
         return __tarsier_environment_failure();
     return position;
+}
+
+/* The network byte order is big-endian, the hosts' (x86) little-endian. */
+unsigned int
+htonl(unsigned int host)
+{
+    return host << 24 | (host & 0xff00) << 8 | (host >> 8 & 0xff00) | host >> 24;
+}
+
+unsigned short
+htons(unsigned short host)
+{
+    return (unsigned short)(host << 8 | host >> 8);
+}
+
+unsigned int
+ntohl(unsigned int network)
+{
+    return htonl(network);
+}
+
+unsigned short
+ntohs(unsigned short network)
+{
+    return htons(network);
+}
+
+struct in_addr {
+    unsigned int s_addr;
+};
+
+/* glibc's buffer: 18 bytes, one per thread, which every call overwrites. */
+_Thread_local char __tarsier_inet_ntoa_text[18];
+
+/* The address's bytes in memory (network) order, in decimal, dotted. */
+char *
+inet_ntoa(struct in_addr address)
+{
+    const unsigned char *bytes = (const unsigned char *)&address;
+    char *text = __tarsier_inet_ntoa_text;
+    int at = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned int byte = bytes[i];
+        if (byte >= 100)
+            text[at++] = (char)('0' + byte / 100);
+        if (byte >= 10)
+            text[at++] = (char)('0' + byte / 10 % 10);
+        text[at++] = (char)('0' + byte % 10);
+        text[at++] = i < 3 ? '.' : 0;
+    }
+    return text;
 }

@@ -47,8 +47,14 @@ pub const UNITS: &[(&str, &str)] = &[
 /// The library types the models use, as glibc defines them for `model`.
 pub fn prelude(model: DataModel) -> &'static str {
     match model {
-        DataModel::ILP32 => "typedef unsigned int size_t; typedef long time_t; typedef long wchar_t;\n",
-        DataModel::LP64 => "typedef unsigned long size_t; typedef long time_t; typedef int wchar_t;\n",
+        DataModel::ILP32 => {
+            "typedef unsigned int size_t; typedef long time_t; typedef long wchar_t; \
+             typedef long long intmax_t; typedef unsigned long long uintmax_t;\n"
+        }
+        DataModel::LP64 => {
+            "typedef unsigned long size_t; typedef long time_t; typedef int wchar_t; \
+             typedef long intmax_t; typedef unsigned long uintmax_t;\n"
+        }
     }
 }
 

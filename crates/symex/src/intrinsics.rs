@@ -237,6 +237,8 @@ impl<'a> Symex<'a> {
                 let bytes: Vec<TermId> = (0..width / 8).map(|i| self.store.extract(i * 8 + 7, i * 8, x)).collect();
                 bytes.into_iter().reduce(|high, low| self.store.concat(high, low)).unwrap_or(x)
             }
+            // Bit 0 becomes the highest.
+            BitOp::Bitreverse => bits.into_iter().reduce(|high, low| self.store.concat(high, low)).unwrap_or(x),
         }
     }
 }

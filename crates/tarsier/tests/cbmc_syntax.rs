@@ -5,7 +5,7 @@
 //! (with CBMC's precedence and short-circuit), CBMC's built-in types and
 //! constants (`__CPROVER_size_t`, `__CPROVER_ssize_t`,
 //! `__CPROVER_max_malloc_size`), the allocator `__CPROVER_allocate`,
-//! `__CPROVER_havoc_slice`, and
+//! `__CPROVER_havoc_slice`, the memory fence `__CPROVER_fence`, and
 //! malformed or unsupported uses, which are errors with a location.
 
 mod common;
@@ -244,4 +244,26 @@ fn havoc_slice_changes_exactly_its_bytes() {
     if front_end_ready("cbmc_havoc_slice_beyond") {
         assert!(beyond.starts_with("VERIFICATION FAILED") && beyond.contains("bounds"), "{beyond}");
     }
+}
+
+/// `__CPROVER_fence` orders nothing under sequential consistency: the
+/// interleavings stay the same, the one that fails included, and the
+/// fence's arguments are still checked.
+#[test]
+fn a_fence_orders_nothing_under_sequential_consistency() {
+    let program = |bound: &str| {
+        format!(
+            "int x, y;
+void writer(void) {{ x = 1; __CPROVER_fence(\"WWfence\", \"RRfence\", \"RWfence\", \"WRfence\"); y = 1; }}
+int main() {{
+  __CPROVER_ASYNC_1: writer();
+  int seen_y = y;
+  __CPROVER_fence(\"RRfence\");
+  int seen_x = x;
+  __CPROVER_assert({bound}, \"ordered\");
+}}\n"
+        )
+    };
+    assert_verdict("cbmc_fence_holds", &program("!seen_y || seen_x"), &[], "VERIFICATION SUCCESSFUL");
+    assert_verdict("cbmc_fence_fails", &program("!seen_x || seen_y"), &[], "VERIFICATION FAILED");
 }

@@ -1,5 +1,6 @@
 //! Verification-tool and GCC intrinsics end to end: pointer primitives,
-//! `__builtin_object_size`, bit built-ins and `__builtin_assume`. Each
+//! `__builtin_object_size`, bit built-ins (clang's `bitreverse` too) and
+//! `__builtin_assume`. Each
 //! program has the verdict gcc's semantics give it; a FALSE must also be
 //! confirmed by the replay, so these tests check symex and the interpreter
 //! agree.
@@ -114,4 +115,25 @@ fn bit_builtins_follow_gcc_and_zero_counts_are_not_guessed() {
     let unchecked = common::verdict("intrinsics-clz_zero_unchecked", &zero, &["--no-clz-zero-check"]);
     assert!(unchecked.starts_with("VERIFICATION UNKNOWN"), "{unchecked}");
     assert!(unchecked.contains("depends on `__builtin_clz` of 0, whose value GCC leaves undefined"), "{unchecked}");
+}
+
+/// clang's `__builtin_bitreverse8` to `64` reverse the bits of their
+/// operand's width, on a symbolic operand as on a constant.
+#[test]
+fn bitreverse_builtins_reverse_their_width() {
+    let program = |claim: &str| {
+        format!(
+            "{PRELUDE}int main(void) {{
+  unsigned char b = __VERIFIER_nondet_uchar();
+  unsigned x = __VERIFIER_nondet_uint();
+  assert(__builtin_bitreverse8(1) == 0x80 && __builtin_bitreverse16(0x1234) == 0x2c48);
+  assert(__builtin_bitreverse32(1u) == 0x80000000u && __builtin_bitreverse64(0x8000000000000001ull) == 0x8000000000000001ull);
+  assert(__builtin_bitreverse32(__builtin_bitreverse32(x)) == x);
+  assert({claim});
+  return 0;
+}}\n"
+        )
+    };
+    expect("bitreverse", &program("(__builtin_bitreverse8(b) & 1) == (b >> 7)"), "VERIFICATION SUCCESSFUL");
+    expect("bitreverse_wrong", &program("__builtin_bitreverse8(b) != b"), "VERIFICATION FAILED");
 }

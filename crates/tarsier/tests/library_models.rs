@@ -566,3 +566,134 @@ int main(void) {
 "#;
     twins("undeclared-library-calls", source, "p == a + 2 && p[1] == 'a' && n == 5 && d < 0 && strnlen(a, 3) == 3", "strnlen(a, 3) == 4");
 }
+
+/// The GNU and BSD string functions (`stpcpy`, `stpncpy`, `mempcpy`,
+/// `memccpy`, `strchrnul`, `rawmemchr`, `bzero`, `bcmp`, `bcopy`,
+/// `index`, `rindex`) have glibc's results, not a nondeterministic value.
+#[test]
+fn gnu_and_bsd_string_functions_give_glibcs_results() {
+    let source = r#"
+#define _GNU_SOURCE
+#include <assert.h>
+#include <string.h>
+#include <strings.h>
+int main(void) {
+  char s[8] = "abcab", d[12];
+  memset(d, 'x', sizeof d);
+  char *end = stpcpy(d, s);
+  char *padded = stpncpy(d + 6, "ab", 4);
+  char *after = mempcpy(d, "zz", 2);
+  char *copied = memccpy(d, s, 'c', 5);
+  char *missing = memccpy(d, s, 'q', 3);
+  bzero(d + 10, 2);
+  bcopy(s, s + 1, 3);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "end == d + 5 && padded == d + 8 && d[9] == 0 && after == d + 2 && copied == d + 3 \
+                 && missing == 0 && d[10] == 0 && d[11] == 0 && strcmp(s, \"aabcb\") == 0 \
+                 && strchrnul(s, 'q') == s + 5 && strchrnul(s, 'b') == s + 2 && rawmemchr(s, 'c') == s + 3 \
+                 && bcmp(s, \"aab\", 3) == 0 && bcmp(s, \"aac\", 3) != 0 && index(s, 'b') == s + 2 && rindex(s, 'b') == s + 4";
+    twins("gnu-strings", source, holds, "copied == d + 2 || rindex(s, 'b') == s + 2");
+}
+
+/// `<inttypes.h>`'s helpers (`imaxabs`, `imaxdiv`, `strtoimax`,
+/// `strtoumax`) compute on 64-bit `intmax_t` in both data models, and a
+/// struct-returning model links whatever other anonymous structs the
+/// program's headers declared first (`imaxdiv_t` before `ldiv_t`).
+#[test]
+fn intmax_helpers_compute_on_64_bits() {
+    let source = r#"
+#include <assert.h>
+#include <inttypes.h>
+#include <stdlib.h>
+int main(void) {
+  intmax_t big = INTMAX_MIN + 1;
+  imaxdiv_t q = imaxdiv(-7, 2);
+  ldiv_t l = ldiv(7L, 2L);
+  char *end;
+  intmax_t parsed = strtoimax("-9223372036854775809x", &end, 10);
+  uintmax_t unsigned_parsed = strtoumax("0x10", 0, 0);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "imaxabs(big) == INTMAX_MAX && q.quot == -3 && q.rem == -1 && l.quot == 3 && l.rem == 1 \
+                 && parsed == INTMAX_MIN && *end == 'x' && unsigned_parsed == 16";
+    twins("intmax-helpers", source, holds, "imaxabs(big) != INTMAX_MAX || q.rem == 1");
+    assert_verdict("intmax-helpers-32", &source.replace("CHECK", holds), &["--32"], SUCCESSFUL);
+}
+
+/// The byte order functions swap on x86, and `inet_ntoa` writes the
+/// address's bytes in network order into one buffer that every call
+/// overwrites.
+#[test]
+fn byte_order_and_address_text_follow_glibc() {
+    let source = r#"
+#include <arpa/inet.h>
+#include <assert.h>
+#include <string.h>
+int main(void) {
+  struct in_addr a, b;
+  a.s_addr = htonl(0xc0a8000a);
+  b.s_addr = htonl(0x7f000001);
+  char *first = inet_ntoa(a);
+  int first_was = strcmp(first, "192.168.0.10") == 0;
+  char *second = inet_ntoa(b);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "htonl(0x01020304) == 0x04030201 && ntohl(0x04030201) == 0x01020304 && htons(0x1234) == 0x3412 \
+                 && ntohs(0x3412) == 0x1234 && first_was && first == second && strcmp(second, \"127.0.0.1\") == 0";
+    twins("byte-order", source, holds, "strcmp(first, \"192.168.0.10\") == 0");
+}
+
+/// `posix_memalign` refuses an alignment that is not a power of two
+/// multiple of `sizeof(void *)` with EINVAL and leaves the pointer alone;
+/// `memalign` and `valloc` give malloc's blocks (freed by `free`) at
+/// their alignment; every one of them may fail.
+#[test]
+fn aligned_allocators_check_their_alignment() {
+    let source = r#"
+#include <assert.h>
+#include <errno.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+int main(void) {
+  void *p = 0, *q = 0;
+  int refused = posix_memalign(&p, 12, 8);
+  int small = posix_memalign(&p, 4, 8);
+  int ok = posix_memalign(&q, 64, 8);
+  void *m = memalign(256, 3);
+  void *v = valloc(10);
+  assert(CHECK);
+  free(q); free(m); free(v);
+  return 0;
+}
+"#;
+    let holds = "refused == EINVAL && small == EINVAL && p == 0 && (ok == ENOMEM || (ok == 0 && (uintptr_t)q % 64 == 0)) \
+                 && (m == 0 || (uintptr_t)m % 256 == 0) && (v == 0 || (uintptr_t)v % 4096 == 0)";
+    twins("aligned-allocators", source, holds, "ok == 0");
+}
+
+/// The 48-bit generator's draws are unknown, within their ranges:
+/// `lrand48` in [0, 2^31), `mrand48` in [-2^31, 2^31), `drand48` in [0, 1).
+#[test]
+fn rand48_draws_stay_in_their_ranges() {
+    let source = r#"
+#include <assert.h>
+#include <stdlib.h>
+int main(void) {
+  srand48(7);
+  long l = lrand48(), m = mrand48();
+  double d = drand48();
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let holds = "l >= 0 && l <= 2147483647L && m >= -2147483648L && m <= 2147483647L && d >= 0 && d < 1";
+    twins("rand48", source, holds, "l != 12345 && m >= 0");
+}

@@ -1,8 +1,11 @@
 //! The `conversions` family: `<stdlib.h>`'s numeric conversions
-//! (`atoi`, `atol`, `atoll`, `strtol`, `strtoll`, `strtoul`, `strtoull` in
-//! every base including invalid ones, `strtod`, `strtof`, `strtold`,
-//! `atof`), the integer helpers (`abs`, `labs`, `llabs`, `div`, `ldiv`,
-//! `lldiv`) and `aligned_alloc`. Numbers are written with white space,
+//! (`atoi`, `atol`, `atoll`, `strtol`, `strtoll`, `strtoul`, `strtoull`,
+//! `strtoimax`, `strtoumax` in every base including invalid ones, `strtod`,
+//! `strtof`, `strtold`, `atof`), the integer helpers (`abs`, `labs`,
+//! `llabs`, `imaxabs`, `div`, `ldiv`, `lldiv`, `imaxdiv`), the byte order
+//! and address text of `<arpa/inet.h>` (`htonl`, `htons`, `ntohl`,
+//! `ntohs`, `inet_ntoa`) and the aligned allocators (`aligned_alloc`,
+//! `memalign`, `valloc`, `posix_memalign`). Numbers are written with white space,
 //! signs, prefixes, stray letters and digits past the base, at and beyond
 //! the limits of their types; the value, the end pointer's offset and
 //! `errno` are observed (a floating-point value by its bits). The `ato*`
@@ -102,11 +105,12 @@ pub fn case(rng: &mut Rng) -> Case {
     case.code("char *end = 0;");
     for _ in 0..1 + rng.below(3) {
         case.code("errno = 0;");
-        match rng.below(8) {
+        match rng.below(9) {
             0..=2 => strto_integer(rng, &mut case),
             3 => ato_integer(rng, &mut case),
             4 | 5 => strto_float(rng, &mut case),
             6 => integer_helpers(rng, &mut case),
+            7 => byte_order(rng, &mut case),
             _ => aligned(rng, &mut case),
         }
         case.observe("errno");
@@ -115,7 +119,10 @@ pub fn case(rng: &mut Rng) -> Case {
 }
 
 fn strto_integer(rng: &mut Rng, case: &mut Case) {
-    let function = rng.pick(&["strtol", "strtoll", "strtoul", "strtoull"]);
+    let function = rng.pick(&["strtol", "strtoll", "strtoul", "strtoull", "strtoimax", "strtoumax"]);
+    if function.ends_with("max") {
+        case.include("inttypes.h");
+    }
     case.uses(function);
     let base = rng.pick(&[0, 0, 10, 10, 16, 8, 2, 36, 7, 1, 37, -1]);
     let text = integer_text(rng, base.clamp(0, 36) as u64);
@@ -188,8 +195,13 @@ fn signed_value(rng: &mut Rng, bits: u32) -> i64 {
 }
 
 fn integer_helpers(rng: &mut Rng, case: &mut Case) {
-    let (ty, bits, abs, div, suffix) =
-        rng.pick(&[("int", 32, "abs", "div", ""), ("long", 64, "labs", "ldiv", "L"), ("long long", 64, "llabs", "lldiv", "LL")]);
+    let (ty, bits, abs, div, suffix) = rng.pick(&[
+        ("int", 32, "abs", "div", ""),
+        ("long", 64, "labs", "ldiv", "L"),
+        ("long long", 64, "llabs", "lldiv", "LL"),
+        ("intmax_t", 64, "imaxabs", "imaxdiv", "LL"),
+    ]);
+    case.include("inttypes.h");
     let x = signed_value(rng, bits);
     let y = loop {
         let y = signed_value(rng, bits);
@@ -209,6 +221,7 @@ fn integer_helpers(rng: &mut Rng, case: &mut Case) {
         let result = match div {
             "div" => "div_t",
             "ldiv" => "ldiv_t",
+            "imaxdiv" => "imaxdiv_t",
             _ => "lldiv_t",
         };
         case.code(format!("{{ {result} q = {div}(x, y);"));
@@ -218,20 +231,62 @@ fn integer_helpers(rng: &mut Rng, case: &mut Case) {
     }
 }
 
-/// `aligned_alloc` of boundary alignments and sizes: whether a block comes
-/// back (glibc's allocation of a small block succeeds). The block's
-/// alignment is an address, which the oracle does not compare (see the
-/// twins in `crates/tarsier/tests/library_models.rs`).
+/// A byte-order conversion of a pinned value, or the dotted text of an
+/// address (`inet_ntoa`'s buffer, which every call overwrites).
+fn byte_order(rng: &mut Rng, case: &mut Case) {
+    case.include("arpa/inet.h");
+    let value = rng.pick(&["0", "1", "0x1234", "0x80", "0xffff", "0x12345678", "0x7f000001", "0xffffffff", "0xc0a80a64", "0x00ff00ff"]);
+    case.code("{");
+    case.pin("unsigned int", "v", &format!("{value}u"));
+    match rng.below(3) {
+        0 => {
+            let function = rng.pick(&["htonl", "ntohl"]);
+            case.uses(function);
+            case.observe(format!("{function}(v)"));
+        }
+        1 => {
+            let function = rng.pick(&["htons", "ntohs"]);
+            case.uses(function);
+            case.observe(format!("{function}((unsigned short)v)"));
+        }
+        _ => {
+            case.uses("inet_ntoa");
+            case.code("struct in_addr address; address.s_addr = v;");
+            case.observe("oracle_string(inet_ntoa(address))");
+        }
+    }
+    case.code("}");
+}
+
+/// `aligned_alloc`, `memalign`, `valloc` or `posix_memalign` of boundary
+/// alignments and sizes: whether a block comes back (glibc's allocation of
+/// a small block succeeds), and `posix_memalign`'s error number. The
+/// block's alignment is an address, which the oracle does not compare (see
+/// the twins in `crates/tarsier/tests/library_models.rs`).
 fn aligned(rng: &mut Rng, case: &mut Case) {
-    case.uses("aligned_alloc");
+    let function = rng.pick(&["aligned_alloc", "aligned_alloc", "memalign", "valloc", "posix_memalign"]);
+    case.uses(function);
+    case.include("malloc.h");
     let alignment = rng.pick(&["0", "1", "3", "8", "16", "24", "64", "4096", "(size_t)1 << 63", "((size_t)1 << 63) + 1", "(size_t)-1"]);
     let size = rng.pick(&["0", "1", "20", "64", "100"]);
-    case.code(format!("{{ void *p = aligned_alloc({alignment}, {size});"));
+    match function {
+        "valloc" => case.code(format!("{{ void *p = valloc({size});")),
+        "posix_memalign" => case.code(format!("{{ void *p = 0; int error = posix_memalign(&p, {alignment}, {size});")),
+        _ => case.code(format!("{{ void *p = {function}({alignment}, {size});")),
+    }
     // glibc's allocation of a small block succeeds; the model's may fail.
     // An alignment of 2^63 is a valid power of two that no block can have:
     // glibc fails with ENOMEM every time, so no failure is assumed away.
-    if alignment != "(size_t)1 << 63" {
-        case.assume("p != 0 || errno == EINVAL");
+    let refused = match function {
+        "valloc" => "0",
+        "posix_memalign" => "error == EINVAL",
+        _ => "errno == EINVAL",
+    };
+    if function == "valloc" || alignment != "(size_t)1 << 63" {
+        case.assume(format!("p != 0 || {refused}"));
+    }
+    if function == "posix_memalign" {
+        case.observe("error");
     }
     case.observe("p != 0");
     case.code("free(p); }");

@@ -223,7 +223,7 @@ pub fn nondet_function(ty: &str) -> &'static str {
         "unsigned" | "unsigned int" => "__VERIFIER_nondet_uint",
         "long" | "time_t" => "__VERIFIER_nondet_long",
         "unsigned long" | "size_t" => "__VERIFIER_nondet_ulong",
-        "long long" => "__VERIFIER_nondet_longlong",
+        "long long" | "intmax_t" => "__VERIFIER_nondet_longlong",
         "unsigned long long" => "__VERIFIER_nondet_ulonglong",
         _ => "__VERIFIER_nondet_int",
     }

@@ -1,5 +1,8 @@
 //! The `strings` family: `<string.h>` (searches, comparisons, copies,
-//! tokens, duplicates, the memory functions symex models natively) and
+//! tokens, duplicates, the memory functions symex models natively, the GNU
+//! relatives `stpcpy`, `stpncpy`, `mempcpy`, `memccpy`, `strchrnul`,
+//! `rawmemchr`), `<strings.h>` (`bzero`, `bcmp`, `bcopy`, `index`,
+//! `rindex`) and
 //! `strcoll` in the C locale, on small buffers of bytes from alphabets
 //! that mix cases, digits, separators and bytes above 127, with embedded
 //! terminators. Results are observed as they are (a search's offset or
@@ -92,7 +95,7 @@ fn operation(rng: &mut Rng, case: &mut Case, (a, size_a): (&[u8], u64), (b, size
     let n_both = rng.below(size_a.min(size_b) + 1);
     let c = search_value(rng, a);
     let (x, y) = if rng.chance(2) { ("a", "b") } else { ("b", "a") };
-    match rng.below(22) {
+    match rng.below(25) {
         0 => {
             case.uses("strlen");
             case.observe(format!("strlen({x})"));
@@ -203,9 +206,58 @@ fn operation(rng: &mut Rng, case: &mut Case, (a, size_a): (&[u8], u64), (b, size
             case.include("locale.h");
             case.observe(sign(&format!("strcoll({x}, {y})")));
         }
+        21 => gnu_copy(rng, case, x, (n_both, size_d), &c, d_holds_string),
+        22 => {
+            let function = rng.pick(&["strchrnul", "index", "rindex"]);
+            case.uses(function);
+            case.observe(offset(&format!("{function}(a, {c})"), "a"));
+        }
+        23 => {
+            // The byte searched for is in the buffer: a's or its terminator.
+            case.uses("rawmemchr");
+            let byte = if a.is_empty() || rng.chance(3) { 0 } else { a[rng.below(a.len() as u64) as usize] };
+            case.observe(offset(&format!("rawmemchr(a, {byte})"), "a"));
+        }
+        24 => {
+            case.uses("bcmp");
+            case.include("strings.h");
+            case.observe(format!("bcmp({x}, {y}, {n_both}) != 0"));
+        }
         _ => {
             case.uses("strlen");
             case.observe(format!("strlen({y})"));
+        }
+    }
+}
+
+/// The GNU and BSD copies into `d` (of `size_d` bytes) from `x` (whose
+/// buffer holds at least `n_both` bytes): `stpcpy`, `stpncpy`, `mempcpy`,
+/// `memccpy`, `bzero`, and `bcopy` with overlapping operands.
+fn gnu_copy(rng: &mut Rng, case: &mut Case, x: &str, (n_both, size_d): (u64, u64), c: &str, d_holds_string: &mut bool) {
+    let function = rng.pick(&["stpcpy", "stpncpy", "mempcpy", "memccpy", "bzero", "bcopy"]);
+    case.uses(function);
+    match function {
+        "stpcpy" => {
+            case.observe(offset(&format!("stpcpy(d, {x})"), "d"));
+            *d_holds_string = true;
+        }
+        "stpncpy" => {
+            case.observe(offset(&format!("stpncpy(d, {x}, {})", rng.below(size_d + 1)), "d"));
+            case.code(format!("d[{}] = 0;", size_d - 1));
+            *d_holds_string = true;
+        }
+        "mempcpy" => case.observe(offset(&format!("mempcpy(d + {}, {x}, {n_both})", rng.below(3)), "d")),
+        "memccpy" => case.observe(offset(&format!("memccpy(d + {}, {x}, {c}, {n_both})", rng.below(3)), "d")),
+        "bzero" => {
+            case.include("strings.h");
+            case.code(format!("bzero(d + {}, {});", rng.below(3), rng.below(size_d - 2)));
+        }
+        _ => {
+            case.include("strings.h");
+            let count = rng.below(size_d / 2 + 1);
+            let (to, from) = (rng.below(size_d - count + 1), rng.below(size_d - count + 1));
+            case.code(format!("bcopy(d + {from}, d + {to}, {count});"));
+            *d_holds_string = false;
         }
     }
 }

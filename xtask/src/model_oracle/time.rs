@@ -243,7 +243,8 @@ fn local_case(rng: &mut Rng) -> Case {
             let call = if reentrant { "ctime_r(&t, out)" } else { "ctime(&t)" };
             case.code(format!("char out[26]; char *text = {call};"));
             case.observe("text == 0 ? 0 : oracle_string(text)");
-            case.contract("text == 0 || strlen(text) >= 25");
+            // glibc prints the year with %d: year 1 makes the shortest text.
+            case.contract("text == 0 || strlen(text) >= 22");
         }
     }
     case
