@@ -30,8 +30,7 @@ use smt::{Sort, TermId, TermStore};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-/// Width of the clock variables: enough for [`MAX_STEPS`] steps with room
-/// between any two for the clocks of steps that do not happen. The
+/// Width of the clock variables: enough for [`MAX_STEPS`] steps. The
 /// constraints compare only the low bits a run's steps need (see
 /// [`clock_width`]), the others are zero.
 const CLOCK_BITS: u32 = 40;
@@ -799,11 +798,16 @@ pub(crate) struct Clocks {
     width: u32,
 }
 
-/// Bits for `steps` steps: the steps that happen get the multiples of
-/// `steps + 1`, and the others fit between them (at most `steps` in a gap).
+/// Bits for `steps` steps: one distinct clock each, `0..steps`. Every
+/// execution gets them: its steps in the order they happen, each step
+/// that does not happen (whose clock only the unconditional program order
+/// constrains: every other constraint holds under the guards of the steps
+/// it names) right after the latest step that happens before it in its
+/// thread or, failing one, its creator's. No constraint needs a gap
+/// between two clocks, and the fewer bits make every comparator smaller.
 fn clock_width(steps: usize) -> u32 {
-    let bits = usize::BITS - (steps + 1).leading_zeros();
-    (2 * bits + 1).min(CLOCK_BITS)
+    let bits = usize::BITS - steps.saturating_sub(1).leading_zeros();
+    bits.clamp(1, CLOCK_BITS)
 }
 
 impl Clocks {
@@ -1010,4 +1014,17 @@ fn encode_partial_order(
         constraints.push(store.implies(read.guard, some));
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clock_width;
+
+    #[test]
+    fn the_clocks_have_one_value_per_step_and_no_more() {
+        for (steps, bits) in [(0, 1), (1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (116, 7), (128, 7), (129, 8)] {
+            assert_eq!(clock_width(steps), bits, "{steps} steps");
+            assert!(steps <= 1 << bits, "{steps} steps fit in {bits} bits");
+        }
+    }
 }

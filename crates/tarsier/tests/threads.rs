@@ -1,6 +1,7 @@
 //! Threads: programs that start them with `pthread_create` are verified
 //! over every interleaving (TRUE/FALSE twins: a race a lock hides,
-//! Peterson's protocol right and wrong, a violation under one rare
+//! Peterson's protocol right and wrong, a schedule that alternates the
+//! threads at every step, a violation under one rare
 //! interleaving, threads started in loops and on branches, bounded like
 //! loops, values threads end with, data races a lock, an atomic section or
 //! a join prevents, deadlocks of lock order and of joins, condition
@@ -95,6 +96,35 @@ const PROGRAMS: &[Program] = &[
         checks: &[
             Check::verdict("assert(x == 2);", &[], HOLDS, ONE_SCHEDULE),
             Check::verdict("assert(x == 3);", &[], FAILS, ONE_SCHEDULE),
+        ],
+    },
+    Program {
+        what: "a schedule that alternates the two threads at every step orders nearly every clocked step in one chain",
+        test: "threads-strict-alternation",
+        text: r#"
+            #include <assert.h>
+            #include <pthread.h>
+            int x;
+            void *writer(void *arg) {
+              x = 1; x = 2; x = 3; x = 4; x = 5; x = 6; x = 7; x = 8;
+              return 0;
+            }
+            int main(void) {
+              pthread_t id;
+              pthread_create(&id, 0, writer, 0);
+              int a = x, b = x, c = x, d = x, e = x, f = x, g = x, h = x;
+              LAST
+              return 0;
+            }
+        "#,
+        checks: &[
+            Check::verdict(
+                "assert(!(a == 1 && b == 2 && c == 3 && d == 4 && e == 5 && f == 6 && g == 7 && h == 8));",
+                &[],
+                FAILS,
+                ONE_SCHEDULE,
+            ),
+            Check::verdict("assert(a <= b && b <= c && c <= d && d <= e && e <= f && f <= g && g <= h);", &[], HOLDS, ONE_SCHEDULE),
         ],
     },
     Program {
