@@ -201,7 +201,7 @@ fn run_with(program: &Program, config: &Config, strategy: Strategy) -> Option<Ou
                     _ => format!("({} bytes)", bytes.len()),
                 };
                 cex.trace.push(TraceLine { loc: *loc, function: name, lhs: input_source(kind), value, input: Some(input_source(kind)), thread: None });
-                cex.inputs.push(InputValue { kind: kind.clone(), loc: *loc, ty: *ty, bytes: bytes.clone(), fill: 0 });
+                cex.inputs.push(InputValue { kind: kind.clone(), loc: *loc, ty: *ty, bytes: bytes.clone(), fill: 0, step: None });
             }
             TraceStep::Assign { function, loc, lhs, value, .. } => {
                 let name = lvalue_text(program, lhs);

@@ -38,6 +38,9 @@ pub struct InputValue {
     /// The byte of every later offset (a byte array's default; else zero),
     /// for a request larger than `bytes`.
     pub fill: u8,
+    /// The index of the schedule's step that takes it, when the program
+    /// starts threads (an input is a step others see).
+    pub step: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -164,19 +167,23 @@ pub(crate) fn build(
             Some(when) => Some(clock_value(&mut evaluator, when.clock)?),
             None => None,
         };
-        inputs.push((time, InputValue { kind: input.kind.clone(), loc: input.loc, ty: input.ty, bytes: to_bytes(&value), fill: fill_byte(&value) }));
+        inputs.push((time, InputValue { kind: input.kind.clone(), loc: input.loc, ty: input.ty, bytes: to_bytes(&value), fill: fill_byte(&value), step: None }));
     }
     // The interpreter asks for them in the order the threads' steps run.
     inputs.sort_by_key(|(time, _)| *time);
-    let inputs = inputs.into_iter().map(|(_, input)| input).collect();
-    let schedule = match failed.when {
+    let (schedule, times) = match failed.when {
         Some(when) => {
+            let (times, steps): (Vec<u64>, Vec<_>) = schedule(equation, &mut evaluator)?.into_iter().unzip();
             // A deadlock is every thread waiting where the steps end.
             let violator = (failed.property.class != ir::PropertyClass::Deadlock).then_some(when.thread);
-            Some(ir::interp::Schedule { steps: schedule(equation, &mut evaluator)?, violator })
+            (Some(ir::interp::Schedule { steps, violator }), times)
         }
-        None => None,
+        None => (None, Vec::new()),
     };
+    let inputs = inputs
+        .into_iter()
+        .map(|(time, input)| InputValue { step: time.and_then(|t| times.binary_search(&t).ok()), ..input })
+        .collect();
     let mut unmodelled_calls = Vec::new();
     let mut layout_calls = Vec::new();
     let mut layout_values = Vec::new();
@@ -213,8 +220,9 @@ fn clock_value(evaluator: &mut Evaluator, clock: TermId) -> Result<u64, String> 
     value.as_bv().and_then(|bv| bv.to_u64()).ok_or_else(|| format!("a thread's clock evaluated to {value}"))
 }
 
-/// The steps the model's threads take, ordered by their clocks.
-fn schedule(equation: &symex::Equation, evaluator: &mut Evaluator) -> Result<Vec<ir::interp::ScheduledStep>, String> {
+/// The steps the model's threads take, ordered by their clocks, with
+/// their clocks.
+fn schedule(equation: &symex::Equation, evaluator: &mut Evaluator) -> Result<Vec<(u64, ir::interp::ScheduledStep)>, String> {
     let mut taken = Vec::new();
     for step in &equation.thread_steps {
         if !is_true(evaluator, step.guard)? {
@@ -227,10 +235,11 @@ fn schedule(equation: &symex::Equation, evaluator: &mut Evaluator) -> Result<Vec
             }
         }
         let time = clock_value(evaluator, step.when.clock)?;
-        taken.push((time, ir::interp::ScheduledStep { thread: step.when.thread, function: step.function, pc: step.pc, started }));
+        let at = ir::interp::StepAt::Instruction { function: step.function, pc: step.pc };
+        taken.push((time, ir::interp::ScheduledStep { thread: step.when.thread, at, started }));
     }
     taken.sort_by_key(|(time, _)| *time);
-    Ok(taken.into_iter().map(|(_, step)| step).collect())
+    Ok(taken)
 }
 
 /// The entry function's arguments and the environment strings the model

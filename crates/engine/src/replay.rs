@@ -197,11 +197,17 @@ pub struct Reached {
 }
 
 /// Runs the interpreter with the inputs `inputs` serves (a violation
-/// witness's values) and returns the violation the run reaches; the error
-/// says how the run ended otherwise. Memory left allocated counts when
-/// `config` checks for it, as in [`confirm`].
-pub fn replay_inputs(program: &Program, config: &Config, inputs: &mut (dyn interp::InputProvider + Send)) -> Result<Reached, String> {
-    let interp_config = interp::Config { step_limit: Budget::Full.steps(), ..interp_config(config) };
+/// witness's values), following `schedule` when the program starts
+/// threads, and returns the violation the run reaches; the error says how
+/// the run ended otherwise. Memory left allocated counts when `config`
+/// checks for it, as in [`confirm`].
+pub fn replay_inputs(
+    program: &Program,
+    config: &Config,
+    schedule: Option<interp::Schedule>,
+    inputs: &mut (dyn interp::InputProvider + Send),
+) -> Result<Reached, String> {
+    let interp_config = interp::Config { step_limit: Budget::Full.steps(), schedule: schedule.map(std::sync::Arc::new), ..interp_config(config) };
     let run = interp::run(program, &interp_config, inputs);
     if !run.unknown_functions.is_empty() {
         return Err(format!("the run calls functions whose effects are not computed ({})", run.unknown_functions.join(", ")));
@@ -236,7 +242,7 @@ mod tests {
     use interp::InputProvider;
 
     fn value(kind: InputKind, byte: u8) -> InputValue {
-        InputValue { kind, loc: ir::Loc::NONE, ty: None, bytes: vec![byte], fill: 0 }
+        InputValue { kind, loc: ir::Loc::NONE, ty: None, bytes: vec![byte], fill: 0, step: None }
     }
 
     fn request(kind: InputKind) -> InputRequest {

@@ -1,7 +1,8 @@
 //! SV-COMP witnesses on the command line: `--witness FILE` writes the
 //! witness of a TRUE or FALSE result in the chosen format (the formats
 //! are `report::witness`'s), and `--validate-witness FILE` checks a
-//! violation witness by replaying its values with the interpreter: the
+//! violation witness (YAML or GraphML) by replaying its values with the
+//! interpreter, following its threads' steps when it has them: the
 //! witness is confirmed only when the run reaches a violation of the
 //! property at the witness's target line.
 
@@ -52,10 +53,14 @@ pub fn write(config: &Config, program: &ir::Program, outcome: &Outcome) {
 /// on the way to its target. When the replay does not reach the target
 /// (values the witness leaves free matter), every waypoint stays.
 fn passed_before_target(config: &Config, program: &ir::Program, lines: &InputLines, waypoints: Vec<Waypoint>) -> Vec<Waypoint> {
-    let Some((Waypoint::Target { location: target }, path)) = waypoints.split_last() else { return waypoints };
+    let Some((Waypoint::Target { location: target, .. }, path)) = waypoints.split_last() else { return waypoints };
+    if path.iter().any(|w| matches!(w, Waypoint::Step { .. })) {
+        // A schedule's steps are kept whole.
+        return waypoints;
+    }
     let engine_config = crate::verify::engine_config(config, program);
     let mut inputs = WitnessInputs { program, lines, path, next: 0, unreadable: None };
-    let reached = engine::replay_inputs(program, &engine_config, &mut inputs).and_then(|reached| at_target(config, program, lines, &reached, target));
+    let reached = engine::replay_inputs(program, &engine_config, None, &mut inputs).and_then(|reached| at_target(config, program, lines, &reached, target));
     let passed = inputs.next;
     match (reached, inputs.unreadable) {
         (Ok(_), None) if passed < path.len() => path[..passed].iter().chain([&waypoints[waypoints.len() - 1]]).cloned().collect(),
@@ -66,7 +71,11 @@ fn passed_before_target(config: &Config, program: &ir::Program, lines: &InputLin
 /// The `--validate-witness` action.
 pub fn validate(config: &Config, program: ir::Program) -> Exit {
     let path = config.verify.witness_to_validate.as_deref().expect("the action is set with its witness");
-    let waypoints = match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|text| witness::yaml::read_violation(&text)) {
+    let read = |text: String| match text.contains("<graphml") {
+        true => witness::graphml::read_violation(&text),
+        false => witness::yaml::read_violation(&text),
+    };
+    let waypoints = match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(read) {
         Ok(waypoints) => waypoints,
         Err(err) => {
             eprintln!("tarsier: error: {}: {err}", path.display());
@@ -89,9 +98,11 @@ pub fn validate(config: &Config, program: ir::Program) -> Exit {
 /// every waypoint, in order, at its line, and violate the property at the
 /// target's file and line.
 fn confirm(config: &Config, mut program: ir::Program, waypoints: &[Waypoint]) -> Result<String, String> {
-    let Some((Waypoint::Target { location: target }, path)) = waypoints.split_last() else {
+    let Some((Waypoint::Target { location: target, thread }, waypoints)) = waypoints.split_last() else {
         return Err("the witness has no target".into());
     };
+    let (steps, path): (Vec<Waypoint>, Vec<Waypoint>) = waypoints.iter().cloned().partition(|w| matches!(w, Waypoint::Step { .. }));
+    let path = &path[..];
     crate::verify::instrument(config, &mut program)?;
     if config.verify.checks.termination {
         // As the verification did: the witness's values include the
@@ -99,23 +110,43 @@ fn confirm(config: &Config, mut program: ir::Program, waypoints: &[Waypoint]) ->
         engine::termination::prepare(&mut program, config.verify.property.is_none());
     }
     let lines = InputLines::of(&config.inputs);
-    let replayed = replay(config, &program, &lines, path).and_then(|reached| at_target(config, &program, &lines, &reached, target));
+    let schedule = (!steps.is_empty()).then(|| schedule(&program, &lines, &steps, *thread));
+    let replayed = replay(config, &program, &lines, path, schedule).and_then(|reached| at_target(config, &program, &lines, &reached, target));
     match replayed {
         Ok(what) => Ok(what),
         Err(why) => search(config, program, &lines, path, target).map_err(|searched| format!("{why}; {searched}")),
     }
 }
 
-/// Replays the witness's values, zero for those it leaves free.
-fn replay(config: &Config, program: &ir::Program, lines: &InputLines, path: &[Waypoint]) -> Result<engine::Reached, String> {
+/// The schedule of a witness's thread steps: each at the program's lines
+/// that are the step's line of the witness's file; where the steps end,
+/// the target's thread runs on to it.
+fn schedule(program: &ir::Program, lines: &InputLines, steps: &[Waypoint], violator: Option<u32>) -> ir::interp::Schedule {
+    let mut places = std::collections::BTreeMap::new();
+    for function in program.functions.values() {
+        for instr in function.body.iter().flatten() {
+            places.entry((instr.loc.file, instr.loc.line)).or_insert_with(|| lines.locate(program.files.name(instr.loc.file), instr.loc.line));
+        }
+    }
+    let scheduled = steps.iter().filter_map(|step| {
+        let Waypoint::Step { location, thread, started } = step else { return None };
+        let at = places.iter().filter(|(_, (file, line))| *line == location.line && same_file(file, &location.file)).map(|(place, _)| *place);
+        Some(ir::interp::ScheduledStep { thread: *thread, at: ir::interp::StepAt::Line(at.collect()), started: started.clone() })
+    });
+    ir::interp::Schedule { steps: scheduled.collect(), violator }
+}
+
+/// Replays the witness's values, zero for those it leaves free, on its
+/// threads' schedule if it has one.
+fn replay(config: &Config, program: &ir::Program, lines: &InputLines, path: &[Waypoint], schedule: Option<ir::interp::Schedule>) -> Result<engine::Reached, String> {
     let engine_config = crate::verify::engine_config(config, program);
     let mut inputs = WitnessInputs { program, lines, path, next: 0, unreadable: None };
-    let reached = engine::replay_inputs(program, &engine_config, &mut inputs);
+    let reached = engine::replay_inputs(program, &engine_config, schedule, &mut inputs);
     if let Some(why) = inputs.unreadable {
         return Err(why);
     }
     if let Some(missed) = path.get(inputs.next) {
-        return Err(format!("the run never passes the waypoint at line {} (the witness follows another path)", waypoint_location(missed).line));
+        return Err(format!("the run never passes the waypoint at line {} (the witness follows another path)", missed.location().line));
     }
     reached
 }
@@ -158,12 +189,6 @@ fn same_file(file: &std::path::Path, named: &str) -> bool {
     match (file.canonicalize(), named.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => file.file_name() == named.file_name(),
-    }
-}
-
-fn waypoint_location(waypoint: &Waypoint) -> &witness::Location {
-    match waypoint {
-        Waypoint::Return { location, .. } | Waypoint::Assumption { location, .. } | Waypoint::Target { location } => location,
     }
 }
 

@@ -32,7 +32,8 @@ pub fn constrain(program: &mut Program, lines: &InputLines, path: &[Waypoint]) -
         let (site, value) = match waypoint {
             Waypoint::Return { location, value, .. } => ((location.line, None), value),
             Waypoint::Assumption { location, variable, value } => ((location.line, Some(variable.clone())), value),
-            Waypoint::Target { .. } => continue,
+            // The search finds its own schedule.
+            Waypoint::Target { .. } | Waypoint::Step { .. } => continue,
         };
         sites.entry(site).or_insert(Stated { values: Vec::new(), counter: None }).values.push(value.clone());
     }

@@ -3,7 +3,8 @@
 //! by line), witnesses of FALSE and TRUE checked against the project's
 //! schema of format 2.0 by the `jsonschema` Python package and GraphML by
 //! an XML parser (skipped with a message when absent), and
-//! `--validate-witness` confirming a true witness and refusing a forged one.
+//! `--validate-witness` confirming a true witness and refusing a forged one
+//! (a thread program's GraphML witness by its schedule).
 
 mod common;
 
@@ -229,6 +230,48 @@ fn a_witness_of_another_path_or_place_is_not_confirmed() {
     let longer = format!("{}{}{}", &text[..last], &text[before_target..last], &text[last..]);
     not_confirmed("longer.yml", longer, "never passes the waypoint");
     not_confirmed("symbol.yml", text.replace("== 42\"", "== FORTY_TWO\""), "not a constant");
+}
+
+/// The error needs the thread's write before the main thread's read.
+const INTERLEAVED: &str = "#include <pthread.h>\nextern void reach_error(void);\nint x;\n\
+void *writer(void *arg) { x = 1; return 0; }\nint main(void) {\n  pthread_t id;\n\
+  pthread_create(&id, 0, writer, 0);\n  int seen = x;\n  pthread_join(id, 0);\n\
+  if (seen == 1) reach_error();\n  return 0;\n}\n";
+
+/// A GraphML witness of a program with threads names each step's thread
+/// and the thread a step starts; the validator follows that schedule to
+/// the violation (no search for one), and a target elsewhere confirms
+/// nothing. Format 2.0 has no threads: its witness is confirmed only by
+/// the search.
+#[test]
+fn a_thread_witness_carries_its_schedule() {
+    if !front_end_ready("a_thread_witness_carries_its_schedule") {
+        return;
+    }
+    let (yml, prp) = task("witness-threads", INTERLEAVED);
+    let dir = yml.parent().unwrap();
+    let graphml = yml.with_file_name("w.graphml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness-format", "graphml", "--witness", arg(&graphml)]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    let text = std::fs::read_to_string(&graphml).unwrap();
+    assert!(text.contains("<data key=\"threadId\">1</data>") && text.contains("<data key=\"createThread\">1</data>"), "{text}");
+    if let Some(report) = schema_check(&[&graphml]) {
+        assert_eq!(report.lines().filter(|l| l.starts_with("ok ")).count(), 1, "{report}");
+    }
+    let (code, answer) = validate(dir, "same.graphml", &text, &yml, &prp);
+    assert_eq!(code, Some(10), "{answer}");
+    assert!(answer.starts_with("witness confirmed: FALSE(unreach-call): reach-error at") && !answer.contains("search"), "{answer}");
+    let into_violation = text.rfind("<data key=\"startline\">10</data>").unwrap();
+    let elsewhere = format!("{}<data key=\"startline\">11</data>{}", &text[..into_violation], &text[into_violation + 32..]);
+    let (code, answer) = validate(dir, "target.graphml", &elsewhere, &yml, &prp);
+    assert_eq!(code, Some(5), "{answer}");
+    assert!(answer.contains("not at the target"), "{answer}");
+    let witness = yml.with_file_name("w.yml");
+    let out = run([arg(&yml), "--property", arg(&prp), "--witness", arg(&witness)]);
+    assert_eq!(exit_code(&out), Some(10), "{}", out.stdout);
+    let (code, answer) = validate(dir, "same.yml", &std::fs::read_to_string(&witness).unwrap(), &yml, &prp);
+    assert_eq!(code, Some(10), "{answer}");
+    assert!(answer.contains("found by search"), "{answer}");
 }
 
 /// The error needs an uninitialised array's element, which a witness cannot state.

@@ -201,16 +201,26 @@ pub struct Schedule {
 
 /// One step of a thread in a schedule: the thread (0 is the main thread,
 /// then the threads in the order of [`crate::intrinsics::THREAD_CREATE`]'s
-/// numbering) executes the instruction at `pc` of `function`, and with it
-/// the rest of an atomic section that starts there (see
+/// numbering) executes the instruction `at` says, and with it the rest of
+/// an atomic section that starts there (see
 /// [`crate::intrinsics::atomic_sections`]); the threads the step starts
 /// get the numbers in `started`, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScheduledStep {
     pub thread: u32,
-    pub function: FuncId,
-    pub pc: u32,
+    pub at: StepAt,
     pub started: Vec<u32>,
+}
+
+/// Where a scheduled step is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepAt {
+    /// The instruction at `pc` of `function` (a counterexample's step).
+    Instruction { function: FuncId, pc: u32 },
+    /// The next instruction at one of these lines (a witness's step, which
+    /// names only a line): the thread goes on there until the threads the
+    /// step starts have started.
+    Line(Vec<(crate::loc::FileId, u32)>),
 }
 
 /// Where a nondeterministic value comes from; symex tags its inputs the

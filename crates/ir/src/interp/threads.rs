@@ -16,7 +16,7 @@ use super::exec::{Flow, Frame, Machine};
 use super::memory::{Lifetime, ObjectId, Pointer};
 use crate::program::SymbolId;
 use super::value::Value;
-use super::{Outcome, Schedule};
+use super::{Outcome, Schedule, StepAt};
 use crate::intrinsics::MAIN_THREAD_ID;
 use crate::program::FuncId;
 use crate::types::TypeId;
@@ -107,17 +107,60 @@ impl Machine<'_> {
         scheduler.next += 1;
         self.switch_to(step.thread)?;
         self.scheduler().races.step_begins(step.thread);
-        while self.frames.last().map(|f| (f.func, f.pc)) != Some((step.function, step.pc as usize)) {
+        let by_line = matches!(step.at, StepAt::Line(_));
+        if by_line {
+            self.scheduler().to_start = step.started.iter().copied().collect();
+        }
+        while !self.at_step(&step.at) {
             if self.frames.is_empty() || self.take_step()? != Taken::Continues {
                 return Err(mismatch(format!("thread {} does not reach the instruction of its step", step.thread)));
             }
         }
-        self.scheduler().to_start = step.started.iter().copied().collect();
-        self.take_step()?;
+        if !by_line {
+            self.scheduler().to_start = step.started.iter().copied().collect();
+        }
+        let mut taken = self.take_step()?;
+        // A line's step is the rest of the line, unless the thread's next
+        // step is at the same line again (`x++` is two steps), with the
+        // library code it calls then (a witness names no line there: the
+        // start of a thread, a lock, the end of a thread).
+        let whole_line = by_line && !self.next_step_of(step.thread).is_some_and(|next| next.at == step.at);
+        while taken == Taken::Continues
+            && !self.frames.is_empty()
+            && ((whole_line && (self.at_step(&step.at) || self.in_library_code())) || !self.scheduler().to_start.is_empty())
+        {
+            taken = self.take_step()?;
+        }
         if !self.scheduler().to_start.is_empty() {
             return Err(mismatch("a step did not start the threads it should".into()));
         }
         Ok(())
+    }
+
+    /// Whether the running thread is at an instruction of no line of the
+    /// program (a library model's, or one the front end made).
+    fn in_library_code(&self) -> bool {
+        let Some(frame) = self.frames.last() else { return false };
+        let body = self.program.functions[frame.func].body.as_deref().unwrap_or_default();
+        body.get(frame.pc).is_some_and(|instr| instr.loc.is_none() || self.program.files.is_library_model(instr.loc))
+    }
+
+    /// The schedule's next step of `thread`, after the current one.
+    fn next_step_of(&self, thread: u32) -> Option<&super::ScheduledStep> {
+        let scheduler = self.threads.as_ref()?;
+        scheduler.schedule.steps[scheduler.next..].iter().find(|s| s.thread == thread)
+    }
+
+    /// Whether the running thread is at the instruction of a step.
+    fn at_step(&self, at: &StepAt) -> bool {
+        let Some(frame) = self.frames.last() else { return false };
+        match at {
+            StepAt::Instruction { function, pc } => (frame.func, frame.pc) == (*function, *pc as usize),
+            StepAt::Line(lines) => {
+                let body = self.program.functions[frame.func].body.as_deref().unwrap_or_default();
+                body.get(frame.pc).is_some_and(|instr| lines.contains(&(instr.loc.file, instr.loc.line)))
+            }
+        }
     }
 
     /// Where the schedule ends: the violation's thread takes its next

@@ -59,8 +59,24 @@ pub enum Waypoint {
     Return { location: Location, function: String, value: String },
     /// `variable == value` holds at `location` (an uninitialised local).
     Assumption { location: Location, variable: String, value: String },
-    /// The violation happens at `location`.
-    Target { location: Location },
+    /// The violation happens at `location` (in `thread`, when the program
+    /// starts threads).
+    Target { location: Location, thread: Option<u32> },
+    /// A step of a program with threads: `thread` (0 is the main thread,
+    /// the others numbered as they start) takes a step others see at
+    /// `location`, which starts the threads in `started`. The waypoints of
+    /// the values the step takes come right after it.
+    Step { location: Location, thread: u32, started: Vec<u32> },
+}
+
+impl Waypoint {
+    pub fn location(&self) -> &Location {
+        match self {
+            Waypoint::Return { location, .. } | Waypoint::Assumption { location, .. } | Waypoint::Target { location, .. } | Waypoint::Step { location, .. } => {
+                location
+            }
+        }
+    }
 }
 
 /// A loop invariant at the head of the loop at `location`.
@@ -84,8 +100,12 @@ pub fn content(report: &Report, lines: &InputLines) -> Option<Content> {
     let program = report.program?;
     match &report.outcome.verdict {
         Verdict::False(cex) => {
-            let mut waypoints: Vec<Waypoint> = cex.inputs.iter().filter_map(|input| input_waypoint(program, lines, input)).collect();
-            waypoints.push(Waypoint::Target { location: location(program, lines, cex.loc, &cex.function) });
+            let mut waypoints = match &cex.schedule {
+                Some(schedule) => scheduled_waypoints(program, lines, cex, schedule),
+                None => cex.inputs.iter().filter_map(|input| input_waypoint(program, lines, input)).collect(),
+            };
+            let thread = cex.schedule.as_ref().and_then(|s| s.violator);
+            waypoints.push(Waypoint::Target { location: location(program, lines, cex.loc, &cex.function), thread });
             Some(Content::Violation(waypoints))
         }
         Verdict::True => {
@@ -100,6 +120,39 @@ pub fn content(report: &Report, lines: &InputLines) -> Option<Content> {
         }
         Verdict::BoundedTrue { .. } | Verdict::Unknown(_) => None,
     }
+}
+
+/// The schedule's steps in the program's own code, each followed by the
+/// waypoints of the values it takes. A step inside a library model (the
+/// start of a thread in `pthread_create`) has no place in the program:
+/// the threads it starts go to the thread's latest step before it (the
+/// call's), or its next one when it has none; the values it takes are
+/// left free.
+fn scheduled_waypoints(program: &Program, lines: &InputLines, cex: &engine::Counterexample, schedule: &ir::interp::Schedule) -> Vec<Waypoint> {
+    // A value a library model takes has no place in the program's files
+    // (a GraphML edge names only the program's line).
+    let stated = |input: &&InputValue| !program.files.is_library_model(input.loc);
+    let mut waypoints: Vec<Waypoint> = cex.inputs.iter().filter(|i| i.step.is_none()).filter(stated).filter_map(|i| input_waypoint(program, lines, i)).collect();
+    let mut pending: std::collections::HashMap<u32, Vec<u32>> = Default::default();
+    for (index, step) in schedule.steps.iter().enumerate() {
+        let ir::interp::StepAt::Instruction { function, pc } = step.at else { continue };
+        let loc = program.functions[function].body.as_deref().and_then(|body| body.get(pc as usize)).map_or(ir::Loc::NONE, |i| i.loc);
+        if loc == ir::Loc::NONE || program.files.is_library_model(loc) {
+            let latest = waypoints.iter_mut().rev().find_map(|w| match w {
+                Waypoint::Step { thread, started, .. } if *thread == step.thread => Some(started),
+                _ => None,
+            });
+            latest.unwrap_or_else(|| pending.entry(step.thread).or_default()).extend(&step.started);
+        } else {
+            let mut started = pending.remove(&step.thread).unwrap_or_default();
+            started.extend(&step.started);
+            let function = program.functions[function].name.clone();
+            waypoints.push(Waypoint::Step { location: location(program, lines, loc, &function), thread: step.thread, started });
+        }
+        let taken = cex.inputs.iter().filter(|i| i.step == Some(index)).filter(stated);
+        waypoints.extend(taken.filter_map(|input| input_waypoint(program, lines, input)));
+    }
+    waypoints
 }
 
 /// The waypoint of one nondeterministic input: the value a call returns

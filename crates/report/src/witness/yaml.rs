@@ -57,7 +57,9 @@ fn segment(out: &mut String, waypoint: &Waypoint) {
     let (kind, location, constraint) = match waypoint {
         Waypoint::Return { location, value, .. } => ("function_return", location, Some((format!("\\result == {value}"), "acsl_expression"))),
         Waypoint::Assumption { location, variable, value } => ("assumption", location, Some((format!("{variable} == {value}"), "c_expression"))),
-        Waypoint::Target { location } => ("target", location, None),
+        Waypoint::Target { location, .. } => ("target", location, None),
+        // Format 2.0 has no threads: the values alone make the path.
+        Waypoint::Step { .. } => return,
     };
     let _ = write!(out, "    - segment:\n        - waypoint:\n            type: {}\n            action: \"follow\"\n", quoted(kind));
     write_location(out, location, "            ");
@@ -132,7 +134,7 @@ fn read_waypoint(waypoint: &Yaml) -> Result<Option<Waypoint>, String> {
     let constraint = waypoint["constraint"]["value"].as_str().unwrap_or_default();
     let equation = || constraint.split_once("==").map(|(l, r)| (l.trim().to_string(), r.trim().to_string()));
     match waypoint["type"].as_str() {
-        Some("target") => Ok(Some(Waypoint::Target { location })),
+        Some("target") => Ok(Some(Waypoint::Target { location, thread: None })),
         Some("function_return") => match equation() {
             Some((result, value)) if result == "\\result" => Ok(Some(Waypoint::Return { location, function: String::new(), value })),
             _ => Err(format!("line {line}: a function_return constraint must be `\\result == VALUE`, not `{constraint}`")),
@@ -165,7 +167,7 @@ mod tests {
         let waypoints = vec![
             Waypoint::Return { location: at(4), function: String::new(), value: "-7".into() },
             Waypoint::Assumption { location: at(5), variable: "x".into(), value: "3U".into() },
-            Waypoint::Target { location: at(9) },
+            Waypoint::Target { location: at(9), thread: None },
         ];
         let text = render(&Content::Violation(waypoints.clone()), &task()).unwrap();
         assert!(text.contains("entry_type: \"violation_sequence\"") && text.contains("data_model: \"ILP32\""), "{text}");
