@@ -261,8 +261,9 @@ fn a_thread_witness_carries_its_schedule() {
     let (code, answer) = validate(dir, "same.graphml", &text, &yml, &prp);
     assert_eq!(code, Some(10), "{answer}");
     assert!(answer.starts_with("witness confirmed: FALSE(unreach-call): reach-error at") && !answer.contains("search"), "{answer}");
-    let into_violation = text.rfind("<data key=\"startline\">10</data>").unwrap();
-    let elsewhere = format!("{}<data key=\"startline\">11</data>{}", &text[..into_violation], &text[into_violation + 32..]);
+    let (line_10, line_11) = ("<data key=\"startline\">10</data>", "<data key=\"startline\">11</data>");
+    let into_violation = text.rfind(line_10).unwrap();
+    let elsewhere = format!("{}{line_11}{}", &text[..into_violation], &text[into_violation + line_10.len()..]);
     let (code, answer) = validate(dir, "target.graphml", &elsewhere, &yml, &prp);
     assert_eq!(code, Some(5), "{answer}");
     assert!(answer.contains("not at the target"), "{answer}");

@@ -9,7 +9,8 @@
 //! assumption fails, that joins a thread that has not ended, or that starts
 //! a thread the schedule does not start (a bound cut its path there), waits
 //! for ever: the others go on. Where the schedule ends, the thread of the
-//! violation runs on alone to it. A schedule that names an instruction the thread
+//! violation runs on alone to it. A witness's step names only a line: the
+//! thread takes the rest of that line there (see `scheduled_step`). A schedule that names an instruction the thread
 //! is not at, or a thread that cannot run, confirms nothing (unsupported).
 
 use super::exec::{Flow, Frame, Machine};
@@ -127,7 +128,7 @@ impl Machine<'_> {
         let whole_line = by_line && !self.next_step_of(step.thread).is_some_and(|next| next.at == step.at);
         while taken == Taken::Continues
             && !self.frames.is_empty()
-            && ((whole_line && (self.at_step(&step.at) || self.in_library_code())) || !self.scheduler().to_start.is_empty())
+            && ((whole_line && (self.at_step(&step.at) || self.in_library_code())) || (by_line && !self.scheduler().to_start.is_empty()))
         {
             taken = self.take_step()?;
         }
