@@ -41,6 +41,7 @@ pub const UNITS: &[(&str, &str)] = &[
     unit!("pthread.c"),
     unit!("wchar.c"),
     unit!("dirent.c"),
+    unit!("inet.c"),
     unit!("atomic.c"),
 ];
 

@@ -80,8 +80,8 @@ fn workspace_file(path: &str) -> String {
 }
 
 /// The C model files.
-const MODEL_FILES: [&str; 12] =
-    ["string.c", "stdlib.c", "ctype.c", "stdio.c", "unistd.c", "time.c", "locale.c", "math.c", "fenv.c", "pthread.c", "wchar.c", "dirent.c"];
+const MODEL_FILES: [&str; 13] =
+    ["string.c", "stdlib.c", "ctype.c", "stdio.c", "unistd.c", "time.c", "locale.c", "math.c", "fenv.c", "pthread.c", "wchar.c", "dirent.c", "inet.c"];
 
 /// The suffix or prefix a generic block's type gives a name: `$F` (the
 /// math functions' suffix) and `$STR` (the string functions' prefix).
