@@ -142,8 +142,19 @@ pub(crate) fn confirm(
         ..interp_config(config)
     };
     let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], first_unused: 0, witnesses: &cex.witnesses, oracle };
-    let run = interp::run(program, &interp_config, &mut inputs);
-    if let Some(bound) = config.context_bound.filter(|&bound| run.context_switches > bound) {
+    let mut run = interp::run(program, &interp_config, &mut inputs);
+    let past_bound = |run: &interp::Run| config.context_bound.is_some_and(|bound| run.context_switches > bound);
+    let schedule = cex.schedule.as_ref().filter(|_| past_bound(&run));
+    for shorter in schedule.map(violator_alone_from).unwrap_or_default() {
+        let interp_config = interp::Config { schedule: Some(std::sync::Arc::new(shorter)), ..interp_config.clone() };
+        let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], first_unused: 0, witnesses: &cex.witnesses, oracle: None };
+        let attempt = interp::run(program, &interp_config, &mut inputs);
+        if !past_bound(&attempt) && reaches(&attempt.outcome, cex.loc) {
+            run = attempt;
+            break;
+        }
+    }
+    if let Some(bound) = config.context_bound.filter(|_| past_bound(&run)) {
         return Err(format!("its interleaving has {} context switches, more than --context-bound {bound} allows", run.context_switches));
     }
     let expected = cex.property.class;
@@ -172,6 +183,39 @@ pub(crate) fn confirm(
         (false, outcome) => Err(format!("the replay did not confirm it (the interpreter's run: {outcome})")),
     }
 }
+
+/// Shorter schedules for `schedule`, latest cut first: in each, the
+/// steps of other threads after one of the violating thread's steps are
+/// left out, so that it runs on to the violation alone (at most
+/// [`SHORTER_SCHEDULES`] of them). The solver orders the steps the
+/// violation does not depend on as it likes, and one of another thread
+/// put just before the violating thread's assertion costs two context
+/// switches; whether the violation is still reached without it is the
+/// replay's to say.
+fn violator_alone_from(schedule: &interp::Schedule) -> Vec<interp::Schedule> {
+    let Some(violator) = schedule.violator else { return Vec::new() };
+    let own: Vec<usize> = schedule.steps.iter().enumerate().filter(|(_, step)| step.thread == violator).map(|(at, _)| at).collect();
+    let cuts = own.iter().rev().skip(1).map(|&at| at + 1).filter(|&from| schedule.steps[from..].iter().any(|step| step.thread != violator));
+    cuts.take(SHORTER_SCHEDULES)
+        .map(|from| {
+            let mut steps = schedule.steps[..from].to_vec();
+            steps.extend(schedule.steps[from..].iter().filter(|step| step.thread == violator).cloned());
+            interp::Schedule { steps, violator: Some(violator) }
+        })
+        .collect()
+}
+
+/// Whether a run ended with a violation (or undefined behaviour) at `loc`.
+fn reaches(outcome: &Outcome, loc: ir::Loc) -> bool {
+    match outcome {
+        Outcome::Violation(violation) => violation.loc == loc,
+        Outcome::UndefinedBehaviour { loc: at, .. } => *at == loc,
+        _ => false,
+    }
+}
+
+/// How many shorter schedules a violation past the context bound tries.
+const SHORTER_SCHEDULES: usize = 16;
 
 /// The interpreter's settings that follow the engine's.
 pub(crate) fn interp_config(config: &Config) -> interp::Config {

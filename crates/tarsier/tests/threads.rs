@@ -1055,6 +1055,7 @@ const PROGRAMS: &[Program] = &[
             // Seeing the thread's write takes two switches: there and back.
             Check::verdict("assert(x == 0);", &["--context-bound", "0"], UNKNOWN, ONE_SCHEDULE),
             Check::verdict("assert(x == 0);", &["--context-bound", "2"], FAILS, ONE_SCHEDULE),
+            Check::verdict("assert(x == 1);", &["--context-bound", "0"], FAILS, ONE_SCHEDULE),
             Check::verdict("assert(x == 0 || x == 1);", &["--context-bound", "1"], HOLDS, ONE_SCHEDULE),
         ],
     },
