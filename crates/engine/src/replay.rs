@@ -62,6 +62,13 @@ struct Inputs<'a> {
     oracle: Option<QuantifierOracle<'a>>,
 }
 
+impl<'a> Inputs<'a> {
+    /// The values to feed in order, none used yet.
+    fn new(values: &'a [InputValue], witnesses: &'a [(ir::Loc, Vec<u8>)], oracle: Option<QuantifierOracle<'a>>) -> Inputs<'a> {
+        Inputs { values, used: vec![false; values.len()], first_unused: 0, witnesses, oracle }
+    }
+}
+
 impl interp::InputProvider for Inputs<'_> {
     fn next_input(&mut self, request: &InputRequest) -> Option<Vec<u8>> {
         let size = usize::try_from(request.size).ok()?;
@@ -141,13 +148,13 @@ pub(crate) fn confirm(
         schedule: cex.schedule.clone().map(std::sync::Arc::new),
         ..interp_config(config)
     };
-    let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], first_unused: 0, witnesses: &cex.witnesses, oracle };
+    let mut inputs = Inputs::new(&cex.inputs, &cex.witnesses, oracle);
     let mut run = interp::run(program, &interp_config, &mut inputs);
     let past_bound = |run: &interp::Run| config.context_bound.is_some_and(|bound| run.context_switches > bound);
     let schedule = cex.schedule.as_ref().filter(|_| past_bound(&run));
     for shorter in schedule.map(violator_alone_from).unwrap_or_default() {
         let interp_config = interp::Config { schedule: Some(std::sync::Arc::new(shorter)), ..interp_config.clone() };
-        let mut inputs = Inputs { values: &cex.inputs, used: vec![false; cex.inputs.len()], first_unused: 0, witnesses: &cex.witnesses, oracle: None };
+        let mut inputs = Inputs::new(&cex.inputs, &cex.witnesses, None);
         let attempt = interp::run(program, &interp_config, &mut inputs);
         if !past_bound(&attempt) && reaches(&attempt.outcome, cex.loc) {
             run = attempt;
@@ -300,7 +307,7 @@ mod tests {
         let temp = || InputKind::Uninitialized("t".into());
         let other = InputKind::Uninitialized("u".into());
         let values = [value(temp(), 1), value(InputKind::Nondet, 9), value(temp(), 2), value(temp(), 3), value(other.clone(), 4)];
-        let mut inputs = Inputs { values: &values, used: vec![false; values.len()], first_unused: 0, witnesses: &[], oracle: None };
+        let mut inputs = Inputs::new(&values, &[], None);
         inputs.skip_inputs(&temp(), 2);
         assert_eq!(inputs.next_input(&request(temp())), Some(vec![3]));
         assert_eq!(inputs.next_input(&request(InputKind::Nondet)), Some(vec![9]));
